@@ -1,0 +1,8 @@
+"""edge-origin: the gRPC edge-to-origin path on AWS, and the checks that keep it correct.
+
+Public API only; import from here: ``from edge_origin import GrpcEdgeToOrigin``.
+"""
+
+from edge_origin.findings import Finding, Severity
+
+__all__ = ["Finding", "Severity"]

@@ -1,0 +1,86 @@
+"""The ``edge-origin`` command: argument parsing only; every command calls into the library.
+
+Exit codes, for every subcommand: 0 clean, 1 findings (or a failed run), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad input: printed as one line, exit code 2."""
+
+
+# --- check -------------------------------------------------------------------------------------
+def _add_check_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="check CloudFormation templates (or a cdk.out) for edge-origin failure modes")
+    p.set_defaults(func=_cmd_check)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    raise UsageError("check: not implemented yet")
+
+
+# --- report ------------------------------------------------------------------------------------
+def _add_report_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="write a review report (Markdown + Mermaid) of the edge-to-origin paths")
+    p.set_defaults(func=_cmd_report)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    raise UsageError("report: not implemented yet")
+
+
+# --- profile -----------------------------------------------------------------------------------
+def _add_profile_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("profile", help="check or render a connection profile (keepalive, idle timeouts, age)")
+    p.set_defaults(func=_cmd_profile)
+
+
+def _cmd_profile(args: argparse.Namespace) -> int:
+    raise UsageError("profile: not implemented yet")
+
+
+# --- rehearse ----------------------------------------------------------------------------------
+def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("rehearse", help="replay a synchronized connection burst against the DNS plan")
+    p.set_defaults(func=_cmd_rehearse)
+
+
+def _cmd_rehearse(args: argparse.Namespace) -> int:
+    raise UsageError("rehearse: not implemented yet")
+
+
+# --- main --------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="edge-origin", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_check_parser(sub)
+    _add_report_parser(sub)
+    _add_profile_parser(sub)
+    _add_rehearse_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"edge-origin {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print(f"edge-origin {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
