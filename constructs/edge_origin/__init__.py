@@ -3,6 +3,26 @@
 Public API only; import from here: ``from edge_origin import GrpcEdgeToOrigin``.
 """
 
+from edge_origin.edge import GrpcEdgeDistribution
+from edge_origin.eks_binding import TargetGroupBindings, target_group_binding
+from edge_origin.errors import EdgeOriginPropError
 from edge_origin.findings import Finding, Severity
+from edge_origin.origin_fleet import FleetMember, OriginFleet, ZonalAddress
+from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress, OriginRecord
+from edge_origin.pattern import GrpcEdgeToOrigin
 
-__all__ = ["Finding", "Severity"]
+__all__ = [
+    "EdgeOriginPropError",
+    "Finding",
+    "FleetMember",
+    "GrpcEdgeDistribution",
+    "GrpcEdgeToOrigin",
+    "MultivalueOriginRecords",
+    "OriginAddress",
+    "OriginFleet",
+    "OriginRecord",
+    "Severity",
+    "TargetGroupBindings",
+    "ZonalAddress",
+    "target_group_binding",
+]
