@@ -48,7 +48,8 @@ def require_seconds_range(
     """A whole number of seconds in ``low..high``, or a clear error."""
     seconds = seconds_of(construct, prop, value)
     if seconds != int(seconds) or not low <= seconds <= high:
-        raise EdgeOriginPropError(construct, prop, f"{seconds:g}s", f"whole seconds in {low:g}..{high:g}")
+        shown = int(seconds) if seconds == int(seconds) else seconds
+        raise EdgeOriginPropError(construct, prop, f"{shown}s", f"whole seconds in {int(low)}..{int(high)}")
     return int(seconds)
 
 
