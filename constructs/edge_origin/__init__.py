@@ -7,6 +7,7 @@ from edge_origin.edge import GrpcEdgeDistribution
 from edge_origin.eks_binding import TargetGroupBindings, target_group_binding
 from edge_origin.errors import EdgeOriginPropError
 from edge_origin.findings import Finding, Severity
+from edge_origin.internal import InternalGrpcOrigin
 from edge_origin.origin_fleet import FleetMember, OriginFleet, ZonalAddress
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress, OriginRecord
 from edge_origin.pattern import GrpcEdgeToOrigin
@@ -17,6 +18,7 @@ __all__ = [
     "FleetMember",
     "GrpcEdgeDistribution",
     "GrpcEdgeToOrigin",
+    "InternalGrpcOrigin",
     "MultivalueOriginRecords",
     "OriginAddress",
     "OriginFleet",
