@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import aws_cdk as cdk
 import yaml
+from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_route53 as route53
@@ -66,3 +67,34 @@ def test_pattern_exposes_its_parts() -> None:
     assert len(pattern.records.records) == 3 * len(pattern.fleet.subnets)
     assert pattern.distribution is pattern.edge.distribution
     assert {a.set_identifier for a in pattern.fleet.addresses} == {r.address.set_identifier for r in pattern.records.records}
+
+
+def test_existing_vpc_and_environment_agnostic_stack_use_a_region_mapping() -> None:
+    stack = cdk.Stack(cdk.App(), "Agnostic")
+    vpc = ec2.Vpc.from_vpc_attributes(
+        stack,
+        "Existing",
+        vpc_id="vpc-0123456789abcdef0",
+        vpc_cidr_block="10.1.0.0/16",
+        availability_zones=["eu-west-1a", "eu-west-1b"],
+        public_subnet_ids=["subnet-aaaa1111", "subnet-bbbb2222"],
+    )
+    fleet = OriginFleet(stack, "F", vpc=vpc, nlb_count=1)
+    template = Template.from_stack(stack).to_json()
+    assert template["Mappings"]["EdgeOriginCloudFrontOriginFacing"]["eu-west-1"] == {"PrefixListId": "pl-4fa04526"}
+    ingress = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::EC2::SecurityGroupIngress"]
+    assert ingress[0]["SourcePrefixListId"] == {
+        "Fn::FindInMap": ["EdgeOriginCloudFrontOriginFacing", {"Ref": "AWS::Region"}, "PrefixListId"]
+    }
+    assert [a.zone for a in fleet.addresses] == ["eu-west-1a", "eu-west-1b"]
+    assert "Vpc" not in {c.node.id for c in fleet.node.children}
+
+
+def test_explicit_prefix_list_and_checker_ranges_fit_one_group() -> None:
+    stack = _stack()
+    fleet = OriginFleet(
+        stack, "F", nlb_count=1, cloudfront_prefix_list_id="pl-0123abcd", route53_health_checker_cidrs=["192.0.2.0/24"]
+    )
+    assert len(fleet.members[0].security_groups) == 1
+    template = Template.from_stack(stack).to_json()
+    assert "pl-0123abcd" in str(template) and "Mappings" not in template
