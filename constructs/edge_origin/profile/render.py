@@ -200,7 +200,7 @@ def configmap(profile: ConnectionProfile, name: str, namespace: str = "default")
             "labels": {"app.kubernetes.io/managed-by": "edge-origin"},
         },
         "data": {
-            "profile.json": json.dumps(profile.to_metadata(), indent=2, sort_keys=True),
+            "profile.json": json.dumps(profile.to_metadata(), sort_keys=True),
             "client-service-config.json": json.dumps(client_service_config(profile)),
             "python-client-options.json": json.dumps(python_channel_options(profile, "client")),
             "python-server-options.json": json.dumps(python_channel_options(profile, "server")),
