@@ -4,5 +4,24 @@ Public API only; import from here: ``from edge_origin import GrpcEdgeToOrigin``.
 """
 
 from edge_origin.findings import Finding, Severity
+from edge_origin.profile import (
+    PROFILE_METADATA_KEY,
+    ConnectionProfile,
+    ProfileError,
+    client_service_config,
+    configmap,
+    python_channel_options,
+    render,
+)
 
-__all__ = ["Finding", "Severity"]
+__all__ = [
+    "PROFILE_METADATA_KEY",
+    "ConnectionProfile",
+    "Finding",
+    "ProfileError",
+    "Severity",
+    "client_service_config",
+    "configmap",
+    "python_channel_options",
+    "render",
+]
