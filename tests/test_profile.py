@@ -236,3 +236,12 @@ def test_bad_files(tmp_path: Path, text: str, match: str) -> None:
 def test_missing_file() -> None:
     with pytest.raises(ProfileError, match="cannot read"):
         ConnectionProfile.from_file("/nonexistent/profile.yaml")
+
+
+def test_internal_origin_skips_cloudfront_checks() -> None:
+    internal = DEFAULT.replace(nlb_idle_timeout_s=120, cloudfront_keepalive_timeout_s=150, cloudfront_read_timeout_s=90)
+    assert {"EO-PROFILE-CF-KEEPALIVE", "EO-PROFILE-RANGE"} <= rules(internal)
+    assert internal.check(cloudfront=False) == []
+    assert internal.validate(cloudfront=False) is internal
+    with pytest.raises(ProfileError, match="EO-PROFILE-CF-KEEPALIVE"):
+        internal.validate()

@@ -282,8 +282,12 @@ CHECKS: tuple[Check, ...] = (
 """Consistency checks; :func:`check_ranges` runs unless ``ranges=False``."""
 
 
-def run_checks(p: ConnectionProfile, *, ranges: bool = True) -> list[Finding]:
-    found = [f for check in CHECKS for f in check(p)]
+CLOUDFRONT_CHECKS: tuple[Check, ...] = (check_cloudfront_keepalive, check_cloudfront_read)
+
+
+def run_checks(p: ConnectionProfile, *, ranges: bool = True, cloudfront: bool = True) -> list[Finding]:
+    """All checks; ``cloudfront=False`` drops the CloudFront ones (and CloudFront range findings)."""
+    found = [f for check in CHECKS if cloudfront or check not in CLOUDFRONT_CHECKS for f in check(p)]
     if ranges:
-        found.extend(check_ranges(p))
+        found.extend(f for f in check_ranges(p) if cloudfront or not f.resource.startswith("cloudfront_"))
     return found

@@ -200,25 +200,29 @@ class ConnectionProfile:
         return self.client_permit_without_calls and self.server_permit_without_calls
 
     # --- checks --------------------------------------------------------------------------------------
-    def check(self, *, ranges: bool = True, source: str = "") -> list[Finding]:
+    def check(self, *, ranges: bool = True, cloudfront: bool = True, source: str = "") -> list[Finding]:
         """Every finding for this profile, errors first.
 
         ``ranges=False`` skips the AWS and gRPC range checks, for time-scaled loopback rehearsals
-        (an NLB idle timeout of 3 s is out of range but fine for a relay); ``source`` goes into
-        each finding's ``template`` (the profile file).
+        (an NLB idle timeout of 3 s is out of range but fine for a relay); ``cloudfront=False``
+        skips everything about CloudFront, for the internal-origin pattern (no distribution);
+        ``source`` goes into each finding's ``template`` (the profile file).
         """
         from edge_origin.profile.checks import run_checks
 
-        found = run_checks(self, ranges=ranges)
+        found = run_checks(self, ranges=ranges, cloudfront=cloudfront)
         found = [dataclasses.replace(f, template=source) for f in found] if source else found
         return sorted(found, key=lambda f: (-f.severity.rank, f.rule, f.resource))
 
-    def errors(self, *, ranges: bool = True) -> list[Finding]:
-        return [f for f in self.check(ranges=ranges) if f.severity is Severity.ERROR]
+    def errors(self, *, ranges: bool = True, cloudfront: bool = True) -> list[Finding]:
+        return [f for f in self.check(ranges=ranges, cloudfront=cloudfront) if f.severity is Severity.ERROR]
 
-    def validate(self, *, ranges: bool = True) -> ConnectionProfile:
-        """Raise :class:`ProfileError` listing every error finding; return self when there is none."""
-        errors = self.errors(ranges=ranges)
+    def validate(self, *, ranges: bool = True, cloudfront: bool = True) -> ConnectionProfile:
+        """Raise :class:`ProfileError` listing every error finding; return self when there is none.
+
+        The constructs call this at synth (``cloudfront=False`` for the internal-origin pattern).
+        """
+        errors = self.errors(ranges=ranges, cloudfront=cloudfront)
         if errors:
             lines = "\n".join(f"  {f.rule} [{f.resource}]: {f.message}" for f in errors)
             raise ProfileError(f"connection profile has {len(errors)} error(s):\n{lines}")
