@@ -3,16 +3,24 @@
 The Python channel options are the ones the loopback proofs run with (tests/loopback), so every
 key here is known to take effect: gRPC ignores unknown channel-arg keys silently.
 
-Why ``grpc.http2.ping_timeout_ms`` is rendered next to ``grpc.keepalive_timeout_ms``: in the
-chttp2 transport of current C-core (grpcio 1.85) every ping it sends, keepalive pings included,
-is guarded by one timer of ``ping_timeout`` (the key ``grpc.http2.ping_timeout_ms``, defined in
-chttp2's internal header rather than the public channel-arg names, default 60 s whenever keepalive
-is on). The separate keepalive-timeout timer is only armed when ``keepalive_timeout <
-ping_timeout`` *and* a previous keepalive-timeout handle is still pending, which it never is for a
-first ping; so ``grpc.keepalive_timeout_ms`` alone does not shorten dead-flow detection and a
-client on a silently dropped flow notices only ``keepalive_time + 60 s`` later. Setting both keys
-to the profile's ``client_keepalive_timeout_s`` makes the client notice after ``keepalive_time +
-keepalive_timeout`` (measured in tests/loopback/test_keepalive_keys.py).
+Why ``grpc.http2.ping_timeout_ms`` is rendered next to ``grpc.keepalive_timeout_ms``. In the
+chttp2 transport of current C-core (grpcio 1.85), when a write carrying a new ping completes, the
+ping is guarded by one timer of ``ping_timeout``: the key ``grpc.http2.ping_timeout_ms``
+(``GRPC_ARG_PING_TIMEOUT_MS``, defined in chttp2's internal header, not among the public channel
+arg names), default 60 s whenever keepalive is on. That timer is armed only while
+``keepalive_timeout`` is finite, so ``grpc.keepalive_timeout_ms`` acts as an on/off gate. The
+keepalive-specific timer of ``keepalive_timeout`` is armed only when ``keepalive_timeout <
+ping_timeout`` *and* a keepalive-timeout handle is already pending, and nothing else sets that
+handle, so it never fires. Measured here (tests/loopback/test_keepalive_keys.py, 1 s keepalive,
+flow dropped silently by the relay):
+
+* ``keepalive_timeout_ms`` 1 s alone: the RPC hangs to its 8 s deadline (the wait is 60 s);
+* ``keepalive_timeout_ms`` 1 s + ``ping_timeout_ms`` 6 s: UNAVAILABLE "ping timeout" after 6.3 s;
+* both 1 s (rendered): UNAVAILABLE "ping timeout" after about 2.3 s;
+* ``keepalive_timeout_ms`` INT_MAX + ``ping_timeout_ms`` 1 s: hangs to the deadline (gate closed).
+
+So both keys get the profile's ``client_keepalive_timeout_s``: the client notices a dead flow
+``keepalive_time + keepalive_timeout`` after its last read.
 """
 
 from __future__ import annotations
