@@ -71,12 +71,12 @@ def idle_pings(r: Rig) -> int:
 
 
 def dead_flow_detection(r: Rig) -> tuple[bool, str, float]:
-    """Drop the flow silently, then call with an 8 s deadline: (ok, code, seconds)."""
+    """Drop the flow silently, then call with a 10 s deadline: (ok, code, seconds)."""
     assert health_check(r.channel, 5).ok
     time.sleep(1.5)
     r.relay.drop_all()
     time.sleep(0.2)
-    result = health_check(r.channel, 8)
+    result = health_check(r.channel, 10)
     return result.ok, result.code, result.elapsed_s
 
 
@@ -130,6 +130,7 @@ SCENARIOS: dict[str, tuple[Options, Options, Callable[[Rig], Any]]] = {
     "ping_timeout_ms:on": (SERVER, CLIENT, dead_flow_detection),
     "ping_timeout_ms:off": (SERVER, without(CLIENT, "grpc.http2.ping_timeout_ms"), dead_flow_detection),
     "keepalive_timeout_ms:infinite": (SERVER, setting(CLIENT, "grpc.keepalive_timeout_ms", INT_MAX), dead_flow_detection),
+    "ping_timeout_ms:6s": (SERVER, setting(CLIENT, "grpc.http2.ping_timeout_ms", 6000), dead_flow_detection),
     # server keys (client pings every second, also without calls)
     "min_ping_interval:on": (SERVER, CLIENT, pings_until_too_many),
     "min_ping_interval:off": (without(SERVER, "grpc.http2.min_ping_interval_without_data_ms"), CLIENT, pings_until_too_many),
@@ -197,9 +198,11 @@ def test_ping_timeout_is_what_notices_a_dead_flow(seen: dict[str, Any]) -> None:
     ok, code, elapsed = seen["ping_timeout_ms:on"]
     assert not ok and code == "UNAVAILABLE" and elapsed < 5  # ~1 s keepalive + 1 s ping timeout
     ok, code, elapsed = seen["ping_timeout_ms:off"]  # keepalive_timeout_ms 1 s alone: 60 s default wait
-    assert not ok and code == "DEADLINE_EXCEEDED" and elapsed >= 7.5
+    assert not ok and code == "DEADLINE_EXCEEDED" and elapsed >= 9.5
+    ok, code, elapsed = seen["ping_timeout_ms:6s"]  # the 1 s keepalive timeout does not cut the 6 s wait short
+    assert not ok and code == "UNAVAILABLE" and 5.5 <= elapsed < 9.5, elapsed
     ok, code, elapsed = seen["keepalive_timeout_ms:infinite"]  # keepalive_timeout_ms gates the ping timeout
-    assert not ok and code == "DEADLINE_EXCEEDED" and elapsed >= 7.5
+    assert not ok and code == "DEADLINE_EXCEEDED" and elapsed >= 9.5
 
 
 def test_server_ping_enforcement_keys(seen: dict[str, Any]) -> None:

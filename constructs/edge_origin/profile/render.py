@@ -14,7 +14,7 @@ ping_timeout`` *and* a keepalive-timeout handle is already pending, and nothing 
 handle, so it never fires. Measured here (tests/loopback/test_keepalive_keys.py, 1 s keepalive,
 flow dropped silently by the relay):
 
-* ``keepalive_timeout_ms`` 1 s alone: the RPC hangs to its 8 s deadline (the wait is 60 s);
+* ``keepalive_timeout_ms`` 1 s alone: the RPC hangs to its 10 s deadline (the wait is 60 s);
 * ``keepalive_timeout_ms`` 1 s + ``ping_timeout_ms`` 6 s: UNAVAILABLE "ping timeout" after 6.3 s;
 * both 1 s (rendered): UNAVAILABLE "ping timeout" after about 2.3 s;
 * ``keepalive_timeout_ms`` INT_MAX + ``ping_timeout_ms`` 1 s: hangs to the deadline (gate closed).
