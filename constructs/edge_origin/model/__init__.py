@@ -83,6 +83,8 @@ from edge_origin.model.views import (
     SecurityGroupView,
     SubnetMappingView,
     TargetGroupView,
+    as_bool,
+    as_int,
 )
 
 __all__ = [
@@ -108,6 +110,8 @@ __all__ = [
     "SubnetMappingView",
     "TargetGroupView",
     "TemplateModel",
+    "as_bool",
+    "as_int",
     "Unresolved",
     "display_value",
     "load_model",
