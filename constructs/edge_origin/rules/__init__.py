@@ -20,6 +20,9 @@ from edge_origin.rules import (
     dns3_origin_spread,
     dns4_ttl,
     dns5_mixed_policies,
+    ka1_listener_idle_drift,
+    ka2_origin_timeouts_drift,
+    ka3_profile_invalid,
     nlb1_idle_timeout,
     nlb2_eip_subnet_mapping,
     nlb3_termination_cross_zone,
@@ -43,6 +46,9 @@ RULES: tuple[Rule, ...] = tuple(
         sg1_health_checkers,
         cf1_grpc_behavior,
         cf2_keepalive_vs_idle,
+        ka1_listener_idle_drift,
+        ka2_origin_timeouts_drift,
+        ka3_profile_invalid,
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
