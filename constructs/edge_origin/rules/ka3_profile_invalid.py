@@ -34,7 +34,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 RULE.id, Severity.ERROR, res,
                 f"{res.logical_id} declares a connection profile that fails {item.rule} [{item.resource}]: "
                 f"{item.message}",
-                f"{item.fix}. {FIX}",
+                item.fix,
             )
 
 
