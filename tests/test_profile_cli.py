@@ -107,3 +107,12 @@ def test_render_file_over_cli_preset(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert code == 0 and "name: x" in out and "namespace: ns" in out
     profile = json.loads(yaml.safe_load(out)["data"]["profile.json"])
     assert profile["nlb_idle_timeout_s"] == 500 and profile["client_keepalive_time_s"] == 45
+
+
+def test_check_no_cloudfront_for_internal_origins(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "internal.yaml"
+    path.write_text("preset: internal-unary\ncloudfront_keepalive_timeout_s: 500\n")
+    code, out, _ = run(["profile", "check", str(path)], capsys)
+    assert code == 1 and "EO-PROFILE-CF-KEEPALIVE" in out
+    code, out, _ = run(["profile", "check", str(path), "--no-cloudfront"], capsys)
+    assert code == 0 and "OK" in out

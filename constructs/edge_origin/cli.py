@@ -74,6 +74,7 @@ def _add_profile_parser(sub: argparse._SubParsersAction) -> None:
     c = psub.add_parser("check", help="check a profile file (JSON or YAML): exit 0 clean, 1 errors, 2 bad input")
     c.add_argument("file", help="profile file, JSON or YAML")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--no-cloudfront", action="store_true", help="internal origin: skip the CloudFront checks")
     r = psub.add_parser("render", help="render the matching gRPC settings for the services")
     r.add_argument("file", nargs="?", help="profile file (default: --preset, or the defaults)")
     r.add_argument("--preset", help="start from this preset (a file's own 'preset' key wins)")
@@ -88,7 +89,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
 
     try:
         if args.profile_command == "check":
-            code, out = profile_cli.check_file(args.file, args.format)
+            code, out = profile_cli.check_file(args.file, args.format, cloudfront=not args.no_cloudfront)
         else:
             code, out = profile_cli.render_profile(args.file, args.preset, args.lang, args.name, args.namespace)
     except ValueError as exc:  # ProfileError, RenderError: bad input

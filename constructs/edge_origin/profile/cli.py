@@ -14,10 +14,10 @@ from edge_origin.profile.render import LANGS, RenderError, configmap, render
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
 
-def check_file(path: str, fmt: str = "text") -> tuple[int, str]:
+def check_file(path: str, fmt: str = "text", *, cloudfront: bool = True) -> tuple[int, str]:
     """Check a profile file: (exit code, output). Raises ProfileError for bad input."""
     profile = ConnectionProfile.from_file(path)
-    findings = profile.check(source=path)
+    findings = profile.check(source=path, cloudfront=cloudfront)
     code = EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in findings) else EXIT_OK
     if fmt == "json":
         return code, json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n"

@@ -86,7 +86,8 @@ class ConnectionProfile:
     client_keepalive_time_s: float = 60
     """Client pings after this long without reads (``grpc.keepalive_time_ms``; Go ``Time``). Default 60."""
     client_keepalive_timeout_s: float = 20
-    """Client closes the connection when a ping is not acknowledged within this time. Default 20."""
+    """Client closes the connection when a ping is not acknowledged within this time (rendered for
+    C-core as both ``grpc.keepalive_timeout_ms`` and ``grpc.http2.ping_timeout_ms``). Default 20."""
     client_permit_without_calls: bool = True
     """Client pings also when no RPC is open (Go ``PermitWithoutStream``). Default True."""
     server_min_ping_interval_s: float = 30
