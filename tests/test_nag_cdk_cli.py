@@ -62,6 +62,13 @@ def test_acknowledged_finding_passes_and_keeps_the_reason(tmp_path: Path) -> Non
     text = json.dumps(report)
     assert "EdgeOrigin::EdgeOrigin-EO-DNS1" in text
     assert "fixture: weighted on purpose for the test" in text
+    # the CLI honours what CDK recorded as acknowledged in that cdk.out
+    check = subprocess.run(
+        [sys.executable, "-m", "edge_origin.cli", "check", str(out), "--format", "json"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "constructs")}, capture_output=True, text=True, timeout=120,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "EO-DNS1" not in check.stdout
 
 
 @pytest.mark.slow
