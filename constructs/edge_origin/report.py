@@ -138,7 +138,7 @@ def _listener_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
                     f"| `{_md(lb.resource.stack)}/{_md(lb.resource.logical_id)}` | {_md(li.resource.logical_id)} | {li.protocol} | "
                     f"{li.port} | {_idle(li.protocol, li.idle_timeout)} | {_md(tgs)} |"
                 )
-    return lines
+    return lines if len(lines) > 2 else ["No listeners of these origins' load balancers in the given templates."]
 
 
 def render_markdown(model: TemplateModel, findings: Sequence[Finding]) -> str:

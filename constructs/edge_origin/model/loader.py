@@ -202,3 +202,27 @@ def read_paths(paths: Sequence[str | Path]) -> list[LoadedTemplate]:
             )
         names[item.stack] = item.template
     return loaded
+
+
+def read_validation_acknowledgements(directory: Path, plugin: str = "EdgeOrigin") -> dict[str, dict[str, str]]:
+    """``{construct path: {rule id: reason}}`` from a cdk.out's ``validation-report.json``: the
+    findings CDK suppressed for ``plugin`` because they were acknowledged with a reason."""
+    report_path = directory / "validation-report.json"
+    if not report_path.is_file():
+        return {}
+    try:
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"{report_path}: unreadable validation report ({exc})") from exc
+    out: dict[str, dict[str, str]] = {}
+    for plugin_report in report.get("pluginReports", []) if isinstance(report, dict) else []:
+        if not isinstance(plugin_report, dict) or plugin_report.get("pluginName") != plugin:
+            continue
+        for item in plugin_report.get("suppressedViolations") or []:
+            if not isinstance(item, dict) or not str(item.get("reason") or "").strip():
+                continue
+            rule = str(item.get("ruleName", "")).removeprefix(f"{plugin}-").split("[", 1)[0]
+            for construct in item.get("violatingConstructs") or item.get("violatingResources") or []:
+                if isinstance(construct, dict) and isinstance(construct.get("constructPath"), str):
+                    out.setdefault(construct["constructPath"], {})[rule] = str(item["reason"])
+    return out

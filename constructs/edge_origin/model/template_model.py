@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.model.intrinsics import StackResolver
-from edge_origin.model.loader import LoadedTemplate, check_template_shape, parse_template_text, read_paths
+from edge_origin.model.loader import (
+    LoadedTemplate,
+    check_template_shape,
+    parse_template_text,
+    read_paths,
+    read_validation_acknowledgements,
+)
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value, normalize_name
 from edge_origin.model.views import (
     AliasTargetView,
@@ -84,6 +90,9 @@ class TemplateModel:
     """
 
     def __init__(self, loaded: Sequence[LoadedTemplate]) -> None:
+        #: ``{construct path: {rule id: reason}}`` acknowledged outside the templates (a cdk.out's
+        #: validation-report.json); ``rules.run_rules`` honours them like template metadata.
+        self.acknowledged_paths: dict[str, dict[str, str]] = {}
         self.templates: dict[str, LoadedTemplate] = {t.stack: t for t in loaded}
         self._resolvers: dict[str, StackResolver] = {}
         self._exports: dict[str, tuple[str, Any]] = {}
@@ -562,8 +571,17 @@ def _unique(items: Iterable[Any]) -> list[Any]:
 
 
 def load_model(paths: Sequence[str | Path]) -> TemplateModel:
-    """Load template files (.json/.yaml/.yml/.template) and cdk.out directories as one model."""
-    return TemplateModel(read_paths(paths))
+    """Load template files (.json/.yaml/.yml/.template) and cdk.out directories as one model.
+
+    For a cdk.out, findings CDK suppressed for the EdgeOrigin pack (``validation-report.json``,
+    acknowledged with a reason) are kept in ``model.acknowledged_paths``.
+    """
+    model = TemplateModel(read_paths(paths))
+    for raw in paths:
+        if Path(raw).is_dir():
+            for path, rules in read_validation_acknowledgements(Path(raw)).items():
+                model.acknowledged_paths.setdefault(path, {}).update(rules)
+    return model
 
 
 def model_from_text(text: str, stack: str = "Stack", template: str = "<string>") -> TemplateModel:

@@ -2,7 +2,8 @@
 
 ``RULES`` holds every rule (id, severity, title, catches, incident, fix, acknowledge, check).
 ``run_rules(model)`` runs them (or a chosen subset) and returns sorted findings, dropping those
-acknowledged in the templates: a resource's Metadata ``edge-origin:acknowledge`` is a list of
+acknowledged in the templates (or in a cdk.out's validation-report.json, see
+``load_model``): a resource's Metadata ``edge-origin:acknowledge`` is a list of
 ``{"id": "EO-DNS1", "reason": "..."}`` (a reason is required; without one the entry is ignored).
 """
 
@@ -63,9 +64,12 @@ def get_rule(rule_id: str) -> Rule:
 
 
 def acknowledgements(model: TemplateModel) -> dict[tuple[str, str], dict[str, str]]:
-    """``{(stack, logical_id): {rule_id: reason}}`` from ``edge-origin:acknowledge`` metadata."""
+    """``{(stack, logical_id): {rule_id: reason}}`` from ``edge-origin:acknowledge`` metadata and
+    from acknowledgements CDK recorded in a cdk.out (``model.acknowledged_paths``)."""
     out: dict[tuple[str, str], dict[str, str]] = {}
     for res in model.resources:
+        if res.path and res.path in model.acknowledged_paths:
+            out.setdefault(res.key, {}).update(model.acknowledged_paths[res.path])
         entries = res.metadata.get(ACKNOWLEDGE_METADATA_KEY)
         if not isinstance(entries, list):
             continue
