@@ -30,7 +30,7 @@ from aws_cdk import aws_ec2 as ec2  # noqa: E402
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2  # noqa: E402
 from aws_cdk import aws_route53 as route53  # noqa: E402
 from aws_cdk import aws_s3 as s3  # noqa: E402
-from edge_origin.aws_ranges import route53_health_checker_cidrs  # noqa: E402
+from edge_origin.data import route53_health_checker_cidrs  # noqa: E402
 
 from stacks.app_builder import build_reference_app, cdk_json_context  # noqa: E402
 
@@ -54,7 +54,7 @@ def plain_l2() -> dict:
         ec2.SubnetConfiguration(name="Public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
         ec2.SubnetConfiguration(name="Pods", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=20)])
     vpc.add_flow_log("FlowLogs", destination=ec2.FlowLogDestination.to_s3(bucket, "vpc-flow-logs/"))
-    cidrs = route53_health_checker_cidrs().values
+    cidrs = route53_health_checker_cidrs()
     for n in (1, 2):
         sg1 = ec2.SecurityGroup(stack, f"Sg{n}a", vpc=vpc, allow_all_outbound=False)
         sg2 = ec2.SecurityGroup(stack, f"Sg{n}b", vpc=vpc, allow_all_outbound=False)

@@ -9,8 +9,9 @@ import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
-from edge_origin import GrpcEdgeToOrigin
+from edge_origin import ConnectionProfile, GrpcEdgeToOrigin
 from edge_origin.errors import EdgeOriginPropError
+from edge_origin.profile import PRESETS
 
 from constructs import Construct
 
@@ -33,6 +34,7 @@ class ReferenceConfig:
     serviceName: str = "telemetry-ingest"  # noqa: N815
     namespace: str = "telemetry"
     accessLogs: bool = True  # noqa: N815
+    profile: str = "streaming-telemetry"
 
     @classmethod
     def from_context(cls, node: Any) -> ReferenceConfig:
@@ -52,6 +54,12 @@ class ReferenceConfig:
                 raise EdgeOriginPropError("cdk.json context", key, raw, f"a {wanted.__name__}")
             values[f.name] = raw
         return cls(**values)
+
+    def connection_profile(self) -> ConnectionProfile:
+        """The named preset of ``edge-origin:profile``."""
+        if self.profile not in PRESETS:
+            raise EdgeOriginPropError("cdk.json context", CONTEXT_PREFIX + "profile", self.profile, "one of " + ", ".join(repr(p) for p in PRESETS))
+        return ConnectionProfile.preset(self.profile)
 
 
 class TelemetryIngestStack(cdk.Stack):
@@ -86,6 +94,7 @@ class TelemetryIngestStack(cdk.Stack):
             target_port=config.targetPort,
             target_health_check_port=config.healthCheckPort,
             log_bucket=log_bucket,
+            connection_profile=config.connection_profile(),
         )
         if log_bucket is not None:
             self.ingest.fleet.vpc.add_flow_log(

@@ -12,6 +12,7 @@ from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
 from aws_cdk.assertions import Annotations, Match
 from edge_origin import (
+    ConnectionProfile,
     EdgeOriginPropError,
     GrpcEdgeDistribution,
     GrpcEdgeToOrigin,
@@ -22,6 +23,11 @@ from edge_origin import (
 )
 
 from stacks.reference import ReferenceConfig
+
+# The keepalive incident: client pings every 20 s, server allows one per 5 min and no idle pings.
+INCIDENT_PROFILE = ConnectionProfile(
+    client_keepalive_time_s=20, server_min_ping_interval_s=300, server_permit_without_calls=False
+)
 
 
 def _stack() -> cdk.Stack:
@@ -60,8 +66,8 @@ CASES = [
     ("nlb_count=0", lambda: _pattern(nlb_count=0), "nlb_count", "1..20"),
     ("nlb_count='2'", lambda: _pattern(nlb_count="2"), "nlb_count", "integer"),
     ("max_azs=1", lambda: _pattern(max_azs=1), "max_azs", "2..6"),
-    ("idle 30s", lambda: _pattern(nlb_idle_timeout=cdk.Duration.seconds(30)), "idle_timeout", "60..6000"),
-    ("idle 7000s", lambda: _pattern(nlb_idle_timeout=cdk.Duration.seconds(7000)), "idle_timeout", "60..6000"),
+    ("idle 30s", lambda: _fleet(idle_timeout=cdk.Duration.seconds(30)), "idle_timeout", "60..6000"),
+    ("idle 7000s", lambda: _fleet(idle_timeout=cdk.Duration.seconds(7000)), "idle_timeout", "60..6000"),
     ("interval 20s", lambda: _records(request_interval=cdk.Duration.seconds(20)), "request_interval", "10, 30"),
     ("threshold 0", lambda: _records(failure_threshold=0), "failure_threshold", "1..10"),
     ("threshold 11", lambda: _records(failure_threshold=11), "failure_threshold", "1..10"),
@@ -91,7 +97,14 @@ CASES = [
     ("health protocol", lambda: _pattern(target_health_check_protocol="GRPC"), "target_health_check_protocol", "HTTP"),
     ("health check type", lambda: _pattern(origin_health_check_type="UDP"), "health_check_type", "TCP"),
     ("sg quota too small", lambda: _fleet(rules_per_security_group=50), "rules_per_security_group", ">= 55"),
-    ("nlb idle not a duration", lambda: _pattern(nlb_idle_timeout="600s"), "idle_timeout", "Duration"),
+    (
+        "incident keepalive profile",
+        lambda: _pattern(connection_profile=INCIDENT_PROFILE),
+        "connection_profile",
+        "EO-PROFILE-PING-FLOOR",
+    ),
+    ("profile not a profile", lambda: _pattern(connection_profile={"nlb_idle_timeout_s": 400}), "connection_profile", "a ConnectionProfile"),
+    ("nlb idle not a duration", lambda: _fleet(idle_timeout="600s"), "idle_timeout", "Duration"),
 ]
 
 
@@ -143,6 +156,12 @@ def test_region_outside_prefix_list_table_needs_explicit_id() -> None:
     stack = cdk.Stack(cdk.App(), "S", env=cdk.Environment(account="123456789012", region="me-central-1"))
     with pytest.raises(EdgeOriginPropError, match="me-central-1 is not in the shipped table"):
         OriginFleet(stack, "F")
+
+
+def test_unknown_profile_preset_in_context_names_the_key() -> None:
+    app = cdk.App(context={"edge-origin:profile": "bulk"})
+    with pytest.raises(EdgeOriginPropError, match="invalid edge-origin:profile='bulk'; allowed: one of 'default'"):
+        ReferenceConfig.from_context(app.node).connection_profile()
 
 
 def test_context_of_wrong_type_names_the_key() -> None:

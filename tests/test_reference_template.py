@@ -84,6 +84,22 @@ def test_tcp_listeners_set_idle_timeout_explicitly(reference_template: dict) -> 
         assert 60 <= int(idle["Value"]) <= 6000
 
 
+def test_profile_drives_listener_and_origin_timeouts_and_is_recorded(reference_template: dict) -> None:
+    from edge_origin import PROFILE_METADATA_KEY, ConnectionProfile
+
+    preset = ConnectionProfile.preset("streaming-telemetry")
+    listeners = _of_type(reference_template, "AWS::ElasticLoadBalancingV2::Listener").values()
+    for listener in listeners:
+        idle = {a["Key"]: a["Value"] for a in listener["Properties"]["ListenerAttributes"]}["tcp.idle_timeout.seconds"]
+        assert int(idle) == preset.nlb_idle_timeout_s
+        assert listener["Metadata"][PROFILE_METADATA_KEY] == preset.to_metadata()
+    (dist,) = _of_type(reference_template, "AWS::CloudFront::Distribution").values()
+    custom = dist["Properties"]["DistributionConfig"]["Origins"][0]["CustomOriginConfig"]
+    assert custom["OriginKeepaliveTimeout"] == preset.cloudfront_keepalive_timeout_s
+    assert custom["OriginReadTimeout"] == preset.cloudfront_read_timeout_s
+    assert dist["Metadata"][PROFILE_METADATA_KEY] == preset.to_metadata()
+
+
 def test_target_groups_ip_with_connection_termination(reference_template: dict) -> None:
     groups = _of_type(reference_template, "AWS::ElasticLoadBalancingV2::TargetGroup")
     assert len(groups) == 2
@@ -107,7 +123,7 @@ def test_distribution_grpc_to_the_record_name(reference_template: dict) -> None:
     assert origin["DomainName"] == "origin.telemetry.example.com"
     custom = origin["CustomOriginConfig"]
     assert custom["OriginProtocolPolicy"] == "https-only" and custom["OriginSSLProtocols"] == ["TLSv1.2"]
-    assert custom["OriginKeepaliveTimeout"] < 600  # shorter than the NLB idle timeout
+    assert custom["OriginKeepaliveTimeout"] < 350  # shorter than the NLB idle timeout
     assert config["Logging"]["Bucket"]
 
 
@@ -136,8 +152,10 @@ def test_target_group_arns_are_outputs_and_bindings_are_written(reference_app) -
     arns = [o for o in outputs.values() if o["Value"].get("Ref", "") in _of_type(template, "AWS::ElasticLoadBalancingV2::TargetGroup")]
     assert len(arns) == 2
     docs = list(yaml.safe_load_all((assembly / "k8s" / "TelemetryIngest" / "Bindings.yaml").read_text()))
-    assert len(docs) == 2
-    for doc in docs:
+    assert [d["kind"] for d in docs] == ["TargetGroupBinding", "TargetGroupBinding", "ConfigMap"]
+    profile = json.loads(docs[2]["data"]["profile.json"])
+    assert profile["nlb_idle_timeout_s"] == 350 and docs[2]["metadata"]["namespace"] == "telemetry"
+    for doc in docs[:2]:
         assert doc["apiVersion"] == "elbv2.k8s.aws/v1beta1" and doc["kind"] == "TargetGroupBinding"
         assert doc["spec"]["targetType"] == "ip"
         assert doc["spec"]["serviceRef"] == {"name": "telemetry-ingest", "port": 8443}

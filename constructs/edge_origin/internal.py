@@ -14,6 +14,8 @@ from constructs import Construct
 from edge_origin.eks_binding import TargetGroupBindings
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
+from edge_origin.profile import ConnectionProfile
+from edge_origin.profile_binding import apply_profile_checks, record_profile, whole_seconds
 
 
 class InternalGrpcOrigin(Construct):
@@ -41,7 +43,7 @@ class InternalGrpcOrigin(Construct):
         service_port: int | None = None,
         namespace: str = "default",
         client_cidrs: Sequence[str] | None = None,
-        nlb_idle_timeout: cdk.Duration = cdk.Duration.seconds(600),
+        connection_profile: ConnectionProfile | None = None,
         target_health_check_protocol: str = "TCP",
         target_health_check_port: int | None = None,
         target_health_check_path: str = "/healthz",
@@ -61,7 +63,8 @@ class InternalGrpcOrigin(Construct):
         :param service_port: Service port in the TargetGroupBinding. Default: ``target_port``.
         :param namespace: namespace of the Service. Default ``default``.
         :param client_cidrs: who may connect. Default: the VPC CIDR.
-        :param nlb_idle_timeout: TCP listener idle timeout (60..6000 s). Default 600 s.
+        :param connection_profile: source of the NLB idle timeout and the rendered gRPC settings
+            (checked without CloudFront). Default: the ``internal-unary`` preset.
         :param target_health_check_protocol: NLB check of the pods: TCP (default), HTTP, HTTPS.
         :param target_health_check_port: pod health port. Default: ``target_port``.
         :param target_health_check_path: path of an HTTP(S) check. Default ``/healthz``.
@@ -70,6 +73,11 @@ class InternalGrpcOrigin(Construct):
         :param cluster: imported EKS cluster with a kubectl provider (bindings applied). Default: none.
         """
         super().__init__(scope, construct_id)
+        self.profile = apply_profile_checks(
+            f"InternalGrpcOrigin {self.node.path}",
+            connection_profile or ConnectionProfile.preset("internal-unary"),
+            cloudfront=False,
+        )
         self.fleet = OriginFleet(
             self,
             "Fleet",
@@ -79,7 +87,7 @@ class InternalGrpcOrigin(Construct):
             internet_facing=False,
             listener_port=listener_port,
             target_port=target_port,
-            idle_timeout=nlb_idle_timeout,
+            idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
             target_health_check_protocol=target_health_check_protocol,
             target_health_check_port=target_health_check_port or target_port,
             target_health_check_path=target_health_check_path,
@@ -127,3 +135,4 @@ class InternalGrpcOrigin(Construct):
             namespace=namespace,
             cluster=cluster,
         )
+        record_profile(self.profile, self.fleet.listeners, self.bindings, service_name, namespace)

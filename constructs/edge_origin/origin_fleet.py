@@ -12,7 +12,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 
 from constructs import Construct
-from edge_origin import aws_ranges
+from edge_origin import data as published
 from edge_origin.errors import (
     EdgeOriginPropError,
     require_int_range,
@@ -234,7 +234,7 @@ class OriginFleet(Construct):
             return [_IngressRule(ec2.Peer.ipv4(c), self.listener_port, 1, "gRPC clients") for c in cidrs]
         if client_cidrs is not None:
             raise EdgeOriginPropError(where, "client_cidrs", list(client_cidrs), "only with internet_facing=False")
-        cidrs = list(r53_cidrs) if r53_cidrs is not None else list(aws_ranges.route53_health_checker_cidrs().values)
+        cidrs = list(r53_cidrs) if r53_cidrs is not None else published.route53_health_checker_cidrs()
         if not cidrs:
             raise EdgeOriginPropError(where, "route53_health_checker_cidrs", cidrs, "at least one CIDR")
         for cidr in cidrs:
@@ -243,7 +243,7 @@ class OriginFleet(Construct):
             _IngressRule(
                 ec2.Peer.prefix_list(self._prefix_list_id(where, prefix_list_id)),
                 self.listener_port,
-                aws_ranges.cloudfront_prefix_list_weight(),
+                self._prefix_list_weight(),
                 "CloudFront origin-facing",
             )
         ]
@@ -257,7 +257,7 @@ class OriginFleet(Construct):
             if not re.fullmatch(r"pl-[0-9a-f]{8,17}", given):
                 raise EdgeOriginPropError(where, "cloudfront_prefix_list_id", given, "a prefix list id pl-xxxxxxxx")
             return given
-        table = aws_ranges.cloudfront_origin_facing_prefix_lists()
+        table = {region: entry["id"] for region, entry in published.cloudfront_origin_facing_prefix_lists().items()}
         stack = cdk.Stack.of(self)
         if not cdk.Token.is_unresolved(stack.region):
             if stack.region not in table:
@@ -274,6 +274,14 @@ class OriginFleet(Construct):
                 stack, PREFIX_LIST_MAPPING_ID, mapping={r: {"PrefixListId": pl} for r, pl in sorted(table.items())}
             )
         return mapping.find_in_map(cdk.Aws.REGION, "PrefixListId")
+
+    def _prefix_list_weight(self) -> int:
+        """Rule slots the prefix list takes: its region's max entries, or the largest known."""
+        table = published.cloudfront_origin_facing_prefix_lists()
+        region = cdk.Stack.of(self).region
+        if not cdk.Token.is_unresolved(region) and region in table:
+            return int(table[region]["weight"])
+        return max(int(entry["weight"]) for entry in table.values())
 
     def _make_member(
         self,

@@ -17,6 +17,14 @@ from edge_origin.edge import GrpcEdgeDistribution
 from edge_origin.eks_binding import TargetGroupBindings
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
+from edge_origin.profile import ConnectionProfile
+from edge_origin.profile_binding import (
+    DEFAULT_PRESET,
+    apply_profile_checks,
+    record_profile,
+    record_profile_on,
+    whole_seconds,
+)
 
 
 class GrpcEdgeToOrigin(Construct):
@@ -52,9 +60,7 @@ class GrpcEdgeToOrigin(Construct):
         origin_health_check_interval: cdk.Duration = cdk.Duration.seconds(10),
         origin_health_check_failure_threshold: int = 3,
         record_ttl: cdk.Duration = cdk.Duration.seconds(60),
-        nlb_idle_timeout: cdk.Duration = cdk.Duration.seconds(600),
-        origin_keepalive_timeout: cdk.Duration = cdk.Duration.seconds(30),
-        origin_read_timeout: cdk.Duration = cdk.Duration.seconds(60),
+        connection_profile: ConnectionProfile | None = None,
         http_version: str = "http2and3",
         domain_names: Sequence[str] | None = None,
         certificate: acm.ICertificate | None = None,
@@ -86,9 +92,10 @@ class GrpcEdgeToOrigin(Construct):
         :param origin_health_check_interval: 10 s (default) or 30 s.
         :param origin_health_check_failure_threshold: 1..10. Default 3.
         :param record_ttl: TTL of the origin records. Default 60 s.
-        :param nlb_idle_timeout: NLB TCP listener idle timeout (60..6000 s). Default 600 s.
-        :param origin_keepalive_timeout: CloudFront origin keepalive (1..180 s). Default 30 s.
-        :param origin_read_timeout: CloudFront origin read timeout (1..180 s). Default 60 s.
+        :param connection_profile: the one source of the NLB idle timeout, the CloudFront origin
+            keepalive and read timeouts, and the gRPC keepalive/age settings rendered for the pods
+            (ConfigMap beside the bindings). Checked here: an inconsistent profile fails synth.
+            Default: the ``streaming-telemetry`` preset.
         :param http_version: ``http2and3`` (default) or ``http2``.
         :param domain_names: custom domains of the distribution (needs ``certificate``).
         :param certificate: ACM certificate in us-east-1 for ``domain_names``.
@@ -101,6 +108,11 @@ class GrpcEdgeToOrigin(Construct):
         :param route53_health_checker_cidrs: override of the shipped Route 53 checker ranges.
         """
         super().__init__(scope, construct_id)
+        self.profile = apply_profile_checks(
+            f"GrpcEdgeToOrigin {self.node.path}",
+            connection_profile or ConnectionProfile.preset(DEFAULT_PRESET),
+            cloudfront=True,
+        )
         self.fleet = OriginFleet(
             self,
             "Fleet",
@@ -109,7 +121,7 @@ class GrpcEdgeToOrigin(Construct):
             nlb_count=nlb_count,
             listener_port=listener_port,
             target_port=target_port,
-            idle_timeout=nlb_idle_timeout,
+            idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
             target_health_check_protocol=target_health_check_protocol,
             target_health_check_port=target_health_check_port,
             target_health_check_path=target_health_check_path,
@@ -135,8 +147,8 @@ class GrpcEdgeToOrigin(Construct):
             "Edge",
             origin_name=self.records.record_name,
             origin_port=listener_port,
-            keepalive_timeout=origin_keepalive_timeout,
-            read_timeout=origin_read_timeout,
+            keepalive_timeout=whole_seconds(self.profile.cloudfront_keepalive_timeout_s),
+            read_timeout=whole_seconds(self.profile.cloudfront_read_timeout_s),
             http_version=http_version,
             domain_names=domain_names,
             certificate=certificate,
@@ -153,6 +165,8 @@ class GrpcEdgeToOrigin(Construct):
             namespace=namespace,
             cluster=cluster,
         )
+        record_profile(self.profile, self.fleet.listeners, self.bindings, service_name, namespace)
+        record_profile_on(self.edge.distribution, self.profile)
 
     @property
     def distribution(self) -> cloudfront.Distribution:

@@ -1,0 +1,145 @@
+"""Check time on synthetic templates of ~1k and ~10k resources, and cfn-lint's time on the same files.
+
+Run from the repo root: ``PYTHONPATH=constructs python benchmarks/bench_check.py [--no-cfn-lint]``.
+Each "cell" is one gRPC path: a distribution, 3 zones (subnet, EIP, NLB, listener, health check,
+multivalue record; every 10th path weighted, so rules fire), a target group and a security group with ingress: 22 resources.
+Targets: 10k/1k time ratio <= 12 (linear), 10k resources under 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from edge_origin.model import load_model
+from edge_origin.rules import run_rules
+
+PER_CELL = 22
+
+
+def cell(i: int) -> dict[str, Any]:
+    name = f"origin{i}.example.com"
+    res: dict[str, Any] = {
+        f"Dist{i}": {
+            "Type": "AWS::CloudFront::Distribution",
+            "Properties": {
+                "DistributionConfig": {
+                    "Enabled": True,
+                    "HttpVersion": "http2",
+                    "Origins": [{"Id": "o", "DomainName": name, "CustomOriginConfig": {"OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": 60}}],
+                    "DefaultCacheBehavior": {
+                        "TargetOriginId": "o",
+                        "ViewerProtocolPolicy": "https-only",
+                        "GrpcConfig": {"Enabled": True},
+                        "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad",
+                        "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
+                    },
+                }
+            },
+        },
+        f"Tg{i}": {
+            "Type": "AWS::ElasticLoadBalancingV2::TargetGroup",
+            "Properties": {"Protocol": "TCP", "Port": 8443, "TargetType": "ip", "VpcId": "vpc-1",
+                           "TargetGroupAttributes": [{"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"}]},
+        },
+        f"Sg{i}": {
+            "Type": "AWS::EC2::SecurityGroup",
+            "Properties": {"GroupDescription": "nlb", "VpcId": "vpc-1",
+                           "SecurityGroupIngress": [{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-3b927c52"}]},
+        },
+        f"SgIn{i}": {
+            "Type": "AWS::EC2::SecurityGroupIngress",
+            "Properties": {"GroupId": {"Fn::GetAtt": [f"Sg{i}", "GroupId"]}, "IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "CidrIp": "0.0.0.0/0"},
+        },
+    }
+    for z in "abc":
+        k = f"{i}{z}"
+        res[f"Subnet{k}"] = {"Type": "AWS::EC2::Subnet", "Properties": {"VpcId": "vpc-1", "CidrBlock": "10.0.0.0/24", "AvailabilityZone": f"us-east-1{z}"}}
+        res[f"Eip{k}"] = {"Type": "AWS::EC2::EIP", "Properties": {"Domain": "vpc"}}
+        res[f"Nlb{k}"] = {
+            "Type": "AWS::ElasticLoadBalancingV2::LoadBalancer",
+            "Properties": {
+                "Type": "network", "Scheme": "internet-facing",
+                "SecurityGroups": [{"Fn::GetAtt": [f"Sg{i}", "GroupId"]}],
+                "SubnetMappings": [{"SubnetId": {"Ref": f"Subnet{k}"}, "AllocationId": {"Fn::GetAtt": [f"Eip{k}", "AllocationId"]}}],
+                "LoadBalancerAttributes": [{"Key": "load_balancing.cross_zone.enabled", "Value": "true"}],
+            },
+        }
+        res[f"Listener{k}"] = {
+            "Type": "AWS::ElasticLoadBalancingV2::Listener",
+            "Properties": {"LoadBalancerArn": {"Ref": f"Nlb{k}"}, "Protocol": "TCP", "Port": 443,
+                           "DefaultActions": [{"Type": "forward", "TargetGroupArn": {"Ref": f"Tg{i}"}}],
+                           "ListenerAttributes": [{"Key": "tcp.idle_timeout.seconds", "Value": "600"}]},
+        }
+        res[f"Check{k}"] = {"Type": "AWS::Route53::HealthCheck",
+                            "Properties": {"HealthCheckConfig": {"Type": "TCP", "IPAddress": {"Ref": f"Eip{k}"}, "Port": 443}}}
+        routing = {"Weight": 10} if i % 10 == 0 else {"MultiValueAnswer": True}  # every 10th path is weighted
+        res[f"Record{k}"] = {
+            "Type": "AWS::Route53::RecordSet",
+            "Properties": {"HostedZoneName": "example.com.", "Name": name, "Type": "A", "TTL": 60, "SetIdentifier": z,
+                           "HealthCheckId": {"Ref": f"Check{k}"}, "ResourceRecords": [{"Ref": f"Eip{k}"}], **routing},
+        }
+    return res
+
+
+def template(resources: int) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    for i in range(max(1, resources // PER_CELL)):
+        body.update(cell(i))
+    return {"AWSTemplateFormatVersion": "2010-09-09", "Resources": body}
+
+
+def time_check(path: Path, repeat: int = 3) -> tuple[float, int]:
+    best = float("inf")
+    findings = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        findings = len(run_rules(load_model([path])))
+        best = min(best, time.perf_counter() - start)
+    return best, findings
+
+
+def time_cfn_lint(path: Path, timeout: float) -> str:
+    exe = shutil.which("cfn-lint") or str(Path(sys.executable).parent / "cfn-lint")
+    start = time.perf_counter()
+    try:
+        subprocess.run([exe, "--", str(path)], capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return f"> {timeout:.0f} s (timed out)"
+    except FileNotFoundError:
+        return "cfn-lint not found"
+    return f"{time.perf_counter() - start:.2f} s"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-cfn-lint", action="store_true", help="skip the cfn-lint comparison")
+    parser.add_argument("--cfn-lint-timeout", type=float, default=600)
+    args = parser.parse_args()
+    times = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in (1_000, 10_000):
+            body = template(size)
+            path = Path(tmp) / f"synthetic-{size}.template.json"
+            path.write_text(json.dumps(body))
+            seconds, findings = time_check(path)
+            times[size] = seconds
+            lint = "skipped" if args.no_cfn_lint else time_cfn_lint(path, args.cfn_lint_timeout)
+            print(
+                f"{len(body['Resources']):>6} resources ({path.stat().st_size / 1e6:.1f} MB): check {seconds:.3f} s, "
+                f"{findings} findings; cfn-lint {lint}"
+            )
+    ratio = times[10_000] / times[1_000]
+    print(f"ratio 10k/1k: {ratio:.1f} (target <= 12); 10k under 2 s: {'yes' if times[10_000] < 2 else 'NO'}")
+    return 0 if ratio <= 12 and times[10_000] < 2 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

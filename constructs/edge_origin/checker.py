@@ -1,0 +1,138 @@
+"""Running the rules over templates, and rendering findings as text, JSON, Markdown or SARIF."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import TemplateModel, load_model
+from edge_origin.rules import RULES, RULES_BY_ID, at_or_above, run_rules
+
+FORMATS = ("text", "json", "markdown", "sarif")
+SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    model: TemplateModel
+    findings: list[Finding]
+
+    def failing(self, fail_on: Severity) -> list[Finding]:
+        return at_or_above(self.findings, fail_on)
+
+
+def check_paths(paths: Sequence[str | Path]) -> CheckResult:
+    """Load the templates (ModelError on bad input) and run every rule."""
+    model = load_model(paths)
+    return CheckResult(model, run_rules(model))
+
+
+def parse_severity(value: str) -> Severity:
+    """``error`` | ``warning`` | ``info`` -> Severity; ValueError naming the allowed values."""
+    try:
+        return Severity(value.lower())
+    except ValueError:
+        raise ValueError(f"unknown severity {value!r} (allowed: error, warning, info)") from None
+
+
+def _counts(findings: Sequence[Finding]) -> str:
+    parts = [f"{sum(f.severity is s for f in findings)} {s.value}(s)" for s in Severity]
+    return ", ".join(parts)
+
+
+def format_text(findings: Sequence[Finding]) -> str:
+    lines = []
+    for f in findings:
+        lines.append(f"{f.severity.value:<7} {f.rule:<8} {f.template} {f.stack}/{f.resource}: {f.message}")
+        lines.append(f"        fix: {f.fix}")
+    lines.append(f"{len(findings)} finding(s): {_counts(findings)}" if findings else "no findings")
+    return "\n".join(lines) + "\n"
+
+
+def format_json(findings: Sequence[Finding]) -> str:
+    return json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2, sort_keys=True) + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def format_markdown(findings: Sequence[Finding]) -> str:
+    if not findings:
+        return "No findings.\n"
+    lines = ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
+    for f in findings:
+        lines.append(
+            f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` ({_md(Path(f.template).name)}) | {_md(f.message)} | {_md(f.fix)} |"
+        )
+    return "\n".join(lines) + f"\n\n{len(findings)} finding(s): {_counts(findings)}\n"
+
+
+def _line_of(template: str, logical_id: str, cache: dict[str, list[str]]) -> int:
+    if template not in cache:
+        try:
+            cache[template] = Path(template).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[template] = []
+    pattern = re.compile(rf'^\s*"?{re.escape(logical_id)}"?\s*:')
+    for number, line in enumerate(cache[template], start=1):
+        if pattern.match(line):
+            return number
+    return 1
+
+
+def format_sarif(findings: Sequence[Finding]) -> str:
+    """SARIF 2.1.0, one run, the rule catalogue as the driver's rules."""
+    rules = [
+        {
+            "id": r.id,
+            "name": r.title.replace(" ", ""),
+            "shortDescription": {"text": r.title},
+            "fullDescription": {"text": r.catches},
+            "help": {"text": f"{r.fix} Acknowledge: {r.acknowledge}"},
+            "defaultConfiguration": {"level": SARIF_LEVEL[r.severity]},
+        }
+        for r in RULES
+    ]
+    index = {r.id: i for i, r in enumerate(RULES)}
+    cache: dict[str, list[str]] = {}
+    results = []
+    for f in findings:
+        result = {
+            "ruleId": f.rule,
+            "level": SARIF_LEVEL[f.severity],
+            "message": {"text": f"{f.message}. Fix: {f.fix}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": Path(f.template).as_posix()},
+                        "region": {"startLine": _line_of(f.template, f.resource, cache)},
+                    },
+                    "logicalLocations": [{"name": f.resource, "fullyQualifiedName": f"{f.stack}/{f.resource}", "kind": "resource"}],
+                }
+            ],
+        }
+        if f.rule in index:
+            result["ruleIndex"] = index[f.rule]
+        results.append(result)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "edge-origin", "rules": rules}}, "results": results}],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def format_findings(findings: Sequence[Finding], fmt: str) -> str:
+    """Render findings in one of ``FORMATS``; ValueError naming the allowed formats."""
+    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif}
+    if fmt not in renderers:
+        raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    return renderers[fmt](findings)
+
+
+__all__ = ["FORMATS", "RULES_BY_ID", "CheckResult", "check_paths", "format_findings", "parse_severity"]

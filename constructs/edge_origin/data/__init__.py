@@ -1,0 +1,26 @@
+"""Published AWS values the checks need offline (see each JSON file's source, date and refresh)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@cache
+def load(name: str) -> dict[str, Any]:
+    """One of the data files, by file name."""
+    return json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
+
+
+def route53_health_checker_cidrs(regions: list[str] | None = None) -> list[str]:
+    """Health-checker CIDRs for the given checker regions (default: all), GLOBAL included."""
+    data = load("route53_health_checkers.json")["regions"]
+    wanted = set(data) if not regions else {*regions, "GLOBAL"}
+    return sorted({cidr for region, cidrs in data.items() if region in wanted for cidr in cidrs})
+
+
+def cloudfront_origin_facing_prefix_lists() -> dict[str, dict[str, Any]]:
+    """``{region: {"id": "pl-...", "weight": 55}}``."""
+    return dict(load("cloudfront_origin_facing_prefix_lists.json")["regions"])

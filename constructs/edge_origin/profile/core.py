@@ -1,0 +1,363 @@
+"""The connection profile: one source of truth for keepalive, idle timeouts and connection age.
+
+Every number on the path client -> CloudFront -> NLB -> gRPC server that decides whether a
+connection stays usable lives here: the client's keepalive, the server's ping enforcement, the
+server's connection age, the NLB's TCP idle timeout and CloudFront's origin timeouts. The profile
+checks that those numbers agree (:meth:`ConnectionProfile.check`), the constructs apply the AWS
+ones and record the profile as template metadata (:data:`PROFILE_METADATA_KEY`), and
+:mod:`edge_origin.render` hands the service side the matching gRPC settings.
+
+File format (JSON or YAML): the field names below as keys, durations in seconds, plus an optional
+``preset`` naming the base the file overrides. Absent keys take the preset's value, or the
+defaults. Unknown keys, wrong types, zero or negative durations and a grace longer than the age
+are bad input (:class:`ProfileError`); values outside the AWS or gRPC ranges, and settings that do
+not agree with each other, are findings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from edge_origin.findings import Finding, Severity
+
+PROFILE_METADATA_KEY = "edge-origin:connection-profile"
+"""CloudFormation ``Metadata`` key under which the constructs record the profile."""
+
+# --- ranges (seconds) ----------------------------------------------------------------------------
+NLB_IDLE_RANGE = (60, 6000)
+"""NLB TCP listener ``tcp.idle_timeout.seconds``: 60..6000 (default 350)."""
+CLOUDFRONT_TIMEOUT_RANGE = (1, 60)
+"""CloudFront origin keepalive and response (read) timeouts without a quota increase."""
+CLOUDFRONT_EXTENDED_MAX = 180
+"""... and with the quota increase (``cloudfront_extended_timeouts=True``)."""
+GRPC_MIN_CLIENT_KEEPALIVE_S = 10
+"""grpc-go and grpc-java raise a client keepalive time below 10 s to 10 s (C-core allows 1 s)."""
+MAX_MS = 2**31 - 1
+"""C-core channel args are ``int`` milliseconds: no duration may exceed this (about 24.8 days)."""
+
+IDLE_MARGIN = 0.25
+"""The longest time a flow can go without a ping must stay below (1 - margin) x NLB idle timeout."""
+AGE_JITTER = 0.10
+"""gRPC (C-core, Go, Java) jitters the max connection age by +-10 %: the shortest age is 0.9 x age."""
+AGE_P99_FACTOR = 10
+"""Max connection age must be at least this many times the p99 RPC duration (after jitter)."""
+MAX_THROTTLE_DOUBLINGS = 32
+
+LB_POLICIES = ("round_robin", "pick_first")
+PING_TIMEOUT_KEY = "grpc.http2.ping_timeout_ms"
+
+
+class ProfileError(ValueError):
+    """Bad profile input, or (from :meth:`ConnectionProfile.validate`) a profile with errors."""
+
+
+_DURATIONS = (
+    "client_keepalive_time_s",
+    "client_keepalive_timeout_s",
+    "server_min_ping_interval_s",
+    "server_max_connection_age_s",
+    "server_max_connection_age_grace_s",
+    "server_max_connection_idle_s",
+    "nlb_idle_timeout_s",
+    "cloudfront_keepalive_timeout_s",
+    "cloudfront_read_timeout_s",
+    "p99_rpc_duration_s",
+    "longest_stream_gap_s",
+)
+_OPTIONAL = ("server_max_connection_age_s", "server_max_connection_age_grace_s", "server_max_connection_idle_s")
+_BOOLS = ("client_permit_without_calls", "server_permit_without_calls", "cloudfront_extended_timeouts")
+_INTS = ("server_max_ping_strikes",)
+_STRS = ("client_lb_policy",)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConnectionProfile:
+    """Keepalive, idle timeouts and connection age for one gRPC path. Durations are seconds.
+
+    The defaults are the ``default`` preset and pass every check.
+    """
+
+    client_keepalive_time_s: float = 60
+    """Client pings after this long without reads (``grpc.keepalive_time_ms``; Go ``Time``). Default 60."""
+    client_keepalive_timeout_s: float = 20
+    """Client closes the connection when a ping is not acknowledged within this time (rendered for
+    C-core as both ``grpc.keepalive_timeout_ms`` and ``grpc.http2.ping_timeout_ms``). Default 20."""
+    client_permit_without_calls: bool = True
+    """Client pings also when no RPC is open (Go ``PermitWithoutStream``). Default True."""
+    server_min_ping_interval_s: float = 30
+    """Server's ping floor (Go ``EnforcementPolicy.MinTime``; Java ``permitKeepAliveTime``). Default 30."""
+    server_permit_without_calls: bool = True
+    """Server accepts pings with no RPC open (Go ``PermitWithoutStream``). Default True."""
+    server_max_ping_strikes: int = 2
+    """Early pings the server bears before GOAWAY ``too_many_pings`` (C-core; 0 = unlimited;
+    Go and Java hard-code 2). Default 2."""
+    server_max_connection_age_s: float | None = 600
+    """Server sends GOAWAY after this age (+-10 % jitter), so channels behind an L4 NLB rebalance.
+    None = never. Default 600."""
+    server_max_connection_age_grace_s: float | None = 60
+    """In-flight RPCs get this long after the age GOAWAY before the connection is closed.
+    None = unlimited. Default 60."""
+    server_max_connection_idle_s: float | None = 900
+    """Server closes connections with no open RPC for this long. None = never. Default 900."""
+    nlb_idle_timeout_s: float = 350
+    """NLB TCP listener idle timeout: a flow silent this long is dropped without FIN or RST.
+    60..6000. Default 350 (the AWS default)."""
+    cloudfront_keepalive_timeout_s: float = 5
+    """CloudFront origin keepalive timeout. 1..60 (180 with a quota increase). Default 5."""
+    cloudfront_read_timeout_s: float = 30
+    """CloudFront origin response (read) timeout. 1..60 (180 with a quota increase). Default 30."""
+    cloudfront_extended_timeouts: bool = False
+    """The account has the CloudFront quota increase for origin timeouts up to 180 s. Default False."""
+    client_lb_policy: str = "round_robin"
+    """Client load-balancing policy: ``round_robin`` (in-VPC clients) or ``pick_first``. Default round_robin."""
+    p99_rpc_duration_s: float = 5
+    """p99 duration of an RPC (for streams: of the part that must not be cut). Default 5."""
+    longest_stream_gap_s: float = 20
+    """Longest expected silence between two messages on a stream. Default 20."""
+
+    # --- construction ----------------------------------------------------------------------------
+    def __post_init__(self) -> None:
+        errors = _input_errors(self)
+        if errors:
+            raise ProfileError("; ".join(errors))
+
+    @classmethod
+    def preset(cls, name: str) -> ConnectionProfile:
+        """A named preset: see :data:`PRESETS`."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ProfileError(f"preset: unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "<mapping>") -> ConnectionProfile:
+        """Build from file keys (and an optional ``preset``); raises :class:`ProfileError` naming the field."""
+        if not isinstance(data, Mapping):
+            raise ProfileError(f"{source}: a profile must be a mapping of field: value, got {type(data).__name__}")
+        values = dict(data)
+        base_name = values.pop("preset", "default")
+        if not isinstance(base_name, str):
+            raise ProfileError(f"{source}: preset: must be a string, got {base_name!r}")
+        try:
+            base = cls.preset(base_name)
+        except ProfileError as exc:
+            raise ProfileError(f"{source}: {exc}") from None
+        known = set(cls.field_names())
+        for key in values:
+            if key not in known:
+                raise ProfileError(f"{source}: {key}: unknown key; known keys: preset, {', '.join(sorted(known))}")
+        for key, value in values.items():
+            problem = _type_problem(key, value)
+            if problem:
+                raise ProfileError(f"{source}: {key}: {problem}")
+        try:
+            return dataclasses.replace(base, **values)
+        except ProfileError as exc:
+            raise ProfileError(f"{source}: {exc}") from None
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ConnectionProfile:
+        """Load a JSON or YAML profile file."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ProfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return cls.from_mapping(parse_profile_text(text, str(path)), source=str(path))
+
+    def replace(self, **changes: Any) -> ConnectionProfile:
+        """A copy with some fields changed (validated like the constructor)."""
+        return dataclasses.replace(self, **changes)
+
+    # --- derived numbers ---------------------------------------------------------------------------
+    def throttled_keepalive_time_s(self) -> float:
+        """The client keepalive time after every doubling the server's ping floor can cause.
+
+        A ping sooner than ``server_min_ping_interval_s`` is a strike; after the strikes the server
+        sends GOAWAY ``too_many_pings`` and the client doubles its keepalive time (gRFC A8), which
+        carries over to the reconnect, until it is no longer below the floor.
+        """
+        time_s = float(self.client_keepalive_time_s)
+        if self.server_max_ping_strikes == 0:
+            return time_s
+        for _ in range(MAX_THROTTLE_DOUBLINGS):
+            if time_s >= self.server_min_ping_interval_s:
+                break
+            time_s *= 2
+        return time_s
+
+    def idle_pings_flow(self) -> bool:
+        """Idle connections (no RPC open) get keepalive pings: both sides permit pings without calls."""
+        return self.client_permit_without_calls and self.server_permit_without_calls
+
+    # --- checks --------------------------------------------------------------------------------------
+    def check(self, *, ranges: bool = True, cloudfront: bool = True, source: str = "") -> list[Finding]:
+        """Every finding for this profile, errors first.
+
+        ``ranges=False`` skips the AWS and gRPC range checks, for time-scaled loopback rehearsals
+        (an NLB idle timeout of 3 s is out of range but fine for a relay); ``cloudfront=False``
+        skips everything about CloudFront, for the internal-origin pattern (no distribution);
+        ``source`` goes into each finding's ``template`` (the profile file).
+        """
+        from edge_origin.profile.checks import run_checks
+
+        found = run_checks(self, ranges=ranges, cloudfront=cloudfront)
+        found = [dataclasses.replace(f, template=source) for f in found] if source else found
+        return sorted(found, key=lambda f: (-f.severity.rank, f.rule, f.resource))
+
+    def errors(self, *, ranges: bool = True, cloudfront: bool = True) -> list[Finding]:
+        return [f for f in self.check(ranges=ranges, cloudfront=cloudfront) if f.severity is Severity.ERROR]
+
+    def validate(self, *, ranges: bool = True, cloudfront: bool = True) -> ConnectionProfile:
+        """Raise :class:`ProfileError` listing every error finding; return self when there is none.
+
+        The constructs call this at synth (``cloudfront=False`` for the internal-origin pattern).
+        """
+        errors = self.errors(ranges=ranges, cloudfront=cloudfront)
+        if errors:
+            lines = "\n".join(f"  {f.rule} [{f.resource}]: {f.message}" for f in errors)
+            raise ProfileError(f"connection profile has {len(errors)} error(s):\n{lines}")
+        return self
+
+    # --- output ----------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """File keys -> values, integral floats as ints (JSON-able)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+
+    def to_metadata(self) -> dict[str, Any]:
+        """What the constructs put under :data:`PROFILE_METADATA_KEY` in CloudFormation Metadata."""
+        return {"version": 1, **self.to_dict()}
+
+    @classmethod
+    def from_metadata(cls, data: Mapping[str, Any], source: str = "<metadata>") -> ConnectionProfile:
+        """The inverse of :meth:`to_metadata` (ignores ``version``)."""
+        values = {k: v for k, v in dict(data).items() if k != "version"}
+        return cls.from_mapping(values, source=source)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _type_problem(key: str, value: Any) -> str:
+    """Why ``value`` is the wrong type for ``key`` ('' when it is fine)."""
+    if key in _BOOLS:
+        return "" if isinstance(value, bool) else f"must be true or false, got {value!r}"
+    if key in _INTS:
+        return "" if isinstance(value, int) and not isinstance(value, bool) else f"must be an integer, got {value!r}"
+    if key in _STRS:
+        return "" if isinstance(value, str) else f"must be a string, got {value!r}"
+    if key in _DURATIONS:
+        if value is None and key in _OPTIONAL:
+            return ""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            hint = " or null" if key in _OPTIONAL else ""
+            return f"must be a number of seconds{hint}, got {value!r}"
+    return ""
+
+
+def _input_errors(p: ConnectionProfile) -> list[str]:
+    """Bad input: wrong types, non-positive or non-finite durations, grace > age, unknown policy."""
+    errors: list[str] = []
+    for f in fields(p):
+        value = getattr(p, f.name)
+        problem = _type_problem(f.name, value)
+        if problem:
+            errors.append(f"{f.name}: {problem}")
+            continue
+        if f.name in _DURATIONS and value is not None:
+            if not math.isfinite(value) or value <= 0:
+                errors.append(f"{f.name}: must be a positive number of seconds, got {value!r}")
+            elif value * 1000 > MAX_MS:
+                errors.append(f"{f.name}: {value} s is out of range: gRPC takes at most {MAX_MS} ms (about 24.8 days)")
+    if errors:
+        return errors
+    if p.server_max_ping_strikes < 0:
+        errors.append(f"server_max_ping_strikes: must be 0 (unlimited) or more, got {p.server_max_ping_strikes}")
+    if p.client_lb_policy not in LB_POLICIES:
+        errors.append(f"client_lb_policy: must be one of {', '.join(LB_POLICIES)}, got {p.client_lb_policy!r}")
+    age, grace = p.server_max_connection_age_s, p.server_max_connection_age_grace_s
+    if age is not None and grace is not None and grace > age:
+        errors.append(
+            f"server_max_connection_age_grace_s: grace {_fmt(grace)} s is longer than "
+            f"server_max_connection_age_s {_fmt(age)} s"
+        )
+    return errors
+
+
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "unset"
+    return str(_plain(float(value)))
+
+
+def parse_profile_text(text: str, source: str = "<text>") -> Any:
+    """JSON or YAML text -> data; raises :class:`ProfileError` when it is neither."""
+    stripped = text.lstrip()
+    if stripped.startswith(("{", "[")):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ProfileError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ProfileError(f"{source}: not valid JSON or YAML{where}") from None
+    if data is None:
+        raise ProfileError(f"{source}: empty file: a profile needs at least {{}} or a preset")
+    return data
+
+
+def _presets() -> dict[str, ConnectionProfile]:
+    default = ConnectionProfile()
+    return {
+        "default": default,
+        # Long-lived streams with gaps between messages (telemetry, watch streams) through CloudFront.
+        "streaming-telemetry": ConnectionProfile(
+            client_keepalive_time_s=30,
+            client_keepalive_timeout_s=10,
+            server_min_ping_interval_s=20,
+            server_max_connection_age_s=1800,
+            server_max_connection_age_grace_s=300,
+            server_max_connection_idle_s=900,
+            nlb_idle_timeout_s=350,
+            cloudfront_keepalive_timeout_s=30,
+            cloudfront_read_timeout_s=60,
+            p99_rpc_duration_s=120,
+            longest_stream_gap_s=45,
+        ),
+        # Service-to-service unary RPCs through an internal NLB (the keepalive incident's shape, fixed).
+        "internal-unary": ConnectionProfile(
+            client_keepalive_time_s=45,
+            client_keepalive_timeout_s=10,
+            server_min_ping_interval_s=30,
+            server_max_connection_age_s=300,
+            server_max_connection_age_grace_s=30,
+            server_max_connection_idle_s=600,
+            nlb_idle_timeout_s=400,
+            cloudfront_keepalive_timeout_s=5,
+            cloudfront_read_timeout_s=30,
+            p99_rpc_duration_s=2,
+            longest_stream_gap_s=10,
+        ),
+    }
+
+
+PRESETS: dict[str, ConnectionProfile] = _presets()
+"""Named presets: ``default``, ``streaming-telemetry``, ``internal-unary``."""

@@ -1,0 +1,50 @@
+"""How the constructs apply a ConnectionProfile: check it, take its numbers, record it in the template."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aws_cdk as cdk
+
+from constructs import IConstruct
+from edge_origin.eks_binding import TargetGroupBindings
+from edge_origin.errors import EdgeOriginPropError
+from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
+
+DEFAULT_PRESET = "streaming-telemetry"
+
+
+def apply_profile_checks(where: str, profile: ConnectionProfile, *, cloudfront: bool) -> ConnectionProfile:
+    """The profile, or an error listing every check it fails (synth stops here)."""
+    if not isinstance(profile, ConnectionProfile):
+        raise EdgeOriginPropError(where, "connection_profile", profile, "a ConnectionProfile")
+    try:
+        return profile.validate(cloudfront=cloudfront)
+    except ProfileError as exc:
+        raise EdgeOriginPropError(where, "connection_profile", "<profile>", f"a profile that passes its checks; {exc}") from None
+
+
+def whole_seconds(value: float) -> cdk.Duration:
+    """A profile duration as a CDK Duration (CloudFormation takes whole seconds)."""
+    return cdk.Duration.seconds(round(value))
+
+
+def record_profile_on(construct: IConstruct, profile: ConnectionProfile) -> None:
+    """Put the profile in the CloudFormation Metadata of the construct's L1 resource."""
+    resource = construct.node.default_child
+    if not isinstance(resource, cdk.CfnResource):
+        raise TypeError(f"{construct.node.path} has no CloudFormation resource to carry the profile")
+    resource.add_metadata(PROFILE_METADATA_KEY, profile.to_metadata())
+
+
+def record_profile(
+    profile: ConnectionProfile,
+    listeners: Sequence[IConstruct],
+    bindings: TargetGroupBindings,
+    service_name: str,
+    namespace: str,
+) -> None:
+    """Metadata on every listener (the EO-KA rules compare it with the template), and the ConfigMap."""
+    for listener in listeners:
+        record_profile_on(listener, profile)
+    bindings.add_manifest(configmap(profile, f"{service_name}-connection-profile", namespace))

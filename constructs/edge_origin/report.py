@@ -1,0 +1,205 @@
+"""The review report: Markdown (Mermaid per path, records, idle timeouts, findings) or a short text plan.
+
+Deterministic: the same templates give byte-identical output (no timestamps, no absolute paths
+beyond what the caller passed, stable ordering by template order and name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import LoadBalancerView, RecordSetView, TemplateModel, display_value
+from edge_origin.rules import run_rules
+
+REPORT_FORMATS = ("markdown", "text")
+
+
+def _mm(text: str) -> str:
+    """Text safe inside a quoted Mermaid label."""
+    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;").replace("\n", " ")
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _hc(record: RecordSetView) -> str:
+    hc = record.health_check
+    if hc is not None:
+        return f"{hc.resource.logical_id} {hc.type or '?'}:{hc.port if hc.port is not None else '-'}"
+    return display_value(record.health_check_id) if record.health_check_id is not None else "none"
+
+
+def _value_zone(model: TemplateModel, value: object) -> str:
+    eip = model.eip(value)
+    return (eip.zone or "?") if eip is not None else "?"
+
+
+def _idle(listener_protocol: str | None, idle: int | None) -> str:
+    if listener_protocol == "TLS":
+        return "350 s (fixed, TLS)"
+    return f"{idle} s" if idle is not None else "350 s (default)"
+
+
+def _users(model: TemplateModel, name: str) -> list[str]:
+    out = []
+    for dist in model.distributions:
+        if any(o.domain_name == name for o in dist.origins):
+            out.append(f"{dist.resource.stack}/{dist.resource.logical_id}")
+    return out
+
+
+class _Graph:
+    def __init__(self) -> None:
+        self.ids: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.edges: set[tuple[str, str, str]] = set()
+
+    def node(self, key: str, label: str) -> str:
+        if key not in self.ids:
+            self.ids[key] = f"n{len(self.ids)}"
+            self.lines.append(f'  {self.ids[key]}["{_mm(label)}"]')
+        return self.ids[key]
+
+    def edge(self, a: str, b: str, label: str = "") -> None:
+        if (a, b, label) in self.edges:
+            return
+        self.edges.add((a, b, label))
+        self.lines.append(f'  {a} -- "{_mm(label)}" --> {b}' if label else f"  {a} --> {b}")
+
+
+def _mermaid(model: TemplateModel, name: str, kind: str) -> str:
+    g = _Graph()
+    origin = g.node(f"name:{name}", f"{name} ({kind})")
+    for user in _users(model, name):
+        g.edge(g.node(f"dist:{user}", f"CloudFront {user}"), origin)
+    for record in model.record_sets(name):
+        rec = g.node(
+            f"rec:{record.stack}/{record.label}",
+            f"{record.label} {record.routing_policy}"
+            + (f" {display_value(record.set_identifier)}" if record.set_identifier is not None else "")
+            + (f" TTL {record.ttl}" if record.ttl is not None else ""),
+        )
+        g.edge(origin, rec)
+        lbs: list[LoadBalancerView] = []
+        for value in record.values:
+            eip = model.eip(value)
+            if eip is None:
+                g.edge(rec, g.node(f"val:{display_value(value)}", display_value(value)))
+                continue
+            node = g.node(f"eip:{eip.resource.stack}/{eip.resource.logical_id}", f"EIP {eip.resource.logical_id} ({eip.zone or '?'})")
+            g.edge(rec, node)
+            for lb in eip.load_balancers:
+                g.edge(node, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"NLB {lb.resource.logical_id}"))
+                lbs.append(lb)
+        if record.alias_target is not None:
+            for lb in model.record_load_balancers(record):
+                g.edge(rec, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"NLB {lb.resource.logical_id}"), "alias")
+                lbs.append(lb)
+        for lb in lbs:
+            lb_node = g.ids[f"lb:{lb.resource.stack}/{lb.resource.logical_id}"]
+            for listener in lb.listeners:
+                for tg in listener.target_groups:
+                    tg_node = g.node(f"tg:{tg.resource.stack}/{tg.resource.logical_id}", f"TG {tg.resource.logical_id} {tg.protocol or ''}:{tg.port or ''}")
+                    g.edge(lb_node, tg_node, f"{listener.protocol} :{listener.port} idle {_idle(listener.protocol, listener.idle_timeout)}")
+    return "```mermaid\nflowchart LR\n" + "\n".join(g.lines) + "\n```"
+
+
+def _records_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
+    lines = [
+        "| Name | Record | Policy | Set id | Value | Zone | Health check | TTL |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name in names:
+        for record in model.record_sets(name):
+            values = record.values or ([record.alias_target.dns_name] if record.alias_target else [])
+            for value in values or ["-"]:
+                lines.append(
+                    f"| {_md(name)} | `{_md(record.stack)}/{_md(record.label)}` | {record.routing_policy} | "
+                    f"{_md(display_value(record.set_identifier))} | {_md(display_value(value))} | {_md(_value_zone(model, value))} | "
+                    f"{_md(_hc(record))} | {record.ttl if record.ttl is not None else '-'} |"
+                )
+    return lines
+
+
+def _listener_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
+    lines = ["| NLB | Listener | Protocol | Port | Idle timeout | Target groups |", "|---|---|---|---|---|---|"]
+    seen: set[tuple[str, str]] = set()
+    for name in names:
+        for lb in model.load_balancers_for_name(name):
+            for li in lb.listeners:
+                if li.resource.key in seen:
+                    continue
+                seen.add(li.resource.key)
+                tgs = ", ".join(t.resource.logical_id for t in li.target_groups) or "-"
+                lines.append(
+                    f"| `{_md(lb.resource.stack)}/{_md(lb.resource.logical_id)}` | {_md(li.resource.logical_id)} | {li.protocol} | "
+                    f"{li.port} | {_idle(li.protocol, li.idle_timeout)} | {_md(tgs)} |"
+                )
+    return lines if len(lines) > 2 else ["No listeners of these origins' load balancers in the given templates."]
+
+
+def render_markdown(model: TemplateModel, findings: Sequence[Finding]) -> str:
+    """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes."""
+    origins = model.origin_names()
+    names = list(origins)
+    out = ["## edge-origin review", ""]
+    out.append(f"{len(model.stacks)} stack(s): {', '.join(f'`{s}`' for s in model.stacks)}; {len(model.resources)} resources.")
+    out.append("")
+    if not names:
+        out += ["No gRPC or long-lived CloudFront origins found.", ""]
+    for name in names:
+        out += [f"### {name} ({origins[name]})", "", _mermaid(model, name, origins[name]), ""]
+    if names:
+        out += ["### Records", "", *_records_table(model, names), ""]
+        out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
+    out += ["### Findings", ""]
+    if not findings:
+        out.append("No findings.")
+    else:
+        out += ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
+        for f in findings:
+            out.append(f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} | {_md(f.fix)} |")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
+    """A short plan: origin names, their records and zones, health checks, idle timeouts, findings count."""
+    origins = model.origin_names()
+    lines = [f"edge-origin plan: {len(model.stacks)} stack(s), {len(model.resources)} resource(s)"]
+    if not origins:
+        lines.append("no gRPC or long-lived CloudFront origins found")
+    for name, kind in origins.items():
+        users = ", ".join(_users(model, name)) or "no distribution in these templates"
+        lines.append(f"origin {name} ({kind}) <- {users}")
+        for record in model.record_sets(name):
+            values = ", ".join(f"{display_value(v)} [{_value_zone(model, v)}]" for v in record.values) or (
+                f"alias {display_value(record.alias_target.dns_name)}" if record.alias_target else "-"
+            )
+            ttl = f"ttl {record.ttl}" if record.ttl is not None else "alias"
+            zone = record.hosted_zone_name or display_value(record.hosted_zone)
+            lines.append(f"  record {record.label} ({zone}) {record.routing_policy} {ttl} -> {values}; health check {_hc(record)}")
+        for lb in model.load_balancers_for_name(name):
+            idles = ", ".join(f"{li.protocol}:{li.port} idle {_idle(li.protocol, li.idle_timeout)}" for li in lb.listeners) or "no listeners"
+            lines.append(f"  nlb {lb.resource.stack}/{lb.resource.logical_id} zones {', '.join(lb.zones) or '?'}: {idles}")
+    counts = {s: sum(f.severity is s for f in findings) for s in Severity}
+    lines.append(
+        f"findings: {len(findings)} ({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, {counts[Severity.INFO]} info)"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_report(model: TemplateModel, fmt: str = "markdown", findings: Sequence[Finding] | None = None) -> str:
+    """Render the report; runs the rules unless ``findings`` are given."""
+    if fmt not in REPORT_FORMATS:
+        raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
+    found = run_rules(model) if findings is None else list(findings)
+    return render_markdown(model, found) if fmt == "markdown" else render_text(model, found)
+
+
+def report_paths(paths: Sequence[str | Path], fmt: str = "markdown") -> str:
+    from edge_origin.model import load_model
+
+    return render_report(load_model(paths), fmt)

@@ -1,0 +1,110 @@
+"""The rule registry and the runner: the same pure rule functions for the CLI and the cdk-nag pack.
+
+``RULES`` holds every rule (id, severity, title, catches, incident, fix, acknowledge, check).
+``run_rules(model)`` runs them (or a chosen subset) and returns sorted findings, dropping those
+acknowledged in the templates (or in a cdk.out's validation-report.json, see
+``load_model``): a resource's Metadata ``edge-origin:acknowledge`` is a list of
+``{"id": "EO-DNS1", "reason": "..."}`` (a reason is required; without one the entry is ignored).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import TemplateModel
+from edge_origin.rules import (
+    cf1_grpc_behavior,
+    cf2_keepalive_vs_idle,
+    dns1_weighted_grpc,
+    dns2_multivalue_health,
+    dns3_origin_spread,
+    dns4_ttl,
+    dns5_mixed_policies,
+    ka1_listener_idle_drift,
+    ka2_origin_timeouts_drift,
+    ka3_profile_invalid,
+    nlb1_idle_timeout,
+    nlb2_eip_subnet_mapping,
+    nlb3_termination_cross_zone,
+    sg1_health_checkers,
+)
+from edge_origin.rules.base import PACK_NAME, Rule
+
+ACKNOWLEDGE_METADATA_KEY = "edge-origin:acknowledge"
+
+RULES: tuple[Rule, ...] = tuple(
+    m.RULE
+    for m in (
+        dns1_weighted_grpc,
+        dns2_multivalue_health,
+        dns3_origin_spread,
+        dns4_ttl,
+        dns5_mixed_policies,
+        nlb1_idle_timeout,
+        nlb2_eip_subnet_mapping,
+        nlb3_termination_cross_zone,
+        sg1_health_checkers,
+        cf1_grpc_behavior,
+        cf2_keepalive_vs_idle,
+        ka1_listener_idle_drift,
+        ka2_origin_timeouts_drift,
+        ka3_profile_invalid,
+    )
+)
+RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
+
+
+def get_rule(rule_id: str) -> Rule:
+    """The rule with this id; ValueError naming the allowed ids otherwise."""
+    try:
+        return RULES_BY_ID[rule_id.upper()]
+    except KeyError:
+        raise ValueError(f"unknown rule {rule_id!r} (allowed: {', '.join(RULES_BY_ID)})") from None
+
+
+def acknowledgements(model: TemplateModel) -> dict[tuple[str, str], dict[str, str]]:
+    """``{(stack, logical_id): {rule_id: reason}}`` from ``edge-origin:acknowledge`` metadata and
+    from acknowledgements CDK recorded in a cdk.out (``model.acknowledged_paths``)."""
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for res in model.resources:
+        if res.path and res.path in model.acknowledged_paths:
+            out.setdefault(res.key, {}).update(model.acknowledged_paths[res.path])
+        entries = res.metadata.get(ACKNOWLEDGE_METADATA_KEY)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and str(entry.get("reason") or "").strip():
+                out.setdefault(res.key, {})[entry["id"].upper()] = str(entry["reason"])
+    return out
+
+
+def run_rules(
+    model: TemplateModel, rules: Iterable[Rule] | None = None, *, honour_acknowledgements: bool = True
+) -> list[Finding]:
+    """Run rules over the model; findings sorted by (template, resource, rule, message), unique."""
+    acks = acknowledgements(model) if honour_acknowledgements else {}
+    found: set[Finding] = set()
+    for rule in rules if rules is not None else RULES:
+        for item in rule.check(model):
+            if item.rule in acks.get((item.stack, item.resource), {}):
+                continue
+            found.add(item)
+    return sorted(found, key=lambda f: (f.template, f.stack, f.resource, f.rule, -f.severity.rank, f.message))
+
+
+def at_or_above(findings: Iterable[Finding], threshold: Severity) -> list[Finding]:
+    return [f for f in findings if f.severity.at_least(threshold)]
+
+
+__all__ = [
+    "ACKNOWLEDGE_METADATA_KEY",
+    "PACK_NAME",
+    "RULES",
+    "RULES_BY_ID",
+    "Rule",
+    "acknowledgements",
+    "at_or_above",
+    "get_rule",
+    "run_rules",
+]

@@ -1,0 +1,84 @@
+"""What every rule is: an id, a severity, the catalogue text, and a pure check function."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import Resource, TemplateModel
+
+PACK_NAME = "EdgeOrigin"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule. ``check(model)`` yields findings; it never mutates the model."""
+
+    id: str
+    severity: Severity
+    title: str
+    catches: str
+    incident: str
+    fix: str
+    check: Callable[[TemplateModel], Iterable[Finding]]
+
+    @property
+    def acknowledge(self) -> str:
+        """How to acknowledge a finding of this rule (CDK and CLI)."""
+        return (
+            f'CDK: Validations.of(construct).acknowledge(Acknowledgment(id="{PACK_NAME}::{PACK_NAME}-{self.id}", '
+            f'reason="...")). Template/CLI: resource Metadata "edge-origin:acknowledge": '
+            f'[{{"id": "{self.id}", "reason": "..."}}].'
+        )
+
+
+def finding(rule_id: str, severity: Severity, resource: Resource, message: str, fix: str) -> Finding:
+    """A finding located at ``resource``."""
+    return Finding(
+        rule=rule_id,
+        severity=severity,
+        message=message,
+        fix=fix,
+        template=resource.template,
+        stack=resource.stack,
+        resource=resource.logical_id,
+        path=resource.path,
+    )
+
+
+def origin_severity(base: Severity, kind: str) -> Severity:
+    """gRPC origins get the rule's severity; other long-lived origins at most a warning."""
+    if kind == "grpc" or base is not Severity.ERROR:
+        return base
+    return Severity.WARNING
+
+
+def origin_label(name: str, kind: str) -> str:
+    return f"gRPC origin {name}" if kind == "grpc" else f"long-lived origin {name} (CloudFront origin on NLBs)"
+
+
+def origin_load_balancers(model: TemplateModel) -> list[tuple[str, str, list]]:
+    """``[(origin label, kind, [LoadBalancerView])]`` for every origin name, and for CloudFront
+    origins that point straight at a load balancer's DNS name (``Fn::GetAtt Nlb.DNSName``)."""
+    out: list[tuple[str, str, list]] = []
+    for name, kind in model.origin_names().items():
+        lbs = model.load_balancers_for_name(name)
+        if lbs:
+            out.append((name, kind, lbs))
+    seen: set[tuple[str, str]] = set()
+    for dist in model.distributions:
+        for behavior in dist.behaviors:
+            for origin in behavior.origins:
+                if isinstance(origin.domain_name, str):
+                    continue
+                lbs = model.load_balancers_for_origin(origin)
+                if lbs and lbs[0].resource.key not in seen:
+                    seen.add(lbs[0].resource.key)
+                    kind = "grpc" if behavior.grpc_enabled else "long-lived"
+                    out.append((f"{lbs[0].resource.logical_id}.DNSName", kind, lbs))
+    return out
+
+
+def iter_rules(rules: Iterable[Rule]) -> list[Rule]:
+    return sorted(rules, key=lambda r: r.id)

@@ -1,0 +1,67 @@
+"""EO-CF1: a gRPC behavior with caching, limited methods, no HTTP/2, or a non-HTTPS origin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import CACHING_DISABLED_POLICY_ID, BehaviorView, ResourceRef, TemplateModel, as_int
+from edge_origin.rules.base import Rule, finding
+
+ALL_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"})
+HTTP2 = frozenset({"http2", "http2and3"})
+FIX = (
+    "For gRPC behaviors: CachePolicyId 4135ea2d-6df8-44a3-9df3-4b5a84be39ad (CachingDisabled), AllowedMethods all 7, "
+    "HttpVersion http2 or http2and3, origin OriginProtocolPolicy https-only."
+)
+
+
+def _caching(model: TemplateModel, behavior: BehaviorView) -> bool | None:
+    policy = behavior.cache_policy_id
+    if isinstance(policy, str):
+        return policy != CACHING_DISABLED_POLICY_ID
+    if isinstance(policy, ResourceRef):
+        res = model.target(policy)
+        if res is None or res.type != "AWS::CloudFront::CachePolicy":
+            return None
+        cfg = res.properties.get("CachePolicyConfig") or {}
+        ttls = [as_int(cfg.get(k)) for k in ("DefaultTTL", "MaxTTL", "MinTTL")]
+        return any(t is None or t > 0 for t in ttls[:2])
+    if policy is None and behavior.forwarded_values is not None:
+        ttls = [as_int(behavior.raw.get(k)) for k in ("DefaultTTL", "MaxTTL")]
+        return not all(t == 0 for t in ttls)  # legacy defaults: DefaultTTL 86400
+    return None
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for dist in model.distributions:
+        res = dist.resource
+        for behavior in dist.behaviors:
+            if not behavior.grpc_enabled:
+                continue
+            where = f"{res.logical_id} {behavior.label}"
+            if _caching(model, behavior):
+                yield finding(RULE.id, Severity.ERROR, res, f"{where}: gRPC with caching enabled (cache policy {behavior.cache_policy_id})", FIX)
+            methods = set(behavior.allowed_methods or ())
+            if methods != ALL_METHODS:
+                yield finding(RULE.id, Severity.ERROR, res, f"{where}: gRPC needs all methods (POST), AllowedMethods is {sorted(methods) or 'the default GET/HEAD'}", FIX)
+            if (dist.http_version or "http1.1").lower() not in HTTP2:
+                yield finding(RULE.id, Severity.ERROR, res, f"{where}: HttpVersion {dist.http_version or 'unset (http1.1)'} has no HTTP/2; gRPC needs it", FIX)
+            for origin in behavior.origins:
+                if not origin.custom or origin.protocol_policy != "https-only":
+                    yield finding(
+                        RULE.id, Severity.ERROR, res,
+                        f"{where}: origin {origin.id} is not https-only (OriginProtocolPolicy {origin.protocol_policy or 'unset'})",
+                        FIX,
+                    )
+
+
+RULE = Rule(
+    id="EO-CF1",
+    severity=Severity.ERROR,
+    title="gRPC behavior misconfigured",
+    catches="A cache behavior with GrpcConfig.Enabled and caching on, AllowedMethods other than all, no HTTP/2 in HttpVersion, or an origin that is not https-only.",
+    incident="CloudFront forwards gRPC only over HTTP/2 to HTTPS origins with POST allowed and no caching; otherwise calls fail at the edge.",
+    fix=FIX,
+    check=check,
+)

@@ -1,0 +1,41 @@
+"""EO-DNS5: mixed routing policies for one name and type (any name)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import RecordSetView, TemplateModel, display_value
+from edge_origin.rules.base import Rule, finding
+
+FIX = "Use one routing policy for all records of a name and type (multivalue for origins); delete the others in the same change."
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    groups: dict[tuple[str, str, str], list[RecordSetView]] = defaultdict(list)
+    for record in model.record_sets():
+        if not isinstance(record.name, str):
+            continue
+        zone = record.hosted_zone_name or display_value(record.hosted_zone)
+        groups[(zone, record.name, record.type or "?")].append(record)
+    for (_, name, rtype), records in groups.items():
+        policies = sorted({r.routing_policy for r in records})
+        if len(policies) > 1:
+            yield finding(
+                RULE.id, Severity.ERROR, records[0].resource,
+                f"{name} {rtype}: mixed routing policies ({', '.join(policies)}) in "
+                f"{', '.join(sorted({r.stack + '/' + r.label for r in records}))}: Route 53 rejects the change at deploy",
+                FIX,
+            )
+
+
+RULE = Rule(
+    id="EO-DNS5",
+    severity=Severity.ERROR,
+    title="Mixed routing policies for one name and type",
+    catches="Records of one name and type (in one hosted zone) with different routing policies.",
+    incident="A weighted-to-multivalue migration done record by record: the deploy failed half way and rolled back (migration guide).",
+    fix=FIX,
+    check=check,
+)

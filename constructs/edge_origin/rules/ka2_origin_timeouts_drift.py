@@ -1,0 +1,71 @@
+"""EO-KA2: CloudFront origin keepalive or read timeout differs from the declared connection profile."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import DistributionView, OriginView, TemplateModel
+from edge_origin.profile import ConnectionProfile
+from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, declared_profile
+
+FIX = (
+    "Set the origin's OriginKeepaliveTimeout and OriginReadTimeout from the profile (the edge-origin constructs "
+    "do: HttpOrigin(keepalive_timeout=..., read_timeout=...)), or change the profile."
+)
+
+
+def _origins(dist: DistributionView) -> list[OriginView]:
+    """Custom origins of gRPC behaviors; every custom origin if no behavior enables gRPC."""
+    grpc = {o.id: o for b in dist.behaviors if b.grpc_enabled for o in b.origins if o.custom}
+    return list(grpc.values()) if grpc else [o for o in dist.origins if o.custom]
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for dist in model.distributions:
+        profile = declared_profile(dist.resource)
+        if not isinstance(profile, ConnectionProfile):
+            continue
+        for origin in _origins(dist):
+            for label, actual, default, field, wanted in (
+                ("OriginKeepaliveTimeout", origin.keepalive_timeout, CF_DEFAULT_KEEPALIVE,
+                 "cloudfront_keepalive_timeout_s", profile.cloudfront_keepalive_timeout_s),
+                ("OriginReadTimeout", origin.read_timeout, CF_DEFAULT_READ,
+                 "cloudfront_read_timeout_s", profile.cloudfront_read_timeout_s),
+            ):
+                if label in (origin.raw.get("CustomOriginConfig") or {}) and actual is None:
+                    continue  # present but not decidable from the templates
+                value = default if actual is None else actual
+                if value != wanted:
+                    how = label if actual is not None else f"{label} unset, default"
+                    yield finding(
+                        RULE.id,
+                        Severity.ERROR,
+                        dist.resource,
+                        f"{dist.resource.logical_id} origin {origin.id}: {how} {value} s differs from the declared "
+                        f"connection profile's {field} {_num(wanted)} s",
+                        FIX,
+                    )
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+RULE = Rule(
+    id="EO-KA2",
+    severity=Severity.ERROR,
+    title="CloudFront origin timeouts drifted from the declared connection profile",
+    catches=(
+        "A distribution whose Metadata edge-origin:connection-profile declares cloudfront_keepalive_timeout_s / "
+        "cloudfront_read_timeout_s, while a custom origin of its gRPC behaviors (every custom origin if none) has "
+        "another OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout (default 30 s)."
+    ),
+    incident=(
+        "CloudFront reused origin connections the NLB had already dropped, and cut quiet streams, because its "
+        "timeouts were never compared with the NLB's and the services' (keepalive-vs-nlb-idle-timeout)."
+    ),
+    fix=FIX,
+    check=check,
+)

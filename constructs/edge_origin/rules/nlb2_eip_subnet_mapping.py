@@ -1,0 +1,51 @@
+"""EO-NLB2: a multivalue origin record whose value is not an EIP attached to an NLB subnet mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import ResourceRef, TemplateModel, Unresolved, display_value
+from edge_origin.rules.base import Rule, finding, origin_label, origin_severity
+
+FIX = (
+    "Point each multivalue origin record at an EIP (Ref or Fn::GetAtt PublicIp) that the NLB attaches through "
+    "SubnetMappings[].AllocationId, one EIP per zone."
+)
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    if not any(lb.is_network for lb in model.load_balancers):
+        return
+    for name, kind in model.origin_names().items():
+        for record in model.record_sets(name):
+            if record.routing_policy != "multivalue" or record.type not in (None, "A"):
+                continue
+            for value in record.values:
+                if isinstance(value, Unresolved):
+                    continue
+                eip = model.eip(value)
+                if eip is not None and any(lb.is_network for lb in eip.load_balancers):
+                    continue
+                if eip is not None:
+                    problem = f"EIP {eip.resource.logical_id} is not attached to any NLB subnet mapping"
+                elif isinstance(value, ResourceRef):
+                    problem = f"{display_value(value)} is not an EIP"
+                else:
+                    problem = f"{display_value(value)} is a literal address, not an EIP of an NLB in these templates"
+                yield finding(
+                    RULE.id, origin_severity(Severity.ERROR, kind), record.resource,
+                    f"{record.label}: value {problem} ({origin_label(name, kind)}): health checks and answers drift from the fleet",
+                    FIX,
+                )
+
+
+RULE = Rule(
+    id="EO-NLB2",
+    severity=Severity.ERROR,
+    title="Multivalue origin record not on an NLB's EIP",
+    catches="A multivalue origin record value that is not an EIP attached through an NLB SubnetMapping (when the NLBs are in the given templates).",
+    incident="Hard-coded origin IPs outlived the NLB they belonged to; Route 53 kept answering with an address nobody served.",
+    fix=FIX,
+    check=check,
+)

@@ -1,0 +1,42 @@
+"""EO-NLB3: NLB target group without connection termination; NLB with cross-zone off."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import TemplateModel
+from edge_origin.rules.base import Rule, finding
+
+NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
+FIX_TG = "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true (connection_termination=True in CDK)."
+FIX_LB = "Set LoadBalancerAttributes load_balancing.cross_zone.enabled: true (cross_zone_enabled=True in CDK)."
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for tg in model.target_groups:
+        if (tg.protocol or "").upper() in NLB_PROTOCOLS and tg.connection_termination is not True:
+            yield finding(
+                RULE.id, Severity.WARNING, tg.resource,
+                f"target group {tg.resource.logical_id} ({tg.protocol}) does not set "
+                "deregistration_delay.connection_termination.enabled: long-lived connections outlive deregistered pods",
+                FIX_TG,
+            )
+    for lb in model.load_balancers:
+        if lb.is_network and not lb.cross_zone:
+            yield finding(
+                RULE.id, Severity.WARNING, lb.resource,
+                f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
+                FIX_LB,
+            )
+
+
+RULE = Rule(
+    id="EO-NLB3",
+    severity=Severity.WARNING,
+    title="Connection termination off; cross-zone off",
+    catches="An NLB target group without deregistration_delay.connection_termination.enabled; an NLB with cross-zone load balancing off.",
+    incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
+    fix=f"{FIX_TG} {FIX_LB}",
+    check=check,
+)

@@ -1,0 +1,83 @@
+"""The pack under the real CDK CLI: a weighted gRPC origin fails `cdk synth`; an acknowledgement passes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = ROOT / "tests" / "fixtures" / "cdk_app"
+
+
+def _cdk() -> Path | None:
+    for base in (ROOT, Path("/work/main")):
+        cli = base / "node_modules" / ".bin" / "cdk"
+        if cli.exists():
+            return cli
+    return None
+
+
+def _synth(tmp_path: Path, *context: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    cli = _cdk()
+    if cli is None:
+        pytest.skip("CDK CLI not installed (npm ci)")
+    work = tmp_path / "app"
+    shutil.copytree(APP, work)
+    env = dict(os.environ)
+    env.update(
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+        PYTHONPATH=str(ROOT / "constructs"),
+        JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="20",
+        CDK_DISABLE_CLI_TELEMETRY="true",
+        CDK_VALIDATION="false",
+    )
+    out = tmp_path / "cdk.out"
+    args = [str(cli), "synth", "--no-notices", "--quiet", "-o", str(out)]
+    for item in context:
+        args += ["-c", item]
+    proc = subprocess.run(args, cwd=work, env=env, capture_output=True, text=True, timeout=240)
+    return proc, out
+
+
+@pytest.mark.slow
+def test_weighted_grpc_origin_fails_cdk_synth(tmp_path: Path) -> None:
+    proc, _ = _synth(tmp_path, "weighted=true")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0, output
+    assert "EO-DNS1" in output
+    assert "FixtureRecords/Origin0/Resource" in output
+
+
+@pytest.mark.slow
+def test_acknowledged_finding_passes_and_keeps_the_reason(tmp_path: Path) -> None:
+    proc, out = _synth(tmp_path, "weighted=true", "acknowledge=true")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads((out / "validation-report.json").read_text())
+    text = json.dumps(report)
+    assert "EdgeOrigin::EdgeOrigin-EO-DNS1" in text
+    assert "fixture: weighted on purpose for the test" in text
+    # the CLI honours what CDK recorded as acknowledged in that cdk.out
+    check = subprocess.run(
+        [sys.executable, "-m", "edge_origin.cli", "check", str(out), "--format", "json"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "constructs")}, capture_output=True, text=True, timeout=120,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "EO-DNS1" not in check.stdout
+
+
+@pytest.mark.slow
+def test_clean_fixture_synthesizes_and_checks_clean(tmp_path: Path) -> None:
+    proc, out = _synth(tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    check = subprocess.run(
+        [sys.executable, "-m", "edge_origin.cli", "check", str(out), "--format", "json"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "constructs")}, capture_output=True, text=True, timeout=120,
+    )
+    assert check.returncode == 0, check.stderr
+    assert json.loads(check.stdout) == {"findings": []}
