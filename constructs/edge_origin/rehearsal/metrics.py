@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from edge_origin.rehearsal.dns_server import AuthoritativeServer
     from edge_origin.rehearsal.edges import EdgeResolver
     from edge_origin.rehearsal.health import HealthState
-    from edge_origin.rehearsal.origins import OriginServer
+    from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
     from edge_origin.rehearsal.plan import DnsPlan
     from edge_origin.rehearsal.runner import RehearsalConfig
 
@@ -145,6 +145,7 @@ def summarize(
     cfg: RehearsalConfig,
     addresses: Mapping[str, str],
     origins: Sequence[OriginServer],
+    sampler: ConnectionSampler | None,
     clients: Sequence[Mapping[str, Any]],
     released_at: float,
     auth: AuthoritativeServer,
@@ -156,7 +157,9 @@ def summarize(
 ) -> RehearsalResult:
     """Turn the servers' counters and the client records into a :class:`RehearsalResult`."""
     keys = plan.origin_keys
-    connections = {o.key: o.connections for o in origins}
+    from edge_origin.rehearsal.origins import connection_counts
+
+    connections = connection_counts(list(origins), sampler)
     rpcs = {o.key: o.rpcs for o in origins}
     errors: Counter[str] = Counter()
     for c in clients:
@@ -219,7 +222,8 @@ def summarize(
         rpcs_max_over_mean=max_over_mean(rpcs, keys),
         errors=dict(errors),
         burst_seconds=round(burst, 3),
-        connections_per_second=round(connected / burst, 1) if burst > 0 else 0.0,
+        # every distinct connection seen over the run (all origins with round_robin) / burst time
+        connections_per_second=round(sum(connections.values()) / burst, 1) if burst > 0 else 0.0,
         clients=len(clients),
         edges=len(edges),
         edge_rotation=cfg.edge_rotation,

@@ -6,9 +6,9 @@ in the trailing metadata (``x-origin``) so clients know where they landed.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections import Counter
 from concurrent import futures
 from typing import Any
 
@@ -84,13 +84,72 @@ class OriginServer:
         return len(self._servicer.peers)
 
     @property
+    def peers(self) -> set[str]:
+        """The client peers (``ipv4:ip:port``) that made an RPC here."""
+        return set(self._servicer.peers)
+
+    @property
     def rpcs(self) -> int:
         return self._servicer.rpcs
 
 
-def counters(origins: list[OriginServer]) -> tuple[Counter[str], Counter[str]]:
-    """(connections, rpcs) per origin key."""
-    return (
-        Counter({o.key: o.connections for o in origins}),
-        Counter({o.key: o.rpcs for o in origins}),
-    )
+def _hex_endpoint(ip: str, port: int) -> str:
+    """``/proc/net/tcp`` spelling of an IPv4 endpoint (little-endian address, hex port)."""
+    packed = bytes(int(p) for p in ip.split("."))
+    return f"{int.from_bytes(packed, 'little'):08X}:{port:04X}"
+
+
+V4_MAPPED_PREFIX = "0000000000000000FFFF0000"  # ::ffff:a.b.c.d in /proc/net/tcp6
+
+
+def _endpoint_from_hex(text: str) -> str:
+    addr, port = text.split(":")
+    addr = addr.removeprefix(V4_MAPPED_PREFIX)
+    raw = int(addr, 16).to_bytes(len(addr) // 2, "little")
+    return f"{'.'.join(str(b) for b in raw)}:{int(port, 16)}"
+
+
+class ConnectionSampler:
+    """Counts TCP connections per origin from ``/proc/net/tcp`` (Linux), RPC or not.
+
+    gRPC's Python server does not report connections, and with round_robin a client connects to
+    every origin but sends RPCs to some: sampling the kernel's table sees them all.
+    """
+
+    PROCS = ("/proc/net/tcp", "/proc/net/tcp6")  # gRPC listens on v4-mapped IPv6 sockets
+
+    def __init__(self, origins: list[OriginServer]) -> None:
+        self._by_endpoint: dict[str, str] = {}
+        for o in origins:
+            v4 = _hex_endpoint(o.ip, o.port)
+            self._by_endpoint[v4] = o.key
+            self._by_endpoint[V4_MAPPED_PREFIX + v4] = o.key
+        self.peers: dict[str, set[str]] = {o.key: set() for o in origins}
+        self.available = any(os.path.exists(p) for p in self.PROCS)
+
+    def sample(self) -> None:
+        """Record the remote endpoints of established connections to every origin."""
+        for path in self.PROCS:
+            try:
+                with open(path) as fh:
+                    next(fh, None)
+                    for line in fh:
+                        parts = line.split(None, 4)
+                        if len(parts) < 4 or parts[3] != "01":  # 01 = ESTABLISHED
+                            continue
+                        key = self._by_endpoint.get(parts[1])
+                        if key is not None:
+                            self.peers[key].add(_endpoint_from_hex(parts[2]))
+            except OSError:
+                continue
+
+
+def connection_counts(origins: list[OriginServer], sampler: ConnectionSampler | None) -> dict[str, int]:
+    """Distinct connections per origin: peers seen by RPCs united with peers seen in the TCP table."""
+    counts = {}
+    for o in origins:
+        peers = {p.removeprefix("ipv4:") for p in o.peers}
+        if sampler is not None:
+            peers |= sampler.peers.get(o.key, set())
+        counts[o.key] = len(peers)
+    return counts

@@ -29,7 +29,7 @@ from edge_origin.rehearsal.dns_server import AuthoritativeServer, DnsLoop, PortI
 from edge_origin.rehearsal.edges import EdgeResolver
 from edge_origin.rehearsal.health import HealthChecker, HealthState
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
-from edge_origin.rehearsal.origins import OriginServer
+from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
 from edge_origin.rehearsal.plan import DnsPlan
 
 DNS_IP = "127.0.0.1"
@@ -218,6 +218,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         edge_loop.start()
         checker = HealthChecker(plan, addresses, port, state, time_scale=cfg.time_scale)
         checker.start()
+        sampler = ConnectionSampler(origins)
 
         budget = hard_deadline - time.monotonic() - 1.0
         if budget <= 1.0:
@@ -253,7 +254,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         proc.stdin.write(json.dumps(client_cfg.__dict__).encode())
         proc.stdin.close()
 
-        for _ in range(1_000_000):  # bounded by the deadline
+        for ticks in range(1_000_000):  # bounded by the deadline
             if proc.poll() is not None or time.monotonic() >= hard_deadline:
                 break
             if cfg.kill and not killed and reader.released.is_set():
@@ -262,6 +263,8 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
                     victim = next(o for o in origins if o.key == key)
                     victim.stop(grace=None)
                     killed = {"origin": key, "stopped_at": victim.stopped_at}
+            if ticks % 4 == 0:
+                sampler.sample()
             peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
             peak_fds["clients"] = max(peak_fds["clients"], _count_fds(proc.pid))
             time.sleep(0.05)
@@ -282,6 +285,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             cfg=cfg,
             addresses=addresses,
             origins=origins,
+            sampler=sampler,
             clients=reader.result["clients"],
             released_at=reader.released_at,
             auth=auth,
