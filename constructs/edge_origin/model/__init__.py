@@ -1,0 +1,116 @@
+"""The template model: every reader of infrastructure (rules, report, rehearsal) reads this.
+
+Loading
+    ``load_model(paths)`` takes template files (``.json``, ``.yaml``, ``.yml``, ``.template``;
+    JSON first, else YAML with short-form tags via cfn-lint's decoder) and cloud-assembly
+    directories (``cdk.out``: ``manifest.json`` names the stacks and their templates; nested
+    assemblies of CDK Stages are followed). A directory without ``manifest.json`` is rejected:
+    pass plain templates as files. A file's stack name is its name minus ``.template.json`` /
+    ``.json`` / ``.yaml``...; in a cdk.out it is the artifact's stack name. Files over
+    ``MAX_TEMPLATE_BYTES`` (16 MiB) are rejected before they are read; documents nested deeper
+    than ``MAX_DEPTH`` (100) are rejected. All bad input raises ``ModelError`` (a ValueError)
+    with one line: ``<file>: [<logical id>: ]<problem>``.
+
+    ``TemplateModel.from_templates({"Stack": template_dict})`` builds a model in memory (the
+    cdk-nag plugin does this with the stacks' resolved templates).
+
+Resources
+    ``model.resources`` (all, template order), ``model.resource(stack, logical_id)`` (or None),
+    ``model.of_type("AWS::Route53::RecordSet")``, ``model.target(ref)`` (ResourceRef -> Resource),
+    ``model.view(ref)`` (ResourceRef -> typed view). A ``Resource`` has ``stack``, ``template``
+    (file path), ``logical_id``, ``type``, ``properties`` (resolved), ``metadata``, ``path``
+    (``aws:cdk:path`` or ""), ``condition``.
+
+Values (see ``intrinsics`` for the full list)
+    Literal values stay ``str``/``int``/``bool``/``list``/``dict``. ``Ref``/``Fn::GetAtt`` of a
+    resource becomes ``ResourceRef(stack, logical_id, attribute)`` (attribute None for Ref);
+    ``Fn::ImportValue`` of an ``Export`` in any given template is followed into the exporting
+    stack (so a record in stack B pointing at an EIP in stack A reads ``ResourceRef("A", "Eip",
+    None)``). What the templates cannot know becomes ``Unresolved(reason, expr)``. ``Fn::If`` is
+    resolved when its condition is decidable from the templates (parameter defaults), else it is
+    ``Unresolved("condition", ...)``: the checker does not guess a branch. ``AWS::NoValue``
+    removes the key. Unknown ``Fn::*`` and Refs to missing resources raise ``ModelError``.
+    ``normalize_name(name)``: lower case, no trailing dot. ``display_value(v)`` renders any value.
+
+Typed views (built once, cached; linear in the number of resources)
+    ``model.record_sets(name=None)`` -> ``RecordSetView`` (RecordSetGroup members included; name,
+    type, set_identifier, routing_policy, weight, ttl, values, alias_target, health_check_id,
+    health_check (``HealthCheckView``: type, ip_address, fqdn, port, resource_path,
+    request_interval, failure_threshold), hosted_zone, hosted_zone_name, grpc_marker, label).
+    ``model.record_names()``, ``model.health_checks``, ``model.eips`` (``EipView``:
+    attachments [(LoadBalancerView, SubnetMappingView)], zone, load_balancers),
+    ``model.load_balancers`` (type, scheme, attributes, cross_zone, security_groups,
+    subnet_mappings, listeners, zones), ``model.listeners`` (protocol, port, idle_timeout from
+    ``tcp.idle_timeout.seconds``, attributes, target_groups), ``model.target_groups``
+    (attributes, connection_termination), ``model.security_groups`` (ingress: inline and
+    ``AWS::EC2::SecurityGroupIngress``; ``IngressRule.covers_port``), ``model.distributions``
+    (origins: ``OriginView`` domain_name, protocol_policy, keepalive_timeout, read_timeout;
+    behaviors: ``BehaviorView`` path_pattern, origins, grpc_enabled, allowed_methods,
+    cache_policy_id, forwarded_values; http_version).
+
+Origins
+    ``model.grpc_origin_names()``: (a) DomainName of an origin used by a behavior (default or
+    ordered, origin groups followed) with ``GrpcConfig.Enabled``; (b) the name of any record set
+    whose Metadata has ``edge-origin:grpc-origin: true`` (``GRPC_ORIGIN_METADATA_KEY``; Route 53
+    record sets take no tags; in CDK: ``record.node.default_child.add_metadata(key, True)``).
+    ``model.long_lived_origin_names()``: other CloudFront origin names whose records lead to
+    load balancers. ``model.origin_names()`` -> ``{name: "grpc" | "long-lived"}``.
+    ``model.load_balancers_for_name(name)``, ``model.record_load_balancers(record)``,
+    ``model.load_balancers_for_origin(origin)``, ``model.grpc_origins()``.
+"""
+
+from edge_origin.model.loader import MAX_DEPTH, MAX_TEMPLATE_BYTES, LoadedTemplate
+from edge_origin.model.template_model import (
+    GRPC_ORIGIN_METADATA_KEY,
+    TemplateModel,
+    load_model,
+    model_from_text,
+)
+from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value, normalize_name
+from edge_origin.model.views import (
+    CACHING_DISABLED_POLICY_ID,
+    AliasTargetView,
+    BehaviorView,
+    DistributionView,
+    EipView,
+    HealthCheckView,
+    IngressRule,
+    ListenerView,
+    LoadBalancerView,
+    OriginView,
+    RecordSetView,
+    Resource,
+    SecurityGroupView,
+    SubnetMappingView,
+    TargetGroupView,
+)
+
+__all__ = [
+    "CACHING_DISABLED_POLICY_ID",
+    "GRPC_ORIGIN_METADATA_KEY",
+    "MAX_DEPTH",
+    "MAX_TEMPLATE_BYTES",
+    "AliasTargetView",
+    "BehaviorView",
+    "DistributionView",
+    "EipView",
+    "HealthCheckView",
+    "IngressRule",
+    "ListenerView",
+    "LoadBalancerView",
+    "LoadedTemplate",
+    "ModelError",
+    "OriginView",
+    "RecordSetView",
+    "Resource",
+    "ResourceRef",
+    "SecurityGroupView",
+    "SubnetMappingView",
+    "TargetGroupView",
+    "TemplateModel",
+    "Unresolved",
+    "display_value",
+    "load_model",
+    "model_from_text",
+    "normalize_name",
+]

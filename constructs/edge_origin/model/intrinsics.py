@@ -1,0 +1,310 @@
+"""Resolving CloudFormation intrinsic functions as far as the given templates allow.
+
+Resolved: ``Ref`` (resources -> ``ResourceRef``; parameters with a ``Default``; ``AWS::StackName``,
+``AWS::URLSuffix``, ``AWS::NoValue``), ``Fn::GetAtt`` (-> ``ResourceRef`` with the attribute),
+``Fn::Sub``, ``Fn::Join``, ``Fn::Select``, ``Fn::Split``, ``Fn::FindInMap``, ``Fn::If`` /
+``Fn::Equals`` / ``Fn::Not`` / ``Fn::And`` / ``Fn::Or`` / ``Condition`` when the condition is
+decidable, and ``Fn::ImportValue`` of an ``Export`` in any given template (CDK's cross-stack
+references). Everything else becomes ``Unresolved``: parameters without a default, other pseudo
+parameters, imports not exported by the given templates, undecidable conditions, ``Fn::GetAZs``,
+``Fn::Cidr``, ``Fn::Base64``, ``Fn::Length``, ``Fn::ToJsonString``, ``Fn::Transform``.
+An unknown ``Fn::*`` or a ``Ref``/``GetAtt`` to a missing resource raises ``ModelError``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+KNOWN = frozenset(
+    {
+        "Ref", "Condition", "Fn::Base64", "Fn::Cidr", "Fn::FindInMap", "Fn::GetAtt", "Fn::GetAZs",
+        "Fn::ImportValue", "Fn::Join", "Fn::Select", "Fn::Split", "Fn::Sub", "Fn::Transform",
+        "Fn::If", "Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or", "Fn::Length", "Fn::ToJsonString",
+    }
+)
+OPAQUE = frozenset({"Fn::Base64", "Fn::Cidr", "Fn::GetAZs", "Fn::Transform", "Fn::Length", "Fn::ToJsonString"})
+_NOVALUE = object()
+_SUB = re.compile(r"\$\{([^}]*)\}")
+MAX_RESOLVE_DEPTH = 100
+
+
+def _concrete(value: Any) -> bool:
+    if isinstance(value, (ResourceRef, Unresolved)):
+        return False
+    if isinstance(value, list):
+        return all(_concrete(v) for v in value)
+    if isinstance(value, dict):
+        return all(_concrete(v) for v in value.values())
+    return True
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class StackResolver:
+    """Resolves values inside one stack. ``import_value(name)`` comes from the model (all stacks)."""
+
+    def __init__(
+        self,
+        stack: str,
+        template: str,
+        body: dict[str, Any],
+        import_value: Callable[[str], Any],
+    ) -> None:
+        self.stack = stack
+        self.template = template
+        self.resources: dict[str, Any] = body.get("Resources") or {}
+        self.parameters: dict[str, Any] = body.get("Parameters") or {}
+        self.mappings: dict[str, Any] = body.get("Mappings") or {}
+        self.conditions: dict[str, Any] = body.get("Conditions") or {}
+        self._import_value = import_value
+        self._condition_cache: dict[str, bool | None] = {}
+        self._where = ""
+
+    # --- public -----------------------------------------------------------------------------
+    def resolve(self, value: Any, where: str = "") -> Any:
+        """Resolve every intrinsic inside ``value``; ``where`` (a logical id) names errors."""
+        self._where = where
+        out = self._resolve(value, 0)
+        return None if out is _NOVALUE else out
+
+    def condition(self, name: str) -> bool | None:
+        """The value of a named condition, or None when the templates cannot decide it."""
+        if name in self._condition_cache:
+            return self._condition_cache[name]
+        if name not in self.conditions:
+            raise self._error(f"Condition {name!r} is not defined")
+        self._condition_cache[name] = None  # cycle guard
+        result = self._truth(self._resolve(self.conditions[name], 0))
+        self._condition_cache[name] = result
+        return result
+
+    # --- internals --------------------------------------------------------------------------
+    def _error(self, problem: str) -> ModelError:
+        where = f"{self.template}: {self._where}: " if self._where else f"{self.template}: "
+        return ModelError(where + problem)
+
+    def _resolve(self, value: Any, depth: int) -> Any:
+        if depth > MAX_RESOLVE_DEPTH:
+            raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
+        if isinstance(value, dict):
+            if len(value) == 1:
+                (key, arg), = value.items()
+                if key == "Ref" or key == "Condition" or key.startswith("Fn::"):
+                    if key == "Condition" and not isinstance(arg, str):
+                        pass  # a property named Condition, not the intrinsic
+                    else:
+                        return self._intrinsic(key, arg, depth + 1)
+            out: dict[str, Any] = {}
+            for key, item in value.items():
+                resolved = self._resolve(item, depth + 1)
+                if resolved is not _NOVALUE:
+                    out[key] = resolved
+            return out
+        if isinstance(value, list):
+            items = []
+            for item in value:
+                resolved = self._resolve(item, depth + 1)
+                if resolved is not _NOVALUE:
+                    items.append(resolved)
+            return items
+        return value
+
+    def _intrinsic(self, key: str, arg: Any, depth: int) -> Any:
+        if key not in KNOWN:
+            raise self._error(f"unknown intrinsic function {key!r} (allowed: {', '.join(sorted(KNOWN))})")
+        if key == "Ref":
+            return self._ref(self._resolve(arg, depth))
+        if key == "Fn::GetAtt":
+            return self._getatt(arg, depth)
+        if key == "Fn::Sub":
+            return self._sub(arg, depth)
+        if key == "Fn::Join":
+            return self._join(arg, depth)
+        if key == "Fn::Select":
+            return self._select(arg, depth)
+        if key == "Fn::Split":
+            return self._split(arg, depth)
+        if key == "Fn::ImportValue":
+            name = self._resolve(arg, depth)
+            if not isinstance(name, str):
+                return Unresolved("import", f"Fn::ImportValue {display_value(name)}")
+            return self._import_value(name)
+        if key == "Fn::FindInMap":
+            return self._find_in_map(arg, depth)
+        if key == "Fn::If":
+            return self._if(arg, depth)
+        if key in ("Condition", "Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or"):
+            return self._condition_expr(key, arg, depth)
+        # OPAQUE: keep a readable form; resolve the argument to catch errors inside it.
+        inner = self._resolve(arg, depth)
+        return Unresolved("other", f"{key}({display_value(inner) if inner != '' else ''})")
+
+    def _ref(self, name: Any) -> Any:
+        if not isinstance(name, str):
+            raise self._error(f"Ref needs a name, got {display_value(name)!r}")
+        if name in self.resources:
+            return ResourceRef(self.stack, name, None)
+        if name in self.parameters:
+            param = self.parameters[name] or {}
+            if "Default" in param:
+                default = param["Default"]
+                ptype = str(param.get("Type", ""))
+                if isinstance(default, str) and (ptype.startswith("List<") or ptype == "CommaDelimitedList"):
+                    return [part.strip() for part in default.split(",")]
+                return default
+            return Unresolved("parameter", f"Ref {name}")
+        if name == "AWS::NoValue":
+            return _NOVALUE
+        if name == "AWS::StackName":
+            return self.stack
+        if name == "AWS::URLSuffix":
+            return "amazonaws.com"
+        if name.startswith("AWS::"):
+            return Unresolved("pseudo", name)
+        raise self._error(f"Ref to {name!r}: no such resource or parameter in the template")
+
+    def _getatt(self, arg: Any, depth: int) -> Any:
+        if isinstance(arg, str):
+            logical_id, _, attribute = arg.partition(".")
+        elif isinstance(arg, list) and len(arg) == 2:
+            logical_id = arg[0]
+            attribute = self._resolve(arg[1], depth)
+        else:
+            raise self._error(f"Fn::GetAtt needs [LogicalId, Attribute], got {arg!r}")
+        if not isinstance(logical_id, str) or logical_id not in self.resources:
+            raise self._error(f"Fn::GetAtt of {logical_id!r}: no such resource in the template")
+        if not isinstance(attribute, str) or not attribute:
+            return Unresolved("other", f"Fn::GetAtt {logical_id}.{display_value(attribute)}")
+        return ResourceRef(self.stack, logical_id, attribute)
+
+    def _sub(self, arg: Any, depth: int) -> Any:
+        if isinstance(arg, str):
+            text, variables = arg, {}
+        elif isinstance(arg, list) and len(arg) == 2 and isinstance(arg[0], str) and isinstance(arg[1], dict):
+            text, variables = arg[0], arg[1]
+        else:
+            raise self._error(f"Fn::Sub needs a string or [string, mapping], got {arg!r}")
+        parts: list[Any] = []
+        last = 0
+        for match in _SUB.finditer(text):
+            parts.append(text[last : match.start()])
+            last = match.end()
+            name = match.group(1)
+            if name.startswith("!"):
+                parts.append("${" + name[1:] + "}")
+            elif name in variables:
+                parts.append(self._resolve(variables[name], depth))
+            elif "." in name and name.split(".", 1)[0] in self.resources:
+                parts.append(self._getatt(name, depth))
+            else:
+                parts.append(self._ref(name.strip()))
+        parts.append(text[last:])
+        return self._concat(parts, "Fn::Sub")
+
+    def _concat(self, parts: list[Any], fn: str) -> Any:
+        if all(isinstance(p, (str, int, float)) and not isinstance(p, bool) for p in parts):
+            return "".join(_text(p) for p in parts)
+        rendered = "".join(p if isinstance(p, str) else "${" + display_value(p) + "}" for p in parts)
+        return Unresolved("composite", rendered)
+
+    def _join(self, arg: Any, depth: int) -> Any:
+        if not (isinstance(arg, list) and len(arg) == 2):
+            raise self._error(f"Fn::Join needs [delimiter, [values]], got {arg!r}")
+        delimiter = self._resolve(arg[0], depth)
+        items = self._resolve(arg[1], depth)
+        if not isinstance(delimiter, str):
+            return Unresolved("composite", f"Fn::Join {display_value(items)}")
+        if not isinstance(items, list):
+            return Unresolved("composite", f"Fn::Join {display_value(items)}")
+        parts: list[Any] = []
+        for i, item in enumerate(items):
+            if i:
+                parts.append(delimiter)
+            parts.append(item)
+        return self._concat(parts, "Fn::Join")
+
+    def _select(self, arg: Any, depth: int) -> Any:
+        if not (isinstance(arg, list) and len(arg) == 2):
+            raise self._error(f"Fn::Select needs [index, [values]], got {arg!r}")
+        index = self._resolve(arg[0], depth)
+        items = self._resolve(arg[1], depth)
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            return Unresolved("other", f"Fn::Select {display_value(index)}")
+        if isinstance(items, list):
+            if 0 <= i < len(items):
+                return items[i]
+            raise self._error(f"Fn::Select index {i} out of range (list has {len(items)} items)")
+        return Unresolved("other", f"{display_value(items).strip('<>')}[{i}]")
+
+    def _split(self, arg: Any, depth: int) -> Any:
+        if not (isinstance(arg, list) and len(arg) == 2):
+            raise self._error(f"Fn::Split needs [delimiter, string], got {arg!r}")
+        delimiter = self._resolve(arg[0], depth)
+        source = self._resolve(arg[1], depth)
+        if isinstance(delimiter, str) and isinstance(source, str) and delimiter:
+            return source.split(delimiter)
+        return Unresolved("other", f"Fn::Split {display_value(source)}")
+
+    def _find_in_map(self, arg: Any, depth: int) -> Any:
+        if not (isinstance(arg, list) and len(arg) in (3, 4)):
+            raise self._error(f"Fn::FindInMap needs [map, key, key], got {arg!r}")
+        keys = [self._resolve(a, depth) for a in arg[:3]]
+        if all(isinstance(k, str) for k in keys):
+            try:
+                return self._resolve(self.mappings[keys[0]][keys[1]][keys[2]], depth)
+            except (KeyError, TypeError):
+                if len(arg) == 4 and isinstance(arg[3], dict) and "DefaultValue" in arg[3]:
+                    return self._resolve(arg[3]["DefaultValue"], depth)
+                raise self._error(f"Fn::FindInMap: no entry {keys[0]}/{keys[1]}/{keys[2]} in Mappings") from None
+        return Unresolved("other", "Fn::FindInMap " + "/".join(display_value(k) for k in keys))
+
+    def _truth(self, value: Any) -> bool | None:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        return None
+
+    def _condition_expr(self, key: str, arg: Any, depth: int) -> Any:
+        if key == "Condition":
+            result = self.condition(arg)
+            return Unresolved("condition", f"Condition {arg}") if result is None else result
+        args = self._resolve(arg, depth)
+        if not isinstance(args, list):
+            raise self._error(f"{key} needs a list, got {arg!r}")
+        if key == "Fn::Equals":
+            if len(args) != 2:
+                raise self._error("Fn::Equals needs two values")
+            if _concrete(args[0]) and _concrete(args[1]):
+                return _text(args[0]) == _text(args[1]) if not isinstance(args[0], list) else args[0] == args[1]
+            return Unresolved("condition", f"Fn::Equals {display_value(args)}")
+        truths = [self._truth(a) for a in args]
+        if key == "Fn::Not":
+            return Unresolved("condition", "Fn::Not") if truths[0] is None else not truths[0]
+        if key == "Fn::And":
+            if any(t is False for t in truths):
+                return False
+            return Unresolved("condition", "Fn::And") if any(t is None for t in truths) else True
+        if any(t is True for t in truths):  # Fn::Or
+            return True
+        return Unresolved("condition", "Fn::Or") if any(t is None for t in truths) else False
+
+    def _if(self, arg: Any, depth: int) -> Any:
+        if not (isinstance(arg, list) and len(arg) == 3 and isinstance(arg[0], str)):
+            raise self._error(f"Fn::If needs [condition, then, else], got {arg!r}")
+        result = self.condition(arg[0])
+        if result is None:
+            return Unresolved("condition", f"Fn::If {arg[0]}")
+        return self._resolve(arg[1] if result else arg[2], depth)

@@ -1,0 +1,74 @@
+"""Value objects for what the templates alone cannot resolve, and DNS name normalization."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ModelError(ValueError):
+    """Bad input: one line that names the file (and the logical id or property) and the problem."""
+
+
+@dataclass(frozen=True, order=True)
+class ResourceRef:
+    """A ``Ref`` (``attribute`` None) or ``Fn::GetAtt`` of a resource that exists in the model.
+
+    Its value is only known at deploy time (an EIP's public IP, an NLB's DNS name), so the
+    model keeps the reference: ``ResourceRef("Origins", "EipA", None)``.
+    """
+
+    stack: str
+    logical_id: str
+    attribute: str | None = None
+
+    def display(self) -> str:
+        """A short, deterministic text form: ``Stack/LogicalId`` or ``Stack/LogicalId.Attr``."""
+        base = f"{self.stack}/{self.logical_id}"
+        return f"{base}.{self.attribute}" if self.attribute else base
+
+    def __str__(self) -> str:
+        return self.display()
+
+
+@dataclass(frozen=True, order=True)
+class Unresolved:
+    """A value the given templates cannot resolve.
+
+    ``reason`` is one of ``parameter`` (no Default), ``pseudo`` (``AWS::Region``...), ``import``
+    (``Fn::ImportValue`` of an export not in the given templates), ``condition`` (an ``Fn::If``
+    whose condition is not decidable), ``composite`` (a ``Fn::Sub``/``Fn::Join`` with an
+    unresolved part), ``other`` (``Fn::GetAZs``, ``Fn::Cidr``, ``Fn::Base64`` ...).
+    ``expr`` is a readable, deterministic rendering of the expression.
+    """
+
+    reason: str
+    expr: str
+
+    def display(self) -> str:
+        return f"<{self.expr}>"
+
+    def __str__(self) -> str:
+        return self.display()
+
+
+def normalize_name(name: object) -> str | None:
+    """A DNS name as the model compares names: lower case, no trailing dot; None if not a string."""
+    if not isinstance(name, str):
+        return None
+    name = name.strip().lower()
+    while name.endswith("."):
+        name = name[:-1]
+    return name or None
+
+
+def display_value(value: object) -> str:
+    """Deterministic text for any resolved value (str, number, ResourceRef, Unresolved, list)."""
+    if isinstance(value, (ResourceRef, Unresolved)):
+        return value.display()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ", ".join(display_value(v) for v in value)
+    if value is None:
+        return "-"
+    return str(value)

@@ -1,0 +1,303 @@
+"""Typed, read-only views of the resources the rules, the report and the rehearsal read.
+
+Every view keeps its ``resource`` (stack, template file, logical id, resolved properties), so a
+finding can always name where it comes from. Values are resolved: ``str``/``int``/``bool``,
+``ResourceRef`` (deploy-time values: an EIP's IP, an NLB's DNS name) or ``Unresolved``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from edge_origin.model.values import ResourceRef
+
+
+@dataclass(eq=False)
+class Resource:
+    """One resource: ``properties`` has every intrinsic resolved as far as the templates allow."""
+
+    stack: str
+    template: str
+    logical_id: str
+    type: str
+    properties: dict[str, Any]
+    metadata: dict[str, Any]
+    condition: str | None = None
+
+    @property
+    def path(self) -> str:
+        """The ``aws:cdk:path`` metadata, or "" for hand-written templates."""
+        value = self.metadata.get("aws:cdk:path")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def ref(self) -> ResourceRef:
+        return ResourceRef(self.stack, self.logical_id, None)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.stack, self.logical_id)
+
+
+def as_int(value: Any) -> int | None:
+    """An int from an int or a numeric string (CloudFormation allows both); else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def as_bool(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+def key_values(items: Any) -> dict[str, Any]:
+    """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict."""
+    out: dict[str, Any] = {}
+    if isinstance(items, list):
+        for item in items:
+            if isinstance(item, dict) and isinstance(item.get("Key"), str):
+                out[item["Key"]] = item.get("Value")
+    return out
+
+
+@dataclass(eq=False)
+class HealthCheckView:
+    """An ``AWS::Route53::HealthCheck``: ``HealthCheckConfig`` fields."""
+
+    resource: Resource
+    type: str | None
+    ip_address: Any
+    fqdn: Any
+    port: int | None
+    resource_path: Any
+    request_interval: int | None
+    failure_threshold: int | None
+
+
+@dataclass(eq=False)
+class AliasTargetView:
+    dns_name: Any
+    hosted_zone_id: Any
+    evaluate_target_health: bool | None
+
+
+@dataclass(eq=False)
+class RecordSetView:
+    """One record set: an ``AWS::Route53::RecordSet`` or a member of a ``RecordSetGroup``.
+
+    ``member_index`` is the position inside the group (None for a plain RecordSet).
+    ``name`` is normalized (str) or the raw Unresolved/ResourceRef when not a literal.
+    ``routing_policy``: ``weighted`` | ``multivalue`` | ``failover`` | ``latency`` |
+    ``geolocation`` | ``geoproximity`` | ``cidr`` | ``simple``.
+    ``grpc_marker`` is True when the record (or its group) has the metadata key
+    ``edge-origin:grpc-origin`` set to true.
+    """
+
+    resource: Resource
+    member_index: int | None
+    name: Any
+    type: str | None
+    set_identifier: Any
+    routing_policy: str
+    weight: int | None
+    ttl: int | None
+    values: list[Any]
+    alias_target: AliasTargetView | None
+    health_check_id: Any
+    health_check: HealthCheckView | None
+    hosted_zone: Any
+    hosted_zone_name: str | None
+    grpc_marker: bool
+    properties: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @property
+    def stack(self) -> str:
+        return self.resource.stack
+
+    @property
+    def template(self) -> str:
+        return self.resource.template
+
+    @property
+    def logical_id(self) -> str:
+        return self.resource.logical_id
+
+    @property
+    def label(self) -> str:
+        """Logical id, with ``[i]`` for a group member."""
+        if self.member_index is None:
+            return self.logical_id
+        return f"{self.logical_id}[{self.member_index}]"
+
+
+@dataclass(eq=False)
+class SubnetMappingView:
+    subnet: Any
+    allocation: Any
+    eip: EipView | None
+    zone: str | None
+
+
+@dataclass(eq=False)
+class EipView:
+    """An ``AWS::EC2::EIP`` and the NLB subnet mappings that attach it (normally one)."""
+
+    resource: Resource
+    attachments: list[tuple[LoadBalancerView, SubnetMappingView]] = field(default_factory=list)
+
+    @property
+    def zone(self) -> str | None:
+        for _, mapping in self.attachments:
+            if mapping.zone:
+                return mapping.zone
+        return None
+
+    @property
+    def load_balancers(self) -> list[LoadBalancerView]:
+        return [lb for lb, _ in self.attachments]
+
+
+@dataclass(eq=False)
+class TargetGroupView:
+    resource: Resource
+    protocol: str | None
+    port: int | None
+    target_type: str | None
+    attributes: dict[str, Any]
+    health_check_port: Any
+    health_check_protocol: str | None
+
+    @property
+    def connection_termination(self) -> bool | None:
+        return as_bool(self.attributes.get("deregistration_delay.connection_termination.enabled"))
+
+
+@dataclass(eq=False)
+class ListenerView:
+    """``idle_timeout`` is ``tcp.idle_timeout.seconds`` from ListenerAttributes (None if absent)."""
+
+    resource: Resource
+    load_balancer: LoadBalancerView | None
+    protocol: str | None
+    port: int | None
+    attributes: dict[str, Any]
+    idle_timeout: int | None
+    target_groups: list[TargetGroupView]
+    target_group_refs: list[Any]
+
+
+@dataclass(eq=False)
+class IngressRule:
+    """One ingress permission; ``source`` is the resource it was written in."""
+
+    source: Resource
+    protocol: str
+    from_port: int | None
+    to_port: int | None
+    cidr_ip: Any = None
+    cidr_ipv6: Any = None
+    prefix_list_id: Any = None
+    source_security_group: Any = None
+
+    def covers_port(self, port: int) -> bool:
+        if self.protocol in ("-1", "all"):
+            return True
+        if self.protocol not in ("tcp", "6"):
+            return False
+        if self.from_port is None or self.to_port is None:
+            return False
+        if self.from_port == -1 and self.to_port == -1:
+            return True
+        return self.from_port <= port <= self.to_port
+
+
+@dataclass(eq=False)
+class SecurityGroupView:
+    resource: Resource
+    ingress: list[IngressRule] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class LoadBalancerView:
+    """An ``AWS::ElasticLoadBalancingV2::LoadBalancer``; ``type`` defaults to ``application``."""
+
+    resource: Resource
+    type: str
+    scheme: str
+    attributes: dict[str, Any]
+    security_groups: list[Any]
+    subnet_mappings: list[SubnetMappingView]
+    listeners: list[ListenerView] = field(default_factory=list)
+
+    @property
+    def is_network(self) -> bool:
+        return self.type == "network"
+
+    @property
+    def cross_zone(self) -> bool:
+        """``load_balancing.cross_zone.enabled`` (NLB default: off)."""
+        return as_bool(self.attributes.get("load_balancing.cross_zone.enabled")) is True
+
+    @property
+    def zones(self) -> list[str]:
+        return sorted({m.zone for m in self.subnet_mappings if m.zone})
+
+
+@dataclass(eq=False)
+class OriginView:
+    """A CloudFront origin; ``domain_name`` normalized when it is a literal string."""
+
+    id: str
+    domain_name: Any
+    custom: bool
+    protocol_policy: str | None
+    keepalive_timeout: int | None
+    read_timeout: int | None
+    https_port: int | None
+    http_port: int | None
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+@dataclass(eq=False)
+class BehaviorView:
+    """A cache behavior; ``path_pattern`` is None for the default behavior."""
+
+    path_pattern: str | None
+    target_origin_id: Any
+    origins: list[OriginView]
+    grpc_enabled: bool
+    allowed_methods: list[str] | None
+    cache_policy_id: Any
+    forwarded_values: Any
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return "default behavior" if self.path_pattern is None else f"behavior {self.path_pattern}"
+
+
+@dataclass(eq=False)
+class DistributionView:
+    resource: Resource
+    origins: list[OriginView]
+    behaviors: list[BehaviorView]
+    http_version: str | None
+    enabled: bool | None
+
+
+# CloudFront managed cache policy ids that do not cache.
+CACHING_DISABLED_POLICY_ID = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
