@@ -8,6 +8,7 @@ their handles, the client process by its PID (also on Ctrl-C and on error).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -39,8 +40,37 @@ MAX_ORIGINS = 254
 MAX_EDGES = 254
 
 
-class RehearsalError(RuntimeError):
-    """The rehearsal cannot run (bad input, not enough descriptors, port in use, timeout)."""
+class RehearsalError(ValueError):
+    """The rehearsal cannot run: bad input, not enough descriptors, a port in use."""
+
+
+class RehearsalFailed(RuntimeError):
+    """The rehearsal started but did not finish (``--max-seconds`` reached, the clients died)."""
+
+
+def parse_kill(text: str) -> tuple[str, float]:
+    """``ORIGIN@SECONDS`` -> (origin, seconds after the release)."""
+    origin, sep, seconds = text.rpartition("@")
+    if not sep or not origin:
+        raise RehearsalError(f"--kill must be ORIGIN@SECONDS (got {text!r})")
+    try:
+        at = float(seconds)
+    except ValueError:
+        raise RehearsalError(f"--kill: {seconds!r} is not a number of seconds") from None
+    if at < 0:
+        raise RehearsalError("--kill: seconds must be >= 0")
+    return origin, at
+
+
+def resolve_origin(plan: DnsPlan, text: str) -> str:
+    """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or its NLB when unique."""
+    keys = plan.origin_keys
+    if text in keys:
+        return text
+    matches = [k for k in keys if k.rsplit("/", 1)[-1] == text]
+    if len(matches) == 1:
+        return matches[0]
+    raise RehearsalError(f"--kill: no origin {text!r}; origins: {', '.join(keys)}")
 
 
 @dataclass
@@ -80,7 +110,8 @@ def descriptors_needed(cfg: RehearsalConfig, origins: int) -> int:
     per_client = origins if cfg.policy == "round_robin" else 1
     if cfg.kill:
         per_client += 1
-    return cfg.clients * (per_client + 1) + 16 * origins + 4 * cfg.edges + 128
+    # measured: ~1 descriptor per connection on each side, a few transient DNS sockets per client
+    return cfg.clients * per_client + cfg.clients // 10 + 16 * origins + 4 * cfg.edges + 256
 
 
 def ensure_descriptors(needed: int) -> int:
@@ -112,8 +143,7 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
         raise RehearsalError("--max-seconds, duration and --time-scale must be positive")
     if cfg.kill is not None:
         key, at = cfg.kill
-        if key not in plan.origin_keys:
-            raise RehearsalError(f"--kill: no origin {key!r}; origins: {', '.join(plan.origin_keys)}")
+        cfg.kill = (resolve_origin(plan, key), at)
         if at < 0:
             raise RehearsalError("--kill: seconds must be >= 0")
     origin_addresses(plan)
@@ -146,6 +176,17 @@ def _stop_process(proc: subprocess.Popen[bytes] | None) -> None:
         proc.wait(timeout=5)
 
 
+def _trap_sigterm() -> Any:
+    """In the main thread, turn SIGTERM into KeyboardInterrupt so cleanup runs; returns the old handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def _raise(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, _raise)
+
+
 class _ChildReader(threading.Thread):
     """Reads the client process's JSON lines."""
 
@@ -176,6 +217,7 @@ def _package_root() -> str:
 
 def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     """Run the rehearsal on loopback and return its figures."""
+    cfg = dataclasses.replace(cfg)  # validate() resolves the --kill origin in place
     validate(plan, cfg)
     start = time.monotonic()
     hard_deadline = start + cfg.max_seconds
@@ -183,6 +225,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     needed = descriptors_needed(cfg, len(addresses))
     ensure_descriptors(needed)
     rng = random.Random(cfg.seed)
+    previous_sigterm = _trap_sigterm()
 
     origins: list[OriginServer] = []
     loops: list[DnsLoop] = []
@@ -222,7 +265,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
 
         budget = hard_deadline - time.monotonic() - 1.0
         if budget <= 1.0:
-            raise RehearsalError("--max-seconds is too short to start the clients")
+            raise RehearsalFailed("--max-seconds is too short to start the clients")
         client_cfg = ClientConfig(
             name=plan.name,
             port=port,
@@ -270,12 +313,12 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             time.sleep(0.05)
         if proc.poll() is None:
             _stop_process(proc)
-            raise RehearsalError(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
+            raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
         reader.join(timeout=5)
         if reader.result is None:
             stderr_file.seek(0)
             tail = stderr_file.read()[-2000:].decode(errors="replace").strip().splitlines()
-            raise RehearsalError(
+            raise RehearsalFailed(
                 f"the client process exited with {proc.returncode} and no result"
                 + (f": {tail[-1]}" if tail else "")
             )
@@ -313,3 +356,5 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         for server in origins:
             server.stop(grace=None)
         stderr_file.close()
+        if previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, previous_sigterm)
