@@ -6,6 +6,7 @@ authoritative server and the edge resolvers cost one thread each side and no CPU
 
 from __future__ import annotations
 
+import contextlib
 import random
 import selectors
 import socket
@@ -76,10 +77,8 @@ class DnsLoop:
 
     def stop(self) -> None:
         """Stop the thread and close every socket it served."""
-        try:
+        with contextlib.suppress(OSError):
             self._stop_w.send(b"x")
-        except OSError:
-            pass
         if self._thread.is_alive():
             self._thread.join(timeout=5)
         for key in list(self._sel.get_map().values()):

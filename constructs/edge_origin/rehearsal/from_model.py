@@ -7,7 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from edge_origin.model import ModelError, ResourceRef, TemplateModel, display_value, load_model, normalize_name
+from edge_origin.model import (
+    ModelError,
+    ResourceRef,
+    TemplateModel,
+    display_value,
+    load_model,
+    normalize_name,
+)
 from edge_origin.rehearsal.answers import ROUTING_POLICIES
 from edge_origin.rehearsal.plan import DnsPlan, HealthCheckSpec, Origin, PlanError, PlanRecord
 

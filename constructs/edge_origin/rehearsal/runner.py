@@ -231,7 +231,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     loops: list[DnsLoop] = []
     checker: HealthChecker | None = None
     proc: subprocess.Popen[bytes] | None = None
-    stderr_file = tempfile.TemporaryFile()
+    stderr_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally, outlives many steps
     killed: dict[str, Any] = {}
     peak_fds = {"parent": 0, "clients": 0}
     try:
