@@ -6,7 +6,6 @@ import random
 from collections import Counter
 
 import pytest
-
 from edge_origin.rehearsal.answers import MULTIVALUE_MAX, AnswerRecord, select_answer
 
 

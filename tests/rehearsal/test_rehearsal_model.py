@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from edge_origin.rehearsal.montecarlo import ModelConfig, ModelError, run_model
 from edge_origin.rehearsal.plan import reference_plan
 

@@ -36,6 +36,8 @@ class ClientConfig:
     rpc_timeout: float = 10.0
     max_seconds: float = 60.0
     min_resolution_ms: int = 500
+    late_clients: int = 0
+    late_at: float = 0.0
 
 
 @dataclass
@@ -43,6 +45,7 @@ class ClientRecord:
     """One client: when its first RPC succeeded (s after release), the origins it used, its errors."""
 
     edge: str
+    start: float = 0.0  # s after the release when this client makes its first RPC (late wave)
     first_ok: float | None = None
     ok: int = 0
     origins: list[tuple[float, str]] = field(default_factory=list)  # (s after release, origin) on change
@@ -84,6 +87,9 @@ async def _run(cfg: ClientConfig) -> list[ClientRecord]:
 
     options = channel_options(cfg.policy, cfg.min_resolution_ms)
     records = [ClientRecord(edge=cfg.edges[i % len(cfg.edges)]) for i in range(cfg.clients)]
+    records += [
+        ClientRecord(edge=cfg.edges[i % len(cfg.edges)], start=cfg.late_at) for i in range(cfg.late_clients)
+    ]
     channels = [
         grpc.aio.insecure_channel(f"dns://{r.edge}:{cfg.dns_port}/{cfg.name}:{cfg.port}", options=options)
         for r in records
@@ -95,7 +101,9 @@ async def _run(cfg: ClientConfig) -> list[ClientRecord]:
 
     async def client(rec: ClientRecord, stub: Any) -> None:
         await barrier.wait()
-        deadline = released + cfg.duration
+        if rec.start > 0:
+            await asyncio.sleep(rec.start)
+        deadline = released + max(cfg.duration, rec.start + cfg.rpc_interval)
         errors: Counter[str] = Counter()
         for _ in range(100_000):  # bounded; the deadline ends it first
             now = time.monotonic()

@@ -81,6 +81,10 @@ class RehearsalResult:
                 f"{kill['rpcs_failed']} RPCs failed, {kill['clients_moved']}/{kill['clients_on_killed']} "
                 f"clients moved; answers naming it after the drop: {kill['answers_with_killed_after_drop']}"
             )
+        late = self.details.get("late")
+        if late:
+            landed = ", ".join(f"{k} {v}" for k, v in sorted(late["landed"].items())) or "nowhere"
+            lines.append(f"late clients ({late['clients']} at {late['at']:.2f} s) landed on: {landed}")
         for note in self.details.get("notes", []):
             lines.append(f"note: {note}")
         return "\n".join(lines)
@@ -159,7 +163,9 @@ def summarize(
     keys = plan.origin_keys
     from edge_origin.rehearsal.origins import connection_counts
 
-    connections = connection_counts(list(origins), sampler)
+    connections, transient = connection_counts(list(origins), sampler)
+    late = [c for c in clients if c.get("start", 0) > 0]
+    clients = [c for c in clients if c.get("start", 0) <= 0]
     rpcs = {o.key: o.rpcs for o in origins}
     errors: Counter[str] = Counter()
     for c in clients:
@@ -178,6 +184,7 @@ def summarize(
         notes.append(f"{len(clients) - connected} of {len(clients)} clients never completed an RPC")
     details: dict[str, Any] = {
         "addresses": dict(addresses),
+        "transient_connections": transient,
         "clients_connected": connected,
         "first_rpc_seconds": {
             "p50": _quantile(firsts, 0.5),
@@ -192,6 +199,13 @@ def summarize(
         "resources": dict(resources),
         "notes": notes,
     }
+    if late:
+        details["late"] = {
+            "clients": len(late),
+            "at": late[0]["start"],
+            "landed": dict(Counter(c["origins"][0][1] for c in late if c["origins"])),
+            "errors": dict(sum((Counter(c["errors"]) for c in late), Counter())),
+        }
     if killed:
         key = killed["origin"]
         spec = next((r.health_check for r in plan.records if r.health_check and key in r.values), None)
@@ -203,7 +217,7 @@ def summarize(
             dropped_abs,
             released_at,
             round(window, 3),
-            clients,
+            [*clients, *late],
             auth,
             edges,
             plan.ttl * cfg.time_scale,

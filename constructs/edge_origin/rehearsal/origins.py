@@ -7,6 +7,7 @@ in the trailing metadata (``x-origin``) so clients know where they landed.
 from __future__ import annotations
 
 import os
+from collections import Counter
 import threading
 import time
 from concurrent import futures
@@ -113,7 +114,9 @@ class ConnectionSampler:
     """Counts TCP connections per origin from ``/proc/net/tcp`` (Linux), RPC or not.
 
     gRPC's Python server does not report connections, and with round_robin a client connects to
-    every origin but sends RPCs to some: sampling the kernel's table sees them all.
+    every origin but sends RPCs to some: sampling the kernel's table sees them all. A peer seen in
+    one sample only is counted as transient (pick_first's parallel attempt under load, closed when
+    another address won), not as a held connection.
     """
 
     PROCS = ("/proc/net/tcp", "/proc/net/tcp6")  # gRPC listens on v4-mapped IPv6 sockets
@@ -124,7 +127,7 @@ class ConnectionSampler:
             v4 = _hex_endpoint(o.ip, o.port)
             self._by_endpoint[v4] = o.key
             self._by_endpoint[V4_MAPPED_PREFIX + v4] = o.key
-        self.peers: dict[str, set[str]] = {o.key: set() for o in origins}
+        self.seen: dict[str, Counter[str]] = {o.key: Counter() for o in origins}
         self.available = any(os.path.exists(p) for p in self.PROCS)
 
     def sample(self) -> None:
@@ -139,17 +142,36 @@ class ConnectionSampler:
                             continue
                         key = self._by_endpoint.get(parts[1])
                         if key is not None:
-                            self.peers[key].add(_endpoint_from_hex(parts[2]))
+                            self.seen[key][_endpoint_from_hex(parts[2])] += 1
             except OSError:
                 continue
 
 
-def connection_counts(origins: list[OriginServer], sampler: ConnectionSampler | None) -> dict[str, int]:
-    """Distinct connections per origin: peers seen by RPCs united with peers seen in the TCP table."""
-    counts = {}
+    def held(self, key: str) -> set[str]:
+        """Peers seen established in at least two samples."""
+        return {p for p, n in self.seen.get(key, Counter()).items() if n >= 2}
+
+    def transient(self, key: str) -> set[str]:
+        """Peers seen in one sample only."""
+        return {p for p, n in self.seen.get(key, Counter()).items() if n == 1}
+
+
+def connection_counts(
+    origins: list[OriginServer], sampler: ConnectionSampler | None
+) -> tuple[dict[str, int], dict[str, int]]:
+    """(held, transient) connections per origin.
+
+    Held: peers that made an RPC, or were seen established in two samples or more. Transient: peers
+    seen once and never carrying an RPC.
+    """
+    held: dict[str, int] = {}
+    transient: dict[str, int] = {}
     for o in origins:
         peers = {p.removeprefix("ipv4:") for p in o.peers}
+        extra: set[str] = set()
         if sampler is not None:
-            peers |= sampler.peers.get(o.key, set())
-        counts[o.key] = len(peers)
-    return counts
+            extra = sampler.transient(o.key) - peers
+            peers |= sampler.held(o.key)
+        held[o.key] = len(peers)
+        transient[o.key] = len(extra)
+    return held, transient

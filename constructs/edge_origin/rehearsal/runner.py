@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,12 @@ def resolve_origin(plan: DnsPlan, text: str) -> str:
 
 @dataclass
 class RehearsalConfig:
-    """How to rehearse. ``time_scale`` compresses TTLs and health-check intervals (0.1: 60 s -> 6 s)."""
+    """How to rehearse. ``time_scale`` compresses TTLs and health-check intervals (0.1: 60 s -> 6 s).
+
+    ``late_clients`` join after the main burst, at ``late_at`` seconds after the release (default
+    with ``kill``: once the health-check window and the edge caches' TTL have passed), to show
+    where new connections go.
+    """
 
     clients: int = 200
     edges: int = 1
@@ -92,7 +97,8 @@ class RehearsalConfig:
     dns_port: int = 0
     origin_workers: int = 4
     min_resolution_ms: int = 500
-    extra: dict[str, Any] = field(default_factory=dict)
+    late_clients: int = 0
+    late_at: float | None = None
 
 
 def origin_addresses(plan: DnsPlan) -> dict[str, str]:
@@ -110,8 +116,9 @@ def descriptors_needed(cfg: RehearsalConfig, origins: int) -> int:
     per_client = origins if cfg.policy == "round_robin" else 1
     if cfg.kill:
         per_client += 1
+    clients = cfg.clients + cfg.late_clients
     # measured: ~1 descriptor per connection on each side, a few transient DNS sockets per client
-    return cfg.clients * per_client + cfg.clients // 10 + 16 * origins + 4 * cfg.edges + 256
+    return clients * per_client + clients // 10 + 16 * origins + 4 * cfg.edges + 256
 
 
 def ensure_descriptors(needed: int) -> int:
@@ -135,6 +142,8 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
     """Check the input before anything starts."""
     if cfg.clients < 1:
         raise RehearsalError(f"--clients must be at least 1 (got {cfg.clients})")
+    if cfg.late_clients < 0:
+        raise RehearsalError(f"--late-clients must not be negative (got {cfg.late_clients})")
     if not 1 <= cfg.edges <= MAX_EDGES:
         raise RehearsalError(f"--edges must be 1..{MAX_EDGES} (got {cfg.edges})")
     if cfg.policy not in LB_POLICIES:
@@ -147,6 +156,17 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
         if at < 0:
             raise RehearsalError("--kill: seconds must be >= 0")
     origin_addresses(plan)
+
+
+def _late_at(plan: DnsPlan, cfg: RehearsalConfig) -> float:
+    """When the late clients join: as given, or after the kill's health-check window plus the TTL."""
+    if cfg.late_at is not None:
+        return cfg.late_at
+    if cfg.kill is None:
+        return cfg.duration / 2
+    key, at = cfg.kill
+    windows = [r.health_check.window_seconds for r in plan.records if r.health_check and key in r.values]
+    return at + (max(windows, default=0.0) + plan.ttl) * cfg.time_scale + 0.5
 
 
 def _free_port(ip: str) -> int:
@@ -278,6 +298,8 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             rpc_timeout=cfg.rpc_timeout,
             max_seconds=budget,
             min_resolution_ms=cfg.min_resolution_ms,
+            late_clients=cfg.late_clients,
+            late_at=_late_at(plan, cfg),
         )
         env = dict(os.environ)
         env["GRPC_DNS_RESOLVER"] = "ares"
