@@ -10,7 +10,6 @@ import dns.query
 import dns.rcode
 import dns.rdatatype
 import pytest
-
 from edge_origin.rehearsal.dns_server import AuthoritativeServer, DnsLoop, PortInUseError, bind_dns_sockets
 from edge_origin.rehearsal.edges import EdgeResolver
 from edge_origin.rehearsal.health import HealthState

@@ -163,7 +163,7 @@ def summarize(
     keys = plan.origin_keys
     from edge_origin.rehearsal.origins import connection_counts
 
-    connections, transient = connection_counts(list(origins), sampler)
+    connections, transient = connection_counts(list(origins), sampler, count_idle=cfg.policy == "round_robin")
     late = [c for c in clients if c.get("start", 0) > 0]
     clients = [c for c in clients if c.get("start", 0) <= 0]
     rpcs = {o.key: o.rpcs for o in origins}

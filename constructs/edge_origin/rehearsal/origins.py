@@ -7,9 +7,9 @@ in the trailing metadata (``x-origin``) so clients know where they landed.
 from __future__ import annotations
 
 import os
-from collections import Counter
 import threading
 import time
+from collections import Counter
 from concurrent import futures
 from typing import Any
 
@@ -114,9 +114,7 @@ class ConnectionSampler:
     """Counts TCP connections per origin from ``/proc/net/tcp`` (Linux), RPC or not.
 
     gRPC's Python server does not report connections, and with round_robin a client connects to
-    every origin but sends RPCs to some: sampling the kernel's table sees them all. A peer seen in
-    one sample only is counted as transient (pick_first's parallel attempt under load, closed when
-    another address won), not as a held connection.
+    every origin but sends RPCs to some: sampling the kernel's table sees them all.
     """
 
     PROCS = ("/proc/net/tcp", "/proc/net/tcp6")  # gRPC listens on v4-mapped IPv6 sockets
@@ -147,31 +145,28 @@ class ConnectionSampler:
                 continue
 
 
-    def held(self, key: str) -> set[str]:
-        """Peers seen established in at least two samples."""
-        return {p for p, n in self.seen.get(key, Counter()).items() if n >= 2}
-
-    def transient(self, key: str) -> set[str]:
-        """Peers seen in one sample only."""
-        return {p for p, n in self.seen.get(key, Counter()).items() if n == 1}
+    def peers(self, key: str) -> set[str]:
+        """Every peer seen established to the origin."""
+        return set(self.seen.get(key, ()))
 
 
 def connection_counts(
-    origins: list[OriginServer], sampler: ConnectionSampler | None
+    origins: list[OriginServer], sampler: ConnectionSampler | None, count_idle: bool
 ) -> tuple[dict[str, int], dict[str, int]]:
     """(held, transient) connections per origin.
 
-    Held: peers that made an RPC, or were seen established in two samples or more. Transient: peers
-    seen once and never carrying an RPC.
+    Held: peers that made an RPC, plus (``count_idle``, for round_robin whose idle subchannels
+    stay connected) every peer seen in the TCP table. Transient: peers seen in the table that are
+    not held: with pick_first these are parallel connection attempts (the "happy eyeballs" delay
+    passed under load) closed when another address won.
     """
     held: dict[str, int] = {}
     transient: dict[str, int] = {}
     for o in origins:
         peers = {p.removeprefix("ipv4:") for p in o.peers}
-        extra: set[str] = set()
-        if sampler is not None:
-            extra = sampler.transient(o.key) - peers
-            peers |= sampler.held(o.key)
+        sampled = sampler.peers(o.key) if sampler is not None else set()
+        if count_idle:
+            peers |= sampled
         held[o.key] = len(peers)
-        transient[o.key] = len(extra)
+        transient[o.key] = len(sampled - peers)
     return held, transient

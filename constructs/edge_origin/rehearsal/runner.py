@@ -165,7 +165,12 @@ def _late_at(plan: DnsPlan, cfg: RehearsalConfig) -> float:
     if cfg.kill is None:
         return cfg.duration / 2
     key, at = cfg.kill
-    windows = [r.health_check.window_seconds for r in plan.records if r.health_check and key in r.values]
+    # the failure window, one more check interval (probes are not aligned with the kill), the TTL
+    windows = [
+        r.health_check.window_seconds + r.health_check.request_interval
+        for r in plan.records
+        if r.health_check and key in r.values
+    ]
     return at + (max(windows, default=0.0) + plan.ttl) * cfg.time_scale + 0.5
 
 
