@@ -10,7 +10,13 @@ import dns.query
 import dns.rcode
 import dns.rdatatype
 import pytest
-from edge_origin.rehearsal.dns_server import AuthoritativeServer, DnsLoop, PortInUseError, bind_dns_sockets
+from edge_origin.rehearsal.dns_server import (
+    AuthoritativeServer,
+    DnsLoop,
+    PortInUseError,
+    bind_dns_sockets,
+    message_responder,
+)
 from edge_origin.rehearsal.edges import EdgeResolver
 from edge_origin.rehearsal.health import HealthState
 from edge_origin.rehearsal.plan import reference_plan
@@ -28,14 +34,14 @@ def servers() -> Iterator[tuple[AuthoritativeServer, int, list[EdgeResolver], He
     auth_loop, edge_loop = DnsLoop("auth"), DnsLoop("edges")
     udp, tcp = bind_dns_sockets("127.0.0.1", 0)
     port = udp.getsockname()[1]
-    auth_loop.add(udp, tcp, auth.respond)
+    auth_loop.add(udp, tcp, message_responder(auth.respond))
     edges = [
         EdgeResolver("127.0.20.1", ("127.0.0.1", port)),
         EdgeResolver("127.0.20.2", ("127.0.0.1", port), rotate=True),
     ]
     for edge in edges:
         eu, et = bind_dns_sockets(edge.ip, port)
-        edge_loop.add(eu, et, edge.respond)
+        edge_loop.add(eu, et, edge.respond_wire)
     auth_loop.start()
     edge_loop.start()
     try:

@@ -28,7 +28,40 @@ from edge_origin.rehearsal.answers import select_answer
 from edge_origin.rehearsal.plan import DnsPlan
 
 RCVBUF_BYTES = 4 * 1024 * 1024
-Responder = Callable[[dns.message.Message], dns.message.Message]
+UDP_MAX = 512
+# a responder takes a query in wire format (and whether it came over UDP) and returns the reply
+Responder = Callable[[bytes, bool], "bytes | None"]
+
+
+def message_responder(fn: Callable[[dns.message.Message], dns.message.Message]) -> Responder:
+    """Adapt a Message -> Message function to wire format; answer order kept (``want_shuffle=False``)."""
+
+    def respond(data: bytes, udp: bool) -> bytes | None:
+        try:
+            query = dns.message.from_wire(data)
+        except Exception:
+            return None
+        return fn(query).to_wire(want_shuffle=False, max_size=UDP_MAX if udp else 65535)
+
+    return respond
+
+
+def question_end(data: bytes) -> int | None:
+    """Offset just past the (single) question of a wire query, or None when it is not one."""
+    if len(data) < 17 or data[4:6] != b"\x00\x01":
+        return None
+    i = 12
+    for _ in range(128):  # labels, bounded
+        if i >= len(data):
+            return None
+        length = data[i]
+        if length == 0:
+            end = i + 5
+            return end if end <= len(data) else None
+        if length & 0xC0:
+            return None
+        i += 1 + length
+    return None
 
 
 class PortInUseError(OSError):
@@ -115,13 +148,11 @@ class DnsLoop:
                 data, addr = sock.recvfrom(4096)
             except (BlockingIOError, InterruptedError):
                 return
-            try:
-                query = dns.message.from_wire(data)
-            except Exception:
+            wire = responder(data, True)
+            if wire is None:
                 self.errors["bad-query"] += 1
                 continue
-            response = responder(query)
-            sock.sendto(response.to_wire(want_shuffle=False, max_size=512), addr)
+            sock.sendto(wire, addr)
 
     def _tcp(self, conn: socket.socket, responder: Responder, buffers: dict[socket.socket, bytes]) -> None:
         data = conn.recv(65535)
@@ -135,9 +166,11 @@ class DnsLoop:
             (length,) = struct.unpack("!H", buf[:2])
             if len(buf) < 2 + length:
                 break
-            query = dns.message.from_wire(buf[2 : 2 + length])
+            wire = responder(buf[2 : 2 + length], False)
             buf = buf[2 + length :]
-            wire = responder(query).to_wire(want_shuffle=False)
+            if wire is None:
+                self.errors["bad-query"] += 1
+                continue
             conn.setblocking(True)
             conn.sendall(struct.pack("!H", len(wire)) + wire)
             conn.setblocking(False)

@@ -180,6 +180,11 @@ def summarize(
             "RPCs were refused or cancelled (RESOURCE_EXHAUSTED/CANCELLED): a piled-up origin hit the gRPC "
             "server's pending-request limit (grpc.server.max_pending_requests), as a real origin would"
         )
+    if sum(transient.values()):
+        notes.append(
+            f"{sum(transient.values())} extra connections opened and closed without an RPC (pick_first's "
+            "parallel attempt when a connect is slow under the burst); not counted as held connections"
+        )
     if connected < len(clients):
         notes.append(f"{len(clients) - connected} of {len(clients)} clients never completed an RPC")
     details: dict[str, Any] = {

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import LB_POLICIES, ClientConfig
-from edge_origin.rehearsal.dns_server import AuthoritativeServer, DnsLoop, PortInUseError, bind_dns_sockets
+from edge_origin.rehearsal.dns_server import (
+    AuthoritativeServer,
+    DnsLoop,
+    PortInUseError,
+    bind_dns_sockets,
+    message_responder,
+)
 from edge_origin.rehearsal.edges import EdgeResolver
 from edge_origin.rehearsal.health import HealthChecker, HealthState
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
@@ -38,6 +44,8 @@ ORIGIN_NET = "127.0.10."  # origins: 127.0.10.1 .. 127.0.10.254
 EDGE_NET = "127.0.20."  # edges: 127.0.20.1 .. 127.0.20.254
 MAX_ORIGINS = 254
 MAX_EDGES = 254
+TICK_SECONDS = 0.05
+MONITOR_EVERY_TICKS = 10  # sample connections and descriptors every 0.5 s
 
 
 class RehearsalError(ValueError):
@@ -272,7 +280,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         loops.append(auth_loop)
         udp, tcp = bind_dns_sockets(DNS_IP, cfg.dns_port)
         dns_port = udp.getsockname()[1]
-        auth_loop.add(udp, tcp, auth.respond)
+        auth_loop.add(udp, tcp, message_responder(auth.respond))
         edge_loop = DnsLoop("dns-edges")
         loops.append(edge_loop)
         edges = [
@@ -281,7 +289,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         ]
         for edge in edges:
             eu, et = bind_dns_sockets(edge.ip, dns_port)
-            edge_loop.add(eu, et, edge.respond)
+            edge_loop.add(eu, et, edge.respond_wire)
         auth_loop.start()
         edge_loop.start()
         checker = HealthChecker(plan, addresses, port, state, time_scale=cfg.time_scale)
@@ -333,11 +341,11 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
                     victim = next(o for o in origins if o.key == key)
                     victim.stop(grace=None)
                     killed = {"origin": key, "stopped_at": victim.stopped_at}
-            if ticks % 4 == 0:
+            if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
                 sampler.sample()
-            peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
-            peak_fds["clients"] = max(peak_fds["clients"], _count_fds(proc.pid))
-            time.sleep(0.05)
+                peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
+                peak_fds["clients"] = max(peak_fds["clients"], _count_fds(proc.pid))
+            time.sleep(TICK_SECONDS)
         if proc.poll() is None:
             _stop_process(proc)
             raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
@@ -349,7 +357,6 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
                 f"the client process exited with {proc.returncode} and no result"
                 + (f": {tail[-1]}" if tail else "")
             )
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return summarize(
             plan=plan,
             cfg=cfg,
@@ -364,7 +371,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             killed=killed,
             resources={
                 "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "peak_rss_mb_clients": round(usage.ru_maxrss / 1024, 1),
+                "peak_rss_mb_clients": reader.result.get("peak_rss_mb"),
                 "descriptors_parent": peak_fds["parent"],
                 "descriptors_clients": peak_fds["clients"],
                 "descriptors_needed": needed,
