@@ -106,6 +106,8 @@ def main() -> int:
                 f"{str(res['peak_rss_mb_parent']) + '/' + str(res['peak_rss_mb_clients']):>13}"
                 f"{str(res['descriptors_parent']) + '/' + str(res['descriptors_clients']):>13}{r['wall_seconds']:>8}"
             )
+            if r["errors"]:
+                print("    errors: " + ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())))
             for note in r["details"].get("notes", []):
                 print(f"    note: {note}")
             rows.append((case, n, r))
@@ -117,6 +119,7 @@ def main() -> int:
     mv = find("multivalue", "shuffle", 1, False, 2000)
     wt = find("weighted", "shuffle", 1, False, 2000)
     cps = max((r["connections_per_second"] for _c, _n, r in rows), default=0.0)
+    single = max((r["connections_per_second"] for c, _n, r in rows if c[1] != "round_robin"), default=0.0)
     if mv:
         print(f"  multivalue max/mean at N=2k, 6 origins <= 1.10: {mv['max_over_mean']:.2f} "
               f"{'ok' if mv['max_over_mean'] <= 1.10 else 'MISSED'}")
@@ -124,10 +127,13 @@ def main() -> int:
         k = len(wt["origins"])
         print(f"  weighted K={k} through one edge >= 0.9 x K = {0.9 * k:.1f}: {wt['max_over_mean']:.2f} "
               f"{'ok' if wt['max_over_mean'] >= 0.9 * k else 'MISSED'}")
-    print(f"  >= 1,000 connections/s on this machine: best {cps:.0f} {'ok' if cps >= 1000 else 'MISSED'}")
+    print(f"  >= 1,000 connections/s on this machine: best {cps:.0f} {'ok' if cps >= 1000 else 'MISSED'}"
+          f" (round_robin opens one per origin); one connection per client: best {single:.0f} "
+          f"{'ok' if single >= 1000 else 'MISSED'}")
 
     chart_n = 2000 if 2000 in sizes else sizes[0]
-    panels = [RehearsalResult(**r) for c, m, r in rows if m == chart_n]
+    fields = set(RehearsalResult.__dataclass_fields__)
+    panels = [RehearsalResult(**{k: v for k, v in r.items() if k in fields}) for c, m, r in rows if m == chart_n]
     if panels:
         print(f"\nchart ({chart_n} clients): {write_chart(panels, args.chart)}")
     return 0
