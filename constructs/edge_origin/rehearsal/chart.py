@@ -38,7 +38,8 @@ def write_chart(results: RehearsalResult | Sequence[RehearsalResult], path: str 
             fontsize=9,
         )
         handles = [plt.Rectangle((0, 0), 1, 1, color=colour[n]) for n in nlbs]
-        ax.legend(handles, nlbs, fontsize=7, title="NLB", title_fontsize=7)
+        ax.set_ylim(0, max([1, *values]) * 1.3)  # headroom for the legend
+        ax.legend(handles, nlbs, fontsize=7, title="NLB", title_fontsize=7, loc="upper right", ncol=2)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=100)

@@ -1,6 +1,7 @@
 """The client process: N gRPC channels released together by a barrier, doing RPCs for a bounded time.
 
-Run as ``python -m edge_origin.rehearsal.clients`` with a JSON config on stdin and
+Run as ``python path/to/clients.py`` (it imports nothing from edge_origin, whose package import
+starts aws-cdk's jsii runtime) with a JSON config on stdin and
 ``GRPC_DNS_RESOLVER=ares`` in the environment (the runner starts it so: the resolver is chosen
 when grpc initializes). Writes JSON lines to stdout: ``{"event": "released", "t": ...}`` when the
 barrier opens, then ``{"event": "result", ...}``.

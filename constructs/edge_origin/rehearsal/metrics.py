@@ -59,13 +59,15 @@ class RehearsalResult:
 
     def text(self) -> str:
         """A human-readable summary."""
+        wk = max([6, *(len(k) for k in self.origins)])
+        wn = max([3, *(len(n) for n in self.origins.values())])
         lines = [
             f"{self.mode}: {self.plan} ({self.routing}), {self.clients} clients through {self.edges} edge(s)"
             f"{' rotating' if self.edge_rotation else ''}, policy {self.policy}",
-            f"{'origin':<24} {'nlb':<12} {'connections':>12} {'rpcs':>10}",
+            f"{'origin':<{wk}} {'nlb':<{wn}} {'connections':>12} {'rpcs':>10}",
         ]
         for key, nlb in self.origins.items():
-            lines.append(f"{key:<24} {nlb:<12} {self.connections.get(key, 0):>12} {self.rpcs.get(key, 0):>10}")
+            lines.append(f"{key:<{wk}} {nlb:<{wn}} {self.connections.get(key, 0):>12} {self.rpcs.get(key, 0):>10}")
         lines.append(
             f"max/mean connections {self.max_over_mean:.2f}, rpcs {self.rpcs_max_over_mean:.2f}: {self.verdict}"
         )

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from edge_origin.rehearsal import clients as clients_module
 from edge_origin.rehearsal.clients import LB_POLICIES, ClientConfig
 from edge_origin.rehearsal.dns_server import (
     AuthoritativeServer,
@@ -71,13 +72,18 @@ def parse_kill(text: str) -> tuple[str, float]:
 
 
 def resolve_origin(plan: DnsPlan, text: str) -> str:
-    """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or its NLB when unique."""
+    """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or a unique part of it."""
     keys = plan.origin_keys
     if text in keys:
         return text
-    matches = [k for k in keys if k.rsplit("/", 1)[-1] == text]
-    if len(matches) == 1:
-        return matches[0]
+    for matches in (
+        [k for k in keys if k.rsplit("/", 1)[-1] == text],
+        [k for k in keys if text.lower() in k.lower()],
+    ):
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise RehearsalError(f"--kill: {text!r} matches several origins: {', '.join(matches)}")
     raise RehearsalError(f"--kill: no origin {text!r}; origins: {', '.join(keys)}")
 
 
@@ -244,10 +250,6 @@ class _ChildReader(threading.Thread):
                 self.result = msg
 
 
-def _package_root() -> str:
-    return str(Path(__file__).resolve().parents[2])
-
-
 def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     """Run the rehearsal on loopback and return its figures."""
     cfg = dataclasses.replace(cfg)  # validate() resolves the --kill origin in place
@@ -317,9 +319,9 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         env = dict(os.environ)
         env["GRPC_DNS_RESOLVER"] = "ares"
         env.setdefault("GRPC_VERBOSITY", "ERROR")
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_package_root(), env.get("PYTHONPATH", "")) if p)
+        # run by path: clients.py needs only grpc, and `import edge_origin` would start aws-cdk's jsii runtime
         proc = subprocess.Popen(
-            [sys.executable, "-m", "edge_origin.rehearsal.clients"],
+            [sys.executable, str(Path(clients_module.__file__).resolve())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr_file,
