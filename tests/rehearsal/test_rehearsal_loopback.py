@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -235,3 +237,36 @@ def test_bad_input_without_starting_anything(reference_plan_from_templates) -> N
         rehearse(many, RehearsalConfig(clients=10))
     with pytest.raises(RehearsalError, match="no origin 'Nope'"):
         rehearse(reference_plan_from_templates, RehearsalConfig(clients=10, kill=("Nope", 1.0)))
+
+
+def test_ctrl_c_stops_everything(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(Path(cli.__file__).resolve().parents[1]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "edge_origin.cli", "rehearse", str(REFERENCE), "--name", NAME,
+         "--clients", "50", "--duration", "30", "--max-seconds", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        client_pid = None
+        for _ in range(200):  # wait (bounded) for the client process to appear
+            time.sleep(0.1)
+            kids = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+            for pid in (kids.read_text().split() if kids.exists() else []):
+                with contextlib.suppress(OSError):
+                    if b"clients.py" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        client_pid = int(pid)
+            if client_pid:
+                break
+        assert client_pid, "the client process never started"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert proc.returncode == 130, err
+    assert b"interrupted" in err
+    assert not Path(f"/proc/{client_pid}").exists() or b"Z" in Path(f"/proc/{client_pid}/stat").read_bytes().split()[2:3]

@@ -74,3 +74,21 @@ def test_bad_model_input() -> None:
         run_model(reference_plan(), ModelConfig(devices=0))
     with pytest.raises(ModelError, match="--lb-policy"):
         run_model(reference_plan(), ModelConfig(policy="random"))
+
+
+def test_cli_model_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from edge_origin import cli
+    from rehearsal_paths import NAME, REFERENCE_WEIGHTED
+
+    code = cli.main(
+        ["rehearse", str(REFERENCE_WEIGHTED), "--name", NAME, "--model", "--devices", "121000000",
+         "--edges", "1", "--ttl", "60", "--ramp-seconds", "30", "--json", "--seed", "1"]
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert code == cli.EXIT_FINDINGS  # a pile-up
+    assert data["mode"] == "model" and data["verdict"] == "pile-up"
+    assert data["max_over_mean"] == pytest.approx(K)
+    for key in ("policy", "origins", "connections", "rpcs", "errors", "burst_seconds", "connections_per_second"):
+        assert key in data
