@@ -1,7 +1,10 @@
 """Health checks for the rehearsal: TCP probes of the origins, Route 53 style.
 
 Each check probes its origins every ``request_interval x time_scale`` seconds; after
-``failure_threshold`` failures in a row it turns unhealthy (and healthy again after a success).
+``failure_threshold`` failures in a row it turns unhealthy, and after as many successes in a row
+healthy again (Route 53 uses the threshold both ways). Route 53 asks many checkers and calls an
+endpoint healthy when more than 18% of them say so; one local checker stands for all of them.
+Probes come from their own source address so they are never counted as client connections.
 """
 
 from __future__ import annotations
@@ -38,10 +41,14 @@ class HealthState:
         return max((t for t, k, h in self.changes if k == key and not h), default=None)
 
 
-def tcp_probe(ip: str, port: int, timeout: float = 0.5) -> bool:
+PROBE_SOURCE_IP = "127.0.30.1"
+
+
+def tcp_probe(ip: str, port: int, timeout: float = 0.5, source_ip: str | None = PROBE_SOURCE_IP) -> bool:
     """True when a TCP connection to ``ip:port`` opens."""
     try:
-        with socket.create_connection((ip, port), timeout=timeout):
+        source = (source_ip, 0) if source_ip else None
+        with socket.create_connection((ip, port), timeout=timeout, source_address=source):
             return True
     except OSError:
         return False
@@ -82,6 +89,7 @@ class HealthChecker:
     def _run(self) -> None:
         checks = self.plan.health_checks()
         failures = dict.fromkeys(checks, 0)
+        successes = dict.fromkeys(checks, 0)
         due = dict.fromkeys(checks, time.monotonic())
         while not self._stop.is_set():
             now = time.monotonic()
@@ -92,7 +100,8 @@ class HealthChecker:
                 due[key] = now + interval
                 ok = all(tcp_probe(self.addresses[o], self.port, timeout=min(0.5, interval)) for o in self.plan.origins_of_check(key))
                 failures[key] = 0 if ok else failures[key] + 1
-                if ok:
+                successes[key] = successes[key] + 1 if ok else 0
+                if successes[key] >= spec.failure_threshold:
                     self.state.set(key, True)
                 elif failures[key] >= spec.failure_threshold:
                     self.state.set(key, False)

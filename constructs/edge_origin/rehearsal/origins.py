@@ -17,6 +17,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from edge_origin.rehearsal.dns_server import PortInUseError
+from edge_origin.rehearsal.health import PROBE_SOURCE_IP
 
 ORIGIN_METADATA_KEY = "x-origin"
 
@@ -119,7 +120,8 @@ class ConnectionSampler:
 
     PROCS = ("/proc/net/tcp", "/proc/net/tcp6")  # gRPC listens on v4-mapped IPv6 sockets
 
-    def __init__(self, origins: list[OriginServer]) -> None:
+    def __init__(self, origins: list[OriginServer], ignore_source: str = PROBE_SOURCE_IP) -> None:
+        self.ignore_prefix = ignore_source + ":"
         self._by_endpoint: dict[str, str] = {}
         for o in origins:
             v4 = _hex_endpoint(o.ip, o.port)
@@ -139,8 +141,11 @@ class ConnectionSampler:
                         if len(parts) < 4 or parts[3] != "01":  # 01 = ESTABLISHED
                             continue
                         key = self._by_endpoint.get(parts[1])
-                        if key is not None:
-                            self.seen[key][_endpoint_from_hex(parts[2])] += 1
+                        if key is None:
+                            continue
+                        peer = _endpoint_from_hex(parts[2])
+                        if not peer.startswith(self.ignore_prefix):  # health-check probes
+                            self.seen[key][peer] += 1
             except OSError:
                 continue
 
