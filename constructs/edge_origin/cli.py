@@ -79,6 +79,12 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         help="compresses TTLs and health-check intervals on loopback (default 0.1: 60 s -> 6 s)",
     )
     p.add_argument("--kill", metavar="ORIGIN@SECONDS", help="stop one origin this many seconds after the release")
+    p.add_argument(
+        "--late-clients",
+        type=int,
+        default=0,
+        help="clients that join after the burst (with --kill: once the health-check window and TTL passed)",
+    )
     p.add_argument("--port", type=int, default=0, help="origin gRPC port on every loopback address (default: free)")
     p.add_argument("--dns-port", type=int, default=0, help="DNS port for the server and the edges (default: free)")
     p.add_argument("--json", action="store_true", help="write one JSON object to stdout")
@@ -125,6 +131,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     rpc_interval=args.rpc_interval,
                     time_scale=args.time_scale,
                     kill=runner.parse_kill(args.kill) if args.kill else None,
+                    late_clients=args.late_clients,
                     port=args.port,
                     dns_port=args.dns_port,
                 ),
