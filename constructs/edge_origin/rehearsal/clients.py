@@ -15,7 +15,6 @@ import os
 import resource
 import sys
 import time
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -114,10 +113,10 @@ async def _run(cfg: ClientConfig) -> list[ClientRecord]:
         if rec.start > 0:
             await asyncio.sleep(rec.start)
         deadline = released + max(cfg.duration, rec.start + cfg.rpc_interval)
-        errors: Counter[str] = Counter()
         for _ in range(100_000):  # bounded; the deadline ends it first
             now = time.monotonic()
-            if now >= deadline and (rec.first_ok is not None or now >= released + cfg.max_seconds):
+            # done after the duration; a client still without a first RPC tries one rpc_timeout longer
+            if now >= deadline and (rec.first_ok is not None or now >= deadline + cfg.rpc_timeout):
                 break
             call = stub.Check(request, timeout=cfg.rpc_timeout)
             try:
@@ -131,11 +130,11 @@ async def _run(cfg: ClientConfig) -> list[ClientRecord]:
                     rec.origins.append((round(t, 4), str(origin)))
                 rec.ok += 1
             except grpc.aio.AioRpcError as exc:
-                errors[exc.code().name] += 1
+                code = exc.code().name
+                rec.errors[code] = rec.errors.get(code, 0) + 1  # kept even if the task is cancelled
                 if len(rec.error_log) < ERROR_LOG_CAP:
                     rec.error_log.append((round(time.monotonic() - released, 4), exc.code().name))
             await asyncio.sleep(cfg.rpc_interval)
-        rec.errors = dict(errors)
 
     tasks = [asyncio.ensure_future(client(r, s)) for r, s in zip(records, stubs, strict=True)]
     await asyncio.sleep(0)  # every task reaches the barrier
