@@ -117,3 +117,25 @@ def test_port_in_use_is_a_clear_error(servers) -> None:
     _auth, port, _edges, _state = servers
     with pytest.raises(PortInUseError, match=f"cannot bind DNS on 127.0.0.1:{port}"):
         bind_dns_sockets("127.0.0.1", port)
+
+
+def test_edge_reply_carries_the_query_id_and_its_letter_case(servers) -> None:
+    _auth, port, edges, _state = servers
+    first = _ask(edges[0].ip, port)
+    query = dns.message.make_query("ORIGIN.Example.COM", "A")
+    reply = dns.query.udp(query, edges[0].ip, port=port, timeout=2)  # dnspython checks the id and question
+    assert reply.id == query.id
+    assert reply.question[0].name.to_text() == "ORIGIN.Example.COM."
+    assert _ips(reply) == _ips(first)
+    assert len(edges[0].stats.fetches) == 1
+
+
+def test_garbage_is_ignored_and_the_server_keeps_answering(servers) -> None:
+    import socket
+
+    _auth, port, _edges, _state = servers
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.sendto(b"\x00\x01garbage", ("127.0.0.1", port))
+        s.sendto(b"\x00\x01garbage", ("127.0.20.1", port))
+    assert _ips(_ask("127.0.0.1", port))
+    assert _ips(_ask("127.0.20.1", port))

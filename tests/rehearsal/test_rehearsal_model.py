@@ -92,3 +92,12 @@ def test_cli_model_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["max_over_mean"] == pytest.approx(K)
     for key in ("policy", "origins", "connections", "rpcs", "errors", "burst_seconds", "connections_per_second"):
         assert key in data
+
+
+def test_max_over_mean_and_verdict() -> None:
+    from edge_origin.rehearsal.metrics import SPREAD_LIMIT, max_over_mean, verdict
+
+    assert max_over_mean({"a": 6}, ["a", "b", "c"]) == pytest.approx(3.0)  # missing origins count as zero
+    assert max_over_mean({}, ["a", "b"]) == 0.0
+    assert verdict(SPREAD_LIMIT) == "spread"
+    assert verdict(SPREAD_LIMIT + 0.01) == "pile-up"
