@@ -103,3 +103,29 @@ def _record(set_id: str, values: list) -> dict:
             "ResourceRecords": values,
         },
     }
+
+
+def test_alias_targets_are_origins() -> None:
+    template = {
+        "Resources": {
+            "Lb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network"}},
+            "A": {
+                "Type": "AWS::Route53::RecordSet",
+                "Properties": {
+                    "Name": NAME, "Type": "A", "SetIdentifier": "a", "Weight": 1,
+                    "AliasTarget": {"DNSName": {"Fn::GetAtt": ["Lb", "DNSName"]}, "HostedZoneId": "Z1"},
+                },
+            },
+            "B": {
+                "Type": "AWS::Route53::RecordSet",
+                "Properties": {
+                    "Name": NAME, "Type": "A", "SetIdentifier": "b", "Weight": 1,
+                    "AliasTarget": {"DNSName": "Other-NLB.elb.amazonaws.com.", "HostedZoneId": "Z1"},
+                },
+            },
+        }
+    }
+    plan = plan_from_model(model_from_text(json.dumps(template)), NAME)
+    assert plan.routing == "weighted"
+    assert plan.origin_keys == ["Stack/Lb", "other-nlb.elb.amazonaws.com"]
+    assert plan.ttl == 60  # alias records take the target's TTL

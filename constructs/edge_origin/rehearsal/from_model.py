@@ -30,8 +30,9 @@ def _literal_ip(value: Any) -> str | None:
         return None
 
 
-def _origin_of_value(model: TemplateModel, value: Any) -> Origin | None:
-    """The origin a record value stands for: an EIP (Ref or GetAtt), a load balancer, a literal IPv4."""
+def _origin_of_value(model: TemplateModel, value: Any, alias: bool = False) -> Origin | None:
+    """The origin a record value stands for: an EIP (Ref or GetAtt), a load balancer, a literal IPv4,
+    or (``alias``) the literal DNS name of an alias target."""
     if isinstance(value, ResourceRef):
         eip = model.eip(value)
         if eip is not None:
@@ -46,6 +47,9 @@ def _origin_of_value(model: TemplateModel, value: Any) -> Origin | None:
     ip = _literal_ip(value)
     if ip is not None:
         return Origin(ip, nlb=ip)
+    name = normalize_name(value) if alias else None
+    if name:
+        return Origin(name, nlb=name)
     return None
 
 
@@ -71,7 +75,7 @@ def plan_from_model(model: TemplateModel, name: str) -> DnsPlan:
         keys: list[str] = []
         unresolvable: list[str] = []
         for value in raw_values:
-            origin = _origin_of_value(model, value)
+            origin = _origin_of_value(model, value, alias=view.alias_target is not None)
             if origin is None:
                 unresolvable.append(display_value(value))
                 continue
@@ -81,7 +85,7 @@ def plan_from_model(model: TemplateModel, name: str) -> DnsPlan:
             what = ", ".join(unresolvable) or "no values"
             raise PlanError(
                 f"{view.stack}/{view.label}: record for {wanted} points at nothing resolvable ({what}); "
-                "values must be EIPs, load balancers or literal IPv4 addresses"
+                "values must be EIPs, load balancers, literal IPv4 addresses or alias target names"
             )
         hc = view.health_check
         spec = None
