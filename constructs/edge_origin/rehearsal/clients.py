@@ -67,14 +67,16 @@ def service_config(policy: str) -> str:
     return json.dumps({"loadBalancingConfig": [lb]})
 
 
-def channel_options(policy: str, min_resolution_ms: int, attempt_delay_ms: int = 10_000) -> list[tuple[str, Any]]:
+def channel_options(policy: str, min_resolution_ms: int, attempt_delay_ms: int = 2000) -> list[tuple[str, Any]]:
     """Channel arguments: the policy, a channel-local subchannel pool, quick re-resolution.
 
     ``attempt_delay_ms``: pick_first starts a parallel attempt to the next address when a connect
-    takes longer than this (gRPC's "happy eyeballs", 250 ms by default). Under a loopback burst
-    connects take longer than 250 ms, and the extra connections (measured: 405 for 1,000
-    clients) load the machine and blur the counts; an edge host opens one connection. A refused
-    connection (a dead origin) still moves on to the next address at once.
+    takes longer than this (gRPC's "happy eyeballs", 250 ms by default, clamped by gRPC to
+    100..2000 ms). Under a loopback burst connects take longer than 250 ms, and the extra
+    connections (measured: 405 for 1,000 clients) load the machine and blur the counts; an edge
+    host opens one connection. 2000 ms (the most gRPC allows) removes them up to ~1,000 clients;
+    bigger bursts still open some, reported as transient connections. A refused connection (a dead
+    origin) still moves on to the next address at once.
     """
     return [
         ("grpc.service_config", service_config(policy)),
