@@ -22,6 +22,7 @@ from edge_origin.profile import (
     python_channel_options,
     render,
 )
+from edge_origin.rehearsal import DnsPlan, RehearsalResult, select_answer
 
 _CDK_EXPORTS = {
     "EdgeOriginChecks": "edge_origin.nag",
@@ -42,9 +43,11 @@ _CDK_EXPORTS = {
 __all__ = [
     "PROFILE_METADATA_KEY",
     "ConnectionProfile",
+    "DnsPlan",
     "Finding",
     "ModelError",
     "ProfileError",
+    "RehearsalResult",
     "Severity",
     "TemplateModel",
     "client_service_config",
@@ -53,6 +56,7 @@ __all__ = [
     "normalize_name",
     "python_channel_options",
     "render",
+    "select_answer",
     *sorted(_CDK_EXPORTS),
 ]
 

@@ -1,0 +1,143 @@
+"""Benchmark the flash-crowd rehearsal: N = 1k, 2k, 5k clients on the reference plan and a weighted variant.
+
+Prints max/mean per policy, burst seconds, connections/s, peak memory and descriptors, checks the
+targets of issue 5, and writes a chart. Each case runs in a fresh process so peak memory is its own.
+
+    PYTHONPATH=constructs python benchmarks/bench_rehearsal.py [--sizes 1000,2000,5000] [--chart PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "constructs"))
+
+FIXTURES = ROOT / "tests" / "fixtures" / "rehearsal"
+PLANS = {"multivalue": FIXTURES / "Reference.template.json", "weighted": FIXTURES / "ReferenceWeighted.template.json"}
+NAME = "origin.example.com"
+# (plan, policy, edges, edge rotation)
+CASES = [
+    ("multivalue", "shuffle", 1, False),
+    ("multivalue", "pick_first", 1, True),
+    ("multivalue", "round_robin", 1, False),
+    ("weighted", "shuffle", 1, False),
+    ("weighted", "shuffle", 20, False),
+]
+
+
+def run_case(plan: str, policy: str, edges: int, rotation: bool, clients: int, seed: int) -> dict:
+    """One rehearsal in this process (called in a child of the driver)."""
+    from edge_origin.rehearsal.from_model import load_plan
+    from edge_origin.rehearsal.runner import RehearsalConfig, RehearsalError, rehearse
+
+    dns_plan = load_plan([PLANS[plan]], NAME)
+    cfg = RehearsalConfig(
+        clients=clients,
+        edges=edges,
+        policy=policy,
+        edge_rotation=rotation,
+        seed=seed,
+        time_scale=1.0,  # real TTL: the edges hold their answer for the whole burst
+        duration=3.0,
+        rpc_interval=1.0,
+        max_seconds=120.0,
+    )
+    start = time.monotonic()
+    try:
+        result = rehearse(dns_plan, cfg).to_dict()
+    except RehearsalError as exc:
+        return {"skipped": str(exc)}
+    result["wall_seconds"] = round(time.monotonic() - start, 2)
+    result["peak_rss_mb_parent"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,2000,5000")
+    parser.add_argument("--chart", default="rehearsal-benchmark.png")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case, print JSON
+    args = parser.parse_args()
+    if args.case:
+        plan, policy, edges, rotation, clients = json.loads(args.case)
+        print(json.dumps(run_case(plan, policy, edges, rotation, clients, args.seed)))
+        return 0
+
+    from edge_origin.rehearsal.chart import write_chart
+    from edge_origin.rehearsal.metrics import RehearsalResult
+
+    sizes = [int(s) for s in args.sizes.split(",")]
+    header = (
+        f"{'plan':<11}{'policy':<13}{'edges':>5}{'N':>7}{'max/mean':>10}{'burst s':>9}{'conn/s':>9}"
+        f"{'errors':>8}{'rss MB p/c':>13}{'fds p/c':>13}{'wall s':>8}"
+    )
+    print(header)
+    rows: list[tuple[tuple, int, dict]] = []
+    for n in sizes:
+        for case in CASES:
+            plan, policy, edges, rotation = case
+            label = policy + ("+rot" if rotation else "")
+            proc = subprocess.run(
+                [sys.executable, __file__, "--seed", str(args.seed), "--case", json.dumps([*case, n])],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if proc.returncode != 0 or not proc.stdout.strip():
+                print(f"{plan:<11}{label:<13}{edges:>5}{n:>7}  failed: {proc.stderr.strip().splitlines()[-1:]}")
+                continue
+            r = json.loads(proc.stdout.strip().splitlines()[-1])
+            if "skipped" in r:
+                print(f"{plan:<11}{label:<13}{edges:>5}{n:>7}  skipped: {r['skipped']}")
+                continue
+            res = r["details"]["resources"]
+            errors = sum(r["errors"].values())
+            print(
+                f"{plan:<11}{label:<13}{edges:>5}{n:>7}{r['max_over_mean']:>10.2f}{r['burst_seconds']:>9.2f}"
+                f"{r['connections_per_second']:>9.0f}{errors:>8}"
+                f"{str(res['peak_rss_mb_parent']) + '/' + str(res['peak_rss_mb_clients']):>13}"
+                f"{str(res['descriptors_parent']) + '/' + str(res['descriptors_clients']):>13}{r['wall_seconds']:>8}"
+            )
+            if r["errors"]:
+                print("    errors: " + ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())))
+            for note in r["details"].get("notes", []):
+                print(f"    note: {note}")
+            rows.append((case, n, r))
+
+    def find(plan: str, policy: str, edges: int, rotation: bool, n: int) -> dict | None:
+        return next((r for c, m, r in rows if c == (plan, policy, edges, rotation) and m == n), None)
+
+    print("\ntargets (issue 5):")
+    mv = find("multivalue", "shuffle", 1, False, 2000)
+    wt = find("weighted", "shuffle", 1, False, 2000)
+    cps = max((r["connections_per_second"] for _c, _n, r in rows), default=0.0)
+    single = max((r["connections_per_second"] for c, _n, r in rows if c[1] != "round_robin"), default=0.0)
+    if mv:
+        print(f"  multivalue max/mean at N=2k, 6 origins <= 1.10: {mv['max_over_mean']:.2f} "
+              f"{'ok' if mv['max_over_mean'] <= 1.10 else 'MISSED'}")
+    if wt:
+        k = len(wt["origins"])
+        print(f"  weighted K={k} through one edge >= 0.9 x K = {0.9 * k:.1f}: {wt['max_over_mean']:.2f} "
+              f"{'ok' if wt['max_over_mean'] >= 0.9 * k else 'MISSED'}")
+    print(f"  >= 1,000 connections/s on this machine: best {cps:.0f} {'ok' if cps >= 1000 else 'MISSED'}"
+          f" (round_robin opens one per origin); one connection per client: best {single:.0f} "
+          f"{'ok' if single >= 1000 else 'MISSED'}")
+
+    chart_n = 2000 if 2000 in sizes else sizes[0]
+    fields = set(RehearsalResult.__dataclass_fields__)
+    panels = [RehearsalResult(**{k: v for k, v in r.items() if k in fields}) for c, m, r in rows if m == chart_n]
+    if panels:
+        print(f"\nchart ({chart_n} clients): {write_chart(panels, args.chart)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

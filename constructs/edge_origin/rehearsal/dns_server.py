@@ -1,0 +1,237 @@
+"""The authoritative DNS server (UDP and TCP) answering for the plan's name with Route 53 semantics.
+
+One :class:`DnsLoop` thread serves any number of DNS endpoints with a selector, so the
+authoritative server and the edge resolvers cost one thread each side and no CPU when idle.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import selectors
+import socket
+import struct
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+
+import dns.flags
+import dns.message
+import dns.name
+import dns.rcode
+import dns.rdataclass
+import dns.rdatatype
+import dns.rrset
+
+from edge_origin.rehearsal.answers import select_answer
+from edge_origin.rehearsal.plan import DnsPlan
+
+RCVBUF_BYTES = 4 * 1024 * 1024
+UDP_MAX = 512
+# a responder takes a query in wire format (and whether it came over UDP) and returns the reply
+Responder = Callable[[bytes, bool], "bytes | None"]
+
+
+def message_responder(fn: Callable[[dns.message.Message], dns.message.Message]) -> Responder:
+    """Adapt a Message -> Message function to wire format; answer order kept (``want_shuffle=False``)."""
+
+    def respond(data: bytes, udp: bool) -> bytes | None:
+        try:
+            query = dns.message.from_wire(data)
+        except Exception:
+            return None
+        return fn(query).to_wire(want_shuffle=False, max_size=UDP_MAX if udp else 65535)
+
+    return respond
+
+
+def question_end(data: bytes) -> int | None:
+    """Offset just past the (single) question of a wire query, or None when it is not one."""
+    if len(data) < 17 or data[4:6] != b"\x00\x01":
+        return None
+    i = 12
+    for _ in range(128):  # labels, bounded
+        if i >= len(data):
+            return None
+        length = data[i]
+        if length == 0:
+            end = i + 5
+            return end if end <= len(data) else None
+        if length & 0xC0:
+            return None
+        i += 1 + length
+    return None
+
+
+class PortInUseError(OSError):
+    """An address/port the rehearsal needs is taken."""
+
+
+def bind_dns_sockets(ip: str, port: int) -> tuple[socket.socket, socket.socket]:
+    """A UDP and a TCP socket bound to ``ip:port`` (UDP receive buffer raised to 4 MiB)."""
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF_BYTES)
+        udp.bind((ip, port))
+        port = udp.getsockname()[1]
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        tcp.bind((ip, port))
+        tcp.listen(512)
+    except OSError as exc:
+        udp.close()
+        tcp.close()
+        raise PortInUseError(f"cannot bind DNS on {ip}:{port}: {exc.strerror or exc}") from exc
+    udp.setblocking(False)
+    tcp.setblocking(False)
+    return udp, tcp
+
+
+class DnsLoop:
+    """A selector thread serving DNS over UDP and TCP for several endpoints."""
+
+    def __init__(self, name: str) -> None:
+        self._sel = selectors.DefaultSelector()
+        self._stop_r, self._stop_w = socket.socketpair()
+        self._sel.register(self._stop_r, selectors.EVENT_READ, ("stop", None))
+        self._sockets: list[socket.socket] = []
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.errors: Counter[str] = Counter()
+
+    def add(self, udp: socket.socket, tcp: socket.socket, responder: Responder) -> None:
+        """Serve ``responder`` on both sockets (call before :meth:`start`)."""
+        self._sockets += [udp, tcp]
+        self._sel.register(udp, selectors.EVENT_READ, ("udp", responder))
+        self._sel.register(tcp, selectors.EVENT_READ, ("listen", responder))
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread and close every socket it served."""
+        with contextlib.suppress(OSError):
+            self._stop_w.send(b"x")
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        for key in list(self._sel.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        self._sel.close()
+        self._stop_w.close()
+
+    def _run(self) -> None:
+        buffers: dict[socket.socket, bytes] = {}
+        while True:
+            for key, _ in self._sel.select(timeout=1.0):
+                kind, responder = key.data
+                sock: socket.socket = key.fileobj  # type: ignore[assignment]
+                if kind == "stop":
+                    return
+                try:
+                    if kind == "udp":
+                        self._udp(sock, responder)
+                    elif kind == "listen":
+                        conn, _addr = sock.accept()
+                        conn.setblocking(False)
+                        buffers[conn] = b""
+                        self._sel.register(conn, selectors.EVENT_READ, ("tcp", responder))
+                    else:
+                        self._tcp(sock, responder, buffers)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except Exception as exc:  # a bad packet must not stop the server
+                    self.errors[type(exc).__name__] += 1
+
+    def _udp(self, sock: socket.socket, responder: Responder) -> None:
+        for _ in range(256):  # drain a burst, bounded
+            try:
+                data, addr = sock.recvfrom(4096)
+            except (BlockingIOError, InterruptedError):
+                return
+            wire = responder(data, True)
+            if wire is None:
+                self.errors["bad-query"] += 1
+                continue
+            sock.sendto(wire, addr)
+
+    def _tcp(self, conn: socket.socket, responder: Responder, buffers: dict[socket.socket, bytes]) -> None:
+        data = conn.recv(65535)
+        if not data:
+            self._sel.unregister(conn)
+            buffers.pop(conn, None)
+            conn.close()
+            return
+        buf = buffers.get(conn, b"") + data
+        while len(buf) >= 2:
+            (length,) = struct.unpack("!H", buf[:2])
+            if len(buf) < 2 + length:
+                break
+            wire = responder(buf[2 : 2 + length], False)
+            buf = buf[2 + length :]
+            if wire is None:
+                self.errors["bad-query"] += 1
+                continue
+            conn.setblocking(True)
+            conn.sendall(struct.pack("!H", len(wire)) + wire)
+            conn.setblocking(False)
+        buffers[conn] = buf
+
+
+def soa_rrset(zone: dns.name.Name, ttl: int = 60) -> dns.rrset.RRset:
+    """A synthetic SOA for the negative answers of the zone."""
+    return dns.rrset.from_text(
+        zone, ttl, "IN", "SOA", f"ns1.{zone} hostmaster.{zone} 1 7200 900 1209600 {ttl}"
+    )
+
+
+class AuthoritativeServer:
+    """Answers A queries for the plan's name by :func:`select_answer`; NOERROR + SOA otherwise.
+
+    ``addresses`` maps origin keys to the loopback addresses standing in for them;
+    ``healthy`` tells whether a health check currently passes.
+    """
+
+    def __init__(
+        self,
+        plan: DnsPlan,
+        addresses: Mapping[str, str],
+        healthy: Callable[[str], bool],
+        rng: random.Random | None = None,
+    ) -> None:
+        self.plan = plan
+        self.name = dns.name.from_text(plan.name)
+        self.zone = self.name.parent() if len(self.name.labels) > 2 else self.name
+        self.addresses = dict(addresses)
+        self._healthy = healthy
+        self._rng = rng or random.Random()
+        self._records = plan.answer_records()
+        self._lock = threading.Lock()
+        self.queries: Counter[str] = Counter()
+        self.answers: list[tuple[float, tuple[str, ...]]] = []  # (monotonic time, origin keys)
+
+    def answer_keys(self) -> list[str]:
+        """One Route 53 answer, as origin keys in answer order."""
+        with self._lock:
+            return select_answer(self._records, self._healthy, self._rng)
+
+    def respond(self, query: dns.message.Message) -> dns.message.Message:
+        response = dns.message.make_response(query)
+        response.flags |= dns.flags.AA
+        if not query.question:
+            response.set_rcode(dns.rcode.FORMERR)
+            return response
+        question = query.question[0]
+        qtype = dns.rdatatype.to_text(question.rdtype)
+        self.queries[qtype] += 1
+        if question.name != self.name:
+            response.set_rcode(dns.rcode.NXDOMAIN)
+            response.authority.append(soa_rrset(self.zone))
+            return response
+        if question.rdtype != dns.rdatatype.A:
+            response.authority.append(soa_rrset(self.zone))  # NOERROR, no data
+            return response
+        keys = self.answer_keys()
+        self.answers.append((time.monotonic(), tuple(keys)))
+        ips = [self.addresses[k] for k in keys]
+        response.answer.append(dns.rrset.from_text_list(self.name, self.plan.ttl, "IN", "A", ips))
+        return response

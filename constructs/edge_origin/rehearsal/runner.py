@@ -1,0 +1,396 @@
+"""The loopback rehearsal: origins, an authoritative DNS server, edge resolvers and a client process.
+
+:func:`rehearse` starts everything on 127.0.0.x, releases the clients, optionally kills one origin,
+and returns a :class:`RehearsalResult`. Everything it starts is stopped in ``finally``: servers by
+their handles, the client process by its PID (also on Ctrl-C and on error).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from edge_origin.rehearsal import clients as clients_module
+from edge_origin.rehearsal.clients import LB_POLICIES, ClientConfig
+from edge_origin.rehearsal.dns_server import (
+    AuthoritativeServer,
+    DnsLoop,
+    PortInUseError,
+    bind_dns_sockets,
+    message_responder,
+)
+from edge_origin.rehearsal.edges import EdgeResolver
+from edge_origin.rehearsal.health import HealthChecker, HealthState
+from edge_origin.rehearsal.metrics import RehearsalResult, summarize
+from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
+from edge_origin.rehearsal.plan import DnsPlan
+
+DNS_IP = "127.0.0.1"
+ORIGIN_NET = "127.0.10."  # origins: 127.0.10.1 .. 127.0.10.254
+EDGE_NET = "127.0.20."  # edges: 127.0.20.1 .. 127.0.20.254
+MAX_ORIGINS = 254
+MAX_EDGES = 254
+TICK_SECONDS = 0.05
+MONITOR_EVERY_TICKS = 10  # sample connections and descriptors every 0.5 s
+
+
+class RehearsalError(ValueError):
+    """The rehearsal cannot run: bad input, not enough descriptors, a port in use."""
+
+
+class RehearsalFailed(RuntimeError):
+    """The rehearsal started but did not finish (``--max-seconds`` reached, the clients died)."""
+
+
+def parse_kill(text: str) -> tuple[str, float]:
+    """``ORIGIN@SECONDS`` -> (origin, seconds after the release)."""
+    origin, sep, seconds = text.rpartition("@")
+    if not sep or not origin:
+        raise RehearsalError(f"--kill must be ORIGIN@SECONDS (got {text!r})")
+    try:
+        at = float(seconds)
+    except ValueError:
+        raise RehearsalError(f"--kill: {seconds!r} is not a number of seconds") from None
+    if at < 0:
+        raise RehearsalError("--kill: seconds must be >= 0")
+    return origin, at
+
+
+def resolve_origin(plan: DnsPlan, text: str) -> str:
+    """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or a unique part of it."""
+    keys = plan.origin_keys
+    if text in keys:
+        return text
+    for matches in (
+        [k for k in keys if k.rsplit("/", 1)[-1] == text],
+        [k for k in keys if text.lower() in k.lower()],
+    ):
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise RehearsalError(f"--kill: {text!r} matches several origins: {', '.join(matches)}")
+    raise RehearsalError(f"--kill: no origin {text!r}; origins: {', '.join(keys)}")
+
+
+@dataclass
+class RehearsalConfig:
+    """How to rehearse. ``time_scale`` compresses TTLs and health-check intervals (0.1: 60 s -> 6 s).
+
+    ``late_clients`` join after the main burst, at ``late_at`` seconds after the release (default
+    with ``kill``: once the health-check window and the edge caches' TTL have passed), to show
+    where new connections go.
+    """
+
+    clients: int = 200
+    edges: int = 1
+    policy: str = "shuffle"
+    edge_rotation: bool = False
+    seed: int | None = None
+    max_seconds: float = 60.0
+    duration: float = 3.0
+    rpc_interval: float = 1.0
+    rpc_timeout: float = 10.0
+    time_scale: float = 0.1
+    kill: tuple[str, float] | None = None
+    port: int = 0
+    dns_port: int = 0
+    origin_workers: int = 4
+    min_resolution_ms: int = 500
+    late_clients: int = 0
+    late_at: float | None = None
+
+
+def origin_addresses(plan: DnsPlan) -> dict[str, str]:
+    """Each distinct origin gets its own loopback address, in plan order."""
+    keys = plan.origin_keys
+    if len(keys) > MAX_ORIGINS:
+        raise RehearsalError(
+            f"{len(keys)} origins but only {MAX_ORIGINS} loopback addresses are planned ({ORIGIN_NET}1-254)"
+        )
+    return {k: f"{ORIGIN_NET}{i}" for i, k in enumerate(keys, start=1)}
+
+
+def descriptors_needed(cfg: RehearsalConfig, origins: int) -> int:
+    """Descriptors one process needs: a connection per client (per origin with round_robin) plus slack."""
+    per_client = origins if cfg.policy == "round_robin" else 1
+    if cfg.kill:
+        per_client += 1
+    clients = cfg.clients + cfg.late_clients
+    # measured: ~1 descriptor per connection on each side, a few transient DNS sockets per client
+    return clients * per_client + clients // 10 + 16 * origins + 4 * cfg.edges + 256
+
+
+def ensure_descriptors(needed: int) -> int:
+    """Raise the soft ``ulimit -n`` up to the hard limit if needed; error if that is not enough."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return soft
+    target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        raise RehearsalError(
+            f"needs {needed} file descriptors per process but `ulimit -n` is {soft}; "
+            f"run `ulimit -n {needed}` or use fewer clients"
+        )
+    return soft
+
+
+def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
+    """Check the input before anything starts."""
+    if cfg.clients < 1:
+        raise RehearsalError(f"--clients must be at least 1 (got {cfg.clients})")
+    if cfg.late_clients < 0:
+        raise RehearsalError(f"--late-clients must not be negative (got {cfg.late_clients})")
+    if not 1 <= cfg.edges <= MAX_EDGES:
+        raise RehearsalError(f"--edges must be 1..{MAX_EDGES} (got {cfg.edges})")
+    if cfg.policy not in LB_POLICIES:
+        raise RehearsalError(f"--lb-policy must be one of {', '.join(LB_POLICIES)} (got {cfg.policy!r})")
+    if cfg.max_seconds <= 0 or cfg.duration <= 0 or cfg.time_scale <= 0:
+        raise RehearsalError("--max-seconds, duration and --time-scale must be positive")
+    if cfg.kill is not None:
+        key, at = cfg.kill
+        cfg.kill = (resolve_origin(plan, key), at)
+        if at < 0:
+            raise RehearsalError("--kill: seconds must be >= 0")
+    origin_addresses(plan)
+
+
+def _late_at(plan: DnsPlan, cfg: RehearsalConfig) -> float:
+    """When the late clients join: as given, or after the kill's health-check window plus the TTL."""
+    if cfg.late_at is not None:
+        return cfg.late_at
+    if cfg.kill is None:
+        return cfg.duration / 2
+    key, at = cfg.kill
+    # the failure window, one more check interval (probes are not aligned with the kill), the TTL
+    windows = [
+        r.health_check.window_seconds + r.health_check.request_interval
+        for r in plan.records
+        if r.health_check and key in r.values
+    ]
+    return at + (max(windows, default=0.0) + plan.ttl) * cfg.time_scale + 0.5
+
+
+def _free_port(ip: str) -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((ip, 0))
+        return int(s.getsockname()[1])
+
+
+def _count_fds(pid: int | None = None) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid or 'self'}/fd"))
+    except OSError:
+        return 0
+
+
+def _stop_process(proc: subprocess.Popen[bytes] | None) -> None:
+    """Stop the client process by its PID: SIGTERM, then SIGKILL."""
+    if proc is None or proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=5)
+
+
+def _trap_sigterm() -> Any:
+    """In the main thread, turn SIGTERM into KeyboardInterrupt so cleanup runs; returns the old handler."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def _raise(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, _raise)
+
+
+class _ChildReader(threading.Thread):
+    """Reads the client process's JSON lines."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        super().__init__(name="clients-reader", daemon=True)
+        self.proc = proc
+        self.released = threading.Event()
+        self.released_at = 0.0
+        self.result: dict[str, Any] | None = None
+
+    def run(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                continue
+            if msg.get("event") == "released":
+                self.released_at = float(msg["t"])
+                self.released.set()
+            elif msg.get("event") == "result":
+                self.result = msg
+
+
+def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
+    """Run the rehearsal on loopback and return its figures."""
+    cfg = dataclasses.replace(cfg)  # validate() resolves the --kill origin in place
+    validate(plan, cfg)
+    start = time.monotonic()
+    hard_deadline = start + cfg.max_seconds
+    addresses = origin_addresses(plan)
+    needed = descriptors_needed(cfg, len(addresses))
+    ensure_descriptors(needed)
+    rng = random.Random(cfg.seed)
+    previous_sigterm = _trap_sigterm()
+
+    origins: list[OriginServer] = []
+    loops: list[DnsLoop] = []
+    checker: HealthChecker | None = None
+    proc: subprocess.Popen[bytes] | None = None
+    stderr_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally, outlives many steps
+    killed: dict[str, Any] = {}
+    peak_fds = {"parent": 0, "clients": 0}
+    try:
+        port = cfg.port or _free_port(next(iter(addresses.values())))
+        for key, ip in addresses.items():
+            server = OriginServer(key, ip, port, workers=cfg.origin_workers)
+            origins.append(server)  # appended first so a failed start is still stopped
+            server.start()
+
+        state = HealthState(list(plan.health_checks()))
+        auth = AuthoritativeServer(plan, addresses, state, rng=random.Random(rng.random()))
+        auth_loop = DnsLoop("dns-authoritative")
+        loops.append(auth_loop)
+        udp, tcp = bind_dns_sockets(DNS_IP, cfg.dns_port)
+        dns_port = udp.getsockname()[1]
+        auth_loop.add(udp, tcp, message_responder(auth.respond))
+        edge_loop = DnsLoop("dns-edges")
+        loops.append(edge_loop)
+        edges = [
+            EdgeResolver(f"{EDGE_NET}{i}", (DNS_IP, dns_port), time_scale=cfg.time_scale, rotate=cfg.edge_rotation)
+            for i in range(1, cfg.edges + 1)
+        ]
+        for edge in edges:
+            eu, et = bind_dns_sockets(edge.ip, dns_port)
+            edge_loop.add(eu, et, edge.respond_wire)
+        auth_loop.start()
+        edge_loop.start()
+        checker = HealthChecker(plan, addresses, port, state, time_scale=cfg.time_scale)
+        checker.start()
+        sampler = ConnectionSampler(origins)
+
+        budget = hard_deadline - time.monotonic() - 1.0
+        if budget <= 1.0:
+            raise RehearsalFailed("--max-seconds is too short to start the clients")
+        client_cfg = ClientConfig(
+            name=plan.name,
+            port=port,
+            dns_port=dns_port,
+            edges=[e.ip for e in edges],
+            clients=cfg.clients,
+            policy=cfg.policy,
+            duration=cfg.duration,
+            rpc_interval=cfg.rpc_interval,
+            rpc_timeout=cfg.rpc_timeout,
+            max_seconds=budget,
+            min_resolution_ms=cfg.min_resolution_ms,
+            late_clients=cfg.late_clients,
+            late_at=_late_at(plan, cfg),
+        )
+        env = dict(os.environ)
+        env["GRPC_DNS_RESOLVER"] = "ares"
+        env.setdefault("GRPC_VERBOSITY", "ERROR")
+        # run by path: clients.py needs only grpc, and `import edge_origin` would start aws-cdk's jsii runtime
+        proc = subprocess.Popen(
+            [sys.executable, str(Path(clients_module.__file__).resolve())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr_file,
+            env=env,
+            start_new_session=True,  # Ctrl-C reaches us; we stop the child by PID
+        )
+        reader = _ChildReader(proc)
+        reader.start()
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(client_cfg.__dict__).encode())
+        proc.stdin.close()
+
+        for ticks in range(1_000_000):  # bounded by the deadline
+            if proc.poll() is not None or time.monotonic() >= hard_deadline:
+                break
+            if cfg.kill and not killed and reader.released.is_set():
+                key, at = cfg.kill
+                if time.monotonic() >= reader.released_at + at:
+                    victim = next(o for o in origins if o.key == key)
+                    victim.stop(grace=None)
+                    killed = {"origin": key, "stopped_at": victim.stopped_at}
+            if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
+                sampler.sample()
+                peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
+                peak_fds["clients"] = max(peak_fds["clients"], _count_fds(proc.pid))
+            time.sleep(TICK_SECONDS)
+        if proc.poll() is None:
+            _stop_process(proc)
+            raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
+        reader.join(timeout=5)
+        if reader.result is None:
+            stderr_file.seek(0)
+            tail = stderr_file.read()[-2000:].decode(errors="replace").strip().splitlines()
+            raise RehearsalFailed(
+                f"the client process exited with {proc.returncode} and no result"
+                + (f": {tail[-1]}" if tail else "")
+            )
+        return summarize(
+            plan=plan,
+            cfg=cfg,
+            addresses=addresses,
+            origins=origins,
+            sampler=sampler,
+            clients=reader.result["clients"],
+            released_at=reader.released_at,
+            auth=auth,
+            edges=edges,
+            health=state,
+            killed=killed,
+            resources={
+                "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                "peak_rss_mb_clients": reader.result.get("peak_rss_mb"),
+                "descriptors_parent": peak_fds["parent"],
+                "descriptors_clients": peak_fds["clients"],
+                "descriptors_needed": needed,
+                "dns_errors": dict(sum((lp.errors for lp in loops), Counter())),
+            },
+            wall_seconds=time.monotonic() - start,
+        )
+    except PortInUseError as exc:
+        raise RehearsalError(str(exc)) from exc
+    finally:
+        _stop_process(proc)
+        if checker is not None:
+            checker.stop()
+        for loop in loops:
+            loop.stop()
+        for server in origins:
+            server.stop(grace=None)
+        stderr_file.close()
+        if previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, previous_sigterm)

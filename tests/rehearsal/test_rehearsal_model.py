@@ -1,0 +1,103 @@
+"""The Monte Carlo model (fast, no sockets)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from edge_origin.rehearsal.montecarlo import ModelConfig, ModelError, run_model
+from edge_origin.rehearsal.plan import reference_plan
+
+K = 6
+
+
+def test_weighted_through_one_edge_piles_everything_on_one_origin() -> None:
+    result = run_model(reference_plan(routing="weighted"), ModelConfig(devices=5000, edges=1, seed=1))
+    assert result.max_over_mean == pytest.approx(K)
+    assert sorted(result.connections.values())[-2] == 0
+    assert result.verdict == "pile-up"
+
+
+def test_weighted_pile_up_falls_as_edges_grow() -> None:
+    plan = reference_plan(routing="weighted")
+    ratios = [
+        sum(run_model(plan, ModelConfig(devices=60_000, edges=e, seed=s)).max_over_mean for s in range(5)) / 5
+        for e in (1, 4, 32, 512)
+    ]
+    assert ratios[0] == pytest.approx(K)
+    assert ratios == sorted(ratios, reverse=True), ratios
+    assert ratios[-1] < 1.35
+
+
+@pytest.mark.parametrize("policy,rotation", [("shuffle", False), ("pick_first", True), ("round_robin", False)])
+def test_multivalue_spreads_through_one_edge(policy: str, rotation: bool) -> None:
+    result = run_model(
+        reference_plan(), ModelConfig(devices=20_000, edges=1, policy=policy, edge_rotation=rotation, seed=2)
+    )
+    assert result.max_over_mean <= 1.05
+    assert result.verdict == "spread"
+
+
+def test_multivalue_pick_first_without_rotation_follows_the_edge_order() -> None:
+    result = run_model(reference_plan(), ModelConfig(devices=3000, edges=1, policy="pick_first", seed=3))
+    assert result.max_over_mean == pytest.approx(K)
+
+
+def test_unhealthy_origins_get_nothing() -> None:
+    plan = reference_plan()
+    result = run_model(plan, ModelConfig(devices=6000, edges=50, seed=4, unhealthy=frozenset({"Nlb1Eip1HealthCheck"})))
+    assert result.connections["Nlb1Eip1"] == 0
+    assert sum(result.connections.values()) == 6000
+
+
+def test_ramp_longer_than_ttl_draws_new_answers() -> None:
+    plan = reference_plan(routing="weighted")
+    held = run_model(plan, ModelConfig(devices=1000, edges=1, ttl=60, ramp_seconds=0, seed=5))
+    ramped = run_model(plan, ModelConfig(devices=1000, edges=1, ttl=60, ramp_seconds=600, seed=5))
+    assert held.details["answers_drawn"] == 1
+    assert 9 <= ramped.details["answers_drawn"] <= 11
+    assert ramped.max_over_mean < held.max_over_mean
+
+
+def test_internet_scale_is_cheap() -> None:
+    start = time.monotonic()
+    result = run_model(
+        reference_plan(), ModelConfig(devices=121_000_000, edges=600, ttl=60, ramp_seconds=30, seed=6)
+    )
+    assert time.monotonic() - start < 5
+    assert sum(result.connections.values()) == 121_000_000
+    assert result.connections_per_second == pytest.approx(121_000_000 / 30, rel=1e-3)
+
+
+def test_bad_model_input() -> None:
+    with pytest.raises(ModelError, match="--devices"):
+        run_model(reference_plan(), ModelConfig(devices=0))
+    with pytest.raises(ModelError, match="--lb-policy"):
+        run_model(reference_plan(), ModelConfig(policy="random"))
+
+
+def test_cli_model_json(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from edge_origin import cli
+    from rehearsal_paths import NAME, REFERENCE_WEIGHTED
+
+    code = cli.main(
+        ["rehearse", str(REFERENCE_WEIGHTED), "--name", NAME, "--model", "--devices", "121000000",
+         "--edges", "1", "--ttl", "60", "--ramp-seconds", "30", "--json", "--seed", "1"]
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert code == cli.EXIT_FINDINGS  # a pile-up
+    assert data["mode"] == "model" and data["verdict"] == "pile-up"
+    assert data["max_over_mean"] == pytest.approx(K)
+    for key in ("policy", "origins", "connections", "rpcs", "errors", "burst_seconds", "connections_per_second"):
+        assert key in data
+
+
+def test_max_over_mean_and_verdict() -> None:
+    from edge_origin.rehearsal.metrics import SPREAD_LIMIT, max_over_mean, verdict
+
+    assert max_over_mean({"a": 6}, ["a", "b", "c"]) == pytest.approx(3.0)  # missing origins count as zero
+    assert max_over_mean({}, ["a", "b"]) == 0.0
+    assert verdict(SPREAD_LIMIT) == "spread"
+    assert verdict(SPREAD_LIMIT + 0.01) == "pile-up"
