@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Synth time of the reference app vs the same resources written with plain L2 constructs.
+
+Prints the median of N runs (default 7) for each, in-process, and the ratio (target <= 1.10).
+CloudFormation validation is off for both (it costs ~2 s a synth whatever builds the template);
+set BENCH_VALIDATION=1 to include it.
+
+    python benchmarks/bench_synth.py [runs]
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+if os.environ.get("BENCH_VALIDATION") != "1":
+    os.environ["CDK_VALIDATION"] = "false"
+
+import aws_cdk as cdk  # noqa: E402
+from aws_cdk import aws_cloudfront as cloudfront  # noqa: E402
+from aws_cdk import aws_cloudfront_origins as origins  # noqa: E402
+from aws_cdk import aws_ec2 as ec2  # noqa: E402
+from aws_cdk import aws_elasticloadbalancingv2 as elbv2  # noqa: E402
+from aws_cdk import aws_route53 as route53  # noqa: E402
+from aws_cdk import aws_s3 as s3  # noqa: E402
+from edge_origin.aws_ranges import route53_health_checker_cidrs  # noqa: E402
+
+from stacks.app_builder import build_reference_app, cdk_json_context  # noqa: E402
+
+ENV = cdk.Environment(account="123456789012", region="us-east-1")
+
+
+def reference() -> dict:
+    app, stack = build_reference_app(cdk_json_context(), checks=False)
+    return app.synth().get_stack_by_name(stack.stack_name).template
+
+
+def plain_l2() -> dict:
+    """The same path, by hand, with aws-cdk-lib L2s only."""
+    app = cdk.App(context=cdk_json_context())
+    stack = cdk.Stack(app, "Plain", env=ENV)
+    zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Zone", hosted_zone_id="Z0123456789EXAMPLE", zone_name="example.com")
+    bucket = s3.Bucket(stack, "Logs", enforce_ssl=True, object_ownership=s3.ObjectOwnership.OBJECT_WRITER,
+                       block_public_access=s3.BlockPublicAccess.BLOCK_ALL, encryption=s3.BucketEncryption.S3_MANAGED,
+                       lifecycle_rules=[s3.LifecycleRule(expiration=cdk.Duration.days(30))])
+    vpc = ec2.Vpc(stack, "Vpc", max_azs=3, nat_gateways=0, subnet_configuration=[
+        ec2.SubnetConfiguration(name="Public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
+        ec2.SubnetConfiguration(name="Pods", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=20)])
+    vpc.add_flow_log("FlowLogs", destination=ec2.FlowLogDestination.to_s3(bucket, "vpc-flow-logs/"))
+    cidrs = route53_health_checker_cidrs().values
+    for n in (1, 2):
+        sg1 = ec2.SecurityGroup(stack, f"Sg{n}a", vpc=vpc, allow_all_outbound=False)
+        sg2 = ec2.SecurityGroup(stack, f"Sg{n}b", vpc=vpc, allow_all_outbound=False)
+        sg1.add_ingress_rule(ec2.Peer.prefix_list("pl-3b927c52"), ec2.Port.tcp(443))
+        for i, cidr in enumerate(cidrs):
+            (sg1 if i < 5 else sg2).add_ingress_rule(ec2.Peer.ipv4(cidr), ec2.Port.tcp(443))
+        for sg in (sg1, sg2):
+            for port in (8081, 8443):
+                sg.add_egress_rule(ec2.Peer.ipv4(vpc.vpc_cidr_block), ec2.Port.tcp(port))
+        eips, mappings = [], []
+        for subnet in vpc.public_subnets:
+            eip = ec2.CfnEIP(stack, f"Eip{n}{subnet.availability_zone}", domain="vpc")
+            eips.append((subnet.availability_zone, eip))
+            mappings.append(elbv2.SubnetMapping(subnet=subnet, allocation_id=eip.attr_allocation_id))
+        nlb = elbv2.NetworkLoadBalancer(stack, f"Nlb{n}", vpc=vpc, internet_facing=True, subnet_mappings=mappings,
+                                        cross_zone_enabled=True, security_groups=[sg1, sg2])
+        tg = elbv2.NetworkTargetGroup(stack, f"Tg{n}", vpc=vpc, port=8443, protocol=elbv2.Protocol.TCP,
+                                      target_type=elbv2.TargetType.IP, connection_termination=True,
+                                      deregistration_delay=cdk.Duration.seconds(30),
+                                      health_check=elbv2.HealthCheck(protocol=elbv2.Protocol.HTTP, port="8081", path="/healthz"))
+        nlb.add_listener("Tcp", port=443, protocol=elbv2.Protocol.TCP, tcp_idle_timeout=cdk.Duration.seconds(350),
+                         default_target_groups=[tg])
+        cdk.CfnOutput(stack, f"Tg{n}Arn", value=tg.target_group_arn)
+        for az, eip in eips:
+            check = route53.HealthCheck(stack, f"Check{n}{az}", type=route53.HealthCheckType.TCP, ip_address=eip.ref,
+                                        port=443, request_interval=cdk.Duration.seconds(10), failure_threshold=3)
+            route53.ARecord(stack, f"Rec{n}{az}", zone=zone, record_name="origin.telemetry.example.com.",
+                            target=route53.RecordTarget.from_ip_addresses(eip.ref), multi_value_answer=True,
+                            set_identifier=f"origin-nlb{n}-{az}", health_check=check, ttl=cdk.Duration.seconds(60))
+    cloudfront.Distribution(stack, "Dist", default_behavior=cloudfront.BehaviorOptions(
+        origin=origins.HttpOrigin("origin.telemetry.example.com", protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+                                  origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
+                                  keepalive_timeout=cdk.Duration.seconds(30), read_timeout=cdk.Duration.seconds(60)),
+        enable_grpc=True, allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
+        cache_policy=cloudfront.CachePolicy.CACHING_DISABLED,
+        origin_request_policy=cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY),
+        http_version=cloudfront.HttpVersion.HTTP2_AND_3, enable_logging=True, log_bucket=bucket)
+    return app.synth().get_stack_by_name("Plain").template
+
+
+def timed(build, runs: int) -> tuple[float, dict]:
+    samples, template = [], {}
+    for _ in range(runs):
+        start = time.perf_counter()
+        template = build()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples), template
+
+
+def main() -> None:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    if runs < 5:
+        raise SystemExit("runs: at least 5")
+    reference(), plain_l2()  # warm jsii
+    ref_s, ref_t = timed(reference, runs)
+    plain_s, plain_t = timed(plain_l2, runs)
+    ref_types = Counter(r["Type"] for r in ref_t["Resources"].values())
+    plain_types = Counter(r["Type"] for r in plain_t["Resources"].values())
+    validation = "on" if os.environ.get("CDK_VALIDATION") != "false" else "off"
+    print(f"synth, in-process, median of {runs} (CloudFormation validation {validation})")
+    print(f"  reference app (edge-origin) : {ref_s * 1000:8.1f} ms  {sum(ref_types.values())} resources")
+    print(f"  plain L2 app, same resources: {plain_s * 1000:8.1f} ms  {sum(plain_types.values())} resources")
+    print(f"  ratio                        : {ref_s / plain_s:8.3f}   (target <= 1.10)")
+    if ref_types != plain_types:
+        print(f"  note: resource mix differs: {dict(ref_types - plain_types)} vs {dict(plain_types - ref_types)}")
+
+
+if __name__ == "__main__":
+    main()

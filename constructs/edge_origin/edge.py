@@ -1,0 +1,124 @@
+"""GrpcEdgeDistribution: a CloudFront distribution that carries gRPC to a multivalue origin name."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import aws_cdk as cdk
+from aws_cdk import aws_certificatemanager as acm
+from aws_cdk import aws_cloudfront as cloudfront
+from aws_cdk import aws_cloudfront_origins as origins
+from aws_cdk import aws_s3 as s3
+
+from constructs import Construct
+from edge_origin.errors import EdgeOriginPropError, require_port, require_seconds_range
+
+ORIGIN_KEEPALIVE_RANGE = (1, 180)
+"""CloudFront origin keepalive timeout: 1..60 s by default quota, up to 180 s with an increase."""
+ORIGIN_READ_TIMEOUT_RANGE = (1, 180)
+"""CloudFront origin response (read) timeout: 1..60 s by default quota, up to 180 s with an increase."""
+DEFAULT_QUOTA_MAX = 60
+HTTP_VERSIONS = {
+    "http2": cloudfront.HttpVersion.HTTP2,
+    "http2and3": cloudfront.HttpVersion.HTTP2_AND_3,
+}
+
+
+class GrpcEdgeDistribution(Construct):
+    """CloudFront in front of a gRPC origin name: gRPC on, HTTP/2, no caching, HTTPS-only origin.
+
+    The origin is the multivalue record name, so each CloudFront host resolves the whole fleet.
+    By default CloudFront sends the origin name as Host and SNI (the viewer's Host is not
+    forwarded), so the pods' certificate must cover the origin name.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        origin_name: str,
+        origin_port: int = 443,
+        keepalive_timeout: cdk.Duration = cdk.Duration.seconds(30),
+        read_timeout: cdk.Duration = cdk.Duration.seconds(60),
+        http_version: str = "http2and3",
+        origin_request_policy: cloudfront.IOriginRequestPolicy | None = None,
+        domain_names: Sequence[str] | None = None,
+        certificate: acm.ICertificate | None = None,
+        web_acl_id: str | None = None,
+        log_bucket: s3.IBucket | None = None,
+        price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_ALL,
+        comment: str | None = None,
+    ) -> None:
+        """
+        :param origin_name: DNS name of the origin records (required, not empty).
+        :param origin_port: HTTPS port of the origin (1..65535). Default 443.
+        :param keepalive_timeout: origin keepalive timeout (1..180 s; above 60 s needs a quota
+            increase, warned). Keep it shorter than the NLB idle timeout. Default 30 s.
+        :param read_timeout: origin response timeout (1..180 s; above 60 s needs a quota increase,
+            warned). Default 60 s.
+        :param http_version: ``http2`` or ``http2and3`` (default). gRPC needs HTTP/2 from viewers.
+        :param origin_request_policy: what CloudFront forwards. Default: the managed
+            AllViewerExceptHostHeader policy (all viewer headers gRPC uses, Host = origin name).
+        :param domain_names: custom domain names. Default: none (the cloudfront.net name).
+            Requires ``certificate``.
+        :param certificate: ACM certificate in us-east-1 for ``domain_names``. Default: none.
+        :param web_acl_id: ARN of a WAFv2 web ACL (CLOUDFRONT scope). Default: none.
+        :param log_bucket: standard access logs bucket. Default: no access logs.
+        :param price_class: edge locations used. Default: all.
+        :param comment: distribution comment. Default: names the origin.
+        """
+        super().__init__(scope, construct_id)
+        where = f"GrpcEdgeDistribution {self.node.path}"
+        if not isinstance(origin_name, str) or not origin_name.strip(" ."):
+            raise EdgeOriginPropError(where, "origin_name", origin_name, "a non-empty DNS name")
+        require_port(where, "origin_port", origin_port)
+        self.keepalive_timeout_seconds = require_seconds_range(
+            where, "keepalive_timeout", keepalive_timeout, *ORIGIN_KEEPALIVE_RANGE
+        )
+        self.read_timeout_seconds = require_seconds_range(where, "read_timeout", read_timeout, *ORIGIN_READ_TIMEOUT_RANGE)
+        for prop, value in (("keepalive_timeout", self.keepalive_timeout_seconds), ("read_timeout", self.read_timeout_seconds)):
+            if value > DEFAULT_QUOTA_MAX:
+                cdk.Annotations.of(self).add_warning_v2(
+                    f"edge-origin:cloudfront-{prop}-quota",
+                    f"{prop}={value}s is above CloudFront's default quota of {DEFAULT_QUOTA_MAX}s: request a quota "
+                    "increase before deploying, or the deployment fails.",
+                )
+        if http_version not in HTTP_VERSIONS:
+            raise EdgeOriginPropError(where, "http_version", http_version, "'http2' or 'http2and3' (gRPC needs HTTP/2)")
+        if domain_names and certificate is None:
+            raise EdgeOriginPropError(where, "certificate", None, "an ACM certificate (us-east-1) when domain_names is set")
+        if web_acl_id is not None and not cdk.Token.is_unresolved(web_acl_id) and not web_acl_id.startswith("arn:aws"):
+            raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
+        self.origin_name = origin_name.strip().rstrip(".").lower()
+        self.origin = origins.HttpOrigin(
+            self.origin_name,
+            protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+            https_port=origin_port,
+            origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
+            keepalive_timeout=cdk.Duration.seconds(self.keepalive_timeout_seconds),
+            read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
+        )
+        self.distribution = cloudfront.Distribution(
+            self,
+            "Distribution",
+            comment=comment or f"gRPC edge for {self.origin_name}",
+            default_behavior=cloudfront.BehaviorOptions(
+                origin=self.origin,
+                enable_grpc=True,
+                allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
+                cache_policy=cloudfront.CachePolicy.CACHING_DISABLED,
+                origin_request_policy=origin_request_policy
+                or cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+                viewer_protocol_policy=cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+                compress=False,
+            ),
+            http_version=HTTP_VERSIONS[http_version],
+            domain_names=list(domain_names) if domain_names else None,
+            certificate=certificate,
+            minimum_protocol_version=cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 if certificate else None,
+            web_acl_id=web_acl_id,
+            enable_logging=log_bucket is not None,
+            log_bucket=log_bucket,
+            price_class=price_class,
+        )

@@ -1,0 +1,161 @@
+"""TargetGroupBindings: bind each NLB target group to a Kubernetes Service's pods (IP targets)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import aws_cdk as cdk
+import jsii
+import yaml
+from aws_cdk import aws_eks as eks
+from aws_cdk import aws_elasticloadbalancingv2 as elbv2
+
+from constructs import Construct, IConstruct
+from edge_origin.errors import EdgeOriginPropError, require_port
+
+K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+MANIFEST_DIR = "k8s"
+"""Folder in the cloud assembly (``cdk.out/k8s/<stack>/<construct>.yaml``) the manifests go to."""
+
+
+def target_group_binding(
+    *, name: str, namespace: str, service_name: str, service_port: int, target_group_arn: str
+) -> dict[str, Any]:
+    """The AWS Load Balancer Controller ``TargetGroupBinding`` for one target group, IP targets."""
+    return {
+        "apiVersion": "elbv2.k8s.aws/v1beta1",
+        "kind": "TargetGroupBinding",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"app.kubernetes.io/managed-by": "edge-origin"}},
+        "spec": {
+            "serviceRef": {"name": service_name, "port": service_port},
+            "targetGroupARN": target_group_arn,
+            "targetType": "ip",
+        },
+    }
+
+
+class TargetGroupBindings(Construct):
+    """Manifests that bind target groups to a Service, written into the cloud assembly.
+
+    For each target group: a ``TargetGroupBinding`` (``elbv2.k8s.aws/v1beta1``, ``targetType: ip``)
+    and a stack output with its ARN. The manifests are written as YAML to
+    ``cdk.out/k8s/<stack>/<construct id>.yaml`` (the ARN as a ``${Output}`` placeholder naming the
+    stack output to fill in). They are applied to a cluster with ``add_manifest`` only when
+    ``cluster`` is given, and it must be an imported cluster with an existing kubectl provider, so
+    no kubectl Lambda is created behind your back.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        target_groups: Mapping[str, elbv2.INetworkTargetGroup],
+        service_name: str,
+        service_port: int,
+        namespace: str = "default",
+        cluster: eks.ICluster | None = None,
+    ) -> None:
+        """
+        :param target_groups: binding name suffix (``nlb1``) -> target group. At least one.
+        :param service_name: Kubernetes Service whose endpoints become the targets (DNS-1123 label).
+        :param service_port: the Service port (1..65535).
+        :param namespace: namespace of the Service. Default ``default``.
+        :param cluster: an imported cluster with ``kubectl_provider`` set; the manifests are then
+            applied with ``add_manifest``. Default: none (manifests are only written to cdk.out).
+        """
+        super().__init__(scope, construct_id)
+        where = f"TargetGroupBindings {self.node.path}"
+        if not target_groups:
+            raise EdgeOriginPropError(where, "target_groups", {}, "at least one target group")
+        for prop, value in (("service_name", service_name), ("namespace", namespace)):
+            if not isinstance(value, str) or not K8S_NAME.fullmatch(value):
+                raise EdgeOriginPropError(where, prop, value, "a DNS-1123 label: a-z, 0-9, '-', 1..63 chars")
+        require_port(where, "service_port", service_port)
+        if cluster is not None and cluster.kubectl_provider is None:
+            raise EdgeOriginPropError(
+                where,
+                "cluster",
+                cluster.cluster_name,
+                "a cluster imported with eks.Cluster.from_cluster_attributes(..., kubectl_provider=...) "
+                "(an existing kubectl provider; edge-origin does not create one)",
+            )
+        self.cluster = cluster
+        self.namespace = namespace
+        self.manifests: list[dict[str, Any]] = []
+        self._file_manifests: list[dict[str, Any]] = []
+        self.outputs: dict[str, cdk.CfnOutput] = {}
+        stack = cdk.Stack.of(self)
+        for suffix, target_group in target_groups.items():
+            name = f"{service_name}-{suffix}".lower()
+            if not K8S_NAME.fullmatch(name):
+                raise EdgeOriginPropError(where, "target_groups", suffix, "keys that make a DNS-1123 name")
+            output = cdk.CfnOutput(
+                self,
+                f"{_pascal(suffix)}TargetGroupArn",
+                value=target_group.target_group_arn,
+                description=f"ARN of the target group for TargetGroupBinding {namespace}/{name}",
+            )
+            self.outputs[suffix] = output
+            manifest = target_group_binding(
+                name=name,
+                namespace=namespace,
+                service_name=service_name,
+                service_port=service_port,
+                target_group_arn=target_group.target_group_arn,
+            )
+            placeholder = "${" + stack.stack_name + "." + stack.resolve(output.logical_id) + "}"
+            self.add_manifest(manifest, file_form=_with_arn(manifest, placeholder))
+        cdk.Aspects.of(self).add(_ManifestWriter(self))
+
+    def add_manifest(self, manifest: dict[str, Any], *, file_form: dict[str, Any] | None = None) -> None:
+        """Add a manifest (applied with the cluster, if any, and written to the cloud assembly).
+
+        :param file_form: what goes into the YAML file instead, when ``manifest`` holds tokens.
+        """
+        index = len(self.manifests)
+        self.manifests.append(manifest)
+        self._file_manifests.append(file_form or manifest)
+        if self.cluster is not None:
+            self.cluster.add_manifest(f"Manifest{index}", manifest)
+
+    @property
+    def manifest_path(self) -> Path:
+        """Where the YAML lands in the cloud assembly."""
+        stack = cdk.Stack.of(self)
+        return Path(cdk.Stage.of(self).outdir) / MANIFEST_DIR / stack.artifact_id / f"{self.node.id}.yaml"
+
+    def render_yaml(self) -> str:
+        """The manifests as one multi-document YAML text."""
+        return yaml.safe_dump_all(self._file_manifests, sort_keys=False)
+
+    def write(self) -> Path:
+        """Write the YAML file; called during synthesis."""
+        path = self.manifest_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.render_yaml(), encoding="utf-8")
+        return path
+
+
+@jsii.implements(cdk.IAspect)
+class _ManifestWriter:
+    """Writes the manifests when synthesis visits their construct (aspects run once per synth)."""
+
+    def __init__(self, owner: TargetGroupBindings) -> None:
+        self._owner = owner
+
+    def visit(self, node: IConstruct) -> None:
+        if node.node.path == self._owner.node.path:
+            self._owner.write()
+
+
+def _with_arn(manifest: dict[str, Any], arn: str) -> dict[str, Any]:
+    spec = dict(manifest["spec"], targetGroupARN=arn)
+    return dict(manifest, spec=spec)
+
+
+def _pascal(label: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", label) if p)

@@ -1,0 +1,404 @@
+"""OriginFleet: N Network Load Balancers, one address per NLB per zone, TCP listeners, IP target groups."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import aws_cdk as cdk
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_elasticloadbalancingv2 as elbv2
+
+from constructs import Construct
+from edge_origin import aws_ranges
+from edge_origin.errors import (
+    EdgeOriginPropError,
+    require_int_range,
+    require_one_of,
+    require_port,
+    require_seconds_range,
+)
+
+NLB_IDLE_TIMEOUT_RANGE = (60, 6000)
+"""``tcp.idle_timeout.seconds`` of an NLB TCP listener (AWS and CDK: 60..6000 s, default 350 s)."""
+DEREGISTRATION_DELAY_RANGE = (0, 3600)
+TARGET_HEALTH_PROTOCOLS = ("HTTP", "HTTPS", "TCP")
+MAX_SECURITY_GROUPS_PER_NLB = 5
+PREFIX_LIST_MAPPING_ID = "EdgeOriginCloudFrontOriginFacing"
+
+
+@dataclass(frozen=True)
+class ZonalAddress:
+    """One address of one NLB in one zone: what a multivalue record points at."""
+
+    nlb_name: str
+    zone: str
+    subnet: ec2.ISubnet
+    ip_address: str
+    """A literal IP (internal NLBs) or the EIP's ``Ref`` token (internet-facing NLBs)."""
+    eip: ec2.CfnEIP | None
+    set_identifier: str
+
+
+@dataclass(frozen=True)
+class FleetMember:
+    """One NLB of the fleet and everything made for it."""
+
+    name: str
+    load_balancer: elbv2.NetworkLoadBalancer
+    listener: elbv2.NetworkListener
+    target_group: elbv2.NetworkTargetGroup
+    security_groups: tuple[ec2.SecurityGroup, ...]
+    addresses: tuple[ZonalAddress, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class _IngressRule:
+    peer: ec2.IPeer
+    port: int
+    weight: int
+    description: str
+
+
+class OriginFleet(Construct):
+    """Network Load Balancers for long-lived gRPC connections, one address per NLB per zone.
+
+    Internet-facing NLBs get one ``AWS::EC2::EIP`` per zone, attached through
+    ``SubnetMappings`` so each NLB has stable, known addresses that Route 53 multivalue
+    records can name one by one. Internal NLBs get fixed private addresses instead.
+
+    Each NLB has a TCP listener (TLS terminates on the pods: a TLS listener's idle timeout is
+    fixed at 350 s) with ``tcp_idle_timeout`` set explicitly, and its own IP target group with
+    connection termination on deregistration. Its security groups admit, on the listener port,
+    only CloudFront's origin-facing prefix list, and on the port Route 53 checks, the Route 53
+    health checker ranges (without them every health check fails and Route 53 fails open).
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        vpc: ec2.IVpc | None = None,
+        max_azs: int = 3,
+        nlb_count: int = 2,
+        internet_facing: bool = True,
+        listener_port: int = 443,
+        target_port: int = 8443,
+        idle_timeout: cdk.Duration = cdk.Duration.seconds(600),
+        cross_zone_enabled: bool = True,
+        deregistration_delay: cdk.Duration = cdk.Duration.seconds(30),
+        target_health_check_protocol: str = "HTTP",
+        target_health_check_port: int = 8081,
+        target_health_check_path: str = "/healthz",
+        health_checked_port: int | None = None,
+        cloudfront_prefix_list_id: str | None = None,
+        route53_health_checker_cidrs: Sequence[str] | None = None,
+        client_cidrs: Sequence[str] | None = None,
+        private_ip_offset: int = 200,
+        rules_per_security_group: int = 60,
+        name_prefix: str = "origin",
+    ) -> None:
+        """
+        :param vpc: VPC whose public subnets (private, for internal NLBs) hold the NLBs. Default: a
+            new VPC with public and isolated subnets in ``max_azs`` zones, no NAT gateways.
+        :param max_azs: zones of the new VPC (2..6). Default 3. Ignored when ``vpc`` is given.
+        :param nlb_count: number of NLBs (1..20). Default 2.
+        :param internet_facing: internet-facing NLBs with EIPs (True, default) or internal NLBs with
+            fixed private addresses (False).
+        :param listener_port: TCP listener port (1..65535). Default 443.
+        :param target_port: pod port the target group sends to (1..65535). Default 8443.
+        :param idle_timeout: listener ``tcp.idle_timeout.seconds`` (60..6000 s). Default 600 s,
+            set explicitly; AWS's silent default is 350 s.
+        :param cross_zone_enabled: cross-zone load balancing. Default True.
+        :param deregistration_delay: target group deregistration delay (0..3600 s). Default 30 s.
+        :param target_health_check_protocol: the target group's check of the pods: HTTP, HTTPS or
+            TCP. Default HTTP.
+        :param target_health_check_port: pod port of that check. Default 8081.
+        :param target_health_check_path: path for HTTP(S) checks. Default ``/healthz``.
+        :param health_checked_port: the NLB port Route 53 health checks connect to. Default: the
+            listener port.
+        :param cloudfront_prefix_list_id: id of ``com.amazonaws.global.cloudfront.origin-facing``.
+            Default: the shipped per-region table (a CfnMapping when the region is a token).
+        :param route53_health_checker_cidrs: Route 53 health checker IPv4 ranges. Default: the
+            shipped ``ROUTE53_HEALTHCHECKS`` ranges (see ``edge_origin/data``).
+        :param client_cidrs: internal NLBs only: who may connect. Default: the VPC CIDR.
+        :param private_ip_offset: internal NLBs only: host offset of NLB ``i``'s address in each
+            subnet is ``private_ip_offset + i``. Default 200.
+        :param rules_per_security_group: inbound-rule quota per security group, the prefix list
+            counting as its weight (max entries). Default 60 (the AWS default quota).
+        :param name_prefix: prefix of the set identifiers (``<prefix>-nlb1-us-east-1a``). Default
+            ``origin``.
+        """
+        super().__init__(scope, construct_id)
+        where = f"OriginFleet {self.node.path}"
+        require_int_range(where, "nlb_count", nlb_count, 1, 20)
+        require_port(where, "listener_port", listener_port)
+        require_port(where, "target_port", target_port)
+        require_port(where, "target_health_check_port", target_health_check_port)
+        self.health_checked_port = require_port(
+            where, "health_checked_port", listener_port if health_checked_port is None else health_checked_port
+        )
+        self.idle_timeout_seconds = require_seconds_range(where, "idle_timeout", idle_timeout, *NLB_IDLE_TIMEOUT_RANGE)
+        dereg = require_seconds_range(where, "deregistration_delay", deregistration_delay, *DEREGISTRATION_DELAY_RANGE)
+        require_one_of(where, "target_health_check_protocol", target_health_check_protocol, TARGET_HEALTH_PROTOCOLS)
+        require_int_range(where, "rules_per_security_group", rules_per_security_group, 1, 1000)
+        require_int_range(where, "private_ip_offset", private_ip_offset, 4, 250)
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,40}", name_prefix):
+            raise EdgeOriginPropError(where, "name_prefix", name_prefix, "1..41 of a-z, 0-9, '-'")
+        if vpc is None:
+            require_int_range(where, "max_azs", max_azs, 2, 6)
+            vpc = ec2.Vpc(
+                self,
+                "Vpc",
+                max_azs=max_azs,
+                nat_gateways=0,
+                subnet_configuration=[
+                    ec2.SubnetConfiguration(name="Public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
+                    ec2.SubnetConfiguration(name="Pods", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=20),
+                ],
+            )
+        self.vpc = vpc
+        self.internet_facing = internet_facing
+        self.listener_port = listener_port
+        self.target_port = target_port
+        candidates = vpc.public_subnets if internet_facing else (vpc.private_subnets or vpc.isolated_subnets)
+        selection = vpc.select_subnets(subnets=candidates, one_per_az=True) if candidates else None
+        self.subnets: list[ec2.ISubnet] = list(selection.subnets) if selection else []
+        if len(self.subnets) < 2:
+            kind = "public" if internet_facing else "private"
+            raise EdgeOriginPropError(
+                where, "vpc", f"{len(self.subnets)} zone(s) with {kind} subnets", "at least 2 zones"
+            )
+        ingress = self._ingress_rules(
+            where, internet_facing, cloudfront_prefix_list_id, route53_health_checker_cidrs, client_cidrs
+        )
+        packed = _pack_rules(ingress, rules_per_security_group)
+        if len(packed) > MAX_SECURITY_GROUPS_PER_NLB:
+            raise EdgeOriginPropError(
+                where,
+                "rules_per_security_group",
+                rules_per_security_group,
+                f"a quota that fits the {sum(r.weight for r in ingress)} rule slots into "
+                f"{MAX_SECURITY_GROUPS_PER_NLB} security groups",
+            )
+        self.members: list[FleetMember] = [
+            self._make_member(
+                index=i,
+                packed_rules=packed,
+                idle_timeout=cdk.Duration.seconds(self.idle_timeout_seconds),
+                cross_zone_enabled=cross_zone_enabled,
+                deregistration_delay=cdk.Duration.seconds(dereg),
+                health_protocol=target_health_check_protocol,
+                health_port=target_health_check_port,
+                health_path=target_health_check_path,
+                private_ip_offset=private_ip_offset,
+                name_prefix=name_prefix,
+            )
+            for i in range(nlb_count)
+        ]
+
+    # -- public views -------------------------------------------------------------------------
+    @property
+    def addresses(self) -> list[ZonalAddress]:
+        """Every address of every NLB, in NLB then zone order."""
+        return [a for m in self.members for a in m.addresses]
+
+    @property
+    def load_balancers(self) -> list[elbv2.NetworkLoadBalancer]:
+        return [m.load_balancer for m in self.members]
+
+    @property
+    def target_groups(self) -> list[elbv2.NetworkTargetGroup]:
+        return [m.target_group for m in self.members]
+
+    @property
+    def listeners(self) -> list[elbv2.NetworkListener]:
+        return [m.listener for m in self.members]
+
+    # -- construction ---------------------------------------------------------------------------
+    def _ingress_rules(
+        self,
+        where: str,
+        internet_facing: bool,
+        prefix_list_id: str | None,
+        r53_cidrs: Sequence[str] | None,
+        client_cidrs: Sequence[str] | None,
+    ) -> list[_IngressRule]:
+        if not internet_facing:
+            cidrs = list(client_cidrs) if client_cidrs is not None else [self.vpc.vpc_cidr_block]
+            for cidr in cidrs:
+                _require_cidr(where, "client_cidrs", cidr)
+            return [_IngressRule(ec2.Peer.ipv4(c), self.listener_port, 1, "gRPC clients") for c in cidrs]
+        if client_cidrs is not None:
+            raise EdgeOriginPropError(where, "client_cidrs", list(client_cidrs), "only with internet_facing=False")
+        cidrs = list(r53_cidrs) if r53_cidrs is not None else list(aws_ranges.route53_health_checker_cidrs().values)
+        if not cidrs:
+            raise EdgeOriginPropError(where, "route53_health_checker_cidrs", cidrs, "at least one CIDR")
+        for cidr in cidrs:
+            _require_cidr(where, "route53_health_checker_cidrs", cidr)
+        rules = [
+            _IngressRule(
+                ec2.Peer.prefix_list(self._prefix_list_id(where, prefix_list_id)),
+                self.listener_port,
+                aws_ranges.cloudfront_prefix_list_weight(),
+                "CloudFront origin-facing",
+            )
+        ]
+        rules += [
+            _IngressRule(ec2.Peer.ipv4(c), self.health_checked_port, 1, "Route 53 health checkers") for c in cidrs
+        ]
+        return rules
+
+    def _prefix_list_id(self, where: str, given: str | None) -> str:
+        if given is not None:
+            if not re.fullmatch(r"pl-[0-9a-f]{8,17}", given):
+                raise EdgeOriginPropError(where, "cloudfront_prefix_list_id", given, "a prefix list id pl-xxxxxxxx")
+            return given
+        table = aws_ranges.cloudfront_origin_facing_prefix_lists()
+        stack = cdk.Stack.of(self)
+        if not cdk.Token.is_unresolved(stack.region):
+            if stack.region not in table:
+                raise EdgeOriginPropError(
+                    where,
+                    "cloudfront_prefix_list_id",
+                    None,
+                    f"an explicit id: region {stack.region} is not in the shipped table ({', '.join(sorted(table))})",
+                )
+            return table[stack.region]
+        mapping = stack.node.try_find_child(PREFIX_LIST_MAPPING_ID)
+        if mapping is None:
+            mapping = cdk.CfnMapping(
+                stack, PREFIX_LIST_MAPPING_ID, mapping={r: {"PrefixListId": pl} for r, pl in sorted(table.items())}
+            )
+        return mapping.find_in_map(cdk.Aws.REGION, "PrefixListId")
+
+    def _make_member(
+        self,
+        *,
+        index: int,
+        packed_rules: list[list[_IngressRule]],
+        idle_timeout: cdk.Duration,
+        cross_zone_enabled: bool,
+        deregistration_delay: cdk.Duration,
+        health_protocol: str,
+        health_port: int,
+        health_path: str,
+        private_ip_offset: int,
+        name_prefix: str,
+    ) -> FleetMember:
+        name = f"Nlb{index + 1}"
+        groups = []
+        for k, rules in enumerate(packed_rules, start=1):
+            sg = ec2.SecurityGroup(
+                self,
+                f"{name}SecurityGroup{k}",
+                vpc=self.vpc,
+                allow_all_outbound=False,
+                description=f"edge-origin {name} ingress {k}/{len(packed_rules)}",
+            )
+            for rule in rules:
+                sg.add_ingress_rule(rule.peer, ec2.Port.tcp(rule.port), rule.description)
+            for port in sorted({self.target_port, health_port}):
+                sg.add_egress_rule(ec2.Peer.ipv4(self.vpc.vpc_cidr_block), ec2.Port.tcp(port), "to pods")
+            groups.append(sg)
+
+        addresses: list[ZonalAddress] = []
+        mappings: list[elbv2.SubnetMapping] = []
+        for zone_index, subnet in enumerate(self.subnets):
+            zone = subnet.availability_zone
+            zone_label = zone if not cdk.Token.is_unresolved(zone) else f"zone{zone_index + 1}"
+            set_id = f"{name_prefix}-{name.lower()}-{zone_label}"
+            if self.internet_facing:
+                eip = ec2.CfnEIP(self, f"{name}Eip{_pascal(zone_label)}", domain="vpc")
+                cdk.Tags.of(eip).add("Name", f"{self.node.path}/{set_id}")
+                mappings.append(elbv2.SubnetMapping(subnet=subnet, allocation_id=eip.attr_allocation_id))
+                addresses.append(ZonalAddress(name, zone_label, subnet, eip.ref, eip, set_id))
+            else:
+                ip = _host_in(subnet, private_ip_offset + index, self.node.path)
+                mappings.append(elbv2.SubnetMapping(subnet=subnet, private_ipv4_address=ip))
+                addresses.append(ZonalAddress(name, zone_label, subnet, ip, None, set_id))
+
+        nlb = elbv2.NetworkLoadBalancer(
+            self,
+            name,
+            vpc=self.vpc,
+            internet_facing=self.internet_facing,
+            subnet_mappings=mappings,
+            cross_zone_enabled=cross_zone_enabled,
+            security_groups=groups,
+        )
+        health_check = elbv2.HealthCheck(
+            protocol=elbv2.Protocol(health_protocol),
+            port=str(health_port),
+            path=health_path if health_protocol != "TCP" else None,
+            interval=cdk.Duration.seconds(10),
+            healthy_threshold_count=3,
+            unhealthy_threshold_count=3,
+        )
+        target_group = elbv2.NetworkTargetGroup(
+            self,
+            f"{name}Targets",
+            vpc=self.vpc,
+            port=self.target_port,
+            protocol=elbv2.Protocol.TCP,
+            target_type=elbv2.TargetType.IP,
+            connection_termination=True,
+            deregistration_delay=deregistration_delay,
+            health_check=health_check,
+        )
+        listener = nlb.add_listener(
+            "Tcp",
+            port=self.listener_port,
+            protocol=elbv2.Protocol.TCP,
+            tcp_idle_timeout=idle_timeout,
+            default_target_groups=[target_group],
+        )
+        return FleetMember(name, nlb, listener, target_group, tuple(groups), tuple(addresses))
+
+
+def _pack_rules(rules: list[_IngressRule], capacity: int) -> list[list[_IngressRule]]:
+    """First-fit of rules into security groups of ``capacity`` rule slots each, in order."""
+    groups: list[list[_IngressRule]] = []
+    loads: list[int] = []
+    for rule in rules:
+        if rule.weight > capacity:
+            raise EdgeOriginPropError(
+                "OriginFleet", "rules_per_security_group", capacity, f">= {rule.weight} ({rule.description} weight)"
+            )
+        for i, load in enumerate(loads):
+            if load + rule.weight <= capacity:
+                groups[i].append(rule)
+                loads[i] += rule.weight
+                break
+        else:
+            groups.append([rule])
+            loads.append(rule.weight)
+    return groups
+
+
+def _require_cidr(where: str, prop: str, cidr: str) -> None:
+    if cdk.Token.is_unresolved(cidr):
+        return
+    try:
+        ipaddress.IPv4Network(cidr)
+    except ValueError as exc:
+        raise EdgeOriginPropError(where, prop, cidr, "IPv4 CIDRs like 203.0.113.0/24") from exc
+
+
+def _host_in(subnet: ec2.ISubnet, offset: int, where: str) -> str:
+    cidr = subnet.ipv4_cidr_block
+    if cdk.Token.is_unresolved(cidr):
+        raise EdgeOriginPropError(
+            f"OriginFleet {where}", "vpc", "subnets with unknown CIDRs", "a VPC whose subnet CIDRs are known at synth"
+        )
+    network = ipaddress.IPv4Network(cidr)
+    if offset >= network.num_addresses - 1:
+        raise EdgeOriginPropError(f"OriginFleet {where}", "private_ip_offset", offset, f"< {network.num_addresses - 1} for {cidr}")
+    return str(network.network_address + offset)
+
+
+def _pascal(label: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", label) if part)

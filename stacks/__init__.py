@@ -1,0 +1,1 @@
+"""The reference stacks of this repository: wiring only."""

@@ -1,0 +1,43 @@
+"""Builds the reference app: used by app.py, by the tests and by the benchmark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aws_cdk as cdk
+from cdk_nag import AwsSolutionsChecks
+
+from stacks.acknowledgements import acknowledge_reference_findings
+from stacks.reference import ReferenceConfig, TelemetryIngestStack
+
+STACK_NAME = "TelemetryIngest"
+
+
+def build_reference_app(
+    context: dict[str, Any] | None = None, *, outdir: str | None = None, checks: bool = True
+) -> tuple[cdk.App, TelemetryIngestStack]:
+    """The reference app with its stack; ``checks`` adds cdk-nag's AwsSolutions pack."""
+    app = cdk.App(context=context, outdir=outdir)
+    config = ReferenceConfig.from_context(app.node)
+    stack = TelemetryIngestStack(
+        app,
+        STACK_NAME,
+        config=config,
+        env=cdk.Environment(account=config.account, region=config.region),
+        description="edge-origin reference: gRPC telemetry ingest, CloudFront -> multivalue Route 53 -> NLB -> EKS",
+    )
+    if checks:
+        acknowledge_reference_findings(stack)
+        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks())
+    return app, stack
+
+
+def cdk_json_context(path: str = "cdk.json") -> dict[str, Any]:
+    """The ``context`` block of cdk.json, as the CDK CLI would pass it."""
+    import json
+    from pathlib import Path
+
+    file = Path(path)
+    if not file.is_absolute():
+        file = Path(__file__).resolve().parents[1] / path
+    return dict(json.loads(file.read_text(encoding="utf-8")).get("context", {}))

@@ -1,0 +1,179 @@
+"""Bad props fail at construction with an error naming the prop, the value and what is allowed."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import aws_cdk as cdk
+import pytest
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_eks as eks
+from aws_cdk import aws_route53 as route53
+from aws_cdk.assertions import Annotations, Match
+from edge_origin import (
+    EdgeOriginPropError,
+    GrpcEdgeDistribution,
+    GrpcEdgeToOrigin,
+    MultivalueOriginRecords,
+    OriginAddress,
+    OriginFleet,
+    TargetGroupBindings,
+)
+
+from stacks.reference import ReferenceConfig
+
+
+def _stack() -> cdk.Stack:
+    return cdk.Stack(cdk.App(), "S", env=cdk.Environment(account="123456789012", region="us-east-1"))
+
+
+def _zone(stack: cdk.Stack) -> route53.IHostedZone:
+    return route53.HostedZone.from_hosted_zone_attributes(stack, "Zone", hosted_zone_id="Z1", zone_name="example.com")
+
+
+def _pattern(**overrides: Any) -> GrpcEdgeToOrigin:
+    stack = _stack()
+    props: dict[str, Any] = {"zone": _zone(stack), "origin_name": "origin.example.com", "service_name": "ingest"}
+    props.update(overrides)
+    return GrpcEdgeToOrigin(stack, "P", **props)
+
+
+def _records(**overrides: Any) -> MultivalueOriginRecords:
+    stack = _stack()
+    props: dict[str, Any] = {
+        "zone": _zone(stack),
+        "record_name": "origin.example.com",
+        "addresses": [OriginAddress("192.0.2.1", "a"), OriginAddress("192.0.2.2", "b")],
+    }
+    props.update(overrides)
+    return MultivalueOriginRecords(stack, "R", **props)
+
+
+def _edge(**overrides: Any) -> GrpcEdgeDistribution:
+    props: dict[str, Any] = {"origin_name": "origin.example.com"}
+    props.update(overrides)
+    return GrpcEdgeDistribution(_stack(), "E", **props)
+
+
+CASES = [
+    ("nlb_count=0", lambda: _pattern(nlb_count=0), "nlb_count", "1..20"),
+    ("nlb_count='2'", lambda: _pattern(nlb_count="2"), "nlb_count", "integer"),
+    ("max_azs=1", lambda: _pattern(max_azs=1), "max_azs", "2..6"),
+    ("idle 30s", lambda: _pattern(nlb_idle_timeout=cdk.Duration.seconds(30)), "idle_timeout", "60..6000"),
+    ("idle 7000s", lambda: _pattern(nlb_idle_timeout=cdk.Duration.seconds(7000)), "idle_timeout", "60..6000"),
+    ("interval 20s", lambda: _records(request_interval=cdk.Duration.seconds(20)), "request_interval", "10, 30"),
+    ("threshold 0", lambda: _records(failure_threshold=0), "failure_threshold", "1..10"),
+    ("threshold 11", lambda: _records(failure_threshold=11), "failure_threshold", "1..10"),
+    ("ttl -1", lambda: _records(ttl=-1), "ttl", "0..2147483647"),
+    ("ttl too big", lambda: _records(ttl=2**31), "ttl", "0..2147483647"),
+    ("name outside zone", lambda: _records(record_name="origin.example.org"), "record_name", "inside the zone"),
+    ("empty record name", lambda: _records(record_name=" "), "record_name", "non-empty"),
+    ("listener port 0", lambda: _pattern(listener_port=0), "listener_port", "1..65535"),
+    ("target port 70000", lambda: _pattern(target_port=70000), "target_port", "1..65535"),
+    ("keepalive 0", lambda: _edge(keepalive_timeout=0), "keepalive_timeout", "1..180"),
+    ("keepalive 181", lambda: _edge(keepalive_timeout=cdk.Duration.seconds(181)), "keepalive_timeout", "1..180"),
+    ("read timeout 200", lambda: _edge(read_timeout=cdk.Duration.seconds(200)), "read_timeout", "1..180"),
+    ("empty origin", lambda: _edge(origin_name=""), "origin_name", "non-empty"),
+    ("http/1.1", lambda: _edge(http_version="http1.1"), "http_version", "http2"),
+    ("domain without cert", lambda: _edge(domain_names=["grpc.example.com"]), "certificate", "ACM certificate"),
+    (
+        "duplicate set ids",
+        lambda: _records(addresses=[OriginAddress("192.0.2.1", "a"), OriginAddress("192.0.2.2", "a")]),
+        "set_identifier",
+        "unique",
+    ),
+    ("bad set id", lambda: _records(addresses=[OriginAddress("192.0.2.1", "a b")]), "set_identifier", "1..128"),
+    ("no addresses", lambda: _records(addresses=[]), "addresses", "at least one"),
+    ("bad service name", lambda: _pattern(service_name="Ingest_Svc"), "service_name", "DNS-1123"),
+    ("bad prefix list", lambda: _pattern(cloudfront_prefix_list_id="cloudfront"), "cloudfront_prefix_list_id", "pl-"),
+    ("bad checker CIDR", lambda: _pattern(route53_health_checker_cidrs=["1.2.3.4/99"]), "route53_health_checker_cidrs", "CIDR"),
+    ("health protocol", lambda: _pattern(target_health_check_protocol="GRPC"), "target_health_check_protocol", "HTTP"),
+    ("health check type", lambda: _pattern(origin_health_check_type="UDP"), "health_check_type", "TCP"),
+    ("sg quota too small", lambda: _fleet(rules_per_security_group=50), "rules_per_security_group", ">= 55"),
+    ("nlb idle not a duration", lambda: _pattern(nlb_idle_timeout="600s"), "idle_timeout", "Duration"),
+]
+
+
+def _fleet(**overrides: Any) -> OriginFleet:
+    return OriginFleet(_stack(), "F", **overrides)
+
+
+@pytest.mark.parametrize(("case", "build", "prop", "allowed"), CASES, ids=[c[0] for c in CASES])
+def test_bad_prop_raises_naming_prop_and_allowed(case: str, build, prop: str, allowed: str) -> None:
+    with pytest.raises(EdgeOriginPropError) as info:
+        build()
+    message = str(info.value)
+    assert f"invalid {prop}=" in message, message
+    assert allowed in message, message
+    assert "jsii" not in message
+
+
+def test_fewer_than_two_zones_in_given_vpc() -> None:
+    stack = _stack()
+    vpc = ec2.Vpc(stack, "OneZone", max_azs=1, nat_gateways=0)
+    with pytest.raises(EdgeOriginPropError, match=re.escape("invalid vpc='1 zone(s) with public subnets'; allowed: at least 2 zones")):
+        OriginFleet(stack, "F", vpc=vpc)
+
+
+def test_vpc_without_public_subnets() -> None:
+    stack = _stack()
+    vpc = ec2.Vpc(
+        stack,
+        "Private",
+        max_azs=2,
+        nat_gateways=0,
+        subnet_configuration=[ec2.SubnetConfiguration(name="i", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED)],
+    )
+    with pytest.raises(EdgeOriginPropError, match="0 zone"):
+        OriginFleet(stack, "F", vpc=vpc)
+
+
+def test_cluster_without_kubectl_provider_is_refused() -> None:
+    stack = _stack()
+    fleet = OriginFleet(stack, "F", nlb_count=1)
+    cluster = eks.Cluster.from_cluster_attributes(stack, "C", cluster_name="prod")
+    with pytest.raises(EdgeOriginPropError, match="kubectl_provider"):
+        TargetGroupBindings(
+            stack, "B", target_groups={"nlb1": fleet.target_groups[0]}, service_name="svc", service_port=8443, cluster=cluster
+        )
+
+
+def test_region_outside_prefix_list_table_needs_explicit_id() -> None:
+    stack = cdk.Stack(cdk.App(), "S", env=cdk.Environment(account="123456789012", region="me-central-1"))
+    with pytest.raises(EdgeOriginPropError, match="me-central-1 is not in the shipped table"):
+        OriginFleet(stack, "F")
+
+
+def test_context_of_wrong_type_names_the_key() -> None:
+    app = cdk.App(context={"edge-origin:nlbCount": "two"})
+    with pytest.raises(EdgeOriginPropError, match="invalid edge-origin:nlbCount='two'; allowed: a int"):
+        ReferenceConfig.from_context(app.node)
+
+
+def test_good_values_at_the_edges_of_ranges_are_accepted() -> None:
+    _records(request_interval=cdk.Duration.seconds(30), failure_threshold=10, ttl=0)
+    _records(failure_threshold=1, ttl=300)
+    _edge(keepalive_timeout=1, read_timeout=cdk.Duration.seconds(180))
+    _fleet(idle_timeout=cdk.Duration.seconds(60), nlb_count=1)
+    _fleet(idle_timeout=6000, nlb_count=1, rules_per_security_group=55 + 17)
+
+
+def _warnings(construct) -> list[str]:  # noqa: ANN001
+    stack = cdk.Stack.of(construct)
+    return [str(m.entry.data) for m in Annotations.from_stack(stack).find_warning("*", Match.any_value())]
+
+
+def test_warnings_for_ttl_above_300_more_than_8_records_and_cloudfront_quota() -> None:
+    many = [OriginAddress(f"192.0.2.{i}", f"id{i}") for i in range(1, 10)]
+    records = _records(ttl=301, addresses=many)
+    texts = _warnings(records)
+    assert any("TTL 301s" in t for t in texts), texts
+    assert any("9 multivalue records" in t and "at most 8" in t for t in texts), texts
+    edge = _edge(keepalive_timeout=90)
+    assert any("keepalive_timeout=90s is above CloudFront's default quota" in t for t in _warnings(edge))
+
+
+def test_no_warnings_for_sane_values() -> None:
+    assert not [t for t in _warnings(_records(ttl=300)) if "edge-origin" in t or "TTL" in t or "records" in t]
+    assert not [t for t in _warnings(_edge(keepalive_timeout=60, read_timeout=60)) if "quota" in t]

@@ -1,0 +1,100 @@
+"""The smaller constructs on their own: internal origin, bindings with a cluster, exposed parts."""
+
+from __future__ import annotations
+
+import aws_cdk as cdk
+import yaml
+from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_eks as eks
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_route53 as route53
+from aws_cdk.assertions import Template
+from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin, OriginFleet, TargetGroupBindings
+
+ENV = cdk.Environment(account="123456789012", region="us-east-1")
+
+
+def _stack() -> cdk.Stack:
+    return cdk.Stack(cdk.App(), "S", env=ENV)
+
+
+def test_internal_origin_uses_private_addresses_and_alarm_health_checks() -> None:
+    stack = _stack()
+    zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Z", hosted_zone_id="Z1", zone_name="svc.internal")
+    origin = InternalGrpcOrigin(stack, "Tax", zone=zone, origin_name="tax.svc.internal", service_name="tax")
+    template = Template.from_stack(stack).to_json()
+    resources = template["Resources"].values()
+    nlbs = [r["Properties"] for r in resources if r["Type"] == "AWS::ElasticLoadBalancingV2::LoadBalancer"]
+    assert [n["Scheme"] for n in nlbs] == ["internal", "internal"]
+    assert not [r for r in resources if r["Type"] == "AWS::EC2::EIP"]
+    assert not [r for r in resources if r["Type"] == "AWS::CloudFront::Distribution"]
+    records = [r["Properties"] for r in resources if r["Type"] == "AWS::Route53::RecordSet"]
+    ips = [r["ResourceRecords"][0] for r in records]
+    assert len(set(ips)) == len(ips) == 6 and all(ip.startswith("10.0.") for ip in ips)
+    checks = [r["Properties"]["HealthCheckConfig"] for r in resources if r["Type"] == "AWS::Route53::HealthCheck"]
+    assert {c["Type"] for c in checks} == {"CLOUDWATCH_METRIC"} and len(checks) == 2
+    assert all(r["MultiValueAnswer"] and r["HealthCheckId"] for r in records)
+    assert len(origin.alarms) == 2
+
+
+def test_bindings_applied_only_with_an_imported_cluster_and_its_provider() -> None:
+    stack = _stack()
+    fleet = OriginFleet(stack, "F", nlb_count=1)
+    provider = eks.KubectlProvider.from_kubectl_provider_attributes(
+        stack,
+        "Kubectl",
+        function_arn="arn:aws:lambda:us-east-1:123456789012:function:kubectl-provider",
+        handler_role=iam.Role.from_role_arn(stack, "HandlerRole", "arn:aws:iam::123456789012:role/kubectl-handler"),
+        kubectl_role_arn="arn:aws:iam::123456789012:role/kubectl",
+    )
+    cluster = eks.Cluster.from_cluster_attributes(stack, "Cluster", cluster_name="prod", kubectl_provider=provider)
+    bindings = TargetGroupBindings(
+        stack, "B", target_groups={"nlb1": fleet.target_groups[0]}, service_name="svc", service_port=8443, cluster=cluster
+    )
+    template = Template.from_stack(stack).to_json()
+    manifests = [r for r in template["Resources"].values() if r["Type"] == "Custom::AWSCDK-EKS-KubernetesResource"]
+    functions = [r for r in template["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
+    assert len(manifests) == 1 and not functions
+    assert "TargetGroupBinding" in str(manifests[0]["Properties"]["Manifest"])
+    assert yaml.safe_load(bindings.render_yaml())["spec"]["targetType"] == "ip"
+
+
+def test_pattern_exposes_its_parts() -> None:
+    stack = _stack()
+    zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Z", hosted_zone_id="Z1", zone_name="example.com")
+    pattern = GrpcEdgeToOrigin(stack, "P", zone=zone, origin_name="o.example.com", service_name="s", nlb_count=3)
+    assert len(pattern.load_balancers) == 3 and len(pattern.target_groups) == 3
+    assert len(pattern.records.records) == 3 * len(pattern.fleet.subnets)
+    assert pattern.distribution is pattern.edge.distribution
+    assert {a.set_identifier for a in pattern.fleet.addresses} == {r.address.set_identifier for r in pattern.records.records}
+
+
+def test_existing_vpc_and_environment_agnostic_stack_use_a_region_mapping() -> None:
+    stack = cdk.Stack(cdk.App(), "Agnostic")
+    vpc = ec2.Vpc.from_vpc_attributes(
+        stack,
+        "Existing",
+        vpc_id="vpc-0123456789abcdef0",
+        vpc_cidr_block="10.1.0.0/16",
+        availability_zones=["eu-west-1a", "eu-west-1b"],
+        public_subnet_ids=["subnet-aaaa1111", "subnet-bbbb2222"],
+    )
+    fleet = OriginFleet(stack, "F", vpc=vpc, nlb_count=1)
+    template = Template.from_stack(stack).to_json()
+    assert template["Mappings"]["EdgeOriginCloudFrontOriginFacing"]["eu-west-1"] == {"PrefixListId": "pl-4fa04526"}
+    ingress = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::EC2::SecurityGroupIngress"]
+    assert ingress[0]["SourcePrefixListId"] == {
+        "Fn::FindInMap": ["EdgeOriginCloudFrontOriginFacing", {"Ref": "AWS::Region"}, "PrefixListId"]
+    }
+    assert [a.zone for a in fleet.addresses] == ["eu-west-1a", "eu-west-1b"]
+    assert "Vpc" not in {c.node.id for c in fleet.node.children}
+
+
+def test_explicit_prefix_list_and_checker_ranges_fit_one_group() -> None:
+    stack = _stack()
+    fleet = OriginFleet(
+        stack, "F", nlb_count=1, cloudfront_prefix_list_id="pl-0123abcd", route53_health_checker_cidrs=["192.0.2.0/24"]
+    )
+    assert len(fleet.members[0].security_groups) == 1
+    template = Template.from_stack(stack).to_json()
+    assert "pl-0123abcd" in str(template) and "Mappings" not in template
