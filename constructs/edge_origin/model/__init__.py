@@ -11,6 +11,10 @@ Loading
     than ``MAX_DEPTH`` (100) are rejected. All bad input raises ``ModelError`` (a ValueError)
     with one line: ``<file>: [<logical id>: ]<problem>``.
 
+    For a cdk.out, findings CDK suppressed for the EdgeOrigin pack (``validation-report.json``,
+    acknowledged with a reason) land in ``model.acknowledged_paths`` (construct path -> rules),
+    so ``edge-origin check cdk.out`` agrees with ``cdk synth``.
+
     ``TemplateModel.from_templates({"Stack": template_dict})`` builds a model in memory (the
     cdk-nag plugin does this with the stacks' resolved templates).
 
