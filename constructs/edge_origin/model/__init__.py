@@ -33,7 +33,8 @@ Values (see ``intrinsics`` for the full list)
     None)``). What the templates cannot know becomes ``Unresolved(reason, expr)``. ``Fn::If`` is
     resolved when its condition is decidable from the templates (parameter defaults), else it is
     ``Unresolved("condition", ...)``: the checker does not guess a branch. ``AWS::NoValue``
-    removes the key. Unknown ``Fn::*`` and Refs to missing resources raise ``ModelError``.
+    removes the key. A resource whose ``Condition`` is false with the parameter defaults is left
+    out (listed in ``model.skipped``); an undecidable one is kept. Unknown ``Fn::*`` and Refs to missing resources raise ``ModelError``.
     ``normalize_name(name)``: lower case, no trailing dot. ``display_value(v)`` renders any value.
 
 Typed views (built once, cached; linear in the number of resources)
