@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator
+from functools import cache
 
 from edge_origin.aws_ranges import cloudfront_origin_facing_prefix_lists, route53_health_checker_cidrs
 from edge_origin.findings import Finding, Severity
@@ -21,9 +22,19 @@ def _port(hc: HealthCheckView) -> int | None:
     return hc.port if hc.port is not None else DEFAULT_PORTS.get((hc.type or "").upper())
 
 
+@cache
+def _required() -> tuple[ipaddress.IPv4Network, ...]:
+    return tuple(ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs().values)
+
+
+@cache
+def _cloudfront_lists() -> frozenset[str]:
+    return frozenset(cloudfront_origin_facing_prefix_lists().values())
+
+
 def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4Network] | None:
     """Networks admitted on ``port``; None when a source cannot be decided (parameter, unknown prefix list)."""
-    cloudfront = set(cloudfront_origin_facing_prefix_lists().values())
+    cloudfront = _cloudfront_lists()
     nets: list[ipaddress.IPv4Network] = []
     for group in groups:
         for rule in group.ingress:
@@ -48,7 +59,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         eip = model.eip(hc.ip_address)
         if port is None or eip is None:
             continue
-        required = [ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs().values]
+        required = _required()
         for lb in eip.load_balancers:
             if not lb.security_groups or (lb.resource.key, port) in seen:
                 continue
@@ -59,6 +70,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             admitted = _admitted(groups, port)
             if admitted is None:
                 continue
+            if any(n.prefixlen == 0 for n in admitted):
+                continue  # 0.0.0.0/0
             missing = [c for c in required if not any(c.subnet_of(n) for n in admitted)]
             if missing:
                 yield finding(
