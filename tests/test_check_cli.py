@@ -158,3 +158,23 @@ def test_installed_entry_point_one_line_errors(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_cdk_out_acknowledgements_from_validation_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cdk.out"
+    (out / "assembly-Stage").mkdir(parents=True)
+    body = json.loads((RULES_DIR / "eo-dns4-fire.json").read_text())
+    body["Resources"]["RecordA"]["Metadata"] = {"aws:cdk:path": "Stage/Origins/RecordA/Resource"}
+    (out / "assembly-Stage" / "StageOrigins.template.json").write_text(json.dumps(body))
+    (out / "assembly-Stage" / "manifest.json").write_text(json.dumps({"artifacts": {"StageOrigins": {
+        "type": "aws:cloudformation:stack", "properties": {"templateFile": "StageOrigins.template.json", "stackName": "Stage-Origins"}}}}))
+    (out / "manifest.json").write_text(json.dumps({"artifacts": {"assembly-Stage": {
+        "type": "cdk:cloud-assembly", "properties": {"directoryName": "assembly-Stage"}}}}))
+    code, text, _ = _run(capsys, "check", str(out), "--format", "json", "--fail-on", "warning")
+    assert code == 1 and [(f["stack"], f["rule"]) for f in json.loads(text)["findings"]] == [("Stage-Origins", "EO-DNS4")]
+    report = {"pluginReports": [{"pluginName": "EdgeOrigin", "suppressedViolations": [{
+        "ruleName": "EdgeOrigin-EO-DNS4", "reason": "resolver pinning", "acknowledgedId": "EdgeOrigin::EdgeOrigin-EO-DNS4",
+        "violatingConstructs": [{"constructPath": "Stage/Origins/RecordA/Resource"}]}]}]}
+    (out / "validation-report.json").write_text(json.dumps(report))
+    code, text, _ = _run(capsys, "check", str(out), "--format", "json", "--fail-on", "warning")
+    assert (code, json.loads(text)) == (0, {"findings": []})

@@ -124,3 +124,32 @@ def test_bad_templates_raise_model_error(body: dict, message: str) -> None:
         TemplateModel.from_templates({"S": body})
     assert str(info.value).startswith("S.template.json: ")
     assert "\n" not in str(info.value)
+
+
+def test_resource_with_false_condition_is_skipped() -> None:
+    body = {
+        "Parameters": {"Weighted": {"Type": "String", "Default": "no"}, "Env": {"Type": "String"}},
+        "Conditions": {"IsWeighted": {"Fn::Equals": [{"Ref": "Weighted"}, "yes"]}, "Unknown": {"Fn::Equals": [{"Ref": "Env"}, "prod"]}},
+        "Resources": {
+            "Old": {"Type": "AWS::Route53::RecordSet", "Condition": "IsWeighted", "Properties": {"Name": "a.example.com", "Type": "A", "Weight": 1}},
+            "Maybe": {"Type": "AWS::Route53::RecordSet", "Condition": "Unknown", "Properties": {"Name": "a.example.com", "Type": "A"}},
+        },
+    }
+    model = TemplateModel.from_templates({"S": body})
+    assert model.skipped == [("S", "Old")]
+    assert [r.logical_id for r in model.record_sets("a.example.com")] == ["Maybe"]
+    assert model.resource("S", "Maybe").condition == "Unknown"
+
+
+def test_import_value_cycle_and_missing_export_stay_unresolved() -> None:
+    a = {
+        "Resources": {"R": {"Type": "X", "Properties": {"V": {"Fn::ImportValue": "b-out"}}}},
+        "Outputs": {"O": {"Value": {"Fn::ImportValue": "b-out"}, "Export": {"Name": "a-out"}}},
+    }
+    b = {
+        "Resources": {"R": {"Type": "X", "Properties": {"V": {"Fn::ImportValue": "a-out"}, "W": {"Fn::ImportValue": "zzz"}}}},
+        "Outputs": {"O": {"Value": {"Fn::ImportValue": "a-out"}, "Export": {"Name": "b-out"}}},
+    }
+    model = TemplateModel.from_templates({"A": a, "B": b})
+    assert isinstance(model.resource("A", "R").properties["V"], Unresolved)
+    assert model.resource("B", "R").properties["W"] == Unresolved("import", "Fn::ImportValue zzz")

@@ -11,6 +11,10 @@ Loading
     than ``MAX_DEPTH`` (100) are rejected. All bad input raises ``ModelError`` (a ValueError)
     with one line: ``<file>: [<logical id>: ]<problem>``.
 
+    For a cdk.out, findings CDK suppressed for the EdgeOrigin pack (``validation-report.json``,
+    acknowledged with a reason) land in ``model.acknowledged_paths`` (construct path -> rules),
+    so ``edge-origin check cdk.out`` agrees with ``cdk synth``.
+
     ``TemplateModel.from_templates({"Stack": template_dict})`` builds a model in memory (the
     cdk-nag plugin does this with the stacks' resolved templates).
 
@@ -29,7 +33,8 @@ Values (see ``intrinsics`` for the full list)
     None)``). What the templates cannot know becomes ``Unresolved(reason, expr)``. ``Fn::If`` is
     resolved when its condition is decidable from the templates (parameter defaults), else it is
     ``Unresolved("condition", ...)``: the checker does not guess a branch. ``AWS::NoValue``
-    removes the key. Unknown ``Fn::*`` and Refs to missing resources raise ``ModelError``.
+    removes the key. A resource whose ``Condition`` is false with the parameter defaults is left
+    out (listed in ``model.skipped``); an undecidable one is kept. Unknown ``Fn::*`` and Refs to missing resources raise ``ModelError``.
     ``normalize_name(name)``: lower case, no trailing dot. ``display_value(v)`` renders any value.
 
 Typed views (built once, cached; linear in the number of resources)

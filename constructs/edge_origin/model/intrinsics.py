@@ -77,6 +77,11 @@ class StackResolver:
         out = self._resolve(value, 0)
         return None if out is _NOVALUE else out
 
+    def condition_for(self, name: str, where: str) -> bool | None:
+        """``condition(name)`` with errors naming ``where`` (the resource that uses it)."""
+        self._where = where
+        return self.condition(name)
+
     def condition(self, name: str) -> bool | None:
         """The value of a named condition, or None when the templates cannot decide it."""
         if name in self._condition_cache:

@@ -114,12 +114,17 @@ class TemplateModel:
         self._by_key: dict[tuple[str, str], Resource] = {}
         self._by_type: dict[str, list[Resource]] = defaultdict(list)
         self.resources: list[Resource] = []
+        #: ``(stack, logical_id)`` of resources whose ``Condition`` is false with the defaults.
+        self.skipped: list[tuple[str, str]] = []
         for item in loaded:
             resolver = self._resolvers[item.stack]
             for logical_id, body in item.body["Resources"].items():
                 props = resolver.resolve(body.get("Properties") or {}, logical_id)
                 metadata = body.get("Metadata") if isinstance(body.get("Metadata"), dict) else {}
                 condition = body.get("Condition") if isinstance(body.get("Condition"), str) else None
+                if condition is not None and resolver.condition_for(condition, logical_id) is False:
+                    self.skipped.append((item.stack, logical_id))
+                    continue  # not created with these parameter defaults
                 res = Resource(item.stack, item.template, logical_id, body["Type"], props or {}, metadata, condition)
                 self.resources.append(res)
                 self._by_key[res.key] = res
@@ -527,7 +532,11 @@ class TemplateModel:
         return {n for n in self.cloudfront_origin_names() - grpc if self.load_balancers_for_name(n)}
 
     def origin_names(self) -> dict[str, str]:
-        """``{name: "grpc" | "long-lived"}`` for every origin name the rules look at."""
+        """``{name: "grpc" | "long-lived"}`` for every origin name the rules look at (sorted)."""
+        return dict(self._origin_names)
+
+    @cached_property
+    def _origin_names(self) -> dict[str, str]:
         out = dict.fromkeys(sorted(self.long_lived_origin_names()), "long-lived")
         out.update(dict.fromkeys(sorted(self.grpc_origin_names()), "grpc"))
         return dict(sorted(out.items()))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator
+from functools import cache
 
-from edge_origin.data import cloudfront_origin_facing_prefix_lists, route53_health_checker_cidrs
+from edge_origin.aws_ranges import cloudfront_origin_facing_prefix_lists, route53_health_checker_cidrs
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import HealthCheckView, SecurityGroupView, TemplateModel
 from edge_origin.rules.base import Rule, finding
@@ -13,7 +14,7 @@ from edge_origin.rules.base import Rule, finding
 DEFAULT_PORTS = {"HTTP": 80, "HTTP_STR_MATCH": 80, "HTTPS": 443, "HTTPS_STR_MATCH": 443}
 FIX = (
     "Add ingress on the health-checked port from the Route 53 health-checker CIDRs "
-    "(edge_origin/data/route53_health_checkers.json, ip-ranges.json service ROUTE53_HEALTHCHECKS) to the NLB's security group."
+    "(edge_origin/data/route53_health_checkers.json, ip-ranges.json service ROUTE53_HEALTHCHECKS; all of them: checkers of every region probe) to the NLB's security group."
 )
 
 
@@ -21,9 +22,19 @@ def _port(hc: HealthCheckView) -> int | None:
     return hc.port if hc.port is not None else DEFAULT_PORTS.get((hc.type or "").upper())
 
 
+@cache
+def _required() -> tuple[ipaddress.IPv4Network, ...]:
+    return tuple(ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs().values)
+
+
+@cache
+def _cloudfront_lists() -> frozenset[str]:
+    return frozenset(cloudfront_origin_facing_prefix_lists().values())
+
+
 def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4Network] | None:
     """Networks admitted on ``port``; None when a source cannot be decided (parameter, unknown prefix list)."""
-    cloudfront = {v["id"] for v in cloudfront_origin_facing_prefix_lists().values()}
+    cloudfront = _cloudfront_lists()
     nets: list[ipaddress.IPv4Network] = []
     for group in groups:
         for rule in group.ingress:
@@ -48,8 +59,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         eip = model.eip(hc.ip_address)
         if port is None or eip is None:
             continue
-        regions = hc.resource.properties.get("HealthCheckConfig", {}).get("Regions")
-        required = [ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs(regions if isinstance(regions, list) else None)]
+        required = _required()
         for lb in eip.load_balancers:
             if not lb.security_groups or (lb.resource.key, port) in seen:
                 continue
@@ -60,6 +70,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             admitted = _admitted(groups, port)
             if admitted is None:
                 continue
+            if any(n.prefixlen == 0 for n in admitted):
+                continue  # 0.0.0.0/0
             missing = [c for c in required if not any(c.subnet_of(n) for n in admitted)]
             if missing:
                 yield finding(
