@@ -7,6 +7,7 @@ from typing import Any
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
+from edge_origin import EdgeOriginChecks
 from stacks.acknowledgements import acknowledge_reference_findings
 from stacks.reference import ReferenceConfig, TelemetryIngestStack
 
@@ -16,7 +17,7 @@ STACK_NAME = "TelemetryIngest"
 def build_reference_app(
     context: dict[str, Any] | None = None, *, outdir: str | None = None, checks: bool = True
 ) -> tuple[cdk.App, TelemetryIngestStack]:
-    """The reference app with its stack; ``checks`` adds cdk-nag's AwsSolutions pack."""
+    """The reference app with its stack; ``checks`` adds cdk-nag's AwsSolutions pack and edge-origin's rules."""
     app = cdk.App(context=context, outdir=outdir)
     config = ReferenceConfig.from_context(app.node)
     stack = TelemetryIngestStack(
@@ -28,7 +29,7 @@ def build_reference_app(
     )
     if checks:
         acknowledge_reference_findings(stack)
-        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks())
+        cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(), EdgeOriginChecks())
     return app, stack
 
 

@@ -6,7 +6,7 @@ import ipaddress
 from collections.abc import Iterator
 from functools import cache
 
-from edge_origin.aws_ranges import cloudfront_origin_facing_prefix_lists, route53_health_checker_cidrs
+from edge_origin.data import cloudfront_origin_facing_prefix_lists, route53_health_checker_cidrs
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import HealthCheckView, SecurityGroupView, TemplateModel
 from edge_origin.rules.base import Rule, finding
@@ -24,12 +24,12 @@ def _port(hc: HealthCheckView) -> int | None:
 
 @cache
 def _required() -> tuple[ipaddress.IPv4Network, ...]:
-    return tuple(ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs().values)
+    return tuple(ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs())
 
 
 @cache
 def _cloudfront_lists() -> frozenset[str]:
-    return frozenset(cloudfront_origin_facing_prefix_lists().values())
+    return frozenset(entry["id"] for entry in cloudfront_origin_facing_prefix_lists().values())
 
 
 def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4Network] | None:
