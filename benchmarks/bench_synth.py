@@ -30,8 +30,8 @@ from aws_cdk import aws_ec2 as ec2  # noqa: E402
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2  # noqa: E402
 from aws_cdk import aws_route53 as route53  # noqa: E402
 from aws_cdk import aws_s3 as s3  # noqa: E402
-from edge_origin.data import route53_health_checker_cidrs  # noqa: E402
 
+from edge_origin.data import route53_health_checker_cidrs  # noqa: E402
 from stacks.app_builder import build_reference_app, cdk_json_context  # noqa: E402
 
 ENV = cdk.Environment(account="123456789012", region="us-east-1")

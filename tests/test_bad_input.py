@@ -11,6 +11,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
 from aws_cdk.assertions import Annotations, Match
+
 from edge_origin import (
     ConnectionProfile,
     EdgeOriginPropError,
@@ -21,7 +22,6 @@ from edge_origin import (
     OriginFleet,
     TargetGroupBindings,
 )
-
 from stacks.reference import ReferenceConfig
 
 # The keepalive incident: client pings every 20 s, server allows one per 5 min and no idle pings.

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from edge_origin import cli
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,6 +13,7 @@ import aws_cdk as cdk  # noqa: E402
 from aws_cdk import aws_cloudfront as cloudfront  # noqa: E402
 from aws_cdk import aws_cloudfront_origins as origins  # noqa: E402
 from aws_cdk import aws_route53 as r53  # noqa: E402
+
 from edge_origin.findings import Severity  # noqa: E402
 from edge_origin.nag import EdgeOriginChecks  # noqa: E402
 

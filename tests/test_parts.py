@@ -9,6 +9,7 @@ from aws_cdk import aws_eks as eks
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_route53 as route53
 from aws_cdk.assertions import Template
+
 from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin, OriginFleet, TargetGroupBindings
 
 ENV = cdk.Environment(account="123456789012", region="us-east-1")

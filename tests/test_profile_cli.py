@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from edge_origin import cli
 from edge_origin.profile import ConnectionProfile, python_channel_options
 

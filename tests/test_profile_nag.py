@@ -12,6 +12,7 @@ from aws_cdk import aws_cloudfront as cloudfront  # noqa: E402
 from aws_cdk import aws_cloudfront_origins as origins  # noqa: E402
 from aws_cdk import aws_ec2 as ec2  # noqa: E402
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2  # noqa: E402
+
 from edge_origin.nag import EdgeOriginChecks  # noqa: E402
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile  # noqa: E402
 

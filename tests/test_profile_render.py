@@ -6,6 +6,7 @@ import json
 
 import pytest
 import yaml
+
 from edge_origin.profile import (
     ConnectionProfile,
     RenderError,

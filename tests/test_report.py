@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from edge_origin import cli
 from edge_origin.model import load_model
 from edge_origin.report import render_report

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from edge_origin.findings import Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.model.loader import read_template_file

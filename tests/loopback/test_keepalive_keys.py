@@ -17,11 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
 from edge_origin.profile import ConnectionProfile, python_channel_options
 from edge_origin.testing.health import health_check
 from edge_origin.testing.relay import Flow
 from edge_origin.testing.rig import Rig, rig
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 

@@ -15,6 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+
 from edge_origin.profile import ConnectionProfile, python_channel_options
 from edge_origin.testing.health import CallResult, health_check
 from edge_origin.testing.relay import Flow

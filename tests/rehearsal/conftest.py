@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from rehearsal_paths import NAME, REFERENCE, REFERENCE_WEIGHTED
+
 from edge_origin.rehearsal.from_model import load_plan
 from edge_origin.rehearsal.plan import DnsPlan
-from rehearsal_paths import NAME, REFERENCE, REFERENCE_WEIGHTED
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 
 import pytest
+
 from edge_origin.rehearsal.answers import MULTIVALUE_MAX, AnswerRecord, select_answer
 
 

@@ -10,6 +10,7 @@ import dns.query
 import dns.rcode
 import dns.rdatatype
 import pytest
+
 from edge_origin.rehearsal.dns_server import (
     AuthoritativeServer,
     DnsLoop,

@@ -15,12 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
+from rehearsal_paths import NAME, REFERENCE
+
 from edge_origin import cli
 from edge_origin.rehearsal.metrics import SPREAD_LIMIT, RehearsalResult
 from edge_origin.rehearsal.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.plan import DnsPlan, PlanRecord
 from edge_origin.rehearsal.runner import RehearsalConfig, RehearsalError, RehearsalFailed, rehearse
-from rehearsal_paths import NAME, REFERENCE
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 K = 6

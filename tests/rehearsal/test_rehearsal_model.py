@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+
 from edge_origin.rehearsal.montecarlo import ModelConfig, ModelError, run_model
 from edge_origin.rehearsal.plan import reference_plan
 
@@ -79,8 +80,9 @@ def test_bad_model_input() -> None:
 def test_cli_model_json(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from edge_origin import cli
     from rehearsal_paths import NAME, REFERENCE_WEIGHTED
+
+    from edge_origin import cli
 
     code = cli.main(
         ["rehearse", str(REFERENCE_WEIGHTED), "--name", NAME, "--model", "--devices", "121000000",

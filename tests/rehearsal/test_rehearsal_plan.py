@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from rehearsal_paths import NAME, REFERENCE
+
 from edge_origin.model import model_from_text
 from edge_origin.rehearsal.from_model import load_plan, plan_from_model
 from edge_origin.rehearsal.plan import DnsPlan, HealthCheckSpec, PlanError, PlanRecord, reference_plan
-from rehearsal_paths import NAME, REFERENCE
 
 
 def test_reference_plan_from_templates_has_six_health_checked_multivalue_records(reference_plan_from_templates) -> None:

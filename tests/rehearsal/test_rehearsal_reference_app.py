@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from edge_origin import cli
 from edge_origin.rehearsal.from_model import load_plan
 from edge_origin.rehearsal.metrics import SPREAD_LIMIT
