@@ -180,7 +180,10 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
             )
             ttl = f"ttl {record.ttl}" if record.ttl is not None else "alias"
             zone = record.hosted_zone_name or display_value(record.hosted_zone)
-            lines.append(f"  record {record.label} ({zone}) {record.routing_policy} {ttl} -> {values}; health check {_hc(record)}")
+            set_id = f" set {record.set_identifier}" if record.set_identifier else ""
+            lines.append(
+                f"  record {record.label}{set_id} ({zone}) {record.routing_policy} {ttl} -> {values}; health check {_hc(record)}"
+            )
         for lb in model.load_balancers_for_name(name):
             idles = ", ".join(f"{li.protocol}:{li.port} idle {_idle(li.protocol, li.idle_timeout)}" for li in lb.listeners) or "no listeners"
             lines.append(f"  nlb {lb.resource.stack}/{lb.resource.logical_id} zones {', '.join(lb.zones) or '?'}: {idles}")
