@@ -40,9 +40,10 @@ class ReferenceConfig:
     def from_context(cls, node: Any) -> ReferenceConfig:
         """Read every field from context; a wrong type names the context key and the type wanted."""
         values: dict[str, Any] = {}
+        context = node.get_all_context()
         for f in fields(cls):
             key = CONTEXT_PREFIX + f.name
-            raw = node.try_get_context(key)
+            raw = context.get(key)
             if raw is None:
                 continue
             wanted = type(f.default)

@@ -11,7 +11,13 @@ from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
 
 from constructs import Construct
-from edge_origin.errors import EdgeOriginPropError, require_port, require_seconds_range
+from edge_origin.errors import (
+    ConstructLabel,
+    EdgeOriginPropError,
+    is_token,
+    require_port,
+    require_seconds_range,
+)
 
 ORIGIN_KEEPALIVE_RANGE = (1, 180)
 """CloudFront origin keepalive timeout: 1..60 s by default quota, up to 180 s with an increase."""
@@ -69,7 +75,7 @@ class GrpcEdgeDistribution(Construct):
         :param comment: distribution comment. Default: names the origin.
         """
         super().__init__(scope, construct_id)
-        where = f"GrpcEdgeDistribution {self.node.path}"
+        where = ConstructLabel("GrpcEdgeDistribution", self)
         if not isinstance(origin_name, str) or not origin_name.strip(" ."):
             raise EdgeOriginPropError(where, "origin_name", origin_name, "a non-empty DNS name")
         require_port(where, "origin_port", origin_port)
@@ -88,7 +94,7 @@ class GrpcEdgeDistribution(Construct):
             raise EdgeOriginPropError(where, "http_version", http_version, "'http2' or 'http2and3' (gRPC needs HTTP/2)")
         if domain_names and certificate is None:
             raise EdgeOriginPropError(where, "certificate", None, "an ACM certificate (us-east-1) when domain_names is set")
-        if web_acl_id is not None and not cdk.Token.is_unresolved(web_acl_id) and not web_acl_id.startswith("arn:aws"):
+        if web_acl_id is not None and not is_token(web_acl_id) and not web_acl_id.startswith("arn:aws"):
             raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
         self.origin_name = origin_name.strip().rstrip(".").lower()
         self.origin = origins.HttpOrigin(

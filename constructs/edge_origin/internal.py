@@ -12,6 +12,7 @@ from aws_cdk import aws_route53 as route53
 
 from constructs import Construct
 from edge_origin.eks_binding import TargetGroupBindings
+from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
 from edge_origin.profile import ConnectionProfile
@@ -74,7 +75,7 @@ class InternalGrpcOrigin(Construct):
         """
         super().__init__(scope, construct_id)
         self.profile = apply_profile_checks(
-            f"InternalGrpcOrigin {self.node.path}",
+            ConstructLabel("InternalGrpcOrigin", self),
             connection_profile or ConnectionProfile.preset("internal-unary"),
             cloudfront=False,
         )

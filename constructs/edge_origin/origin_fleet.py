@@ -14,7 +14,9 @@ from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 from edge_origin import data as published
 from edge_origin.errors import (
+    ConstructLabel,
     EdgeOriginPropError,
+    is_token,
     require_int_range,
     require_one_of,
     require_port,
@@ -133,7 +135,7 @@ class OriginFleet(Construct):
             ``origin``.
         """
         super().__init__(scope, construct_id)
-        where = f"OriginFleet {self.node.path}"
+        where = ConstructLabel("OriginFleet", self)
         require_int_range(where, "nlb_count", nlb_count, 1, 20)
         require_port(where, "listener_port", listener_port)
         require_port(where, "target_port", target_port)
@@ -161,6 +163,9 @@ class OriginFleet(Construct):
                 ],
             )
         self.vpc = vpc
+        self._ports: dict[int, ec2.Port] = {}
+        self._region = cdk.Stack.of(self).region
+        self._vpc_peer = ec2.Peer.ipv4(vpc.vpc_cidr_block)
         self.internet_facing = internet_facing
         self.listener_port = listener_port
         self.target_port = target_port
@@ -259,15 +264,15 @@ class OriginFleet(Construct):
             return given
         table = {region: entry["id"] for region, entry in published.cloudfront_origin_facing_prefix_lists().items()}
         stack = cdk.Stack.of(self)
-        if not cdk.Token.is_unresolved(stack.region):
-            if stack.region not in table:
+        if not is_token(self._region):
+            if self._region not in table:
                 raise EdgeOriginPropError(
                     where,
                     "cloudfront_prefix_list_id",
                     None,
-                    f"an explicit id: region {stack.region} is not in the shipped table ({', '.join(sorted(table))})",
+                    f"an explicit id: region {self._region} is not in the shipped table ({', '.join(sorted(table))})",
                 )
-            return table[stack.region]
+            return table[self._region]
         mapping = stack.node.try_find_child(PREFIX_LIST_MAPPING_ID)
         if mapping is None:
             mapping = cdk.CfnMapping(
@@ -275,12 +280,17 @@ class OriginFleet(Construct):
             )
         return mapping.find_in_map(cdk.Aws.REGION, "PrefixListId")
 
+    def _port(self, port: int) -> ec2.Port:
+        """One ``ec2.Port`` per port number (each is a jsii object: build it once)."""
+        if port not in self._ports:
+            self._ports[port] = ec2.Port.tcp(port)
+        return self._ports[port]
+
     def _prefix_list_weight(self) -> int:
         """Rule slots the prefix list takes: its region's max entries, or the largest known."""
         table = published.cloudfront_origin_facing_prefix_lists()
-        region = cdk.Stack.of(self).region
-        if not cdk.Token.is_unresolved(region) and region in table:
-            return int(table[region]["weight"])
+        if not is_token(self._region) and self._region in table:
+            return int(table[self._region]["weight"])
         return max(int(entry["weight"]) for entry in table.values())
 
     def _make_member(
@@ -308,20 +318,21 @@ class OriginFleet(Construct):
                 description=f"edge-origin {name} ingress {k}/{len(packed_rules)}",
             )
             for rule in rules:
-                sg.add_ingress_rule(rule.peer, ec2.Port.tcp(rule.port), rule.description)
+                sg.add_ingress_rule(rule.peer, self._port(rule.port), rule.description)
             for port in sorted({self.target_port, health_port}):
-                sg.add_egress_rule(ec2.Peer.ipv4(self.vpc.vpc_cidr_block), ec2.Port.tcp(port), "to pods")
+                sg.add_egress_rule(self._vpc_peer, self._port(port), "to pods")
             groups.append(sg)
 
         addresses: list[ZonalAddress] = []
         mappings: list[elbv2.SubnetMapping] = []
         for zone_index, subnet in enumerate(self.subnets):
             zone = subnet.availability_zone
-            zone_label = zone if not cdk.Token.is_unresolved(zone) else f"zone{zone_index + 1}"
+            zone_label = zone if not is_token(zone) else f"zone{zone_index + 1}"
             set_id = f"{name_prefix}-{name.lower()}-{zone_label}"
             if self.internet_facing:
-                eip = ec2.CfnEIP(self, f"{name}Eip{_pascal(zone_label)}", domain="vpc")
-                cdk.Tags.of(eip).add("Name", f"{self.node.path}/{set_id}")
+                eip = ec2.CfnEIP(
+                    self, f"{name}Eip{_pascal(zone_label)}", domain="vpc", tags=[cdk.CfnTag(key="Name", value=set_id)]
+                )
                 mappings.append(elbv2.SubnetMapping(subnet=subnet, allocation_id=eip.attr_allocation_id))
                 addresses.append(ZonalAddress(name, zone_label, subnet, eip.ref, eip, set_id))
             else:
@@ -388,7 +399,7 @@ def _pack_rules(rules: list[_IngressRule], capacity: int) -> list[list[_IngressR
 
 
 def _require_cidr(where: str, prop: str, cidr: str) -> None:
-    if cdk.Token.is_unresolved(cidr):
+    if is_token(cidr):
         return
     try:
         ipaddress.IPv4Network(cidr)
@@ -398,7 +409,7 @@ def _require_cidr(where: str, prop: str, cidr: str) -> None:
 
 def _host_in(subnet: ec2.ISubnet, offset: int, where: str) -> str:
     cidr = subnet.ipv4_cidr_block
-    if cdk.Token.is_unresolved(cidr):
+    if is_token(cidr):
         raise EdgeOriginPropError(
             f"OriginFleet {where}", "vpc", "subnets with unknown CIDRs", "a VPC whose subnet CIDRs are known at synth"
         )

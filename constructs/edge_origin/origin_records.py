@@ -11,7 +11,9 @@ from aws_cdk import aws_route53 as route53
 
 from constructs import Construct
 from edge_origin.errors import (
+    ConstructLabel,
     EdgeOriginPropError,
+    is_token,
     require_int_range,
     require_one_of,
     require_port,
@@ -96,7 +98,7 @@ class MultivalueOriginRecords(Construct):
             e.g. CloudWatch-alarm checks for private addresses. Default: TCP/HTTP(S) checks made here.
         """
         super().__init__(scope, construct_id)
-        where = f"MultivalueOriginRecords {self.node.path}"
+        where = ConstructLabel("MultivalueOriginRecords", self)
         self.record_name = _normalize_record_name(where, record_name, zone)
         if not addresses:
             raise EdgeOriginPropError(where, "addresses", [], "at least one address")
@@ -133,6 +135,9 @@ class MultivalueOriginRecords(Construct):
             )
         self.ttl_seconds = ttl_seconds
         self.records: list[OriginRecord] = []
+        interval_duration = cdk.Duration.seconds(interval)
+        ttl_duration = cdk.Duration.seconds(ttl_seconds)
+        check_type = route53.HealthCheckType(health_check_type)
         for i, address in enumerate(addresses):
             label = _label(address.set_identifier)
             if health_checks is not None:
@@ -141,13 +146,13 @@ class MultivalueOriginRecords(Construct):
                 check = route53.HealthCheck(
                     self,
                     f"Check{label}",
-                    type=route53.HealthCheckType(health_check_type),
+                    type=check_type,
                     ip_address=address.health_check_ip or address.ip_address,
                     port=health_check_port,
                     resource_path=health_check_path if health_check_type != "TCP" else None,
                     fqdn=health_check_fqdn if health_check_type != "TCP" else None,
                     enable_sni=True if health_check_type == "HTTPS" else None,
-                    request_interval=cdk.Duration.seconds(interval),
+                    request_interval=interval_duration,
                     failure_threshold=failure_threshold,
                 )
             record = route53.ARecord(
@@ -159,7 +164,7 @@ class MultivalueOriginRecords(Construct):
                 multi_value_answer=True,
                 set_identifier=address.set_identifier,
                 health_check=check,
-                ttl=cdk.Duration.seconds(ttl_seconds),
+                ttl=ttl_duration,
             )
             self.records.append(OriginRecord(address, record, check))
 
@@ -171,7 +176,7 @@ def _normalize_record_name(where: str, name: str, zone: route53.IHostedZone) -> 
     if len(normalized) > 253 or not all(re.fullmatch(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", p) for p in normalized.split(".")):
         raise EdgeOriginPropError(where, "record_name", name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
     zone_name = zone.zone_name
-    if not cdk.Token.is_unresolved(zone_name):
+    if not is_token(zone_name):
         zone_norm = zone_name.rstrip(".").lower()
         if normalized != zone_norm and not normalized.endswith("." + zone_norm):
             raise EdgeOriginPropError(where, "record_name", name, f"a name inside the zone {zone_norm}")

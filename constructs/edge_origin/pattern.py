@@ -15,6 +15,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 from edge_origin.edge import GrpcEdgeDistribution
 from edge_origin.eks_binding import TargetGroupBindings
+from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
 from edge_origin.profile import ConnectionProfile
@@ -109,7 +110,7 @@ class GrpcEdgeToOrigin(Construct):
         """
         super().__init__(scope, construct_id)
         self.profile = apply_profile_checks(
-            f"GrpcEdgeToOrigin {self.node.path}",
+            ConstructLabel("GrpcEdgeToOrigin", self),
             connection_profile or ConnectionProfile.preset(DEFAULT_PRESET),
             cloudfront=True,
         )

@@ -8,13 +8,13 @@ import aws_cdk as cdk
 
 from constructs import IConstruct
 from edge_origin.eks_binding import TargetGroupBindings
-from edge_origin.errors import EdgeOriginPropError
+from edge_origin.errors import ConstructLabel, EdgeOriginPropError
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
 
 DEFAULT_PRESET = "streaming-telemetry"
 
 
-def apply_profile_checks(where: str, profile: ConnectionProfile, *, cloudfront: bool) -> ConnectionProfile:
+def apply_profile_checks(where: str | ConstructLabel, profile: ConnectionProfile, *, cloudfront: bool) -> ConnectionProfile:
     """The profile, or an error listing every check it fails (synth stops here)."""
     if not isinstance(profile, ConnectionProfile):
         raise EdgeOriginPropError(where, "connection_profile", profile, "a ConnectionProfile")
