@@ -37,7 +37,7 @@ from edge_origin.rehearsal.dns_server import (
 from edge_origin.rehearsal.edges import EdgeResolver
 from edge_origin.rehearsal.health import HealthChecker, HealthState
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
-from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
+from edge_origin.rehearsal.origins import ConnectionSampler, OriginLoop, OriginServer
 from edge_origin.rehearsal.plan import DnsPlan
 
 DNS_IP = "127.0.0.1"
@@ -263,6 +263,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     previous_sigterm = _trap_sigterm()
 
     origins: list[OriginServer] = []
+    origin_loop: OriginLoop | None = None
     loops: list[DnsLoop] = []
     checker: HealthChecker | None = None
     proc: subprocess.Popen[bytes] | None = None
@@ -271,8 +272,9 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     peak_fds = {"parent": 0, "clients": 0}
     try:
         port = cfg.port or _free_port(next(iter(addresses.values())))
+        origin_loop = OriginLoop()
         for key, ip in addresses.items():
-            server = OriginServer(key, ip, port, workers=cfg.origin_workers)
+            server = OriginServer(key, ip, port, workers=cfg.origin_workers, loop=origin_loop)
             origins.append(server)  # appended first so a failed start is still stopped
             server.start()
 
@@ -391,6 +393,8 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             loop.stop()
         for server in origins:
             server.stop(grace=None)
+        if origin_loop is not None:
+            origin_loop.close()
         stderr_file.close()
         if previous_sigterm is not None:
             signal.signal(signal.SIGTERM, previous_sigterm)
