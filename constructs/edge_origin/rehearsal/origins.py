@@ -10,6 +10,8 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
+import socket
+import struct
 import threading
 import time
 from collections import Counter
@@ -187,11 +189,93 @@ def _endpoint_from_hex(text: str) -> str:
     return f"{'.'.join(str(b) for b in raw)}:{int(port, 16)}"
 
 
+NETLINK_SOCK_DIAG = 4
+SOCK_DIAG_BY_FAMILY = 20
+NLM_F_REQUEST_DUMP = 0x1 | 0x300
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+INET_DIAG_REQ_BYTECODE = 1
+INET_DIAG_BC_S_COND = 7
+TCP_ESTABLISHED = 1
+_NLMSG = struct.Struct("=IHHII")
+_DIAG_MSG_LEN = 72  # struct inet_diag_msg
+
+
+def _diag_request(family: int, port: int, seq: int) -> bytes:
+    """A sock_diag dump request: established TCP sockets of ``family`` whose source port is ``port``
+    (the kernel filters with a one-op bytecode: S_COND, any address, that port)."""
+    hostcond = struct.pack("=BBxxi", socket.AF_UNSPEC, 0, port)
+    op = struct.pack("=BBH", INET_DIAG_BC_S_COND, 4 + len(hostcond), 4 + len(hostcond) + 4)
+    bytecode = op + hostcond
+    attr = struct.pack("=HH", 4 + len(bytecode), INET_DIAG_REQ_BYTECODE) + bytecode
+    req = struct.pack("=BBBxI", family, socket.IPPROTO_TCP, 0, 1 << TCP_ESTABLISHED) + bytes(48)
+    body = req + attr
+    return _NLMSG.pack(_NLMSG.size + len(body), SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST_DUMP, seq, 0) + body
+
+
+def _ip_from(family: int, raw: bytes) -> str:
+    if family == socket.AF_INET6:
+        if raw[:12] != b"\0" * 10 + b"\xff\xff":
+            return socket.inet_ntop(socket.AF_INET6, raw)
+        raw = raw[12:16]
+    return socket.inet_ntoa(raw[:4])
+
+
+def diag_established(port: int, timeout: float = 2.0) -> list[tuple[str, str]] | None:
+    """(local ``ip:port``, remote ``ip:port``) of every established TCP socket with local port
+    ``port`` (IPv4 and v4-mapped IPv6), from the kernel's sock_diag netlink interface; None when it
+    is not available. The kernel filters: unlike ``/proc/net/tcp`` it does not format every socket
+    on the machine as text (measured at 5,000 clients: up to 0.8 s of CPU per /proc sample)."""
+    try:
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, NETLINK_SOCK_DIAG)
+    except (OSError, AttributeError):
+        return None
+    out: list[tuple[str, str]] = []
+    deadline = time.monotonic() + timeout
+    with sock:
+        sock.settimeout(timeout)
+        for seq, family in enumerate((socket.AF_INET, socket.AF_INET6), start=1):
+            try:
+                sock.send(_diag_request(family, port, seq))
+            except OSError:
+                return None
+            done = False
+            for _ in range(1_000_000):  # bounded; NLMSG_DONE or the deadline ends it
+                if done or time.monotonic() > deadline:
+                    break
+                try:
+                    data = sock.recv(1 << 20)
+                except OSError:
+                    return None
+                off = 0
+                while off + _NLMSG.size <= len(data):
+                    length, kind, _flags, _seq, _pid = _NLMSG.unpack_from(data, off)
+                    if length < _NLMSG.size:
+                        done = True
+                        break
+                    if kind == NLMSG_DONE:
+                        done = True
+                        break
+                    if kind == NLMSG_ERROR:
+                        return None
+                    if kind == SOCK_DIAG_BY_FAMILY and length >= _NLMSG.size + _DIAG_MSG_LEN:
+                        m = off + _NLMSG.size
+                        fam = data[m]
+                        sport, dport = struct.unpack_from("!HH", data, m + 4)
+                        src = _ip_from(fam, data[m + 8 : m + 24])
+                        dst = _ip_from(fam, data[m + 24 : m + 40])
+                        out.append((f"{src}:{sport}", f"{dst}:{dport}"))
+                    off += (length + 3) & ~3
+            if not done:
+                return None
+    return out
+
+
 class ConnectionSampler:
-    """Counts TCP connections per origin from ``/proc/net/tcp`` (Linux), RPC or not.
+    """Counts TCP connections per origin from the kernel's socket table (Linux), RPC or not.
 
     gRPC's Python server does not report connections, and with round_robin a client connects to
-    every origin but sends RPCs to some: sampling the kernel's table sees them all.
+    every origin but sends RPCs to some: sampling the kernel's table sees them all. Reads the
+    sock_diag netlink interface filtered to the origins' port, else ``/proc/net/tcp``.
     """
 
     PROCS = ("/proc/net/tcp", "/proc/net/tcp6")  # gRPC listens on v4-mapped IPv6 sockets
@@ -199,15 +283,35 @@ class ConnectionSampler:
     def __init__(self, origins: list[OriginServer], ignore_source: str = PROBE_SOURCE_IP) -> None:
         self.ignore_prefix = ignore_source + ":"
         self._by_endpoint: dict[str, str] = {}
+        self._by_local: dict[str, str] = {f"{o.ip}:{o.port}": o.key for o in origins}
+        self._ports = sorted({o.port for o in origins})
         for o in origins:
             v4 = _hex_endpoint(o.ip, o.port)
             self._by_endpoint[v4] = o.key
             self._by_endpoint[V4_MAPPED_PREFIX + v4] = o.key
         self.seen: dict[str, Counter[str]] = {o.key: Counter() for o in origins}
+        self.netlink = True
         self.available = any(os.path.exists(p) for p in self.PROCS)
 
     def sample(self) -> None:
         """Record the remote endpoints of established connections to every origin."""
+        if self.netlink:
+            rows: list[tuple[str, str]] = []
+            for port in self._ports:
+                got = diag_established(port)
+                if got is None:
+                    self.netlink = False
+                    break
+                rows += got
+            if self.netlink:
+                for local, peer in rows:
+                    key = self._by_local.get(local)
+                    if key is not None and not peer.startswith(self.ignore_prefix):
+                        self.seen[key][peer] += 1
+                return
+        self._sample_proc()
+
+    def _sample_proc(self) -> None:
         for path in self.PROCS:
             try:
                 with open(path) as fh:
@@ -224,7 +328,6 @@ class ConnectionSampler:
                             self.seen[key][peer] += 1
             except OSError:
                 continue
-
 
     def peers(self, key: str) -> set[str]:
         """Every peer seen established to the origin."""
