@@ -77,6 +77,10 @@ def channel_options(policy: str, min_resolution_ms: int, attempt_delay_ms: int =
     host opens one connection. 2000 ms (the most gRPC allows) removes them up to ~1,000 clients;
     bigger bursts still open some, reported as transient connections. A refused connection (a dead
     origin) still moves on to the next address at once.
+
+    No HTTP/2 BDP probing (``grpc.http2.bdp_probe``; the origins turn it off too): it tunes the
+    flow-control window for bulk transfers, these RPCs are a few bytes, and its ping and ack on
+    every new connection cost ~10% of a 2,000-client burst's CPU (measured: burst 3.2 -> 2.9 s).
     """
     return [
         ("grpc.service_config", service_config(policy)),
@@ -84,6 +88,7 @@ def channel_options(policy: str, min_resolution_ms: int, attempt_delay_ms: int =
         ("grpc.use_local_subchannel_pool", 1),
         ("grpc.dns_min_time_between_resolutions_ms", min_resolution_ms),
         ("grpc.happy_eyeballs_connection_attempt_delay_ms", attempt_delay_ms),
+        ("grpc.http2.bdp_probe", 0),
     ]
 
 

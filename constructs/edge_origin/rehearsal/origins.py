@@ -108,7 +108,8 @@ class OriginServer:
         self.ip = ip
         self.port = port
         self.workers = workers
-        self.options = [("grpc.so_reuseport", 0), *(options or [])]
+        # no BDP probing: see clients.channel_options
+        self.options = [("grpc.so_reuseport", 0), ("grpc.http2.bdp_probe", 0), *(options or [])]
         self._service = _CountingHealth(key)
         self._loop = loop
         self._own_loop = loop is None
