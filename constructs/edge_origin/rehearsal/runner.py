@@ -429,6 +429,8 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
                 "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
                 "peak_rss_mb_clients": round(sum(x for x in rss if x is not None), 1),
                 "client_processes": nprocs,
+                # how far apart the processes' barriers opened (their records are on the first one's clock)
+                "release_spread_ms": round(1000 * (max(r.released_at for r in readers) - release), 2),
                 "descriptors_parent": peak_fds["parent"],
                 "descriptors_clients": peak_fds["clients"],
                 "descriptors_needed": needed,
