@@ -135,6 +135,13 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         default=0,
         help="clients that join after the burst (with --kill: once the health-check window and TTL passed)",
     )
+    p.add_argument(
+        "--client-processes",
+        type=int,
+        default=1,
+        help="split the clients over this many processes released together (default 1; 2 for bursts "
+        "of thousands on 2+ cores: fewer slow connects, fewer pick_first parallel attempts)",
+    )
     p.add_argument("--port", type=int, default=0, help="origin gRPC port on every loopback address (default: free)")
     p.add_argument("--dns-port", type=int, default=0, help="DNS port for the server and the edges (default: free)")
     p.add_argument("--json", action="store_true", help="write one JSON object to stdout")
@@ -182,6 +189,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     time_scale=args.time_scale,
                     kill=runner.parse_kill(args.kill) if args.kill else None,
                     late_clients=args.late_clients,
+                    client_processes=args.client_processes,
                     port=args.port,
                     dns_port=args.dns_port,
                 ),

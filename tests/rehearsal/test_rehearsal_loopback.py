@@ -86,6 +86,17 @@ def test_multivalue_reference_plan_spreads(run_case, case: str) -> None:
     assert run.verdict == "spread"
 
 
+def test_clients_split_over_two_processes_share_one_burst(reference_plan_from_templates) -> None:
+    cfg = RehearsalConfig(clients=301, policy="shuffle", client_processes=2, **QUICK)
+    run = rehearse(reference_plan_from_templates, cfg)
+    _assert_clean(run)
+    assert run.details["resources"]["client_processes"] == 2
+    assert sum(run.connections.values()) == cfg.clients
+    assert run.max_over_mean <= SPREAD_LIMIT, run.connections
+    assert 0 < run.burst_seconds < QUICK["max_seconds"]
+    assert _children() == []
+
+
 def test_multivalue_round_robin_connects_every_client_to_every_origin(run_case) -> None:
     _plan, cfg, run = run_case("multivalue-round_robin")
     _assert_clean(run)
@@ -238,6 +249,8 @@ def test_bad_input_without_starting_anything(reference_plan_from_templates) -> N
         rehearse(many, RehearsalConfig(clients=10))
     with pytest.raises(RehearsalError, match="no origin 'Nope'"):
         rehearse(reference_plan_from_templates, RehearsalConfig(clients=10, kill=("Nope", 1.0)))
+    with pytest.raises(RehearsalError, match="--client-processes must be 1..64"):
+        rehearse(reference_plan_from_templates, RehearsalConfig(clients=10, client_processes=0))
 
 
 def test_ctrl_c_stops_everything(tmp_path: Path) -> None:

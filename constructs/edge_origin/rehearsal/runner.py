@@ -37,7 +37,7 @@ from edge_origin.rehearsal.dns_server import (
 from edge_origin.rehearsal.edges import EdgeResolver
 from edge_origin.rehearsal.health import HealthChecker, HealthState
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
-from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
+from edge_origin.rehearsal.origins import ConnectionSampler, OriginLoop, OriginServer
 from edge_origin.rehearsal.plan import DnsPlan
 
 DNS_IP = "127.0.0.1"
@@ -46,6 +46,7 @@ EDGE_NET = "127.0.20."  # edges: 127.0.20.1 .. 127.0.20.254
 MAX_ORIGINS = 254
 MAX_EDGES = 254
 TICK_SECONDS = 0.05
+MAX_CLIENT_PROCESSES = 64
 MONITOR_EVERY_TICKS = 10  # sample connections and descriptors every 0.5 s
 
 
@@ -93,7 +94,8 @@ class RehearsalConfig:
 
     ``late_clients`` join after the main burst, at ``late_at`` seconds after the release (default
     with ``kill``: once the health-check window and the edge caches' TTL have passed), to show
-    where new connections go.
+    where new connections go. ``client_processes`` splits the clients over that many processes
+    (client i in process i % P), each building its channel objects before a common release.
     """
 
     clients: int = 200
@@ -113,6 +115,7 @@ class RehearsalConfig:
     min_resolution_ms: int = 500
     late_clients: int = 0
     late_at: float | None = None
+    client_processes: int = 1
 
 
 def origin_addresses(plan: DnsPlan) -> dict[str, str]:
@@ -158,6 +161,8 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
         raise RehearsalError(f"--clients must be at least 1 (got {cfg.clients})")
     if cfg.late_clients < 0:
         raise RehearsalError(f"--late-clients must not be negative (got {cfg.late_clients})")
+    if not 1 <= cfg.client_processes <= MAX_CLIENT_PROCESSES:
+        raise RehearsalError(f"--client-processes must be 1..{MAX_CLIENT_PROCESSES} (got {cfg.client_processes})")
     if not 1 <= cfg.edges <= MAX_EDGES:
         raise RehearsalError(f"--edges must be 1..{MAX_EDGES} (got {cfg.edges})")
     if cfg.policy not in LB_POLICIES:
@@ -215,6 +220,18 @@ def _stop_process(proc: subprocess.Popen[bytes] | None) -> None:
         proc.wait(timeout=5)
 
 
+def _shift_times(clients: list[dict[str, Any]], offset: float) -> list[dict[str, Any]]:
+    """A client process's records on the common release clock (``offset``: its release - the first)."""
+    if not offset:
+        return clients
+    for c in clients:
+        if c["first_ok"] is not None:
+            c["first_ok"] = round(c["first_ok"] + offset, 4)
+        c["origins"] = [(round(t + offset, 4), o) for t, o in c["origins"]]
+        c["error_log"] = [(round(t + offset, 4), code) for t, code in c["error_log"]]
+    return clients
+
+
 def _trap_sigterm() -> Any:
     """In the main thread, turn SIGTERM into KeyboardInterrupt so cleanup runs; returns the old handler."""
     if threading.current_thread() is not threading.main_thread():
@@ -232,6 +249,7 @@ class _ChildReader(threading.Thread):
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         super().__init__(name="clients-reader", daemon=True)
         self.proc = proc
+        self.ready = threading.Event()
         self.released = threading.Event()
         self.released_at = 0.0
         self.result: dict[str, Any] | None = None
@@ -243,7 +261,9 @@ class _ChildReader(threading.Thread):
                 msg = json.loads(raw)
             except ValueError:
                 continue
-            if msg.get("event") == "released":
+            if msg.get("event") == "ready":
+                self.ready.set()
+            elif msg.get("event") == "released":
                 self.released_at = float(msg["t"])
                 self.released.set()
             elif msg.get("event") == "result":
@@ -263,16 +283,18 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     previous_sigterm = _trap_sigterm()
 
     origins: list[OriginServer] = []
+    origin_loop: OriginLoop | None = None
     loops: list[DnsLoop] = []
     checker: HealthChecker | None = None
-    proc: subprocess.Popen[bytes] | None = None
+    procs: list[subprocess.Popen[bytes]] = []
     stderr_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally, outlives many steps
     killed: dict[str, Any] = {}
     peak_fds = {"parent": 0, "clients": 0}
     try:
         port = cfg.port or _free_port(next(iter(addresses.values())))
+        origin_loop = OriginLoop()
         for key, ip in addresses.items():
-            server = OriginServer(key, ip, port, workers=cfg.origin_workers)
+            server = OriginServer(key, ip, port, workers=cfg.origin_workers, loop=origin_loop)
             origins.append(server)  # appended first so a failed start is still stopped
             server.start()
 
@@ -319,61 +341,96 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         env = dict(os.environ)
         env["GRPC_DNS_RESOLVER"] = "ares"
         env.setdefault("GRPC_VERBOSITY", "ERROR")
-        # run by path: clients.py needs only grpc, and `import edge_origin` would start aws-cdk's jsii runtime
-        proc = subprocess.Popen(
-            [sys.executable, str(Path(clients_module.__file__).resolve())],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr_file,
-            env=env,
-            start_new_session=True,  # Ctrl-C reaches us; we stop the child by PID
-        )
-        reader = _ChildReader(proc)
-        reader.start()
-        assert proc.stdin is not None
-        proc.stdin.write(json.dumps(client_cfg.__dict__).encode())
-        proc.stdin.close()
+        readers: list[_ChildReader] = []
+        nprocs = min(cfg.client_processes, cfg.clients)
+        for j in range(nprocs):
+            # run by path: clients.py needs only grpc, and `import edge_origin` would start aws-cdk's jsii runtime
+            proc = subprocess.Popen(
+                [sys.executable, str(Path(clients_module.__file__).resolve())],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr_file,
+                env=env,
+                start_new_session=True,  # Ctrl-C reaches us; we stop the child by PID
+            )
+            procs.append(proc)  # appended first so it is stopped whatever happens next
+            reader = _ChildReader(proc)
+            reader.start()
+            readers.append(reader)
+            assert proc.stdin is not None
+            one = dataclasses.replace(client_cfg, first_index=j, index_step=nprocs)
+            proc.stdin.write(json.dumps(one.__dict__).encode() + b"\n")
+            proc.stdin.flush()
+        # the release: once every process has built its channels, all get their go line together
+        for _ in range(1_000_000):  # bounded by the deadline
+            if all(r.ready.is_set() for r in readers) or time.monotonic() >= hard_deadline:
+                break
+            if any(p.poll() is not None for p in procs):
+                break
+            time.sleep(0.01)
+        for p in procs:
+            assert p.stdin is not None
+            with contextlib.suppress(OSError):
+                p.stdin.write(b"go\n")
+                p.stdin.close()
+
+        def released_at() -> float | None:
+            if not all(r.released.is_set() for r in readers):
+                return None
+            return min(r.released_at for r in readers)
 
         for ticks in range(1_000_000):  # bounded by the deadline
-            if proc.poll() is not None or time.monotonic() >= hard_deadline:
+            if all(p.poll() is not None for p in procs) or time.monotonic() >= hard_deadline:
                 break
-            if cfg.kill and not killed and reader.released.is_set():
+            release = released_at()
+            if cfg.kill and not killed and release is not None:
                 key, at = cfg.kill
-                if time.monotonic() >= reader.released_at + at:
+                if time.monotonic() >= release + at:
                     victim = next(o for o in origins if o.key == key)
                     victim.stop(grace=None)
                     killed = {"origin": key, "stopped_at": victim.stopped_at}
             if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
                 sampler.sample()
                 peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
-                peak_fds["clients"] = max(peak_fds["clients"], _count_fds(proc.pid))
+                peak_fds["clients"] = max(peak_fds["clients"], sum(_count_fds(p.pid) for p in procs))
             time.sleep(TICK_SECONDS)
-        if proc.poll() is None:
-            _stop_process(proc)
+        if any(p.poll() is None for p in procs):
+            for p in procs:
+                _stop_process(p)
             raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
-        reader.join(timeout=5)
-        if reader.result is None:
+        for reader in readers:
+            reader.join(timeout=5)
+        failed = next((p for p, r in zip(procs, readers, strict=True) if r.result is None), None)
+        if failed is not None:
             stderr_file.seek(0)
             tail = stderr_file.read()[-2000:].decode(errors="replace").strip().splitlines()
             raise RehearsalFailed(
-                f"the client process exited with {proc.returncode} and no result"
+                f"the client process exited with {failed.returncode} and no result"
                 + (f": {tail[-1]}" if tail else "")
             )
+        release = min(r.released_at for r in readers)
+        client_records = [
+            c for r in readers for c in _shift_times(r.result["clients"], r.released_at - release)  # type: ignore[index]
+        ]
+        rss = [r.result.get("peak_rss_mb") for r in readers]  # type: ignore[union-attr]
         return summarize(
             plan=plan,
             cfg=cfg,
             addresses=addresses,
             origins=origins,
             sampler=sampler,
-            clients=reader.result["clients"],
-            released_at=reader.released_at,
+            clients=client_records,
+            released_at=release,
             auth=auth,
             edges=edges,
             health=state,
             killed=killed,
             resources={
                 "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "peak_rss_mb_clients": reader.result.get("peak_rss_mb"),
+                "peak_rss_mb_clients": round(sum(x for x in rss if x is not None), 1),
+                "client_processes": nprocs,
+                # how far apart the processes' barriers opened (their records are on the first one's clock)
+                "release_spread_ms": round(1000 * (max(r.released_at for r in readers) - release), 2),
                 "descriptors_parent": peak_fds["parent"],
                 "descriptors_clients": peak_fds["clients"],
                 "descriptors_needed": needed,
@@ -384,13 +441,16 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     except PortInUseError as exc:
         raise RehearsalError(str(exc)) from exc
     finally:
-        _stop_process(proc)
+        for p in procs:
+            _stop_process(p)
         if checker is not None:
             checker.stop()
         for loop in loops:
             loop.stop()
         for server in origins:
             server.stop(grace=None)
+        if origin_loop is not None:
+            origin_loop.close()
         stderr_file.close()
         if previous_sigterm is not None:
             signal.signal(signal.SIGTERM, previous_sigterm)
