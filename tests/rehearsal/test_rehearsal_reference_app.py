@@ -38,9 +38,10 @@ def test_reference_app_spreads_in_the_model(app_plan: DnsPlan) -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_reference_app_spreads_on_loopback(app_plan: DnsPlan) -> None:
-    run = rehearse(app_plan, RehearsalConfig(clients=400, duration=1.5, rpc_interval=0.5, seed=2))
+    cfg = RehearsalConfig(clients=500, duration=1.5, rpc_interval=0.5, seed=2)
+    run = rehearse(app_plan, cfg)
     assert run.errors == {}
-    assert sum(run.connections.values()) == 400
+    assert sum(run.connections.values()) == cfg.clients
     assert run.max_over_mean <= SPREAD_LIMIT
 
 
