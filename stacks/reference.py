@@ -9,8 +9,8 @@ import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
-
 from constructs import Construct
+
 from edge_origin import ConnectionProfile, GrpcEdgeToOrigin
 from edge_origin.errors import EdgeOriginPropError
 from edge_origin.profile import PRESETS

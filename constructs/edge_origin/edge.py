@@ -9,8 +9,8 @@ from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
-
 from constructs import Construct
+
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,

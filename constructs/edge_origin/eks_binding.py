@@ -12,8 +12,8 @@ import jsii
 import yaml
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
-
 from constructs import Construct, IConstruct
+
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_port
 
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")

@@ -9,14 +9,13 @@ from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
-
 from constructs import Construct
-from edge_origin.eks_binding import TargetGroupBindings
+
 from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile_binding import apply_profile_checks, record_profile, whole_seconds
+from edge_origin.profile_binding import apply_profile_checks, bind_fleet, whole_seconds
 
 
 class InternalGrpcOrigin(Construct):
@@ -127,13 +126,12 @@ class InternalGrpcOrigin(Construct):
             ttl=record_ttl,
             health_checks=[checks[a.nlb_name] for a in addresses],
         )
-        self.bindings = TargetGroupBindings(
+        self.bindings = bind_fleet(
             self,
-            "Bindings",
-            target_groups={m.name.lower(): m.target_group for m in self.fleet.members},
+            self.fleet,
+            profile=self.profile,
             service_name=service_name,
             service_port=service_port if service_port is not None else target_port,
             namespace=namespace,
             cluster=cluster,
         )
-        record_profile(self.profile, self.fleet.listeners, self.bindings, service_name, namespace)

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
-
 from constructs import Construct
+
 from edge_origin import data as published
 from edge_origin.errors import (
     ConstructLabel,

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import aws_cdk as cdk
 from aws_cdk import aws_route53 as route53
-
 from constructs import Construct
+
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -113,8 +113,7 @@ class MultivalueOriginRecords(Construct):
         require_one_of(where, "health_check_type", health_check_type, HEALTH_CHECK_TYPES)
         require_port(where, "health_check_port", health_check_port)
         interval = seconds_of(where, "request_interval", request_interval)
-        require_one_of(where, "request_interval", int(interval) if interval in REQUEST_INTERVALS else interval, REQUEST_INTERVALS)
-        interval = int(interval)
+        interval = int(require_one_of(where, "request_interval", interval, REQUEST_INTERVALS))
         require_int_range(where, "failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
         ttl_seconds = require_seconds_range(where, "ttl", ttl, *TTL_RANGE)
         if health_checks is not None and len(health_checks) != len(addresses):

@@ -11,10 +11,9 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
-
 from constructs import Construct
+
 from edge_origin.edge import GrpcEdgeDistribution
-from edge_origin.eks_binding import TargetGroupBindings
 from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
@@ -22,7 +21,7 @@ from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import (
     DEFAULT_PRESET,
     apply_profile_checks,
-    record_profile,
+    bind_fleet,
     record_profile_on,
     whole_seconds,
 )
@@ -157,16 +156,15 @@ class GrpcEdgeToOrigin(Construct):
             log_bucket=log_bucket,
             price_class=price_class,
         )
-        self.bindings = TargetGroupBindings(
+        self.bindings = bind_fleet(
             self,
-            "Bindings",
-            target_groups={m.name.lower(): m.target_group for m in self.fleet.members},
+            self.fleet,
+            profile=self.profile,
             service_name=service_name,
             service_port=service_port if service_port is not None else target_port,
             namespace=namespace,
             cluster=cluster,
         )
-        record_profile(self.profile, self.fleet.listeners, self.bindings, service_name, namespace)
         record_profile_on(self.edge.distribution, self.profile)
 
     @property

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import aws_cdk as cdk
+from aws_cdk import aws_eks as eks
+from constructs import Construct, IConstruct
 
-from constructs import IConstruct
 from edge_origin.eks_binding import TargetGroupBindings
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError
+from edge_origin.origin_fleet import OriginFleet
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
 
 DEFAULT_PRESET = "streaming-telemetry"
@@ -37,14 +37,28 @@ def record_profile_on(construct: IConstruct, profile: ConnectionProfile) -> None
     resource.add_metadata(PROFILE_METADATA_KEY, profile.to_metadata())
 
 
-def record_profile(
+def bind_fleet(
+    scope: Construct,
+    fleet: OriginFleet,
+    *,
     profile: ConnectionProfile,
-    listeners: Sequence[IConstruct],
-    bindings: TargetGroupBindings,
     service_name: str,
+    service_port: int,
     namespace: str,
-) -> None:
-    """Metadata on every listener (the EO-KA rules compare it with the template), and the ConfigMap."""
-    for listener in listeners:
+    cluster: eks.ICluster | None,
+) -> TargetGroupBindings:
+    """The fleet's TargetGroupBindings plus the profile: Metadata on every listener (the EO-KA rules
+    compare it with the template) and the ConfigMap beside the bindings."""
+    bindings = TargetGroupBindings(
+        scope,
+        "Bindings",
+        target_groups={m.name.lower(): m.target_group for m in fleet.members},
+        service_name=service_name,
+        service_port=service_port,
+        namespace=namespace,
+        cluster=cluster,
+    )
+    for listener in fleet.listeners:
         record_profile_on(listener, profile)
     bindings.add_manifest(configmap(profile, f"{service_name}-connection-profile", namespace))
+    return bindings
