@@ -254,7 +254,7 @@ def test_bad_input_without_starting_anything(reference_plan_from_templates) -> N
 
 
 def test_ctrl_c_stops_everything(tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(Path(cli.__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(cli.__file__).resolve().parents[2]))
     proc = subprocess.Popen(
         [sys.executable, "-m", "edge_origin.cli", "rehearse", str(REFERENCE), "--name", NAME,
          "--clients", "50", "--duration", "30", "--max-seconds", "60"],

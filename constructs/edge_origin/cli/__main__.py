@@ -1,0 +1,5 @@
+import sys
+
+from edge_origin.cli import main
+
+sys.exit(main())

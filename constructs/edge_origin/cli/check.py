@@ -1,0 +1,62 @@
+"""`edge-origin check` and `edge-origin report`: argument parsing only; the work is in the library."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError
+
+
+# --- check -------------------------------------------------------------------------------------
+def _add_check_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="check CloudFormation templates (or a cdk.out) for edge-origin failure modes")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="template files (.json/.yaml/.yml/.template) or cdk.out directories")
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
+    p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.set_defaults(func=_cmd_check)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from edge_origin.checker import FORMATS, check_paths, format_findings, parse_severity
+    from edge_origin.model import ModelError
+
+    if args.format not in FORMATS:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(FORMATS)}")
+    try:
+        fail_on = parse_severity(args.fail_on)
+    except ValueError as exc:
+        raise UsageError(f"--fail-on: {exc}") from None
+    try:
+        result = check_paths(args.paths)
+    except (ModelError, RecursionError, MemoryError) as exc:
+        raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
+    sys.stdout.write(format_findings(result.findings, args.format))
+    return EXIT_FINDINGS if result.failing(fail_on) else EXIT_OK
+
+
+# --- report ------------------------------------------------------------------------------------
+def _add_report_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="write a review report (Markdown + Mermaid) of the edge-to-origin paths")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="template files or cdk.out directories")
+    p.add_argument("--format", default="markdown", help="markdown | text (default: markdown)")
+    p.set_defaults(func=_cmd_report)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from edge_origin.model import ModelError
+    from edge_origin.report import REPORT_FORMATS, report_paths
+
+    if args.format not in REPORT_FORMATS:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(REPORT_FORMATS)}")
+    try:
+        text = report_paths(args.paths, args.format)
+    except (ModelError, RecursionError, MemoryError) as exc:
+        raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
+    sys.stdout.write(text)
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    _add_check_parser(sub)
+    _add_report_parser(sub)

@@ -1,0 +1,76 @@
+"""What every ``edge-origin`` subcommand shares: exit codes, the bad-input error, argument types.
+
+Argument types raise ``argparse.ArgumentTypeError`` with the allowed range; ``UsageError`` is
+printed as one line naming the command, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from importlib import import_module
+from types import ModuleType
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_BAD_INPUT = 2
+
+
+class UsageError(Exception):
+    """Bad input: printed as one line, exit code 2."""
+
+
+def finite_float(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False) -> Callable[[str], float]:
+    """An argparse type: a finite float in [lo, hi] (``lo_open``: strictly above lo)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if lo is not None and (value <= lo if lo_open else value < lo):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {'>' if lo_open else '>='} {lo:g}")
+        if hi is not None and value > hi:
+            raise argparse.ArgumentTypeError(f"{text!r} must be <= {hi:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in [lo, hi]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip().replace("_", ""), 10) if len(text) <= 40 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer")
+        if lo is not None and value < lo:
+            raise argparse.ArgumentTypeError(f"{value} must be >= {lo}")
+        if hi is not None and value > hi:
+            raise argparse.ArgumentTypeError(f"{value} must be <= {hi}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+PORT = int_range(1, 65535)
+PORT_OR_FREE = int_range(0, 65535)  # 0: a free port
+
+
+def require_extra(module: str, extra: str, command: str) -> ModuleType:
+    """Import ``module`` or raise UsageError telling which extra to install."""
+    try:
+        return import_module(module)
+    except ImportError as exc:
+        raise UsageError(
+            f"{command} needs the '{extra}' extra ({exc.name or module} is not installed): "
+            f"pip install 'edge-origin[{extra}]'"
+        ) from None

@@ -1,0 +1,100 @@
+"""The one place boto3 clients are made: region, profile, endpoint, retries and timeouts.
+
+Every live command builds a ``LiveSession`` (the CLI from ``--region/--profile/--endpoint-url``)
+and passes it down; tests hand in one pointed at moto. Problems with credentials, profiles or
+endpoints become ``LiveError`` (one line, exit 2 in the CLI), never a botocore traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+import boto3
+import botocore.config
+import botocore.exceptions
+
+# Bounded: an unreachable endpoint fails in a few seconds, not minutes.
+MAX_ATTEMPTS = 3
+CONNECT_TIMEOUT_S = 2.0
+READ_TIMEOUT_S = 10.0
+DEFAULT_REGION = "us-east-1"
+
+
+class LiveError(ValueError):
+    """A live command cannot run (credentials, profile, endpoint, region): one line."""
+
+
+@dataclass
+class LiveSession:
+    """boto3 clients with edge-origin's retry and timeout settings, one client per service."""
+
+    region: str | None = None
+    profile: str | None = None
+    endpoint_url: str | None = None
+    max_attempts: int = MAX_ATTEMPTS
+    connect_timeout: float = CONNECT_TIMEOUT_S
+    read_timeout: float = READ_TIMEOUT_S
+    _session: Any = field(default=None, init=False, repr=False)
+    _clients: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        try:
+            self._session = boto3.session.Session(profile_name=self.profile, region_name=self.region)
+        except botocore.exceptions.ProfileNotFound:
+            raise LiveError(f"--profile {self.profile!r}: no such profile in the AWS config files") from None
+        except botocore.exceptions.BotoCoreError as exc:
+            raise LiveError(f"AWS configuration: {exc}") from None
+        if self.region is None:
+            self.region = self._session.region_name or DEFAULT_REGION
+
+    @property
+    def boto3_session(self) -> Any:
+        return self._session
+
+    def client(self, service: str) -> Any:
+        """The client for ``service`` (cached). Route 53 and CloudFront are global: us-east-1."""
+        if service not in self._clients:
+            region = "us-east-1" if service in ("route53", "cloudfront") and not self.endpoint_url else self.region
+            config = botocore.config.Config(
+                retries={"mode": "standard", "max_attempts": self.max_attempts},
+                connect_timeout=self.connect_timeout,
+                read_timeout=self.read_timeout,
+                user_agent_extra="edge-origin",
+            )
+            try:
+                self._clients[service] = self._session.client(
+                    service, region_name=region, endpoint_url=self.endpoint_url, config=config
+                )
+            except botocore.exceptions.BotoCoreError as exc:
+                raise LiveError(f"{service} client: {exc}") from None
+        return self._clients[service]
+
+    def check_credentials(self) -> None:
+        """Raise LiveError when no credentials can be found (before any API call)."""
+        try:
+            creds = self._session.get_credentials()
+        except botocore.exceptions.BotoCoreError as exc:
+            raise LiveError(f"AWS credentials: {exc}") from None
+        if creds is None:
+            raise LiveError(
+                "no AWS credentials found (set AWS_PROFILE / --profile, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+            )
+
+
+def add_session_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--region``, ``--profile``, ``--endpoint-url`` for a live subcommand."""
+    parser.add_argument("--region", help="AWS region (default: the profile's, else us-east-1)")
+    parser.add_argument("--profile", help="AWS named profile")
+    parser.add_argument("--endpoint-url", help="send every API call here (a moto server, a VPC endpoint)")
+
+
+def session_from_args(args: argparse.Namespace) -> LiveSession:
+    """A LiveSession from the parsed session arguments; LiveError on bad configuration."""
+    url = args.endpoint_url
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise LiveError(f"--endpoint-url {url!r}: must start with http:// or https://")
+    session = LiveSession(region=args.region, profile=args.profile, endpoint_url=url)
+    session.check_credentials()
+    return session
