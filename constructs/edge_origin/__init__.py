@@ -2,8 +2,10 @@
 
 Public API only; import from here: ``from edge_origin import GrpcEdgeToOrigin``.
 
-The constructs and the cdk-nag plugin load aws-cdk-lib (a Node.js runtime) on first use, so the
-template checker, the profile tools and the rehearsal start fast without it.
+Every name is imported on first use: ``import edge_origin`` loads only the standard library. The
+constructs and the cdk-nag plugin load aws-cdk-lib (a Node.js runtime), so the template checker
+and the profile tools start fast without it; the rehearsal's loopback and model need the
+``rehearsal`` extra (grpcio, dnspython, numpy, matplotlib), which the names below never import.
 """
 
 from __future__ import annotations
@@ -11,19 +13,29 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from edge_origin.findings import Finding, Severity
-from edge_origin.model import ModelError, TemplateModel, load_model, normalize_name
-from edge_origin.profile import (
-    PROFILE_METADATA_KEY,
-    ConnectionProfile,
-    ProfileError,
-    client_service_config,
-    configmap,
-    python_channel_options,
-    render,
-)
-from edge_origin.rehearsal import DnsPlan, RehearsalResult, select_answer
+from edge_origin._version import __version__
 
+# Names that need only the standard library and PyYAML.
+_LIGHT_EXPORTS = {
+    "Finding": "edge_origin.findings",
+    "Severity": "edge_origin.findings",
+    "ModelError": "edge_origin.model",
+    "TemplateModel": "edge_origin.model",
+    "load_model": "edge_origin.model",
+    "normalize_name": "edge_origin.model",
+    "PROFILE_METADATA_KEY": "edge_origin.profile",
+    "ConnectionProfile": "edge_origin.profile",
+    "ProfileError": "edge_origin.profile",
+    "client_service_config": "edge_origin.profile",
+    "configmap": "edge_origin.profile",
+    "python_channel_options": "edge_origin.profile",
+    "render": "edge_origin.profile",
+    "DnsPlan": "edge_origin.rehearsal",
+    "RehearsalResult": "edge_origin.rehearsal",
+    "select_answer": "edge_origin.rehearsal",
+}
+
+# Names that load aws-cdk-lib (and cdk-nag).
 _CDK_EXPORTS = {
     "EdgeOriginChecks": "edge_origin.nag",
     "EdgeOriginPropError": "edge_origin.errors",
@@ -40,32 +52,18 @@ _CDK_EXPORTS = {
     "target_group_binding": "edge_origin.eks_binding",
 }
 
-__all__ = [
-    "PROFILE_METADATA_KEY",
-    "ConnectionProfile",
-    "DnsPlan",
-    "Finding",
-    "ModelError",
-    "ProfileError",
-    "RehearsalResult",
-    "Severity",
-    "TemplateModel",
-    "client_service_config",
-    "configmap",
-    "load_model",
-    "normalize_name",
-    "python_channel_options",
-    "render",
-    "select_answer",
-    *sorted(_CDK_EXPORTS),
-]
+__all__ = ["__version__", *sorted(_LIGHT_EXPORTS), *sorted(_CDK_EXPORTS)]
 
 
 def __getattr__(name: str) -> Any:
-    """CDK constructs and the cdk-nag plugin, imported on first use."""
-    module = _CDK_EXPORTS.get(name)
+    """Every public name, imported on first use."""
+    module = _LIGHT_EXPORTS.get(name) or _CDK_EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'edge_origin' has no attribute {name!r}")
     value = getattr(import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, require_extra
 
 
 # --- rehearse ----------------------------------------------------------------------------------
@@ -66,6 +66,10 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
 def _cmd_rehearse(args: argparse.Namespace) -> int:
     import json
 
+    from edge_origin.rehearsal import EXTRA_MODULES
+
+    for module in (*EXTRA_MODULES, *(("matplotlib",) if args.chart else ())):
+        require_extra(module, "rehearsal", "rehearse")  # one line naming the extra, exit 2
     from edge_origin.rehearsal import chart, from_model, montecarlo, runner
     from edge_origin.rehearsal.plan import PlanError
 

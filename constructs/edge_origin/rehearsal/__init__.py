@@ -1,23 +1,46 @@
 """The flash-crowd rehearsal: the DNS plan replayed on loopback, and modelled at internet scale.
 
-Importing this package does not import grpc: the client process must set its resolver first.
+Importing this package imports nothing: every name below is loaded on first use. The plan, the
+answers and the metrics are pure Python (core install); the loopback run needs grpcio and
+dnspython, the model numpy and ``--chart`` matplotlib (the ``rehearsal`` extra). grpc in particular
+must not be imported early: the client process sets its resolver first.
 """
 
-from edge_origin.rehearsal.answers import AnswerRecord, select_answer
-from edge_origin.rehearsal.metrics import SPREAD_LIMIT, RehearsalResult, max_over_mean, verdict
-from edge_origin.rehearsal.plan import DnsPlan, HealthCheckSpec, Origin, PlanError, PlanRecord, reference_plan
+from __future__ import annotations
 
-__all__ = [
-    "SPREAD_LIMIT",
-    "AnswerRecord",
-    "DnsPlan",
-    "HealthCheckSpec",
-    "Origin",
-    "PlanError",
-    "PlanRecord",
-    "RehearsalResult",
-    "max_over_mean",
-    "reference_plan",
-    "select_answer",
-    "verdict",
-]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "SPREAD_LIMIT": "edge_origin.rehearsal.metrics",
+    "AnswerRecord": "edge_origin.rehearsal.answers",
+    "DnsPlan": "edge_origin.rehearsal.plan",
+    "HealthCheckSpec": "edge_origin.rehearsal.plan",
+    "Origin": "edge_origin.rehearsal.plan",
+    "PlanError": "edge_origin.rehearsal.plan",
+    "PlanRecord": "edge_origin.rehearsal.plan",
+    "RehearsalResult": "edge_origin.rehearsal.metrics",
+    "max_over_mean": "edge_origin.rehearsal.metrics",
+    "reference_plan": "edge_origin.rehearsal.plan",
+    "select_answer": "edge_origin.rehearsal.answers",
+    "verdict": "edge_origin.rehearsal.metrics",
+}
+
+# Modules that need the `rehearsal` extra (checked by the CLI before it imports them).
+EXTRA_MODULES = ("grpc", "grpc_health", "dns", "numpy")
+
+__all__ = ["EXTRA_MODULES", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, imported on first use."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'edge_origin.rehearsal' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
