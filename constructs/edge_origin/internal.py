@@ -14,7 +14,13 @@ from constructs import Construct
 
 from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
-from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress, tag_health_check, zone_privacy
+from edge_origin.origin_records import (
+    MultivalueOriginRecords,
+    OriginAddress,
+    tag_health_check,
+    zone_name_of,
+    zone_privacy,
+)
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import apply_profile_checks, bind_fleet, whole_seconds
 from edge_origin.props import OriginProps
@@ -107,7 +113,7 @@ class InternalGrpcOrigin(Construct):
         if zone_privacy(zone) == "public":
             cdk.Annotations.of(self).add_warning_v2(
                 "edge-origin:internal-origin-public-zone",
-                f"zone {zone.zone_name} is public: the private addresses of {origin_name} are published on the "
+                f"zone {zone_name_of(zone)} is public: the private addresses of {origin_name} are published on the "
                 "internet, and clients outside the VPC resolve addresses they cannot reach. Use a private hosted zone.",
             )
         self.props = props

@@ -260,6 +260,14 @@ def tag_health_check(check: route53.IHealthCheck, tags: Sequence[tuple[str, str]
         resource.add_property_override("HealthCheckTags", [{"Key": k, "Value": v} for k, v in tags])
 
 
+def zone_name_of(zone: route53.IHostedZone) -> str | None:
+    """The zone's name, or None when it cannot be read (``PrivateHostedZone.from_private_hosted_zone_id``)."""
+    try:
+        return zone.zone_name
+    except Exception:  # noqa: BLE001 - jsii: CannotReferenceZoneNamePrivate
+        return None
+
+
 def zone_privacy(zone: route53.IHostedZone) -> str | None:
     """``"private"`` or ``"public"`` when the construct tells, else None (``HostedZone.from_*``)."""
     if implements(zone, route53.IPrivateHostedZone):
@@ -275,7 +283,12 @@ def _normalize_record_name(where: str, name: str, zone: route53.IHostedZone) -> 
     normalized = name.strip().rstrip(".").lower()
     if len(normalized) > 253 or not all(re.fullmatch(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", p) for p in normalized.split(".")):
         raise EdgeOriginPropError(where, "record_name", name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
-    zone_name = zone.zone_name
+    zone_name = zone_name_of(zone)
+    if zone_name is None:
+        raise EdgeOriginPropError(
+            where, "zone", "a zone imported by id only",
+            "a zone whose name is known (HostedZone.from_hosted_zone_attributes(..., zone_name=...))",
+        )
     if not is_token(zone_name):
         zone_norm = zone_name.rstrip(".").lower()
         if normalized != zone_norm and not normalized.endswith("." + zone_norm):

@@ -34,6 +34,7 @@ from edge_origin.origin_records import (
     REQUEST_INTERVALS,
     MultivalueOriginRecords,
     OriginAddress,
+    zone_name_of,
     zone_privacy,
 )
 from edge_origin.profile import ConnectionProfile
@@ -172,7 +173,7 @@ class GrpcEdgeToOrigin(Construct):
         )
         if zone_privacy(zone) == "private":
             raise EdgeOriginPropError(
-                where, "zone", zone.zone_name, "a public hosted zone (CloudFront resolves origin_name on the internet)"
+                where, "zone", zone_name_of(zone), "a public hosted zone (CloudFront resolves origin_name on the internet)"
             )
         self.props = props
         self.profile = apply_profile_checks(
@@ -295,11 +296,11 @@ def _validate_edge_props(
     if domain_zone is not None:
         require_construct(where, "domain_zone", domain_zone, route53.IHostedZone, "a route53.IHostedZone")
         if not names:
-            raise EdgeOriginPropError(where, "domain_zone", domain_zone.zone_name, "only with domain_names")
+            raise EdgeOriginPropError(where, "domain_zone", zone_name_of(domain_zone), "only with domain_names")
         if zone_privacy(domain_zone) == "private":
-            raise EdgeOriginPropError(where, "domain_zone", domain_zone.zone_name, "a public hosted zone")
-        zone_name = domain_zone.zone_name
-        if not is_token(zone_name):
+            raise EdgeOriginPropError(where, "domain_zone", zone_name_of(domain_zone), "a public hosted zone")
+        zone_name = zone_name_of(domain_zone)
+        if zone_name is not None and not is_token(zone_name):
             suffix = zone_name.rstrip(".").lower()
             for name in names:
                 norm = name.strip().rstrip(".").lower()
