@@ -86,7 +86,7 @@ CASES = [
     (
         "duplicate set ids",
         lambda: _records(addresses=[OriginAddress("192.0.2.1", "a"), OriginAddress("192.0.2.2", "a")]),
-        "set_identifier",
+        "addresses",
         "unique",
     ),
     ("bad set id", lambda: _records(addresses=[OriginAddress("192.0.2.1", "a b")]), "set_identifier", "1..128"),

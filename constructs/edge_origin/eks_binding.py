@@ -111,6 +111,8 @@ class TargetGroupBindings(Construct):
                 raise EdgeOriginPropError(where, "target_groups", key, "string keys")
             require_construct(where, "target_groups", group, elbv2.INetworkTargetGroup,
                               "elbv2.INetworkTargetGroup values", optional=False)
+        if networking is not None and not isinstance(networking, Mapping):
+            raise EdgeOriginPropError(where, "networking", networking, "a mapping of target group key -> NetworkingIngress")
         networking = dict(networking or {})
         for key, entry in networking.items():
             if key not in target_groups or not isinstance(entry, NetworkingIngress):

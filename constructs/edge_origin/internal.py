@@ -119,7 +119,7 @@ class InternalGrpcOrigin(Construct):
         self.props = props
         self.profile = apply_profile_checks(
             where,
-            connection_profile or ConnectionProfile.preset("internal-unary"),
+            connection_profile if connection_profile is not None else ConnectionProfile.preset("internal-unary"),
             cloudfront=False,
         )
         self.fleet = OriginFleet(

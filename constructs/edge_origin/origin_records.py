@@ -155,7 +155,7 @@ class MultivalueOriginRecords(Construct):
                 )
             sid = address.set_identifier
             if sid in seen_ids:
-                raise EdgeOriginPropError(where, "set_identifier", sid, "unique set identifiers (duplicate)")
+                raise EdgeOriginPropError(where, "addresses", f"set identifier {sid!r} twice", "unique set identifiers")
             if address.ip_address in seen_ips:
                 raise EdgeOriginPropError(
                     where, "addresses", address.ip_address, "each IP once (two records with one IP: one NLB answers twice)"
@@ -183,7 +183,7 @@ class MultivalueOriginRecords(Construct):
         require_bool(where, "grpc_origin", grpc_origin)
         user_tags = require_tags(where, "tags", tags) if tags is not None else {}
         quotas = account_quotas_from(where, "account_quotas", account_quotas)
-        self.record_name = _normalize_record_name(where, record_name, zone)
+        self.record_name = normalize_record_name(where, record_name, zone)
 
         ledger = QuotaLedger.of(self)
         zone_key = zone.hosted_zone_id
@@ -277,12 +277,13 @@ def zone_privacy(zone: route53.IHostedZone) -> str | None:
     return None
 
 
-def _normalize_record_name(where: str, name: str, zone: route53.IHostedZone) -> str:
+def normalize_record_name(where: str, name: str, zone: route53.IHostedZone, prop: str = "record_name") -> str:
+    """``name`` lower case without the trailing dot, or an error unless it is a DNS name inside ``zone``."""
     if not isinstance(name, str) or not name.strip(" ."):
-        raise EdgeOriginPropError(where, "record_name", name, "a non-empty DNS name inside the zone")
+        raise EdgeOriginPropError(where, prop, name, "a non-empty DNS name inside the zone")
     normalized = name.strip().rstrip(".").lower()
     if len(normalized) > 253 or not all(re.fullmatch(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", p) for p in normalized.split(".")):
-        raise EdgeOriginPropError(where, "record_name", name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
+        raise EdgeOriginPropError(where, prop, name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
     zone_name = zone_name_of(zone)
     if zone_name is None:
         raise EdgeOriginPropError(
@@ -292,7 +293,7 @@ def _normalize_record_name(where: str, name: str, zone: route53.IHostedZone) -> 
     if not is_token(zone_name):
         zone_norm = zone_name.rstrip(".").lower()
         if normalized != zone_norm and not normalized.endswith("." + zone_norm):
-            raise EdgeOriginPropError(where, "record_name", name, f"a name inside the zone {zone_norm}")
+            raise EdgeOriginPropError(where, prop, name, f"a name inside the zone {zone_norm}")
     return normalized
 
 

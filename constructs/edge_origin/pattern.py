@@ -178,7 +178,7 @@ class GrpcEdgeToOrigin(Construct):
         self.props = props
         self.profile = apply_profile_checks(
             where,
-            connection_profile or ConnectionProfile.preset(DEFAULT_PRESET),
+            connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
             cloudfront=True,
         )
         self.fleet = OriginFleet(
@@ -292,7 +292,9 @@ def _validate_edge_props(
             raise EdgeOriginPropError(where, "domain_names", name, "DNS names like grpc.example.com (or *.example.com)")
     require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
     if names and certificate is None:
-        raise EdgeOriginPropError(where, "certificate", None, "an ACM certificate (us-east-1) when domain_names is set")
+        raise EdgeOriginPropError(
+            where, "domain_names", names, "names covered by certificate= (an ACM certificate in us-east-1); none without one"
+        )
     if domain_zone is not None:
         require_construct(where, "domain_zone", domain_zone, route53.IHostedZone, "a route53.IHostedZone")
         if not names:

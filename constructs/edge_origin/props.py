@@ -30,6 +30,7 @@ from edge_origin.errors import (
     require_str,
     require_tags,
 )
+from edge_origin.origin_records import normalize_record_name
 from edge_origin.quotas import AccountQuotas, account_quotas_from
 
 K8S_NAME_PATTERN = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
@@ -93,8 +94,7 @@ class OriginProps:
     def validate(self, where: ConstructLabel) -> OriginProps:
         """Check every shared prop before anything is made; returns self."""
         require_construct(where, "zone", self.zone, route53.IHostedZone, "a route53.IHostedZone", optional=False)
-        if not isinstance(self.origin_name, str) or not self.origin_name.strip(" ."):
-            raise EdgeOriginPropError(where, "origin_name", self.origin_name, "a non-empty DNS name inside the zone")
+        normalize_record_name(where, self.origin_name, self.zone, "origin_name")
         for prop in ("service_name", "namespace"):
             require_str(where, prop, getattr(self, prop), K8S_NAME_PATTERN, K8S_NAME_ALLOWED)
         require_port(where, "listener_port", self.listener_port)
