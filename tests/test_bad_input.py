@@ -86,7 +86,7 @@ CASES = [
     (
         "duplicate set ids",
         lambda: _records(addresses=[OriginAddress("192.0.2.1", "a"), OriginAddress("192.0.2.2", "a")]),
-        "set_identifier",
+        "addresses",
         "unique",
     ),
     ("bad set id", lambda: _records(addresses=[OriginAddress("192.0.2.1", "a b")]), "set_identifier", "1..128"),
@@ -95,7 +95,7 @@ CASES = [
     ("bad prefix list", lambda: _pattern(cloudfront_prefix_list_id="cloudfront"), "cloudfront_prefix_list_id", "pl-"),
     ("bad checker CIDR", lambda: _pattern(route53_health_checker_cidrs=["1.2.3.4/99"]), "route53_health_checker_cidrs", "CIDR"),
     ("health protocol", lambda: _pattern(target_health_check_protocol="GRPC"), "target_health_check_protocol", "HTTP"),
-    ("health check type", lambda: _pattern(origin_health_check_type="UDP"), "health_check_type", "TCP"),
+    ("health check type", lambda: _pattern(origin_health_check_type="UDP"), "origin_health_check_type", "TCP"),
     ("sg quota too small", lambda: _fleet(rules_per_security_group=50), "rules_per_security_group", ">= 55"),
     (
         "incident keepalive profile",

@@ -40,7 +40,7 @@ def test_multivalue_records_one_eip_each_with_own_health_check(reference_templat
         set_ids.add(props["SetIdentifier"])
     assert used_eips == set(eips)
     assert used_checks == set(checks)
-    assert set_ids == {f"origin-nlb{n}-us-east-1{z}" for n in (1, 2) for z in "abc"}
+    assert set_ids == {f"origin-nlb{n}-zone{z}" for n in (1, 2) for z in (1, 2, 3)}
 
 
 def test_health_checks_target_their_own_eip(reference_template: dict) -> None:

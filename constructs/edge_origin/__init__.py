@@ -37,6 +37,7 @@ _LIGHT_EXPORTS = {
 
 # Names that load aws-cdk-lib (and cdk-nag).
 _CDK_EXPORTS = {
+    "AccountQuotas": "edge_origin.quotas",
     "EdgeOriginChecks": "edge_origin.nag",
     "EdgeOriginPropError": "edge_origin.errors",
     "FleetMember": "edge_origin.origin_fleet",
@@ -44,8 +45,10 @@ _CDK_EXPORTS = {
     "GrpcEdgeToOrigin": "edge_origin.pattern",
     "InternalGrpcOrigin": "edge_origin.internal",
     "MultivalueOriginRecords": "edge_origin.origin_records",
+    "NetworkingIngress": "edge_origin.eks_binding",
     "OriginAddress": "edge_origin.origin_records",
     "OriginFleet": "edge_origin.origin_fleet",
+    "OriginProps": "edge_origin.props",
     "OriginRecord": "edge_origin.origin_records",
     "TargetGroupBindings": "edge_origin.eks_binding",
     "ZonalAddress": "edge_origin.origin_fleet",

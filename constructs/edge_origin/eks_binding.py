@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aws_cdk as cdk
 import jsii
 import yaml
+from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct, IConstruct
 
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_port
+from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_port
 
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: ~10x faster
@@ -22,19 +24,46 @@ MANIFEST_DIR = "k8s"
 """Folder in the cloud assembly (``cdk.out/k8s/<stack>/<construct>.yaml``) the manifests go to."""
 
 
+@dataclass(frozen=True)
+class NetworkingIngress:
+    """Who may reach the pods of one binding: the controller opens ``ports`` (TCP) on the pods'
+    security group to ``security_groups`` (the NLB's), so the pods need no hand-edited rules."""
+
+    security_groups: tuple[ec2.ISecurityGroup, ...]
+    ports: tuple[int, ...]
+
+
 def target_group_binding(
-    *, name: str, namespace: str, service_name: str, service_port: int, target_group_arn: str
+    *,
+    name: str,
+    namespace: str,
+    service_name: str,
+    service_port: int,
+    target_group_arn: str,
+    ingress_group_ids: Sequence[str] = (),
+    ingress_ports: Sequence[int] = (),
 ) -> dict[str, Any]:
-    """The AWS Load Balancer Controller ``TargetGroupBinding`` for one target group, IP targets."""
+    """The AWS Load Balancer Controller ``TargetGroupBinding`` for one target group, IP targets,
+    with ``spec.networking.ingress`` from ``ingress_group_ids`` on ``ingress_ports`` when given."""
+    spec: dict[str, Any] = {
+        "serviceRef": {"name": service_name, "port": service_port},
+        "targetGroupARN": target_group_arn,
+        "targetType": "ip",
+    }
+    if ingress_group_ids and ingress_ports:
+        spec["networking"] = {
+            "ingress": [
+                {
+                    "from": [{"securityGroup": {"groupID": group}} for group in ingress_group_ids],
+                    "ports": [{"protocol": "TCP", "port": port} for port in ingress_ports],
+                }
+            ]
+        }
     return {
         "apiVersion": "elbv2.k8s.aws/v1beta1",
         "kind": "TargetGroupBinding",
         "metadata": {"name": name, "namespace": namespace, "labels": {"app.kubernetes.io/managed-by": "edge-origin"}},
-        "spec": {
-            "serviceRef": {"name": service_name, "port": service_port},
-            "targetGroupARN": target_group_arn,
-            "targetType": "ip",
-        },
+        "spec": spec,
     }
 
 
@@ -42,7 +71,9 @@ class TargetGroupBindings(Construct):
     """Manifests that bind target groups to a Service, written into the cloud assembly.
 
     For each target group: a ``TargetGroupBinding`` (``elbv2.k8s.aws/v1beta1``, ``targetType: ip``)
-    and a stack output with its ARN. The manifests are written as YAML to
+    and a stack output with its ARN; with ``networking`` for that key, ``spec.networking.ingress``
+    from the given security groups (the NLB's) to the given pod ports, and an output with each
+    security group id. The controller then adds those rules to the pods' security group. The manifests are written as YAML to
     ``cdk.out/k8s/<stack>/<construct id>.yaml`` (the ARN as a ``${Output}`` placeholder naming the
     stack output to fill in). They are applied to a cluster with ``add_manifest`` only when
     ``cluster`` is given, and it must be an imported cluster with an existing kubectl provider, so
@@ -59,6 +90,7 @@ class TargetGroupBindings(Construct):
         service_port: int,
         namespace: str = "default",
         cluster: eks.ICluster | None = None,
+        networking: Mapping[str, NetworkingIngress] | None = None,
     ) -> None:
         """
         :param target_groups: binding name suffix (``nlb1``) -> target group. At least one.
@@ -67,15 +99,31 @@ class TargetGroupBindings(Construct):
         :param namespace: namespace of the Service. Default ``default``.
         :param cluster: an imported cluster with ``kubectl_provider`` set; the manifests are then
             applied with ``add_manifest``. Default: none (manifests are only written to cdk.out).
+        :param networking: binding name suffix -> ``NetworkingIngress`` (security groups allowed
+            in, pod ports). Default: none (the pods' security group is yours to open).
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("TargetGroupBindings", self)
-        if not target_groups:
-            raise EdgeOriginPropError(where, "target_groups", {}, "at least one target group")
+        if not isinstance(target_groups, Mapping) or not target_groups:
+            raise EdgeOriginPropError(where, "target_groups", target_groups, "a non-empty mapping of name -> target group")
+        for key, group in target_groups.items():
+            if not isinstance(key, str):
+                raise EdgeOriginPropError(where, "target_groups", key, "string keys")
+            require_construct(where, "target_groups", group, elbv2.INetworkTargetGroup,
+                              "elbv2.INetworkTargetGroup values", optional=False)
+        if networking is not None and not isinstance(networking, Mapping):
+            raise EdgeOriginPropError(where, "networking", networking, "a mapping of target group key -> NetworkingIngress")
+        networking = dict(networking or {})
+        for key, entry in networking.items():
+            if key not in target_groups or not isinstance(entry, NetworkingIngress):
+                raise EdgeOriginPropError(where, "networking", key, "keys of target_groups -> NetworkingIngress")
+            for port in entry.ports:
+                require_port(where, "networking.ports", port)
         for prop, value in (("service_name", service_name), ("namespace", namespace)):
             if not isinstance(value, str) or not K8S_NAME.fullmatch(value):
                 raise EdgeOriginPropError(where, prop, value, "a DNS-1123 label: a-z, 0-9, '-', 1..63 chars")
         require_port(where, "service_port", service_port)
+        require_construct(where, "cluster", cluster, eks.ICluster, "an eks.ICluster")
         if cluster is not None and cluster.kubectl_provider is None:
             raise EdgeOriginPropError(
                 where,
@@ -90,6 +138,7 @@ class TargetGroupBindings(Construct):
         self._file_manifests: list[dict[str, Any]] = []
         self.outputs: dict[str, cdk.CfnOutput] = {}
         stack = cdk.Stack.of(self)
+        group_outputs: dict[str, tuple[str, str]] = {}
         for suffix, target_group in target_groups.items():
             name = f"{service_name}-{suffix}".lower()
             if not K8S_NAME.fullmatch(name):
@@ -101,15 +150,39 @@ class TargetGroupBindings(Construct):
                 description=f"ARN of the target group for TargetGroupBinding {namespace}/{name}",
             )
             self.outputs[suffix] = output
+            ingress = networking.get(suffix)
+            group_ids: list[str] = []
+            group_placeholders: list[str] = []
+            for group in ingress.security_groups if ingress else ():
+                group_id = group.security_group_id
+                if group_id not in group_outputs:
+                    group_output = cdk.CfnOutput(
+                        self, f"{group.node.id}Id", value=group_id,
+                        description=f"security group allowed into the pods by TargetGroupBinding networking ({name})",
+                    )
+                    group_outputs[group_id] = (group_output.logical_id, group_id)
+                group_ids.append(group_id)
+                group_placeholders.append(_placeholder(stack, group_outputs[group_id][0]))
+            ports = list(ingress.ports) if ingress else []
             manifest = target_group_binding(
                 name=name,
                 namespace=namespace,
                 service_name=service_name,
                 service_port=service_port,
                 target_group_arn=target_group.target_group_arn,
+                ingress_group_ids=group_ids,
+                ingress_ports=ports,
             )
-            placeholder = "${" + stack.stack_name + "." + stack.resolve(output.logical_id) + "}"
-            self.add_manifest(manifest, file_form=_with_arn(manifest, placeholder))
+            file_form = target_group_binding(
+                name=name,
+                namespace=namespace,
+                service_name=service_name,
+                service_port=service_port,
+                target_group_arn=_placeholder(stack, output.logical_id),
+                ingress_group_ids=group_placeholders,
+                ingress_ports=ports,
+            )
+            self.add_manifest(manifest, file_form=file_form)
         cdk.Aspects.of(self).add(_ManifestWriter(self))
 
     def add_manifest(self, manifest: dict[str, Any], *, file_form: dict[str, Any] | None = None) -> None:
@@ -153,9 +226,9 @@ class _ManifestWriter:
             self._owner.write()
 
 
-def _with_arn(manifest: dict[str, Any], arn: str) -> dict[str, Any]:
-    spec = dict(manifest["spec"], targetGroupARN=arn)
-    return dict(manifest, spec=spec)
+def _placeholder(stack: cdk.Stack, logical_id: str) -> str:
+    """``${<stack name>.<output logical id>}``: the stack output to fill in."""
+    return "${" + stack.stack_name + "." + stack.resolve(logical_id) + "}"
 
 
 def _pascal(label: str) -> str:

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import aws_cdk as cdk
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
+from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
-from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
+from edge_origin.origin_records import (
+    MultivalueOriginRecords,
+    OriginAddress,
+    tag_health_check,
+    zone_name_of,
+    zone_privacy,
+)
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import apply_profile_checks, bind_fleet, whole_seconds
+from edge_origin.props import OriginProps
+from edge_origin.quotas import AccountQuotas, QuotaLedger
 
 
 class InternalGrpcOrigin(Construct):
@@ -25,6 +34,8 @@ class InternalGrpcOrigin(Construct):
     CloudWatch-alarm check on its NLB's target group (``HealthyHostCount`` below 1 = unhealthy).
     In-VPC clients should resolve with ``dns:///`` and use ``round_robin`` over the answer (the
     connection profile renders that service config) so one channel spreads over every NLB.
+    The records carry ``edge-origin:grpc-origin`` Metadata, so the rules and ``edge-origin
+    report`` see this path although no CloudFront distribution names it.
     """
 
     def __init__(
@@ -47,56 +58,83 @@ class InternalGrpcOrigin(Construct):
         target_health_check_protocol: str = "TCP",
         target_health_check_port: int | None = None,
         target_health_check_path: str = "/healthz",
-        record_ttl: cdk.Duration = cdk.Duration.seconds(30),
+        record_ttl: cdk.Duration | int = cdk.Duration.seconds(30),
         private_ip_offset: int = 200,
         cluster: eks.ICluster | None = None,
+        name_prefix: str = "origin",
+        tags: Mapping[str, str] | None = None,
+        deletion_protection: bool = True,
+        access_logs_bucket: s3.IBucket | None = None,
+        export_prefix: str | None = None,
+        account_quotas: AccountQuotas | Mapping[str, int] | None = None,
     ) -> None:
         """
-        :param zone: private hosted zone of ``origin_name``.
+        :param zone: private hosted zone of ``origin_name`` (a public zone is warned about: it
+            publishes private addresses).
         :param origin_name: the name in-VPC clients dial, inside ``zone``.
         :param service_name: the Kubernetes Service of the gRPC pods.
-        :param vpc: VPC with private subnets in >= 2 zones. Default: a new VPC.
+        :param vpc: VPC with private subnets in >= 2 zones. Default: the ``cluster``'s VPC, else a
+            new VPC.
         :param max_azs: zones of a new VPC (2..6). Default 3.
         :param nlb_count: internal NLBs (1..20). Default 2.
         :param listener_port: TCP listener port. Default 50051.
         :param target_port: pod port. Default 50051.
         :param service_port: Service port in the TargetGroupBinding. Default: ``target_port``.
         :param namespace: namespace of the Service. Default ``default``.
-        :param client_cidrs: who may connect. Default: the VPC CIDR.
+        :param client_cidrs: who may connect (IPv4 CIDRs). Default: the VPC CIDR.
         :param connection_profile: source of the NLB idle timeout and the rendered gRPC settings
             (checked without CloudFront). Default: the ``internal-unary`` preset.
         :param target_health_check_protocol: NLB check of the pods: TCP (default), HTTP, HTTPS.
         :param target_health_check_port: pod health port. Default: ``target_port``.
         :param target_health_check_path: path of an HTTP(S) check. Default ``/healthz``.
         :param record_ttl: TTL of the records. Default 30 s.
-        :param private_ip_offset: NLB ``i`` gets host ``offset + i`` of each subnet. Default 200.
-        :param cluster: imported EKS cluster with a kubectl provider (bindings applied). Default: none.
+        :param private_ip_offset: NLB ``i`` gets host ``offset + i`` of each subnet (4..250). Default 200.
+        :param cluster: imported EKS cluster with a kubectl provider (bindings applied; its VPC
+            when ``vpc`` is not given). Default: none.
+        :param name_prefix: prefix of the set identifiers and Name tags. Default ``origin``.
+        :param tags: tags for NLBs, target groups, security groups and health checks. Default: none.
+        :param deletion_protection: NLB deletion protection. Default True.
+        :param access_logs_bucket: NLB access logs bucket (TLS listeners only). Default: none.
+        :param export_prefix: export the stack outputs as ``<prefix>-...``. Default: no exports.
+        :param account_quotas: the account's real quotas (``AccountQuotas``). Default: AWS defaults.
         """
         super().__init__(scope, construct_id)
+        where = ConstructLabel("InternalGrpcOrigin", self)
+        props = OriginProps(
+            zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
+            max_azs=max_azs, nlb_count=nlb_count, listener_port=listener_port, target_port=target_port,
+            service_port=service_port, namespace=namespace,
+            target_health_check_protocol=target_health_check_protocol,
+            target_health_check_port=target_port if target_health_check_port is None else target_health_check_port,
+            target_health_check_path=target_health_check_path, record_ttl=record_ttl, name_prefix=name_prefix,
+            tags=tags, deletion_protection=deletion_protection, access_logs_bucket=access_logs_bucket,
+            export_prefix=export_prefix, account_quotas=account_quotas,
+        ).validate(where)
+        if zone_privacy(zone) == "public":
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:internal-origin-public-zone",
+                f"zone {zone_name_of(zone)} is public: the private addresses of {origin_name} are published on the "
+                "internet, and clients outside the VPC resolve addresses they cannot reach. Use a private hosted zone.",
+            )
+        self.props = props
         self.profile = apply_profile_checks(
-            ConstructLabel("InternalGrpcOrigin", self),
-            connection_profile or ConnectionProfile.preset("internal-unary"),
+            where,
+            connection_profile if connection_profile is not None else ConnectionProfile.preset("internal-unary"),
             cloudfront=False,
         )
         self.fleet = OriginFleet(
             self,
             "Fleet",
-            vpc=vpc,
-            max_azs=max_azs,
-            nlb_count=nlb_count,
+            **props.fleet_kwargs(where),
             internet_facing=False,
-            listener_port=listener_port,
-            target_port=target_port,
             idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
-            target_health_check_protocol=target_health_check_protocol,
-            target_health_check_port=target_health_check_port or target_port,
-            target_health_check_path=target_health_check_path,
             client_cidrs=client_cidrs,
             private_ip_offset=private_ip_offset,
         )
         region = cdk.Stack.of(self).region
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         checks: dict[str, route53.HealthCheck] = {}
+        user_tags = [(k, v) for k, v in (tags or {}).items() if k != "Name"]
         for member in self.fleet.members:
             alarm = cloudwatch.Alarm(
                 self,
@@ -109,13 +147,18 @@ class InternalGrpcOrigin(Construct):
                 alarm_description=f"{member.name} of {origin_name} has no healthy targets",
             )
             self.alarms[member.name] = alarm
-            checks[member.name] = route53.HealthCheck(
+            check = route53.HealthCheck(
                 self,
                 f"{member.name}Health",
                 type=route53.HealthCheckType.CLOUDWATCH_METRIC,
                 alarm_identifier=route53.AlarmIdentifier(name=alarm.alarm_name, region=region),
                 insufficient_data_health_status=route53.InsufficientDataHealthStatusEnum.LAST_KNOWN_STATUS,
             )
+            tag_health_check(check, [("Name", f"{origin_name} {name_prefix}-{member.name.lower()}"), *user_tags])
+            checks[member.name] = check
+        QuotaLedger.of(self).track(
+            self, f"InternalGrpcOrigin {self.node.path}", {"health_checks": len(checks)}, declared=props.quotas
+        )
         addresses = self.fleet.addresses
         self.records = MultivalueOriginRecords(
             self,
@@ -125,13 +168,6 @@ class InternalGrpcOrigin(Construct):
             addresses=[OriginAddress(a.ip_address, a.set_identifier) for a in addresses],
             ttl=record_ttl,
             health_checks=[checks[a.nlb_name] for a in addresses],
+            grpc_origin=True,
         )
-        self.bindings = bind_fleet(
-            self,
-            self.fleet,
-            profile=self.profile,
-            service_name=service_name,
-            service_port=service_port if service_port is not None else target_port,
-            namespace=namespace,
-            cluster=cluster,
-        )
+        self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())

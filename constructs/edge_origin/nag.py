@@ -16,7 +16,10 @@ same rule functions as the CLI (``edge_origin.rules.run_rules``) over it:
   every stack of ``scope``'s app; do not register the pack on that app's ``Validations`` in
   the same test (synth would run it again).
 
-Findings are matched to constructs by (stack artifact id, logical id). Severities: a finding
+Findings are matched to constructs by (stack artifact id, logical id); each finding is its own
+violation (its message, its construct path), built here rather than with cdk-nag's
+``applyRule``, which groups every finding of a rule under the first finding's message. CDK
+itself applies acknowledgements to these violations. Severities: a finding
 at or above ``fail_on`` (default ``Severity.ERROR``) is an ``error`` violation and fails synth;
 findings below it are ``warning`` violations: printed in the validation report, synth passes
 (the pack's report sets ``success`` from errors only). Acknowledge a finding with
@@ -32,45 +35,11 @@ from typing import Any
 
 import aws_cdk as cdk
 import jsii
-from cdk_nag import IApplyRule, NagMessageLevel, NagPack, NagRuleCompliance
+from cdk_nag import NagPack
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import PACK_NAME, RULES_BY_ID, run_rules
-
-
-@jsii.implements(IApplyRule)
-class _FindingRule:
-    """One finding as a cdk-nag rule object (fields as properties: the JS side reads them)."""
-
-    def __init__(self, node: cdk.CfnResource, finding: Finding, level: NagMessageLevel) -> None:
-        self._node = node
-        self._finding = finding
-        self._level = level
-
-    @property
-    def node(self) -> cdk.CfnResource:
-        return self._node
-
-    @property
-    def rule_suffix_override(self) -> str:
-        return self._finding.rule
-
-    @property
-    def info(self) -> str:
-        return f"{self._finding.message}. Fix: {self._finding.fix}"
-
-    @property
-    def explanation(self) -> str:
-        rule = RULES_BY_ID.get(self._finding.rule)
-        return f"{rule.incident} Acknowledge: {rule.acknowledge}" if rule else ""
-
-    @property
-    def level(self) -> NagMessageLevel:
-        return self._level
-
-    def rule(self, node: cdk.CfnResource) -> NagRuleCompliance:
-        return NagRuleCompliance.NON_COMPLIANT
 
 
 class EdgeOriginChecks(NagPack):
@@ -80,8 +49,10 @@ class EdgeOriginChecks(NagPack):
         super().__init__(scope, verbose=verbose)
         self._pack_name = PACK_NAME
         self._fail_on = Severity(fail_on)
+        self._verbose = verbose
         self._model: TemplateModel | None = None
         self._by_resource: dict[tuple[str, str], list[Finding]] = {}
+        self._matched: list[tuple[str, Finding]] = []
         self._busy = False
         self.findings: list[Finding] = []
 
@@ -112,8 +83,10 @@ class EdgeOriginChecks(NagPack):
         self._by_resource = {}
         for item in self.findings:
             self._by_resource.setdefault((item.stack, item.resource), []).append(item)
-        report = super().validate_scope(scope)
-        violations = list(report.violations)
+        self._matched = []
+        super().validate_scope(scope)  # walks the tree: _check_resource collects (path, finding)
+        violations = [self._violation(path, item) for path, item in self._matched]
+        self._matched = []
         return cdk.PolicyValidationPluginReport(
             success=not any(v.severity == "error" for v in violations), violations=violations
         )
@@ -135,6 +108,22 @@ class EdgeOriginChecks(NagPack):
     def _check_resource(self, node: cdk.CfnResource) -> None:
         stack = cdk.Stack.of(node)
         logical_id = stack.resolve(node.logical_id)
-        for item in self._by_resource.get((stack.artifact_id, logical_id), ()):
-            level = NagMessageLevel.ERROR if item.severity.at_least(self._fail_on) else NagMessageLevel.WARN
-            self._apply_rule(_FindingRule(node, item, level))
+        items = self._by_resource.get((stack.artifact_id, logical_id), ())
+        if items:
+            path = node.node.path
+            self._matched.extend((path, item) for item in items)
+
+    def _violation(self, path: str, item: Finding) -> cdk.PolicyViolation:
+        """One violation per finding: its own message and resource (cdk-nag's ``applyRule`` groups
+        every finding of a rule under the first one's message)."""
+        level = "error" if item.severity.at_least(self._fail_on) else "warning"
+        description = f"{item.message}. Fix: {item.fix}" if item.fix else item.message
+        rule = RULES_BY_ID.get(item.rule)
+        if self._verbose and rule is not None:
+            description += f" Why: {rule.incident} Acknowledge: {rule.acknowledge}"
+        return cdk.PolicyViolation(
+            rule_name=f"{PACK_NAME}-{item.rule}",
+            description=description,
+            severity=level,
+            violating_resources=[cdk.PolicyViolatingResource(construct_path=path, locations=["Properties"])],
+        )

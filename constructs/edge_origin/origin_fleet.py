@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
+from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from edge_origin import data as published
@@ -17,16 +18,31 @@ from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,
+    require_bool,
+    require_construct,
     require_int_range,
     require_one_of,
+    require_path,
     require_port,
     require_seconds_range,
+    require_str,
+    require_str_list,
+    require_tags,
 )
+from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 
 NLB_IDLE_TIMEOUT_RANGE = (60, 6000)
 """``tcp.idle_timeout.seconds`` of an NLB TCP listener (AWS and CDK: 60..6000 s, default 350 s)."""
 DEREGISTRATION_DELAY_RANGE = (0, 3600)
+DEFAULT_IDLE_TIMEOUT_S = 600
+TLS_IDLE_TIMEOUT_S = 350
+"""AWS fixes a TLS listener's idle timeout at 350 s; it cannot be set."""
 TARGET_HEALTH_PROTOCOLS = ("HTTP", "HTTPS", "TCP")
+LISTENER_PROTOCOLS = ("TCP", "TLS")
+EIP_REMOVAL_POLICIES = (cdk.RemovalPolicy.RETAIN, cdk.RemovalPolicy.DESTROY, cdk.RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE)
+EXPORT_PREFIX_PATTERN = r"[A-Za-z][A-Za-z0-9-]{0,99}"
+NAME_PREFIX_PATTERN = r"[a-z0-9][a-z0-9-]{0,40}"
+HEALTH_PATH_MAX = 1024
 MAX_SECURITY_GROUPS_PER_NLB = 5
 PREFIX_LIST_MAPPING_ID = "EdgeOriginCloudFrontOriginFacing"
 
@@ -37,11 +53,14 @@ class ZonalAddress:
 
     nlb_name: str
     zone: str
+    """The zone's name (a token in an environment-agnostic stack)."""
     subnet: ec2.ISubnet
     ip_address: str
     """A literal IP (internal NLBs) or the EIP's ``Ref`` token (internet-facing NLBs)."""
     eip: ec2.CfnEIP | None
     set_identifier: str
+    """``<name_prefix>-nlb<i>-zone<k>``: k is the zone's 1-based position in the VPC's zone order."""
+    zone_index: int = 0
 
 
 @dataclass(frozen=True)
@@ -76,6 +95,14 @@ class OriginFleet(Construct):
     connection termination on deregistration. Its security groups admit, on the listener port,
     only CloudFront's origin-facing prefix list, and on the port Route 53 checks, the Route 53
     health checker ranges (without them every health check fails and Route 53 fails open).
+
+    Names do not depend on whether the zone names are known at synth: NLB ``i`` in the ``k``-th
+    zone of the VPC is ``Nlb<i>EipZone<k>`` (logical id) and ``<name_prefix>-nlb<i>-zone<k>``
+    (set identifier, EIP Name tag), so adding an explicit ``env`` to an environment-agnostic
+    stack with the same zones replaces nothing. Add zones at the end of the VPC's zone list.
+
+    Stack outputs: each EIP's address and allocation id, each NLB's ARN and DNS name (export
+    names ``<export_prefix>-<Nlb1>-...`` when ``export_prefix`` is set).
     """
 
     def __init__(
@@ -89,9 +116,11 @@ class OriginFleet(Construct):
         internet_facing: bool = True,
         listener_port: int = 443,
         target_port: int = 8443,
-        idle_timeout: cdk.Duration = cdk.Duration.seconds(600),
+        listener_protocol: str = "TCP",
+        listener_certificate_arns: Sequence[str] | None = None,
+        idle_timeout: cdk.Duration | int | None = None,
         cross_zone_enabled: bool = True,
-        deregistration_delay: cdk.Duration = cdk.Duration.seconds(30),
+        deregistration_delay: cdk.Duration | int = cdk.Duration.seconds(30),
         target_health_check_protocol: str = "HTTP",
         target_health_check_port: int = 8081,
         target_health_check_path: str = "/healthz",
@@ -102,6 +131,13 @@ class OriginFleet(Construct):
         private_ip_offset: int = 200,
         rules_per_security_group: int = 60,
         name_prefix: str = "origin",
+        tags: Mapping[str, str] | None = None,
+        deletion_protection: bool = False,
+        eip_removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+        access_logs_bucket: s3.IBucket | None = None,
+        access_logs_prefix: str | None = None,
+        export_prefix: str | None = None,
+        account_quotas: AccountQuotas | Mapping[str, int] | None = None,
     ) -> None:
         """
         :param vpc: VPC whose public subnets (private, for internal NLBs) hold the NLBs. Default: a
@@ -110,16 +146,22 @@ class OriginFleet(Construct):
         :param nlb_count: number of NLBs (1..20). Default 2.
         :param internet_facing: internet-facing NLBs with EIPs (True, default) or internal NLBs with
             fixed private addresses (False).
-        :param listener_port: TCP listener port (1..65535). Default 443.
+        :param listener_port: listener port (1..65535). Default 443.
         :param target_port: pod port the target group sends to (1..65535). Default 8443.
-        :param idle_timeout: listener ``tcp.idle_timeout.seconds`` (60..6000 s). Default 600 s,
-            set explicitly; AWS's silent default is 350 s.
+        :param listener_protocol: ``TCP`` (default: TLS on the pods, idle timeout settable) or
+            ``TLS`` (the NLB terminates TLS with ``listener_certificate_arns``; AWS fixes the idle
+            timeout at 350 s, so ``idle_timeout`` must stay unset).
+        :param listener_certificate_arns: ACM certificate ARNs of a TLS listener (required for TLS,
+            refused for TCP). Default: none.
+        :param idle_timeout: TCP listener ``tcp.idle_timeout.seconds`` (60..6000 s). Default 600 s,
+            set explicitly; AWS's silent default is 350 s. An error with a TLS listener.
         :param cross_zone_enabled: cross-zone load balancing. Default True.
         :param deregistration_delay: target group deregistration delay (0..3600 s). Default 30 s.
         :param target_health_check_protocol: the target group's check of the pods: HTTP, HTTPS or
             TCP. Default HTTP.
         :param target_health_check_port: pod port of that check. Default 8081.
-        :param target_health_check_path: path for HTTP(S) checks. Default ``/healthz``.
+        :param target_health_check_path: path for HTTP(S) checks (starts with ``/``, <= 1024
+            chars). Default ``/healthz``.
         :param health_checked_port: the NLB port Route 53 health checks connect to. Default: the
             listener port.
         :param cloudfront_prefix_list_id: id of ``com.amazonaws.global.cloudfront.origin-facing``.
@@ -128,30 +170,88 @@ class OriginFleet(Construct):
             shipped ``ROUTE53_HEALTHCHECKS`` ranges (see ``edge_origin/data``).
         :param client_cidrs: internal NLBs only: who may connect. Default: the VPC CIDR.
         :param private_ip_offset: internal NLBs only: host offset of NLB ``i``'s address in each
-            subnet is ``private_ip_offset + i``. Default 200.
+            subnet is ``private_ip_offset + i`` (4..250). Default 200.
         :param rules_per_security_group: inbound-rule quota per security group, the prefix list
             counting as its weight (max entries). Default 60 (the AWS default quota).
-        :param name_prefix: prefix of the set identifiers (``<prefix>-nlb1-us-east-1a``). Default
-            ``origin``.
+        :param name_prefix: prefix of the set identifiers and Name tags (``<prefix>-nlb1-zone1``;
+            1..41 of a-z 0-9 -). Default ``origin``.
+        :param tags: tags for everything the fleet makes (NLBs, target groups, EIPs, security
+            groups); each NLB, target group and EIP also gets a Name tag. Default: none.
+        :param deletion_protection: NLB deletion protection. Default False (the patterns: True).
+        :param eip_removal_policy: what a stack delete or replacement does to the EIPs: RETAIN
+            (default: a released address is gone for good), DESTROY or RETAIN_ON_UPDATE_OR_DELETE.
+        :param access_logs_bucket: S3 bucket for NLB access logs (the stack needs a concrete
+            region). NLBs write access logs for TLS listeners only: with TCP a warning says so.
+            Default: no access logs.
+        :param access_logs_prefix: key prefix of the access logs. Default: none.
+        :param export_prefix: export the outputs as ``<prefix>-<Nlb1>-<Output>`` (a letter, then
+            letters, digits, '-'; <= 100). Default: outputs without exports.
+        :param account_quotas: the account's real quotas (``AccountQuotas`` or a mapping), so
+            raised quotas give no warning. Default: the AWS defaults (or cdk.json context
+            ``edge-origin:accountQuotas``).
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("OriginFleet", self)
+        if vpc is not None:
+            require_construct(where, "vpc", vpc, ec2.IVpc, "an ec2.IVpc (Vpc or Vpc.from_vpc_attributes)")
+        require_int_range(where, "max_azs", max_azs, 2, 6)
         require_int_range(where, "nlb_count", nlb_count, 1, 20)
+        require_bool(where, "internet_facing", internet_facing)
         require_port(where, "listener_port", listener_port)
         require_port(where, "target_port", target_port)
+        require_one_of(where, "listener_protocol", listener_protocol, LISTENER_PROTOCOLS)
+        certificate_arns = _certificate_arns(where, listener_protocol, listener_certificate_arns)
+        if listener_protocol == "TLS":
+            if idle_timeout is not None:
+                raise EdgeOriginPropError(
+                    where, "idle_timeout", _shown(idle_timeout),
+                    f"unset with listener_protocol='TLS' (AWS fixes a TLS listener's idle timeout at "
+                    f"{TLS_IDLE_TIMEOUT_S} s); use a TCP listener with TLS on the pods to set it",
+                )
+            self.idle_timeout_seconds = TLS_IDLE_TIMEOUT_S
+        else:
+            self.idle_timeout_seconds = require_seconds_range(
+                where, "idle_timeout", DEFAULT_IDLE_TIMEOUT_S if idle_timeout is None else idle_timeout,
+                *NLB_IDLE_TIMEOUT_RANGE,
+            )
+        require_bool(where, "cross_zone_enabled", cross_zone_enabled)
+        dereg = require_seconds_range(where, "deregistration_delay", deregistration_delay, *DEREGISTRATION_DELAY_RANGE)
+        require_one_of(where, "target_health_check_protocol", target_health_check_protocol, TARGET_HEALTH_PROTOCOLS)
         require_port(where, "target_health_check_port", target_health_check_port)
+        require_path(where, "target_health_check_path", target_health_check_path, HEALTH_PATH_MAX)
         self.health_checked_port = require_port(
             where, "health_checked_port", listener_port if health_checked_port is None else health_checked_port
         )
-        self.idle_timeout_seconds = require_seconds_range(where, "idle_timeout", idle_timeout, *NLB_IDLE_TIMEOUT_RANGE)
-        dereg = require_seconds_range(where, "deregistration_delay", deregistration_delay, *DEREGISTRATION_DELAY_RANGE)
-        require_one_of(where, "target_health_check_protocol", target_health_check_protocol, TARGET_HEALTH_PROTOCOLS)
-        require_int_range(where, "rules_per_security_group", rules_per_security_group, 1, 1000)
+        if cloudfront_prefix_list_id is not None:
+            require_str(where, "cloudfront_prefix_list_id", cloudfront_prefix_list_id, r"pl-[0-9a-f]{8,17}",
+                        "a prefix list id pl-xxxxxxxx")
+        if route53_health_checker_cidrs is not None:
+            require_str_list(where, "route53_health_checker_cidrs", route53_health_checker_cidrs)
+        if client_cidrs is not None:
+            require_str_list(where, "client_cidrs", client_cidrs, allow_empty=False)
         require_int_range(where, "private_ip_offset", private_ip_offset, 4, 250)
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]{0,40}", name_prefix):
-            raise EdgeOriginPropError(where, "name_prefix", name_prefix, "1..41 of a-z, 0-9, '-'")
+        require_int_range(where, "rules_per_security_group", rules_per_security_group, 1, 1000)
+        require_str(where, "name_prefix", name_prefix, NAME_PREFIX_PATTERN, "1..41 of a-z, 0-9, '-'")
+        self.tags = require_tags(where, "tags", tags) if tags is not None else {}
+        require_bool(where, "deletion_protection", deletion_protection)
+        if not isinstance(eip_removal_policy, cdk.RemovalPolicy) or eip_removal_policy not in EIP_REMOVAL_POLICIES:
+            raise EdgeOriginPropError(
+                where, "eip_removal_policy", eip_removal_policy, "RemovalPolicy.RETAIN, DESTROY or RETAIN_ON_UPDATE_OR_DELETE"
+            )
+        require_construct(where, "access_logs_bucket", access_logs_bucket, s3.IBucket, "an s3.IBucket")
+        if access_logs_prefix is not None:
+            require_str(where, "access_logs_prefix", access_logs_prefix, r"[A-Za-z0-9!_.*'()/-]{1,200}",
+                        "1..200 of letters, digits and !_.*'()/- (no AWSLogs)")
+            if access_logs_bucket is None:
+                raise EdgeOriginPropError(where, "access_logs_prefix", access_logs_prefix, "only with access_logs_bucket")
+        if export_prefix is not None:
+            require_str(where, "export_prefix", export_prefix, EXPORT_PREFIX_PATTERN,
+                        "a letter, then letters, digits or '-' (<= 100 chars)")
+        quotas = account_quotas_from(where, "account_quotas", account_quotas)
+
+        stack = cdk.Stack.of(self)
+        self._region = stack.region
         if vpc is None:
-            require_int_range(where, "max_azs", max_azs, 2, 6)
             vpc = ec2.Vpc(
                 self,
                 "Vpc",
@@ -164,11 +264,15 @@ class OriginFleet(Construct):
             )
         self.vpc = vpc
         self._ports: dict[int, ec2.Port] = {}
-        self._region = cdk.Stack.of(self).region
-        self._vpc_peer = ec2.Peer.ipv4(vpc.vpc_cidr_block)
+        self.vpc_cidr_block = _vpc_cidr(where, vpc)
+        self._vpc_peer = ec2.Peer.ipv4(self.vpc_cidr_block)
         self.internet_facing = internet_facing
         self.listener_port = listener_port
         self.target_port = target_port
+        self.listener_protocol = listener_protocol
+        self.target_health_check_port = target_health_check_port
+        self.name_prefix = name_prefix
+        self.export_prefix = export_prefix
         candidates = vpc.public_subnets if internet_facing else (vpc.private_subnets or vpc.isolated_subnets)
         selection = vpc.select_subnets(subnets=candidates, one_per_az=True) if candidates else None
         self.subnets: list[ec2.ISubnet] = list(selection.subnets) if selection else []
@@ -189,21 +293,48 @@ class OriginFleet(Construct):
                 f"a quota that fits the {sum(r.weight for r in ingress)} rule slots into "
                 f"{MAX_SECURITY_GROUPS_PER_NLB} security groups",
             )
+        health_check = elbv2.HealthCheck(
+            protocol=elbv2.Protocol(target_health_check_protocol),
+            port=str(target_health_check_port),
+            path=target_health_check_path if target_health_check_protocol != "TCP" else None,
+            interval=cdk.Duration.seconds(10),
+            healthy_threshold_count=3,
+            unhealthy_threshold_count=3,
+        )
         self.members: list[FleetMember] = [
             self._make_member(
                 index=i,
                 packed_rules=packed,
-                idle_timeout=cdk.Duration.seconds(self.idle_timeout_seconds),
+                idle_timeout=cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None,
+                certificate_arns=certificate_arns,
                 cross_zone_enabled=cross_zone_enabled,
                 deregistration_delay=cdk.Duration.seconds(dereg),
-                health_protocol=target_health_check_protocol,
-                health_port=target_health_check_port,
-                health_path=target_health_check_path,
+                health_check=health_check,
                 private_ip_offset=private_ip_offset,
-                name_prefix=name_prefix,
+                deletion_protection=deletion_protection,
+                eip_removal_policy=eip_removal_policy,
+                access_logs=(access_logs_bucket, access_logs_prefix) if access_logs_bucket is not None else None,
             )
             for i in range(nlb_count)
         ]
+        for key, value in self.tags.items():
+            cdk.Tags.of(self).add(key, value)
+        if access_logs_bucket is not None and listener_protocol == "TCP":
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:nlb-access-logs-tcp",
+                "access_logs_bucket is set, but NLBs write access logs only for TLS listeners: these TCP "
+                "listeners log nothing there. Use VPC flow logs for connection records.",
+            )
+        QuotaLedger.of(self).track(
+            self,
+            f"OriginFleet {self.node.path}",
+            {
+                "network_load_balancers": nlb_count,
+                "elastic_ips": nlb_count * len(self.subnets) if internet_facing else 0,
+            },
+            declared=quotas,
+            stack=stack,
+        )
 
     # -- public views -------------------------------------------------------------------------
     @property
@@ -233,7 +364,7 @@ class OriginFleet(Construct):
         client_cidrs: Sequence[str] | None,
     ) -> list[_IngressRule]:
         if not internet_facing:
-            cidrs = list(client_cidrs) if client_cidrs is not None else [self.vpc.vpc_cidr_block]
+            cidrs = list(client_cidrs) if client_cidrs is not None else [self.vpc_cidr_block]
             for cidr in cidrs:
                 _require_cidr(where, "client_cidrs", cidr)
             return [_IngressRule(ec2.Peer.ipv4(c), self.listener_port, 1, "gRPC clients") for c in cidrs]
@@ -259,8 +390,6 @@ class OriginFleet(Construct):
 
     def _prefix_list_id(self, where: str, given: str | None) -> str:
         if given is not None:
-            if not re.fullmatch(r"pl-[0-9a-f]{8,17}", given):
-                raise EdgeOriginPropError(where, "cloudfront_prefix_list_id", given, "a prefix list id pl-xxxxxxxx")
             return given
         table = {region: entry["id"] for region, entry in published.cloudfront_origin_facing_prefix_lists().items()}
         stack = cdk.Stack.of(self)
@@ -298,16 +427,18 @@ class OriginFleet(Construct):
         *,
         index: int,
         packed_rules: list[list[_IngressRule]],
-        idle_timeout: cdk.Duration,
+        idle_timeout: cdk.Duration | None,
+        certificate_arns: list[str],
         cross_zone_enabled: bool,
         deregistration_delay: cdk.Duration,
-        health_protocol: str,
-        health_port: int,
-        health_path: str,
+        health_check: elbv2.HealthCheck,
         private_ip_offset: int,
-        name_prefix: str,
+        deletion_protection: bool,
+        eip_removal_policy: cdk.RemovalPolicy,
+        access_logs: tuple[s3.IBucket, str | None] | None,
     ) -> FleetMember:
         name = f"Nlb{index + 1}"
+        label = f"{self.name_prefix}-{name.lower()}"
         groups = []
         for k, rules in enumerate(packed_rules, start=1):
             sg = ec2.SecurityGroup(
@@ -319,7 +450,7 @@ class OriginFleet(Construct):
             )
             for rule in rules:
                 sg.add_ingress_rule(rule.peer, self._port(rule.port), rule.description)
-            for port in sorted({self.target_port, health_port}):
+            for port in sorted({self.target_port, self.target_health_check_port}):
                 sg.add_egress_rule(self._vpc_peer, self._port(port), "to pods")
             groups.append(sg)
 
@@ -327,18 +458,24 @@ class OriginFleet(Construct):
         mappings: list[elbv2.SubnetMapping] = []
         for zone_index, subnet in enumerate(self.subnets):
             zone = subnet.availability_zone
-            zone_label = zone if not is_token(zone) else f"zone{zone_index + 1}"
-            set_id = f"{name_prefix}-{name.lower()}-{zone_label}"
+            zone_label = f"zone{zone_index + 1}"
+            set_id = f"{label}-{zone_label}"
             if self.internet_facing:
                 eip = ec2.CfnEIP(
-                    self, f"{name}Eip{_pascal(zone_label)}", domain="vpc", tags=[cdk.CfnTag(key="Name", value=set_id)]
+                    self, f"{name}EipZone{zone_index + 1}", domain="vpc",
+                    tags=[cdk.CfnTag(key="Name", value=set_id)],
                 )
-                mappings.append(elbv2.SubnetMapping(subnet=subnet, allocation_id=eip.attr_allocation_id))
-                addresses.append(ZonalAddress(name, zone_label, subnet, eip.ref, eip, set_id))
+                eip.apply_removal_policy(eip_removal_policy)
+                allocation_id = eip.attr_allocation_id
+                address = eip.ref
+                mappings.append(elbv2.SubnetMapping(subnet=subnet, allocation_id=allocation_id))
+                addresses.append(ZonalAddress(name, zone, subnet, address, eip, set_id, zone_index))
+                self._output(f"{name}EipZone{zone_index + 1}Address", address, f"Elastic IP of {set_id}")
+                self._output(f"{name}EipZone{zone_index + 1}AllocationId", allocation_id, f"allocation id of {set_id}")
             else:
                 ip = _host_in(subnet, private_ip_offset + index, self.node.path)
                 mappings.append(elbv2.SubnetMapping(subnet=subnet, private_ipv4_address=ip))
-                addresses.append(ZonalAddress(name, zone_label, subnet, ip, None, set_id))
+                addresses.append(ZonalAddress(name, zone, subnet, ip, None, set_id, zone_index))
 
         nlb = elbv2.NetworkLoadBalancer(
             self,
@@ -348,15 +485,15 @@ class OriginFleet(Construct):
             subnet_mappings=mappings,
             cross_zone_enabled=cross_zone_enabled,
             security_groups=groups,
+            deletion_protection=deletion_protection or None,
         )
-        health_check = elbv2.HealthCheck(
-            protocol=elbv2.Protocol(health_protocol),
-            port=str(health_port),
-            path=health_path if health_protocol != "TCP" else None,
-            interval=cdk.Duration.seconds(10),
-            healthy_threshold_count=3,
-            unhealthy_threshold_count=3,
-        )
+        if access_logs is not None:
+            if is_token(self._region):
+                raise EdgeOriginPropError(
+                    ConstructLabel("OriginFleet", self), "access_logs_bucket", "set in an environment-agnostic stack",
+                    "a stack with a concrete region (env=...): NLB access logs need the region's ELB account",
+                )
+            nlb.log_access_logs(access_logs[0], access_logs[1])
         target_group = elbv2.NetworkTargetGroup(
             self,
             f"{name}Targets",
@@ -368,14 +505,64 @@ class OriginFleet(Construct):
             deregistration_delay=deregistration_delay,
             health_check=health_check,
         )
-        listener = nlb.add_listener(
-            "Tcp",
-            port=self.listener_port,
-            protocol=elbv2.Protocol.TCP,
-            tcp_idle_timeout=idle_timeout,
-            default_target_groups=[target_group],
-        )
+        cdk.Tags.of(nlb).add("Name", label)
+        cdk.Tags.of(target_group).add("Name", f"{label}-targets")
+        if idle_timeout is not None:
+            listener = nlb.add_listener(
+                "Tcp",
+                port=self.listener_port,
+                protocol=elbv2.Protocol.TCP,
+                tcp_idle_timeout=idle_timeout,
+                default_target_groups=[target_group],
+            )
+        else:
+            listener = nlb.add_listener(
+                "Tls",
+                port=self.listener_port,
+                protocol=elbv2.Protocol.TLS,
+                certificates=[elbv2.ListenerCertificate.from_arn(arn) for arn in certificate_arns],
+                ssl_policy=elbv2.SslPolicy.RECOMMENDED_TLS,
+                alpn_policy=elbv2.AlpnPolicy.HTTP2_PREFERRED,
+                default_target_groups=[target_group],
+            )
+        self._output(f"{name}Arn", nlb.load_balancer_arn, f"ARN of {label}")
+        self._output(f"{name}DnsName", nlb.load_balancer_dns_name, f"DNS name of {label}")
         return FleetMember(name, nlb, listener, target_group, tuple(groups), tuple(addresses))
+
+    def _output(self, output_id: str, value: str, description: str) -> cdk.CfnOutput:
+        export = f"{self.export_prefix}-{output_id}" if self.export_prefix else None
+        return cdk.CfnOutput(self, output_id, value=value, description=description, export_name=export)
+
+
+def _shown(value: object) -> object:
+    if isinstance(value, cdk.Duration):
+        return value.to_string()
+    return value
+
+
+def _certificate_arns(where: ConstructLabel, protocol: str, arns: Sequence[str] | None) -> list[str]:
+    if protocol == "TCP":
+        if arns is not None:
+            raise EdgeOriginPropError(where, "listener_certificate_arns", arns, "only with listener_protocol='TLS'")
+        return []
+    if arns is None:
+        raise EdgeOriginPropError(where, "listener_certificate_arns", None, "ACM certificate ARNs for a TLS listener")
+    items = require_str_list(where, "listener_certificate_arns", arns, allow_empty=False)
+    for arn in items:
+        if not is_token(arn) and not re.fullmatch(r"arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate/[A-Za-z0-9-]+", arn):
+            raise EdgeOriginPropError(where, "listener_certificate_arns", arn, "ACM certificate ARNs (arn:aws:acm:...)")
+    return items
+
+
+def _vpc_cidr(where: ConstructLabel, vpc: ec2.IVpc) -> str:
+    try:
+        return vpc.vpc_cidr_block
+    except Exception as exc:  # noqa: BLE001 - jsii: CannotPerformOperationVpcCidr
+        raise EdgeOriginPropError(
+            where, "vpc", "an imported VPC without vpc_cidr_block",
+            "a VPC whose CIDR is known: pass vpc_cidr_block to Vpc.from_vpc_attributes (the NLB security "
+            "groups reach the pods by it)",
+        ) from exc
 
 
 def _pack_rules(rules: list[_IngressRule], capacity: int) -> list[list[_IngressRule]]:
@@ -417,7 +604,3 @@ def _host_in(subnet: ec2.ISubnet, offset: int, where: str) -> str:
     if offset >= network.num_addresses - 1:
         raise EdgeOriginPropError(f"OriginFleet {where}", "private_ip_offset", offset, f"< {network.num_addresses - 1} for {cidr}")
     return str(network.network_address + offset)
-
-
-def _pascal(label: str) -> str:
-    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", label) if part)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import aws_cdk as cdk
@@ -13,13 +14,21 @@ from constructs import Construct
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
+    implements,
     is_token,
+    require_bool,
+    require_construct,
     require_int_range,
     require_one_of,
+    require_path,
     require_port,
     require_seconds_range,
+    require_str,
+    require_tags,
     seconds_of,
 )
+from edge_origin.model import GRPC_ORIGIN_METADATA_KEY
+from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 
 REQUEST_INTERVALS = (10, 30)
 """Route 53 health checks run every 10 s (fast) or 30 s (standard); nothing else."""
@@ -31,16 +40,37 @@ MAX_ANSWERS = 8
 """Route 53 answers a multivalue query with at most 8 healthy records."""
 HEALTH_CHECK_TYPES = ("TCP", "HTTPS", "HTTP")
 SET_IDENTIFIER_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+HEALTH_PATH_MAX = 255
+"""Route 53 ``ResourcePath``: at most 255 characters."""
 
 
 @dataclass(frozen=True)
 class OriginAddress:
-    """One value for the origin name: an IP (often an EIP's ``Ref``) and its stable set identifier."""
+    """One value for the origin name: an IPv4 address (often an EIP's ``Ref`` token) and its
+    stable set identifier (1..128 of ``A-Z a-z 0-9 . _ : -``). Checked when made."""
 
     ip_address: str
     set_identifier: str
     health_check_ip: str | None = None
     """Address Route 53 health-checks. Default: ``ip_address``."""
+
+    def __post_init__(self) -> None:
+        _require_ipv4("OriginAddress", "ip_address", self.ip_address)
+        if self.health_check_ip is not None:
+            _require_ipv4("OriginAddress", "health_check_ip", self.health_check_ip)
+        if not isinstance(self.set_identifier, str) or not SET_IDENTIFIER_PATTERN.fullmatch(self.set_identifier):
+            raise EdgeOriginPropError("OriginAddress", "set_identifier", self.set_identifier, "1..128 of A-Z a-z 0-9 . _ : -")
+
+
+def _require_ipv4(where: str, prop: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise EdgeOriginPropError(where, prop, value, "an IPv4 address string or an EIP's Ref token")
+    if is_token(value):
+        return
+    try:
+        ipaddress.IPv4Address(value)
+    except ValueError:
+        raise EdgeOriginPropError(where, prop, value, "an IPv4 address like 192.0.2.10 (or an EIP's Ref token)") from None
 
 
 @dataclass(frozen=True)
@@ -61,7 +91,10 @@ class MultivalueOriginRecords(Construct):
     connections then lands on one NLB (the 79.8 % error broadcast start).
 
     Set identifiers are given explicitly: CDK's default comes from the construct path, so moving
-    code would replace live records.
+    code would replace live records. Logical ids come from the set identifiers
+    (``Record<SetId>``, ``Check<SetId>``). Each health check it makes is tagged ``Name:
+    <record name> <set identifier>`` (that is the name the Route 53 console shows) plus ``tags``.
+    Two constructs of one app that write the same name and set identifier into one zone fail here.
     """
 
     def __init__(
@@ -76,49 +109,93 @@ class MultivalueOriginRecords(Construct):
         health_check_port: int = 443,
         health_check_path: str = "/",
         health_check_fqdn: str | None = None,
-        request_interval: cdk.Duration = cdk.Duration.seconds(10),
+        request_interval: cdk.Duration | int = cdk.Duration.seconds(10),
         failure_threshold: int = 3,
-        ttl: cdk.Duration = cdk.Duration.seconds(60),
+        ttl: cdk.Duration | int = cdk.Duration.seconds(60),
         health_checks: Sequence[route53.IHealthCheck] | None = None,
+        grpc_origin: bool = False,
+        tags: Mapping[str, str] | None = None,
+        account_quotas: AccountQuotas | Mapping[str, int] | None = None,
     ) -> None:
         """
-        :param zone: the hosted zone the records go in.
+        :param zone: the hosted zone the records go in (a ``route53.IHostedZone``).
         :param record_name: the origin name, inside ``zone`` (``origin.example.com`` in
             ``example.com``). Required, not empty.
-        :param addresses: one entry per record (1..; a warning above 8: Route 53 answers with 8).
-            Set identifiers must be unique and match ``[A-Za-z0-9._:-]{1,128}``.
+        :param addresses: ``OriginAddress`` entries, one per record (1..; a warning above 8: Route 53
+            answers with 8). IPs and set identifiers must be unique.
         :param health_check_type: ``TCP`` (default), ``HTTPS`` or ``HTTP``.
         :param health_check_port: port the health checkers connect to on each address. Default 443.
-        :param health_check_path: path for HTTP(S) checks. Default ``/``.
+        :param health_check_path: path for HTTP(S) checks (starts with ``/``, <= 255). Default ``/``.
         :param health_check_fqdn: host name sent in HTTPS checks (SNI and Host). Default: none.
         :param request_interval: 10 s (default) or 30 s.
         :param failure_threshold: consecutive failures before unhealthy (1..10). Default 3.
         :param ttl: record TTL (0..2147483647 s; a warning above 300 s). Default 60 s.
         :param health_checks: use these health checks (one per address) instead of making them,
             e.g. CloudWatch-alarm checks for private addresses. Default: TCP/HTTP(S) checks made here.
+        :param grpc_origin: mark each record as a gRPC origin (Metadata ``edge-origin:grpc-origin``)
+            so the rules and ``edge-origin report`` treat the name as one without a CloudFront
+            distribution in the app (``InternalGrpcOrigin`` sets it). Default False.
+        :param tags: tags of the health checks made here (beside their Name). Default: none.
+        :param account_quotas: the account's real quotas (``AccountQuotas``); the health checks made
+            here count against Route 53's 200 per account. Default: AWS defaults or context.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("MultivalueOriginRecords", self)
-        self.record_name = _normalize_record_name(where, record_name, zone)
+        require_construct(where, "zone", zone, route53.IHostedZone, "a route53.IHostedZone", optional=False)
+        if isinstance(addresses, (str, bytes)) or not isinstance(addresses, Sequence):
+            raise EdgeOriginPropError(where, "addresses", addresses, "a list of OriginAddress")
         if not addresses:
             raise EdgeOriginPropError(where, "addresses", [], "at least one address")
-        seen: set[str] = set()
+        seen_ids: set[str] = set()
+        seen_ips: set[str] = set()
         for address in addresses:
+            if not isinstance(address, OriginAddress):
+                raise EdgeOriginPropError(
+                    where, "addresses", address, "OriginAddress(ip_address, set_identifier) entries, not plain strings"
+                )
             sid = address.set_identifier
-            if not SET_IDENTIFIER_PATTERN.fullmatch(sid):
-                raise EdgeOriginPropError(where, "set_identifier", sid, "1..128 of A-Z a-z 0-9 . _ : -")
-            if sid in seen:
-                raise EdgeOriginPropError(where, "set_identifier", sid, "unique set identifiers (duplicate)")
-            seen.add(sid)
+            if sid in seen_ids:
+                raise EdgeOriginPropError(where, "addresses", f"set identifier {sid!r} twice", "unique set identifiers")
+            if address.ip_address in seen_ips:
+                raise EdgeOriginPropError(
+                    where, "addresses", address.ip_address, "each IP once (two records with one IP: one NLB answers twice)"
+                )
+            seen_ids.add(sid)
+            seen_ips.add(address.ip_address)
         require_one_of(where, "health_check_type", health_check_type, HEALTH_CHECK_TYPES)
         require_port(where, "health_check_port", health_check_port)
+        require_path(where, "health_check_path", health_check_path, HEALTH_PATH_MAX)
+        if health_check_fqdn is not None:
+            require_str(where, "health_check_fqdn", health_check_fqdn, r"[A-Za-z0-9_.-]{1,255}", "a DNS name")
         interval = seconds_of(where, "request_interval", request_interval)
         interval = int(require_one_of(where, "request_interval", interval, REQUEST_INTERVALS))
         require_int_range(where, "failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
         ttl_seconds = require_seconds_range(where, "ttl", ttl, *TTL_RANGE)
-        if health_checks is not None and len(health_checks) != len(addresses):
-            raise EdgeOriginPropError(
-                where, "health_checks", f"{len(health_checks)} checks", f"one per address ({len(addresses)})"
+        if health_checks is not None:
+            if isinstance(health_checks, (str, bytes)) or not isinstance(health_checks, Sequence):
+                raise EdgeOriginPropError(where, "health_checks", health_checks, "a list of route53.IHealthCheck")
+            for check in health_checks:
+                require_construct(where, "health_checks", check, route53.IHealthCheck, "route53.IHealthCheck entries", optional=False)
+            if len(health_checks) != len(addresses):
+                raise EdgeOriginPropError(
+                    where, "health_checks", f"{len(health_checks)} checks", f"one per address ({len(addresses)})"
+                )
+        require_bool(where, "grpc_origin", grpc_origin)
+        user_tags = require_tags(where, "tags", tags) if tags is not None else {}
+        quotas = account_quotas_from(where, "account_quotas", account_quotas)
+        self.record_name = normalize_record_name(where, record_name, zone)
+
+        ledger = QuotaLedger.of(self)
+        zone_key = zone.hosted_zone_id
+        owner = str(where)
+        for address in addresses:
+            ledger.claim_set_identifier(where, zone_key, self.record_name, address.set_identifier, owner)
+        other = ledger.claim_record_name(zone_key, self.record_name, owner)
+        if other is not None:
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:shared-origin-name",
+                f"{other} also writes multivalue records for {self.record_name} in this zone: both sets answer "
+                "together (fine for one name served from several regions; otherwise one of them has the wrong name).",
             )
         if len(addresses) > MAX_ANSWERS:
             cdk.Annotations.of(self).add_warning_v2(
@@ -137,6 +214,7 @@ class MultivalueOriginRecords(Construct):
         interval_duration = cdk.Duration.seconds(interval)
         ttl_duration = cdk.Duration.seconds(ttl_seconds)
         check_type = route53.HealthCheckType(health_check_type)
+        tag_items = [(k, v) for k, v in user_tags.items() if k != "Name"]
         for i, address in enumerate(addresses):
             label = _label(address.set_identifier)
             if health_checks is not None:
@@ -154,6 +232,8 @@ class MultivalueOriginRecords(Construct):
                     request_interval=interval_duration,
                     failure_threshold=failure_threshold,
                 )
+                name = user_tags.get("Name", f"{self.record_name} {address.set_identifier}")
+                tag_health_check(check, [("Name", name), *tag_items])
             record = route53.ARecord(
                 self,
                 f"Record{label}",
@@ -165,20 +245,55 @@ class MultivalueOriginRecords(Construct):
                 health_check=check,
                 ttl=ttl_duration,
             )
+            if grpc_origin:
+                record.node.default_child.add_metadata(GRPC_ORIGIN_METADATA_KEY, True)
             self.records.append(OriginRecord(address, record, check))
+        if health_checks is None:
+            ledger.track(self, f"MultivalueOriginRecords {self.node.path}", {"health_checks": len(addresses)},
+                         declared=quotas)
 
 
-def _normalize_record_name(where: str, name: str, zone: route53.IHostedZone) -> str:
+def tag_health_check(check: route53.IHealthCheck, tags: Sequence[tuple[str, str]]) -> None:
+    """``HealthCheckTags`` on a health check made in this app (``Tags.of`` does not reach them)."""
+    resource = check.node.default_child
+    if isinstance(resource, cdk.CfnResource):
+        resource.add_property_override("HealthCheckTags", [{"Key": k, "Value": v} for k, v in tags])
+
+
+def zone_name_of(zone: route53.IHostedZone) -> str | None:
+    """The zone's name, or None when it cannot be read (``PrivateHostedZone.from_private_hosted_zone_id``)."""
+    try:
+        return zone.zone_name
+    except Exception:  # noqa: BLE001 - jsii: CannotReferenceZoneNamePrivate
+        return None
+
+
+def zone_privacy(zone: route53.IHostedZone) -> str | None:
+    """``"private"`` or ``"public"`` when the construct tells, else None (``HostedZone.from_*``)."""
+    if implements(zone, route53.IPrivateHostedZone):
+        return "private"
+    if implements(zone, route53.IPublicHostedZone):
+        return "public"
+    return None
+
+
+def normalize_record_name(where: str, name: str, zone: route53.IHostedZone, prop: str = "record_name") -> str:
+    """``name`` lower case without the trailing dot, or an error unless it is a DNS name inside ``zone``."""
     if not isinstance(name, str) or not name.strip(" ."):
-        raise EdgeOriginPropError(where, "record_name", name, "a non-empty DNS name inside the zone")
+        raise EdgeOriginPropError(where, prop, name, "a non-empty DNS name inside the zone")
     normalized = name.strip().rstrip(".").lower()
     if len(normalized) > 253 or not all(re.fullmatch(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", p) for p in normalized.split(".")):
-        raise EdgeOriginPropError(where, "record_name", name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
-    zone_name = zone.zone_name
+        raise EdgeOriginPropError(where, prop, name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
+    zone_name = zone_name_of(zone)
+    if zone_name is None:
+        raise EdgeOriginPropError(
+            where, "zone", "a zone imported by id only",
+            "a zone whose name is known (HostedZone.from_hosted_zone_attributes(..., zone_name=...))",
+        )
     if not is_token(zone_name):
         zone_norm = zone_name.rstrip(".").lower()
         if normalized != zone_norm and not normalized.endswith("." + zone_norm):
-            raise EdgeOriginPropError(where, "record_name", name, f"a name inside the zone {zone_norm}")
+            raise EdgeOriginPropError(where, prop, name, f"a name inside the zone {zone_norm}")
     return normalized
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 import aws_cdk as cdk
 from aws_cdk import aws_certificatemanager as acm
@@ -10,13 +11,32 @@ from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
+from aws_cdk import aws_route53_targets as route53_targets
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.edge import GrpcEdgeDistribution
-from edge_origin.errors import ConstructLabel
+from edge_origin.edge import HTTP_VERSIONS, GrpcEdgeDistribution
+from edge_origin.errors import (
+    ConstructLabel,
+    EdgeOriginPropError,
+    is_token,
+    require_construct,
+    require_int_range,
+    require_one_of,
+    require_path,
+    require_str_list,
+    seconds_of,
+)
 from edge_origin.origin_fleet import OriginFleet
-from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
+from edge_origin.origin_records import (
+    FAILURE_THRESHOLD_RANGE,
+    HEALTH_PATH_MAX,
+    REQUEST_INTERVALS,
+    MultivalueOriginRecords,
+    OriginAddress,
+    zone_name_of,
+    zone_privacy,
+)
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import (
     DEFAULT_PRESET,
@@ -25,6 +45,8 @@ from edge_origin.profile_binding import (
     record_profile_on,
     whole_seconds,
 )
+from edge_origin.props import OriginProps
+from edge_origin.quotas import AccountQuotas
 
 
 class GrpcEdgeToOrigin(Construct):
@@ -35,6 +57,11 @@ class GrpcEdgeToOrigin(Construct):
     record per EIP), :class:`GrpcEdgeDistribution` (CloudFront with gRPC on) and
     :class:`TargetGroupBindings` (the manifests that put the pods into the target groups).
     Every part is exposed as an attribute, so it can be adjusted without forking.
+
+    Stack outputs: the distribution id and domain name, each EIP's address and allocation id,
+    each NLB's ARN and DNS name, each target group ARN (exports with ``export_prefix``). The pods'
+    certificate must cover ``origin_name`` and be publicly trusted: CloudFront sends the origin
+    name as SNI and Host and refuses a self-signed or private-CA certificate.
     """
 
     def __init__(
@@ -57,28 +84,38 @@ class GrpcEdgeToOrigin(Construct):
         target_health_check_path: str = "/healthz",
         origin_health_check_type: str = "TCP",
         origin_health_check_path: str = "/",
-        origin_health_check_interval: cdk.Duration = cdk.Duration.seconds(10),
+        origin_health_check_interval: cdk.Duration | int = cdk.Duration.seconds(10),
         origin_health_check_failure_threshold: int = 3,
-        record_ttl: cdk.Duration = cdk.Duration.seconds(60),
+        record_ttl: cdk.Duration | int = cdk.Duration.seconds(60),
         connection_profile: ConnectionProfile | None = None,
         http_version: str = "http2and3",
         domain_names: Sequence[str] | None = None,
         certificate: acm.ICertificate | None = None,
+        domain_zone: route53.IHostedZone | None = None,
         web_acl_id: str | None = None,
         log_bucket: s3.IBucket | None = None,
         price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_ALL,
         cluster: eks.ICluster | None = None,
         cloudfront_prefix_list_id: str | None = None,
         route53_health_checker_cidrs: Sequence[str] | None = None,
+        name_prefix: str = "origin",
+        tags: Mapping[str, str] | None = None,
+        deletion_protection: bool = True,
+        eip_removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
+        access_logs_bucket: s3.IBucket | None = None,
+        export_prefix: str | None = None,
+        account_quotas: AccountQuotas | Mapping[str, int] | None = None,
     ) -> None:
         """
-        :param zone: hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
-            needs no lookup).
+        :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
+            needs no lookup; a private zone is refused: CloudFront could not resolve the name).
         :param origin_name: the origin DNS name CloudFront connects to, inside ``zone``.
         :param service_name: the Kubernetes Service of the gRPC pods.
-        :param vpc: VPC for the NLBs (public subnets in >= 2 zones). Default: a new VPC.
+        :param vpc: VPC for the NLBs (public subnets in >= 2 zones). Default: the ``cluster``'s
+            VPC, else a new VPC.
         :param max_azs: zones of a new VPC (2..6). Default 3.
-        :param nlb_count: NLBs (1..20). Default 2. Records: ``nlb_count`` x zones.
+        :param nlb_count: NLBs (1..20). Default 2. Records and EIPs: ``nlb_count`` x zones (the
+            default EIP quota is 5 per region: 2 x 3 needs a raise, or ``nlb_count=1``).
         :param listener_port: NLB TCP listener port, also what CloudFront and Route 53 connect to.
             Default 443.
         :param target_port: pod port (TLS and HTTP/2 terminate on the pods). Default 8443.
@@ -97,36 +134,61 @@ class GrpcEdgeToOrigin(Construct):
             (ConfigMap beside the bindings). Checked here: an inconsistent profile fails synth.
             Default: the ``streaming-telemetry`` preset.
         :param http_version: ``http2and3`` (default) or ``http2``.
-        :param domain_names: custom domains of the distribution (needs ``certificate``).
+        :param domain_names: custom domains of the distribution (a list; needs ``certificate``).
         :param certificate: ACM certificate in us-east-1 for ``domain_names``.
+        :param domain_zone: public hosted zone for ``domain_names``: an alias A and AAAA record per
+            name points at the distribution. Default: no records (point them yourself).
         :param web_acl_id: WAFv2 web ACL ARN. Default: none.
         :param log_bucket: CloudFront access logs bucket. Default: no logs.
         :param price_class: CloudFront price class. Default: all edge locations.
-        :param cluster: imported EKS cluster with a kubectl provider: the bindings are applied.
-            Default: none (manifests written to cdk.out only).
+        :param cluster: imported EKS cluster with a kubectl provider: the bindings are applied and,
+            without ``vpc``, the NLBs go into its VPC. Default: none (manifests written to cdk.out).
         :param cloudfront_prefix_list_id: override of the per-region CloudFront prefix list id.
         :param route53_health_checker_cidrs: override of the shipped Route 53 checker ranges.
+        :param name_prefix: prefix of the set identifiers and Name tags. Default ``origin``.
+        :param tags: tags for NLBs, target groups, EIPs, security groups and health checks.
+        :param deletion_protection: NLB deletion protection. Default True.
+        :param eip_removal_policy: EIPs on stack delete or replacement. Default RETAIN.
+        :param access_logs_bucket: NLB access logs bucket (written for TLS listeners only; these
+            are TCP: a warning says so). Default: none.
+        :param export_prefix: export the stack outputs as ``<prefix>-...``. Default: no exports.
+        :param account_quotas: the account's real quotas (``AccountQuotas``), so raised quotas
+            give no warning. Default: the AWS defaults, or context ``edge-origin:accountQuotas``.
         """
         super().__init__(scope, construct_id)
+        where = ConstructLabel("GrpcEdgeToOrigin", self)
+        props = OriginProps(
+            zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
+            max_azs=max_azs, nlb_count=nlb_count, listener_port=listener_port, target_port=target_port,
+            service_port=service_port, namespace=namespace,
+            target_health_check_protocol=target_health_check_protocol,
+            target_health_check_port=target_health_check_port, target_health_check_path=target_health_check_path,
+            record_ttl=record_ttl, name_prefix=name_prefix, tags=tags, deletion_protection=deletion_protection,
+            access_logs_bucket=access_logs_bucket, export_prefix=export_prefix, account_quotas=account_quotas,
+        ).validate(where)
+        _validate_edge_props(
+            where, origin_health_check_type, origin_health_check_path, origin_health_check_interval,
+            origin_health_check_failure_threshold, http_version, domain_names, certificate, domain_zone,
+            web_acl_id, log_bucket, price_class,
+        )
+        if zone_privacy(zone) == "private":
+            raise EdgeOriginPropError(
+                where, "zone", zone_name_of(zone), "a public hosted zone (CloudFront resolves origin_name on the internet)"
+            )
+        self.props = props
         self.profile = apply_profile_checks(
-            ConstructLabel("GrpcEdgeToOrigin", self),
-            connection_profile or ConnectionProfile.preset(DEFAULT_PRESET),
+            where,
+            connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
             cloudfront=True,
         )
         self.fleet = OriginFleet(
             self,
             "Fleet",
-            vpc=vpc,
-            max_azs=max_azs,
-            nlb_count=nlb_count,
-            listener_port=listener_port,
-            target_port=target_port,
+            **props.fleet_kwargs(where),
             idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
-            target_health_check_protocol=target_health_check_protocol,
-            target_health_check_port=target_health_check_port,
-            target_health_check_path=target_health_check_path,
             cloudfront_prefix_list_id=cloudfront_prefix_list_id,
             route53_health_checker_cidrs=route53_health_checker_cidrs,
+            eip_removal_policy=eip_removal_policy,
         )
         self.records = MultivalueOriginRecords(
             self,
@@ -141,6 +203,8 @@ class GrpcEdgeToOrigin(Construct):
             request_interval=origin_health_check_interval,
             failure_threshold=origin_health_check_failure_threshold,
             ttl=record_ttl,
+            tags=tags,
+            account_quotas=props.quotas,
         )
         self.edge = GrpcEdgeDistribution(
             self,
@@ -150,22 +214,39 @@ class GrpcEdgeToOrigin(Construct):
             keepalive_timeout=whole_seconds(self.profile.cloudfront_keepalive_timeout_s),
             read_timeout=whole_seconds(self.profile.cloudfront_read_timeout_s),
             http_version=http_version,
-            domain_names=domain_names,
+            domain_names=list(domain_names) if domain_names is not None else None,
             certificate=certificate,
             web_acl_id=web_acl_id,
             log_bucket=log_bucket,
             price_class=price_class,
         )
-        self.bindings = bind_fleet(
-            self,
-            self.fleet,
-            profile=self.profile,
-            service_name=service_name,
-            service_port=service_port if service_port is not None else target_port,
-            namespace=namespace,
-            cluster=cluster,
-        )
+        self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
         record_profile_on(self.edge.distribution, self.profile)
+        self.aliases = self._aliases(domain_zone, list(domain_names or ()))
+        self._outputs(export_prefix)
+
+    def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:
+        """Alias A and AAAA records in ``domain_zone`` for each custom domain."""
+        if domain_zone is None:
+            return []
+        target = route53.RecordTarget.from_alias(route53_targets.CloudFrontTarget(self.edge.distribution))
+        made: list[route53.IRecordSet] = []
+        for i, name in enumerate(names, start=1):
+            fqdn = name.strip().rstrip(".").lower() + "."
+            made.append(route53.ARecord(self, f"Alias{i}A", zone=domain_zone, record_name=fqdn, target=target))
+            made.append(route53.AaaaRecord(self, f"Alias{i}Aaaa", zone=domain_zone, record_name=fqdn, target=target))
+        return made
+
+    def _outputs(self, export_prefix: str | None) -> None:
+        distribution = self.edge.distribution
+        for output_id, value, text in (
+            ("DistributionId", distribution.distribution_id, "CloudFront distribution id"),
+            ("DistributionDomainName", distribution.distribution_domain_name, "CloudFront domain name (*.cloudfront.net)"),
+        ):
+            cdk.CfnOutput(
+                self, output_id, value=value, description=text,
+                export_name=f"{export_prefix}-{output_id}" if export_prefix else None,
+            )
 
     @property
     def distribution(self) -> cloudfront.Distribution:
@@ -178,3 +259,57 @@ class GrpcEdgeToOrigin(Construct):
     @property
     def target_groups(self):  # noqa: ANN201 - list of NetworkTargetGroup
         return self.fleet.target_groups
+
+
+DOMAIN_NAME_PATTERN = re.compile(r"(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}")
+ORIGIN_HEALTH_CHECK_TYPES = ("TCP", "HTTPS")
+
+
+def _validate_edge_props(
+    where: ConstructLabel,
+    health_check_type: object,
+    health_check_path: object,
+    health_check_interval: object,
+    failure_threshold: object,
+    http_version: object,
+    domain_names: object,
+    certificate: object,
+    domain_zone: object,
+    web_acl_id: object,
+    log_bucket: object,
+    price_class: object,
+) -> None:
+    """The pattern's CloudFront and Route 53 props, checked before anything is made."""
+    require_one_of(where, "origin_health_check_type", health_check_type, ORIGIN_HEALTH_CHECK_TYPES)
+    require_path(where, "origin_health_check_path", health_check_path, HEALTH_PATH_MAX)
+    interval = seconds_of(where, "origin_health_check_interval", health_check_interval)
+    require_one_of(where, "origin_health_check_interval", interval, REQUEST_INTERVALS)
+    require_int_range(where, "origin_health_check_failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
+    require_one_of(where, "http_version", http_version, HTTP_VERSIONS)
+    names = require_str_list(where, "domain_names", domain_names) if domain_names is not None else []
+    for name in names:
+        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(name.strip().rstrip(".").lower()):
+            raise EdgeOriginPropError(where, "domain_names", name, "DNS names like grpc.example.com (or *.example.com)")
+    require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
+    if names and certificate is None:
+        raise EdgeOriginPropError(
+            where, "domain_names", names, "names covered by certificate= (an ACM certificate in us-east-1); none without one"
+        )
+    if domain_zone is not None:
+        require_construct(where, "domain_zone", domain_zone, route53.IHostedZone, "a route53.IHostedZone")
+        if not names:
+            raise EdgeOriginPropError(where, "domain_zone", zone_name_of(domain_zone), "only with domain_names")
+        if zone_privacy(domain_zone) == "private":
+            raise EdgeOriginPropError(where, "domain_zone", zone_name_of(domain_zone), "a public hosted zone")
+        zone_name = zone_name_of(domain_zone)
+        if zone_name is not None and not is_token(zone_name):
+            suffix = zone_name.rstrip(".").lower()
+            for name in names:
+                norm = name.strip().rstrip(".").lower()
+                if not is_token(name) and norm != suffix and not norm.endswith("." + suffix):
+                    raise EdgeOriginPropError(where, "domain_names", name, f"names inside domain_zone {suffix}")
+    if web_acl_id is not None and (not isinstance(web_acl_id, str) or not (is_token(web_acl_id) or web_acl_id.startswith("arn:aws"))):
+        raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
+    require_construct(where, "log_bucket", log_bucket, s3.IBucket, "an s3.IBucket")
+    if not isinstance(price_class, cloudfront.PriceClass):
+        raise EdgeOriginPropError(where, "price_class", price_class, "a cloudfront.PriceClass")

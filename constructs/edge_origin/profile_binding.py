@@ -6,7 +6,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_eks as eks
 from constructs import Construct, IConstruct
 
-from edge_origin.eks_binding import TargetGroupBindings
+from edge_origin.eks_binding import NetworkingIngress, TargetGroupBindings
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
@@ -47,8 +47,10 @@ def bind_fleet(
     namespace: str,
     cluster: eks.ICluster | None,
 ) -> TargetGroupBindings:
-    """The fleet's TargetGroupBindings plus the profile: Metadata on every listener (the EO-KA rules
+    """The fleet's TargetGroupBindings (with networking ingress from each NLB's security groups to
+    the pod and health ports) plus the profile: Metadata on every listener (the EO-KA rules
     compare it with the template) and the ConfigMap beside the bindings."""
+    pod_ports = tuple(sorted({fleet.target_port, fleet.target_health_check_port}))
     bindings = TargetGroupBindings(
         scope,
         "Bindings",
@@ -57,6 +59,7 @@ def bind_fleet(
         service_port=service_port,
         namespace=namespace,
         cluster=cluster,
+        networking={m.name.lower(): NetworkingIngress(m.security_groups, pod_ports) for m in fleet.members},
     )
     for listener in fleet.listeners:
         record_profile_on(listener, profile)

@@ -14,15 +14,29 @@ FIX = (
 )
 
 
+def _private_addresses(model: TemplateModel) -> set[str]:
+    """Literal ``PrivateIPv4Address``es of internal NLB subnet mappings (InternalGrpcOrigin's records)."""
+    out: set[str] = set()
+    for lb in model.load_balancers:
+        props = lb.resource.properties
+        mappings = props.get("SubnetMappings") if lb.is_network and isinstance(props, dict) else None
+        for mapping in mappings if isinstance(mappings, list) else ():
+            address = mapping.get("PrivateIPv4Address") if isinstance(mapping, dict) else None
+            if isinstance(address, str):
+                out.add(address)
+    return out
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     if not any(lb.is_network for lb in model.load_balancers):
         return
+    private = _private_addresses(model)
     for name, kind in model.origin_names().items():
         for record in model.record_sets(name):
             if record.routing_policy != "multivalue" or record.type not in (None, "A"):
                 continue
             for value in record.values:
-                if isinstance(value, Unresolved):
+                if isinstance(value, Unresolved) or (isinstance(value, str) and value in private):
                     continue
                 eip = model.eip(value)
                 if eip is not None and any(lb.is_network for lb in eip.load_balancers):
