@@ -299,6 +299,7 @@ class TemplateModel:
             grpc_marker=marker,
             properties=p.data,
             unknown=p.unknown,
+            hosted_zone_id=zone_id,
         )
 
     @cached_property

@@ -289,6 +289,21 @@ class RecordSetView:
     properties: dict[str, Any] = field(repr=False, default_factory=dict)
     #: The record's properties are (partly) an undecidable ``Fn::If``: what it is is not known.
     unknown: bool = False
+    #: ``HostedZoneId`` as written (the record's, else its group's), or None.
+    hosted_zone_id: Any = None
+
+    @property
+    def zone_key(self) -> tuple[Any, ...]:
+        """Which hosted zone the record is in, by identity: the zone resource it refers to, the
+        literal zone id, else (only the name is known) the normalized ``HostedZoneName``."""
+        zone_id = self.hosted_zone_id
+        if isinstance(zone_id, ResourceRef):
+            return ("zone", zone_id.stack, zone_id.logical_id)
+        if isinstance(zone_id, str):
+            return ("id", zone_id.strip().removeprefix("/hostedzone/").upper())
+        if zone_id is not None:
+            return ("unknown", repr(zone_id))
+        return ("name", self.hosted_zone_name)
 
     @property
     def stack(self) -> str:
