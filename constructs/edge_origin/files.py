@@ -46,7 +46,7 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise InputFileError(f"{where}: no such file") from None
+        raise InputFileError(f"{where}: cannot read (no such file)") from None
     except OSError as exc:
         raise InputFileError(f"{where}: cannot read ({exc.strerror or exc})") from None
     if not stat.S_ISREG(info.st_mode):
