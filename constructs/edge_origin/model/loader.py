@@ -104,8 +104,15 @@ def _json_int(text: str) -> int:
     return int(text)
 
 
-def _check_values(body: Any, where: str) -> None:
-    """Depth, JSON types only, finite 64-bit numbers, string keys: iterative (no recursion)."""
+def _check_values(body: Any, where: str, *, scalars: bool = True) -> None:
+    """Depth, and (``scalars``) JSON types only, finite 64-bit numbers, string keys: iterative.
+
+    JSON text needs only the depth walk: its keys are strings and the parse hooks already
+    refused non-finite and oversized numbers.
+    """
+    if not scalars:
+        _check_depth(body, where)
+        return
     stack: list[tuple[Any, int]] = [(body, 0)]
     while stack:
         value, depth = stack.pop()
@@ -129,6 +136,21 @@ def _check_values(body: Any, where: str) -> None:
                     _check_scalar(item, where, "a list item")
         elif not isinstance(value, str):
             _check_scalar(value, where, "the document")
+
+
+def _check_depth(body: Any, where: str) -> None:
+    """Nesting of at most MAX_DEPTH levels, level by level (containers only)."""
+    level = [body]
+    depth = 0
+    while level:
+        if depth > MAX_DEPTH:
+            raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
+        below = []
+        for value in level:
+            items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+            below.extend(item for item in items if isinstance(item, (dict, list)))
+        level = below
+        depth += 1
 
 
 def _check_scalar(value: Any, where: str, key: str) -> None:
@@ -174,7 +196,9 @@ def parse_document(text: str, where: str) -> Any:
         raise ModelError(f"{where}: document nested too deeply to parse") from None
     except ValueError:
         body = _parse_yaml(text, where, json_hint=text.lstrip().startswith(("{", "[")))
-    _check_values(body, where)
+        _check_values(body, where)
+        return body
+    _check_values(body, where, scalars=False)
     return body
 
 
