@@ -113,10 +113,10 @@ def test_intrinsics_resolution() -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"Resources": {"R": {"Type": "X", "Properties": {"A": {"Fn::Foo": 1}}}}}, "R: unknown intrinsic function 'Fn::Foo'"),
+        ({"Resources": {"R": {"Type": "X", "Properties": {"A": {"Fn::GetAtt": 7}}}}}, "R: Fn::GetAtt needs"),
         ({"Resources": {"R": {"Type": "X", "Properties": {"A": {"Ref": "Missing"}}}}}, "R: Ref to 'Missing'"),
         ({"Resources": {"R": {"Type": "X", "Properties": {"A": {"Fn::GetAtt": ["Missing", "Arn"]}}}}}, "R: Fn::GetAtt of 'Missing'"),
-        ({"Resources": {}}, "no Resources"),
+        ({"Resources": {}}, "no resources"),
         ({"Resources": {"R": {"Properties": {}}}}, "R: no Type"),
     ],
 )

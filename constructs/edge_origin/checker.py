@@ -19,15 +19,23 @@ SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.IN
 
 @dataclass(frozen=True)
 class CheckResult:
+    """Findings over every template that could be read; ``unreadable`` lists ``(file, message)``
+    of those that could not (bad input), which were left out."""
+
     model: TemplateModel
     findings: list[Finding]
+
+    @property
+    def unreadable(self) -> list[tuple[str, str]]:
+        return list(self.model.unreadable)
 
     def failing(self, fail_on: Severity) -> list[Finding]:
         return at_or_above(self.findings, fail_on)
 
 
 def check_paths(paths: Sequence[str | Path]) -> CheckResult:
-    """Load the templates (ModelError on bad input) and run every rule.
+    """Load the templates and run every rule. A file that is bad input is listed in
+    ``result.unreadable`` and the rest is checked; ModelError only when no file could be read.
 
     The cyclic garbage collector is paused meanwhile: the model is acyclic and bounded by the
     input size limit, and full collections over a growing heap made 10k-resource checks
@@ -36,7 +44,7 @@ def check_paths(paths: Sequence[str | Path]) -> CheckResult:
     paused = gc.isenabled()
     gc.disable()
     try:
-        model = load_model(paths)
+        model = load_model(paths, strict=False)
         return CheckResult(model, run_rules(model))
     finally:
         if paused:
@@ -65,8 +73,11 @@ def format_text(findings: Sequence[Finding]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def format_json(findings: Sequence[Finding]) -> str:
-    return json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2, sort_keys=True) + "\n"
+def format_json(findings: Sequence[Finding], unreadable: Sequence[tuple[str, str]] = ()) -> str:
+    doc: dict[str, object] = {"findings": [f.to_dict() for f in findings]}
+    if unreadable:
+        doc["unreadable"] = [{"file": path, "error": message} for path, message in unreadable]
+    return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
 def _md(text: str) -> str:
@@ -139,11 +150,17 @@ def format_sarif(findings: Sequence[Finding]) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
-def format_findings(findings: Sequence[Finding], fmt: str) -> str:
-    """Render findings in one of ``FORMATS``; ValueError naming the allowed formats."""
+def format_findings(findings: Sequence[Finding], fmt: str, unreadable: Sequence[tuple[str, str]] = ()) -> str:
+    """Render findings in one of ``FORMATS``; ValueError naming the allowed formats.
+
+    ``unreadable`` files are listed in the JSON (``"unreadable": [{"file", "error"}]``); the
+    other formats leave them to the caller (the CLI prints one line each on stderr).
+    """
     renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif}
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
+    if fmt == "json":
+        return format_json(findings, unreadable)
     return renderers[fmt](findings)
 
 

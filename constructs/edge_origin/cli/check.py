@@ -11,7 +11,14 @@ from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError
 # --- check -------------------------------------------------------------------------------------
 def _add_check_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check CloudFormation templates (or a cdk.out) for edge-origin failure modes")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="template files (.json/.yaml/.yml/.template) or cdk.out directories")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="template files (.json/.yaml/.yml/.template), folders of them (recursive) or cdk.out directories; "
+        "files that cannot be read are reported (stderr, and 'unreadable' in --format json) and the rest is checked: "
+        "exit 1 then, 2 only when no file could be read",
+    )
     p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
     p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
     p.set_defaults(func=_cmd_check)
@@ -31,8 +38,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         result = check_paths(args.paths)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
-    sys.stdout.write(format_findings(result.findings, args.format))
-    return EXIT_FINDINGS if result.failing(fail_on) else EXIT_OK
+    for _, message in result.unreadable:
+        print(f"edge-origin check: {message}", file=sys.stderr)
+    sys.stdout.write(format_findings(result.findings, args.format, result.unreadable))
+    return EXIT_FINDINGS if result.failing(fail_on) or result.unreadable else EXIT_OK
 
 
 # --- report ------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ def _add_profile_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--lang", required=True, help="go, java, python, service-config or configmap")
     r.add_argument("--name", default="edge-origin-connection-profile", help="ConfigMap name (--lang configmap)")
     r.add_argument("--namespace", default="default", help="ConfigMap namespace (--lang configmap)")
+    r.add_argument("--no-cloudfront", action="store_true", help="internal origin: skip the CloudFront checks")
     p.set_defaults(func=_cmd_profile)
 
 
@@ -32,7 +33,9 @@ def _cmd_profile(args: argparse.Namespace) -> int:
         if args.profile_command == "check":
             code, out = profile_cli.check_file(args.file, args.format, cloudfront=not args.no_cloudfront)
         else:
-            code, out = profile_cli.render_profile(args.file, args.preset, args.lang, args.name, args.namespace)
+            code, out = profile_cli.render_profile(
+                args.file, args.preset, args.lang, args.name, args.namespace, cloudfront=not args.no_cloudfront
+            )
     except ValueError as exc:  # ProfileError, RenderError: bad input
         raise UsageError(str(exc).splitlines()[0]) from None
     sys.stdout.write(out)

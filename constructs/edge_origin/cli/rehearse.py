@@ -4,8 +4,41 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, require_extra
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, PORT_OR_FREE, UsageError, finite_float, int_range, require_extra
+
+#: Chart formats matplotlib writes without extra packages.
+CHART_SUFFIXES = (".png", ".svg", ".pdf")
+MAX_CLIENTS = 100_000
+MAX_RUN_SECONDS = 86_400.0
+
+
+def _kill_arg(text: str) -> tuple[str, float]:
+    """argparse type for --kill: ORIGIN@SECONDS with finite seconds in range."""
+    from edge_origin.rehearsal.runner import RehearsalError, parse_kill
+
+    try:
+        return parse_kill(text)
+    except RehearsalError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--kill: ")) from None
+
+
+def check_chart_path(text: str) -> Path:
+    """UsageError unless a chart can be written at ``text``: a known extension, an existing folder."""
+    path = Path(text)
+    if path.suffix.lower() not in CHART_SUFFIXES:
+        raise UsageError(f"--chart {text!r}: unknown extension {path.suffix or '(none)'!r}; allowed: {', '.join(CHART_SUFFIXES)}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--chart {text!r}: folder {str(parent)!r} does not exist")
+    if path.is_dir():
+        raise UsageError(f"--chart {text!r}: is a directory")
+    import os
+
+    if not os.access(parent, os.W_OK):
+        raise UsageError(f"--chart {text!r}: folder {str(parent)!r} is not writable")
+    return path
 
 
 # --- rehearse ----------------------------------------------------------------------------------
@@ -19,8 +52,8 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("paths", nargs="+", help="template files (JSON/YAML) or a cdk.out directory")
     p.add_argument("--name", required=True, help="the origin DNS name whose record sets to rehearse")
-    p.add_argument("--clients", type=int, default=200, help="gRPC clients released together (default 200)")
-    p.add_argument("--edges", type=int, default=1, help="caching edge resolvers (default 1)")
+    p.add_argument("--clients", type=int_range(1, MAX_CLIENTS), default=200, help="gRPC clients released together (default 200)")
+    p.add_argument("--edges", type=int_range(1, MAX_CLIENTS), default=1, help="caching edge resolvers (default 1)")
     p.add_argument(
         "--lb-policy",
         default="shuffle",
@@ -28,34 +61,36 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         help="client load balancing; shuffle = pick_first over a shuffled address list (default)",
     )
     p.add_argument("--edge-rotation", action="store_true", help="edges rotate the cached answer per query")
-    p.add_argument("--seed", type=int, default=None, help="seed for the DNS answers and the model")
-    p.add_argument("--max-seconds", type=float, default=60.0, help="bound on the whole run (default 60)")
-    p.add_argument("--duration", type=float, default=3.0, help="seconds each client keeps doing RPCs (default 3)")
-    p.add_argument("--rpc-interval", type=float, default=1.0, help="seconds between a client's RPCs (default 1)")
+    p.add_argument("--seed", type=int_range(0, 2**63 - 1), default=None, help="seed for the DNS answers and the model")
+    p.add_argument("--max-seconds", type=finite_float(0, MAX_RUN_SECONDS, lo_open=True), default=60.0, help="bound on the whole run (default 60)")
+    p.add_argument("--duration", type=finite_float(0, MAX_RUN_SECONDS, lo_open=True), default=3.0, help="seconds each client keeps doing RPCs (default 3)")
+    p.add_argument("--rpc-interval", type=finite_float(0, 3600, lo_open=True), default=1.0, help="seconds between a client's RPCs (default 1)")
     p.add_argument(
         "--time-scale",
-        type=float,
+        type=finite_float(0, 1000, lo_open=True),
         default=0.1,
         help="compresses TTLs and health-check intervals on loopback (default 0.1: 60 s -> 6 s)",
     )
-    p.add_argument("--kill", metavar="ORIGIN@SECONDS", help="stop one origin this many seconds after the release")
+    p.add_argument("--kill", type=_kill_arg, metavar="ORIGIN@SECONDS", help="stop one origin this many seconds after the release")
     p.add_argument(
         "--late-clients",
-        type=int,
+        type=int_range(0, MAX_CLIENTS),
         default=0,
         help="clients that join after the burst (with --kill: once the health-check window and TTL passed)",
     )
     p.add_argument(
         "--client-processes",
-        type=int,
+        type=int_range(1, 64),
         default=1,
         help="split the clients over this many processes released together (default 1; 2 for bursts "
         "of thousands on 2+ cores: fewer slow connects, fewer pick_first parallel attempts)",
     )
-    p.add_argument("--port", type=int, default=0, help="origin gRPC port on every loopback address (default: free)")
-    p.add_argument("--dns-port", type=int, default=0, help="DNS port for the server and the edges (default: free)")
+    p.add_argument("--port", type=PORT_OR_FREE, default=0, help="origin gRPC port on every loopback address (default: free)")
+    p.add_argument("--dns-port", type=PORT_OR_FREE, default=0, help="DNS port for the server and the edges (default: free)")
     p.add_argument("--json", action="store_true", help="write one JSON object to stdout")
-    p.add_argument("--chart", metavar="PATH", help="write a PNG bar chart of connections per origin")
+    p.add_argument(
+        "--chart", metavar="PATH", help=f"write a bar chart of connections per origin ({', '.join(CHART_SUFFIXES)}; checked before the run)"
+    )
     p.add_argument("--model", action="store_true", help="run the Monte Carlo model instead (no sockets)")
     p.add_argument("--devices", type=int, default=1_000_000, help="--model: devices (default 1,000,000)")
     p.add_argument("--ttl", type=float, default=None, help="--model: TTL seconds (default: the records')")
@@ -73,6 +108,8 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
     from edge_origin.rehearsal import chart, from_model, montecarlo, runner
     from edge_origin.rehearsal.plan import PlanError
 
+    if args.chart:
+        check_chart_path(args.chart)
     try:
         plan = from_model.load_plan(args.paths, args.name)
         if args.model:
@@ -101,7 +138,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     duration=args.duration,
                     rpc_interval=args.rpc_interval,
                     time_scale=args.time_scale,
-                    kill=runner.parse_kill(args.kill) if args.kill else None,
+                    kill=args.kill,
                     late_clients=args.late_clients,
                     client_processes=args.client_processes,
                     port=args.port,

@@ -83,6 +83,7 @@ from edge_origin.model.views import (
     ListenerView,
     LoadBalancerView,
     OriginView,
+    Props,
     RecordSetView,
     Resource,
     SecurityGroupView,
@@ -90,6 +91,7 @@ from edge_origin.model.views import (
     TargetGroupView,
     as_bool,
     as_int,
+    props_of,
 )
 
 __all__ = [
@@ -108,6 +110,7 @@ __all__ = [
     "LoadedTemplate",
     "ModelError",
     "OriginView",
+    "Props",
     "RecordSetView",
     "Resource",
     "ResourceRef",
@@ -122,4 +125,5 @@ __all__ = [
     "load_model",
     "model_from_text",
     "normalize_name",
+    "props_of",
 ]

@@ -7,12 +7,18 @@ Resolved: ``Ref`` (resources -> ``ResourceRef``; parameters with a ``Default``; 
 decidable, and ``Fn::ImportValue`` of an ``Export`` in any given template (CDK's cross-stack
 references). Everything else becomes ``Unresolved``: parameters without a default, other pseudo
 parameters, imports not exported by the given templates, undecidable conditions, ``Fn::GetAZs``,
-``Fn::Cidr``, ``Fn::Base64``, ``Fn::Length``, ``Fn::ToJsonString``, ``Fn::Transform``.
-An unknown ``Fn::*`` or a ``Ref``/``GetAtt`` to a missing resource raises ``ModelError``.
+``Fn::Cidr``, ``Fn::Base64``, ``Fn::Transform``, ``Fn::GetStackOutput``, and any ``Fn::*`` this
+module does not know (newer intrinsics: ``Unresolved("unknown", ...)``, so one intrinsic in a
+resource no rule reads does not reject the file). ``Fn::Length`` and ``Fn::ToJsonString`` are
+resolved when their argument is literal. A known intrinsic of the wrong shape, or a
+``Ref``/``GetAtt`` to a missing resource, raises ``ModelError`` (CloudFormation refuses those too),
+except in a template with a transform this package cannot expand (a macro may make the
+resource): there it is ``Unresolved("transform", ...)``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +32,10 @@ KNOWN = frozenset(
         "Ref", "Condition", "Fn::Base64", "Fn::Cidr", "Fn::FindInMap", "Fn::GetAtt", "Fn::GetAZs",
         "Fn::ImportValue", "Fn::Join", "Fn::Select", "Fn::Split", "Fn::Sub", "Fn::Transform",
         "Fn::If", "Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or", "Fn::Length", "Fn::ToJsonString",
+        "Fn::GetStackOutput",
     }
 )
-OPAQUE = frozenset({"Fn::Base64", "Fn::Cidr", "Fn::GetAZs", "Fn::Transform", "Fn::Length", "Fn::ToJsonString"})
+OPAQUE = frozenset({"Fn::Base64", "Fn::Cidr", "Fn::GetAZs", "Fn::Transform", "Fn::GetStackOutput"})
 _NOVALUE = object()
 _SUB = re.compile(r"\$\{([^}]*)\}")
 MAX_RESOLVE_DEPTH = 100
@@ -42,6 +49,11 @@ def _concrete(value: Any) -> bool:
     if isinstance(value, dict):
         return all(_concrete(v) for v in value.values())
     return True
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _text(value: Any) -> str:
@@ -60,8 +72,12 @@ class StackResolver:
         body: dict[str, Any],
         import_value: Callable[[str], Any],
     ) -> None:
+        from edge_origin.model.transforms import unexpanded
+
         self.stack = stack
         self.template = template
+        #: A macro this package cannot expand may create resources: missing refs are then unknown.
+        self.lenient = bool(unexpanded(body))
         self.resources: dict[str, Any] = body.get("Resources") or {}
         self.parameters: dict[str, Any] = body.get("Parameters") or {}
         self.mappings: dict[str, Any] = body.get("Mappings") or {}
@@ -126,7 +142,10 @@ class StackResolver:
 
     def _intrinsic(self, key: str, arg: Any, depth: int) -> Any:
         if key not in KNOWN:
-            raise self._error(f"unknown intrinsic function {key!r} (allowed: {', '.join(sorted(KNOWN))})")
+            if not key.startswith("Fn::"):
+                raise self._error(f"unknown intrinsic function {key!r}")
+            inner = self._resolve(arg, depth)
+            return Unresolved("unknown", f"{key}({display_value(inner)[:80]})")
         if key == "Ref":
             return self._ref(self._resolve(arg, depth))
         if key == "Fn::GetAtt":
@@ -150,6 +169,20 @@ class StackResolver:
             return self._if(arg, depth)
         if key in ("Condition", "Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or"):
             return self._condition_expr(key, arg, depth)
+        if key == "Fn::Length":
+            inner = self._resolve(arg, depth)
+            if isinstance(inner, list):
+                return len(inner)
+            if isinstance(inner, (dict, str, int, float, bool)) or inner is None:
+                raise self._error(f"Fn::Length needs a list, got {_short(arg)}")
+            return Unresolved("other", f"Fn::Length({display_value(inner)})")
+        if key == "Fn::ToJsonString":
+            inner = self._resolve(arg, depth)
+            if isinstance(inner, (dict, list)) and _concrete(inner):
+                return json.dumps(inner, separators=(",", ":"))
+            if not isinstance(inner, (dict, list, ResourceRef, Unresolved)):
+                raise self._error(f"Fn::ToJsonString needs a mapping or a list, got {_short(arg)}")
+            return Unresolved("other", "Fn::ToJsonString(...)")
         # OPAQUE: keep a readable form; resolve the argument to catch errors inside it.
         inner = self._resolve(arg, depth)
         return Unresolved("other", f"{key}({display_value(inner) if inner != '' else ''})")
@@ -176,6 +209,8 @@ class StackResolver:
             return "amazonaws.com"
         if name.startswith("AWS::"):
             return Unresolved("pseudo", name)
+        if self.lenient:
+            return Unresolved("transform", f"Ref {name}")
         raise self._error(f"Ref to {name!r}: no such resource or parameter in the template")
 
     def _getatt(self, arg: Any, depth: int) -> Any:
@@ -185,7 +220,9 @@ class StackResolver:
             logical_id = arg[0]
             attribute = self._resolve(arg[1], depth)
         else:
-            raise self._error(f"Fn::GetAtt needs [LogicalId, Attribute], got {arg!r}")
+            raise self._error(f"Fn::GetAtt needs [LogicalId, Attribute], got {_short(arg)}")
+        if isinstance(logical_id, str) and logical_id not in self.resources and self.lenient:
+            return Unresolved("transform", f"Fn::GetAtt {logical_id}.{display_value(attribute)}")
         if not isinstance(logical_id, str) or logical_id not in self.resources:
             raise self._error(f"Fn::GetAtt of {logical_id!r}: no such resource in the template")
         if not isinstance(attribute, str) or not attribute:
@@ -198,7 +235,7 @@ class StackResolver:
         elif isinstance(arg, list) and len(arg) == 2 and isinstance(arg[0], str) and isinstance(arg[1], dict):
             text, variables = arg[0], arg[1]
         else:
-            raise self._error(f"Fn::Sub needs a string or [string, mapping], got {arg!r}")
+            raise self._error(f"Fn::Sub needs a string or [string, mapping], got {_short(arg)}")
         parts: list[Any] = []
         last = 0
         for match in _SUB.finditer(text):
@@ -224,7 +261,7 @@ class StackResolver:
 
     def _join(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) == 2):
-            raise self._error(f"Fn::Join needs [delimiter, [values]], got {arg!r}")
+            raise self._error(f"Fn::Join needs [delimiter, [values]], got {_short(arg)}")
         delimiter = self._resolve(arg[0], depth)
         items = self._resolve(arg[1], depth)
         if not isinstance(delimiter, str):
@@ -240,12 +277,12 @@ class StackResolver:
 
     def _select(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) == 2):
-            raise self._error(f"Fn::Select needs [index, [values]], got {arg!r}")
+            raise self._error(f"Fn::Select needs [index, [values]], got {_short(arg)}")
         index = self._resolve(arg[0], depth)
         items = self._resolve(arg[1], depth)
         try:
             i = int(index)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return Unresolved("other", f"Fn::Select {display_value(index)}")
         if isinstance(items, list):
             if 0 <= i < len(items):
@@ -255,7 +292,7 @@ class StackResolver:
 
     def _split(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) == 2):
-            raise self._error(f"Fn::Split needs [delimiter, string], got {arg!r}")
+            raise self._error(f"Fn::Split needs [delimiter, string], got {_short(arg)}")
         delimiter = self._resolve(arg[0], depth)
         source = self._resolve(arg[1], depth)
         if isinstance(delimiter, str) and isinstance(source, str) and delimiter:
@@ -264,7 +301,7 @@ class StackResolver:
 
     def _find_in_map(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) in (3, 4)):
-            raise self._error(f"Fn::FindInMap needs [map, key, key], got {arg!r}")
+            raise self._error(f"Fn::FindInMap needs [map, key, key], got {_short(arg)}")
         keys = [self._resolve(a, depth) for a in arg[:3]]
         if all(isinstance(k, str) for k in keys):
             try:
@@ -284,11 +321,17 @@ class StackResolver:
 
     def _condition_expr(self, key: str, arg: Any, depth: int) -> Any:
         if key == "Condition":
+            if not isinstance(arg, str):
+                raise self._error(f"Condition needs a condition name, got {_short(arg)}")
             result = self.condition(arg)
             return Unresolved("condition", f"Condition {arg}") if result is None else result
         args = self._resolve(arg, depth)
         if not isinstance(args, list):
-            raise self._error(f"{key} needs a list, got {arg!r}")
+            raise self._error(f"{key} needs a list, got {_short(arg)}")
+        if key == "Fn::Not" and len(args) != 1:
+            raise self._error("Fn::Not needs a list of one condition")
+        if key in ("Fn::And", "Fn::Or") and not 2 <= len(args) <= 10:
+            raise self._error(f"{key} needs 2 to 10 conditions, got {len(args)}")
         if key == "Fn::Equals":
             if len(args) != 2:
                 raise self._error("Fn::Equals needs two values")
@@ -308,7 +351,7 @@ class StackResolver:
 
     def _if(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) == 3 and isinstance(arg[0], str)):
-            raise self._error(f"Fn::If needs [condition, then, else], got {arg!r}")
+            raise self._error(f"Fn::If needs [condition, then, else], got {_short(arg)}")
         result = self.condition(arg[0])
         if result is None:
             return Unresolved("condition", f"Fn::If {arg[0]}")

@@ -1,27 +1,61 @@
-"""Reading templates from files and cloud assemblies (cdk.out) into plain dicts.
+"""Reading templates from files, folders and cloud assemblies (cdk.out) into plain dicts.
 
-Rules: a file is JSON when it parses as JSON, otherwise YAML with CloudFormation short-form
-tags (decoded by cfn-lint's maintained decoder). A directory must be a cloud assembly: it has
-a ``manifest.json`` naming its stack templates (nested assemblies of CDK Stages included).
-Files larger than ``MAX_TEMPLATE_BYTES`` are rejected before parsing.
+Rules
+    A file is JSON when it parses as JSON, otherwise YAML with CloudFormation short-form tags
+    (:mod:`edge_origin.model.yaml_loader`). Only regular files are read, at most
+    ``MAX_TEMPLATE_BYTES`` each (a FIFO, a device or a directory is named as such). Numbers must
+    be finite and fit in 64 bits (``NaN``, ``Infinity``, ``1e400`` are bad input); documents may
+    nest at most ``MAX_DEPTH`` levels.
+
+    A directory with a ``manifest.json`` is a cloud assembly: the manifest names the stack
+    templates (nested assemblies of CDK Stages followed, never outside the assembly and never
+    in a cycle). Any other directory is walked recursively for template files
+    (``TEMPLATE_SUFFIXES``; hidden folders and ``node_modules`` skipped; a sub-folder with a
+    ``manifest.json`` is read as an assembly); JSON/YAML files there that are no templates (no
+    ``Resources`` and no ``AWSTemplateFormatVersion``) are skipped.
+
+Stack names
+    A file given on its own keeps its name minus the template extension
+    (``Origins.template.json`` -> ``Origins``); files found in a folder are named by their path
+    relative to that folder (``api/template.yaml`` -> ``api/template``); in a cloud assembly the
+    artifact's stack name. Where names still collide, parent folders are prepended until they
+    are unique.
+
+Bad input
+    ``read_paths`` reads what it can: each file (or assembly) that cannot be read becomes a
+    ``(path, message)`` entry of ``ReadResult.unreadable``; only when nothing at all could be
+    read does it raise ``ModelError``. Messages are one line: ``<file>: [<logical id>: ]<problem>``.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from edge_origin.files import InputFileError, read_text_file
 from edge_origin.model.values import ModelError
 
 #: Largest template file accepted (CloudFormation itself accepts 1 MB from S3; CDK apps stay
 #: well below). Larger files are rejected before reading, so a 50 MB file costs nothing.
 MAX_TEMPLATE_BYTES = 16 * 1024 * 1024
+#: Largest manifest.json / validation-report.json read from a cloud assembly.
+MAX_ASSEMBLY_FILE_BYTES = 16 * 1024 * 1024
 #: Deepest nesting accepted anywhere in a template (CloudFormation templates rarely pass 15).
 MAX_DEPTH = 100
-TEMPLATE_SUFFIXES = (".json", ".yaml", ".yml", ".template")
+#: Numbers must fit CloudFormation's 64-bit integers.
+MAX_INT = 2**63
+#: Most template files read from one folder walk.
+MAX_FOLDER_FILES = 5000
+#: Deepest chain of nested cloud assemblies followed.
+MAX_ASSEMBLY_NESTING = 20
+TEMPLATE_SUFFIXES = (".template.json", ".template.yaml", ".template.yml", ".json", ".yaml", ".yml", ".template")
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", ".git", ".venv", "venv"})
+SECTIONS_THAT_ARE_MAPPINGS = ("Parameters", "Mappings", "Conditions", "Outputs", "Metadata", "Rules")
 
 
 @dataclass(frozen=True)
@@ -33,196 +67,476 @@ class LoadedTemplate:
     body: dict[str, Any]
 
 
+@dataclass
+class ReadResult:
+    """What ``read_paths`` read: templates, files that could not be read, assemblies read."""
+
+    templates: list[LoadedTemplate] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    assemblies: list[Path] = field(default_factory=list)
+
+
+def strip_template_suffix(name: str) -> str:
+    for suffix in TEMPLATE_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
 def _stack_name_from_file(path: Path) -> str:
-    name = path.name
-    for suffix in (".template.json", ".template.yaml", ".template.yml", ".json", ".yaml", ".yml", ".template"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)] or name
-    return path.stem
+    return strip_template_suffix(path.name)
 
 
-def _check_depth(value: Any, where: str, depth: int = 0) -> None:
-    if depth > MAX_DEPTH:
-        raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
-    if isinstance(value, dict):
-        for item in value.values():
-            if isinstance(item, (dict, list)):
-                _check_depth(item, where, depth + 1)
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, (dict, list)):
-                _check_depth(item, where, depth + 1)
+def _json_constant(name: str) -> Any:
+    raise ModelError(f"{name} is not a number CloudFormation accepts (numbers must be finite)")
 
 
-def _to_plain(value: Any) -> Any:
-    """cfn-lint's YAML nodes are dict/list/str subclasses; make them plain (fast, picklable)."""
-    if isinstance(value, dict):
-        return {str(k): _to_plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_to_plain(v) for v in value]
-    if isinstance(value, str):
-        return str(value)
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ModelError(f"number {text[:30]} is out of range (numbers must be finite)")
     return value
 
 
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > 19:
+        raise ModelError(f"integer {text[:30]}{'...' if len(text) > 30 else ''} is out of range (at most 64 bits)")
+    return int(text)
+
+
+def _check_values(body: Any, where: str, *, scalars: bool = True) -> None:
+    """Depth, and (``scalars``) JSON types only, finite 64-bit numbers, string keys: iterative.
+
+    JSON text needs only the depth walk: its keys are strings and the parse hooks already
+    refused non-finite and oversized numbers.
+    """
+    if not scalars:
+        _check_depth(body, where)
+        return
+    stack: list[tuple[Any, int]] = [(body, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth >= MAX_DEPTH:
+                raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise ModelError(f"{where}: mapping key {key!r} is not a string")
+                if isinstance(item, (dict, list)):
+                    stack.append((item, depth + 1))
+                elif not isinstance(item, str):
+                    _check_scalar(item, where, key)
+        elif isinstance(value, list):
+            if depth >= MAX_DEPTH:
+                raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
+            for item in value:
+                if isinstance(item, (dict, list)):
+                    stack.append((item, depth + 1))
+                elif not isinstance(item, str):
+                    _check_scalar(item, where, "a list item")
+        elif not isinstance(value, str):
+            _check_scalar(value, where, "the document")
+
+
+def _check_depth(body: Any, where: str) -> None:
+    """Nesting of at most MAX_DEPTH levels, level by level (containers only)."""
+    level = [body]
+    depth = 0
+    while level:
+        if depth > MAX_DEPTH:
+            raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
+        below = []
+        for value in level:
+            items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+            below.extend(item for item in items if isinstance(item, (dict, list)))
+        level = below
+        depth += 1
+
+
+def _check_scalar(value: Any, where: str, key: str) -> None:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        if not -MAX_INT <= value < MAX_INT:
+            raise ModelError(f"{where}: {key}: integer {str(value)[:20]}... is out of range (at most 64 bits)")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ModelError(f"{where}: {key}: {value} is not a number CloudFormation accepts (numbers must be finite)")
+        return
+    raise ModelError(f"{where}: {key}: a {type(value).__name__} value is not JSON (templates hold strings, numbers, booleans, lists, mappings)")
+
+
 def parse_template_text(text: str, where: str) -> dict[str, Any]:
-    """Parse one template's text (JSON, else YAML with short-form tags) and check its shape."""
-    body: Any
-    try:
-        body = json.loads(text)
-    except RecursionError as exc:
-        raise ModelError(f"{where}: document nested too deeply to parse") from exc
-    except ValueError:
-        body = _parse_yaml(text, where)
+    """Parse one template's text (JSON, else YAML with short-form tags), expand the transforms
+    a library can expand (:mod:`edge_origin.model.transforms`), and check its shape."""
+    return finish_template(parse_document(text, where), text, where)
+
+
+def finish_template(body: Any, text: str, where: str) -> dict[str, Any]:
+    """Expand LanguageExtensions / SAM (lazily imported, only when declared) and check the shape."""
+    if isinstance(body, dict) and body.get("Transform") is not None:
+        from edge_origin.model import transforms
+
+        if set(transforms.transform_names(body)) & transforms.EXPANDED:
+            body = transforms.expand(body, text, where)
+            _check_values(body, where)
     check_template_shape(body, where)
     return body
 
 
+def parse_document(text: str, where: str) -> Any:
+    """JSON, else CloudFormation YAML -> plain data with checked values; ModelError otherwise."""
+    body: Any
+    try:
+        body = json.loads(text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int)
+    except ModelError as exc:
+        raise ModelError(f"{where}: {exc}") from None
+    except RecursionError:
+        raise ModelError(f"{where}: document nested too deeply to parse") from None
+    except ValueError:
+        body = _parse_yaml(text, where, json_hint=text.lstrip().startswith(("{", "[")))
+        _check_values(body, where)
+        return body
+    _check_values(body, where, scalars=False)
+    return body
+
+
 def check_template_shape(body: Any, where: str) -> None:
-    """Raise ModelError unless ``body`` looks like a template: a Resources mapping of typed resources."""
+    """Raise ModelError unless ``body`` is a template: a Resources mapping of typed resources."""
     if not isinstance(body, dict):
-        raise ModelError(f"{where}: not a CloudFormation template (top level is not a mapping)")
-    resources = body.get("Resources")
-    if not isinstance(resources, dict) or not resources:
+        raise ModelError(f"{where}: not a CloudFormation template (top level is not a mapping: a {_kind(body)})")
+    if "Resources" not in body:
         raise ModelError(f"{where}: not a CloudFormation template (no Resources mapping)")
-    try:
-        _check_depth(body, where)
-    except RecursionError as exc:
-        raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels") from exc
+    resources = body["Resources"]
+    if not isinstance(resources, dict):
+        raise ModelError(f"{where}: Resources is a {_kind(resources)}, not a mapping")
+    if not resources:
+        raise ModelError(f"{where}: no resources (Resources is empty; CloudFormation needs at least one)")
+    for section in SECTIONS_THAT_ARE_MAPPINGS:
+        if section in body and body[section] is not None and not isinstance(body[section], dict):
+            raise ModelError(f"{where}: {section} is a {_kind(body[section])}, not a mapping")
+    for name, param in (body.get("Parameters") or {}).items():
+        if not isinstance(param, dict):
+            raise ModelError(f"{where}: Parameters.{name} is a {_kind(param)}, not a mapping")
+        if "Type" in param and not isinstance(param["Type"], str):
+            raise ModelError(f"{where}: Parameters.{name}.Type is a {_kind(param['Type'])}, not a string")
+    for name, mapping in (body.get("Mappings") or {}).items():
+        if not isinstance(mapping, dict) or not all(isinstance(v, dict) for v in mapping.values()):
+            raise ModelError(f"{where}: Mappings.{name} must be a mapping of mappings")
+    transform = body.get("Transform")
+    if transform is not None and not isinstance(transform, (str, list, dict)):
+        raise ModelError(f"{where}: Transform is a {_kind(transform)}, not a name or a list of names")
     for logical_id, resource in resources.items():
-        if not isinstance(resource, dict) or not isinstance(resource.get("Type"), str):
-            raise ModelError(f"{where}: resource {logical_id}: no Type (each resource needs a Type string)")
-        props = resource.get("Properties", {})
+        if not isinstance(resource, dict):
+            raise ModelError(f"{where}: {logical_id}: the resource is a {_kind(resource)}, not a mapping")
+        if logical_id.startswith("Fn::ForEach::"):
+            raise ModelError(f"{where}: {logical_id}: Fn::ForEach needs Transform: AWS::LanguageExtensions")
+        if not isinstance(resource.get("Type"), str) or not resource["Type"]:
+            raise ModelError(f"{where}: {logical_id}: no Type (each resource needs a Type string)")
+        props = resource.get("Properties")
         if props is not None and not isinstance(props, dict):
-            raise ModelError(f"{where}: resource {logical_id}: Properties is not a mapping")
+            raise ModelError(f"{where}: {logical_id}: Properties is a {_kind(props)}, not a mapping")
+        for key, kinds, wanted in (
+            ("Condition", (str,), "a condition name"),
+            ("Metadata", (dict,), "a mapping"),
+            ("DependsOn", (str, list), "a logical id or a list of them"),
+        ):
+            if key in resource and resource[key] is not None and not isinstance(resource[key], kinds):
+                raise ModelError(f"{where}: {logical_id}: {key} is a {_kind(resource[key])}, not {wanted}")
 
 
-def _parse_yaml(text: str, where: str) -> Any:
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return type(value).__name__
+
+
+def _parse_yaml(text: str, where: str, json_hint: bool = False) -> Any:
     import yaml
-    from cfnlint.decode import cfn_yaml
+
+    from edge_origin.model.yaml_loader import YamlTemplateError, load_yaml_template
 
     try:
-        return _to_plain(cfn_yaml.loads(text))
-    except RecursionError as exc:
-        raise ModelError(f"{where}: document nested too deeply to parse") from exc
+        return load_yaml_template(text)
+    except RecursionError:
+        raise ModelError(f"{where}: document nested too deeply to parse") from None
+    except YamlTemplateError as exc:
+        raise ModelError(f"{where}: cannot decode template ({exc})") from None
     except yaml.YAMLError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError(f"{where}: neither JSON nor YAML ({first})") from exc
-    except Exception as exc:  # cfn-lint raises its own decode errors (duplicate keys, bad tags)
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 1}" if mark is not None else ""
+        what = "neither JSON nor YAML" + (" (looks like JSON)" if json_hint else "")
+        raise ModelError(f"{where}: {what}{line} ({first})") from None
+    except (ValueError, TypeError, OverflowError) as exc:  # e.g. an integer too long to convert
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError(f"{where}: cannot decode template ({first})") from exc
+        raise ModelError(f"{where}: cannot decode template ({first})") from None
+
+
+def _read_text(path: Path, limit: int) -> str:
+    try:
+        return read_text_file(path, limit)
+    except InputFileError as exc:
+        raise ModelError(str(exc)) from None
 
 
 def read_template_file(path: Path, stack: str | None = None) -> LoadedTemplate:
-    """Read and parse one template file, enforcing the size limit first."""
-    where = str(path)
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError as exc:
-        raise ModelError(f"{where}: no such file") from exc
-    except OSError as exc:
-        raise ModelError(f"{where}: cannot read ({exc.strerror})") from exc
-    if size > MAX_TEMPLATE_BYTES:
-        raise ModelError(
-            f"{where}: file is {size // (1024 * 1024)} MiB, larger than the {MAX_TEMPLATE_BYTES // (1024 * 1024)} MiB limit"
-        )
-    if size == 0:
-        raise ModelError(f"{where}: empty file")
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ModelError(f"{where}: cannot read ({exc.strerror})") from exc
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ModelError(f"{where}: not UTF-8 text (byte {exc.start})") from exc
-    body = parse_template_text(text, where)
-    return LoadedTemplate(stack or _stack_name_from_file(path), where, body)
+    """Read and parse one template file (regular files only, the size limit first)."""
+    path = Path(path)
+    text = _read_text(path, MAX_TEMPLATE_BYTES)
+    if not text.strip():
+        raise ModelError(f"{path}: empty file")
+    body = parse_template_text(text, str(path))
+    return LoadedTemplate(stack or _stack_name_from_file(path), str(path), body)
 
 
-def _read_assembly(directory: Path) -> list[LoadedTemplate]:
+def _load_json_file(path: Path, what: str) -> Any:
+    text = _read_text(path, MAX_ASSEMBLY_FILE_BYTES)
+    try:
+        data = json.loads(text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int)
+    except ModelError as exc:
+        raise ModelError(f"{path}: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise ModelError(f"{path}: unreadable {what} ({type(exc).__name__}: {str(exc)[:80]})") from None
+    return data
+
+
+def _inside(child: Path, root: Path) -> bool:
+    try:
+        child.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path, ...] = ()) -> list[LoadedTemplate]:
+    """Stack templates of a cloud assembly and its nested assemblies (inside ``root``, no cycles)."""
+    root = root or directory
+    here = directory.resolve()
+    if here in chain:
+        raise ModelError(f"{directory}: nested cloud assembly points back at itself (a cycle of assemblies)")
+    if len(chain) >= MAX_ASSEMBLY_NESTING:
+        raise ModelError(f"{directory}: cloud assemblies nested deeper than {MAX_ASSEMBLY_NESTING} levels")
     manifest_path = directory / "manifest.json"
-    if not manifest_path.is_file():
-        if not any(directory.iterdir()):
-            raise ModelError(f"{directory}: empty directory (expected a cdk.out with manifest.json)")
-        raise ModelError(f"{directory}: no manifest.json: not a cdk.out (pass template files instead)")
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{manifest_path}: unreadable cloud assembly manifest ({exc})") from exc
-    artifacts = manifest.get("artifacts") if isinstance(manifest, dict) else None
+    manifest = _load_json_file(manifest_path, "cloud assembly manifest")
+    if not isinstance(manifest, dict):
+        raise ModelError(f"{manifest_path}: the manifest is a {_kind(manifest)}, not a mapping")
+    artifacts = manifest.get("artifacts")
     if not isinstance(artifacts, dict):
         raise ModelError(f"{manifest_path}: manifest has no artifacts mapping")
     loaded: list[LoadedTemplate] = []
     for artifact_id in sorted(artifacts):
         artifact = artifacts[artifact_id]
         if not isinstance(artifact, dict):
-            continue
-        props = artifact.get("properties") or {}
+            raise ModelError(f"{manifest_path}: artifacts.{artifact_id} is a {_kind(artifact)}, not a mapping")
+        props = artifact.get("properties")
+        if props is None:
+            props = {}
+        if not isinstance(props, dict):
+            raise ModelError(f"{manifest_path}: artifacts.{artifact_id}.properties is a {_kind(props)}, not a mapping")
         kind = artifact.get("type")
         if kind == "aws:cloudformation:stack":
             template_file = props.get("templateFile")
-            if not isinstance(template_file, str):
+            if not isinstance(template_file, str) or not template_file:
                 raise ModelError(f"{manifest_path}: stack artifact {artifact_id} has no templateFile")
-            stack = props.get("stackName") or artifact.get("displayName") or artifact_id
-            stack = str(stack).split("/")[-1] if "stackName" not in props else str(stack)
-            loaded.append(read_template_file(directory / template_file, stack=stack))
-        elif kind == "cdk:cloud-assembly" and isinstance(props.get("directoryName"), str):
-            loaded.extend(_read_assembly(directory / props["directoryName"]))
-    if not loaded:
+            target = directory / template_file
+            if not _inside(target, root):
+                raise ModelError(
+                    f"{manifest_path}: artifacts.{artifact_id}.properties.templateFile {template_file!r} points outside the cloud assembly"
+                )
+            if isinstance(props.get("stackName"), str) and props["stackName"]:
+                stack = props["stackName"]
+            else:
+                display = artifact.get("displayName")
+                stack = (display if isinstance(display, str) and display else artifact_id).split("/")[-1]
+            loaded.append(read_template_file(target, stack=stack))
+        elif kind == "cdk:cloud-assembly":
+            nested = props.get("directoryName")
+            if not isinstance(nested, str) or not nested:
+                raise ModelError(f"{manifest_path}: nested assembly artifact {artifact_id} has no directoryName")
+            target = directory / nested
+            if not _inside(target, root):
+                raise ModelError(
+                    f"{manifest_path}: artifacts.{artifact_id}.properties.directoryName {nested!r} points outside the cloud assembly"
+                )
+            if not (target / "manifest.json").is_file():
+                raise ModelError(f"{target}: nested cloud assembly has no manifest.json")
+            loaded.extend(_read_assembly(target, root, (*chain, here)))
+    if not loaded and not chain:
         raise ModelError(f"{manifest_path}: the cloud assembly has no stack templates")
     return loaded
 
 
-def read_paths(paths: Sequence[str | Path]) -> list[LoadedTemplate]:
-    """Read every given file or cloud-assembly directory; the same file given twice counts once."""
+def _is_template_like(path: Path, body: Any) -> bool:
+    return isinstance(body, dict) and ("Resources" in body or "AWSTemplateFormatVersion" in body)
+
+
+def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
+    """Templates in a plain folder, recursively; names from the path relative to ``directory``."""
+    found: list[LoadedTemplate] = []
+    count = 0
+    for current, dirs, files in os.walk(directory, followlinks=False):
+        here = Path(current)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_FOLDERS)
+        if here != directory and (here / "manifest.json").is_file():
+            dirs[:] = []
+            prefix = here.relative_to(directory).as_posix()
+            try:
+                items = _read_assembly(here)
+            except ModelError as exc:
+                result.unreadable.append((str(here), str(exc)))
+                continue
+            result.assemblies.append(here)
+            found.extend(LoadedTemplate(f"{prefix}/{t.stack}", t.template, t.body) for t in items)
+            continue
+        for name in sorted(files):
+            if not name.endswith(TEMPLATE_SUFFIXES) or name.startswith("."):
+                continue
+            path = here / name
+            count += 1
+            if count > MAX_FOLDER_FILES:
+                result.unreadable.append((str(directory), f"{directory}: more than {MAX_FOLDER_FILES} template files; the rest were not read"))
+                return found
+            rel = strip_template_suffix(path.relative_to(directory).as_posix())
+            try:
+                text = _read_text(path, MAX_TEMPLATE_BYTES)
+                body = parse_document(text, str(path)) if text.strip() else None
+                if not _is_template_like(path, body):
+                    continue  # package.json, cdk.json, tsconfig.json ...: not a template
+                body = finish_template(body, text, str(path))
+            except ModelError as exc:
+                plain_data = not name.endswith((".template", ".template.json", ".template.yaml", ".template.yml"))
+                if plain_data and "Resources" not in _peek(path):
+                    continue  # a data file that does not even parse is not taken for a template
+                result.unreadable.append((str(path), str(exc)))
+                continue
+            found.append(LoadedTemplate(rel, str(path), body))
+    return found
+
+
+def _peek(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _unique_names(items: list[tuple[LoadedTemplate, bool]]) -> list[LoadedTemplate]:
+    """Make stack names unique: for colliding files given alone, prepend parent folder names."""
+    names: dict[str, int] = {}
+    for item, _ in items:
+        names[item.stack] = names.get(item.stack, 0) + 1
+    out: list[LoadedTemplate] = []
+    taken: set[str] = set()
+    for item, single in items:
+        name = item.stack
+        if names[name] > 1 and single:
+            parts = Path(item.template).resolve().parts[:-1]
+            depth = 1
+            while depth <= len(parts):
+                candidate = "/".join([*parts[len(parts) - depth :], name]).lstrip("/")
+                if candidate not in taken and candidate not in names:
+                    name = candidate
+                    break
+                depth += 1
+        base, n = name, 2
+        while name in taken:
+            name = f"{base}#{n}"
+            n += 1
+        taken.add(name)
+        out.append(LoadedTemplate(name, item.template, item.body))
+    return out
+
+
+def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
+    """Read every given file, folder or cloud assembly; bad ones go to ``unreadable``."""
+    result = ReadResult()
     if not paths:
-        raise ModelError("no templates given (pass template files or a cdk.out directory)")
-    loaded: list[LoadedTemplate] = []
+        raise ModelError("no templates given (pass template files, folders or a cdk.out directory)")
+    collected: list[tuple[LoadedTemplate, bool]] = []
     seen: set[Path] = set()
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            items = _read_assembly(path)
-        elif path.exists() or path.is_symlink():
-            items = [read_template_file(path)]
-        else:
-            raise ModelError(f"{path}: no such file or directory")
+        try:
+            if path.is_dir():
+                if (path / "manifest.json").exists():
+                    items = _read_assembly(path)
+                    result.assemblies.append(path)
+                else:
+                    if not any(path.iterdir()):
+                        raise ModelError(f"{path}: empty directory (expected templates or a cdk.out with manifest.json)")
+                    items = _walk_folder(path, result)
+                    if not items and not any(p == str(path) or p.startswith(str(path)) for p, _ in result.unreadable):
+                        raise ModelError(f"{path}: no template files in this folder (looked for {', '.join(TEMPLATE_SUFFIXES)})")
+                single = False
+            elif path.exists() or path.is_symlink():
+                items = [read_template_file(path)]
+                single = True
+            else:
+                raise ModelError(f"{path}: no such file or directory")
+        except ModelError as exc:
+            result.unreadable.append((str(path), str(exc)))
+            continue
         for item in items:
             key = Path(item.template).resolve()
             if key in seen:
                 continue
             seen.add(key)
-            loaded.append(item)
-    names: dict[str, str] = {}
-    for item in loaded:
-        if item.stack in names:
-            raise ModelError(
-                f"{item.template}: stack name {item.stack!r} also comes from {names[item.stack]} (rename one file)"
-            )
-        names[item.stack] = item.template
-    return loaded
+            collected.append((item, single))
+    result.templates = _unique_names(collected)
+    if not result.templates:
+        if len(result.unreadable) == 1:
+            raise ModelError(result.unreadable[0][1])
+        first = result.unreadable[0][1] if result.unreadable else "no templates found"
+        raise ModelError(f"no file could be read ({len(result.unreadable)} unreadable; first: {first})")
+    return result
+
+
+def read_paths(paths: Sequence[str | Path]) -> list[LoadedTemplate]:
+    """Read every given path; ModelError on the first unreadable one (strict form)."""
+    result = read_paths_result(paths)
+    if result.unreadable:
+        raise ModelError(result.unreadable[0][1])
+    return result.templates
 
 
 def read_validation_acknowledgements(directory: Path, plugin: str = "EdgeOrigin") -> dict[str, dict[str, str]]:
     """``{construct path: {rule id: reason}}`` from a cdk.out's ``validation-report.json``: the
     findings CDK suppressed for ``plugin`` because they were acknowledged with a reason."""
     report_path = directory / "validation-report.json"
-    if not report_path.is_file():
+    if not report_path.exists():
         return {}
-    try:
-        report = json.loads(report_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{report_path}: unreadable validation report ({exc})") from exc
+    report = _load_json_file(report_path, "validation report")
+    if not isinstance(report, dict):
+        raise ModelError(f"{report_path}: the validation report is a {_kind(report)}, not a mapping")
+    reports = report.get("pluginReports", [])
+    if not isinstance(reports, list):
+        raise ModelError(f"{report_path}: pluginReports is a {_kind(reports)}, not a list")
     out: dict[str, dict[str, str]] = {}
-    for plugin_report in report.get("pluginReports", []) if isinstance(report, dict) else []:
+    for plugin_report in reports:
         if not isinstance(plugin_report, dict) or plugin_report.get("pluginName") != plugin:
             continue
-        for item in plugin_report.get("suppressedViolations") or []:
-            if not isinstance(item, dict) or not str(item.get("reason") or "").strip():
+        suppressed = plugin_report.get("suppressedViolations") or []
+        if not isinstance(suppressed, list):
+            raise ModelError(f"{report_path}: suppressedViolations is a {_kind(suppressed)}, not a list")
+        for item in suppressed:
+            if not isinstance(item, dict) or not isinstance(item.get("reason"), str) or not item["reason"].strip():
                 continue
             rule = str(item.get("ruleName", "")).removeprefix(f"{plugin}-").split("[", 1)[0]
-            for construct in item.get("violatingConstructs") or item.get("violatingResources") or []:
+            constructs = item.get("violatingConstructs") or item.get("violatingResources") or []
+            for construct in constructs if isinstance(constructs, list) else []:
                 if isinstance(construct, dict) and isinstance(construct.get("constructPath"), str):
-                    out.setdefault(construct["constructPath"], {})[rule] = str(item["reason"])
+                    out.setdefault(construct["constructPath"], {})[rule] = item["reason"]
     return out

@@ -13,7 +13,7 @@ from edge_origin.model.loader import (
     LoadedTemplate,
     check_template_shape,
     parse_template_text,
-    read_paths,
+    read_paths_result,
     read_validation_acknowledgements,
 )
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value, normalize_name
@@ -27,14 +27,14 @@ from edge_origin.model.views import (
     ListenerView,
     LoadBalancerView,
     OriginView,
+    Props,
     RecordSetView,
     Resource,
     SecurityGroupView,
     SubnetMappingView,
     TargetGroupView,
     as_bool,
-    as_int,
-    key_values,
+    props_of,
 )
 
 #: Metadata key that marks a record set (or a RecordSetGroup) as a gRPC origin name.
@@ -54,20 +54,20 @@ TARGET_GROUP = "AWS::ElasticLoadBalancingV2::TargetGroup"
 DISTRIBUTION = "AWS::CloudFront::Distribution"
 
 
-def _routing_policy(props: Mapping[str, Any]) -> str:
-    if props.get("Weight") is not None:
+def _routing_policy(p: Props) -> str:
+    if p.has("Weight"):
         return "weighted"
-    if as_bool(props.get("MultiValueAnswer")) is True:
+    if p.bool("MultiValueAnswer") is True:
         return "multivalue"
-    if props.get("Failover") is not None:
+    if p.has("Failover"):
         return "failover"
-    if props.get("Region") is not None:
+    if p.has("Region"):
         return "latency"
-    if props.get("GeoLocation") is not None:
+    if p.has("GeoLocation"):
         return "geolocation"
-    if props.get("GeoProximityLocation") is not None:
+    if p.has("GeoProximityLocation"):
         return "geoproximity"
-    if props.get("CidrRoutingConfig") is not None:
+    if p.has("CidrRoutingConfig"):
         return "cidr"
     return "simple"
 
@@ -89,10 +89,38 @@ class TemplateModel:
     the typed views are built on first use and cached.
     """
 
-    def __init__(self, loaded: Sequence[LoadedTemplate]) -> None:
+    def __init__(self, loaded: Sequence[LoadedTemplate], *, strict: bool = True) -> None:
+        """``strict``: raise the first ModelError; otherwise drop a bad template and list it in
+        ``unreadable`` (``[(file, message)]``), checking the rest."""
         #: ``{construct path: {rule id: reason}}`` acknowledged outside the templates (a cdk.out's
         #: validation-report.json); ``rules.run_rules`` honours them like template metadata.
         self.acknowledged_paths: dict[str, dict[str, str]] = {}
+        #: ``[(file, message)]``: templates left out because they are bad input (non-strict only).
+        self.unreadable: list[tuple[str, str]] = []
+        good = list(loaded)
+        for _ in range(len(good) + 1):
+            try:
+                self._build(good)
+                self._check_views()
+                return
+            except ModelError as exc:
+                if strict or not good:
+                    raise
+                bad = exc.template if exc.template in {t.template for t in good} else None
+                if bad is None:
+                    bad = next((t.template for t in good if str(exc).startswith(t.template + ":")), None)
+                if bad is None:
+                    raise
+                self.unreadable.append((bad, str(exc)))
+                good = [t for t in good if t.template != bad]
+                if not good:
+                    raise ModelError(str(exc), template=bad) from None
+        raise ModelError("templates could not be read")  # pragma: no cover (bounded loop)
+
+    def _build(self, loaded: Sequence[LoadedTemplate]) -> None:
+        keep = {k: self.__dict__[k] for k in ("acknowledged_paths", "unreadable")}
+        self.__dict__.clear()  # cached views of an earlier attempt
+        self.__dict__.update(keep)
         self.templates: dict[str, LoadedTemplate] = {t.stack: t for t in loaded}
         self._resolvers: dict[str, StackResolver] = {}
         self._exports: dict[str, tuple[str, Any]] = {}
@@ -104,11 +132,11 @@ class TemplateModel:
             resolver = self._resolvers[item.stack]
             outputs = item.body.get("Outputs") or {}
             if not isinstance(outputs, dict):
-                raise ModelError(f"{item.template}: Outputs is not a mapping")
+                raise ModelError(f"{item.template}: Outputs is not a mapping", template=item.template)
             for out_id, output in outputs.items():
                 if not isinstance(output, dict) or not isinstance(output.get("Export"), dict):
                     continue
-                name = resolver.resolve(output["Export"].get("Name"), f"Outputs.{out_id}")
+                name = _in_template(item.template, resolver.resolve, output["Export"].get("Name"), f"Outputs.{out_id}")
                 if isinstance(name, str):
                     self._exports[name] = (item.stack, output.get("Value"))
         self._by_key: dict[tuple[str, str], Resource] = {}
@@ -119,16 +147,31 @@ class TemplateModel:
         for item in loaded:
             resolver = self._resolvers[item.stack]
             for logical_id, body in item.body["Resources"].items():
-                props = resolver.resolve(body.get("Properties") or {}, logical_id)
-                metadata = body.get("Metadata") if isinstance(body.get("Metadata"), dict) else {}
                 condition = body.get("Condition") if isinstance(body.get("Condition"), str) else None
-                if condition is not None and resolver.condition_for(condition, logical_id) is False:
+                if condition is not None and _in_template(item.template, resolver.condition_for, condition, logical_id) is False:
                     self.skipped.append((item.stack, logical_id))
                     continue  # not created with these parameter defaults
-                res = Resource(item.stack, item.template, logical_id, body["Type"], props or {}, metadata, condition)
+                props = _in_template(item.template, resolver.resolve, body.get("Properties") or {}, logical_id)
+                unknown = None
+                if isinstance(props, (Unresolved, ResourceRef)):
+                    unknown = props if isinstance(props, Unresolved) else Unresolved("other", display_value(props))
+                    props = {}
+                elif not isinstance(props, dict):
+                    raise ModelError(f"{item.template}: {logical_id}: Properties resolves to a {type(props).__name__}, not a mapping", template=item.template)
+                metadata = body.get("Metadata") if isinstance(body.get("Metadata"), dict) else {}
+                res = Resource(item.stack, item.template, logical_id, body["Type"], props, metadata, condition, unknown)
                 self.resources.append(res)
                 self._by_key[res.key] = res
                 self._by_type[res.type].append(res)
+
+    def _check_views(self) -> None:
+        """Build every typed view once, so a shape CloudFormation refuses is found here (and its
+        template named) rather than in a rule."""
+        self.health_checks  # noqa: B018
+        self.all_record_sets  # noqa: B018
+        self._elb  # noqa: B018
+        self.security_groups  # noqa: B018
+        self.distributions  # noqa: B018
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -186,19 +229,17 @@ class TemplateModel:
     def health_checks(self) -> list[HealthCheckView]:
         views = []
         for res in self._by_type.get(HEALTH_CHECK, ()):
-            cfg = res.properties.get("HealthCheckConfig") or {}
-            if not isinstance(cfg, dict):
-                cfg = {}
+            cfg = props_of(res).mapping("HealthCheckConfig")
             views.append(
                 HealthCheckView(
                     resource=res,
-                    type=cfg.get("Type") if isinstance(cfg.get("Type"), str) else None,
-                    ip_address=cfg.get("IPAddress"),
-                    fqdn=cfg.get("FullyQualifiedDomainName"),
-                    port=as_int(cfg.get("Port")),
-                    resource_path=cfg.get("ResourcePath"),
-                    request_interval=as_int(cfg.get("RequestInterval")),
-                    failure_threshold=as_int(cfg.get("FailureThreshold")),
+                    type=cfg.literal_str("Type"),
+                    ip_address=cfg.str("IPAddress"),
+                    fqdn=cfg.str("FullyQualifiedDomainName"),
+                    port=cfg.int("Port"),
+                    resource_path=cfg.str("ResourcePath"),
+                    request_interval=cfg.int("RequestInterval"),
+                    failure_threshold=cfg.int("FailureThreshold"),
                 )
             )
         return views
@@ -218,37 +259,37 @@ class TemplateModel:
             return normalize_name(zone_name)
         res = self.target(zone_id)
         if res is not None and res.type == HOSTED_ZONE:
-            return normalize_name(res.properties.get("Name"))
+            return normalize_name(props_of(res).literal_str("Name"))
         return None
 
-    def _record_view(self, res: Resource, props: dict[str, Any], index: int | None, group: Resource | None) -> RecordSetView:
-        alias = props.get("AliasTarget")
+    def _record_view(self, res: Resource, p: Props, index: int | None, group: Props | None) -> RecordSetView:
         alias_view = None
-        if isinstance(alias, dict):
+        if p.has("AliasTarget"):
+            alias = p.mapping("AliasTarget")
+            dns = alias.str("DNSName")
             alias_view = AliasTargetView(
-                dns_name=_name_key(alias.get("DNSName")) if isinstance(alias.get("DNSName"), str) else alias.get("DNSName"),
-                hosted_zone_id=alias.get("HostedZoneId"),
-                evaluate_target_health=as_bool(alias.get("EvaluateTargetHealth")),
+                dns_name=_name_key(dns) if isinstance(dns, str) else dns,
+                hosted_zone_id=alias.str("HostedZoneId"),
+                evaluate_target_health=alias.bool("EvaluateTargetHealth"),
             )
-        values = props.get("ResourceRecords")
-        if not isinstance(values, list):
-            values = [] if values is None else [values]
-        zone_id = props.get("HostedZoneId")
-        zone_name = props.get("HostedZoneName")
+        values = p.strs("ResourceRecords")
+        zone_id = p.str("HostedZoneId")
+        zone_name = p.str("HostedZoneName")
         if group is not None:
-            zone_id = zone_id if zone_id is not None else group.properties.get("HostedZoneId")
-            zone_name = zone_name if zone_name is not None else group.properties.get("HostedZoneName")
+            zone_id = zone_id if zone_id is not None else group.str("HostedZoneId")
+            zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
         marker = as_bool(res.metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
-        hc_id = props.get("HealthCheckId")
+        hc_id = p.str("HealthCheckId")
+        name = p.str("Name")
         return RecordSetView(
             resource=res,
             member_index=index,
-            name=_name_key(props.get("Name")),
-            type=props.get("Type") if isinstance(props.get("Type"), str) else None,
-            set_identifier=props.get("SetIdentifier"),
-            routing_policy=_routing_policy(props),
-            weight=as_int(props.get("Weight")),
-            ttl=as_int(props.get("TTL")),
+            name=_name_key(name) if name is not None else None,
+            type=p.literal_str("Type"),
+            set_identifier=p.str("SetIdentifier"),
+            routing_policy=_routing_policy(p),
+            weight=p.int("Weight"),
+            ttl=p.int("TTL"),
             values=values,
             alias_target=alias_view,
             health_check_id=hc_id,
@@ -256,7 +297,9 @@ class TemplateModel:
             hosted_zone=zone_id if zone_id is not None else zone_name,
             hosted_zone_name=self._hosted_zone_name(zone_id, zone_name),
             grpc_marker=marker,
-            properties=props,
+            properties=p.data,
+            unknown=p.unknown,
+            hosted_zone_id=zone_id,
         )
 
     @cached_property
@@ -265,12 +308,11 @@ class TemplateModel:
         views: list[RecordSetView] = []
         for res in self.resources:
             if res.type == RECORD_SET:
-                views.append(self._record_view(res, res.properties, None, None))
+                views.append(self._record_view(res, props_of(res), None, None))
             elif res.type == RECORD_SET_GROUP:
-                members = res.properties.get("RecordSets") or []
-                for i, member in enumerate(members if isinstance(members, list) else []):
-                    if isinstance(member, dict):
-                        views.append(self._record_view(res, member, i, res))
+                group = props_of(res)
+                for i, member in enumerate(group.mappings("RecordSets")):
+                    views.append(self._record_view(res, member, i, group))
         return views
 
     @cached_property
@@ -296,9 +338,10 @@ class TemplateModel:
         res = self.target(subnet)
         if res is None or res.type != SUBNET:
             return None
-        zone = res.properties.get("AvailabilityZone")
+        p = props_of(res)
+        zone = p.str("AvailabilityZone")
         if zone is None:
-            zone = res.properties.get("AvailabilityZoneId")
+            zone = p.str("AvailabilityZoneId")
         if zone is None:
             return None
         return zone if isinstance(zone, str) else display_value(zone)
@@ -308,33 +351,33 @@ class TemplateModel:
         eips = {res.key: EipView(res) for res in self._by_type.get(EIP, ())}
         tgs = {}
         for res in self._by_type.get(TARGET_GROUP, ()):
-            p = res.properties
+            p = props_of(res)
             tgs[res.key] = TargetGroupView(
                 resource=res,
-                protocol=p.get("Protocol") if isinstance(p.get("Protocol"), str) else None,
-                port=as_int(p.get("Port")),
-                target_type=p.get("TargetType") if isinstance(p.get("TargetType"), str) else None,
-                attributes=key_values(p.get("TargetGroupAttributes")),
-                health_check_port=p.get("HealthCheckPort"),
-                health_check_protocol=p.get("HealthCheckProtocol") if isinstance(p.get("HealthCheckProtocol"), str) else None,
+                protocol=p.literal_str("Protocol"),
+                port=p.int("Port"),
+                target_type=p.literal_str("TargetType"),
+                attributes=p.key_values("TargetGroupAttributes"),
+                health_check_port=p.str("HealthCheckPort"),
+                health_check_protocol=p.literal_str("HealthCheckProtocol"),
             )
         lbs = {}
         for res in self._by_type.get(LOAD_BALANCER, ()):
-            p = res.properties
+            p = props_of(res)
             mappings = []
-            for m in p.get("SubnetMappings") or []:
-                if not isinstance(m, dict):
-                    continue
-                alloc = m.get("AllocationId")
+            for m in p.mappings("SubnetMappings"):
+                alloc = m.str("AllocationId")
+                subnet = m.str("SubnetId")
                 eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
-                mappings.append(SubnetMappingView(m.get("SubnetId"), alloc, eip, self._zone_of_subnet(m.get("SubnetId"))))
-            sgs = p.get("SecurityGroups")
+                mappings.append(SubnetMappingView(subnet, alloc, eip, self._zone_of_subnet(subnet)))
+            lb_type = p.str("Type")
+            scheme = p.str("Scheme")
             view = LoadBalancerView(
                 resource=res,
-                type=str(p.get("Type") or "application").lower(),
-                scheme=str(p.get("Scheme") or "internet-facing").lower(),
-                attributes=key_values(p.get("LoadBalancerAttributes")),
-                security_groups=sgs if isinstance(sgs, list) else ([] if sgs is None else [sgs]),
+                type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
+                scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
+                attributes=p.key_values("LoadBalancerAttributes"),
+                security_groups=p.items("SecurityGroups"),
                 subnet_mappings=mappings,
             )
             lbs[res.key] = view
@@ -343,28 +386,26 @@ class TemplateModel:
                     mapping.eip.attachments.append((view, mapping))
         listeners = []
         for res in self._by_type.get(LISTENER, ()):
-            p = res.properties
-            lb_ref = p.get("LoadBalancerArn")
+            p = props_of(res)
+            lb_ref = p.str("LoadBalancerArn")
             lb = lbs.get((lb_ref.stack, lb_ref.logical_id)) if isinstance(lb_ref, ResourceRef) else None
             refs: list[Any] = []
-            for action in p.get("DefaultActions") or []:
-                if not isinstance(action, dict):
-                    continue
-                if action.get("TargetGroupArn") is not None:
-                    refs.append(action["TargetGroupArn"])
-                forward = action.get("ForwardConfig")
-                if isinstance(forward, dict):
-                    for tg in forward.get("TargetGroups") or []:
-                        if isinstance(tg, dict) and tg.get("TargetGroupArn") is not None:
-                            refs.append(tg["TargetGroupArn"])
-            attrs = key_values(p.get("ListenerAttributes"))
+            for action in p.mappings("DefaultActions"):
+                if action.has("TargetGroupArn"):
+                    refs.append(action.str("TargetGroupArn"))
+                for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
+                    if tg.has("TargetGroupArn"):
+                        refs.append(tg.str("TargetGroupArn"))
+            attrs = p.key_values("ListenerAttributes")
+            protocol = p.literal_str("Protocol")
+            idle_raw = attrs.get("tcp.idle_timeout.seconds")
             view = ListenerView(
                 resource=res,
                 load_balancer=lb,
-                protocol=str(p["Protocol"]).upper() if isinstance(p.get("Protocol"), str) else None,
-                port=as_int(p.get("Port")),
+                protocol=protocol.upper() if protocol is not None else None,
+                port=p.int("Port"),
                 attributes=attrs,
-                idle_timeout=as_int(attrs.get("tcp.idle_timeout.seconds")),
+                idle_timeout=_attribute_int(idle_raw),
                 target_groups=[tgs[(r.stack, r.logical_id)] for r in refs if isinstance(r, ResourceRef) and (r.stack, r.logical_id) in tgs],
                 target_group_refs=refs,
             )
@@ -417,27 +458,29 @@ class TemplateModel:
         groups = {}
         for res in self._by_type.get(SECURITY_GROUP, ()):
             view = SecurityGroupView(res)
-            for rule in res.properties.get("SecurityGroupIngress") or []:
-                if isinstance(rule, dict):
-                    view.ingress.append(self._ingress(res, rule))
+            for rule in props_of(res).mappings("SecurityGroupIngress"):
+                view.ingress.append(self._ingress(res, rule))
             groups[res.key] = view
         for res in self._by_type.get(SECURITY_GROUP_INGRESS, ()):
-            group_ref = res.properties.get("GroupId")
+            p = props_of(res)
+            group_ref = p.str("GroupId")
+            rule = self._ingress(res, p)
             if isinstance(group_ref, ResourceRef) and (group_ref.stack, group_ref.logical_id) in groups:
-                groups[(group_ref.stack, group_ref.logical_id)].ingress.append(self._ingress(res, res.properties))
+                groups[(group_ref.stack, group_ref.logical_id)].ingress.append(rule)
         return list(groups.values())
 
     @staticmethod
-    def _ingress(res: Resource, rule: dict[str, Any]) -> IngressRule:
+    def _ingress(res: Resource, rule: Props) -> IngressRule:
+        protocol = rule.str("IpProtocol")
         return IngressRule(
             source=res,
-            protocol=str(rule.get("IpProtocol", "")).lower(),
-            from_port=as_int(rule.get("FromPort")),
-            to_port=as_int(rule.get("ToPort")),
-            cidr_ip=rule.get("CidrIp"),
-            cidr_ipv6=rule.get("CidrIpv6"),
-            prefix_list_id=rule.get("SourcePrefixListId"),
-            source_security_group=rule.get("SourceSecurityGroupId"),
+            protocol=protocol.lower() if isinstance(protocol, str) else "" if protocol is None else display_value(protocol),
+            from_port=rule.int("FromPort"),
+            to_port=rule.int("ToPort"),
+            cidr_ip=rule.str("CidrIp"),
+            cidr_ipv6=rule.str("CidrIpv6"),
+            prefix_list_id=rule.str("SourcePrefixListId"),
+            source_security_group=rule.str("SourceSecurityGroupId"),
         )
 
     # --- CloudFront -------------------------------------------------------------------------------
@@ -445,67 +488,64 @@ class TemplateModel:
     def distributions(self) -> list[DistributionView]:
         views = []
         for res in self._by_type.get(DISTRIBUTION, ()):
-            cfg = res.properties.get("DistributionConfig") or {}
-            if not isinstance(cfg, dict):
-                cfg = {}
-            origins = [self._origin(o) for o in cfg.get("Origins") or [] if isinstance(o, dict)]
+            cfg = props_of(res).mapping("DistributionConfig")
+            origins = [self._origin(o) for o in cfg.mappings("Origins")]
             by_id = {o.id: o for o in origins}
             groups: dict[str, list[OriginView]] = {}
-            og = cfg.get("OriginGroups")
-            for item in (og.get("Items") or []) if isinstance(og, dict) else []:
-                if isinstance(item, dict):
-                    members = ((item.get("Members") or {}).get("Items") or []) if isinstance(item.get("Members"), dict) else []
-                    groups[str(item.get("Id"))] = [by_id[m["OriginId"]] for m in members if isinstance(m, dict) and m.get("OriginId") in by_id]
+            for item in cfg.mapping("OriginGroups").mappings("Items"):
+                members = item.mapping("Members").mappings("Items")
+                groups[display_value(item.str("Id"))] = [
+                    by_id[m.str("OriginId")] for m in members if isinstance(m.str("OriginId"), str) and m.str("OriginId") in by_id
+                ]
             behaviors = []
-            default = cfg.get("DefaultCacheBehavior")
-            if isinstance(default, dict):
-                behaviors.append(self._behavior(default, None, by_id, groups))
-            for beh in cfg.get("CacheBehaviors") or []:
-                if isinstance(beh, dict):
-                    behaviors.append(self._behavior(beh, str(beh.get("PathPattern")), by_id, groups))
+            if cfg.has("DefaultCacheBehavior"):
+                behaviors.append(self._behavior(cfg.mapping("DefaultCacheBehavior"), None, by_id, groups))
+            for beh in cfg.mappings("CacheBehaviors"):
+                behaviors.append(self._behavior(beh, display_value(beh.str("PathPattern")), by_id, groups))
             views.append(
                 DistributionView(
                     resource=res,
                     origins=origins,
                     behaviors=behaviors,
-                    http_version=cfg.get("HttpVersion") if isinstance(cfg.get("HttpVersion"), str) else None,
-                    enabled=as_bool(cfg.get("Enabled")),
+                    http_version=cfg.literal_str("HttpVersion"),
+                    enabled=cfg.bool("Enabled"),
                 )
             )
         return views
 
     @staticmethod
-    def _origin(o: dict[str, Any]) -> OriginView:
-        custom = o.get("CustomOriginConfig")
-        c = custom if isinstance(custom, dict) else {}
-        domain = o.get("DomainName")
+    def _origin(o: Props) -> OriginView:
+        custom = o.mapping("CustomOriginConfig")
+        domain = o.str("DomainName")
         return OriginView(
-            id=str(o.get("Id")),
+            id=display_value(o.str("Id")),
             domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
-            custom=isinstance(custom, dict),
-            protocol_policy=c.get("OriginProtocolPolicy") if isinstance(c.get("OriginProtocolPolicy"), str) else None,
-            keepalive_timeout=as_int(c.get("OriginKeepaliveTimeout")),
-            read_timeout=as_int(c.get("OriginReadTimeout")),
-            https_port=as_int(c.get("HTTPSPort")),
-            http_port=as_int(c.get("HTTPPort")),
-            raw=o,
+            custom=o.has("CustomOriginConfig"),
+            protocol_policy=custom.literal_str("OriginProtocolPolicy"),
+            keepalive_timeout=custom.int("OriginKeepaliveTimeout"),
+            read_timeout=custom.int("OriginReadTimeout"),
+            https_port=custom.int("HTTPSPort"),
+            http_port=custom.int("HTTPPort"),
+            raw=o.data,
         )
 
     @staticmethod
-    def _behavior(b: dict[str, Any], pattern: str | None, by_id: dict[str, OriginView], groups: dict[str, list[OriginView]]) -> BehaviorView:
-        target = b.get("TargetOriginId")
-        origins = groups.get(str(target)) or ([by_id[target]] if isinstance(target, str) and target in by_id else [])
-        grpc = b.get("GrpcConfig")
-        methods = b.get("AllowedMethods")
+    def _behavior(b: Props, pattern: str | None, by_id: dict[str, OriginView], groups: dict[str, list[OriginView]]) -> BehaviorView:
+        target = b.str("TargetOriginId")
+        origins = groups.get(target) if isinstance(target, str) else None
+        origins = origins or ([by_id[target]] if isinstance(target, str) and target in by_id else [])
+        methods = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
+        grpc = b.mapping("GrpcConfig")
         return BehaviorView(
             path_pattern=pattern,
             target_origin_id=target,
             origins=origins,
-            grpc_enabled=isinstance(grpc, dict) and as_bool(grpc.get("Enabled")) is True,
-            allowed_methods=[str(m).upper() for m in methods] if isinstance(methods, list) else None,
-            cache_policy_id=b.get("CachePolicyId"),
-            forwarded_values=b.get("ForwardedValues"),
-            raw=b,
+            grpc_enabled=grpc.bool("Enabled") is True,
+            allowed_methods=[display_value(m).upper() for m in methods] if methods is not None else None,
+            cache_policy_id=b.str("CachePolicyId"),
+            forwarded_values=b.raw("ForwardedValues"),
+            raw=b.data,
+            grpc_unknown=grpc.unknown or isinstance(grpc.raw("Enabled"), (ResourceRef, Unresolved)),
         )
 
     # --- origins and paths ---------------------------------------------------------------------
@@ -569,6 +609,25 @@ class TemplateModel:
         return [lb] if lb is not None else []
 
 
+def _attribute_int(value: Any) -> int | None:
+    """An attribute value as an int (attributes are strings); None when not decidable or not a number."""
+    from edge_origin.model.views import as_int
+
+    return as_int(value)
+
+
+def _in_template(template: str, fn: Any, *args: Any) -> Any:
+    """Call ``fn``; a ModelError without a file gets ``template`` as its file."""
+    try:
+        return fn(*args)
+    except ModelError as exc:
+        if exc.template is None:
+            exc.template = template
+        raise
+    except RecursionError:
+        raise ModelError(f"{template}: intrinsic functions nested too deeply", template=template) from None
+
+
 def _unique(items: Iterable[Any]) -> list[Any]:
     seen: set[int] = set()
     out = []
@@ -579,17 +638,29 @@ def _unique(items: Iterable[Any]) -> list[Any]:
     return out
 
 
-def load_model(paths: Sequence[str | Path]) -> TemplateModel:
-    """Load template files (.json/.yaml/.yml/.template) and cdk.out directories as one model.
+def load_model(paths: Sequence[str | Path], *, strict: bool = True) -> TemplateModel:
+    """Load template files (.json/.yaml/.yml/.template), folders and cdk.out directories as one model.
 
-    For a cdk.out, findings CDK suppressed for the EdgeOrigin pack (``validation-report.json``,
-    acknowledged with a reason) are kept in ``model.acknowledged_paths``.
+    ``strict`` (default): the first bad file raises ModelError. ``strict=False``: bad files are
+    listed in ``model.unreadable`` and the rest is checked; ModelError only when no file could
+    be read. For a cdk.out, findings CDK suppressed for the EdgeOrigin pack
+    (``validation-report.json``, acknowledged with a reason) are kept in ``model.acknowledged_paths``.
     """
-    model = TemplateModel(read_paths(paths))
-    for raw in paths:
-        if Path(raw).is_dir():
-            for path, rules in read_validation_acknowledgements(Path(raw)).items():
-                model.acknowledged_paths.setdefault(path, {}).update(rules)
+    result = read_paths_result(paths)
+    if strict and result.unreadable:
+        raise ModelError(result.unreadable[0][1])
+    model = TemplateModel(result.templates, strict=strict)
+    model.unreadable[:0] = result.unreadable
+    for directory in result.assemblies:
+        try:
+            acks = read_validation_acknowledgements(Path(directory))
+        except ModelError as exc:
+            if strict:
+                raise
+            model.unreadable.append((str(Path(directory) / "validation-report.json"), str(exc)))
+            continue
+        for path, rules in acks.items():
+            model.acknowledged_paths.setdefault(path, {}).update(rules)
     return model
 
 

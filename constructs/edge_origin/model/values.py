@@ -6,7 +6,14 @@ from dataclasses import dataclass
 
 
 class ModelError(ValueError):
-    """Bad input: one line that names the file (and the logical id or property) and the problem."""
+    """Bad input: one line that names the file (and the logical id or property) and the problem.
+
+    ``template`` is the file the problem is in, when known (the model then drops just that file).
+    """
+
+    def __init__(self, message: str, template: str | None = None) -> None:
+        super().__init__(message)
+        self.template = template
 
 
 @dataclass(frozen=True, order=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from edge_origin.model.values import ResourceRef
+from edge_origin.model.values import ModelError, ResourceRef, Unresolved
 
 
 @dataclass(eq=False)
@@ -24,6 +24,8 @@ class Resource:
     properties: dict[str, Any]
     metadata: dict[str, Any]
     condition: str | None = None
+    #: Set when the whole Properties is an undecidable ``Fn::If`` (``properties`` is then empty).
+    unknown_properties: Unresolved | None = None
 
     @property
     def path(self) -> str:
@@ -40,6 +42,165 @@ class Resource:
         return (self.stack, self.logical_id)
 
 
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_DEPLOY_TIME = (ResourceRef, Unresolved)
+
+
+class Props:
+    """Typed access to one mapping of resolved properties, the one place shapes are checked.
+
+    Each accessor returns the typed value, a deploy-time value (``ResourceRef``/``Unresolved``)
+    where one is allowed, or None when absent; a value of a JSON type CloudFormation would
+    refuse there raises ``ModelError`` naming the file, the resource and the property path.
+    An ``Unresolved`` mapping (an undecidable ``Fn::If``) reads as empty with ``unknown`` set.
+    """
+
+    __slots__ = ("_data", "resource", "path", "unknown")
+
+    def __init__(self, data: Any, resource: Resource, path: str = "Properties") -> None:
+        self.resource = resource
+        self.path = path
+        self.unknown = isinstance(data, _DEPLOY_TIME) or (path == "Properties" and resource.unknown_properties is not None)
+        if data is None or isinstance(data, _DEPLOY_TIME):
+            data = {}
+        if not isinstance(data, dict):
+            raise self._error(path, data, "a mapping")
+        self._data: dict[str, Any] = data
+
+    def _error(self, path: str, value: Any, wanted: str) -> ModelError:
+        res = self.resource
+        return ModelError(
+            f"{res.template}: {res.logical_id}: {path} is {_kind(value)} ({_short(value)}), expected {wanted}",
+            template=res.template,
+        )
+
+    def _at(self, key: str) -> str:
+        return f"{self.path}.{key}"
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self._data
+
+    def has(self, key: str) -> bool:
+        return self._data.get(key) is not None
+
+    def raw(self, key: str) -> Any:
+        return self._data.get(key)
+
+    def str(self, key: str) -> Any:
+        """A string (numbers become their text, as CloudFormation does), a deploy-time value, or None."""
+        value = self._data.get(key)
+        if value is None or isinstance(value, (str, *_DEPLOY_TIME)):
+            return value
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, (int, float)):
+            return str(value)
+        raise self._error(self._at(key), value, "a string")
+
+    def literal_str(self, key: str) -> str | None:
+        """Only a literal string (None for absent or deploy-time values); shapes checked as ``str``."""
+        value = self.str(key)
+        return value if isinstance(value, str) else None
+
+    def int(self, key: str) -> int | None:
+        """An integer (or numeric string); None when absent or deploy-time."""
+        value = self._data.get(key)
+        if value is None or isinstance(value, _DEPLOY_TIME):
+            return None
+        number = as_int(value)
+        if number is None:
+            raise self._error(self._at(key), value, "an integer")
+        return number
+
+    def bool(self, key: str) -> bool | None:
+        """true/false (or their strings); None when absent or deploy-time."""
+        value = self._data.get(key)
+        if value is None or isinstance(value, _DEPLOY_TIME):
+            return None
+        flag = as_bool(value)
+        if flag is None:
+            raise self._error(self._at(key), value, "true or false")
+        return flag
+
+    def mapping(self, key: str) -> Props:
+        """A nested mapping (empty when absent; ``unknown`` when deploy-time)."""
+        return Props(self._data.get(key), self.resource, self._at(key))
+
+    def list(self, key: str) -> list[Any]:
+        """A list ([] when absent or deploy-time)."""
+        value = self._data.get(key)
+        if value is None or isinstance(value, _DEPLOY_TIME):
+            return []
+        if not isinstance(value, list):
+            raise self._error(self._at(key), value, "a list")
+        return value
+
+    def items(self, key: str) -> list[Any]:
+        """A list or one value standing for a list of one (CloudFormation coerces e.g. SecurityGroups)."""
+        value = self._data.get(key)
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return value
+        if isinstance(value, dict):
+            raise self._error(self._at(key), value, "a list")
+        return [value]
+
+    def mappings(self, key: str) -> list[Props]:
+        """A list of mappings; deploy-time items are skipped (not decidable), other kinds refused."""
+        out = []
+        for i, item in enumerate(self.list(key)):
+            if isinstance(item, _DEPLOY_TIME):
+                continue
+            if not isinstance(item, dict):
+                raise self._error(f"{self._at(key)}[{i}]", item, "a mapping")
+            out.append(Props(item, self.resource, f"{self._at(key)}[{i}]"))
+        return out
+
+    def strs(self, key: str) -> list[Any]:
+        """A list of strings / deploy-time values."""
+        items = self.list(key)
+        for i, item in enumerate(items):
+            if isinstance(item, (dict, list)) or item is None:
+                raise self._error(f"{self._at(key)}[{i}]", item, "a string")
+        return items
+
+    def key_values(self, key: str) -> dict[str, Any]:
+        """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict."""
+        out: dict[str, Any] = {}
+        for item in self.mappings(key):
+            name = item.str("Key")
+            if isinstance(name, str):
+                out[name] = item.str("Value")
+        return out
+
+
+def props_of(resource: Resource) -> Props:
+    """Typed access to a resource's Properties."""
+    return Props(resource.properties, resource)
+
+
 def as_int(value: Any) -> int | None:
     """An int from an int or a numeric string (CloudFormation allows both); else None."""
     if isinstance(value, bool):
@@ -49,8 +210,11 @@ def as_int(value: Any) -> int | None:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str):
+        text = value.strip()
+        if len(text) > 20:
+            return None
         try:
-            return int(value.strip())
+            return int(text)
         except ValueError:
             return None
     return None
@@ -123,6 +287,23 @@ class RecordSetView:
     hosted_zone_name: str | None
     grpc_marker: bool
     properties: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: The record's properties are (partly) an undecidable ``Fn::If``: what it is is not known.
+    unknown: bool = False
+    #: ``HostedZoneId`` as written (the record's, else its group's), or None.
+    hosted_zone_id: Any = None
+
+    @property
+    def zone_key(self) -> tuple[Any, ...]:
+        """Which hosted zone the record is in, by identity: the zone resource it refers to, the
+        literal zone id, else (only the name is known) the normalized ``HostedZoneName``."""
+        zone_id = self.hosted_zone_id
+        if isinstance(zone_id, ResourceRef):
+            return ("zone", zone_id.stack, zone_id.logical_id)
+        if isinstance(zone_id, str):
+            return ("id", zone_id.strip().removeprefix("/hostedzone/").upper())
+        if zone_id is not None:
+            return ("unknown", repr(zone_id))
+        return ("name", self.hosted_zone_name)
 
     @property
     def stack(self) -> str:
@@ -284,6 +465,8 @@ class BehaviorView:
     cache_policy_id: Any
     forwarded_values: Any
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: ``GrpcConfig`` (or its ``Enabled``) is not decidable from the templates.
+    grpc_unknown: bool = False
 
     @property
     def label(self) -> str:

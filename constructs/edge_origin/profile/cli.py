@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import re
 
 import yaml
 
 from edge_origin.findings import Severity
-from edge_origin.profile.core import ConnectionProfile, ProfileError, parse_profile_text
+from edge_origin.profile.core import ConnectionProfile, ProfileError, parse_profile_text, read_profile_file
 from edge_origin.profile.render import LANGS, RenderError, configmap, render
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
+
+#: Kubernetes object names (a ConfigMap's): an RFC 1123 subdomain, at most 253 characters.
+K8S_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+#: Kubernetes namespaces: an RFC 1123 label, at most 63 characters.
+K8S_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
 def check_file(path: str, fmt: str = "text", *, cloudfront: bool = True) -> tuple[int, str]:
@@ -27,24 +32,49 @@ def check_file(path: str, fmt: str = "text", *, cloudfront: bool = True) -> tupl
     return code, "\n".join(lines) + "\n"
 
 
-def render_profile(path: str | None, preset: str | None, lang: str, name: str, namespace: str) -> tuple[int, str]:
-    """Render a profile (file, else preset, else defaults) for ``lang``: (exit code, text)."""
+def check_configmap_names(name: str, namespace: str) -> None:
+    """RenderError unless ``name`` is an RFC 1123 subdomain and ``namespace`` an RFC 1123 label."""
+    if len(name) > 253 or not K8S_SUBDOMAIN.match(name):
+        raise RenderError(
+            f"--name {name[:80]!r}: not a Kubernetes object name (RFC 1123 subdomain: lower-case letters, digits, "
+            "'-' and '.', starting and ending with a letter or digit, at most 253 characters)"
+        )
+    if len(namespace) > 63 or not K8S_LABEL.match(namespace):
+        raise RenderError(
+            f"--namespace {namespace[:80]!r}: not a Kubernetes namespace (RFC 1123 label: lower-case letters, "
+            "digits and '-', starting and ending with a letter or digit, at most 63 characters)"
+        )
+
+
+def render_profile(
+    path: str | None, preset: str | None, lang: str, name: str, namespace: str, *, cloudfront: bool = True
+) -> tuple[int, str]:
+    """Render a profile (file, else preset, else defaults) for ``lang``: (exit code, text).
+
+    A profile that ``profile check`` rejects (error findings) is not rendered: ProfileError
+    naming the first error (bad input, exit 2), so no settings that fail their own checks reach
+    the services. ``cloudfront=False`` skips the CloudFront checks (internal origin), as in check.
+    """
     if lang not in LANGS:
         raise RenderError(f"--lang: unknown language {lang!r}; known: {', '.join(LANGS)}")
+    if lang == "configmap":
+        check_configmap_names(name, namespace)
+    source = path or f"preset {preset or 'default'}"
     if path:
-        data = parse_profile_text(_read(path), path)
+        data = parse_profile_text(read_profile_file(path), path)
         if isinstance(data, dict) and preset and "preset" not in data:
             data = {"preset": preset, **data}
         profile = ConnectionProfile.from_mapping(data, source=path)
     else:
         profile = ConnectionProfile.preset(preset or "default")
+    errors = profile.errors(cloudfront=cloudfront)
+    if errors:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise ProfileError(
+            f"{source}: not rendered: the profile fails its checks: {first.rule} [{first.resource}]: "
+            f"{first.message}{more}; see edge-origin profile check"
+        )
     if lang == "configmap":
         return EXIT_OK, yaml.safe_dump(configmap(profile, name, namespace), sort_keys=False)
     return EXIT_OK, render(profile, lang)
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot read: {exc.strerror or exc}") from None

@@ -48,6 +48,10 @@ AGE_JITTER = 0.10
 AGE_P99_FACTOR = 10
 """Max connection age must be at least this many times the p99 RPC duration (after jitter)."""
 MAX_THROTTLE_DOUBLINGS = 32
+MAX_PROFILE_INT = 2**31 - 1
+"""No integer field (durations in seconds, strikes) may exceed this."""
+MAX_PROFILE_BYTES = 1024 * 1024
+"""Largest profile file read (a profile is a few hundred bytes)."""
 
 LB_POLICIES = ("round_robin", "pick_first")
 PING_TIMEOUT_KEY = "grpc.http2.ping_timeout_ms"
@@ -133,7 +137,7 @@ class ConnectionProfile:
         try:
             return PRESETS[name]
         except KeyError:
-            raise ProfileError(f"preset: unknown preset {name!r}; known: {', '.join(sorted(PRESETS))}") from None
+            raise ProfileError(f"preset: unknown preset {_r(name)}; known: {', '.join(sorted(PRESETS))}") from None
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
@@ -147,7 +151,7 @@ class ConnectionProfile:
         values = dict(data)
         base_name = values.pop("preset", "default")
         if not isinstance(base_name, str):
-            raise ProfileError(f"{source}: preset: must be a string, got {base_name!r}")
+            raise ProfileError(f"{source}: preset: must be a string, got {_r(base_name)}")
         try:
             base = cls.preset(base_name)
         except ProfileError as exc:
@@ -155,7 +159,7 @@ class ConnectionProfile:
         known = set(cls.field_names())
         for key in values:
             if key not in known:
-                raise ProfileError(f"{source}: {key}: unknown key; known keys: preset, {', '.join(sorted(known))}")
+                raise ProfileError(f"{source}: {key if isinstance(key, str) and len(key) <= 60 else _r(key)}: unknown key; known keys: preset, {', '.join(sorted(known))}")
         for key, value in values.items():
             problem = _type_problem(key, value)
             if problem:
@@ -168,12 +172,7 @@ class ConnectionProfile:
     @classmethod
     def from_file(cls, path: str | Path) -> ConnectionProfile:
         """Load a JSON or YAML profile file."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ProfileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        return cls.from_mapping(parse_profile_text(text, str(path)), source=str(path))
+        return cls.from_mapping(parse_profile_text(read_profile_file(path), str(path)), source=str(path))
 
     def replace(self, **changes: Any) -> ConnectionProfile:
         """A copy with some fields changed (validated like the constructor)."""
@@ -254,17 +253,17 @@ def _plain(value: Any) -> Any:
 def _type_problem(key: str, value: Any) -> str:
     """Why ``value`` is the wrong type for ``key`` ('' when it is fine)."""
     if key in _BOOLS:
-        return "" if isinstance(value, bool) else f"must be true or false, got {value!r}"
+        return "" if isinstance(value, bool) else f"must be true or false, got {_r(value)}"
     if key in _INTS:
-        return "" if isinstance(value, int) and not isinstance(value, bool) else f"must be an integer, got {value!r}"
+        return "" if isinstance(value, int) and not isinstance(value, bool) else f"must be an integer, got {_r(value)}"
     if key in _STRS:
-        return "" if isinstance(value, str) else f"must be a string, got {value!r}"
+        return "" if isinstance(value, str) else f"must be a string, got {_r(value)}"
     if key in _DURATIONS:
         if value is None and key in _OPTIONAL:
             return ""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             hint = " or null" if key in _OPTIONAL else ""
-            return f"must be a number of seconds{hint}, got {value!r}"
+            return f"must be a number of seconds{hint}, got {_r(value)}"
     return ""
 
 
@@ -277,9 +276,12 @@ def _input_errors(p: ConnectionProfile) -> list[str]:
         if problem:
             errors.append(f"{f.name}: {problem}")
             continue
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_PROFILE_INT:
+            errors.append(f"{f.name}: {_short_number(value)} is out of range (at most {MAX_PROFILE_INT})")
+            continue
         if f.name in _DURATIONS and value is not None:
             if not math.isfinite(value) or value <= 0:
-                errors.append(f"{f.name}: must be a positive number of seconds, got {value!r}")
+                errors.append(f"{f.name}: must be a positive number of seconds, got {_r(value)}")
             elif value * 1000 > MAX_MS:
                 errors.append(f"{f.name}: {value} s is out of range: gRPC takes at most {MAX_MS} ms (about 24.8 days)")
     if errors:
@@ -287,7 +289,7 @@ def _input_errors(p: ConnectionProfile) -> list[str]:
     if p.server_max_ping_strikes < 0:
         errors.append(f"server_max_ping_strikes: must be 0 (unlimited) or more, got {p.server_max_ping_strikes}")
     if p.client_lb_policy not in LB_POLICIES:
-        errors.append(f"client_lb_policy: must be one of {', '.join(LB_POLICIES)}, got {p.client_lb_policy!r}")
+        errors.append(f"client_lb_policy: must be one of {', '.join(LB_POLICIES)}, got {_r(p.client_lb_policy)}")
     age, grace = p.server_max_connection_age_s, p.server_max_connection_age_grace_s
     if age is not None and grace is not None and grace > age:
         errors.append(
@@ -297,10 +299,33 @@ def _input_errors(p: ConnectionProfile) -> list[str]:
     return errors
 
 
+def _r(value: Any) -> str:
+    """A bounded repr for messages (a huge value stays one short line)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _short_number(value: int) -> str:
+    text = str(value) if value.bit_length() < 200 else f"an integer of {value.bit_length()} bits"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _fmt(value: float | None) -> str:
     if value is None:
         return "unset"
     return str(_plain(float(value)))
+
+
+def read_profile_file(path: str | Path) -> str:
+    """A profile file's text: a regular file of at most ``MAX_PROFILE_BYTES``; ProfileError otherwise."""
+    from edge_origin.files import InputFileError, read_text_file
+
+    try:
+        return read_text_file(path, MAX_PROFILE_BYTES)
+    except InputFileError as exc:
+        raise ProfileError(str(exc)) from None
 
 
 def parse_profile_text(text: str, source: str = "<text>") -> Any:
@@ -311,6 +336,8 @@ def parse_profile_text(text: str, source: str = "<text>") -> Any:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise ProfileError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except (ValueError, RecursionError) as exc:  # an integer too long to convert, deep nesting
+            raise ProfileError(f"{source}: not valid JSON: {type(exc).__name__}: {str(exc)[:80]}") from None
     import yaml
 
     try:
@@ -319,6 +346,8 @@ def parse_profile_text(text: str, source: str = "<text>") -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         raise ProfileError(f"{source}: not valid JSON or YAML{where}") from None
+    except (ValueError, RecursionError, TypeError) as exc:
+        raise ProfileError(f"{source}: not valid YAML: {type(exc).__name__}: {str(exc)[:80]}") from None
     if data is None:
         raise ProfileError(f"{source}: empty file: a profile needs at least {{}} or a preset")
     return data

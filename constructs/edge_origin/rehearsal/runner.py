@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import math
 import os
 import random
 import resource
@@ -47,6 +48,7 @@ MAX_ORIGINS = 254
 MAX_EDGES = 254
 TICK_SECONDS = 0.05
 MAX_CLIENT_PROCESSES = 64
+MAX_KILL_SECONDS = 86400.0
 MONITOR_EVERY_TICKS = 10  # sample connections and descriptors every 0.5 s
 
 
@@ -64,11 +66,13 @@ def parse_kill(text: str) -> tuple[str, float]:
     if not sep or not origin:
         raise RehearsalError(f"--kill must be ORIGIN@SECONDS (got {text!r})")
     try:
-        at = float(seconds)
+        at = float(seconds) if len(seconds) <= 40 else math.nan
     except ValueError:
-        raise RehearsalError(f"--kill: {seconds!r} is not a number of seconds") from None
-    if at < 0:
-        raise RehearsalError("--kill: seconds must be >= 0")
+        raise RehearsalError(f"--kill: {seconds[:40]!r} is not a number of seconds") from None
+    if not math.isfinite(at):
+        raise RehearsalError(f"--kill: {seconds[:40]!r} is not a finite number of seconds (allowed: 0..{MAX_KILL_SECONDS:g})")
+    if not 0 <= at <= MAX_KILL_SECONDS:
+        raise RehearsalError(f"--kill: seconds must be 0..{MAX_KILL_SECONDS:g} (got {at:g})")
     return origin, at
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import CACHING_DISABLED_POLICY_ID, BehaviorView, ResourceRef, TemplateModel, as_int
+from edge_origin.model import (
+    CACHING_DISABLED_POLICY_ID,
+    BehaviorView,
+    ResourceRef,
+    TemplateModel,
+    as_int,
+    display_value,
+    props_of,
+)
 from edge_origin.rules.base import Rule, finding
 
 ALL_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"})
@@ -24,8 +32,8 @@ def _caching(model: TemplateModel, behavior: BehaviorView) -> bool | None:
         res = model.target(policy)
         if res is None or res.type != "AWS::CloudFront::CachePolicy":
             return None
-        cfg = res.properties.get("CachePolicyConfig") or {}
-        ttls = [as_int(cfg.get(k)) for k in ("DefaultTTL", "MaxTTL", "MinTTL")]
+        cfg = props_of(res).mapping("CachePolicyConfig")
+        ttls = [cfg.int(k) for k in ("DefaultTTL", "MaxTTL", "MinTTL")]
         return any(t is None or t > 0 for t in ttls[:2])
     if policy is None and behavior.forwarded_values is not None:
         ttls = [as_int(behavior.raw.get(k)) for k in ("DefaultTTL", "MaxTTL")]
@@ -41,7 +49,13 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 continue
             where = f"{res.logical_id} {behavior.label}"
             if _caching(model, behavior):
-                yield finding(RULE.id, Severity.ERROR, res, f"{where}: gRPC with caching enabled (cache policy {behavior.cache_policy_id})", FIX)
+                yield finding(
+                    RULE.id, Severity.WARNING, res,
+                    f"{where}: gRPC behavior with a caching cache policy ({display_value(behavior.cache_policy_id)}): "
+                    "CloudFront passes gRPC through uncached, so the policy only governs the behavior's non-gRPC "
+                    "requests; CachingDisabled says what happens",
+                    FIX,
+                )
             methods = set(behavior.allowed_methods or ())
             if methods != ALL_METHODS:
                 yield finding(RULE.id, Severity.ERROR, res, f"{where}: gRPC needs all methods (POST), AllowedMethods is {sorted(methods) or 'the default GET/HEAD'}", FIX)
@@ -60,7 +74,11 @@ RULE = Rule(
     id="EO-CF1",
     severity=Severity.ERROR,
     title="gRPC behavior misconfigured",
-    catches="A cache behavior with GrpcConfig.Enabled and caching on, AllowedMethods other than all, no HTTP/2 in HttpVersion, or an origin that is not https-only.",
+    catches=(
+        "A cache behavior with GrpcConfig.Enabled and AllowedMethods other than all, no HTTP/2 in HttpVersion, or an "
+        "origin that is not https-only (errors); one with a caching cache policy (a warning: CloudFront does not "
+        "cache gRPC, so the policy affects only the behavior's other requests)."
+    ),
     incident="CloudFront forwards gRPC only over HTTP/2 to HTTPS origins with POST allowed and no caching; otherwise calls fail at the edge.",
     fix=FIX,
     check=check,

@@ -6,19 +6,20 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import RecordSetView, TemplateModel, display_value
+from edge_origin.model import RecordSetView, TemplateModel
 from edge_origin.rules.base import Rule, finding
 
 FIX = "Use one routing policy for all records of a name and type (multivalue for origins); delete the others in the same change."
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
-    groups: dict[tuple[str, str, str], list[RecordSetView]] = defaultdict(list)
+    # Zones by identity (the zone resource or id), by name only where the name is all there is:
+    # three stacks, each with its own example.com zone, hold three separate sets of records.
+    groups: dict[tuple[object, str, str], list[RecordSetView]] = defaultdict(list)
     for record in model.record_sets():
-        if not isinstance(record.name, str):
+        if not isinstance(record.name, str) or record.unknown:
             continue
-        zone = record.hosted_zone_name or display_value(record.hosted_zone)
-        groups[(zone, record.name, record.type or "?")].append(record)
+        groups[(record.zone_key, record.name, record.type or "?")].append(record)
     for (_, name, rtype), records in groups.items():
         policies = sorted({r.routing_policy for r in records})
         if len(policies) > 1:
@@ -34,7 +35,10 @@ RULE = Rule(
     id="EO-DNS5",
     severity=Severity.ERROR,
     title="Mixed routing policies for one name and type",
-    catches="Records of one name and type (in one hosted zone) with different routing policies.",
+    catches=(
+        "Records of one name and type in one hosted zone (the same zone resource or id; by HostedZoneName only "
+        "where no id is given) with different routing policies."
+    ),
     incident="A weighted-to-multivalue migration done record by record: the deploy failed half way and rolled back (migration guide).",
     fix=FIX,
     check=check,
