@@ -6,7 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, PORT_OR_FREE, UsageError, finite_float, int_range, require_extra
+from edge_origin.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    PORT_OR_FREE,
+    UsageError,
+    finite_float,
+    int_range,
+    require_extra,
+)
 
 #: Chart formats matplotlib writes without extra packages.
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
