@@ -31,7 +31,7 @@ import botocore.exceptions
 
 from edge_origin.live.paging import PagingError, list_record_sets, paginate
 from edge_origin.live.session import LiveError
-from edge_origin.model import GRPC_ORIGIN_METADATA_KEY, TemplateModel, normalize_name
+from edge_origin.model import GRPC_ORIGIN_METADATA_KEY, LoadedTemplate, TemplateModel, normalize_name
 
 STACK = "Live"
 LIVE_ID_KEY = "edge-origin:live-id"
@@ -70,6 +70,18 @@ class ClientSource(Protocol):
     region: str | None
 
     def client(self, service: str) -> Any: ...
+
+
+def check_region(session: Any, services: Iterable[str] = ("ec2", "elbv2")) -> None:
+    """LiveError when the region is not one botocore knows for ``services`` (skipped with an endpoint)."""
+    if getattr(session, "endpoint_url", None):
+        return
+    region = session.region
+    boto = session.boto3_session
+    for service in services:
+        known = {r for p in boto.get_available_partitions() for r in boto.get_available_regions(service, p)}
+        if known and region not in known:
+            raise LiveError(f"--region {region!r}: {service} is not available there (known regions include us-east-1, eu-west-1)")
 
 
 def logical_id(prefix: str, raw: str) -> str:
@@ -127,7 +139,7 @@ class LiveAccount:
 
     def model(self) -> TemplateModel:
         """The account as a template model (one stack ``Live``)."""
-        return TemplateModel.from_templates({STACK: self.template}, {STACK: self.template_name})
+        return TemplateModel([LoadedTemplate(STACK, self.template_name, self.template)])  # an empty account is fine
 
     def resources(self, type_name: str | None = None) -> dict[str, dict[str, Any]]:
         res = self.template["Resources"]

@@ -1,0 +1,88 @@
+"""`edge-origin audit | verify | preflight | dns-spread`: the read-only live commands (parsing only)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, int_range
+
+MAX_QUERIES = 10_000
+
+
+def _live(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn the live layer's one-line errors (credentials, endpoint, bad input) into exit 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        from edge_origin.live.paging import PagingError
+        from edge_origin.live.session import LiveError
+        from edge_origin.model import ModelError
+
+        try:
+            return fn(args)
+        except (LiveError, ModelError, PagingError) as exc:
+            raise UsageError(str(exc)) from None
+
+    return run
+
+
+def _session(args: argparse.Namespace) -> Any:
+    from edge_origin.live.account import check_region
+    from edge_origin.live.session import session_from_args
+
+    session = session_from_args(args)
+    check_region(session)
+    return session
+
+
+# --- audit -------------------------------------------------------------------------------------
+def _add_audit(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser("audit", help="read the live account (read-only) and run the rules on what is deployed")
+    add_session_arguments(p)
+    p.add_argument("--name", action="append", default=[], metavar="NAME", help="only these record names (repeatable)")
+    p.add_argument(
+        "--grpc-origin", action="append", default=[], metavar="NAME",
+        help="treat NAME as a gRPC origin (distribution in another account, or GrpcConfig not visible)",
+    )
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
+    p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.set_defaults(func=_live(_cmd_audit))
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from edge_origin.checker import FORMATS, format_findings, parse_severity
+    from edge_origin.live.audit import audit
+    from edge_origin.model import normalize_name
+    from edge_origin.rules import at_or_above
+
+    if args.format not in FORMATS:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(FORMATS)}")
+    try:
+        fail_on = parse_severity(args.fail_on)
+    except ValueError as exc:
+        raise UsageError(f"--fail-on: {exc}") from None
+    for flag, names in (("--name", args.name), ("--grpc-origin", args.grpc_origin)):
+        for name in names:
+            if not _valid_dns_name(normalize_name(name)):
+                raise UsageError(f"{flag} {name!r}: not a DNS name (labels of letters, digits, '-', '_', '*')")
+    result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin)
+    sys.stdout.write(format_findings(result.findings, args.format))
+    return EXIT_FINDINGS if at_or_above(result.findings, fail_on) else EXIT_OK
+
+
+def _valid_dns_name(name: str) -> bool:
+    import re
+
+    labels = name.split(".")
+    return 0 < len(name) <= 253 and all(re.fullmatch(r"[a-z0-9_*](?:[a-z0-9_-]{0,61}[a-z0-9_])?", label) for label in labels)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    _add_audit(sub)
+
+
+__all__ = ["MAX_QUERIES", "int_range", "register"]
