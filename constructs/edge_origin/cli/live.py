@@ -81,8 +81,36 @@ def _valid_dns_name(name: str) -> bool:
     return 0 < len(name) <= 253 and all(re.fullmatch(r"[a-z0-9_*](?:[a-z0-9_-]{0,61}[a-z0-9_])?", label) for label in labels)
 
 
+# --- verify ------------------------------------------------------------------------------------
+def _add_verify(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser("verify", help="after cdk deploy: compare the deployed stacks with the cloud assembly")
+    p.add_argument("cdk_out", metavar="CDK_OUT", help="the cloud assembly directory (cdk.out)")
+    p.add_argument("--stack", action="append", default=[], metavar="NAME", help="only this stack (repeatable; default: all)")
+    add_session_arguments(p)
+    p.add_argument("--format", default="text", help="text | json (default: text)")
+    p.set_defaults(func=_live(_cmd_verify))
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
+    from edge_origin.live.verify import verify
+
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--format {args.format!r}: allowed text, json")
+    result = verify(_session(args), args.cdk_out, args.stack)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(result.text())
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     _add_audit(sub)
+    _add_verify(sub)
 
 
 __all__ = ["MAX_QUERIES", "int_range", "register"]
