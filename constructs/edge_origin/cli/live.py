@@ -108,9 +108,38 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
+# --- preflight ---------------------------------------------------------------------------------
+def _add_preflight(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser("preflight", help="before cdk deploy: what the templates create against the account's quotas")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="template files or cdk.out directories")
+    add_session_arguments(p)
+    p.add_argument("--format", default="text", help="text | json (default: text)")
+    p.set_defaults(func=_live(_cmd_preflight))
+
+
+def _cmd_preflight(args: argparse.Namespace) -> int:
+    import json
+
+    from edge_origin.live.preflight import preflight
+    from edge_origin.model import load_model
+
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--format {args.format!r}: allowed text, json")
+    load_model(args.paths)  # bad templates are bad input before any API call
+    result = preflight(_session(args), args.paths)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(result.text())
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     _add_audit(sub)
     _add_verify(sub)
+    _add_preflight(sub)
 
 
 __all__ = ["MAX_QUERIES", "int_range", "register"]
