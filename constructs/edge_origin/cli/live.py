@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, int_range
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
 
 MAX_QUERIES = 10_000
 
@@ -136,10 +136,36 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
+# --- dns-spread --------------------------------------------------------------------------------
+def _add_dns_spread(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("dns-spread", help="ask a resolver N times for NAME and report how the answers spread")
+    p.add_argument("name", metavar="NAME", help="the origin name (A records)")
+    p.add_argument("--resolver", required=True, metavar="IP[:PORT]", help="the resolver to ask (port 53 by default)")
+    p.add_argument("--queries", type=int_range(1, MAX_QUERIES), default=20, help=f"queries, 1..{MAX_QUERIES} (default 20)")
+    p.add_argument("--timeout", type=finite_float(0.05, 30.0), default=2.0, help="seconds per query, 0.05..30 (default 2)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_dns_spread)
+
+
+def _cmd_dns_spread(args: argparse.Namespace) -> int:
+    import json
+
+    require_extra("dns.resolver", "rehearsal", "dns-spread")
+    from edge_origin.live.dns_spread import SPREAD, SpreadError, probe
+
+    try:
+        report = probe(args.name, args.resolver, args.queries, args.timeout)
+    except SpreadError as exc:
+        raise UsageError(str(exc)) from None
+    sys.stdout.write(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n" if args.json else report.text())
+    return EXIT_OK if report.verdict == SPREAD else EXIT_FINDINGS
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     _add_audit(sub)
     _add_verify(sub)
     _add_preflight(sub)
+    _add_dns_spread(sub)
 
 
-__all__ = ["MAX_QUERIES", "int_range", "register"]
+__all__ = ["MAX_QUERIES", "register"]
