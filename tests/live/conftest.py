@@ -75,7 +75,8 @@ def moto_server() -> Iterator[str]:
     port = _free_port()
     exe = Path(sys.executable).with_name("moto_server")
     cmd = [str(exe), "-H", "127.0.0.1", "-p", str(port)] if exe.exists() else [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    env = {**os.environ, "MOTO_EC2_LOAD_DEFAULT_AMIS": "false"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + SERVER_START_S

@@ -29,6 +29,8 @@ def edge_template(ttl: int = 60) -> dict[str, Any]:
             "HostedZoneId": {"Ref": "Zone"}, "Name": "api.example.com.", "Type": "A", "TTL": str(ttl),
             "SetIdentifier": f"eip-{i}", "MultiValueAnswer": True, "HealthCheckId": {"Ref": f"Check{i}"},
             "ResourceRecords": [ip]}}
+    records["Www"] = {"Type": "AWS::Route53::RecordSet", "DependsOn": "Zone", "Properties": {
+        "HostedZoneName": ZONE, "Name": "www.example.com.", "Type": "A", "TTL": "300", "ResourceRecords": ["192.0.2.20"]}}
     return {"Resources": records}
 
 
