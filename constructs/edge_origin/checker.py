@@ -14,7 +14,7 @@ from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import RULES, RULES_BY_ID, at_or_above, run_rules
 
 FORMATS = ("text", "json", "markdown", "sarif")
-SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,10 @@ def parse_severity(value: str) -> Severity:
 
 
 def _counts(findings: Sequence[Finding]) -> str:
-    parts = [f"{sum(f.severity is s for f in findings)} {s.value}(s)" for s in Severity]
+    parts = [f"{sum(f.severity is s for f in findings)} {s.value}(s)" for s in Severity if s is not Severity.NOT_CHECKED]
+    unchecked = sum(f.severity is Severity.NOT_CHECKED for f in findings)
+    if unchecked:
+        parts.append(f"{unchecked} rule(s) could not be checked")
     return ", ".join(parts)
 
 
@@ -141,6 +144,8 @@ def format_sarif(findings: Sequence[Finding]) -> str:
         }
         if f.rule in index:
             result["ruleIndex"] = index[f.rule]
+        if f.severity is Severity.NOT_CHECKED:
+            result["kind"] = "open"  # SARIF: the tool could not tell whether the rule holds
         results.append(result)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

@@ -7,15 +7,20 @@ from enum import Enum
 
 
 class Severity(str, Enum):
-    """How bad a finding is. Ordered: error > warning > info."""
+    """How bad a finding is. Ordered: error > warning > info.
+
+    ``NOT_CHECKED`` is a status, not a problem found: a live rule could not run (AccessDenied, a
+    throttle). It ranks above error so that no ``--fail-on`` threshold reads it as clean.
+    """
 
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
+    NOT_CHECKED = "not-checked"
 
     @property
     def rank(self) -> int:
-        return {"info": 0, "warning": 1, "error": 2}[self.value]
+        return {"info": 0, "warning": 1, "error": 2, "not-checked": 3}[self.value]
 
     def at_least(self, other: Severity) -> bool:
         return self.rank >= other.rank

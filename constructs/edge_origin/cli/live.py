@@ -1,0 +1,171 @@
+"""`edge-origin audit | verify | preflight | dns-spread`: the read-only live commands (parsing only)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
+
+MAX_QUERIES = 10_000
+
+
+def _live(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Turn the live layer's one-line errors (credentials, endpoint, bad input) into exit 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        from edge_origin.live.paging import PagingError
+        from edge_origin.live.session import LiveError
+        from edge_origin.model import ModelError
+
+        try:
+            return fn(args)
+        except (LiveError, ModelError, PagingError) as exc:
+            raise UsageError(str(exc)) from None
+
+    return run
+
+
+def _session(args: argparse.Namespace) -> Any:
+    from edge_origin.live.account import check_region
+    from edge_origin.live.session import session_from_args
+
+    session = session_from_args(args)
+    check_region(session)
+    return session
+
+
+# --- audit -------------------------------------------------------------------------------------
+def _add_audit(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser("audit", help="read the live account (read-only) and run the rules on what is deployed")
+    add_session_arguments(p)
+    p.add_argument("--name", action="append", default=[], metavar="NAME", help="only these record names (repeatable)")
+    p.add_argument(
+        "--grpc-origin", action="append", default=[], metavar="NAME",
+        help="treat NAME as a gRPC origin (distribution in another account, or GrpcConfig not visible)",
+    )
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
+    p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.set_defaults(func=_live(_cmd_audit))
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from edge_origin.checker import FORMATS, format_findings, parse_severity
+    from edge_origin.live.audit import audit
+    from edge_origin.model import normalize_name
+    from edge_origin.rules import at_or_above
+
+    if args.format not in FORMATS:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(FORMATS)}")
+    try:
+        fail_on = parse_severity(args.fail_on)
+    except ValueError as exc:
+        raise UsageError(f"--fail-on: {exc}") from None
+    for flag, names in (("--name", args.name), ("--grpc-origin", args.grpc_origin)):
+        for name in names:
+            if not _valid_dns_name(normalize_name(name)):
+                raise UsageError(f"{flag} {name!r}: not a DNS name (labels of letters, digits, '-', '_', '*')")
+    result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin)
+    sys.stdout.write(format_findings(result.findings, args.format))
+    return EXIT_FINDINGS if at_or_above(result.findings, fail_on) else EXIT_OK
+
+
+def _valid_dns_name(name: str) -> bool:
+    import re
+
+    labels = name.split(".")
+    return 0 < len(name) <= 253 and all(re.fullmatch(r"[a-z0-9_*](?:[a-z0-9_-]{0,61}[a-z0-9_])?", label) for label in labels)
+
+
+# --- verify ------------------------------------------------------------------------------------
+def _add_verify(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser("verify", help="after cdk deploy: compare the deployed stacks with the cloud assembly")
+    p.add_argument("cdk_out", metavar="CDK_OUT", help="the cloud assembly directory (cdk.out)")
+    p.add_argument("--stack", action="append", default=[], metavar="NAME", help="only this stack (repeatable; default: all)")
+    add_session_arguments(p)
+    p.add_argument("--format", default="text", help="text | json (default: text)")
+    p.set_defaults(func=_live(_cmd_verify))
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    import json
+
+    from edge_origin.live.verify import verify
+
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--format {args.format!r}: allowed text, json")
+    result = verify(_session(args), args.cdk_out, args.stack)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(result.text())
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+# --- preflight ---------------------------------------------------------------------------------
+def _add_preflight(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser("preflight", help="before cdk deploy: what the templates create against the account's quotas")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="template files or cdk.out directories")
+    add_session_arguments(p)
+    p.add_argument("--format", default="text", help="text | json (default: text)")
+    p.set_defaults(func=_live(_cmd_preflight))
+
+
+def _cmd_preflight(args: argparse.Namespace) -> int:
+    import json
+
+    from edge_origin.live.preflight import preflight
+    from edge_origin.model import load_model
+
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--format {args.format!r}: allowed text, json")
+    load_model(args.paths)  # bad templates are bad input before any API call
+    result = preflight(_session(args), args.paths)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(result.text())
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+# --- dns-spread --------------------------------------------------------------------------------
+def _add_dns_spread(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("dns-spread", help="ask a resolver N times for NAME and report how the answers spread")
+    p.add_argument("name", metavar="NAME", help="the origin name (A records)")
+    p.add_argument("--resolver", required=True, metavar="IP[:PORT]", help="the resolver to ask (port 53 by default)")
+    p.add_argument("--queries", type=int_range(1, MAX_QUERIES), default=20, help=f"queries, 1..{MAX_QUERIES} (default 20)")
+    p.add_argument("--timeout", type=finite_float(0.05, 30.0), default=2.0, help="seconds per query, 0.05..30 (default 2)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_cmd_dns_spread)
+
+
+def _cmd_dns_spread(args: argparse.Namespace) -> int:
+    import json
+
+    require_extra("dns.resolver", "rehearsal", "dns-spread")
+    from edge_origin.live.dns_spread import SPREAD, SpreadError, probe
+
+    try:
+        report = probe(args.name, args.resolver, args.queries, args.timeout)
+    except SpreadError as exc:
+        raise UsageError(str(exc)) from None
+    sys.stdout.write(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n" if args.json else report.text())
+    return EXIT_OK if report.verdict == SPREAD else EXIT_FINDINGS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    _add_audit(sub)
+    _add_verify(sub)
+    _add_preflight(sub)
+    _add_dns_spread(sub)
+
+
+__all__ = ["MAX_QUERIES", "register"]

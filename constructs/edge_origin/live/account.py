@@ -1,0 +1,495 @@
+"""Read a live account into CloudFormation-shaped resources, and from there into the template model.
+
+``read_account(session, names=..., grpc_origins=...)`` lists what an edge-to-origin path is made of
+(CloudFront distributions, Route 53 zones, record sets and health checks with their status, Elastic
+IPs, network load balancers with their listeners and target groups and attributes, their security
+groups) and builds one template (stack ``Live``) whose resources carry the types, property names and
+values a template would hold. References become ``Ref``/``Fn::GetAtt`` where the account shows them
+(a record value that is an EIP's address, an alias to an NLB's DNS name, a mapping's AllocationId),
+so ``TemplateModel.from_templates`` wires the same views the rules read on templates.
+
+Every resource keeps its live identity in Metadata ``edge-origin:live-id`` (an ARN, an id, or for a
+record ``name/type/set-identifier``) and ``edge-origin:live-service``. Only List/Describe/Get calls
+are made. A service that answers AccessDenied or throttles is recorded in ``unavailable`` (the rules
+that need it are then "not checked"); credentials and connection problems raise ``LiveError``.
+
+What the live APIs cannot say: a listener at 350 s reads the same whether the template set 350 or
+nothing, so 350 is treated as the default (no ``tcp.idle_timeout.seconds``), like a template that
+leaves it out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import botocore.exceptions
+
+from edge_origin.live.paging import PagingError, list_record_sets, paginate
+from edge_origin.live.session import LiveError
+from edge_origin.model import GRPC_ORIGIN_METADATA_KEY, LoadedTemplate, TemplateModel, normalize_name
+
+STACK = "Live"
+LIVE_ID_KEY = "edge-origin:live-id"
+LIVE_SERVICE_KEY = "edge-origin:live-service"
+HEALTH_STATUS_KEY = "edge-origin:live-health"
+SERVICES = ("cloudfront", "route53", "ec2", "elbv2")
+NLB_DEFAULT_IDLE = "350"
+
+#: Error codes that mean "this principal may not read that" or "slow down": the rules that need the
+#: service are reported as not checked.
+DENIED_CODES = frozenset(
+    {
+        "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "Unauthorized",
+        "Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
+        "PriorRequestNotComplete", "RequestThrottled", "SlowDown",
+    }
+)
+#: Error codes that mean the credentials themselves are bad: no command can run.
+CREDENTIAL_CODES = frozenset(
+    {
+        "InvalidClientTokenId", "UnrecognizedClientException", "AuthFailure", "SignatureDoesNotMatch",
+        "ExpiredToken", "ExpiredTokenException", "InvalidAccessKeyId", "IncompleteSignature",
+    }
+)
+CONNECTION_ERRORS = (
+    botocore.exceptions.EndpointConnectionError,
+    botocore.exceptions.ConnectTimeoutError,
+    botocore.exceptions.ReadTimeoutError,
+    botocore.exceptions.ConnectionClosedError,
+)
+
+
+class ClientSource(Protocol):
+    """Anything that hands out boto3 clients: ``LiveSession``, or a test's stubbed set."""
+
+    region: str | None
+
+    def client(self, service: str) -> Any: ...
+
+
+def check_region(session: Any, services: Iterable[str] = ("ec2", "elbv2")) -> None:
+    """LiveError when the region is not one botocore knows for ``services`` (skipped with an endpoint)."""
+    if getattr(session, "endpoint_url", None):
+        return
+    region = session.region
+    boto = session.boto3_session
+    for service in services:
+        known = {r for p in boto.get_available_partitions() for r in boto.get_available_regions(service, p)}
+        if known and region not in known:
+            raise LiveError(f"--region {region!r}: {service} is not available there (known regions include us-east-1, eu-west-1)")
+
+
+def logical_id(prefix: str, raw: str) -> str:
+    """A CloudFormation logical id from a live id: the prefix, its alphanumerics, a short digest."""
+    clean = re.sub(r"[^A-Za-z0-9]", "", raw)[:64]
+    return f"{prefix}{clean}{hashlib.sha1(raw.encode()).hexdigest()[:8]}"
+
+
+def dns_key(name: str) -> str:
+    """A DNS name for matching: normalized, ``dualstack.`` dropped (alias targets carry it)."""
+    value = normalize_name(name)
+    return value.removeprefix("dualstack.")
+
+
+def classify_error(exc: BaseException, service: str, operation: str = "") -> str:
+    """The "not checked" reason for a denied/throttled/failed call; LiveError for fatal ones."""
+    where = f"{service}{' ' + operation if operation else ''}"
+    if isinstance(exc, CONNECTION_ERRORS):
+        raise LiveError(f"{where}: cannot reach the endpoint ({exc})") from None
+    if isinstance(exc, botocore.exceptions.NoCredentialsError):
+        raise LiveError("no AWS credentials found (set AWS_PROFILE / --profile, or AWS_ACCESS_KEY_ID)") from None
+    if isinstance(exc, botocore.exceptions.ClientError):
+        err = exc.response.get("Error", {})
+        code = str(err.get("Code") or exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or "?")
+        if code in CREDENTIAL_CODES:
+            raise LiveError(f"{where}: the credentials were refused ({code})") from None
+        if code in DENIED_CODES:
+            kind = "denied" if "Denied" in code or "Unauthorized" in code else "throttled"
+        else:
+            kind = "failed"
+        return f"{where} {kind}: {code}"
+    if isinstance(exc, PagingError):
+        return f"{where}: {exc}"
+    if isinstance(exc, botocore.exceptions.BotoCoreError):
+        return f"{where} failed: {exc}"
+    raise exc
+
+
+@dataclass
+class LiveAccount:
+    """What ``read_account`` saw: the template, live ids, and the services it could not read."""
+
+    region: str
+    template: dict[str, Any]
+    #: logical id -> (service, live id)
+    ids: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: service -> reason (first failed call)
+    unavailable: dict[str, str] = field(default_factory=dict)
+    #: names read (normalized) -> number of record sets found
+    names: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def template_name(self) -> str:
+        return f"aws:{self.region}"
+
+    def model(self) -> TemplateModel:
+        """The account as a template model (one stack ``Live``)."""
+        return TemplateModel([LoadedTemplate(STACK, self.template_name, self.template)])  # an empty account is fine
+
+    def resources(self, type_name: str | None = None) -> dict[str, dict[str, Any]]:
+        res = self.template["Resources"]
+        return {k: v for k, v in res.items() if type_name is None or v["Type"] == type_name}
+
+
+class _Reader:
+    def __init__(self, source: ClientSource, names: Iterable[str] | None, grpc_origins: Iterable[str]) -> None:
+        self.source = source
+        self.region = source.region or "us-east-1"
+        self.names = sorted({normalize_name(n) for n in names}) if names else None
+        self.grpc = {normalize_name(n) for n in grpc_origins}
+        self.resources: dict[str, dict[str, Any]] = {}
+        self.ids: dict[str, tuple[str, str]] = {}
+        self.unavailable: dict[str, str] = {}
+        self.eip_by_ip: dict[str, str] = {}
+        self.eip_by_alloc: dict[str, str] = {}
+        self.nlb_by_dns: dict[str, str] = {}
+        self.nlb_by_arn: dict[str, str] = {}
+        self.hc_by_id: dict[str, str] = {}
+        self.tg_by_arn: dict[str, str] = {}
+        self.sg_by_id: dict[str, str] = {}
+        self.name_counts: dict[str, int] = {}
+
+    # --- bookkeeping -------------------------------------------------------------------------------
+    def add(self, prefix: str, service: str, live_id: str, type_name: str, props: dict[str, Any], **meta: Any) -> str:
+        lid = logical_id(prefix, live_id)
+        metadata = {LIVE_ID_KEY: live_id, LIVE_SERVICE_KEY: service, **meta}
+        self.resources[lid] = {"Type": type_name, "Properties": props, "Metadata": metadata}
+        self.ids[lid] = (service, live_id)
+        return lid
+
+    @contextmanager
+    def guard(self, service: str, operation: str = "") -> Iterator[None]:
+        """Record a denied/throttled/failed call as the service being unavailable."""
+        try:
+            yield
+        except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError, PagingError) as exc:
+            reason = classify_error(exc, service, operation)
+            self.unavailable.setdefault(service, reason)
+
+    def client(self, service: str) -> Any:
+        return self.source.client(service)
+
+    # --- EC2: Elastic IPs ------------------------------------------------------------------------
+    def read_eips(self) -> None:
+        with self.guard("ec2", "DescribeAddresses"):
+            for addr in self.client("ec2").describe_addresses().get("Addresses", []):
+                alloc = addr.get("AllocationId") or addr.get("PublicIp")
+                props: dict[str, Any] = {"Domain": addr.get("Domain", "vpc")}
+                lid = self.add(
+                    "Eip", "ec2", alloc, "AWS::EC2::EIP", props,
+                    **{"edge-origin:public-ip": addr.get("PublicIp"), "edge-origin:association": addr.get("AssociationId")},
+                )
+                if addr.get("PublicIp"):
+                    self.eip_by_ip[addr["PublicIp"]] = lid
+                if addr.get("AllocationId"):
+                    self.eip_by_alloc[addr["AllocationId"]] = lid
+
+    def eip_value(self, ip: str) -> Any:
+        lid = self.eip_by_ip.get(ip)
+        return {"Fn::GetAtt": [lid, "PublicIp"]} if lid else ip
+
+    # --- ELBv2 -----------------------------------------------------------------------------------
+    def read_load_balancers(self) -> None:
+        elbv2 = self.client("elbv2")
+        with self.guard("elbv2", "DescribeLoadBalancers"):
+            lbs = [lb for page in paginate(elbv2, "describe_load_balancers") for lb in page.get("LoadBalancers", [])]
+            lbs = [lb for lb in lbs if lb.get("Type") == "network"]
+            subnets: dict[str, str] = {}
+            for lb in lbs:
+                self._load_balancer(elbv2, lb, subnets)
+            self._target_groups(elbv2)
+
+    def _load_balancer(self, elbv2: Any, lb: dict[str, Any], subnets: dict[str, str]) -> None:
+        arn = lb["LoadBalancerArn"]
+        mappings = []
+        for zone in lb.get("AvailabilityZones", []):
+            subnet = zone.get("SubnetId") or zone.get("ZoneName", "?")
+            if subnet not in subnets:
+                subnets[subnet] = self.add(
+                    "Subnet", "ec2", subnet, "AWS::EC2::Subnet", {"AvailabilityZone": zone.get("ZoneName")}
+                )
+            mapping: dict[str, Any] = {"SubnetId": {"Ref": subnets[subnet]}}
+            for address in zone.get("LoadBalancerAddresses") or []:
+                eip = self.eip_by_alloc.get(address.get("AllocationId") or "") or self.eip_by_ip.get(
+                    address.get("IpAddress") or ""
+                )
+                if eip:
+                    mapping["AllocationId"] = {"Fn::GetAtt": [eip, "AllocationId"]}
+                elif address.get("AllocationId"):
+                    mapping["AllocationId"] = address["AllocationId"]
+            mappings.append(mapping)
+        attrs = elbv2.describe_load_balancer_attributes(LoadBalancerArn=arn).get("Attributes", [])
+        props = {
+            "Name": lb.get("LoadBalancerName"),
+            "Type": "network",
+            "Scheme": lb.get("Scheme"),
+            "SubnetMappings": mappings,
+            "SecurityGroups": list(lb.get("SecurityGroups") or []),
+            "LoadBalancerAttributes": attrs,
+        }
+        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props)
+        self.nlb_by_arn[arn] = lid
+        if lb.get("DNSName"):
+            self.nlb_by_dns[dns_key(lb["DNSName"])] = lid
+        for page in paginate(elbv2, "describe_listeners", LoadBalancerArn=arn):
+            for listener in page.get("Listeners", []):
+                self._listener(elbv2, lid, listener)
+
+    def _listener(self, elbv2: Any, lb_id: str, listener: dict[str, Any]) -> None:
+        arn = listener["ListenerArn"]
+        attrs = elbv2.describe_listener_attributes(ListenerArn=arn).get("Attributes", [])
+        attrs = [a for a in attrs if not (a.get("Key") == "tcp.idle_timeout.seconds" and str(a.get("Value")) == NLB_DEFAULT_IDLE)]
+        actions = []
+        for action in listener.get("DefaultActions", []):
+            item = {"Type": action.get("Type")}
+            if action.get("TargetGroupArn"):
+                item["TargetGroupArn"] = action["TargetGroupArn"]
+            forward = action.get("ForwardConfig") or {}
+            if forward.get("TargetGroups"):
+                item["ForwardConfig"] = {"TargetGroups": [{"TargetGroupArn": t["TargetGroupArn"]} for t in forward["TargetGroups"]]}
+            actions.append(item)
+        props = {
+            "LoadBalancerArn": {"Ref": lb_id},
+            "Protocol": listener.get("Protocol"),
+            "Port": listener.get("Port"),
+            "DefaultActions": actions,
+            "ListenerAttributes": attrs,
+        }
+        self.add("Listener", "elbv2", arn, "AWS::ElasticLoadBalancingV2::Listener", props)
+
+    def _target_groups(self, elbv2: Any) -> None:
+        used = set()
+        for res in self.resources.values():
+            if res["Type"] == "AWS::ElasticLoadBalancingV2::Listener":
+                for action in res["Properties"]["DefaultActions"]:
+                    used.add(action.get("TargetGroupArn"))
+                    used.update(t["TargetGroupArn"] for t in (action.get("ForwardConfig") or {}).get("TargetGroups", []))
+        if not used - {None}:
+            return
+        for page in paginate(elbv2, "describe_target_groups"):
+            for tg in page.get("TargetGroups", []):
+                arn = tg["TargetGroupArn"]
+                if arn not in used:
+                    continue
+                attrs = elbv2.describe_target_group_attributes(TargetGroupArn=arn).get("Attributes", [])
+                props = {
+                    "Name": tg.get("TargetGroupName"),
+                    "Protocol": tg.get("Protocol"),
+                    "Port": tg.get("Port"),
+                    "TargetType": tg.get("TargetType"),
+                    "HealthCheckPort": tg.get("HealthCheckPort"),
+                    "HealthCheckProtocol": tg.get("HealthCheckProtocol"),
+                    "TargetGroupAttributes": attrs,
+                }
+                self.tg_by_arn[arn] = self.add("TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props)
+        for res in self.resources.values():
+            if res["Type"] == "AWS::ElasticLoadBalancingV2::Listener":
+                for action in res["Properties"]["DefaultActions"]:
+                    for holder in [action, *(action.get("ForwardConfig") or {}).get("TargetGroups", [])]:
+                        arn = holder.get("TargetGroupArn")
+                        if isinstance(arn, str) and arn in self.tg_by_arn:
+                            holder["TargetGroupArn"] = {"Ref": self.tg_by_arn[arn]}
+
+    # --- EC2: security groups of the NLBs ------------------------------------------------------------
+    def read_security_groups(self) -> None:
+        wanted = sorted(
+            {sg for res in self.resources.values() if res["Type"].endswith("::LoadBalancer") for sg in res["Properties"]["SecurityGroups"]}
+        )
+        if wanted:
+            with self.guard("ec2", "DescribeSecurityGroups"):
+                for page in paginate(self.client("ec2"), "describe_security_groups", GroupIds=wanted):
+                    for group in page.get("SecurityGroups", []):
+                        self._security_group(group)
+        for res in self.resources.values():
+            if res["Type"].endswith("::LoadBalancer"):
+                res["Properties"]["SecurityGroups"] = [
+                    {"Ref": self.sg_by_id[sg]} if sg in self.sg_by_id else sg for sg in res["Properties"]["SecurityGroups"]
+                ]
+
+    def _security_group(self, group: dict[str, Any]) -> None:
+        rules = []
+        for perm in group.get("IpPermissions", []):
+            base = {"IpProtocol": str(perm.get("IpProtocol", "-1"))}
+            if "FromPort" in perm:
+                base["FromPort"] = perm["FromPort"]
+            if "ToPort" in perm:
+                base["ToPort"] = perm["ToPort"]
+            rules += [{**base, "CidrIp": r["CidrIp"]} for r in perm.get("IpRanges", [])]
+            rules += [{**base, "CidrIpv6": r["CidrIpv6"]} for r in perm.get("Ipv6Ranges", [])]
+            rules += [{**base, "SourcePrefixListId": r["PrefixListId"]} for r in perm.get("PrefixListIds", [])]
+            rules += [{**base, "SourceSecurityGroupId": r["GroupId"]} for r in perm.get("UserIdGroupPairs", []) if r.get("GroupId")]
+        props = {"GroupDescription": group.get("Description", ""), "VpcId": group.get("VpcId"), "SecurityGroupIngress": rules}
+        self.sg_by_id[group["GroupId"]] = self.add("SecurityGroup", "ec2", group["GroupId"], "AWS::EC2::SecurityGroup", props)
+
+    # --- Route 53 ------------------------------------------------------------------------------------
+    def read_route53(self) -> None:
+        route53 = self.client("route53")
+        with self.guard("route53", "ListHealthChecks"):
+            checks = [hc for page in paginate(route53, "list_health_checks") for hc in page.get("HealthChecks", [])]
+            for hc in checks:
+                self._health_check(route53, hc)
+        with self.guard("route53", "ListResourceRecordSets"):
+            zones = [z for page in paginate(route53, "list_hosted_zones") for z in page.get("HostedZones", [])]
+            for zone in zones:
+                self._zone(route53, zone)
+
+    def _health_check(self, route53: Any, hc: dict[str, Any]) -> None:
+        cfg = dict(hc.get("HealthCheckConfig") or {})
+        if cfg.get("IPAddress"):
+            cfg["IPAddress"] = self.eip_value(cfg["IPAddress"])
+        keep = (
+            "Type", "IPAddress", "Port", "ResourcePath", "FullyQualifiedDomainName", "RequestInterval",
+            "FailureThreshold", "MeasureLatency", "Inverted", "Disabled", "EnableSNI", "SearchString",
+        )
+        status = health_status(route53, hc["Id"])
+        self.hc_by_id[hc["Id"]] = self.add(
+            "HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck",
+            {"HealthCheckConfig": {k: cfg[k] for k in keep if k in cfg}},
+            **{HEALTH_STATUS_KEY: status},
+        )
+
+    def _zone(self, route53: Any, zone: dict[str, Any]) -> None:
+        zone_id = zone["Id"].split("/")[-1]
+        zone_name = normalize_name(zone["Name"])
+        if self.names is None:
+            records = list_record_sets(route53, zone_id)
+        else:
+            records = []
+            for name in self.names:
+                if name == zone_name or name.endswith("." + zone_name):
+                    found = list_record_sets(route53, zone_id, name)
+                    self.name_counts[name] = self.name_counts.get(name, 0) + len(found)
+                    records += found
+            if not records:
+                return
+        zone_lid = self.add("Zone", "route53", zone_id, "AWS::Route53::HostedZone", {"Name": zone["Name"]})
+        for record in records:
+            self._record(zone_lid, record)
+
+    def _record(self, zone_lid: str, rec: dict[str, Any]) -> None:
+        name = normalize_name(rec["Name"])
+        live_id = f"{name}/{rec['Type']}" + (f"/{rec['SetIdentifier']}" if rec.get("SetIdentifier") else "")
+        props: dict[str, Any] = {"HostedZoneId": {"Ref": zone_lid}, "Name": rec["Name"], "Type": rec["Type"]}
+        for key in ("SetIdentifier", "Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "TTL"):
+            if key in rec:
+                props[key] = rec[key]
+        if "ResourceRecords" in rec:
+            values = [r["Value"] for r in rec["ResourceRecords"]]
+            props["ResourceRecords"] = [self.eip_value(v) for v in values] if rec["Type"] == "A" else values
+        if rec.get("HealthCheckId"):
+            hc = self.hc_by_id.get(rec["HealthCheckId"])
+            props["HealthCheckId"] = {"Ref": hc} if hc else rec["HealthCheckId"]
+        alias = rec.get("AliasTarget")
+        if alias:
+            nlb = self.nlb_by_dns.get(dns_key(alias["DNSName"]))
+            props["AliasTarget"] = {
+                "DNSName": {"Fn::GetAtt": [nlb, "DNSName"]} if nlb else alias["DNSName"],
+                "HostedZoneId": alias.get("HostedZoneId"),
+                "EvaluateTargetHealth": alias.get("EvaluateTargetHealth", False),
+            }
+        meta = {GRPC_ORIGIN_METADATA_KEY: True} if name in self.grpc else {}
+        self.add("Record", "route53", live_id, "AWS::Route53::RecordSet", props, **meta)
+
+    # --- CloudFront --------------------------------------------------------------------------------------
+    def read_cloudfront(self) -> None:
+        with self.guard("cloudfront", "ListDistributions"):
+            for page in paginate(self.client("cloudfront"), "list_distributions"):
+                for dist in (page.get("DistributionList") or {}).get("Items", []) or []:
+                    self._distribution(dist)
+
+    def _distribution(self, dist: dict[str, Any]) -> None:
+        origins = []
+        for origin in _items(dist.get("Origins")):
+            item: dict[str, Any] = {"Id": origin.get("Id"), "DomainName": origin.get("DomainName")}
+            nlb = self.nlb_by_dns.get(dns_key(origin.get("DomainName") or ""))
+            if nlb:
+                item["DomainName"] = {"Fn::GetAtt": [nlb, "DNSName"]}
+            if origin.get("CustomOriginConfig"):
+                custom = dict(origin["CustomOriginConfig"])
+                if isinstance(custom.get("OriginSslProtocols"), dict):
+                    custom["OriginSSLProtocols"] = _items(custom.pop("OriginSslProtocols"))
+                item["CustomOriginConfig"] = custom
+            if origin.get("S3OriginConfig"):
+                item["S3OriginConfig"] = origin["S3OriginConfig"]
+            origins.append(item)
+        groups = []
+        for group in _items(dist.get("OriginGroups")):
+            members = [{"OriginId": m.get("OriginId")} for m in _items(group.get("Members"))]
+            groups.append({"Id": group.get("Id"), "Members": {"Quantity": len(members), "Items": members}})
+        config: dict[str, Any] = {
+            "Enabled": dist.get("Enabled"),
+            "HttpVersion": dist.get("HttpVersion"),
+            "Origins": origins,
+            "DefaultCacheBehavior": _behavior(dist.get("DefaultCacheBehavior") or {}),
+            "CacheBehaviors": [_behavior(b) for b in _items(dist.get("CacheBehaviors"))],
+        }
+        if groups:
+            config["OriginGroups"] = {"Quantity": len(groups), "Items": groups}
+        self.add(
+            "Distribution", "cloudfront", dist.get("ARN") or dist["Id"], "AWS::CloudFront::Distribution",
+            {"DistributionConfig": config}, **{"edge-origin:distribution-id": dist["Id"]},
+        )
+
+
+def _items(value: Any) -> list[Any]:
+    """The list inside CloudFront's ``{"Quantity": n, "Items": [...]}`` (templates hold plain lists)."""
+    if isinstance(value, dict):
+        return list(value.get("Items") or [])
+    return list(value) if isinstance(value, list) else []
+
+
+def _behavior(b: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in b.items() if k in (
+        "PathPattern", "TargetOriginId", "ViewerProtocolPolicy", "CachePolicyId", "OriginRequestPolicyId",
+        "GrpcConfig", "ForwardedValues", "MinTTL", "DefaultTTL", "MaxTTL", "Compress",
+    )}
+    methods = b.get("AllowedMethods")
+    if methods is not None:
+        out["AllowedMethods"] = _items(methods)
+    return out
+
+
+def health_status(route53: Any, health_check_id: str) -> dict[str, Any]:
+    """``{"healthy": bool, "observations": n, "failing": n}`` from ``get_health_check_status``."""
+    observations = route53.get_health_check_status(HealthCheckId=health_check_id).get("HealthCheckObservations", [])
+    failing = [o for o in observations if not str((o.get("StatusReport") or {}).get("Status", "")).startswith("Success")]
+    return {"healthy": bool(observations) and not failing, "observations": len(observations), "failing": len(failing)}
+
+
+def read_account(
+    source: ClientSource,
+    names: Iterable[str] | None = None,
+    grpc_origins: Iterable[str] = (),
+) -> LiveAccount:
+    """Read the account behind ``source`` into a ``LiveAccount`` (see the module docstring).
+
+    ``names`` limits Route 53 to those record names (all records of every zone otherwise);
+    ``grpc_origins`` marks names as gRPC origins (Metadata ``edge-origin:grpc-origin``).
+    """
+    reader = _Reader(source, names, grpc_origins)
+    reader.read_eips()
+    reader.read_load_balancers()
+    reader.read_security_groups()
+    reader.read_route53()
+    reader.read_cloudfront()
+    template = {"AWSTemplateFormatVersion": "2010-09-09", "Resources": reader.resources}
+    counts = dict(reader.name_counts) if reader.names is not None else {}
+    if reader.names is not None:
+        for name in reader.names:
+            counts.setdefault(name, 0)
+    return LiveAccount(reader.region, template, reader.ids, reader.unavailable, counts)

@@ -1,0 +1,103 @@
+"""``audit``: the rules, unchanged, over a live account read into the template model.
+
+A rule whose inputs come from a service the account would not show (AccessDenied, a throttle)
+is reported once as ``Severity.NOT_CHECKED`` with the reason, and its findings are dropped (they
+would rest on missing data); it never passes as clean. Findings name the live resource: the
+template is ``aws:<region>``, the stack the service, the resource its ARN or id (records:
+``name/type/set-identifier``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.live.account import ClientSource, LiveAccount, read_account
+from edge_origin.live.session import LiveError
+from edge_origin.model import TemplateModel
+from edge_origin.rules import RULES, Rule, run_rules
+
+#: The services whose data each rule reads. Origin names come from CloudFront (and Route 53 markers).
+RULE_NEEDS: dict[str, frozenset[str]] = {
+    "EO-DNS1": frozenset({"route53", "cloudfront"}),
+    "EO-DNS2": frozenset({"route53", "cloudfront"}),
+    "EO-DNS3": frozenset({"route53", "cloudfront", "ec2", "elbv2"}),
+    "EO-DNS4": frozenset({"route53", "cloudfront"}),
+    "EO-DNS5": frozenset({"route53"}),
+    "EO-NLB1": frozenset({"route53", "cloudfront", "ec2", "elbv2"}),
+    "EO-NLB2": frozenset({"route53", "cloudfront", "ec2", "elbv2"}),
+    "EO-NLB3": frozenset({"elbv2"}),
+    "EO-SG1": frozenset({"route53", "ec2", "elbv2"}),
+    "EO-CF1": frozenset({"cloudfront"}),
+    "EO-CF2": frozenset({"cloudfront", "route53", "ec2", "elbv2"}),
+    "EO-KA1": frozenset({"elbv2"}),
+    "EO-KA2": frozenset({"cloudfront"}),
+    "EO-KA3": frozenset({"elbv2", "cloudfront"}),
+}
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    account: LiveAccount
+    model: TemplateModel
+    findings: list[Finding]
+
+    @property
+    def not_checked(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.NOT_CHECKED]
+
+
+def rule_needs(rule: Rule, grpc_origins: bool) -> frozenset[str]:
+    """Services ``rule`` reads; with ``--grpc-origin`` names CloudFront is not needed for origin names."""
+    needs = RULE_NEEDS.get(rule.id, frozenset({"route53", "cloudfront", "ec2", "elbv2"}))
+    if grpc_origins and rule.id.startswith(("EO-DNS", "EO-NLB", "EO-SG")):
+        needs = needs - {"cloudfront"}
+    return needs
+
+
+def locate(finding: Finding, account: LiveAccount) -> Finding:
+    """The finding re-addressed to the live resource (service / ARN or id)."""
+    service, live_id = account.ids.get(finding.resource, ("", finding.resource))
+    return replace(finding, template=account.template_name, stack=service or finding.stack, resource=live_id)
+
+
+def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Iterable[Rule] | None = None) -> AuditResult:
+    """Run the rules over an account already read; rules needing an unreadable service: not checked."""
+    model = account.model()
+    chosen = list(rules if rules is not None else RULES)
+    runnable, skipped = [], []
+    for rule in chosen:
+        missing = sorted(rule_needs(rule, grpc_origins) & set(account.unavailable))
+        (skipped if missing else runnable).append((rule, missing))
+    findings = [locate(f, account) for f in run_rules(model, [r for r, _ in runnable])]
+    for rule, missing in skipped:
+        reasons = "; ".join(account.unavailable[s] for s in missing)
+        findings.append(
+            Finding(
+                rule=rule.id,
+                severity=Severity.NOT_CHECKED,
+                message=f"not checked: {rule.title} needs {', '.join(missing)} ({reasons})",
+                fix=f"Grant the read-only actions for {', '.join(missing)} (README: minimal read-only IAM policy) or retry later.",
+                template=account.template_name,
+                stack=missing[0],
+                resource="*",
+            )
+        )
+    return AuditResult(account, model, findings)
+
+
+def audit(
+    source: ClientSource,
+    names: Iterable[str] | None = None,
+    grpc_origins: Iterable[str] = (),
+) -> AuditResult:
+    """Read the account and audit it. ``LiveError`` for a ``--name`` without any record set."""
+    names = list(names or [])
+    grpc = list(grpc_origins)
+    account = read_account(source, names or None, grpc)
+    if "route53" not in account.unavailable:
+        empty = [n for n, count in account.names.items() if count == 0]
+        if empty:
+            raise LiveError(f"--name {empty[0]}: no record sets of that name in any hosted zone of the account")
+    return audit_account(account, grpc_origins=bool(grpc))

@@ -1,0 +1,212 @@
+"""Accounts built through the AWS APIs (on moto), and the template each one is equivalent to.
+
+moto 5.2.5 drops two fields this project reads: CloudFront ``GrpcConfig`` and NLB
+``LoadBalancerAddresses`` (``AllocationId`` in subnet mappings is ignored). ``fill_moto_gaps``
+puts them back into the parsed responses (an ``after-call`` handler on the client), shaped as the
+API reference documents them (``AvailabilityZones[].LoadBalancerAddresses[].AllocationId``,
+``DefaultCacheBehavior.GrpcConfig.Enabled``), so the reader sees what real AWS would return.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+ZONES = ("us-east-1a", "us-east-1b")
+ORIGIN = "api.example.com"
+HOSTED_ZONE = "example.com"
+
+
+@dataclass
+class Nlb:
+    name: str
+    arn: str
+    dns: str
+    listener_arn: str
+    tg_arn: str
+    sg_id: str
+    eips: list[dict[str, str]] = field(default_factory=list)  # {"alloc", "ip", "subnet"}
+
+
+@dataclass
+class Built:
+    """What a setup made: ids for assertions, and the moto gaps to fill."""
+
+    zone_id: str = ""
+    nlbs: list[Nlb] = field(default_factory=list)
+    lb_addresses: dict[str, dict[str, list[dict[str, str]]]] = field(default_factory=dict)
+    grpc_distributions: set[str] = field(default_factory=set)
+    health_checks: list[str] = field(default_factory=list)
+
+
+def fill_moto_gaps(session: Any, built: Built) -> None:
+    """Register after-call handlers that add what moto drops (see the module docstring)."""
+
+    def lb_addresses(parsed: dict[str, Any], **_: Any) -> None:
+        for lb in parsed.get("LoadBalancers", []):
+            by_subnet = built.lb_addresses.get(lb["LoadBalancerArn"], {})
+            for zone in lb.get("AvailabilityZones", []):
+                if zone.get("SubnetId") in by_subnet:
+                    zone["LoadBalancerAddresses"] = by_subnet[zone["SubnetId"]]
+
+    def grpc(parsed: dict[str, Any], **_: Any) -> None:
+        for dist in (parsed.get("DistributionList") or {}).get("Items", []) or []:
+            if dist["Id"] in built.grpc_distributions:
+                dist["DefaultCacheBehavior"]["GrpcConfig"] = {"Enabled": True}
+
+    session.client("elbv2").meta.events.register("after-call.elastic-load-balancing-v2.DescribeLoadBalancers", lb_addresses)
+    session.client("cloudfront").meta.events.register("after-call.cloudfront.ListDistributions", grpc)
+
+
+def vpc(ec2: Any) -> tuple[str, list[str]]:
+    vpc_id = ec2.create_vpc(CidrBlock="10.0.0.0/16")["Vpc"]["VpcId"]
+    subnets = [
+        ec2.create_subnet(VpcId=vpc_id, CidrBlock=f"10.0.{i}.0/24", AvailabilityZone=z)["Subnet"]["SubnetId"]
+        for i, z in enumerate(ZONES)
+    ]
+    return vpc_id, subnets
+
+
+def nlb(
+    session: Any,
+    built: Built,
+    name: str,
+    vpc_id: str,
+    subnets: list[str],
+    *,
+    idle: int | None = 600,
+    termination: bool = True,
+    cross_zone: bool = True,
+    sg_cidr: str = "0.0.0.0/0",
+) -> Nlb:
+    ec2, elbv2 = session.client("ec2"), session.client("elbv2")
+    sg = ec2.create_security_group(GroupName=f"{name}-sg", Description="nlb", VpcId=vpc_id)["GroupId"]
+    ec2.authorize_security_group_ingress(
+        GroupId=sg, IpPermissions=[{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "IpRanges": [{"CidrIp": sg_cidr}]}]
+    )
+    eips = []
+    for subnet in subnets:
+        addr = ec2.allocate_address(Domain="vpc")
+        eips.append({"alloc": addr["AllocationId"], "ip": addr["PublicIp"], "subnet": subnet})
+    lb = elbv2.create_load_balancer(
+        Name=name, Type="network", Scheme="internet-facing", SecurityGroups=[sg],
+        SubnetMappings=[{"SubnetId": e["subnet"], "AllocationId": e["alloc"]} for e in eips],
+    )["LoadBalancers"][0]
+    built.lb_addresses[lb["LoadBalancerArn"]] = {
+        e["subnet"]: [{"IpAddress": e["ip"], "AllocationId": e["alloc"]}] for e in eips
+    }
+    elbv2.modify_load_balancer_attributes(
+        LoadBalancerArn=lb["LoadBalancerArn"],
+        Attributes=[{"Key": "load_balancing.cross_zone.enabled", "Value": str(cross_zone).lower()}],
+    )
+    tg = elbv2.create_target_group(Name=f"{name}-tg", Protocol="TCP", Port=8443, VpcId=vpc_id, TargetType="ip")
+    tg_arn = tg["TargetGroups"][0]["TargetGroupArn"]
+    elbv2.modify_target_group_attributes(
+        TargetGroupArn=tg_arn,
+        Attributes=[{"Key": "deregistration_delay.connection_termination.enabled", "Value": str(termination).lower()}],
+    )
+    listener = elbv2.create_listener(
+        LoadBalancerArn=lb["LoadBalancerArn"], Protocol="TCP", Port=443,
+        DefaultActions=[{"Type": "forward", "TargetGroupArn": tg_arn}],
+    )["Listeners"][0]
+    if idle is not None:
+        elbv2.modify_listener_attributes(
+            ListenerArn=listener["ListenerArn"], Attributes=[{"Key": "tcp.idle_timeout.seconds", "Value": str(idle)}]
+        )
+    made = Nlb(name, lb["LoadBalancerArn"], lb["DNSName"], listener["ListenerArn"], tg_arn, sg, eips)
+    built.nlbs.append(made)
+    return made
+
+
+def zone(session: Any, built: Built, name: str = HOSTED_ZONE) -> str:
+    zid = session.client("route53").create_hosted_zone(Name=name, CallerReference=str(uuid.uuid4()))["HostedZone"]["Id"]
+    built.zone_id = zid.split("/")[-1]
+    return built.zone_id
+
+
+def health_check(session: Any, built: Built, ip: str, port: int = 443) -> str:
+    hc = session.client("route53").create_health_check(
+        CallerReference=str(uuid.uuid4()),
+        HealthCheckConfig={"Type": "TCP", "IPAddress": ip, "Port": port, "RequestInterval": 10, "FailureThreshold": 3},
+    )["HealthCheck"]["Id"]
+    built.health_checks.append(hc)
+    return hc
+
+
+def change(session: Any, zone_id: str, records: list[dict[str, Any]]) -> None:
+    session.client("route53").change_resource_record_sets(
+        HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": r} for r in records]}
+    )
+
+
+def distribution(session: Any, built: Built, origin: str = ORIGIN, keepalive: int = 60, grpc: bool = True) -> str:
+    cfg = {
+        "CallerReference": str(uuid.uuid4()),
+        "Comment": "edge",
+        "Enabled": True,
+        "HttpVersion": "http2",
+        "Origins": {
+            "Quantity": 1,
+            "Items": [
+                {
+                    "Id": "origin",
+                    "DomainName": origin,
+                    "CustomOriginConfig": {
+                        "HTTPPort": 80, "HTTPSPort": 443, "OriginProtocolPolicy": "https-only",
+                        "OriginKeepaliveTimeout": keepalive, "OriginReadTimeout": 60,
+                    },
+                }
+            ],
+        },
+        "DefaultCacheBehavior": {
+            "TargetOriginId": "origin",
+            "ViewerProtocolPolicy": "https-only",
+            "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad",
+            "AllowedMethods": {
+                "Quantity": 7, "Items": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
+                "CachedMethods": {"Quantity": 2, "Items": ["GET", "HEAD"]},
+            },
+            "GrpcConfig": {"Enabled": grpc},
+        },
+    }
+    dist_id = session.client("cloudfront").create_distribution(DistributionConfig=cfg)["Distribution"]["Id"]
+    if grpc:
+        built.grpc_distributions.add(dist_id)
+    return dist_id
+
+
+# --- the setups -------------------------------------------------------------------------------
+def incident(session: Any) -> Built:
+    """Two NLBs behind weighted alias records for a gRPC origin (the flash-crowd incident)."""
+    built = Built()
+    vpc_id, subnets = vpc(session.client("ec2"))
+    a = nlb(session, built, "nlb-blue", vpc_id, subnets)
+    b = nlb(session, built, "nlb-green", vpc_id, subnets)
+    zid = zone(session, built)
+    change(session, zid, [
+        {"Name": ORIGIN, "Type": "A", "SetIdentifier": f"w-{lb.name}", "Weight": 50,
+         "AliasTarget": {"HostedZoneId": "Z26RNL4JYFTOTI", "DNSName": lb.dns, "EvaluateTargetHealth": True}}
+        for lb in (a, b)
+    ])
+    distribution(session, built)
+    return built
+
+
+def multivalue(session: Any, *, health_checks: bool = True, idle: int | None = 600) -> Built:
+    """The fixed plan: one health-checked multivalue A record per NLB EIP (2 NLBs x 2 zones)."""
+    built = Built()
+    vpc_id, subnets = vpc(session.client("ec2"))
+    lbs = [nlb(session, built, f"nlb-{i}", vpc_id, subnets, idle=idle) for i in (1, 2)]
+    zid = zone(session, built)
+    records = []
+    for lb in lbs:
+        for eip in lb.eips:
+            record = {"Name": ORIGIN, "Type": "A", "SetIdentifier": eip["alloc"], "MultiValueAnswer": True,
+                      "TTL": 60, "ResourceRecords": [{"Value": eip["ip"]}]}
+            if health_checks:
+                record["HealthCheckId"] = health_check(session, built, eip["ip"])
+            records.append(record)
+    change(session, zid, records)
+    distribution(session, built)
+    return built

@@ -1,0 +1,195 @@
+"""verify: a stack deployed in moto's CloudFormation (record sets and health checks, what moto's
+CloudFormation keeps) compared with its cloud assembly; listeners, target groups and the
+distribution (which moto's CloudFormation drops) through Stubber responses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import botocore.session
+import pytest
+from botocore.stub import Stubber
+from conftest import Clients
+
+from edge_origin.live.session import LiveError
+from edge_origin.live.verify import verify
+
+STACK = "EdgeOrigin"
+ZONE = "example.com."
+
+
+def edge_template(ttl: int = 60) -> dict[str, Any]:
+    records: dict[str, Any] = {"Zone": {"Type": "AWS::Route53::HostedZone", "Properties": {"Name": ZONE}}}
+    for i, ip in enumerate(("192.0.2.10", "192.0.2.11")):
+        records[f"Check{i}"] = {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+            "Type": "TCP", "IPAddress": ip, "Port": 443, "RequestInterval": 10, "FailureThreshold": 3}}}
+        records[f"Record{i}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneId": {"Ref": "Zone"}, "Name": "api.example.com.", "Type": "A", "TTL": str(ttl),
+            "SetIdentifier": f"eip-{i}", "MultiValueAnswer": True, "HealthCheckId": {"Ref": f"Check{i}"},
+            "ResourceRecords": [ip]}}
+    records["Www"] = {"Type": "AWS::Route53::RecordSet", "DependsOn": "Zone", "Properties": {
+        "HostedZoneName": ZONE, "Name": "www.example.com.", "Type": "A", "TTL": "300", "ResourceRecords": ["192.0.2.20"]}}
+    return {"Resources": records}
+
+
+def assembly(tmp_path: Path, template: dict[str, Any], stack: str = STACK) -> Path:
+    out = tmp_path / "cdk.out"
+    out.mkdir(exist_ok=True)
+    (out / f"{stack}.template.json").write_text(json.dumps(template))
+    manifest = {"version": "36.0.0", "artifacts": {stack: {"type": "aws:cloudformation:stack", "properties": {
+        "templateFile": f"{stack}.template.json", "stackName": stack}}}}
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    return out
+
+
+@pytest.fixture()
+def deployed(moto_session: Any, tmp_path: Path) -> Path:
+    moto_session.client("cloudformation").create_stack(StackName=STACK, TemplateBody=json.dumps(edge_template()))
+    return assembly(tmp_path, edge_template())
+
+
+def test_deployed_as_declared(moto_session: Any, deployed: Path) -> None:
+    result = verify(moto_session, deployed)
+    assert result.drifts == [] and result.not_checked == [], result.text()
+    assert result.checked >= 14  # 2 records x (present, ttl, multivalue, hc) + 2 checks x (present, 4 fields, status)
+    assert "all as declared" in result.text()
+
+
+def _zone_id(session: Any) -> str:
+    return session.client("route53").list_hosted_zones()["HostedZones"][0]["Id"].split("/")[-1]
+
+
+def test_ttl_changed_by_hand_is_drift(moto_session: Any, deployed: Path) -> None:
+    route53 = moto_session.client("route53")
+    zone = _zone_id(moto_session)
+    live = [r for r in route53.list_resource_record_sets(HostedZoneId=zone)["ResourceRecordSets"] if r.get("SetIdentifier") == "eip-0"][0]
+    route53.change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [
+        {"Action": "UPSERT", "ResourceRecordSet": {**live, "TTL": 300}}]})
+    result = verify(moto_session, deployed)
+    assert [(d.resource, d.what, d.declared, d.live) for d in result.drifts] == [
+        ("Record0", "record api.example.com A set eip-0 TTL", "60", "300")
+    ]
+    assert "declared 60, live 300" in result.text()
+
+
+def test_record_deleted_by_hand_is_drift(moto_session: Any, deployed: Path) -> None:
+    route53 = moto_session.client("route53")
+    zone = _zone_id(moto_session)
+    live = [r for r in route53.list_resource_record_sets(HostedZoneId=zone)["ResourceRecordSets"] if r.get("SetIdentifier") == "eip-1"][0]
+    # moto cannot DELETE a record its CloudFormation made (it keeps the TTL as the template's string):
+    # rewrite it through the API first, then delete it
+    for action in ("UPSERT", "DELETE"):
+        route53.change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [{"Action": action, "ResourceRecordSet": live}]})
+    result = verify(moto_session, deployed)
+    assert [(d.resource, d.declared, d.live) for d in result.drifts] == [("Record1", "present", "absent")]
+
+
+def test_unhealthy_check_is_drift(moto_session: Any, deployed: Path) -> None:
+    route53 = moto_session.client("route53")
+
+    def failing(parsed: dict[str, Any], **_: Any) -> None:  # moto's status is one canned "Success"
+        parsed["HealthCheckObservations"] = [
+            {"Region": "us-east-1", "IPAddress": "15.177.2.1", "StatusReport": {"Status": "Failure: Connection timed out."}}
+        ]
+
+    route53.meta.events.register("after-call.route53.GetHealthCheckStatus", failing)
+    result = verify(moto_session, deployed)
+    assert {(d.what, d.live) for d in result.drifts} == {("health check status", "1 of 1 checkers report failure")}
+
+
+def test_a_stack_the_assembly_does_not_hold_is_bad_input(moto_session: Any, deployed: Path) -> None:
+    with pytest.raises(LiveError, match="--stack Other: not in the cloud assembly"):
+        verify(moto_session, deployed, ["Other"])
+
+
+def test_a_stack_not_deployed_is_bad_input(moto_session: Any, tmp_path: Path) -> None:
+    with pytest.raises(LiveError, match="stack EdgeOrigin: not deployed"):
+        verify(moto_session, assembly(tmp_path, edge_template()))
+
+
+# --- Stubber: what moto's CloudFormation drops -------------------------------------------------
+LISTENER = "arn:aws:elasticloadbalancing:us-east-1:123456789012:listener/net/edge/50dc6c495c0c9188/f2f7dc8efc522ab2"
+TG = "arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/edge/73e2d6bc24d8a067"
+
+
+def fleet_template() -> dict[str, Any]:
+    return {"Resources": {
+        "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network"}},
+        "Tg": {"Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
+            "Protocol": "TCP", "Port": 8443, "TargetGroupAttributes": [
+                {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"}]}},
+        "Listener": {"Type": "AWS::ElasticLoadBalancingV2::Listener", "Properties": {
+            "LoadBalancerArn": {"Ref": "Nlb"}, "Protocol": "TCP", "Port": 443,
+            "DefaultActions": [{"Type": "forward", "TargetGroupArn": {"Ref": "Tg"}}],
+            "ListenerAttributes": [{"Key": "tcp.idle_timeout.seconds", "Value": "600"}]}},
+        "Edge": {"Type": "AWS::CloudFront::Distribution", "Properties": {"DistributionConfig": {
+            "Enabled": True, "HttpVersion": "http2",
+            "Origins": [{"Id": "o1", "DomainName": "api.example.com", "CustomOriginConfig": {
+                "OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": 60, "OriginReadTimeout": 60}}],
+            "DefaultCacheBehavior": {"TargetOriginId": "o1", "ViewerProtocolPolicy": "https-only", "GrpcConfig": {"Enabled": True}},
+        }}},
+    }}
+
+
+def _stub(service: str) -> tuple[Any, Stubber]:
+    client = botocore.session.get_session().create_client(service, region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    return client, Stubber(client)
+
+
+def _fleet(idle: str, termination: str, grpc: bool, keepalive: int) -> tuple[Clients, list[Stubber]]:
+    cfn, cfn_stub = _stub("cloudformation")
+    summaries = [
+        {"LogicalResourceId": lid, "PhysicalResourceId": pid, "ResourceType": rtype, "ResourceStatus": "CREATE_COMPLETE",
+         "LastUpdatedTimestamp": "2026-12-01T00:00:00Z"}
+        for lid, pid, rtype in (
+            ("Nlb", "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/50dc6c495c0c9188",
+             "AWS::ElasticLoadBalancingV2::LoadBalancer"),
+            ("Tg", TG, "AWS::ElasticLoadBalancingV2::TargetGroup"),
+            ("Listener", LISTENER, "AWS::ElasticLoadBalancingV2::Listener"),
+            ("Edge", "E2QWRUHAPOMQZL", "AWS::CloudFront::Distribution"),
+        )
+    ]
+    cfn_stub.add_response("list_stack_resources", {"StackResourceSummaries": summaries}, {"StackName": "Fleet"})
+    elbv2, elb_stub = _stub("elbv2")
+    elb_stub.add_response("describe_listener_attributes", {"Attributes": [{"Key": "tcp.idle_timeout.seconds", "Value": idle}]}, {"ListenerArn": LISTENER})
+    elb_stub.add_response("describe_target_group_attributes", {"Attributes": [
+        {"Key": "deregistration_delay.connection_termination.enabled", "Value": termination},
+        {"Key": "deregistration_delay.timeout_seconds", "Value": "300"}]}, {"TargetGroupArn": TG})
+    cloudfront, cf_stub = _stub("cloudfront")
+    config = {
+        "CallerReference": "x", "Comment": "", "Enabled": True,
+        "Origins": {"Quantity": 1, "Items": [{"Id": "o1", "DomainName": "api.example.com", "CustomOriginConfig": {
+            "HTTPPort": 80, "HTTPSPort": 443, "OriginProtocolPolicy": "https-only",
+            "OriginKeepaliveTimeout": keepalive, "OriginReadTimeout": 60}}]},
+        "DefaultCacheBehavior": {"TargetOriginId": "o1", "ViewerProtocolPolicy": "https-only", "GrpcConfig": {"Enabled": grpc}},
+    }
+    cf_stub.add_response("get_distribution_config", {"DistributionConfig": config, "ETag": "E1"}, {"Id": "E2QWRUHAPOMQZL"})
+    route53, r53_stub = _stub("route53")  # no record sets or health checks in this stack: no calls
+    clients = {"cloudformation": cfn, "elbv2": elbv2, "cloudfront": cloudfront, "route53": route53}
+    session = type("S", (), {"region": "us-east-1", "client": lambda self, s: clients[s]})()
+    return Clients(session), [cfn_stub, elb_stub, cf_stub, r53_stub]
+
+
+def test_stubbed_fleet_as_declared(tmp_path: Path) -> None:
+    clients, stubs = _fleet("600", "true", True, 60)
+    for stub in stubs:
+        stub.activate()
+    result = verify(clients, assembly(tmp_path, fleet_template(), "Fleet"))
+    assert result.ok, result.text()
+    for stub in stubs:
+        stub.assert_no_pending_responses()
+
+
+def test_stubbed_fleet_drift_names_what_declared_and_live(tmp_path: Path) -> None:
+    clients, stubs = _fleet("350", "false", False, 5)
+    for stub in stubs:
+        stub.activate()
+    result = verify(clients, assembly(tmp_path, fleet_template(), "Fleet"))
+    assert {(d.resource, d.what, d.declared, d.live) for d in result.drifts} == {
+        ("Listener", "listener attribute tcp.idle_timeout.seconds", "600", "350"),
+        ("Tg", "target group attribute deregistration_delay.connection_termination.enabled", "true", "false"),
+        ("Edge", "default behavior GrpcConfig.Enabled", "True", "False"),
+        ("Edge", "origin o1 OriginKeepaliveTimeout", "60", "5"),
+    }
