@@ -10,7 +10,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edge_origin.live.plans import HealthCheckSpec, Plan, PlanError, PlanRecord, loads_plan, parse_plan, plan_schema, schema_errors
+from edge_origin.live.plans import (
+    HealthCheckSpec,
+    Plan,
+    PlanError,
+    PlanRecord,
+    loads_plan,
+    parse_plan,
+    plan_schema,
+    schema_errors,
+)
 
 
 def good_plan(**overrides: Any) -> dict[str, Any]:
