@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "check",
     "profile",
     "rehearse",
+    "plan",
 )
 
 
