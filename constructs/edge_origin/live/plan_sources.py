@@ -165,6 +165,7 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
     addresses: list[Address] = []
     sid_of: dict[str, str] = {}
     specs: dict[str, HealthCheckSpec] = {}
+    deployed_checks: dict[str, str] = {}
     for record in records:
         for value in record.values:
             if isinstance(value, str):
@@ -187,18 +188,30 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
                 sid_of[ip] = record.set_identifier if len(record.values) == 1 else f"{record.set_identifier}-{ip}"
             else:
                 sid_of[ip] = f"{record.logical_id}-{zone_label}"
+            hc_ref = record.health_check_id
+            if isinstance(hc_ref, ResourceRef) and (hc_res := model.target(hc_ref)) is not None:
+                ids = physical.get(hc_res.stack)
+                if ids is None:
+                    ids = physical[hc_res.stack] = _stack_physical_ids(cloudformation, hc_res.stack)
+                if ids.get(hc_res.logical_id):
+                    deployed_checks[ip] = ids[hc_res.logical_id]
+            elif isinstance(hc_ref, str) and hc_ref:
+                deployed_checks[ip] = hc_ref
             hc = record.health_check
             if hc is not None and hc.type in ("TCP", "HTTP", "HTTPS") and isinstance(hc.port, int):
                 specs[ip] = HealthCheckSpec(hc.type, hc.port, hc.request_interval or 30, hc.failure_threshold or 3,
                                             hc.resource_path if isinstance(hc.resource_path, str) and hc.type != "TCP" else None)
     default = health_check or HealthCheckSpec()
     plan = _build_plan(live, zone_id, name, addresses, default, ttl if ttl is not None else _template_ttl(records), sid_of)
-    if specs:
-        plan = Plan(plan.name, plan.hosted_zone_id, plan.generation, plan.ttl, tuple(
-            PlanRecord(r.set_identifier, r.ip, r.zone, r.health_check_id, specs.get(r.ip, r.health_check) if r.health_check_id is None else None)
-            for r in plan.records
-        ))
-    return plan
+    records_out = []
+    for r in plan.records:
+        if r.health_check_id is None and r.ip in deployed_checks:
+            r = PlanRecord(r.set_identifier, r.ip, r.zone, deployed_checks[r.ip], None)
+        elif r.health_check_id is None and r.ip in specs:
+            r = PlanRecord(r.set_identifier, r.ip, r.zone, None, specs[r.ip])
+        records_out.append(r)
+    plan = Plan(plan.name, plan.hosted_zone_id, plan.generation, plan.ttl, tuple(records_out))
+    return parse_plan(plan.to_json(), "generated plan")
 
 
 def _template_ttl(records: Sequence[Any]) -> int | None:
