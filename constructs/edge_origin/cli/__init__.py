@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "profile",
     "rehearse",
     "live",
+    "plan",
 )
 
 

@@ -1,0 +1,232 @@
+"""`edge-origin plan from-live | from-template | show` and `edge-origin enact`: parsing only.
+
+Bad input (plan file, flags, unknown zone, name outside the zone, unreachable endpoint) is one
+line and exit 2; a refusal (stale plan, no healthy record, too big a change, an NLB without
+Elastic IPs) is one line and exit 1; nothing is applied in either case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range
+from edge_origin.live.session import LiveError, add_session_arguments, session_from_args
+
+
+def _run(command: str, body: Callable[[], int]) -> int:
+    """Map the library's errors to exit codes: bad input 2 (UsageError), refusals 1."""
+    import botocore.exceptions
+
+    from edge_origin.live.enact import EnactFailed, Refusal
+    from edge_origin.live.paging import PagingError
+    from edge_origin.live.plans import PlanError
+
+    try:
+        return body()
+    except (PlanError, LiveError) as exc:
+        raise UsageError(str(exc)) from None
+    except (botocore.exceptions.EndpointConnectionError, botocore.exceptions.ConnectTimeoutError) as exc:
+        raise UsageError(f"--endpoint-url / AWS endpoint unreachable: {exc}") from None
+    except botocore.exceptions.NoCredentialsError:
+        raise UsageError("no AWS credentials found (set AWS_PROFILE / --profile, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)") from None
+    except botocore.exceptions.ParamValidationError as exc:
+        raise UsageError(f"invalid request parameters: {' '.join(str(exc).split())}") from None
+    except Refusal as exc:
+        print(f"edge-origin {command}: refused: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except (EnactFailed, PagingError) as exc:
+        print(f"edge-origin {command}: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except botocore.exceptions.ClientError as exc:
+        err = exc.response.get("Error", {})
+        print(f"edge-origin {command}: AWS refused: {err.get('Code')}: {err.get('Message')}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except botocore.exceptions.BotoCoreError as exc:
+        raise UsageError(f"AWS call failed: {exc}") from None
+
+
+def _address(text: str) -> Any:
+    from edge_origin.live.plan_sources import parse_address
+    from edge_origin.live.plans import PlanError
+
+    try:
+        return parse_address(text)
+    except PlanError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--address {text!r}: ")) from None
+
+
+_address.__name__ = "IP@ZONE"
+
+
+def _health_check(text: str) -> Any:
+    from edge_origin.live.plans import HealthCheckSpec, PlanError
+
+    try:
+        return HealthCheckSpec.parse(text)
+    except PlanError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--health-check {text!r}: ")) from None
+
+
+_health_check.__name__ = "health check"
+
+
+def _name_and_zone(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--name", required=True, help="the origin name, e.g. origin.example.com")
+    p.add_argument("--zone-id", required=True, help="the hosted zone id, e.g. Z1234567890ABC")
+    add_session_arguments(p)
+
+
+def _check_name_and_zone(args: argparse.Namespace) -> None:
+    from edge_origin.live.plans import schema_errors
+
+    for flag, key, value in (("--name", "name", args.name), ("--zone-id", "hosted_zone_id", args.zone_id.removeprefix("/hostedzone/"))):
+        errors = schema_errors(value, {"$ref": f"#/properties/{key}"})
+        if errors:
+            raise UsageError(f"{flag}: {errors[0].split(': ', 1)[1]}")
+
+
+def _write(plan: Any, output: str | None) -> None:
+    from edge_origin.live.plans import write_plan
+
+    if output in (None, "-"):
+        sys.stdout.write(plan.dumps())
+    else:
+        write_plan(plan, output)
+        print(f"wrote {output}: {plan.name} generation {plan.generation}, {len(plan.records)} records", file=sys.stderr)
+
+
+# --- plan from-live ----------------------------------------------------------------------------
+def _cmd_from_live(args: argparse.Namespace) -> int:
+    from edge_origin.live.plan_sources import plan_from_live
+
+    _check_name_and_zone(args)
+    if bool(args.address) == bool(args.from_load_balancers):
+        raise UsageError("give --address IP@ZONE (one or more) or --from-load-balancers, not both or neither")
+
+    def body() -> int:
+        session = session_from_args(args)
+        plan = plan_from_live(
+            session.client("route53"), args.zone_id.removeprefix("/hostedzone/"), args.name,
+            addresses=args.address, elbv2=session.client("elbv2") if args.from_load_balancers else None,
+            health_check=args.health_check, ttl=args.ttl,
+        )
+        _write(plan, args.output)
+        return EXIT_OK
+
+    return _run("plan from-live", body)
+
+
+# --- plan from-template ------------------------------------------------------------------------
+def _cmd_from_template(args: argparse.Namespace) -> int:
+    from edge_origin.live.plan_sources import plan_from_template
+
+    _check_name_and_zone(args)
+
+    def body() -> int:
+        session = session_from_args(args)
+        plan = plan_from_template(
+            args.paths, session.client("route53"), session.client("cloudformation"), session.client("ec2"),
+            args.zone_id.removeprefix("/hostedzone/"), args.name, health_check=args.health_check, ttl=args.ttl,
+        )
+        _write(plan, args.output)
+        return EXIT_OK
+
+    return _run("plan from-template", body)
+
+
+# --- plan show ---------------------------------------------------------------------------------
+def _cmd_show(args: argparse.Namespace) -> int:
+    from edge_origin.live.name_state import read_name
+    from edge_origin.live.plan_sources import show_text
+
+    _check_name_and_zone(args)
+
+    def body() -> int:
+        session = session_from_args(args)
+        live = read_name(session.client("route53"), args.zone_id.removeprefix("/hostedzone/"), args.name)
+        if args.json:
+            sys.stdout.write(json.dumps(live.to_json(), indent=2, default=str) + "\n")
+        else:
+            sys.stdout.write(show_text(live))
+        return EXIT_OK
+
+    return _run("plan show", body)
+
+
+# --- enact -------------------------------------------------------------------------------------
+def _cmd_enact(args: argparse.Namespace) -> int:
+    from edge_origin.live.enact import EnactOptions, PlanStore, enact
+    from edge_origin.live.plans import load_plan
+
+    if args.format not in ("text", "json"):
+        raise UsageError(f"--format {args.format!r}: allowed text, json")
+
+    def body() -> int:
+        plan = load_plan(args.plan)
+        options = EnactOptions(
+            dry_run=args.dry_run, max_change_share=args.max_change_share,
+            allow_full_change=args.allow_full_change, wait_s=args.wait,
+        )
+        session = session_from_args(args)
+        client = session.client("route53")
+        result = enact(client, plan, options)
+        if args.plan_store and result.status == "applied":
+            store = PlanStore(args.plan_store)
+            store.save(plan)
+            removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
+            if removed:
+                result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")
+        if args.format == "json":
+            sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
+        else:
+            sys.stdout.write(result.text())
+        if result.status == "applied" and result.insync is False and args.wait > 0:
+            return EXIT_FINDINGS
+        return EXIT_OK
+
+    return _run("enact", body)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    plan = sub.add_parser("plan", help="make or show DNS plans for an origin name (multivalue, health-checked)")
+    plan_sub = plan.add_subparsers(dest="plan_command", required=True)
+
+    p = plan_sub.add_parser("from-live", help="a multivalue plan from the live name (generation = live + 1)")
+    _name_and_zone(p)
+    p.add_argument("--address", action="append", type=_address, metavar="IP@ZONE", help="an origin address and its zone (repeat)")
+    p.add_argument("--from-load-balancers", action="store_true", help="take the Elastic IPs of the NLBs the alias records point at")
+    p.add_argument("--health-check", type=_health_check, default=None, metavar="tcp:PORT|https:PORT/PATH", help="for new records (default tcp:443)")
+    p.add_argument("--ttl", type=int_range(1, 86400), help="record TTL (default: the live records', else 60)")
+    p.add_argument("-o", "--output", help="plan file to write (default: stdout)")
+    p.set_defaults(func=_cmd_from_live)
+
+    p = plan_sub.add_parser("from-template", help="a plan from synthesized records, EIPs resolved through the deployed stacks")
+    p.add_argument("paths", nargs="+", metavar="CDK_OUT|TEMPLATE", help="a cdk.out directory or template files")
+    _name_and_zone(p)
+    p.add_argument("--health-check", type=_health_check, default=None, metavar="tcp:PORT|https:PORT/PATH", help="when a record has none (default tcp:443)")
+    p.add_argument("--ttl", type=int_range(1, 86400), help="record TTL (default: the templates')")
+    p.add_argument("-o", "--output", help="plan file to write (default: stdout)")
+    p.set_defaults(func=_cmd_from_template)
+
+    p = plan_sub.add_parser("show", help="what is live for a name: records, routing policy, generation")
+    _name_and_zone(p)
+    p.add_argument("--json", action="store_true", help="JSON instead of text")
+    p.set_defaults(func=_cmd_show)
+
+    p = sub.add_parser("enact", help="apply a DNS plan as one Route 53 change batch, guarded by the generation record")
+    p.add_argument("plan", metavar="PLAN.json")
+    p.add_argument("--dry-run", action="store_true", help="print the change batch (Route 53's shape), change nothing")
+    p.add_argument("--format", default="text", help="text | json (default: text)")
+    p.add_argument("--max-change-share", type=finite_float(0.0, 1.0, lo_open=True), default=0.5,
+                   help="refuse when more than this share of the records changes (default 0.5)")
+    p.add_argument("--allow-full-change", action="store_true", help="allow any share (a routing-policy migration needs it)")
+    p.add_argument("--wait", type=finite_float(0.0, 3600.0), default=300.0, metavar="SECONDS",
+                   help="wait for INSYNC at most this long (default 300; 0: do not wait)")
+    p.add_argument("--plan-store", metavar="DIR", help="keep applied plans here; clean-up keeps the live and previous ones")
+    p.add_argument("--keep", type=int_range(0, 10_000), default=10, help="newest plans the store keeps besides those (default 10)")
+    add_session_arguments(p)
+    p.set_defaults(func=_cmd_enact)

@@ -1,0 +1,499 @@
+"""The change engine: a plan becomes ONE Route 53 change batch, guarded by the generation record.
+
+``enact(client, plan, options)`` (``client``: a boto3 ``route53`` client, moto's, or
+``edge_origin.testing.route53.StrictRoute53``):
+
+1. reads the name's A record sets and its generation record (``name_state.read_name``);
+2. refuses before calling Route 53 (``Refusal``, exit 1 in the CLI): a generation not above the
+   live one (``StalePlan``; the same generation with the same digest is a no-op instead), a plan
+   without records, a plan none of whose records is healthy now, more than ``max_change_share``
+   of the records changed at once (unless ``allow_full_change``, which a routing-policy
+   migration needs), a batch above Route 53's 1,000 values;
+3. creates the missing health checks (idempotent: the CallerReference is derived from the name,
+   the set identifier and the config, and an existing check with it is reused);
+4. sends one batch: DELETE the exact generation record + CREATE the next one, DELETE every live
+   A record set of the name that the plan does not keep (whatever its routing policy), DELETE +
+   CREATE the ones it changes, CREATE the new ones. Route 53 applies it all or nothing and
+   refuses a DELETE that does not match exactly, so a writer whose view went stale loses the
+   whole batch. It then re-reads: if its generation is no longer above the live one it reports
+   ``stale plan: live generation is G``; if it still is (a lower plan won the race), it plans
+   again from the fresh state (every guard re-checked), at most ``retries`` times. It never
+   resends an old batch;
+5. waits for INSYNC with bounded exponential backoff (``get_change``).
+
+``dry_run`` stops after step 2 and returns the batch in Route 53's own shape (no health check
+is created). ``PlanStore`` keeps applied plans on disk; its ``cleanup`` re-reads the generation
+record and never deletes the live generation nor the one before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import botocore.exceptions
+
+from edge_origin.live.name_state import Generation, LiveName, read_name, routing_policy, zone_name
+from edge_origin.live.paging import paginate
+from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, write_plan
+
+MAX_BATCH_VALUES = 1000
+HEALTHY_CHECKER_SHARE = 0.18  # Route 53: healthy when more than 18 % of its checkers say so
+DEFAULT_MAX_CHANGE_SHARE = 0.5
+DEFAULT_WAIT_S = 300.0
+DEFAULT_RETRIES = 3
+NEW_HEALTH_CHECK = "<created by enact: {sid}>"
+
+
+class Refusal(RuntimeError):
+    """enact will not apply the plan (nothing was changed): the reason, one line."""
+
+
+class StalePlan(Refusal):
+    """The plan's generation is not above the live one."""
+
+    def __init__(self, live_generation: int, detail: str = "") -> None:
+        self.live_generation = live_generation
+        super().__init__(f"stale plan: live generation is {live_generation}" + (f" ({detail})" if detail else ""))
+
+
+class EnactFailed(RuntimeError):
+    """Route 53 refused the batch for another reason than a stale view (its message)."""
+
+
+@dataclass(frozen=True)
+class EnactOptions:
+    dry_run: bool = False
+    max_change_share: float = DEFAULT_MAX_CHANGE_SHARE
+    allow_full_change: bool = False
+    wait_s: float = DEFAULT_WAIT_S
+    retries: int = DEFAULT_RETRIES
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.max_change_share <= 1.0:
+            raise PlanError(f"max_change_share: {self.max_change_share} is out of range (0, 1]")
+        if not 0.0 <= self.wait_s <= 3600.0:
+            raise PlanError(f"wait: {self.wait_s} s is out of range 0..3600")
+        if not 0 <= self.retries <= 100:
+            raise PlanError(f"retries: {self.retries} is out of range 0..100")
+
+
+@dataclass
+class Prepared:
+    """A batch computed from one read of the live state (nothing sent yet)."""
+
+    plan: Plan
+    live: LiveName
+    changes: list[dict[str, Any]]
+    health_checks_to_create: list[dict[str, Any]]
+    added: list[str]
+    modified: list[str]
+    removed: list[str]
+    kept: list[str]
+    change_share: float
+    noop: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def change_batch(self) -> dict[str, Any]:
+        return {"Comment": _comment(self.plan), "Changes": self.changes}
+
+
+@dataclass
+class EnactResult:
+    status: str  # applied | no-op | dry-run
+    name: str
+    hosted_zone_id: str
+    generation: int
+    live_generation: int
+    change_batch: dict[str, Any]
+    health_checks_to_create: list[dict[str, Any]]
+    health_checks_created: dict[str, str] = field(default_factory=dict)
+    change_id: str | None = None
+    insync: bool | None = None
+    added: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    change_share: float = 0.0
+    attempts: int = 1
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "change_batch": self.change_batch,
+            "health_checks_to_create": self.health_checks_to_create,
+            "status": self.status,
+            "name": self.name,
+            "hosted_zone_id": self.hosted_zone_id,
+            "generation": self.generation,
+            "live_generation": self.live_generation,
+            "change_share": round(self.change_share, 4),
+            "added": self.added,
+            "modified": self.modified,
+            "removed": self.removed,
+            "kept": self.kept,
+            "health_checks_created": self.health_checks_created,
+            "change_id": self.change_id,
+            "insync": self.insync,
+            "attempts": self.attempts,
+            "notes": self.notes,
+        }
+
+    def text(self) -> str:
+        verb = {"applied": "applied", "no-op": "nothing to do", "dry-run": "dry run (nothing changed)"}[self.status]
+        lines = [f"{self.name} generation {self.generation}: {verb} (live generation was {self.live_generation})"]
+        if self.status != "no-op":
+            lines.append(
+                f"  records: {len(self.added)} added, {len(self.modified)} changed, {len(self.removed)} removed, "
+                f"{len(self.kept)} kept ({self.change_share:.0%} changed); {len(self.change_batch['Changes'])} changes in one batch"
+            )
+            for c in self.change_batch["Changes"]:
+                rr = c["ResourceRecordSet"]
+                what = ", ".join(v["Value"] for v in rr.get("ResourceRecords", [])) or (rr.get("AliasTarget") or {}).get("DNSName", "")
+                sid = f" [{rr['SetIdentifier']}]" if rr.get("SetIdentifier") else ""
+                lines.append(f"  {c['Action']:<6} {rr['Name']} {rr['Type']}{sid} {what}")
+        if self.health_checks_to_create:
+            done = "created" if self.health_checks_created else "to create"
+            lines.append(f"  health checks {done}: {len(self.health_checks_to_create)}")
+        if self.change_id:
+            lines.append(f"  change {self.change_id}: {'INSYNC' if self.insync else 'not yet INSYNC'}")
+        lines.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(lines) + "\n"
+
+
+# --- helpers -----------------------------------------------------------------------------------
+def _comment(plan: Plan) -> str:
+    base = f"edge-origin enact {plan.fqdn} generation {plan.generation} digest {plan.digest()}"
+    return (base + f": {plan.comment}")[:256] if plan.comment else base
+
+
+def caller_reference(plan: Plan, record: PlanRecord) -> str:
+    """Idempotent CallerReference: the same name, set identifier and config give the same one."""
+    assert record.health_check is not None
+    body = json.dumps([plan.fqdn, record.set_identifier, record.health_check.config(record.ip)], sort_keys=True)
+    return "edge-origin-" + hashlib.sha256(body.encode()).hexdigest()[:40]
+
+
+def _existing_health_checks(client: Any) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for page in paginate(client, "list_health_checks"):
+        for hc in page.get("HealthChecks", []):
+            out[hc["CallerReference"]] = hc
+    return out
+
+
+def is_healthy(client: Any, health_check_id: str) -> bool:
+    """Route 53's view now: more than 18 % of its checkers report success."""
+    try:
+        observations = client.get_health_check_status(HealthCheckId=health_check_id)["HealthCheckObservations"]
+    except botocore.exceptions.ClientError as exc:
+        if exc.response.get("Error", {}).get("Code") == "NoSuchHealthCheck":
+            return False
+        raise
+    reports = [o.get("StatusReport", {}).get("Status", "") for o in observations]
+    return bool(reports) and sum(r.startswith("Success") for r in reports) / len(reports) > HEALTHY_CHECKER_SHARE
+
+
+def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
+    return {
+        "Name": plan.fqdn,
+        "Type": "A",
+        "SetIdentifier": record.set_identifier,
+        "MultiValueAnswer": True,
+        "TTL": plan.ttl,
+        "ResourceRecords": [{"Value": record.ip}],
+        "HealthCheckId": health_check_id,
+    }
+
+
+def _same_record(live: dict[str, Any], want: dict[str, Any]) -> bool:
+    if any(live.get(k) is not None for k in ("Weight", "AliasTarget", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")):
+        return False
+    return (
+        bool(live.get("MultiValueAnswer"))
+        and live.get("SetIdentifier") == want["SetIdentifier"]
+        and live.get("TTL") == want["TTL"]
+        and sorted(v["Value"] for v in live.get("ResourceRecords") or []) == [want["ResourceRecords"][0]["Value"]]
+        and live.get("HealthCheckId") == want["HealthCheckId"]
+    )
+
+
+def _batch_values(changes: list[dict[str, Any]]) -> int:
+    return sum(len(c["ResourceRecordSet"].get("ResourceRecords") or [1]) for c in changes)
+
+
+# --- the engine --------------------------------------------------------------------------------
+def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None) -> Prepared:
+    """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
+    zone = zone or zone_name(client, plan.zone_id)
+    live = read_name(client, plan.zone_id, plan.name, zone)
+    if live.foreign_generation_record:
+        raise Refusal(
+            f"{live.generation_record['Name']} holds a TXT record edge-origin did not write: "
+            "remove it or pick another name; enact will not overwrite it"
+        )
+    live_gen = live.generation
+    if live_gen is not None and plan.generation == live_gen.number and plan.digest() == live_gen.digest:
+        return Prepared(plan, live, [], [], [], [], [], [], 0.0, noop=True,
+                        notes=[f"generation {plan.generation} is already live with the same digest: nothing to do"])
+    if plan.generation <= live.live_generation:
+        detail = "same generation, different records: give the plan a new generation" if plan.generation == live.live_generation else ""
+        raise StalePlan(live.live_generation, detail)
+    if not plan.records:
+        raise Refusal(f"plan generation {plan.generation} has no records: enact never leaves {plan.fqdn} without addresses")
+
+    existing = _existing_health_checks(client) if any(r.health_check_id is None for r in plan.records) else {}
+    to_create: list[dict[str, Any]] = []
+    wanted: dict[str, dict[str, Any]] = {}
+    for record in plan.records:
+        hc_id = record.health_check_id
+        if hc_id is None:
+            ref = caller_reference(plan, record)
+            found = existing.get(ref)
+            if found is not None:
+                hc_id = found["Id"]
+            else:
+                hc_id = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
+                to_create.append({
+                    "set_identifier": record.set_identifier,
+                    "CallerReference": ref,
+                    "HealthCheckConfig": record.health_check.config(record.ip),  # type: ignore[union-attr]
+                })
+        wanted[record.set_identifier] = desired_record(plan, record, hc_id)
+
+    live_by_sid: dict[Any, dict[str, Any]] = {}
+    extra: list[dict[str, Any]] = []
+    for rec in live.records:
+        sid = rec.get("SetIdentifier")
+        if sid in wanted and sid not in live_by_sid:
+            live_by_sid[sid] = rec
+        else:
+            extra.append(rec)
+    kept, modified, added = [], [], []
+    for sid, want in wanted.items():
+        current = live_by_sid.get(sid)
+        if current is None:
+            added.append(sid)
+        elif _same_record(current, want):
+            kept.append(sid)
+        else:
+            modified.append(sid)
+    removed = [str(r.get("SetIdentifier") or "(simple)") for r in extra]
+    changed = len(added) + len(modified) + len(removed)
+    total = len(live.records) + len(added)
+    share = changed / total if total else 0.0
+    notes: list[str] = []
+    policies = {routing_policy(r) for r in live.records}
+    migration = bool(policies - {"multivalue"})
+    if live.records and share > options.max_change_share:
+        if not options.allow_full_change:
+            why = (
+                f"moving {plan.fqdn} from {'/'.join(sorted(policies))} to multivalue replaces every record set in one batch "
+                "(Route 53 lets one name and type hold only one routing policy)"
+                if migration else f"{changed} of {total} record sets would change at once"
+            )
+            raise Refusal(
+                f"{why}: {share:.0%} changed is above --max-change-share {options.max_change_share:g}; "
+                "pass --allow-full-change to apply it"
+            )
+        notes.append(f"{share:.0%} of the record sets change at once (--allow-full-change)")
+    if migration and live.records:
+        notes.append(f"routing-policy migration: {'/'.join(sorted(policies))} -> multivalue in one batch")
+
+    known = [w["HealthCheckId"] for w in wanted.values() if not w["HealthCheckId"].startswith("<")]
+    healthy = [hc for hc in known if is_healthy(client, hc)]
+    if not healthy and not to_create:
+        raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
+    if to_create and not healthy:
+        notes.append(f"health is known for none of the records yet: {len(to_create)} health checks are new")
+
+    changes: list[dict[str, Any]] = []
+    next_gen = Generation(plan.generation, plan.digest(), live_gen.number if live_gen else None, live_gen.digest if live_gen else None)
+    if live.generation_record is not None:
+        changes.append({"Action": "DELETE", "ResourceRecordSet": live.generation_record})
+    changes.append({"Action": "CREATE", "ResourceRecordSet": next_gen.record_set(plan.name)})
+    for rec in extra:
+        changes.append({"Action": "DELETE", "ResourceRecordSet": rec})
+    for sid in modified:
+        changes.append({"Action": "DELETE", "ResourceRecordSet": live_by_sid[sid]})
+    for sid in modified + added:
+        changes.append({"Action": "CREATE", "ResourceRecordSet": wanted[sid]})
+    if _batch_values(changes) > MAX_BATCH_VALUES:
+        raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
+    return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes)
+
+
+def _result(prepared: Prepared, status: str) -> EnactResult:
+    return EnactResult(
+        status=status, name=prepared.plan.fqdn, hosted_zone_id=prepared.plan.zone_id,
+        generation=prepared.plan.generation, live_generation=prepared.live.live_generation,
+        change_batch=prepared.change_batch(), health_checks_to_create=prepared.health_checks_to_create,
+        added=prepared.added, modified=prepared.modified, removed=prepared.removed, kept=prepared.kept,
+        change_share=prepared.change_share, notes=list(prepared.notes),
+    )
+
+
+def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
+    """Create (or find again) the plan's missing health checks; fill their ids into the batch."""
+    created: dict[str, str] = {}
+    for spec in prepared.health_checks_to_create:
+        try:
+            hc = client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"])
+        except botocore.exceptions.ClientError as exc:
+            err = exc.response.get("Error", {})
+            raise EnactFailed(f"create_health_check for {spec['set_identifier']}: {err.get('Code')}: {err.get('Message')}") from None
+        created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
+    for change in prepared.changes:
+        rr = change["ResourceRecordSet"]
+        placeholder = rr.get("HealthCheckId", "")
+        if change["Action"] == "CREATE" and placeholder.startswith("<"):
+            rr["HealthCheckId"] = created[rr["SetIdentifier"]]
+    return created
+
+
+def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
+           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> EnactResult:
+    """Create health checks, re-check health, send the batch, wait for INSYNC."""
+    result = _result(prepared, "applied")
+    result.health_checks_created = create_health_checks(client, prepared)
+    plan = prepared.plan
+    ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"]
+    kept_ids = [r["HealthCheckId"] for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept]
+    if not any(is_healthy(client, hc) for hc in ids + kept_ids):
+        raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
+    try:
+        info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
+    except botocore.exceptions.ClientError as exc:
+        err = exc.response.get("Error", {})
+        if err.get("Code") in ("InvalidChangeBatch", "InvalidInput", "PriorRequestNotComplete"):
+            raise _LostRace(err.get("Code", ""), err.get("Message", "")) from None
+        raise EnactFailed(f"Route 53 refused the batch: {err.get('Code')}: {err.get('Message')}") from None
+    result.change_id = info["Id"]
+    result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
+    if not result.insync and options.wait_s > 0:
+        result.notes.append(f"change {info['Id']} applied but not INSYNC after {options.wait_s:g} s")
+    return result
+
+
+class _LostRace(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        self.code, self.message = code, message
+        super().__init__(f"{code}: {message}")
+
+
+def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
+                sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> bool:
+    """Poll ``get_change`` with exponential backoff (0.5 s doubling, at most 8 s a wait) up to ``wait_s``."""
+    if info.get("Status") == "INSYNC":
+        return True
+    if wait_s <= 0:
+        return False
+    deadline = clock() + wait_s
+    delay = 0.5
+    while True:
+        status = client.get_change(Id=info["Id"])["ChangeInfo"]["Status"]
+        if status == "INSYNC":
+            return True
+        remaining = deadline - clock()
+        if remaining <= 0:
+            return False
+        sleep(min(delay, remaining))
+        delay = min(delay * 2, 8.0)
+
+
+def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
+          sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
+          after_read: Callable[[Prepared], None] | None = None) -> EnactResult:
+    """Apply ``plan`` (see the module docstring). ``after_read`` runs between read and send (tests)."""
+    options = options or EnactOptions()
+    zone = zone_name(client, plan.zone_id)
+    attempts = 0
+    last_race = ""
+    while True:
+        attempts += 1
+        prepared = prepare(client, plan, options, zone=zone)
+        if prepared.noop:
+            result = _result(prepared, "no-op")
+            result.attempts = attempts
+            return result
+        if options.dry_run:
+            result = _result(prepared, "dry-run")
+            if prepared.health_checks_to_create:
+                result.notes.append(
+                    "HealthCheckId values in <...> are placeholders for the health checks in health_checks_to_create"
+                )
+            return result
+        if after_read is not None:
+            after_read(prepared)
+        try:
+            result = submit(client, prepared, options, sleep=sleep, clock=clock)
+        except _LostRace as race:
+            fresh = read_name(client, plan.zone_id, plan.name, zone)
+            if fresh.live_generation == prepared.live.live_generation and _same_state(fresh, prepared.live):
+                raise EnactFailed(f"Route 53 refused the batch: {race}") from None
+            if plan.generation <= fresh.live_generation:
+                raise StalePlan(fresh.live_generation) from None
+            last_race = f"generation {fresh.live_generation} was applied while this plan waited"
+            if attempts > options.retries:
+                raise Refusal(f"lost {attempts} races in a row ({last_race}); not retrying further") from None
+            continue
+        result.attempts = attempts
+        if attempts > 1:
+            result.notes.append(f"planned again {attempts - 1} time(s) from fresh reads ({last_race})")
+        return result
+
+
+def _same_state(a: LiveName, b: LiveName) -> bool:
+    return a.generation_record == b.generation_record and sorted(map(_key, a.records)) == sorted(map(_key, b.records))
+
+
+def _key(record: dict[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, default=str)
+
+
+# --- plan store and clean-up -------------------------------------------------------------------
+class PlanStore:
+    """Applied plans on disk, one file a generation: ``<dir>/<name>/<generation>.json``."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+
+    def _dir(self, name: str) -> Path:
+        return self.directory / name.lower().rstrip(".")
+
+    def save(self, plan: Plan) -> Path:
+        path = self._dir(plan.name) / f"{plan.generation}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_plan(plan, path)
+        return path
+
+    def generations(self, name: str) -> list[int]:
+        folder = self._dir(name)
+        if not folder.is_dir():
+            return []
+        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit())
+
+    def load(self, name: str, generation: int) -> Plan:
+        return load_plan(self._dir(name) / f"{generation}.json")
+
+    def cleanup(self, client: Any, zone_id: str, name: str, keep: int = 2) -> list[int]:
+        """Delete stored plans older than the newest ``keep``, re-reading the live generation
+        first: the live generation and the one before it are never deleted, nor anything newer."""
+        live = read_name(client, zone_id, name)
+        protected = {live.live_generation}
+        if live.generation is not None and live.generation.previous is not None:
+            protected.add(live.generation.previous)
+        stored = self.generations(name)
+        newest = set(stored[-keep:]) if keep > 0 else set()
+        removed = []
+        for gen in stored:
+            if gen in protected or gen in newest or gen > live.live_generation:
+                continue
+            (self._dir(name) / f"{gen}.json").unlink(missing_ok=True)
+            removed.append(gen)
+        return removed

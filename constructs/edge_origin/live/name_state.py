@@ -1,0 +1,158 @@
+"""What Route 53 holds for one origin name: its A record sets and its generation record.
+
+The generation record is a TXT record at ``_edge-origin-generation.<name>`` whose values are
+``"edge-origin generation=G digest=D"`` and, after the first change, ``"edge-origin previous=P
+digest=E"``. It lives in Route 53 beside the name, so the freshness check happens inside the
+change batch itself (its exact DELETE), not in a separate store a slow writer could outrun.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import botocore.exceptions
+
+from edge_origin.live.paging import list_record_sets
+from edge_origin.live.plans import GENERATION_LABEL, PlanError
+
+GENERATION_TTL = 60
+_CURRENT = re.compile(r'^"edge-origin generation=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
+_PREVIOUS = re.compile(r'^"edge-origin previous=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
+ROUTING_FIELDS = ("Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")
+
+
+def fqdn(name: str) -> str:
+    """Route 53's spelling: lower case, one trailing dot."""
+    return name.lower().rstrip(".") + "."
+
+
+def generation_name(name: str) -> str:
+    return f"{GENERATION_LABEL}.{fqdn(name)}"
+
+
+@dataclass(frozen=True)
+class Generation:
+    """The generation record's content."""
+
+    number: int
+    digest: str
+    previous: int | None = None
+    previous_digest: str | None = None
+
+    def values(self) -> list[str]:
+        out = [f'"edge-origin generation={self.number} digest={self.digest}"']
+        if self.previous is not None:
+            out.append(f'"edge-origin previous={self.previous} digest={self.previous_digest}"')
+        return out
+
+    def record_set(self, name: str) -> dict[str, Any]:
+        return {
+            "Name": generation_name(name),
+            "Type": "TXT",
+            "TTL": GENERATION_TTL,
+            "ResourceRecords": [{"Value": v} for v in self.values()],
+        }
+
+    @classmethod
+    def from_record_set(cls, record: dict[str, Any]) -> Generation | None:
+        """The content of a generation TXT record, or None when edge-origin did not write it."""
+        current = previous = None
+        for rr in record.get("ResourceRecords") or []:
+            value = rr.get("Value", "")
+            current = current or _CURRENT.match(value)
+            previous = previous or _PREVIOUS.match(value)
+        if current is None:
+            return None
+        return cls(
+            int(current.group(1)), current.group(2),
+            int(previous.group(1)) if previous else None, previous.group(2) if previous else None,
+        )
+
+
+def routing_policy(record: dict[str, Any]) -> str:
+    """``weighted`` | ``multivalue`` | ``failover`` | ... | ``simple`` (alias or not)."""
+    if record.get("Weight") is not None:
+        return "weighted"
+    if record.get("MultiValueAnswer"):
+        return "multivalue"
+    for key, name in (("Failover", "failover"), ("Region", "latency"), ("GeoLocation", "geolocation"),
+                      ("GeoProximityLocation", "geoproximity"), ("CidrRoutingConfig", "cidr")):
+        if record.get(key) is not None:
+            return name
+    return "simple"
+
+
+@dataclass
+class LiveName:
+    """One name as Route 53 holds it now."""
+
+    name: str
+    zone_id: str
+    zone_name: str
+    records: list[dict[str, Any]] = field(default_factory=list)
+    generation_record: dict[str, Any] | None = None
+    generation: Generation | None = None
+
+    @property
+    def live_generation(self) -> int:
+        return self.generation.number if self.generation else 0
+
+    @property
+    def routing_policy(self) -> str:
+        """The name's routing policy (``none`` without records, ``mixed`` if Route 53 let it mix)."""
+        policies = {routing_policy(r) for r in self.records}
+        if not policies:
+            return "none"
+        return policies.pop() if len(policies) == 1 else "mixed"
+
+    @property
+    def foreign_generation_record(self) -> bool:
+        """A TXT record at the reserved label that edge-origin did not write."""
+        return self.generation_record is not None and self.generation is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "hosted_zone_id": self.zone_id,
+            "zone_name": self.zone_name,
+            "routing_policy": self.routing_policy,
+            "generation": self.live_generation,
+            "digest": self.generation.digest if self.generation else None,
+            "previous_generation": self.generation.previous if self.generation else None,
+            "records": self.records,
+        }
+
+
+def zone_name(client: Any, zone_id: str) -> str:
+    """The hosted zone's name (trailing dot); PlanError when there is no such zone."""
+    try:
+        zone = client.get_hosted_zone(Id=zone_id)["HostedZone"]
+    except botocore.exceptions.ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code")
+        if code in ("NoSuchHostedZone", "InvalidInput"):
+            raise PlanError(f"hosted_zone_id: {zone_id!r}: no such hosted zone ({code})") from None
+        raise
+    return fqdn(zone["Name"])
+
+
+def check_inside(name: str, zone: str) -> None:
+    """PlanError unless ``name`` is the zone's apex or below it."""
+    n = fqdn(name)
+    if not (n == zone or n.endswith("." + zone)):
+        raise PlanError(f"name: {name.rstrip('.')!r} is not inside the hosted zone {zone.rstrip('.')}")
+
+
+def read_name(client: Any, zone_id: str, name: str, zone: str | None = None) -> LiveName:
+    """The name's A record sets and its generation record, read now."""
+    zone = zone or zone_name(client, zone_id)
+    check_inside(name, zone)
+    records = list_record_sets(client, zone_id, fqdn(name), "A")
+    gen_records = list_record_sets(client, zone_id, generation_name(name), "TXT")
+    gen_record = gen_records[0] if gen_records else None
+    return LiveName(
+        name=fqdn(name), zone_id=zone_id, zone_name=zone, records=records,
+        generation_record=gen_record,
+        generation=Generation.from_record_set(gen_record) if gen_record else None,
+    )

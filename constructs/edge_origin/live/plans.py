@@ -1,0 +1,381 @@
+"""DNS plans: the file format, its validation, and where plans come from.
+
+A plan is the desired state of one origin name: multivalue A records, one per origin IP, each
+with a health check (an existing ``health_check_id`` or a ``health_check`` to create), at one
+``generation``. The format is the JSON Schema shipped as ``edge_origin/data/plan.schema.json``;
+``parse_plan`` checks a document against it with a small validator of its own (the keywords the
+schema uses) and then what a schema cannot say (unique set identifiers and IPs, usable
+addresses). Every problem is ``PlanError``: one line naming the file and the field, such as
+``plan.json: records[2].ip: '203.0.113.300' is not an IPv4 address``.
+
+``plan_from_live``, ``plan_from_template`` and ``describe_live`` (``edge-origin plan from-live |
+from-template | show``) live in ``edge_origin.live.plan_sources``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from edge_origin.data import load as load_data
+
+SCHEMA_FILE = "plan.schema.json"
+SCHEMA_VERSION = 1
+MAX_PLAN_BYTES = 1 << 20
+MAX_GENERATION = 2**53 - 1
+
+_TYPE_NAMES = {
+    "object": "an object",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+}
+
+
+class PlanError(ValueError):
+    """A plan that cannot be used: one line naming the file and the field."""
+
+
+@cache
+def plan_schema() -> dict[str, Any]:
+    """The shipped JSON Schema of a plan file."""
+    return load_data(SCHEMA_FILE)
+
+
+# --- the schema validator ---------------------------------------------------------------------
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _is_type(value: Any, kind: str) -> bool:
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    return False
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    ref = schema.get("$ref")
+    if ref is None:
+        return schema
+    node: Any = root
+    for part in ref.removeprefix("#/").split("/"):
+        node = node[part]
+    return node
+
+
+def schema_errors(value: Any, schema: dict[str, Any] | None = None, path: str = "") -> list[str]:
+    """Violations of the plan schema (the keywords it uses), each ``field: problem``; [] if none."""
+    root = plan_schema()
+    return _check(value, _resolve(schema or root, root), path, root)
+
+
+def _check(value: Any, schema: dict[str, Any], path: str, root: dict[str, Any]) -> list[str]:
+    where = path or "plan"
+    if "const" in schema and not (value == schema["const"] and type(value) is type(schema["const"])):
+        return [f"{where}: must be {schema['const']!r} (got {_short(value)})"]
+    if "enum" in schema and not any(value == e and type(value) is type(e) for e in schema["enum"]):
+        return [f"{where}: {_short(value)} is not one of {', '.join(str(e) for e in schema['enum'])}"]
+    kind = schema.get("type")
+    if kind is not None and not _is_type(value, kind):
+        return [f"{where}: must be {_TYPE_NAMES[kind]} (got {_kind(value)})"]
+    expected = schema.get("x-expected")
+    errors: list[str] = []
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        lo, hi = schema.get("minimum"), schema.get("maximum")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            shown = value if abs(value) < 10**20 else f"a {len(str(abs(value)))}-digit number"
+            return [f"{where}: {shown} is out of range {lo}..{hi}"]
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", len(value)):
+            return [f"{where}: {_short(value)} must be {schema.get('minLength', 0)}-{schema.get('maxLength', 'any')} characters long"]
+        if "pattern" in schema and re.search(schema["pattern"], value) is None:
+            return [f"{where}: {_short(value)} is not {expected or 'valid'}"]
+        if schema.get("format") == "ipv4" and not _ipv4(value):
+            return [f"{where}: {_short(value)} is not an IPv4 address"]
+    if isinstance(value, list):
+        if len(value) > schema.get("maxItems", len(value)):
+            return [f"{where}: {len(value)} items, at most {schema['maxItems']} allowed"]
+        if len(value) < schema.get("minItems", 0):
+            return [f"{where}: at least {schema['minItems']} items required"]
+        if "items" in schema:
+            item_schema = _resolve(schema["items"], root)
+            for index, item in enumerate(value):
+                errors.extend(_check(item, item_schema, _join(path, index), root))
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        for key in schema.get("required", []):
+            if key not in value:
+                errors.append(f"{_join(path, key)}: required field is missing")
+        if schema.get("additionalProperties") is False:
+            for key in value:
+                if key not in props:
+                    errors.append(f"{_join(path, str(key))}: unknown field (allowed: {', '.join(props)})")
+        for key, sub in props.items():
+            if key in value:
+                errors.extend(_check(value[key], _resolve(sub, root), _join(path, key), root))
+        for choice in ("oneOf",):
+            options = schema.get(choice)
+            if options and not errors:
+                fields = [f for o in options for f in o.get("required", [])]
+                present = [f for f in fields if f in value]
+                if len(present) != 1:
+                    got = "both" if present else "neither"
+                    errors.append(f"{where}: give exactly one of {' or '.join(fields)} (got {got})")
+    return errors
+
+
+def _ipv4(value: str) -> bool:
+    try:
+        ipaddress.IPv4Address(value)
+    except ValueError:
+        return False
+    return True
+
+
+# --- the plan ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HealthCheckSpec:
+    """A Route 53 health check for one record's IP."""
+
+    type: str = "TCP"
+    port: int = 443
+    request_interval: int = 10
+    failure_threshold: int = 3
+    resource_path: str | None = None
+
+    def config(self, ip: str) -> dict[str, Any]:
+        """Route 53's ``HealthCheckConfig`` for ``ip``."""
+        config: dict[str, Any] = {
+            "Type": self.type,
+            "IPAddress": ip,
+            "Port": self.port,
+            "RequestInterval": self.request_interval,
+            "FailureThreshold": self.failure_threshold,
+        }
+        if self.resource_path is not None:
+            config["ResourcePath"] = self.resource_path
+        if self.type == "HTTPS":
+            config["EnableSNI"] = True
+        return config
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": self.type, "port": self.port,
+            "request_interval": self.request_interval, "failure_threshold": self.failure_threshold,
+        }
+        if self.resource_path is not None:
+            out["resource_path"] = self.resource_path
+        return out
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> HealthCheckSpec | None:
+        """The spec of a live ``HealthCheckConfig``, or None if the plan format cannot hold it."""
+        kind = config.get("Type")
+        if kind not in ("TCP", "HTTP", "HTTPS") or config.get("Port") is None:
+            return None
+        return cls(
+            type=kind, port=int(config["Port"]), request_interval=int(config.get("RequestInterval", 30)),
+            failure_threshold=int(config.get("FailureThreshold", 3)), resource_path=config.get("ResourcePath"),
+        )
+
+    @classmethod
+    def parse(cls, text: str) -> HealthCheckSpec:
+        """``tcp:443``, ``https:443/healthz``, ``http:8080/ready`` (``--health-check``)."""
+        match = re.fullmatch(r"(tcp|http|https):(\d{1,5})(/[\x21-\x7e]*)?", text.strip().lower() if text else "")
+        if match is None:
+            raise PlanError(f"--health-check {text!r}: expected tcp:PORT, http:PORT/PATH or https:PORT/PATH")
+        kind, port, path = match.group(1).upper(), int(match.group(2)), match.group(3)
+        if not 1 <= port <= 65535:
+            raise PlanError(f"--health-check {text!r}: port {port} is out of range 1..65535")
+        if kind == "TCP" and path:
+            raise PlanError(f"--health-check {text!r}: a TCP health check takes no path")
+        return cls(type=kind, port=port, resource_path=path if kind != "TCP" else None)
+
+
+@dataclass(frozen=True)
+class PlanRecord:
+    """One multivalue A record of a plan."""
+
+    set_identifier: str
+    ip: str
+    zone: str | None = None
+    health_check_id: str | None = None
+    health_check: HealthCheckSpec | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"set_identifier": self.set_identifier, "ip": self.ip}
+        if self.zone is not None:
+            out["zone"] = self.zone
+        if self.health_check_id is not None:
+            out["health_check_id"] = self.health_check_id
+        if self.health_check is not None:
+            out["health_check"] = self.health_check.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The desired records of one name at one generation."""
+
+    name: str
+    hosted_zone_id: str
+    generation: int
+    ttl: int
+    records: tuple[PlanRecord, ...] = field(default_factory=tuple)
+    comment: str | None = None
+
+    @property
+    def fqdn(self) -> str:
+        """The name as Route 53 spells it: lower case, trailing dot."""
+        return self.name.lower().rstrip(".") + "."
+
+    @property
+    def zone_id(self) -> str:
+        return self.hosted_zone_id.removeprefix("/hostedzone/")
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "name": self.name,
+            "hosted_zone_id": self.hosted_zone_id,
+            "generation": self.generation,
+            "ttl": self.ttl,
+            "records": [r.to_json() for r in self.records],
+        }
+        if self.comment is not None:
+            out["comment"] = self.comment
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=2) + "\n"
+
+    def digest(self) -> str:
+        """A short digest of what the plan puts in DNS (name, TTL, records; not the generation)."""
+        body = {"name": self.fqdn, "ttl": self.ttl, "records": sorted((r.to_json() for r in self.records), key=lambda r: r["set_identifier"])}
+        return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def parse_plan(document: Any, where: str = "plan") -> Plan:
+    """A Plan from a decoded JSON document; PlanError naming ``where`` and the field."""
+    errors = schema_errors(document)
+    if errors:
+        raise PlanError(f"{where}: {errors[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    records: list[PlanRecord] = []
+    seen_ids: dict[str, int] = {}
+    seen_ips: dict[str, int] = {}
+    for index, raw in enumerate(document["records"]):
+        sid, ip = raw["set_identifier"], raw["ip"]
+        if sid in seen_ids:
+            raise PlanError(f"{where}: records[{index}].set_identifier: {sid!r} is also records[{seen_ids[sid]}]'s (set identifiers must be unique)")
+        if ip in seen_ips:
+            raise PlanError(f"{where}: records[{index}].ip: {ip} is also records[{seen_ips[ip]}]'s (one record an address)")
+        address = ipaddress.IPv4Address(ip)
+        if address.is_multicast or address.is_unspecified or address == ipaddress.IPv4Address("255.255.255.255"):
+            raise PlanError(f"{where}: records[{index}].ip: {ip} is not a unicast address")
+        seen_ids[sid], seen_ips[ip] = index, index
+        hc = raw.get("health_check")
+        spec = None
+        if hc is not None:
+            if hc["type"] == "TCP" and "resource_path" in hc:
+                raise PlanError(f"{where}: records[{index}].health_check.resource_path: a TCP health check takes no path")
+            spec = HealthCheckSpec(
+                type=hc["type"], port=hc["port"], request_interval=hc.get("request_interval", 10),
+                failure_threshold=hc.get("failure_threshold", 3), resource_path=hc.get("resource_path"),
+            )
+        records.append(PlanRecord(sid, ip, raw.get("zone"), raw.get("health_check_id"), spec))
+    name = document["name"].rstrip(".")
+    if name.lower().split(".")[0] == GENERATION_LABEL:
+        raise PlanError(f"{where}: name: {document['name']!r} starts with the reserved label {GENERATION_LABEL}")
+    return Plan(
+        name=name, hosted_zone_id=document["hosted_zone_id"].removeprefix("/hostedzone/"),
+        generation=document["generation"], ttl=document["ttl"], records=tuple(records),
+        comment=document.get("comment"),
+    )
+
+
+def loads_plan(text: str, where: str = "plan") -> Plan:
+    """A Plan from JSON text."""
+    try:
+        document = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise PlanError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise PlanError(f"{where}: not a plan (JSON nested too deeply)") from None
+    except ValueError as exc:
+        raise PlanError(f"{where}: not valid JSON ({exc})") from None
+    return parse_plan(document, where)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def load_plan(path: str | Path) -> Plan:
+    """A Plan from a file; PlanError for a missing, huge, undecodable or invalid file."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_PLAN_BYTES:
+            raise PlanError(f"{path}: {size} bytes, a plan is at most {MAX_PLAN_BYTES} bytes")
+        text = path.read_text(encoding="utf-8")
+    except PlanError:
+        raise
+    except UnicodeDecodeError:
+        raise PlanError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    return loads_plan(text, str(path))
+
+
+def write_plan(plan: Plan, path: str | Path) -> None:
+    """Write ``plan`` as JSON (validated on the way: what is written can be read back)."""
+    text = plan.dumps()
+    loads_plan(text, str(path))
+    Path(path).write_text(text, encoding="utf-8")
+
+
+#: The reserved first label of the generation TXT record beside each planned name.
+GENERATION_LABEL = "_edge-origin-generation"
