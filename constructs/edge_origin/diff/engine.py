@@ -16,6 +16,8 @@ from edge_origin.diff.transition import (
     REMOVED,
     REPLACED,
     UNCHANGED,
+    UPDATED,
+    Status,
     Transition,
     record_key,
     record_label,
@@ -164,6 +166,16 @@ def _describe(tr: Transition, model: TemplateModel, record: RecordSetView) -> st
     return f"{record.type or '?'} {_policy(record)}{set_id}{ttl} -> {values};{hc}"
 
 
+TAG_PROPERTIES = ("Tags", "HealthCheckTags")
+
+
+def _shown(st: Status) -> bool:
+    """Worth a line: anything but unchanged and tag-only updates."""
+    if st.status == UNCHANGED:
+        return False
+    return not (st.status == UPDATED and all(r.split(" ", 1)[0] in TAG_PROPERTIES for r in st.reasons))
+
+
 def _hc_text(tr: Transition, record: RecordSetView, after: bool) -> str | None:
     if record.health_check is None:
         return display_value(record.health_check_id) if record.health_check_id is not None else None
@@ -171,7 +183,7 @@ def _hc_text(tr: Transition, record: RecordSetView, after: bool) -> str | None:
     text = f"{hc.resource.logical_id} {hc.type or '?'}:{hc.port if hc.port is not None else '-'}"
     if after:
         st = tr.status(hc.resource.key)
-        if st.status not in (UNCHANGED, ADDED):
+        if st.status != ADDED and _shown(st):
             text += f" ({st.describe()})"
     return text
 
@@ -232,10 +244,10 @@ def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
 
 def _resource_change(tr: Transition, name: str, kind: str, key: tuple[str, str], label: str) -> Change | None:
     st = tr.status(key)
-    if st.status == UNCHANGED:
+    if not _shown(st):
         return None
     before = None if st.status == ADDED else label
-    after = None if st.status == REMOVED else st.describe()
+    after = None if st.status == REMOVED else label if st.status == ADDED else st.describe()
     note = {REPLACED: "replaced: a new resource, new addresses", MAY_REPLACE: "may be replaced: the schema does not decide"}.get(st.status, st.status)
     return Change(name, key[0], key[1], kind, kind, before, after, note)
 

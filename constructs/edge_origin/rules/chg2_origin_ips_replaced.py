@@ -34,8 +34,10 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
         before = tr.name_addresses(base, name)
         if not before:
             continue
-        after = tr.name_addresses(head, name)
         head_records = head.record_sets(name)
+        if not head_records:
+            continue  # every record removed: EO-CHG3's business
+        after = tr.name_addresses(head, name)
         lost: list[str] = []
         maybe: list[str] = []
         for address in before:
@@ -52,7 +54,7 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
         if not lost and not maybe and not replaced_records:
             continue
         kept = len(before) - len(lost) - len(maybe)
-        all_gone = bool(head_records) and kept == 0 and not maybe
+        all_gone = kept == 0 and not maybe
         severity = Severity.ERROR if all_gone else Severity.WARNING
         ttl = max((r.ttl for r in base.record_sets(name) if r.ttl is not None), default=None)
         cached = f"until their TTL ({ttl} s) ends" if ttl is not None else "until their cached answer expires"
@@ -62,13 +64,13 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
         elif lost or maybe:
             summary = f"{len(lost) + len(maybe)} of its {len(before)} addresses go away ({kept} stay)"
         else:
-            summary = "records are replaced (deleted and created again)"
-        where = head_records[0].resource if head_records else base.record_sets(name)[0].resource
-        yield finding(
-            RULE.id, severity, where,
-            f"{name}: {summary}: {'; '.join(parts)}; edges keep connecting to the old addresses {cached}",
-            FIX,
+            summary = "records are replaced"
+        effect = (
+            f"edges keep connecting to the old addresses {cached}" if lost or maybe else
+            "Route 53 gets a new record and the old one is deleted in clean-up: whatever manages these records by "
+            "set identifier (plans, runbooks, edge-origin enact) no longer finds them"
         )
+        yield finding(RULE.id, severity, head_records[0].resource, f"{name}: {summary}: {'; '.join(parts)}; {effect}", FIX)
 
 
 RULE = TransitionRule(

@@ -28,8 +28,8 @@ WHY = (
 def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
     tr = transition_of(base, head)
     for _group, before, after in tr.record_groups():
-        if not before or not after:
-            continue
+        if not before or not after or {r.routing_policy for r in before} != {r.routing_policy for r in after}:
+            continue  # (a policy change across resources is EO-CHG1's)
         old = {route53_identity(r): r for r in before}
         kept = {record_key(r) for r in after}
         for record in after:
