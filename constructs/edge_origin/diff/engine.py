@@ -95,7 +95,7 @@ class DiffResult:
 # --- loading ------------------------------------------------------------------------------------
 def _kind(paths: Sequence[str | Path]) -> str:
     dirs = sum(Path(p).is_dir() for p in paths)
-    return "cloud assembly" if dirs == len(paths) else "template files" if dirs == 0 else "mixed"
+    return "a cloud assembly (cdk.out)" if dirs == len(paths) else "template files" if dirs == 0 else "a mix of both"
 
 
 def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
@@ -128,7 +128,7 @@ def diff_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path
         if not common:
             kinds = (_kind(base_paths), _kind(head_paths))
             hint = (
-                f"; --base is {kinds[0]} and --head {kinds[1]}: give both sides the same kind"
+                f"; --base is {kinds[0]} and --head is {kinds[1]}: give both sides the same kind"
                 if kinds[0] != kinds[1] else
                 "; stack names come from the file names (without .template.json...) or a cdk.out's stack names"
             )
