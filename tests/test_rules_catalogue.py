@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from edge_origin.rules import RULES
+from edge_origin.rules import CATALOGUE
 from edge_origin.rules.catalogue import render
 
 RULES_MD = Path(__file__).resolve().parents[1] / "RULES.md"
@@ -18,8 +18,8 @@ def test_rules_md_is_generated_from_the_registry() -> None:
 def test_every_rule_has_a_complete_section() -> None:
     text = RULES_MD.read_text(encoding="utf-8")
     ids = re.findall(r"^### (EO-[A-Z]+\d)$", text, flags=re.M)
-    assert ids == [r.id for r in RULES]
-    for rule in RULES:
+    assert ids == [r.id for r in CATALOGUE]
+    for rule in CATALOGUE:
         section = text.split(f"### {rule.id}\n", 1)[1].split("\n### ", 1)[0]
         for field in ("Catches:", "Incident:", "Fix:", "Acknowledge:", f"({rule.severity.value})"):
             assert field in section, (rule.id, field)

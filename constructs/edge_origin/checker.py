@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
-from edge_origin.rules import RULES, RULES_BY_ID, at_or_above, run_rules
+from edge_origin.rules import CATALOGUE, RULES_BY_ID, at_or_above, run_rules
 
 FORMATS = ("text", "json", "markdown", "sarif")
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
@@ -111,8 +112,33 @@ def _line_of(template: str, logical_id: str, cache: dict[str, list[str]]) -> int
     return 1
 
 
-def format_sarif(findings: Sequence[Finding]) -> str:
-    """SARIF 2.1.0, one run, the rule catalogue as the driver's rules."""
+FINGERPRINT_KEY = "edgeOriginFinding/v1"
+_NUMBER = re.compile(r"\b\d+(?:\.\d+)*\b")
+
+
+def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
+    """A stable fingerprint per finding (same order): rule id + stack + logical id + the finding's
+    ordinal among those of the same rule and resource. Independent of the message (numbers and
+    wording change between commits) and of the template path (main's cdk.out vs the PR's), so
+    code scanning tracks a finding across commits. Ordinals follow the messages with numbers
+    blanked, so a changed number does not reorder them."""
+    groups: dict[tuple[str, str, str], list[int]] = {}
+    for i, f in enumerate(findings):
+        groups.setdefault((f.rule, f.stack, f.resource), []).append(i)
+    out = [""] * len(findings)
+    for (rule, stack, resource), members in groups.items():
+        members.sort(key=lambda i: (_NUMBER.sub("#", findings[i].message), findings[i].message))
+        for ordinal, i in enumerate(members):
+            out[i] = hashlib.sha256(f"{rule}\0{stack}\0{resource}\0{ordinal}".encode()).hexdigest()[:32]
+    return out
+
+
+def format_sarif(
+    findings: Sequence[Finding], *, baseline_state: Mapping[int, str] | None = None
+) -> str:
+    """SARIF 2.1.0, one run, the rule catalogue as the driver's rules; each result carries
+    ``partialFingerprints`` (see ``finding_fingerprints``) and, when ``baseline_state`` maps a
+    finding's index to ``new`` / ``unchanged``, its ``baselineState``."""
     rules = [
         {
             "id": r.id,
@@ -122,13 +148,14 @@ def format_sarif(findings: Sequence[Finding]) -> str:
             "help": {"text": f"{r.fix} Acknowledge: {r.acknowledge}"},
             "defaultConfiguration": {"level": SARIF_LEVEL[r.severity]},
         }
-        for r in RULES
+        for r in CATALOGUE
     ]
-    index = {r.id: i for i, r in enumerate(RULES)}
+    index = {r.id: i for i, r in enumerate(CATALOGUE)}
     cache: dict[str, list[str]] = {}
     results = []
-    for f in findings:
-        result = {
+    prints = finding_fingerprints(findings)
+    for number, f in enumerate(findings):
+        result: dict = {
             "ruleId": f.rule,
             "level": SARIF_LEVEL[f.severity],
             "message": {"text": f"{f.message}. Fix: {f.fix}"},
@@ -146,6 +173,9 @@ def format_sarif(findings: Sequence[Finding]) -> str:
             result["ruleIndex"] = index[f.rule]
         if f.severity is Severity.NOT_CHECKED:
             result["kind"] = "open"  # SARIF: the tool could not tell whether the rule holds
+        result["partialFingerprints"] = {FINGERPRINT_KEY: prints[number]}
+        if baseline_state is not None and number in baseline_state:
+            result["baselineState"] = baseline_state[number]
         results.append(result)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -169,4 +199,14 @@ def format_findings(findings: Sequence[Finding], fmt: str, unreadable: Sequence[
     return renderers[fmt](findings)
 
 
-__all__ = ["FORMATS", "RULES_BY_ID", "CheckResult", "check_paths", "format_findings", "parse_severity"]
+__all__ = [
+    "FINGERPRINT_KEY",
+    "FORMATS",
+    "RULES_BY_ID",
+    "CheckResult",
+    "check_paths",
+    "finding_fingerprints",
+    "format_findings",
+    "format_sarif",
+    "parse_severity",
+]

@@ -18,6 +18,7 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_pa
 # One line a command family (module edge_origin.cli.<name>), in the order `--help` lists them.
 COMMAND_MODULES = (
     "check",
+    "diff",
     "profile",
     "rehearse",
     "live",

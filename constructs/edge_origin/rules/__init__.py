@@ -16,6 +16,11 @@ from edge_origin.model import TemplateModel
 from edge_origin.rules import (
     cf1_grpc_behavior,
     cf2_keepalive_vs_idle,
+    chg1_policy_across_resources,
+    chg2_origin_ips_replaced,
+    chg3_name_left_without_records,
+    chg4_connection_profile_transition,
+    chg5_record_identity_moved,
     dns1_weighted_grpc,
     dns2_multivalue_health,
     dns3_origin_spread,
@@ -29,7 +34,7 @@ from edge_origin.rules import (
     nlb3_termination_cross_zone,
     sg1_health_checkers,
 )
-from edge_origin.rules.base import PACK_NAME, Rule
+from edge_origin.rules.base import PACK_NAME, Rule, TransitionRule
 
 ACKNOWLEDGE_METADATA_KEY = "edge-origin:acknowledge"
 
@@ -53,6 +58,21 @@ RULES: tuple[Rule, ...] = tuple(
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
+
+#: Rules about a change (base model, head model): run by ``edge-origin diff``, not in synth.
+TRANSITION_RULES: tuple[TransitionRule, ...] = tuple(
+    m.RULE
+    for m in (
+        chg1_policy_across_resources,
+        chg2_origin_ips_replaced,
+        chg3_name_left_without_records,
+        chg4_connection_profile_transition,
+        chg5_record_identity_moved,
+    )
+)
+TRANSITION_RULES_BY_ID: dict[str, TransitionRule] = {r.id: r for r in TRANSITION_RULES}
+#: Every rule RULES.md lists: the template rules, then the transition rules.
+CATALOGUE: tuple[Rule | TransitionRule, ...] = RULES + TRANSITION_RULES
 
 
 def get_rule(rule_id: str) -> Rule:
@@ -93,12 +113,42 @@ def run_rules(
     return sorted(found, key=lambda f: (f.template, f.stack, f.resource, f.rule, -f.severity.rank, f.message))
 
 
+def run_transition_rules(
+    base: TemplateModel,
+    head: TemplateModel,
+    rules: Iterable[TransitionRule] | None = None,
+    *,
+    honour_acknowledgements: bool = True,
+) -> list[Finding]:
+    """Run transition rules over (base, head); sorted and unique like ``run_rules``.
+
+    Acknowledgements are read from head; for a finding located at a resource head no longer has
+    (the change removes it), from base.
+    """
+    head_acks = acknowledgements(head) if honour_acknowledgements else {}
+    base_acks = acknowledgements(base) if honour_acknowledgements else {}
+    found: set[Finding] = set()
+    for rule in rules if rules is not None else TRANSITION_RULES:
+        for item in rule.check(base, head):
+            key = (item.stack, item.resource)
+            acks = head_acks if head.resource(*key) is not None else base_acks
+            if item.rule in acks.get(key, {}):
+                continue
+            found.add(item)
+    return sorted(found, key=lambda f: (f.template, f.stack, f.resource, f.rule, -f.severity.rank, f.message))
+
+
 def at_or_above(findings: Iterable[Finding], threshold: Severity) -> list[Finding]:
     return [f for f in findings if f.severity.at_least(threshold)]
 
 
 __all__ = [
     "ACKNOWLEDGE_METADATA_KEY",
+    "CATALOGUE",
+    "TRANSITION_RULES",
+    "TRANSITION_RULES_BY_ID",
+    "TransitionRule",
+    "run_transition_rules",
     "PACK_NAME",
     "RULES",
     "RULES_BY_ID",

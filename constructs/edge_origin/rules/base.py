@@ -82,3 +82,30 @@ def origin_load_balancers(model: TemplateModel) -> list[tuple[str, str, list]]:
 
 def iter_rules(rules: Iterable[Rule]) -> list[Rule]:
     return sorted(rules, key=lambda r: r.id)
+
+
+@dataclass(frozen=True)
+class TransitionRule:
+    """A rule about a change: ``check(base, head)`` yields findings about deploying head over base.
+
+    ``why`` (optional) is the reasoning behind the rule, printed in RULES.md. Transition rules run
+    in ``edge-origin diff`` (and ``report --base/--head``), not in synth: one template alone
+    cannot show them.
+    """
+
+    id: str
+    severity: Severity
+    title: str
+    catches: str
+    incident: str
+    fix: str
+    check: Callable[[TemplateModel, TemplateModel], Iterable[Finding]]
+    why: str = ""
+
+    @property
+    def acknowledge(self) -> str:
+        return (
+            f'Resource Metadata "edge-origin:acknowledge": [{{"id": "{self.id}", "reason": "..."}}] on the resource the '
+            "finding names, in the head template (for a resource the change removes: in the base template); in CDK "
+            f'cfn_resource.add_metadata("edge-origin:acknowledge", [{{"id": "{self.id}", "reason": "..."}}]).'
+        )

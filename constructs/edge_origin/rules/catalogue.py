@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY
-from edge_origin.rules import ACKNOWLEDGE_METADATA_KEY, PACK_NAME, RULES
+from edge_origin.rules import ACKNOWLEDGE_METADATA_KEY, CATALOGUE, PACK_NAME
 
 INTRO = f"""# edge-origin rules
 
@@ -35,6 +35,15 @@ given templates (intrinsics resolved, `Fn::ImportValue` followed across stacks, 
 `EdgeOriginChecks(fail_on=...)` (default `Severity.ERROR`) fail it; the others are listed in
 the validation report as warnings and synth passes.
 
+## Transition rules (EO-CHG*)
+
+`edge-origin diff --base ... --head ...` (and `edge-origin report --base ... --head ...`) run them
+over two models, base (main) and head (the pull request), matched by stack and logical id.
+Whether a change replaces a resource comes from the resource schemas cfn-lint ships
+(`createOnlyProperties`, and the writable parts of `primaryIdentifier`); where the schema does
+not decide, the diff says "may replace". They cannot run in synth (one template alone does not
+show a transition), so they are acknowledged in template Metadata only.
+
 ## Acknowledging a finding
 
 - In a CDK app: `Validations.of(scope).acknowledge(Acknowledgment(id="{PACK_NAME}::{PACK_NAME}-EO-DNS1", reason="..."))`
@@ -46,8 +55,8 @@ the validation report as warnings and synth passes.
 
 def render() -> str:
     parts = [INTRO, "## Rules", "", "| Id | Severity | Title |", "|---|---|---|"]
-    parts += [f"| [{r.id}](#{r.id.lower()}) | {r.severity.value} | {r.title} |" for r in RULES]
-    for r in RULES:
+    parts += [f"| [{r.id}](#{r.id.lower()}) | {r.severity.value} | {r.title} |" for r in CATALOGUE]
+    for r in CATALOGUE:
         parts += [
             "",
             f"### {r.id}",
@@ -59,6 +68,8 @@ def render() -> str:
             f"- Fix: {r.fix}",
             f"- Acknowledge: {r.acknowledge}",
         ]
+        if getattr(r, "why", ""):
+            parts.append(f"- Why: {r.why}")
     return "\n".join(parts) + "\n"
 
 

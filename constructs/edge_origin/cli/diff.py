@@ -1,0 +1,46 @@
+"""`edge-origin diff`: argument parsing only; the work is in ``edge_origin.diff``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "diff",
+        help="what deploying --head over --base does to the origin paths: changes and transition findings",
+        description="Compare two sets of templates or cloud assemblies (main's cdk.out and the PR's), matched by stack and logical id.",
+    )
+    p.add_argument("--base", nargs="+", required=True, metavar="PATH", help="the deployed side: template files or a cdk.out")
+    p.add_argument("--head", nargs="+", required=True, metavar="PATH", help="the change: template files or a cdk.out")
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
+    p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.add_argument(
+        "--fail-on-new-only", action="store_true",
+        help="head's own findings fail the run only when base did not have them (transition findings always count)",
+    )
+    p.set_defaults(func=_cmd_diff)
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from edge_origin.checker import parse_severity
+    from edge_origin.diff import DIFF_FORMATS, diff_paths, format_diff
+    from edge_origin.model import ModelError
+
+    if args.format not in DIFF_FORMATS:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(DIFF_FORMATS)}")
+    try:
+        fail_on = parse_severity(args.fail_on)
+    except ValueError as exc:
+        raise UsageError(f"--fail-on: {exc}") from None
+    try:
+        result = diff_paths(args.base, args.head)
+    except ModelError as exc:
+        raise UsageError(str(exc)) from None
+    except (RecursionError, MemoryError) as exc:
+        raise UsageError(f"cannot read templates ({type(exc).__name__})") from None
+    sys.stdout.write(format_diff(result, args.format))
+    return EXIT_FINDINGS if result.failing(fail_on, args.fail_on_new_only) else EXIT_OK

@@ -1,0 +1,447 @@
+"""The diff itself: loading both sides, the change list per origin name, findings, rendering."""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from edge_origin.checker import finding_fingerprints, format_sarif
+from edge_origin.diff.transition import (
+    ADDED,
+    MAY_REPLACE,
+    REMOVED,
+    REPLACED,
+    UNCHANGED,
+    UPDATED,
+    Status,
+    Transition,
+    record_key,
+    record_label,
+    route53_identity,
+    transition_of,
+)
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import (
+    ListenerView,
+    ModelError,
+    RecordSetView,
+    TemplateModel,
+    display_value,
+    load_model,
+)
+from edge_origin.rules import run_rules, run_transition_rules
+from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
+
+DIFF_FORMATS = ("text", "json", "markdown", "sarif")
+
+
+class DiffInputError(ModelError):
+    """Bad input to a diff: one line naming the side (--base / --head), the path and the problem."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change on an origin path. ``kind``: record | eip | nlb | listener | distribution;
+    ``field``: what changed (``record`` / ``eip`` / ``nlb`` / ``listener`` for the resource
+    itself, else ``routing_policy``, ``ttl``, ``values``, ``health_check``, ``set_identifier``,
+    ``replaced``, ``idle_timeout``, ``origin <id> keepalive_timeout``...); ``before`` / ``after``
+    are None when absent on that side; ``note`` says what it means."""
+
+    name: str
+    stack: str
+    logical_id: str
+    kind: str
+    field: str
+    before: Any
+    after: Any
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class DiffResult:
+    base: TemplateModel
+    head: TemplateModel
+    transition: Transition
+    changes: list[Change]
+    transition_findings: list[Finding]
+    head_findings: list[Finding]
+    new: set[int] = field(default_factory=set)
+    """Indexes into ``head_findings`` of the findings base does not have (by fingerprint)."""
+
+    @property
+    def findings(self) -> list[tuple[Finding, str, bool]]:
+        """Every finding as (finding, source ``transition`` | ``head``, new)."""
+        out = [(f, "transition", True) for f in self.transition_findings]
+        out += [(f, "head", i in self.new) for i, f in enumerate(self.head_findings)]
+        return out
+
+    def failing(self, fail_on: Severity, new_only: bool = False) -> list[Finding]:
+        """Findings that fail the run: transition findings, and head findings (only the new ones
+        with ``new_only``), at or above ``fail_on``."""
+        return [f for f, _, new in self.findings if f.severity.at_least(fail_on) and (new or not new_only)]
+
+    @property
+    def changed_names(self) -> list[str]:
+        return list(dict.fromkeys(c.name for c in self.changes))
+
+
+# --- loading ------------------------------------------------------------------------------------
+def _kind(paths: Sequence[str | Path]) -> str:
+    dirs = sum(Path(p).is_dir() for p in paths)
+    return "a cloud assembly (cdk.out)" if dirs == len(paths) else "template files" if dirs == 0 else "a mix of both"
+
+
+def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
+    if not paths:
+        raise DiffInputError(f"{side}: no paths given (template files or a cdk.out directory)")
+    try:
+        return load_model(paths)
+    except RecursionError:
+        raise DiffInputError(f"{side}: cannot read templates (nested too deeply)") from None
+    except ModelError as exc:
+        raise DiffInputError(f"{side}: {exc}") from None
+
+
+def diff_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path]) -> DiffResult:
+    """Load both sides and diff them; ``DiffInputError`` (one line) on bad input."""
+    if not base_paths or not head_paths:
+        raise DiffInputError(f"{'--base' if not base_paths else '--head'}: no paths given (template files or a cdk.out directory)")
+    resolved = {Path(p).resolve(): p for p in base_paths}
+    for p in head_paths:
+        if Path(p).resolve() in resolved:
+            raise DiffInputError(
+                f"{p}: the same path is given for --base and --head; compare two versions (e.g. main's cdk.out and the PR's)"
+            )
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        base = _load("--base", base_paths)
+        head = _load("--head", head_paths)
+        common = [s for s in head.stacks if s in base.templates]
+        if not common:
+            kinds = (_kind(base_paths), _kind(head_paths))
+            hint = (
+                f"; --base is {kinds[0]} and --head is {kinds[1]}: give both sides the same kind"
+                if kinds[0] != kinds[1] else
+                "; stack names come from the file names (without .template.json...) or a cdk.out's stack names"
+            )
+            raise DiffInputError(
+                f"no stack in common (base: {', '.join(base.stacks)}; head: {', '.join(head.stacks)}): everything would "
+                f"count as removed and added{hint}"
+            )
+        return diff_models(base, head)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
+    """The change list and every finding of deploying ``head`` over ``base``."""
+    tr = transition_of(base, head)
+    head_findings = run_rules(head)
+    base_prints = set(finding_fingerprints(run_rules(base)))
+    new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
+    return DiffResult(base, head, tr, list(_changes(tr)), run_transition_rules(base, head), head_findings, new)
+
+
+# --- the change list ------------------------------------------------------------------------------
+def _policy(record: RecordSetView) -> str:
+    return f"weighted {record.weight}" if record.routing_policy == "weighted" and record.weight is not None else record.routing_policy
+
+
+def _describe(tr: Transition, model: TemplateModel, record: RecordSetView) -> str:
+    values = ", ".join(a.label for a in tr.addresses(model, record)) or "-"
+    set_id = f" set {display_value(record.set_identifier)}" if record.set_identifier is not None else ""
+    ttl = f" TTL {record.ttl}" if record.ttl is not None else ""
+    hc = f" health check {record.health_check.resource.logical_id}" if record.health_check else (
+        f" health check {display_value(record.health_check_id)}" if record.health_check_id is not None else " no health check"
+    )
+    return f"{record.type or '?'} {_policy(record)}{set_id}{ttl} -> {values};{hc}"
+
+
+TAG_PROPERTIES = ("Tags", "HealthCheckTags")
+
+
+def _shown(st: Status) -> bool:
+    """Worth a line: anything but unchanged and tag-only updates."""
+    if st.status == UNCHANGED:
+        return False
+    return not (st.status == UPDATED and all(r.split(" ", 1)[0] in TAG_PROPERTIES for r in st.reasons))
+
+
+def _hc_text(tr: Transition, record: RecordSetView, after: bool) -> str | None:
+    if record.health_check is None:
+        return display_value(record.health_check_id) if record.health_check_id is not None else None
+    hc = record.health_check
+    text = f"{hc.resource.logical_id} {hc.type or '?'}:{hc.port if hc.port is not None else '-'}"
+    if after:
+        st = tr.status(hc.resource.key)
+        if st.status != ADDED and _shown(st):
+            text += f" ({st.describe()})"
+    return text
+
+
+def _values_text(tr: Transition, model: TemplateModel, record: RecordSetView, after: bool) -> str:
+    parts = []
+    for address in tr.addresses(model, record):
+        label = address.label
+        if after and address.kind in ("eip", "nlb"):
+            st = tr.status(address.key)
+            if st.status in (REPLACED, MAY_REPLACE):
+                label += f" ({st.status})"
+        parts.append(label)
+    return ", ".join(parts) or "-"
+
+
+def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
+    base, head = tr.base, tr.head
+    before = {record_key(r): r for r in base.record_sets(name)}
+    after = {record_key(r): r for r in head.record_sets(name)}
+    base_ids = {route53_identity(r): r for r in before.values()}
+    head_ids = {route53_identity(r): r for r in after.values()}
+    for key in dict.fromkeys([*before, *after]):
+        b, h = before.get(key), after.get(key)
+        if h is None and b is not None:
+            other = head_ids.get(route53_identity(b))
+            note = ""
+            if other is not None and record_key(other) != key:
+                where = "another stack" if other.stack != b.stack else "another logical id"
+                note = f"moves to {record_label(other)} ({where}): a removal here and an addition there"
+            yield Change(name, b.stack, b.label, "record", "record", _describe(tr, base, b), None, note or "removed (deleted in the clean-up phase)")
+            continue
+        if b is None and h is not None:
+            other = base_ids.get(route53_identity(h))
+            note = ""
+            if other is not None and record_key(other) != key:
+                where = "another stack" if other.stack != h.stack else "another logical id"
+                note = f"moved from {record_label(other)} ({where}): an addition here and a removal there"
+            yield Change(name, h.stack, h.label, "record", "record", None, _describe(tr, head, h), note or "added")
+            continue
+        assert b is not None and h is not None
+        fields = (
+            ("routing_policy", _policy(b), _policy(h)),
+            ("set_identifier", display_value(b.set_identifier) if b.set_identifier is not None else None,
+             display_value(h.set_identifier) if h.set_identifier is not None else None),
+            ("ttl", b.ttl, h.ttl),
+            ("values", _values_text(tr, base, b, False), _values_text(tr, head, h, True)),
+            ("health_check", _hc_text(tr, b, False), _hc_text(tr, h, True)),
+        )
+        for fname, old, new in fields:
+            if old != new:
+                yield Change(name, h.stack, h.label, "record", fname, old, new)
+        st = tr.status(h.resource.key)
+        if h.member_index is None and st.status in (REPLACED, MAY_REPLACE):
+            yield Change(name, h.stack, h.label, "record", "replaced", None, st.describe(),
+                         "Route 53 identity changes: CloudFormation creates the new record before deleting the old")
+
+
+def _resource_change(tr: Transition, name: str, kind: str, key: tuple[str, str], label: str) -> Change | None:
+    st = tr.status(key)
+    if not _shown(st):
+        return None
+    before = None if st.status == ADDED else label
+    after = None if st.status == REMOVED else label if st.status == ADDED else st.describe()
+    note = {REPLACED: "replaced: a new resource, new addresses", MAY_REPLACE: "may be replaced: the schema does not decide"}.get(st.status, st.status)
+    return Change(name, key[0], key[1], kind, kind, before, after, note)
+
+
+def _idle_text(listener: ListenerView) -> str:
+    if listener.protocol == "TLS":
+        return f"{NLB_DEFAULT_IDLE} (fixed, TLS)"
+    return str(listener.idle_timeout) if listener.idle_timeout is not None else f"{NLB_DEFAULT_IDLE} (default)"
+
+
+def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
+    base, head = tr.base, tr.head
+    eips: dict[tuple[str, str], str] = {}
+    for model in (base, head):
+        for record in model.record_sets(name):
+            for address in tr.addresses(model, record):
+                if address.kind == "eip":
+                    eips.setdefault(address.key, address.label)
+    for key, label in eips.items():
+        change = _resource_change(tr, name, "eip", key, label)
+        if change is not None:
+            yield change
+    lbs = {lb.resource.key: lb for model in (base, head) for lb in model.load_balancers_for_name(name)}
+    for key, lb in lbs.items():
+        change = _resource_change(tr, name, "nlb", key, f"NLB {key[0]}/{key[1]}")
+        if change is not None:
+            yield change
+        old_lb, new_lb = base.load_balancer(lb.resource.ref), head.load_balancer(lb.resource.ref)
+        old = {li.resource.key: li for li in (old_lb.listeners if old_lb else [])}
+        new = {li.resource.key: li for li in (new_lb.listeners if new_lb else [])}
+        for lkey in dict.fromkeys([*old, *new]):
+            o, n = old.get(lkey), new.get(lkey)
+            if o is not None and n is not None:
+                if _idle_text(o) != _idle_text(n):
+                    yield Change(name, lkey[0], lkey[1], "listener", "idle_timeout", _idle_text(o), _idle_text(n))
+                st = tr.status(lkey)
+                if st.status in (REPLACED, MAY_REPLACE):
+                    yield Change(name, lkey[0], lkey[1], "listener", "listener", lkey[1], st.describe(), st.status)
+            elif o is not None:
+                yield Change(name, lkey[0], lkey[1], "listener", "listener", f"{o.protocol}:{o.port} idle {_idle_text(o)}", None, "removed")
+            elif n is not None:
+                yield Change(name, lkey[0], lkey[1], "listener", "listener", None, f"{n.protocol}:{n.port} idle {_idle_text(n)}", "added")
+    old_dists = {d.resource.key: d for d in base.distributions}
+    new_dists = {d.resource.key: d for d in head.distributions}
+    using = [d.resource.key for d in (*base.distributions, *head.distributions) if any(o.domain_name == name for o in d.origins)]
+    for key in dict.fromkeys(using):
+        old_d, new_d = old_dists.get(key), new_dists.get(key)
+        if old_d is None or new_d is None:
+            yield Change(name, key[0], key[1], "distribution", "distribution", key[1] if old_d else None, key[1] if new_d else None,
+                         "removed" if new_d is None else "added")
+            continue
+        old_o = {o.id: o for o in old_d.origins}
+        for origin in new_d.origins:
+            o = old_o.get(origin.id)
+            if o is None or name not in (o.domain_name, origin.domain_name):
+                continue
+            if o.domain_name != origin.domain_name:
+                yield Change(name, key[0], key[1], "distribution", f"origin {origin.id} domain_name",
+                             display_value(o.domain_name), display_value(origin.domain_name), "the distribution switches origin name")
+            for attr, default in (("keepalive_timeout", CF_DEFAULT_KEEPALIVE), ("read_timeout", CF_DEFAULT_READ)):
+                ov, nv = getattr(o, attr), getattr(origin, attr)
+                if ov != nv:
+                    yield Change(name, key[0], key[1], "distribution", f"origin {origin.id} {attr}",
+                                 ov if ov is not None else f"{default} (default)", nv if nv is not None else f"{default} (default)")
+
+
+def _changes(tr: Transition) -> Iterable[Change]:
+    for name in tr.origin_names:
+        yield from _record_changes(tr, name)
+        yield from _path_changes(tr, name)
+
+
+# --- rendering ---------------------------------------------------------------------------------------
+def _summary(result: DiffResult) -> dict[str, Any]:
+    tr = result.transition
+    keys = tr.changed_keys
+    return {
+        "stacks": {"common": tr.common_stacks, "added": tr.added_stacks, "removed": tr.removed_stacks},
+        "resources": {k: len(v) for k, v in keys.items()},
+        "origin_names": tr.origin_names,
+    }
+
+
+def _finding_dict(f: Finding, source: str, new: bool, fingerprint: str) -> dict[str, Any]:
+    return {**f.to_dict(), "source": source, "new": new, "fingerprint": fingerprint}
+
+
+def format_json(result: DiffResult) -> str:
+    items = result.findings
+    prints = finding_fingerprints([f for f, _, _ in items])
+    doc = {
+        "summary": _summary(result),
+        "changes": [c.to_dict() for c in result.changes],
+        "findings": [_finding_dict(f, s, n, p) for (f, s, n), p in zip(items, prints, strict=True)],
+    }
+    return json.dumps(doc, indent=2, sort_keys=True, default=str) + "\n"
+
+
+def _show(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def _change_line(c: Change) -> str:
+    where = f"{c.kind} {c.stack}/{c.logical_id}"
+    if c.field == c.kind:
+        what = f"added: {c.after}" if c.before is None else f"removed: {c.before}" if c.after is None else f"{c.after}"
+    else:
+        what = f"{c.field} {_show(c.before)} -> {_show(c.after)}"
+    note = f" [{c.note}]" if c.note and c.note not in ("added", "removed") else ""
+    return f"  {where}: {what}{note}"
+
+
+def _counts(findings: Sequence[Finding]) -> str:
+    return ", ".join(f"{sum(f.severity is s for f in findings)} {s.value}" for s in Severity)
+
+
+def format_text(result: DiffResult) -> str:
+    s = _summary(result)
+    st = s["stacks"]
+    lines = [
+        f"edge-origin diff: {len(st['common'])} stack(s) in common"
+        + (f", added {', '.join(st['added'])}" if st["added"] else "")
+        + (f", removed {', '.join(st['removed'])}" if st["removed"] else "")
+        + f"; resources: {s['resources']['added']} added, {s['resources']['removed']} removed, {s['resources']['changed']} changed"
+    ]
+    by_name: dict[str, list[Change]] = {}
+    for c in result.changes:
+        by_name.setdefault(c.name, []).append(c)
+    if not by_name:
+        lines.append("no change on any origin path")
+    for name, changes in by_name.items():
+        lines.append(f"origin {name} ({s['origin_names'].get(name, '?')}):")
+        lines += [_change_line(c) for c in changes]
+    lines.append(f"transition findings: {len(result.transition_findings)} ({_counts(result.transition_findings)})")
+    for f in result.transition_findings:
+        lines += [f"  {f.severity.value:<7} {f.rule:<8} {f.stack}/{f.resource}: {f.message}", f"          fix: {f.fix}"]
+    lines.append(f"head findings: {len(result.head_findings)} ({len(result.new)} new in this change)")
+    for i, f in enumerate(result.head_findings):
+        mark = "new " if i in result.new else "    "
+        lines.append(f"  {mark}{f.severity.value:<7} {f.rule:<8} {f.stack}/{f.resource}: {f.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _md(text: Any) -> str:
+    return _show(text).replace("|", "\\|").replace("\n", " ")
+
+
+def changes_table(changes: Sequence[Change]) -> list[str]:
+    """Markdown rows: one a change."""
+    lines = ["| Resource | Field | Before | After | Note |", "|---|---|---|---|---|"]
+    for c in changes:
+        lines.append(f"| {c.kind} `{_md(c.stack)}/{_md(c.logical_id)}` | {_md(c.field)} | {_md(c.before)} | {_md(c.after)} | {_md(c.note)} |")
+    return lines
+
+
+def findings_table(result: DiffResult) -> list[str]:
+    items = result.findings
+    if not items:
+        return ["No findings."]
+    lines = ["| | Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|---|"]
+    for f, source, new in items:
+        mark = "transition" if source == "transition" else ("**new**" if new else "in base")
+        lines.append(f"| {mark} | {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} | {_md(f.fix)} |")
+    return lines
+
+
+def format_markdown(result: DiffResult) -> str:
+    s = _summary(result)
+    out = ["## edge-origin diff", ""]
+    out.append(
+        f"{len(s['stacks']['common'])} stack(s) in common; resources: {s['resources']['added']} added, "
+        f"{s['resources']['removed']} removed, {s['resources']['changed']} changed."
+    )
+    out.append("")
+    by_name: dict[str, list[Change]] = {}
+    for c in result.changes:
+        by_name.setdefault(c.name, []).append(c)
+    if not by_name:
+        out += ["No change on any origin path.", ""]
+    for name, changes in by_name.items():
+        out += [f"### {name}", "", *changes_table(changes), ""]
+    out += ["### Findings", "", *findings_table(result)]
+    return "\n".join(out) + "\n"
+
+
+def format_diff_sarif(result: DiffResult) -> str:
+    items = result.findings
+    state = {i: ("new" if new else "unchanged") for i, (_, _, new) in enumerate(items)}
+    return format_sarif([f for f, _, _ in items], baseline_state=state)
+
+
+def format_diff(result: DiffResult, fmt: str) -> str:
+    """Render in one of ``DIFF_FORMATS``; ValueError naming the allowed formats."""
+    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_diff_sarif}
+    if fmt not in renderers:
+        raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(DIFF_FORMATS)})")
+    return renderers[fmt](result)

@@ -1,0 +1,344 @@
+"""Two models, base and head, matched by stack and logical id (CloudFormation's identity).
+
+``Transition(base, head)`` answers what the transition rules and ``edge-origin diff`` ask:
+
+- ``status(key)``: what deploying head does to the resource ``(stack, logical_id)``:
+  ``added`` | ``removed`` | ``unchanged`` | ``updated`` (in place) | ``replaced`` |
+  ``may replace``, with reasons. Replacement comes from the resource schemas cfn-lint ships
+  (``diff.schemas``): a change of a ``createOnlyProperties`` pointer or of a writable part of the
+  ``primaryIdentifier`` replaces the resource. A property whose value refers to a replaced
+  resource changes with it (a record's ``ResourceRecords: [Ref Eip]`` gets the new EIP's
+  address; a listener's create-only ``LoadBalancerArn`` of a replaced NLB replaces the
+  listener). "may replace" where the schema does not decide: no schema for the type, a value
+  the templates cannot resolve, a wildcard or conditional pointer.
+- per name: the record sets on each side, their addresses (``Address``: an EIP, a literal IP,
+  an NLB behind an alias), and whether each base address is still answered after the deploy.
+
+Everything is computed on demand and memoized; the cost is linear in what is asked.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from edge_origin.diff.schemas import DEFAULT_REGION, replacement_rules
+from edge_origin.model import RecordSetView, Resource, ResourceRef, TemplateModel, Unresolved, display_value
+
+ADDED = "added"
+REMOVED = "removed"
+UNCHANGED = "unchanged"
+UPDATED = "updated"
+REPLACED = "replaced"
+MAY_REPLACE = "may replace"
+GONE = (REMOVED, REPLACED)
+"""Statuses after which the deployed resource of base no longer exists."""
+
+Key = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the deploy does to one resource, and why (``reasons`` are short phrases)."""
+
+    status: str
+    reasons: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return self.status + (f" ({'; '.join(self.reasons)})" if self.reasons else "")
+
+
+@dataclass(frozen=True)
+class Address:
+    """One address a name answers with: ``kind`` is ``eip`` | ``nlb`` (alias) | ``ip`` | ``value``."""
+
+    kind: str
+    key: Any
+    label: str
+
+
+def record_key(record: RecordSetView) -> tuple[str, str, Any]:
+    """A record set's identity across base and head: stack, logical id, and for a RecordSetGroup
+    member its Route 53 identity inside the group (positions shift when members are added)."""
+    if record.member_index is None:
+        return (record.stack, record.logical_id, None)
+    return (record.stack, record.logical_id, (record.name, record.type, display_value(record.set_identifier)))
+
+
+def record_label(record: RecordSetView) -> str:
+    return f"{record.stack}/{record.label}"
+
+
+def route53_identity(record: RecordSetView) -> tuple[Any, ...]:
+    """What Route 53 calls one record: zone, name, type, set identifier."""
+    zone = record.hosted_zone_name or display_value(record.hosted_zone)
+    return (zone, record.name, record.type, display_value(record.set_identifier) if record.set_identifier is not None else None)
+
+
+def zone_name_type(record: RecordSetView) -> tuple[Any, ...]:
+    return route53_identity(record)[:3]
+
+
+def _contains_unresolved(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Unresolved):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _refs(value: Any) -> Iterator[ResourceRef]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ResourceRef):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+_MISSING = object()
+
+
+def _at(props: dict[str, Any], parts: list[str]) -> Any:
+    value: Any = props
+    for part in parts:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            return _MISSING
+    return value
+
+
+def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "unset"
+    if isinstance(value, (dict, list)) and not all(isinstance(v, (str, int, ResourceRef, Unresolved)) for v in (value if isinstance(value, list) else [0])):
+        return "{...}"
+    return display_value(value)
+
+
+class Transition:
+    """Base and head matched by (stack, logical id); see the module docstring."""
+
+    def __init__(self, base: TemplateModel, head: TemplateModel, region: str = DEFAULT_REGION) -> None:
+        self.base = base
+        self.head = head
+        self.region = region
+        self._status: dict[Key, Status] = {}
+        self._busy: set[Key] = set()
+
+    # --- stacks and resources ------------------------------------------------------------------
+    @cached_property
+    def common_stacks(self) -> list[str]:
+        return [s for s in self.head.stacks if s in self.base.templates]
+
+    @cached_property
+    def added_stacks(self) -> list[str]:
+        return [s for s in self.head.stacks if s not in self.base.templates]
+
+    @cached_property
+    def removed_stacks(self) -> list[str]:
+        return [s for s in self.base.stacks if s not in self.head.templates]
+
+    def status(self, key: Key) -> Status:
+        """What the deploy does to resource ``key`` (memoized)."""
+        found = self._status.get(key)
+        if found is not None:
+            return found
+        b, h = self.base.resource(*key), self.head.resource(*key)
+        if b is None and h is None:
+            result = Status(UNCHANGED)
+        elif b is None:
+            result = Status(ADDED)
+        elif h is None:
+            result = Status(REMOVED)
+        elif key in self._busy:
+            return Status(UPDATED)  # a reference cycle (CloudFormation forbids them); do not recurse
+        else:
+            self._busy.add(key)
+            try:
+                result = self._compare(b, h)
+            finally:
+                self._busy.discard(key)
+        self._status[key] = result
+        return result
+
+    def gone(self, key: Key) -> bool:
+        """The resource base deployed is removed or replaced (definitely)."""
+        return self.status(key).status in GONE
+
+    def _ref_change(self, value: Any) -> tuple[str, str] | None:
+        """(status, label) of the first referenced resource that is replaced (or may be)."""
+        maybe = None
+        for ref in _refs(value):
+            st = self.status((ref.stack, ref.logical_id))
+            if st.status == REPLACED:
+                return REPLACED, ref.logical_id
+            if st.status == MAY_REPLACE and maybe is None:
+                maybe = (MAY_REPLACE, ref.logical_id)
+        return maybe
+
+    def _compare(self, b: Resource, h: Resource) -> Status:
+        if b.type != h.type:
+            return Status(REPLACED, (f"type {b.type} -> {h.type}",))
+        bp, hp = b.properties, h.properties
+        changed: dict[str, str] = {}  # top-level property -> how
+        for name in dict.fromkeys([*bp, *hp]):
+            before, after = bp.get(name, _MISSING), hp.get(name, _MISSING)
+            if before != after:
+                changed[name] = "changed"
+                continue
+            dep = self._ref_change(after)
+            if dep is not None:
+                changed[name] = f"{dep[1]} {dep[0]}"
+        if not changed:
+            return Status(UNCHANGED)
+        rules = replacement_rules(h.type, self.region)
+        if rules is None:
+            return Status(MAY_REPLACE, (f"no resource schema for {h.type}: changed {', '.join(changed)}",))
+        replaced: list[str] = []
+        maybe: list[str] = []
+        for pointer in rules.replacing + rules.conditional:
+            parts = pointer.split("/")[2:] if pointer.startswith("/properties/") else []
+            if not parts or parts[0] not in changed:
+                continue
+            path = ".".join(parts)
+            if "*" in parts or pointer in rules.conditional:
+                maybe.append(f"{path} changed (the schema does not say whether this one replaces)")
+                continue
+            before, after = _at(bp, parts), _at(hp, parts)
+            if before != after:
+                if _contains_unresolved(before) or _contains_unresolved(after):
+                    maybe.append(f"{path} not resolvable from the templates")
+                else:
+                    replaced.append(f"{path} {_show(before)} -> {_show(after)}")
+                continue
+            dep = self._ref_change(after)
+            if dep is not None:
+                (replaced if dep[0] == REPLACED else maybe).append(f"{path}: {dep[1]} {dep[0]}")
+        if replaced:
+            return Status(REPLACED, tuple(replaced))
+        if maybe:
+            return Status(MAY_REPLACE, tuple(maybe))
+        return Status(UPDATED, tuple(f"{k} {v}" for k, v in changed.items()))
+
+    @cached_property
+    def changed_keys(self) -> dict[str, list[Key]]:
+        """``{"added": [...], "removed": [...], "changed": [...]}``: keys whose template text differs
+        (a cheap comparison of resolved properties; no replacement analysis)."""
+        out: dict[str, list[Key]] = {"added": [], "removed": [], "changed": []}
+        for res in self.head.resources:
+            before = self.base.resource(*res.key)
+            if before is None:
+                out["added"].append(res.key)
+            elif before.type != res.type or before.properties != res.properties:
+                out["changed"].append(res.key)
+        for res in self.base.resources:
+            if self.head.resource(*res.key) is None:
+                out["removed"].append(res.key)
+        return out
+
+    # --- names, records and addresses ----------------------------------------------------------
+    @cached_property
+    def origin_names(self) -> dict[str, str]:
+        """Origin names of either side -> kind (head's kind wins), sorted."""
+        out = dict(self.base.origin_names())
+        out.update(self.head.origin_names())
+        return dict(sorted(out.items()))
+
+    def records(self, model: TemplateModel, name: str) -> list[RecordSetView]:
+        return model.record_sets(name)
+
+    @cached_property
+    def _groups(self) -> dict[tuple[Any, ...], tuple[list[RecordSetView], list[RecordSetView]]]:
+        """(zone, name, type) -> (base records, head records), every literal name of either side."""
+        out: dict[tuple[Any, ...], tuple[list[RecordSetView], list[RecordSetView]]] = defaultdict(lambda: ([], []))
+        for side, model in ((0, self.base), (1, self.head)):
+            for record in model.record_sets():
+                if isinstance(record.name, str):
+                    out[zone_name_type(record)][side].append(record)
+        return dict(out)
+
+    def record_groups(self) -> list[tuple[tuple[Any, ...], list[RecordSetView], list[RecordSetView]]]:
+        """Every (zone, name, type) with its base and head record sets, sorted by name."""
+        return [(k, b, h) for k, (b, h) in sorted(self._groups.items(), key=lambda kv: tuple(display_value(x) for x in kv[0]))]
+
+    def addresses(self, model: TemplateModel, record: RecordSetView) -> list[Address]:
+        """The addresses one record answers with."""
+        out = []
+        for value in record.values:
+            eip = model.eip(value)
+            if eip is not None:
+                out.append(Address("eip", eip.resource.key, f"EIP {eip.resource.stack}/{eip.resource.logical_id}"))
+            elif isinstance(value, str):
+                out.append(Address("ip", value, value))
+            else:
+                out.append(Address("value", display_value(value), display_value(value)))
+        if record.alias_target is not None:
+            lbs = model.record_load_balancers(record)
+            if lbs:
+                for lb in lbs:
+                    out.append(Address("nlb", lb.resource.key, f"NLB {lb.resource.stack}/{lb.resource.logical_id} (alias)"))
+            else:
+                out.append(Address("value", display_value(record.alias_target.dns_name), f"alias {display_value(record.alias_target.dns_name)}"))
+        return out
+
+    def name_addresses(self, model: TemplateModel, name: str) -> dict[Address, list[RecordSetView]]:
+        out: dict[Address, list[RecordSetView]] = {}
+        for record in model.record_sets(name):
+            for address in self.addresses(model, record):
+                out.setdefault(address, []).append(record)
+        return out
+
+    def address_fate(self, address: Address, head_addresses: dict[Address, list[RecordSetView]]) -> Status:
+        """What happens to one base address of a name: ``unchanged``, ``removed`` (no head record
+        answers with it), ``replaced`` / ``may replace`` (its EIP or NLB is)."""
+        if address.kind in ("eip", "nlb"):
+            st = self.status(address.key)
+            if st.status in (REPLACED, MAY_REPLACE):
+                return st
+            if st.status == REMOVED:
+                return Status(REMOVED, ("the resource is removed",))
+        if address not in head_addresses:
+            return Status(REMOVED, ("no record answers with it any more",))
+        return Status(UNCHANGED)
+
+    def distributions_using(self, model: TemplateModel, name: str) -> list[Resource]:
+        return [d.resource for d in model.distributions if any(o.domain_name == name for o in d.origins)]
+
+    def live_in_head(self, name: str) -> bool:
+        """Is ``name`` still an origin after the deploy? Yes when head uses it as an origin; also when
+        base used it and head gives no sign it was switched away (every distribution of base
+        that used it is gone in head or no longer uses it: that is the safe clean-up)."""
+        if name in self.head.origin_names() or self.distributions_using(self.head, name):
+            return True
+        if name not in self.base.origin_names():
+            return False
+        # base's distributions that used it are gone or switched away: the safe clean-up; without
+        # any (a metadata marker only), the distribution is outside these templates: still live
+        return not self.distributions_using(self.base, name)
+
+
+_LAST: list[tuple[TemplateModel, TemplateModel, Transition]] = []
+
+
+def transition_of(base: TemplateModel, head: TemplateModel) -> Transition:
+    """The Transition of this pair, shared by the rules of one diff (the last two pairs are kept)."""
+    for b, h, t in _LAST:
+        if b is base and h is head:
+            return t
+    found = Transition(base, head)
+    _LAST.insert(0, (base, head, found))
+    del _LAST[2:]
+    return found
