@@ -58,8 +58,7 @@ def _plan(ips: int, routing: str) -> DnsPlan:
 
 @pytest.fixture(scope="module")
 def calibrated() -> tuple[float, ModelResult]:
-    return calibrate_capacity(load_plan([INCIDENT_WEIGHTED], NAME), CFG, PUBLISHED_PEAK_BEFORE,
-                              tolerance=CALIBRATION_TOLERANCE / 2)
+    return calibrate_capacity(load_plan([INCIDENT_WEIGHTED], NAME), CFG, PUBLISHED_PEAK_BEFORE, tolerance=0.001)
 
 
 def test_the_fixture_is_the_incident_plan() -> None:
@@ -91,6 +90,9 @@ def test_multivalue_six_ips_at_the_same_capacity_predict_about_zero(calibrated: 
 
 def test_two_to_four_weighted_ips_do_not_lower_the_errors(calibrated: tuple[float, ModelResult]) -> None:
     capacity, four = calibrated
+    # 79.8 % calibrates to ~7.0 M a address: two addresses hold the 14 M too (the 27 February event,
+    # with 2 IPs, saw "~80 %" as well: guide line 47), so only the routing is left to blame
+    assert 2 * capacity >= DEVICES
     two = run_model(_plan(2, "weighted"), replace(CFG, origin_capacity=capacity))
     six = run_model(_plan(6, "weighted"), replace(CFG, origin_capacity=capacity))
     assert four.predicted_errors["peak"] >= two.predicted_errors["peak"] - CALIBRATION_TOLERANCE

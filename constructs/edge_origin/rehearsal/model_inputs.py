@@ -35,6 +35,11 @@ def _finite(text: str, flag: str, what: str = "a number") -> float:
     return value
 
 
+def _is_header(cells: Sequence[str], words: Sequence[str]) -> bool:
+    """A header row names the columns (``edge,share`` / ``origin,capacity``, any case)."""
+    return [c.lower() for c in cells] == list(words)
+
+
 # --- how devices spread over edges -----------------------------------------------------------
 def zipf_shares(edges: int, exponent: float) -> list[float]:
     """Share of edge rank k (1..E) proportional to 1 / k**exponent (0: uniform)."""
@@ -64,11 +69,11 @@ def read_shares_file(path: str | Path, flag: str = "--edge-traffic") -> tuple[li
         if len(cells) != 2:
             raise ModelError(f"{flag}: {p}:{lineno}: expected 'edge,share', got {len(cells)} field(s)")
         name, raw = cells
+        if not names and _is_header(cells, ("edge", "share")):
+            continue
         try:
             value = float(raw)
         except ValueError:
-            if not names:  # a header row
-                continue
             raise ModelError(f"{flag}: {p}:{lineno}: share {raw[:40]!r} is not a number") from None
         if not math.isfinite(value) or value < 0:
             raise ModelError(f"{flag}: {p}:{lineno}: share {raw[:40]!r} must be a finite number >= 0")
@@ -165,12 +170,9 @@ def read_capacity_file(path: str | Path, flag: str = "--origin-capacity-file") -
         if len(cells) != 2:
             raise ModelError(f"{flag}: {p}:{lineno}: expected 'origin,capacity', got {len(cells)} field(s)")
         name, raw = cells
-        try:
-            cap = parse_capacity(raw, f"{flag}: {p}:{lineno}")
-        except ModelError:
-            if not out and lineno == 1:  # a header row
-                continue
-            raise
+        if not out and _is_header(cells, ("origin", "capacity")):
+            continue
+        cap = parse_capacity(raw, f"{flag}: {p}:{lineno}")
         if not name:
             raise ModelError(f"{flag}: {p}:{lineno}: empty origin name")
         if name in out:

@@ -132,6 +132,32 @@ def _arrivals(devices: np.ndarray, ramp: float, dt: float, steps: int) -> np.nda
     return np.diff(cum, axis=0)
 
 
+def _update_health(
+    checks: Sequence[HealthCheckModel],
+    over: np.ndarray,
+    dt: float,
+    now: float,
+    status: dict[str, bool],
+    failing_for: dict[str, float],
+    passing_for: dict[str, float],
+    events: list[tuple[float, str, bool]],
+) -> None:
+    """One step of Route 53 checks: ``window_seconds`` failing turns a check unhealthy, as long passing back."""
+    for check in checks:
+        if bool(over[list(check.origins)].any()):
+            failing_for[check.key] += dt
+            passing_for[check.key] = 0.0
+        else:
+            passing_for[check.key] += dt
+            failing_for[check.key] = 0.0
+        if status[check.key] and failing_for[check.key] >= check.window_seconds - 1e-9:
+            status[check.key] = False
+            events.append((round(now + dt, 6), check.key, False))
+        elif not status[check.key] and passing_for[check.key] >= check.window_seconds - 1e-9:
+            status[check.key] = True
+            events.append((round(now + dt, 6), check.key, True))
+
+
 def simulate(inp: SimInputs) -> SimOutput:
     """Run the steps; see the module docstring."""
     dt = inp.step_seconds
@@ -199,10 +225,11 @@ def simulate(inp: SimInputs) -> SimOutput:
         if not count.any():
             held_t[t] = held
             demand_t[t] = held
-            if t >= ramp_steps and pending <= 0.5:
+            if t >= ramp_steps and pending <= 0.5:  # nothing will move again: the rest is this step
                 held_t[t:] = held
                 demand_t[t:] = held
                 break
+            _update_health(inp.checks, held >= conc - 0.5, dt, now, status, failing_for, passing_for, events)
             continue
         last_active = t
         for g in np.nonzero((count > 0) & (expires <= now + 1e-9))[0]:
@@ -250,21 +277,8 @@ def simulate(inp: SimInputs) -> SimOutput:
                 schedule(t, nxt, counts)
                 pending += float(counts.sum())
         # Route 53 health checks of the origins past capacity
-        over = (held >= conc - 0.5) | (refused_o > 0.5)
-        for check in inp.checks:
-            failing = bool(over[list(check.origins)].any())
-            if failing:
-                failing_for[check.key] += dt
-                passing_for[check.key] = 0.0
-            else:
-                passing_for[check.key] += dt
-                failing_for[check.key] = 0.0
-            if status[check.key] and failing_for[check.key] >= check.window_seconds - 1e-9:
-                status[check.key] = False
-                events.append((round(now + dt, 6), check.key, False))
-            elif not status[check.key] and passing_for[check.key] >= check.window_seconds - 1e-9:
-                status[check.key] = True
-                events.append((round(now + dt, 6), check.key, True))
+        _update_health(inp.checks, (held >= conc - 0.5) | (refused_o > 0.5), dt, now, status, failing_for,
+                       passing_for, events)
     if not round_robin:
         rpcs = held.copy()
     return SimOutput(
