@@ -122,14 +122,12 @@ def _answer_row(answer: Sequence[str], index: dict[str, int], k: int, policy: st
     return row
 
 
-def _arrivals(devices: np.ndarray, ramp: float, dt: float, steps: int) -> np.ndarray:
-    """(T, R) whole devices joining in each step, uniform over the ramp (all in step 0 when ramp is 0)."""
-    bounds = np.arange(steps + 1, dtype=float) * dt
-    frac = np.ones(steps + 1) if ramp <= 0 else np.clip(bounds / ramp, 0.0, 1.0)
-    frac[0] = 0.0
-    cum = np.floor(devices[None, :].astype(float) * frac[:, None])
-    cum[-1] = np.where(frac[-1] >= 1.0, devices, cum[-1])
-    return np.diff(cum, axis=0)
+def _joined_by(devices: np.ndarray, ramp: float, seconds: float) -> np.ndarray:
+    """Whole devices per resolver that joined by ``seconds`` (uniform over the ramp; all at 0 when ramp is 0)."""
+    if seconds <= 0:
+        return np.zeros_like(devices)
+    frac = 1.0 if ramp <= 0 else min(1.0, seconds / ramp)
+    return devices.copy() if frac >= 1.0 else np.floor(devices * frac).astype(devices.dtype)
 
 
 def _update_health(
@@ -179,8 +177,9 @@ def simulate(inp: SimInputs) -> SimOutput:
             "fewer attempts or a longer step"
         )
     buf = np.zeros((horizon, max(classes, 1), groups))
-    arrivals = _arrivals(inp.group_devices, inp.ramp_seconds, dt, steps)
-    ramp_steps = int(np.nonzero(arrivals.sum(axis=1))[0].max()) + 1 if arrivals.any() else 0
+    devices = np.asarray(inp.group_devices, dtype=np.int64)
+    joined = np.zeros_like(devices)
+    ramp_steps = 1 if inp.ramp_seconds <= 0 else math.ceil(inp.ramp_seconds / dt - 1e-9)
 
     conc = np.asarray(inp.concurrent_capacity, dtype=float)
     rate = np.asarray(inp.rate_capacity, dtype=float)
@@ -220,7 +219,9 @@ def simulate(inp: SimInputs) -> SimOutput:
         buf[slot] = 0.0
         due_total = due.sum(axis=0)
         pending -= float(due_total.sum())
-        new = arrivals[t]
+        joined_next = _joined_by(devices, inp.ramp_seconds, (t + 1) * dt) if t < ramp_steps else joined
+        new = (joined_next - joined).astype(float)
+        joined = joined_next
         count = new + due_total
         if not count.any():
             held_t[t] = held
