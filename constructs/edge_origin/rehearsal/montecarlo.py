@@ -129,7 +129,8 @@ class ModelResult(RehearsalResult):
         lines.append(f"max/mean connections {self.max_over_mean:.2f}")
         pe = self.predicted_errors
         lines.append(
-            f"predicted errors: peak {pe['peak'] * 100:.3f} % (worst 5-minute window), mean {pe['mean'] * 100:.3f} %"
+            f"predicted errors: peak {pe['peak'] * 100:.3f} % (worst 5-minute window from the start), "
+            f"mean {pe['mean'] * 100:.3f} % (the run); refused / all connection attempts"
         )
         steady = self.steady_state_seconds
         lines.append("steady state: " + ("not reached" if steady is None else f"after {steady:g} s"))
