@@ -9,6 +9,10 @@ model predicts it, and the sensitivity sweep over shared resolvers and the audie
     PYTHONPATH=constructs python benchmarks/bench_rehearsal.py [--sizes 1000,2000,5000] [--chart PATH]
         [--client-processes 2] [--cases multivalue-shuffle,...] [--model-only] [--model-chart PATH]
 
+Model, measured here (2 cores, shared): 121 M devices / 600 edges / 10 min, health checks and
+reconnects forever, capacity 20 M an address: 0.09-0.15 s with R = 1, 0.24-0.62 s with R = 600
+(6,000 answer draws); the incident's capacity calibrates in ~0.7 s; the whole model part ~13 s.
+
 Where a burst's time goes (2 cores, multivalue shuffle, per-thread CPU from /proc during the burst):
 the machine is CPU-bound (parent + clients ~180-190 % of 200 %), so connections/s = 2 cores / CPU
 per connection. Per connection at N = 1k: the clients' gRPC core ~1.0 ms (resolving is a small

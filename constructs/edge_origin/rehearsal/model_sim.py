@@ -19,7 +19,10 @@ its devices waiting to reconnect (by retry number, in a ring buffer of future st
    healthy), and as long again of passing brings it back.
 
 Counts are floats (a fluid model) except first attempts under ``shuffle``, drawn from a
-multinomial so that small runs keep the per-device noise the loopback rehearsal shows.
+multinomial so that small runs keep the per-device noise the loopback rehearsal shows. Refused
+devices of one resolver are refused alike whatever their retry number (they are mixed). A device
+keeps its connection for the run (a broadcast). A ``round_robin`` device opens one connection per
+address of its answer; it is connected when any is accepted and retries only when all are refused.
 """
 
 from __future__ import annotations
