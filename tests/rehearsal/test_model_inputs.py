@@ -190,3 +190,17 @@ def test_any_text_parses_or_is_a_model_error(text: str) -> None:
 def test_capacity_file_reads_a_header_and_comments(tmp_path: Path) -> None:
     caps = read_capacity_file(_write(tmp_path, "c.csv", "origin,capacity\n# note\nA, 5\nB,7/s\n"))
     assert caps == {"A": Capacity(5.0), "B": Capacity(7.0, per_second=True)}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=6), st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                                                         st.text(max_size=6))), max_size=5))
+def test_any_shares_file_reads_or_is_a_model_error(tmp_path_factory: pytest.TempPathFactory, rows) -> None:  # noqa: ANN001
+    path = tmp_path_factory.mktemp("shares") / "s.csv"
+    path.write_text("\n".join(f"{a},{b}" for a, b in rows))
+    try:
+        shares = edge_shares(str(path), len(rows))
+    except ModelError as exc:
+        assert "--edge-traffic" in str(exc) and "\n" not in str(exc)
+    else:
+        assert sum(shares) == pytest.approx(1.0) and all(s >= 0 for s in shares)
