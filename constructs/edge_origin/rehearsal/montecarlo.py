@@ -13,7 +13,8 @@ Inputs (:class:`ModelConfig`, the ``rehearse --model`` flags):
   CloudFront cache hosts resolved to the same origin endpoint within the TTL", and after the fix
   "the cache hosts began resolving all 6 origin IPs at once") describe one shared answer per TTL
   window for the whole audience, and gRPC is a POST, which CloudFront sends from the edge
-  location straight to the origin (not through a regional edge cache). So the default is
+  location straight to the origin (the developer guide's "How CloudFront works with regional
+  edge caches": proxy methods skip the regional caches). So the default is
   ``R = 1``, the figure that reproduces the write-ups; larger R is the optimistic side, shown by
   the sensitivity sweep in ``benchmarks/bench_rehearsal.py``;
 * each device connects as its load-balancing policy does (see :mod:`~edge_origin.rehearsal.model_sim`);
