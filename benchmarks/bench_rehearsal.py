@@ -2,9 +2,16 @@
 
 Prints max/mean per policy, burst seconds, connections/s, peak memory and descriptors, checks the
 targets of issue 5, and writes a chart. Each case runs in a fresh process so peak memory is its own.
+First it times the internet-scale model (issue 13: 121 M devices over 600 edges, 10 simulated
+minutes with health checks and reconnects, target < 10 s), prints the incident's table as the
+model predicts it, and the sensitivity sweep over shared resolvers and the audience's spread.
 
     PYTHONPATH=constructs python benchmarks/bench_rehearsal.py [--sizes 1000,2000,5000] [--chart PATH]
-        [--client-processes 2] [--cases multivalue-shuffle,...]
+        [--client-processes 2] [--cases multivalue-shuffle,...] [--model-only] [--model-chart PATH]
+
+Model, measured here (2 cores, shared): 121 M devices / 600 edges / 10 min, health checks and
+reconnects forever, capacity 20 M an address: 0.09-0.15 s with R = 1, 0.24-0.62 s with R = 600
+(6,000 answer draws); the incident's capacity calibrates in ~0.7 s; the whole model part ~13 s.
 
 Where a burst's time goes (2 cores, multivalue shuffle, per-thread CPU from /proc during the burst):
 the machine is CPU-bound (parent + clients ~180-190 % of 200 %), so connections/s = 2 cores / CPU
@@ -84,6 +91,70 @@ def run_case(plan: str, policy: str, edges: int, rotation: bool, clients: int, s
     return result
 
 
+MODEL_SEEDS = range(5)
+INCIDENT = {"devices": 14_000_000, "edges": 600, "ramp_seconds": 10.0, "ttl": 60}  # see tests/rehearsal/test_model_incident.py
+
+
+def model_benchmark(chart_path: str | None) -> None:
+    """Time the model at internet scale, print the incident's table and the sensitivity sweep."""
+    from dataclasses import replace
+    from statistics import mean, median
+
+    from edge_origin.rehearsal.from_model import load_plan
+    from edge_origin.rehearsal.montecarlo import ModelConfig, calibrate_capacity, run_model
+    from edge_origin.rehearsal.plan import reference_plan
+
+    weighted6 = load_plan([PLANS["weighted"]], NAME)
+    multivalue6 = load_plan([PLANS["multivalue"]], NAME)
+    print("model timing (121 M devices, 600 edges, 30 s ramp, TTL 60, 10 simulated minutes, health checks, "
+          "reconnects inf:1:120, capacity 20 M an address: 6 x 20 M < 121 M, so the storm never ends)")
+    print(f"{'plan':<11}{'resolvers':>10}{'policy':>13}{'median s':>10}{'max s':>8}{'peak err':>10}{'answers':>9}")
+    for plan in (weighted6, multivalue6):
+        for resolvers in (1, 600):
+            for policy in ("shuffle", "round_robin"):
+                cfg = ModelConfig(devices=121_000_000, edges=600, resolvers=resolvers, ramp_seconds=30, ttl=60,
+                                  policy=policy, origin_capacity=20_000_000, seed=1)
+                times = []
+                for _ in range(3):
+                    start = time.perf_counter()
+                    result = run_model(plan, cfg)
+                    times.append(time.perf_counter() - start)
+                print(f"{plan.routing:<11}{resolvers:>10}{policy:>13}{median(times):>10.3f}{max(times):>8.3f}"
+                      f"{result.predicted_errors['peak'] * 100:>9.1f}%{result.details['answers_drawn']:>9}")
+
+    base = ModelConfig(**INCIDENT, seed=1)
+    w4, w2 = reference_plan(nlbs=2, zones=2, routing="weighted"), reference_plan(nlbs=1, zones=2, routing="weighted")
+    start = time.perf_counter()
+    capacity, four = calibrate_capacity(w4, base, 0.798, tolerance=0.001)
+    print(f"\nincident ({INCIDENT['devices']:,} devices over {INCIDENT['ramp_seconds']:g} s, TTL 60, R = 1): capacity "
+          f"calibrated to {capacity:,.0f} connections an address in {time.perf_counter() - start:.2f} s")
+    at = replace(base, origin_capacity=capacity)
+    two, mv = run_model(w2, at), run_model(multivalue6, at)
+    print(f"{'plan':<26}{'published peak':>16}{'predicted peak':>16}{'predicted mean':>16}")
+    for label, published, r in (("weighted, 2 IPs (27 Feb)", "~80 %", two), ("weighted, 4 IPs (1-2 Mar)", "79.80 %", four),
+                                ("multivalue, 6 IPs (7-9 Mar)", "0.033 %", mv)):
+        pe = r.predicted_errors
+        print(f"{label:<26}{published:>16}{pe['peak'] * 100:>15.3f}%{pe['mean'] * 100:>15.3f}%")
+    if chart_path:
+        from edge_origin.rehearsal.chart import write_load_chart
+
+        print(f"load chart (weighted, 4 IPs): {write_load_chart(four, chart_path)}")
+
+    def peak(plan, **changes) -> float:  # noqa: ANN001 - a DnsPlan
+        return mean(run_model(plan, replace(at, seed=s, **changes)).predicted_errors["peak"] for s in MODEL_SEEDS)
+
+    sweep = [(f"R = {r} (E = 600, uniform)", {"resolvers": r}) for r in (1, 2, 4, 8, 16, 64, 600)]
+    sweep += [(f"E = R = {e} (uniform)", {"edges": e, "resolvers": e}) for e in (1, 2, 8, 32, 600)]
+    sweep += [(f"E = R = 600, {t}", {"resolvers": 600, "edge_traffic": t})
+              for t in ("zipf:2", "zipf:1.5", "zipf:1", "zipf:0.5", "uniform")]
+    print(f"\nsensitivity at that capacity: predicted peak 5-minute error share, mean of {len(MODEL_SEEDS)} seeds")
+    print(f"{'case':<34}{'weighted 4':>12}{'weighted 2':>12}{'multivalue 6':>14}")
+    for label, changes in sweep:
+        print(f"{label:<34}{peak(w4, **changes) * 100:>11.1f}%{peak(w2, **changes) * 100:>11.1f}%"
+              f"{peak(multivalue6, **changes) * 100:>13.3f}%")
+    print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,2000,5000")
@@ -91,11 +162,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--client-processes", type=int, default=2, help="client processes per run (default 2)")
     parser.add_argument("--cases", help="only these cases, e.g. multivalue-shuffle,weighted-shuffle-20")
+    parser.add_argument("--model-only", action="store_true", help="only the model's timing, table and sweep")
+    parser.add_argument("--model-chart", default="model-incident.png", help="the model's load chart (weighted, 4 IPs)")
     parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     args = parser.parse_args()
     if args.case:
         plan, policy, edges, rotation, clients = json.loads(args.case)
         print(json.dumps(run_case(plan, policy, edges, rotation, clients, args.seed, args.client_processes)))
+        return 0
+    model_benchmark(args.model_chart)
+    if args.model_only:
         return 0
 
     from edge_origin.rehearsal.chart import write_chart

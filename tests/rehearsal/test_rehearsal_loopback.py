@@ -130,10 +130,12 @@ def test_weighted_pile_up_falls_as_edges_grow(run_case) -> None:
 )
 def test_model_agrees_with_the_rehearsal(run_case, case: str) -> None:
     plan, cfg, run = run_case(case)
+    # the loopback's edges are independent caches (R = E) and client i uses edge i % E (uniform traffic)
     model = run_model(
         plan,
         ModelConfig(
-            devices=cfg.clients, edges=cfg.edges, policy=cfg.policy, edge_rotation=cfg.edge_rotation, seed=cfg.seed
+            devices=cfg.clients, edges=cfg.edges, resolvers=cfg.edges, edge_traffic="uniform", policy=cfg.policy,
+            edge_rotation=cfg.edge_rotation, seed=cfg.seed,
         ),
     )
     assert model.verdict == run.verdict

@@ -19,15 +19,22 @@ def test_weighted_through_one_edge_piles_everything_on_one_origin() -> None:
     assert result.verdict == "pile-up"
 
 
-def test_weighted_pile_up_falls_as_edges_grow() -> None:
+def test_weighted_pile_up_falls_as_independent_edges_grow() -> None:
     plan = reference_plan(routing="weighted")
     ratios = [
-        sum(run_model(plan, ModelConfig(devices=60_000, edges=e, seed=s)).max_over_mean for s in range(5)) / 5
+        sum(run_model(plan, ModelConfig(devices=60_000, edges=e, resolvers=e, seed=s)).max_over_mean for s in range(5))
+        / 5
         for e in (1, 4, 32, 512)
     ]
     assert ratios[0] == pytest.approx(K)
     assert ratios == sorted(ratios, reverse=True), ratios
     assert ratios[-1] < 1.35
+
+
+def test_edges_sharing_one_resolver_keep_the_weighted_pile_up() -> None:
+    result = run_model(reference_plan(routing="weighted"), ModelConfig(devices=60_000, edges=512, seed=1))
+    assert result.details["resolvers"] == 1
+    assert result.max_over_mean == pytest.approx(K)
 
 
 @pytest.mark.parametrize("policy,rotation", [("shuffle", False), ("pick_first", True), ("round_robin", False)])

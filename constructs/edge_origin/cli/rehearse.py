@@ -100,9 +100,9 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         "--chart", metavar="PATH", help=f"write a bar chart of connections per origin ({', '.join(CHART_SUFFIXES)}; checked before the run)"
     )
     p.add_argument("--model", action="store_true", help="run the Monte Carlo model instead (no sockets)")
-    p.add_argument("--devices", type=int, default=1_000_000, help="--model: devices (default 1,000,000)")
-    p.add_argument("--ttl", type=float, default=None, help="--model: TTL seconds (default: the records')")
-    p.add_argument("--ramp-seconds", type=float, default=0.0, help="--model: seconds over which devices join")
+    from edge_origin.cli.model_args import add_model_arguments
+
+    add_model_arguments(p)  # --devices, --ttl, --ramp-seconds, --resolvers, --edge-traffic, --origin-capacity...
     p.set_defaults(func=_cmd_rehearse)
 
 
@@ -121,18 +121,9 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
     try:
         plan = from_model.load_plan(args.paths, args.name)
         if args.model:
-            result = montecarlo.run_model(
-                plan,
-                montecarlo.ModelConfig(
-                    devices=args.devices,
-                    edges=args.edges,
-                    ttl=args.ttl,
-                    ramp_seconds=args.ramp_seconds,
-                    policy=args.lb_policy,
-                    edge_rotation=args.edge_rotation,
-                    seed=args.seed,
-                ),
-            )
+            from edge_origin.cli.model_args import run_model_from_args
+
+            result = run_model_from_args(args, plan)
         else:
             result = runner.rehearse(
                 plan,

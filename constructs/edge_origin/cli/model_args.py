@@ -1,0 +1,110 @@
+"""The ``rehearse --model`` flags and their translation into a :class:`ModelConfig` (parsing only).
+
+``--edges``, ``--lb-policy``, ``--edge-rotation``, ``--seed``, ``--json`` and ``--chart`` are
+shared with the loopback rehearsal and defined in :mod:`edge_origin.cli.rehearse`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from edge_origin.cli.common import finite_float, int_range
+from edge_origin.rehearsal.model_inputs import (
+    Capacity,
+    ModelError,
+    RetryPolicy,
+    parse_capacity,
+    parse_retry,
+    read_capacity_file,
+    shares_file_edges,
+)
+
+if TYPE_CHECKING:
+    from edge_origin.rehearsal.montecarlo import ModelResult
+    from edge_origin.rehearsal.plan import DnsPlan
+
+
+def _library_type(parse: Callable[[str], object], name: str) -> Callable[[str], object]:
+    """An argparse type from a library parser that raises ModelError (argparse names the flag, exit 2)."""
+
+    def convert(text: str) -> object:
+        try:
+            return parse(text)
+        except ModelError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[-1]) from None
+
+    convert.__name__ = name
+    return convert
+
+
+def _capacity(text: str) -> Capacity:
+    return parse_capacity(text)
+
+
+def _retry(text: str) -> RetryPolicy:
+    return parse_retry(text)
+
+
+def add_model_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the model's flags to the ``rehearse`` parser."""
+    g = p.add_argument_group("--model: the internet-scale model (no sockets)")
+    g.add_argument("--devices", type=int_range(1, 10**12), default=1_000_000, help="devices (default 1,000,000)")
+    g.add_argument("--ttl", type=finite_float(0, 86_400, lo_open=True), default=None,
+                   help="seconds a resolver caches an answer (default: the records' TTL)")
+    g.add_argument("--ramp-seconds", type=finite_float(0, 86_400), default=0.0,
+                   help="seconds over which the devices join, uniformly (default 0: all at once)")
+    g.add_argument("--resolvers", type=int_range(1, 100_000), default=None,
+                   help="caching resolvers the --edges share, each edge taking its resolver's answer (1..--edges; "
+                   "default 1, what the incident write-ups describe; --resolvers = --edges: independent edges)")
+    g.add_argument("--edge-traffic", default="uniform", metavar="uniform|zipf:S|FILE",
+                   help="how the devices spread over the edges: uniform, zipf:S (edge k gets 1/k^S), or a CSV of "
+                   "edge,share rows summing to 1, whose rows are the edges (default uniform)")
+    g.add_argument("--origin-capacity", type=_library_type(_capacity, "capacity"), default=None, metavar="N|N/s",
+                   help="what one origin address takes before refusing: N concurrent connections, or N/s new "
+                   "connections a second (default: unlimited, no errors predicted)")
+    g.add_argument("--origin-capacity-file", metavar="FILE",
+                   help="CSV of origin,capacity rows (N or N/s) overriding --origin-capacity per origin")
+    g.add_argument("--retry", type=_library_type(_retry, "retry"), default=None, metavar="ATTEMPTS[:BASE[:MAX]]",
+                   help="reconnects after a refusal: ATTEMPTS (0 none, inf forever) with gRPC's backoff from BASE s "
+                   "(x1.6 a retry, +-20%% jitter, at most MAX s) (default inf:1:120, a gRPC channel's)")
+    g.add_argument("--no-health-checks", action="store_true",
+                   help="ignore the plan's health checks (default: an origin past capacity fails its check)")
+    g.add_argument("--step", type=finite_float(0.001, 3600), default=1.0,
+                   help="seconds a model step, shortened to the health-check interval (default 1)")
+    g.add_argument("--horizon", type=finite_float(1, 7 * 86_400), default=None,
+                   help="simulated seconds (default 600, or the ramp when longer)")
+    g.add_argument("--error-limit", type=finite_float(0, 1), default=0.01,
+                   help="peak 5-minute error share above which the verdict is overload (default 0.01)")
+
+
+def run_model_from_args(args: argparse.Namespace, plan: DnsPlan) -> ModelResult:
+    """Build the ModelConfig from the flags and run the model (ModelError: bad input)."""
+    from edge_origin.rehearsal import montecarlo
+
+    edges = args.edges
+    listed = shares_file_edges(args.edge_traffic)
+    if listed is not None and edges == 1:
+        edges = listed  # the shares file's rows are the edges
+    overrides = read_capacity_file(args.origin_capacity_file) if args.origin_capacity_file else None
+    cfg = montecarlo.ModelConfig(
+        devices=args.devices,
+        edges=edges,
+        resolvers=montecarlo.DEFAULT_RESOLVERS if args.resolvers is None else args.resolvers,
+        edge_traffic=args.edge_traffic,
+        ttl=args.ttl,
+        ramp_seconds=args.ramp_seconds,
+        policy=args.lb_policy,
+        edge_rotation=args.edge_rotation,
+        seed=args.seed,
+        origin_capacity=args.origin_capacity,
+        capacity_overrides=overrides,
+        health_checks=not args.no_health_checks,
+        step_seconds=args.step,
+        horizon_seconds=args.horizon,
+        error_limit=args.error_limit,
+    )
+    if args.retry is not None:
+        cfg.retry = args.retry
+    return montecarlo.run_model(plan, cfg)

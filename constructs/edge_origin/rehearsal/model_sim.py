@@ -1,0 +1,332 @@
+"""The time-stepped engine of the internet-scale model: devices as counts, one row per caching resolver.
+
+Every edge takes its resolver's cached answer, so everything the model needs per edge is summed
+per resolver: the devices behind it, its cached answer (a row of shares over the origins), and
+its devices waiting to reconnect (by retry number, in a ring buffer of future steps). A step:
+
+1. due reconnects and new arrivals (the ramp) form each resolver's attempts;
+2. a resolver whose answer expired and that has attempts asks Route 53
+   (:func:`~edge_origin.rehearsal.answers.select_answer` with the current health) and caches the
+   answer for the TTL;
+3. attempts go to the origins as the load-balancing policy does (``shuffle``: a uniform address
+   of the answer, drawn per device for first attempts; ``pick_first``: the first, or an even split
+   with ``edge_rotation``; ``round_robin``: every address);
+4. each origin accepts up to its room (concurrent connections left, and new connections a second
+   x step), refuses the rest; a resolver's refused devices are rescheduled with jittered
+   exponential backoff (or give up after their attempts);
+5. an origin that refused or is full fails its Route 53 health check; after ``failure_threshold x
+   request_interval`` s of failing it leaves the answers (Route 53 fails open when none is
+   healthy), and as long again of passing brings it back.
+
+Counts are floats (a fluid model) except first attempts under ``shuffle``, drawn from a
+multinomial so that small runs keep the per-device noise the loopback rehearsal shows. Refused
+devices of one resolver are refused alike whatever their retry number (they are mixed). A device
+keeps its connection for the run (a broadcast). A ``round_robin`` device opens one connection per
+address of its answer; it is connected when any is accepted and retries only when all are refused.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from edge_origin.rehearsal.answers import AnswerRecord, select_answer
+from edge_origin.rehearsal.model_inputs import ModelError, RetryPolicy
+
+MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
+JITTER_SAMPLES = 41
+
+
+@dataclass
+class HealthCheckModel:
+    """One Route 53 health check: the origins (indices) it probes and its failing/passing window."""
+
+    key: str
+    origins: tuple[int, ...]
+    window_seconds: float
+
+
+@dataclass
+class SimInputs:
+    """What the engine runs: the plan's records and origins, resolver rows, capacities, timing."""
+
+    records: Sequence[AnswerRecord]
+    keys: Sequence[str]
+    group_devices: np.ndarray  # devices behind each resolver (int)
+    ramp_seconds: float
+    ttl: float
+    step_seconds: float
+    steps: int
+    policy: str
+    edge_rotation: bool
+    concurrent_capacity: np.ndarray  # per origin, inf: no limit
+    rate_capacity: np.ndarray  # new connections per second per origin, inf: no limit
+    checks: Sequence[HealthCheckModel]
+    retry: RetryPolicy
+    forced_unhealthy: frozenset[str] = frozenset()
+    seed: int | None = None
+
+
+@dataclass
+class SimOutput:
+    """Per step (rows) and per origin (columns) figures of one run."""
+
+    step_seconds: float
+    accepted: np.ndarray  # (T,) accepted connection attempts per step
+    refused: np.ndarray  # (T,) refused connection attempts per step
+    held: np.ndarray  # (T, K) connections held at the end of each step
+    demand: np.ndarray  # (T, K) held + refused this step: what the origin was asked to carry
+    rpcs: np.ndarray  # (K,) where the RPCs go (round_robin spreads them over the held connections)
+    fetches: int
+    gave_up: float
+    pending_at_end: float
+    last_active_step: int | None  # last step with any attempt
+    health_events: list[tuple[float, str, bool]] = field(default_factory=list)
+
+
+def _retry_classes(retry: RetryPolicy) -> int:
+    """Retry classes tracked: every retry when finite, up to the first saturated delay when forever."""
+    if not math.isinf(retry.attempts):
+        return int(retry.attempts)
+    k = 1
+    while retry.delay(k) < retry.max_delay and k < 200:
+        k += 1
+    return k
+
+
+def _jitter_offsets(retry: RetryPolicy, classes: int, dt: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For retry k (1..classes): step offsets (>= 1) and their weights, delay uniform in +-jitter."""
+    u = (np.arange(JITTER_SAMPLES) + 0.5) / JITTER_SAMPLES * 2.0 - 1.0
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    for k in range(1, classes + 1):
+        delays = retry.delay(k) * (1.0 + retry.jitter * u)
+        offs = np.maximum(1, np.rint(delays / dt).astype(np.int64))
+        uniq, counts = np.unique(offs, return_counts=True)
+        out.append((uniq, counts / counts.sum()))
+    return out
+
+
+def _answer_row(answer: Sequence[str], index: dict[str, int], k: int, policy: str, rotation: bool) -> np.ndarray:
+    row = np.zeros(k)
+    if not answer:
+        return row
+    if policy == "pick_first" and not rotation:
+        row[index[answer[0]]] = 1.0
+    elif policy == "round_robin":
+        for key in answer:
+            row[index[key]] = 1.0
+    else:
+        for key in answer:
+            row[index[key]] += 1.0 / len(answer)
+    return row
+
+
+def _joined_by(devices: np.ndarray, ramp: float, seconds: float) -> np.ndarray:
+    """Whole devices per resolver that joined by ``seconds`` (uniform over the ramp; all at 0 when ramp is 0)."""
+    if seconds <= 0:
+        return np.zeros_like(devices)
+    frac = 1.0 if ramp <= 0 else min(1.0, seconds / ramp)
+    return devices.copy() if frac >= 1.0 else np.floor(devices * frac).astype(devices.dtype)
+
+
+def _update_health(
+    checks: Sequence[HealthCheckModel],
+    over: np.ndarray,
+    dt: float,
+    now: float,
+    status: dict[str, bool],
+    failing_for: dict[str, float],
+    passing_for: dict[str, float],
+    events: list[tuple[float, str, bool]],
+) -> None:
+    """One step of Route 53 checks: ``window_seconds`` failing turns a check unhealthy, as long passing back."""
+    for check in checks:
+        if bool(over[list(check.origins)].any()):
+            failing_for[check.key] += dt
+            passing_for[check.key] = 0.0
+        else:
+            passing_for[check.key] += dt
+            failing_for[check.key] = 0.0
+        if status[check.key] and failing_for[check.key] >= check.window_seconds - 1e-9:
+            status[check.key] = False
+            events.append((round(now + dt, 6), check.key, False))
+        elif not status[check.key] and passing_for[check.key] >= check.window_seconds - 1e-9:
+            status[check.key] = True
+            events.append((round(now + dt, 6), check.key, True))
+
+
+def simulate(inp: SimInputs) -> SimOutput:
+    """Run the steps; see the module docstring."""
+    dt = inp.step_seconds
+    steps = inp.steps
+    keys = list(inp.keys)
+    k = len(keys)
+    index = {key: i for i, key in enumerate(keys)}
+    groups = len(inp.group_devices)
+    rng = np.random.default_rng(inp.seed)
+    draw = random.Random(inp.seed)
+    retry = inp.retry
+    classes = _retry_classes(retry)
+    jitter = _jitter_offsets(retry, classes, dt)
+    horizon = 1 + max((int(offs.max()) for offs, _w in jitter), default=1)
+    if horizon * max(classes, 1) * groups > MAX_BUFFER_CELLS:
+        raise ModelError(
+            f"--resolvers {groups} with --retry {retry} at --step {dt:g} needs "
+            f"{horizon * classes * groups:,} retry cells (limit {MAX_BUFFER_CELLS:,}): use fewer resolvers, "
+            "fewer attempts or a longer step"
+        )
+    buf = np.zeros((horizon, max(classes, 1), groups))
+    devices = np.asarray(inp.group_devices, dtype=np.int64)
+    joined = np.zeros_like(devices)
+    ramp_steps = 1 if inp.ramp_seconds <= 0 else math.ceil(inp.ramp_seconds / dt - 1e-9)
+
+    conc = np.asarray(inp.concurrent_capacity, dtype=float)
+    rate = np.asarray(inp.rate_capacity, dtype=float)
+    rows = np.zeros((groups, k))
+    row_sums = np.zeros(groups)
+    expires = np.full(groups, -np.inf)
+    held = np.zeros(k)
+    rpcs = np.zeros(k)
+    status = {c.key: True for c in inp.checks}
+    failing_for = dict.fromkeys(status, 0.0)
+    passing_for = dict.fromkeys(status, 0.0)
+    events: list[tuple[float, str, bool]] = []
+
+    def healthy(key: str) -> bool:
+        return key not in inp.forced_unhealthy and status.get(key, True)
+
+    accepted_t = np.zeros(steps)
+    refused_t = np.zeros(steps)
+    held_t = np.zeros((steps, k))
+    demand_t = np.zeros((steps, k))
+    fetches = 0
+    gave_up = 0.0
+    pending = 0.0
+    last_active: int | None = None
+    round_robin = inp.policy == "round_robin"
+    finite = not math.isinf(retry.attempts)
+
+    def schedule(t: int, klass: int, counts: np.ndarray) -> None:
+        offs, weights = jitter[klass - 1]
+        buf[(t + offs) % horizon, klass - 1, :] += weights[:, None] * counts[None, :]
+
+    t = 0
+    for t in range(steps):
+        now = t * dt
+        slot = t % horizon
+        due = buf[slot].copy()
+        buf[slot] = 0.0
+        due_total = due.sum(axis=0)
+        pending -= float(due_total.sum())
+        joined_next = _joined_by(devices, inp.ramp_seconds, (t + 1) * dt) if t < ramp_steps else joined
+        new = (joined_next - joined).astype(float)
+        joined = joined_next
+        count = new + due_total
+        if not count.any():
+            held_t[t] = held
+            demand_t[t] = held
+            if t >= ramp_steps and pending <= 0.5:  # nothing will move again: the rest is this step
+                held_t[t:] = held
+                demand_t[t:] = held
+                break
+            _update_health(inp.checks, held >= conc - 0.5, dt, now, status, failing_for, passing_for, events)
+            continue
+        last_active = t
+        for g in np.nonzero((count > 0) & (expires <= now + 1e-9))[0]:
+            answer = select_answer(inp.records, healthy, draw)
+            rows[g] = _answer_row(answer, index, k, inp.policy, inp.edge_rotation)
+            row_sums[g] = rows[g].sum()
+            expires[g] = now + inp.ttl
+            fetches += 1
+        if inp.policy == "shuffle" and new.any():
+            attempts = due_total[:, None] * rows
+            attempts += rng.multinomial(new.astype(np.int64), rows)
+        else:
+            attempts = count[:, None] * rows
+        offered = attempts.sum(axis=0)
+        room = np.clip(np.minimum(conc - held, rate * dt), 0.0, None)
+        taken = np.minimum(offered, room)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share_ok = np.where(offered > 0, taken / offered, 1.0)
+        held += taken
+        refused_o = offered - taken
+        if round_robin:
+            refused_dev = count * np.prod(np.where(rows > 0, 1.0 - share_ok[None, :], 1.0), axis=1)
+            connected = count - refused_dev
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rpcs += np.nan_to_num((connected / row_sums)[:, None] * rows).sum(axis=0)
+        else:
+            refused_dev = (attempts * (1.0 - share_ok)[None, :]).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(count > 0, refused_dev / count, 0.0)
+        accepted_t[t] = taken.sum()
+        refused_t[t] = refused_o.sum()
+        held_t[t] = held
+        demand_t[t] = held + refused_o
+        # reconnects: first attempts -> retry 1, retry c -> c + 1 (forever: the last class repeats)
+        if q.any():
+            for klass, counts in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
+                if not counts.any():
+                    continue
+                nxt = klass + 1
+                if nxt > classes:
+                    if finite:
+                        gave_up += float(counts.sum())
+                        continue
+                    nxt = classes
+                schedule(t, nxt, counts)
+                pending += float(counts.sum())
+        # Route 53 health checks of the origins past capacity
+        _update_health(inp.checks, (held >= conc - 0.5) | (refused_o > 0.5), dt, now, status, failing_for,
+                       passing_for, events)
+    if not round_robin:
+        rpcs = held.copy()
+    return SimOutput(
+        step_seconds=dt,
+        accepted=accepted_t,
+        refused=refused_t,
+        held=held_t,
+        demand=demand_t,
+        rpcs=rpcs,
+        fetches=fetches,
+        gave_up=gave_up,
+        pending_at_end=max(0.0, pending),
+        last_active_step=last_active,
+        health_events=events,
+    )
+
+
+def error_shares(
+    out: SimOutput, window_seconds: float = 300.0, sliding: bool = False
+) -> tuple[float, float, float | None]:
+    """(peak, mean, peak window start s): refused / attempts over the worst window and over the run.
+
+    Windows are ``window_seconds`` long and start at 0, when the crowd starts (as CloudWatch
+    periods are aligned to the clock); ``sliding`` takes the worst window starting at any step
+    instead (it can leave out the first, accepted, burst and see only the reconnect storm). A
+    window needs one whole attempt to count (a fluid tail is a fraction of a device).
+    """
+    attempts = out.accepted + out.refused
+    total = float(attempts.sum())
+    mean = float(out.refused.sum()) / total if total > 0 else 0.0
+    width = max(1, min(len(attempts), int(round(window_seconds / out.step_seconds))))
+    ca = np.concatenate([[0.0], np.cumsum(attempts)])
+    cr = np.concatenate([[0.0], np.cumsum(out.refused)])
+    if sliding:
+        starts = np.arange(0, len(attempts) - width + 1)
+        ends = starts + width
+    else:
+        starts = np.arange(0, len(attempts), width)
+        ends = np.minimum(starts + width, len(attempts))
+    win_a = ca[ends] - ca[starts]
+    win_r = cr[ends] - cr[starts]
+    valid = win_a >= 1.0
+    if not valid.any():
+        return 0.0, mean, None
+    shares = np.where(valid, win_r / np.where(valid, win_a, 1.0), -1.0)
+    worst = int(np.argmax(shares))
+    return float(shares[worst]), mean, float(starts[worst]) * out.step_seconds
