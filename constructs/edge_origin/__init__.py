@@ -34,6 +34,8 @@ _CDK_EXPORTS = {
     "MultivalueOriginRecords": "edge_origin.origin_records",
     "OriginAddress": "edge_origin.origin_records",
     "OriginFleet": "edge_origin.origin_fleet",
+    "OriginVerification": "edge_origin.origin_verification",
+    "OriginVerificationSecret": "edge_origin.edge",
     "OriginRecord": "edge_origin.origin_records",
     "TargetGroupBindings": "edge_origin.eks_binding",
     "ZonalAddress": "edge_origin.origin_fleet",

@@ -17,6 +17,7 @@ from edge_origin.edge import GrpcEdgeDistribution
 from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
+from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import (
     DEFAULT_PRESET,
@@ -70,6 +71,7 @@ class GrpcEdgeToOrigin(Construct):
         cluster: eks.ICluster | None = None,
         cloudfront_prefix_list_id: str | None = None,
         route53_health_checker_cidrs: Sequence[str] | None = None,
+        origin_verification: OriginVerification | None = DEFAULT_ORIGIN_VERIFICATION,
     ) -> None:
         """
         :param zone: hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
@@ -106,6 +108,10 @@ class GrpcEdgeToOrigin(Construct):
             Default: none (manifests written to cdk.out only).
         :param cloudfront_prefix_list_id: override of the per-region CloudFront prefix list id.
         :param route53_health_checker_cidrs: override of the shipped Route 53 checker ranges.
+        :param origin_verification: the secret header CloudFront adds so the pods serve only this
+            distribution (value from Secrets Manager via a dynamic reference; the pods' interceptors
+            and config go into a ConfigMap ``<service>-origin-verify`` beside the bindings). Default:
+            on, ``x-origin-verify`` from a new secret. ``None`` turns it off.
         """
         super().__init__(scope, construct_id)
         self.profile = apply_profile_checks(
@@ -155,6 +161,7 @@ class GrpcEdgeToOrigin(Construct):
             web_acl_id=web_acl_id,
             log_bucket=log_bucket,
             price_class=price_class,
+            origin_verification=origin_verification,
         )
         self.bindings = bind_fleet(
             self,
@@ -166,6 +173,12 @@ class GrpcEdgeToOrigin(Construct):
             cluster=cluster,
         )
         record_profile_on(self.edge.distribution, self.profile)
+        if self.edge.origin_verification is not None:  # the pods' half of origin verification
+            from edge_origin.profile.interceptors import verification_configmap
+
+            self.bindings.add_manifest(
+                verification_configmap(self.edge.origin_verification.verification, f"{service_name}-origin-verify", namespace)
+            )
 
     @property
     def distribution(self) -> cloudfront.Distribution:
