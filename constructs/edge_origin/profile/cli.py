@@ -8,7 +8,9 @@ from pathlib import Path
 import yaml
 
 from edge_origin.findings import Severity
+from edge_origin.origin_verification import DEFAULT_HEADER, OriginVerification, header_name_problem
 from edge_origin.profile.core import ConnectionProfile, ProfileError, parse_profile_text
+from edge_origin.profile.interceptors import INTERCEPTOR_LANGS, render_interceptor
 from edge_origin.profile.render import LANGS, RenderError, configmap, render
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
@@ -27,8 +29,13 @@ def check_file(path: str, fmt: str = "text", *, cloudfront: bool = True) -> tupl
     return code, "\n".join(lines) + "\n"
 
 
-def render_profile(path: str | None, preset: str | None, lang: str, name: str, namespace: str) -> tuple[int, str]:
-    """Render a profile (file, else preset, else defaults) for ``lang``: (exit code, text)."""
+def render_profile(
+    path: str | None, preset: str | None, lang: str, name: str, namespace: str, verify_header: str | None = None
+) -> tuple[int, str]:
+    """Render a profile (file, else preset, else defaults) for ``lang``: (exit code, text).
+
+    ``*-interceptor`` languages render the origin-verification interceptor for ``verify_header``.
+    """
     if lang not in LANGS:
         raise RenderError(f"--lang: unknown language {lang!r}; known: {', '.join(LANGS)}")
     if path:
@@ -40,6 +47,14 @@ def render_profile(path: str | None, preset: str | None, lang: str, name: str, n
         profile = ConnectionProfile.preset(preset or "default")
     if lang == "configmap":
         return EXIT_OK, yaml.safe_dump(configmap(profile, name, namespace), sort_keys=False)
+    if lang in INTERCEPTOR_LANGS:
+        header = DEFAULT_HEADER if verify_header is None else verify_header
+        problem = header_name_problem(header)
+        if problem:
+            raise RenderError(f"--verify-header: invalid {header!r}; allowed: {problem}")
+        return EXIT_OK, render_interceptor(lang, OriginVerification(header_name=header))
+    if verify_header is not None:
+        raise RenderError(f"--verify-header: only with --lang {'|'.join(INTERCEPTOR_LANGS)}")
     return EXIT_OK, render(profile, lang)
 
 
