@@ -20,7 +20,13 @@ from edge_origin.errors import (
     require_port,
     require_seconds_range,
 )
-from edge_origin.origin_verification import METADATA_KEY, OriginVerification, secret_kind, secret_template
+from edge_origin.origin_verification import (
+    METADATA_KEY,
+    OriginVerification,
+    checked_prop,
+    secret_kind,
+    secret_template,
+)
 
 ORIGIN_KEEPALIVE_RANGE = (1, 180)
 """CloudFront origin keepalive timeout: 1..60 s by default quota, up to 180 s with an increase."""
@@ -167,8 +173,7 @@ class GrpcEdgeDistribution(Construct):
         if web_acl_id is not None and not is_token(web_acl_id) and not web_acl_id.startswith("arn:aws"):
             raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
         self.origin_name = origin_name.strip().rstrip(".").lower()
-        if origin_verification is not None and not isinstance(origin_verification, OriginVerification):
-            raise EdgeOriginPropError(where, "origin_verification", origin_verification, "an OriginVerification or None")
+        origin_verification = checked_prop(where, origin_verification)
         self.origin_verification = (
             OriginVerificationSecret(self, "OriginVerify", verification=origin_verification)
             if origin_verification is not None

@@ -134,6 +134,17 @@ class OriginVerification:
 DEFAULT_ORIGIN_VERIFICATION = OriginVerification()
 
 
+def checked_prop(where: str | ConstructLabel, value: Any) -> OriginVerification | None:
+    """The ``origin_verification`` prop of a construct, validated (None: off)."""
+    if value is None:
+        return None
+    if not isinstance(value, OriginVerification):
+        from edge_origin.errors import EdgeOriginPropError
+
+        raise EdgeOriginPropError(where, "origin_verification", value, "an OriginVerification or None")
+    return value.validated(where)
+
+
 def secret_kind(where: str | ConstructLabel, secret: Any) -> str:
     """``new``, ``arn`` or ``construct``; an error for anything that is not a Secrets Manager secret."""
     from edge_origin.errors import EdgeOriginPropError, is_token

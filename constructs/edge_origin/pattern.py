@@ -17,7 +17,7 @@ from edge_origin.edge import GrpcEdgeDistribution
 from edge_origin.errors import ConstructLabel
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords, OriginAddress
-from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification
+from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import (
     DEFAULT_PRESET,
@@ -114,6 +114,7 @@ class GrpcEdgeToOrigin(Construct):
             on, ``x-origin-verify`` from a new secret. ``None`` turns it off.
         """
         super().__init__(scope, construct_id)
+        origin_verification = checked_prop(ConstructLabel("GrpcEdgeToOrigin", self), origin_verification)
         self.profile = apply_profile_checks(
             ConstructLabel("GrpcEdgeToOrigin", self),
             connection_profile or ConnectionProfile.preset(DEFAULT_PRESET),
