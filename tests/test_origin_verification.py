@@ -291,3 +291,35 @@ def test_status_and_dynamic_reference_helpers() -> None:
     assert verification_status({"x-origin-verify": 12345}).state == "plaintext"
     steps = rotation_steps(SECRET_ARN)
     assert len(steps) == 4 and SECRET_ARN in steps[0] and "version_id" in steps[2]
+
+
+# --- in synth: the cdk-nag 3 pack -------------------------------------------------------------------
+def test_pack_warns_fails_on_warning_and_takes_an_acknowledgement() -> None:
+    from edge_origin.nag import EdgeOriginChecks
+
+    def violations(pattern: GrpcEdgeToOrigin, fail_on: Severity = Severity.ERROR) -> dict[str, str]:
+        report = EdgeOriginChecks(fail_on=fail_on).validate_scope(cdk.Stack.of(pattern))
+        return {v.rule_name: v.severity for v in report.violations}
+
+    open_pattern = _pattern(origin_verification=None)
+    assert violations(open_pattern)["EdgeOrigin-EO-SEC1"] == "warning"
+    assert violations(open_pattern, Severity.WARNING)["EdgeOrigin-EO-SEC1"] == "error"
+    assert "EdgeOrigin-EO-SEC1" not in violations(_pattern(), Severity.WARNING)
+
+
+@pytest.mark.parametrize("acknowledged", [False, True])
+def test_synth_fails_on_warning_unless_acknowledged(acknowledged: bool, tmp_path) -> None:  # noqa: ANN001
+    from edge_origin.nag import EdgeOriginChecks
+
+    app = cdk.App(outdir=str(tmp_path))
+    pattern = _pattern(cdk.Stack(app, "S", env=cdk.Environment(account="123456789012", region="us-east-1")), origin_verification=None)
+    cdk.Validations.of(app).add_plugins(EdgeOriginChecks(fail_on=Severity.WARNING))
+    if acknowledged:
+        cdk.Validations.of(pattern).acknowledge(
+            cdk.Acknowledgment(id="EdgeOrigin::EdgeOrigin-EO-SEC1", reason="the pods verify mTLS client certificates")
+        )
+        app.synth()
+        assert "the pods verify mTLS" in (tmp_path / "validation-report.json").read_text()
+    else:
+        with pytest.raises(Exception, match="EO-SEC1"):
+            app.synth()
