@@ -36,6 +36,16 @@ def acknowledge_reference_findings(stack: TelemetryIngestStack) -> None:
         "NLB access logs are written only for TLS listeners; TLS terminates on the pods (a TLS listener's idle "
         "timeout is fixed at 350 s), so connections are logged by the VPC flow logs instead.",
     )
+    verification = stack.ingest.edge.origin_verification
+    if verification is not None and verification.created:
+        acknowledge(
+            verification.secret,
+            "SMG4",
+            "The origin verification secret rotates by the documented procedure (README, Origin verification): "
+            "the pods must accept a new value before CloudFront sends it, and CloudFront re-reads the value only "
+            "when the distribution is updated (a pinned version_id bump), so a scheduled rotation Lambda would "
+            "change nothing at the edge.",
+        )
     if stack.log_bucket is not None:
         acknowledge(
             stack.log_bucket,

@@ -11,7 +11,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin import ConnectionProfile, GrpcEdgeToOrigin
+from edge_origin import ConnectionProfile, GrpcEdgeToOrigin, OriginVerification
 from edge_origin.errors import EdgeOriginPropError
 from edge_origin.profile import PRESETS
 
@@ -35,6 +35,7 @@ class ReferenceConfig:
     namespace: str = "telemetry"
     accessLogs: bool = True  # noqa: N815
     profile: str = "streaming-telemetry"
+    originVerifyVersionId: str = ""  # noqa: N815 - the secret version CloudFront pins ("" = AWSCURRENT); bump to rotate
 
     @classmethod
     def from_context(cls, node: Any) -> ReferenceConfig:
@@ -96,6 +97,7 @@ class TelemetryIngestStack(cdk.Stack):
             target_health_check_port=config.healthCheckPort,
             log_bucket=log_bucket,
             connection_profile=config.connection_profile(),
+            origin_verification=OriginVerification(version_id=config.originVerifyVersionId or None),
         )
         if log_bucket is not None:
             self.ingest.fleet.vpc.add_flow_log(

@@ -152,9 +152,13 @@ def test_target_group_arns_are_outputs_and_bindings_are_written(reference_app) -
     arns = [o for o in outputs.values() if o["Value"].get("Ref", "") in _of_type(template, "AWS::ElasticLoadBalancingV2::TargetGroup")]
     assert len(arns) == 2
     docs = list(yaml.safe_load_all((assembly / "k8s" / "TelemetryIngest" / "Bindings.yaml").read_text()))
-    assert [d["kind"] for d in docs] == ["TargetGroupBinding", "TargetGroupBinding", "ConfigMap"]
+    assert [d["kind"] for d in docs] == ["TargetGroupBinding", "TargetGroupBinding", "ConfigMap", "ConfigMap"]
     profile = json.loads(docs[2]["data"]["profile.json"])
     assert profile["nlb_idle_timeout_s"] == 350 and docs[2]["metadata"]["namespace"] == "telemetry"
+    verify = docs[3]  # origin verification (issue 14): the pods' settings and interceptors, no value
+    assert verify["metadata"] == {**verify["metadata"], "name": "telemetry-ingest-origin-verify", "namespace": "telemetry"}
+    assert json.loads(verify["data"]["origin-verify.json"])["header"] == "x-origin-verify"
+    assert {"origin_verify.py", "origin_verify.go", "OriginVerifyInterceptor.java"} <= set(verify["data"])
     for doc in docs[:2]:
         assert doc["apiVersion"] == "elbv2.k8s.aws/v1beta1" and doc["kind"] == "TargetGroupBinding"
         assert doc["spec"]["targetType"] == "ip"

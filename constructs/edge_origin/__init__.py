@@ -49,6 +49,8 @@ _CDK_EXPORTS = {
     "OriginAddress": "edge_origin.origin_records",
     "OriginFleet": "edge_origin.origin_fleet",
     "OriginProps": "edge_origin.props",
+    "OriginVerification": "edge_origin.origin_verification",
+    "OriginVerificationSecret": "edge_origin.edge",
     "OriginRecord": "edge_origin.origin_records",
     "TargetGroupBindings": "edge_origin.eks_binding",
     "ZonalAddress": "edge_origin.origin_fleet",

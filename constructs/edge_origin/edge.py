@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_s3 as s3
+from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from edge_origin.errors import (
@@ -17,6 +19,13 @@ from edge_origin.errors import (
     is_token,
     require_port,
     require_seconds_range,
+)
+from edge_origin.origin_verification import (
+    METADATA_KEY,
+    OriginVerification,
+    checked_prop,
+    secret_kind,
+    secret_template,
 )
 
 ORIGIN_KEEPALIVE_RANGE = (1, 180)
@@ -28,6 +37,69 @@ HTTP_VERSIONS = {
     "http2": cloudfront.HttpVersion.HTTP2,
     "http2and3": cloudfront.HttpVersion.HTTP2_AND_3,
 }
+
+
+class OriginVerificationSecret(Construct):
+    """The secret (created or given) and the header CloudFront sends, as a dynamic reference.
+
+    Exposes ``secret``, ``header_name``, ``header_value`` (a ``{{resolve:secretsmanager:...}}``
+    token: the value never enters the template), ``custom_headers`` for ``HttpOrigin`` and
+    ``metadata`` (what the EO-SEC1 rule and the report read: no value). A created secret gets a
+    stack output with its ARN, for the pods' secret mount (Secrets Store CSI driver or External
+    Secrets).
+    """
+
+    def __init__(self, scope: Construct, construct_id: str, *, verification: OriginVerification) -> None:
+        super().__init__(scope, construct_id)
+        where = ConstructLabel("OriginVerification", self)
+        self.verification = verification.validated(where)
+        kind = secret_kind(where, verification.secret)
+        self.created = kind == "new"
+        if kind == "new":
+            self.secret: secretsmanager.ISecret = secretsmanager.Secret(
+                self,
+                "Secret",
+                description="edge-origin: value CloudFront sends as the origin verification header "
+                f"{verification.header_name} (JSON: {verification.json_field}, {verification.previous_json_field})",
+                generate_secret_string=secretsmanager.SecretStringGenerator(
+                    secret_string_template=secret_template(verification.previous_json_field),
+                    generate_string_key=verification.json_field,
+                    exclude_punctuation=True,
+                    include_space=False,
+                    password_length=verification.secret_length,
+                ),
+            )
+            self.secret_arn_output = cdk.CfnOutput(
+                self,
+                "SecretArn",
+                value=self.secret.secret_arn,
+                description=f"Secrets Manager secret of the {verification.header_name} origin header: mount it in the pods",
+            )
+        elif kind == "arn":
+            self.secret = secretsmanager.Secret.from_secret_complete_arn(self, "Secret", verification.secret)
+        else:
+            self.secret = verification.secret
+        self.header_name = verification.header_name
+        self.header_value: str = cdk.SecretValue.secrets_manager(
+            self.secret.secret_arn,
+            json_field=verification.json_field,
+            version_id=verification.version_id,
+        ).unsafe_unwrap()  # a dynamic reference: CloudFormation resolves it, the template holds none
+
+    @property
+    def custom_headers(self) -> dict[str, str]:
+        return {self.header_name: self.header_value}
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        v = self.verification
+        return {
+            "header": v.header_name,
+            "source": "secretsmanager",
+            "jsonField": v.json_field,
+            "previousJsonField": v.previous_json_field,
+            "versionId": v.version_id or "AWSCURRENT",
+        }
 
 
 class GrpcEdgeDistribution(Construct):
@@ -55,6 +127,7 @@ class GrpcEdgeDistribution(Construct):
         log_bucket: s3.IBucket | None = None,
         price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_ALL,
         comment: str | None = None,
+        origin_verification: OriginVerification | None = None,
     ) -> None:
         """
         :param origin_name: DNS name of the origin records (required, not empty).
@@ -73,6 +146,9 @@ class GrpcEdgeDistribution(Construct):
         :param log_bucket: standard access logs bucket. Default: no access logs.
         :param price_class: edge locations used. Default: all.
         :param comment: distribution comment. Default: names the origin.
+        :param origin_verification: the secret origin header only this distribution sends (value from
+            Secrets Manager through a dynamic reference). Default: none here; ``GrpcEdgeToOrigin``
+            turns it on by default.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeDistribution", self)
@@ -97,6 +173,12 @@ class GrpcEdgeDistribution(Construct):
         if web_acl_id is not None and not is_token(web_acl_id) and not web_acl_id.startswith("arn:aws"):
             raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
         self.origin_name = origin_name.strip().rstrip(".").lower()
+        origin_verification = checked_prop(where, origin_verification)
+        self.origin_verification = (
+            OriginVerificationSecret(self, "OriginVerify", verification=origin_verification)
+            if origin_verification is not None
+            else None
+        )
         self.origin = origins.HttpOrigin(
             self.origin_name,
             protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
@@ -104,6 +186,7 @@ class GrpcEdgeDistribution(Construct):
             origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
             keepalive_timeout=cdk.Duration.seconds(self.keepalive_timeout_seconds),
             read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
+            custom_headers=self.origin_verification.custom_headers if self.origin_verification else None,
         )
         self.distribution = cloudfront.Distribution(
             self,
@@ -128,3 +211,5 @@ class GrpcEdgeDistribution(Construct):
             log_bucket=log_bucket,
             price_class=price_class,
         )
+        if self.origin_verification is not None:
+            self.distribution.node.default_child.add_metadata(METADATA_KEY, self.origin_verification.metadata)

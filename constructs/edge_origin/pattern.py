@@ -37,6 +37,7 @@ from edge_origin.origin_records import (
     zone_name_of,
     zone_privacy,
 )
+from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import (
     DEFAULT_PRESET,
@@ -105,6 +106,7 @@ class GrpcEdgeToOrigin(Construct):
         access_logs_bucket: s3.IBucket | None = None,
         export_prefix: str | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
+        origin_verification: OriginVerification | None = DEFAULT_ORIGIN_VERIFICATION,
     ) -> None:
         """
         :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
@@ -154,6 +156,10 @@ class GrpcEdgeToOrigin(Construct):
         :param export_prefix: export the stack outputs as ``<prefix>-...``. Default: no exports.
         :param account_quotas: the account's real quotas (``AccountQuotas``), so raised quotas
             give no warning. Default: the AWS defaults, or context ``edge-origin:accountQuotas``.
+        :param origin_verification: the secret header CloudFront adds so the pods serve only this
+            distribution (value from Secrets Manager via a dynamic reference; the pods' interceptors
+            and config go into a ConfigMap ``<service>-origin-verify`` beside the bindings). Default:
+            on, ``x-origin-verify`` from a new secret. ``None`` turns it off.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeToOrigin", self)
@@ -176,6 +182,7 @@ class GrpcEdgeToOrigin(Construct):
                 where, "zone", zone_name_of(zone), "a public hosted zone (CloudFront resolves origin_name on the internet)"
             )
         self.props = props
+        origin_verification = checked_prop(where, origin_verification)
         self.profile = apply_profile_checks(
             where,
             connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
@@ -219,9 +226,16 @@ class GrpcEdgeToOrigin(Construct):
             web_acl_id=web_acl_id,
             log_bucket=log_bucket,
             price_class=price_class,
+            origin_verification=origin_verification,
         )
         self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
         record_profile_on(self.edge.distribution, self.profile)
+        if self.edge.origin_verification is not None:  # the pods' half of origin verification
+            from edge_origin.profile.interceptors import verification_configmap
+
+            self.bindings.add_manifest(
+                verification_configmap(self.edge.origin_verification.verification, f"{service_name}-origin-verify", namespace)
+            )
         self.aliases = self._aliases(domain_zone, list(domain_names or ()))
         self._outputs(export_prefix)
 

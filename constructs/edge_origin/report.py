@@ -11,6 +11,8 @@ from pathlib import Path
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import LoadBalancerView, RecordSetView, TemplateModel, display_value
+from edge_origin.origin_verification import METADATA_KEY as VERIFICATION_METADATA_KEY
+from edge_origin.origin_verification import VerificationStatus, verification_status
 from edge_origin.rules import run_rules
 
 REPORT_FORMATS = ("markdown", "text")
@@ -51,6 +53,28 @@ def _users(model: TemplateModel, name: str) -> list[str]:
     return out
 
 
+def _verifications(model: TemplateModel, name: str) -> list[tuple[str, str, VerificationStatus]]:
+    """``(distribution, origin id, status)`` of every CloudFront origin of ``name``: header names only,
+    never a value."""
+    out = []
+    for dist in model.distributions:
+        meta = dist.resource.metadata.get(VERIFICATION_METADATA_KEY)
+        declared = meta.get("header") if isinstance(meta, dict) else None
+        for origin in dist.origins:
+            if origin.domain_name == name:
+                status = verification_status(origin.custom_headers, declared)
+                out.append((f"{dist.resource.stack}/{dist.resource.logical_id}", origin.id, status))
+    return out
+
+
+def _verification_label(status: VerificationStatus) -> str:
+    if status.state == "none":
+        return "origin NOT verified"
+    if status.state == "plaintext":
+        return f"{status.header} PLAINTEXT"
+    return f"verified: {status.header}"
+
+
 class _Graph:
     def __init__(self) -> None:
         self.ids: dict[str, str] = {}
@@ -73,8 +97,8 @@ class _Graph:
 def _mermaid(model: TemplateModel, name: str, kind: str) -> str:
     g = _Graph()
     origin = g.node(f"name:{name}", f"{name} ({kind})")
-    for user in _users(model, name):
-        g.edge(g.node(f"dist:{user}", f"CloudFront {user}"), origin)
+    for user, _, status in _verifications(model, name):
+        g.edge(g.node(f"dist:{user}", f"CloudFront {user}"), origin, _verification_label(status))
     for record in model.record_sets(name):
         rec = g.node(
             f"rec:{record.stack}/{record.label}",
@@ -141,6 +165,14 @@ def _listener_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
     return lines if len(lines) > 2 else ["No listeners of these origins' load balancers in the given templates."]
 
 
+def _verification_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
+    lines = ["| Origin | CloudFront origin | Verification |", "|---|---|---|"]
+    for name in names:
+        for user, origin_id, status in _verifications(model, name):
+            lines.append(f"| {_md(name)} | `{_md(user)}` {_md(origin_id)} | {_md(status.describe())} |")
+    return lines if len(lines) > 2 else ["No CloudFront origins of these names in the given templates."]
+
+
 def render_markdown(model: TemplateModel, findings: Sequence[Finding]) -> str:
     """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes."""
     origins = model.origin_names()
@@ -155,6 +187,7 @@ def render_markdown(model: TemplateModel, findings: Sequence[Finding]) -> str:
     if names:
         out += ["### Records", "", *_records_table(model, names), ""]
         out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
+        out += ["### Origin verification", "", *_verification_table(model, names), ""]
     out += ["### Findings", ""]
     if not findings:
         out.append("No findings.")
@@ -174,6 +207,8 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
     for name, kind in origins.items():
         users = ", ".join(_users(model, name)) or "no distribution in these templates"
         lines.append(f"origin {name} ({kind}) <- {users}")
+        for user, origin_id, status in _verifications(model, name):
+            lines.append(f"  verification {user} {origin_id}: {status.describe().replace('`', '')}")
         for record in model.record_sets(name):
             values = ", ".join(f"{display_value(v)} [{_value_zone(model, v)}]" for v in record.values) or (
                 f"alias {display_value(record.alias_target.dns_name)}" if record.alias_target else "-"

@@ -19,7 +19,12 @@ def _add_profile_parser(sub: argparse._SubParsersAction) -> None:
     r = psub.add_parser("render", help="render the matching gRPC settings for the services")
     r.add_argument("file", nargs="?", help="profile file (default: --preset, or the defaults)")
     r.add_argument("--preset", help="start from this preset (a file's own 'preset' key wins)")
-    r.add_argument("--lang", required=True, help="go, java, python, service-config or configmap")
+    r.add_argument(
+        "--lang", required=True,
+        help="go, java, python, service-config, configmap, or an origin-verification interceptor: "
+        "go-interceptor, java-interceptor, python-interceptor",
+    )
+    r.add_argument("--verify-header", help="origin verification header of the interceptors (default x-origin-verify)")
     r.add_argument("--name", default="edge-origin-connection-profile", help="ConfigMap name (--lang configmap)")
     r.add_argument("--namespace", default="default", help="ConfigMap namespace (--lang configmap)")
     r.add_argument("--no-cloudfront", action="store_true", help="internal origin: skip the CloudFront checks")
@@ -34,7 +39,8 @@ def _cmd_profile(args: argparse.Namespace) -> int:
             code, out = profile_cli.check_file(args.file, args.format, cloudfront=not args.no_cloudfront)
         else:
             code, out = profile_cli.render_profile(
-                args.file, args.preset, args.lang, args.name, args.namespace, cloudfront=not args.no_cloudfront
+                args.file, args.preset, args.lang, args.name, args.namespace, cloudfront=not args.no_cloudfront,
+                verify_header=args.verify_header,
             )
     except ValueError as exc:  # ProfileError, RenderError: bad input
         raise UsageError(str(exc).splitlines()[0]) from None

@@ -452,6 +452,17 @@ class OriginView:
     http_port: int | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
 
+    @property
+    def custom_headers(self) -> dict[str, Any]:
+        """``OriginCustomHeaders`` as ``{lowercase name: resolved value}`` (values may be secrets:
+        show names only)."""
+        out: dict[str, Any] = {}
+        items = self.raw.get("OriginCustomHeaders")
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("HeaderName"), str):
+                out[item["HeaderName"].strip().lower()] = item.get("HeaderValue")
+        return out
+
 
 @dataclass(eq=False)
 class BehaviorView:

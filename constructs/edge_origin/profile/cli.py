@@ -8,7 +8,9 @@ import re
 import yaml
 
 from edge_origin.findings import Severity
+from edge_origin.origin_verification import DEFAULT_HEADER, OriginVerification, header_name_problem
 from edge_origin.profile.core import ConnectionProfile, ProfileError, parse_profile_text, read_profile_file
+from edge_origin.profile.interceptors import INTERCEPTOR_LANGS, render_interceptor
 from edge_origin.profile.render import LANGS, RenderError, configmap, render
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
@@ -47,13 +49,15 @@ def check_configmap_names(name: str, namespace: str) -> None:
 
 
 def render_profile(
-    path: str | None, preset: str | None, lang: str, name: str, namespace: str, *, cloudfront: bool = True
+    path: str | None, preset: str | None, lang: str, name: str, namespace: str, *, cloudfront: bool = True,
+    verify_header: str | None = None,
 ) -> tuple[int, str]:
     """Render a profile (file, else preset, else defaults) for ``lang``: (exit code, text).
 
     A profile that ``profile check`` rejects (error findings) is not rendered: ProfileError
     naming the first error (bad input, exit 2), so no settings that fail their own checks reach
     the services. ``cloudfront=False`` skips the CloudFront checks (internal origin), as in check.
+    ``*-interceptor`` languages render the origin-verification interceptor for ``verify_header``.
     """
     if lang not in LANGS:
         raise RenderError(f"--lang: unknown language {lang!r}; known: {', '.join(LANGS)}")
@@ -77,4 +81,12 @@ def render_profile(
         )
     if lang == "configmap":
         return EXIT_OK, yaml.safe_dump(configmap(profile, name, namespace), sort_keys=False)
+    if lang in INTERCEPTOR_LANGS:
+        header = DEFAULT_HEADER if verify_header is None else verify_header
+        problem = header_name_problem(header)
+        if problem:
+            raise RenderError(f"--verify-header: invalid {header!r}; allowed: {problem}")
+        return EXIT_OK, render_interceptor(lang, OriginVerification(header_name=header))
+    if verify_header is not None:
+        raise RenderError(f"--verify-header: only with --lang {'|'.join(INTERCEPTOR_LANGS)}")
     return EXIT_OK, render(profile, lang)

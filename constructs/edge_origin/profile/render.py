@@ -30,7 +30,8 @@ from typing import Any, Literal
 
 from edge_origin.profile.core import PING_TIMEOUT_KEY, ConnectionProfile
 
-LANGS = ("go", "java", "python", "service-config", "configmap")
+LANGS = ("go", "java", "python", "service-config", "configmap", "go-interceptor", "java-interceptor", "python-interceptor")
+"""The ``*-interceptor`` languages render the origin-verification interceptors (profile.interceptors)."""
 Role = Literal["client", "server"]
 
 
@@ -232,4 +233,8 @@ def render(profile: ConnectionProfile, lang: str) -> str:
         import yaml
 
         return yaml.safe_dump(configmap(profile, "edge-origin-connection-profile"), sort_keys=False)
+    if lang.endswith("-interceptor") and lang in LANGS:
+        from edge_origin.profile.interceptors import render_interceptor
+
+        return render_interceptor(lang)
     raise RenderError(f"lang: unknown language {lang!r}; known: {', '.join(LANGS)}")

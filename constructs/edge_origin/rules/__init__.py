@@ -32,6 +32,7 @@ from edge_origin.rules import (
     nlb1_idle_timeout,
     nlb2_eip_subnet_mapping,
     nlb3_termination_cross_zone,
+    sec1_origin_verification,
     sg1_health_checkers,
 )
 from edge_origin.rules.base import PACK_NAME, Rule, TransitionRule
@@ -55,6 +56,7 @@ RULES: tuple[Rule, ...] = tuple(
         ka1_listener_idle_drift,
         ka2_origin_timeouts_drift,
         ka3_profile_invalid,
+        sec1_origin_verification,
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}

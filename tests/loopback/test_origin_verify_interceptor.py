@@ -1,0 +1,142 @@
+"""The rendered Python origin-verification interceptor on real grpcio, loopback only.
+
+The interceptor source is what ``edge-origin profile render --lang python-interceptor`` prints
+(and the ConfigMap carries), imported from a file. One server (127.0.0.1, port 0) serves the
+standard health service plus raw-bytes echo methods (unary and bidi streaming, no protoc); every
+call has a deadline; the server and the channel are stopped in ``finally``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from concurrent import futures
+from pathlib import Path
+from types import ModuleType
+
+import grpc
+import pytest
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from edge_origin.origin_verification import OriginVerification
+from edge_origin.profile.interceptors import render_interceptor
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]
+
+CURRENT, PREVIOUS, NEWER = "cUrReNt0123456789abcdefABCDEF", "pReViOuS0123456789abcdefABCDEF", "nEwEr0123456789abcdefABCDEFxyz"
+DEADLINE_S = 5
+
+
+def _load(tmp_path: Path, header: str) -> ModuleType:
+    source = tmp_path / "origin_verify.py"
+    source.write_text(render_interceptor("python-interceptor", OriginVerification(header_name=header)))
+    spec = importlib.util.spec_from_file_location("rendered_origin_verify", source)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write_secret(path: Path, data: dict[str, str]) -> None:
+    """Replace the file atomically, as the kubelet swaps a mounted secret."""
+    staged = path.with_suffix(".tmp")
+    staged.write_text(json.dumps(data))
+    os.replace(staged, path)
+
+
+def _echo_handlers() -> grpc.GenericRpcHandler:
+    return grpc.method_handlers_generic_handler(
+        "test.Echo",
+        {
+            "Say": grpc.unary_unary_rpc_method_handler(lambda request, context: request),
+            "Chat": grpc.stream_stream_rpc_method_handler(lambda requests, context: (r for r in requests)),
+        },
+    )
+
+
+def _code(call) -> str:  # noqa: ANN001 - a callable that makes one RPC
+    try:
+        call()
+        return "OK"
+    except grpc.RpcError as exc:
+        assert CURRENT not in (exc.details() or "") and PREVIOUS not in (exc.details() or "")
+        return exc.code().name
+
+
+def test_rendered_interceptor_refuses_without_header_passes_both_values_and_health(tmp_path: Path) -> None:
+    header = "x-origin-verify"
+    module = _load(tmp_path, header)
+    secret_file = tmp_path / "origin-verify"
+    _write_secret(secret_file, {"current": CURRENT, "previous": PREVIOUS})
+    interceptor = module.OriginVerifyInterceptor(module.OriginVerifySecret(path=str(secret_file), reload_s=0))
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4), interceptors=[interceptor], options=[("grpc.so_reuseport", 0)]
+    )
+    channel = None
+    try:
+        health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(), server)
+        server.add_generic_rpc_handlers((_echo_handlers(),))
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        channel = grpc.insecure_channel(f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+        say = channel.unary_unary("/test.Echo/Say")
+        chat = channel.stream_stream("/test.Echo/Chat")
+        check = health_pb2_grpc.HealthStub(channel).Check
+
+        def unary(*metadata: tuple[str, str]):  # noqa: ANN202
+            return lambda: say(b"ping", timeout=DEADLINE_S, metadata=metadata)
+
+        def stream(*metadata: tuple[str, str]):  # noqa: ANN202
+            return lambda: list(chat(iter([b"a", b"b"]), timeout=DEADLINE_S, metadata=metadata))
+
+        assert _code(unary()) == "UNAUTHENTICATED"
+        assert _code(unary((header, "wrong"))) == "UNAUTHENTICATED"
+        assert _code(unary((header, CURRENT[:-1]))) == "UNAUTHENTICATED"  # a prefix is not the value
+        assert _code(unary(("x-other", CURRENT))) == "UNAUTHENTICATED"  # the value under another name
+        assert _code(unary((header, CURRENT), (header, "wrong"))) == "UNAUTHENTICATED"  # exactly one header
+        assert _code(unary((header, CURRENT))) == "OK"
+        assert _code(unary((header, PREVIOUS))) == "OK"
+        assert say(b"ping", timeout=DEADLINE_S, metadata=((header, CURRENT),)) == b"ping"
+        assert _code(stream()) == "UNAUTHENTICATED"
+        assert _code(stream((header, PREVIOUS))) == "OK"
+        # health checks carry no header (the NLB and Route 53 do not come through CloudFront)
+        assert check(health_pb2.HealthCheckRequest(), timeout=DEADLINE_S).status == health_pb2.HealthCheckResponse.SERVING
+        refused_before = interceptor.refused
+
+        # rotation: the mounted secret moves on; the old previous is refused, the rest pass
+        _write_secret(secret_file, {"current": NEWER, "previous": CURRENT})
+        assert _code(unary((header, PREVIOUS))) == "UNAUTHENTICATED"
+        assert _code(unary((header, CURRENT))) == "OK"
+        assert _code(unary((header, NEWER))) == "OK"
+        assert interceptor.refused == refused_before + 1
+
+        # the secret disappears: the last loaded values stay (a kubelet swap is never half-done)
+        secret_file.unlink()
+        assert _code(unary((header, NEWER))) == "OK"
+    finally:
+        if channel is not None:
+            channel.close()
+        server.stop(grace=None).wait(timeout=5)
+
+
+def test_rendered_interceptor_fails_closed_without_a_secret(tmp_path: Path) -> None:
+    module = _load(tmp_path, "x-proof-of-origin")
+    interceptor = module.OriginVerifyInterceptor(module.OriginVerifySecret(path=str(tmp_path / "absent"), reload_s=0))
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2), interceptors=[interceptor], options=[("grpc.so_reuseport", 0)])
+    channel = None
+    try:
+        health_pb2_grpc.add_HealthServicer_to_server(health.HealthServicer(), server)
+        server.add_generic_rpc_handlers((_echo_handlers(),))
+        port = server.add_insecure_port("127.0.0.2:0")
+        server.start()
+        channel = grpc.insecure_channel(f"127.0.0.2:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+        say = channel.unary_unary("/test.Echo/Say")
+        assert _code(lambda: say(b"x", timeout=DEADLINE_S, metadata=(("x-proof-of-origin", ""),))) == "UNAUTHENTICATED"
+        assert _code(lambda: say(b"x", timeout=DEADLINE_S, metadata=(("x-proof-of-origin", "anything"),))) == "UNAUTHENTICATED"
+        check = health_pb2_grpc.HealthStub(channel).Check
+        assert check(health_pb2.HealthCheckRequest(), timeout=DEADLINE_S).status == health_pb2.HealthCheckResponse.SERVING
+    finally:
+        if channel is not None:
+            channel.close()
+        server.stop(grace=None).wait(timeout=5)
