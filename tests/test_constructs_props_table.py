@@ -30,6 +30,7 @@ from edge_origin import (
     MultivalueOriginRecords,
     OriginAddress,
     OriginFleet,
+    OriginVerification,
     TargetGroupBindings,
 )
 
@@ -108,6 +109,9 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "networking": [{"nlb9": 7}],
     },
     "GrpcEdgeToOrigin": {
+        "origin_verification": [OriginVerification(header_name="Host"), OriginVerification(header_name=""),
+                                OriginVerification(header_name="x-amz-verify"), OriginVerification(secret_length=5),
+                                OriginVerification(secret="not-a-secret-arn")],
         "zone": [],
         "origin_name": ["origin.example.org", "a..example.com"],
         "service_name": ["Ingest_Svc", "a" * 64],
@@ -191,7 +195,11 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
     ("MultivalueOriginRecords", "request_interval", cdk.Duration.millis(30000), "30 s in milliseconds is 30 s"),
     ("MultivalueOriginRecords", "record_name", "ORIGIN.Example.COM.", "names are normalized: lower case, no dot"),
     ("OriginAddress", "ip_address", "${Token[TOKEN.1]}", "an EIP's Ref token is checked by CloudFormation"),
+    ("GrpcEdgeToOrigin", "origin_verification", None, "None turns origin verification off, explicitly"),
 ]
+
+# (construct, prop) whose documented None is a choice, not a missing value, though the default is not None.
+NONE_ALLOWED = {("GrpcEdgeToOrigin", "origin_verification")}
 
 
 def _kind(annotation: str) -> str:
@@ -288,7 +296,7 @@ def _bad_values(world: World, name: str, prop: str) -> list[Any]:
     values = list(GENERIC[kind])
     if kind == "object":
         values.append(world.wrong_object(annotation))
-    if default is not None:
+    if default is not None and (name, prop) not in NONE_ALLOWED:
         values.append(None)
     return values + TABLE[name][prop]
 

@@ -88,12 +88,19 @@ def test_matching_kinds_differ_but_stacks_match_is_fine(capsys, tmp_path: Path) 
     assert code == 0 and "ttl 60 -> 30" in capsys.readouterr().out
 
 
-def test_directory_without_manifest(capsys, tmp_path: Path) -> None:
-    folder = tmp_path / "not-cdk-out"
+def test_folder_of_plain_templates_is_a_side(capsys, tmp_path: Path) -> None:
+    folder = tmp_path / "templates"
     folder.mkdir()
-    shutil.copy(BASE, folder)
+    shutil.copy(BASE, folder / "Edge.template.json")
+    code = main(["diff", "--base", str(folder), "--head", str(HEAD)])
+    assert code == 0 and "ttl 60 -> 30" in capsys.readouterr().out
+
+
+def test_empty_folder(capsys, tmp_path: Path) -> None:
+    folder = tmp_path / "nothing"
+    folder.mkdir()
     code, err = run(capsys, "--base", str(folder), "--head", str(HEAD))
-    assert code == 2 and "no manifest.json" in one_line(err)
+    assert code == 2 and str(folder) in one_line(err)
 
 
 def test_empty_file(capsys, tmp_path: Path) -> None:
@@ -128,5 +135,6 @@ def test_duplicate_stack_names_on_one_side(capsys, tmp_path: Path) -> None:
     b.mkdir()
     shutil.copy(BASE, a / "Edge.template.json")
     shutil.copy(BASE, b / "Edge.json")
+    # two files of one stack name on a side are named apart (a/Edge, b/Edge), so none matches head's Edge
     code, err = run(capsys, "--base", str(a / "Edge.template.json"), str(b / "Edge.json"), "--head", str(HEAD))
-    assert code == 2 and "--base" in one_line(err) and "stack name 'Edge'" in err
+    assert code == 2 and "no stack in common" in one_line(err) and "a/Edge" in err

@@ -3,6 +3,7 @@ synthesized templates resolved through deployed physical ids (Stubber), and moto
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -128,11 +129,20 @@ def test_from_live_keeps_live_multivalue_set_identifiers_and_checks(r53, zone_id
     assert "generation: 1" in show_text(read_name(r53, zone_id, NAME))
 
 
-EIPS = {
-    "IngestFleetNlb1EipUsEast1a52CE5A8A": "198.51.100.11", "IngestFleetNlb1EipUsEast1b3A78A342": "198.51.100.12",
-    "IngestFleetNlb1EipUsEast1cF8B80ED3": "198.51.100.13", "IngestFleetNlb2EipUsEast1aD63BD063": "198.51.100.21",
-    "IngestFleetNlb2EipUsEast1b11ED181B": "198.51.100.22", "IngestFleetNlb2EipUsEast1c90DE19ED": "198.51.100.23",
-}
+def _snapshot_eips() -> dict[str, str]:
+    """The golden template's EIP logical ids, each given a documentation address as if deployed."""
+    resources = json.loads(SNAPSHOT.read_text())["Resources"]
+    eips = sorted(lid for lid, r in resources.items() if r["Type"] == "AWS::EC2::EIP")
+    return {lid: f"198.51.100.{10 + i}" for i, lid in enumerate(eips)}
+
+
+def _snapshot_set_identifiers() -> set[str]:
+    resources = json.loads(SNAPSHOT.read_text())["Resources"]
+    return {r["Properties"]["SetIdentifier"] for r in resources.values()
+            if r["Type"] == "AWS::Route53::RecordSet" and "SetIdentifier" in r.get("Properties", {})}
+
+
+EIPS = _snapshot_eips()
 
 
 def test_from_template_resolves_eips_through_the_deployed_stack(r53):
@@ -148,7 +158,7 @@ def test_from_template_resolves_eips_through_the_deployed_stack(r53):
         plan = plan_from_template([SNAPSHOT], r53, cfn, ec2, zone_id, "origin.telemetry.example.com")
         ec2_stub.assert_no_pending_responses()
     assert sorted(r.ip for r in plan.records) == sorted(EIPS.values())
-    assert {r.set_identifier for r in plan.records} == {f"origin-nlb{n}-us-east-1{z}" for n in (1, 2) for z in "abc"}
+    assert len(EIPS) == 6 and {r.set_identifier for r in plan.records} == _snapshot_set_identifiers()
     assert all(r.health_check == HealthCheckSpec("TCP", 443, 10, 3) for r in plan.records)
     assert plan.ttl == 60 and plan.generation == 1
 

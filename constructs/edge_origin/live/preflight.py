@@ -29,6 +29,7 @@ from edge_origin.data import cloudfront_origin_facing_prefix_lists
 from edge_origin.live.account import ClientSource, classify_error
 from edge_origin.live.paging import PagingError, paginate
 from edge_origin.model import IngressRule, TemplateModel, load_model
+from edge_origin.model.views import props_of
 
 OK, EXCEEDED, NOT_CHECKED = "ok", "exceeded", "not checked"
 EIP_QUOTA = ("Elastic IP addresses per region", "L-0263D0A3")
@@ -174,9 +175,10 @@ def _security_groups(q: _Quotas, model: TemplateModel, region: str) -> list[Quot
     for view in model.security_groups:
         groups[f"{view.resource.stack}/{view.resource.logical_id}"] = list(view.ingress)
     for res in model.of_type("AWS::EC2::SecurityGroupIngress"):
-        group_id = res.properties.get("GroupId")
+        props = props_of(res)
+        group_id = props.str("GroupId")
         if isinstance(group_id, str) and group_id.startswith("sg-"):
-            existing.setdefault(group_id, []).append(TemplateModel._ingress(res, res.properties))
+            existing.setdefault(group_id, []).append(TemplateModel._ingress(res, props))
     if not groups and not existing:
         return []
     weights: dict[str, int | None] = {e["id"]: int(e["weight"]) for e in cloudfront_origin_facing_prefix_lists().values()}
