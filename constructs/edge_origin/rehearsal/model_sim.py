@@ -195,9 +195,11 @@ def simulate(inp: SimInputs) -> SimOutput:
     failing_for = dict.fromkeys(status, 0.0)
     passing_for = dict.fromkeys(status, 0.0)
     events: list[tuple[float, str, bool]] = []
+    row_cache: dict[tuple[str, ...], np.ndarray] = {}
+    forced = inp.forced_unhealthy
 
     def healthy(key: str) -> bool:
-        return key not in inp.forced_unhealthy and status.get(key, True)
+        return status.get(key, True) and key not in forced
 
     accepted_t = np.zeros(steps)
     refused_t = np.zeros(steps)
@@ -236,12 +238,19 @@ def simulate(inp: SimInputs) -> SimOutput:
             _update_health(inp.checks, held >= conc - 0.5, dt, now, status, failing_for, passing_for, events)
             continue
         last_active = t
-        for g in np.nonzero((count > 0) & (expires <= now + 1e-9))[0]:
-            answer = select_answer(inp.records, healthy, draw)
-            rows[g] = _answer_row(answer, index, k, inp.policy, inp.edge_rotation)
-            row_sums[g] = rows[g].sum()
-            expires[g] = now + inp.ttl
-            fetches += 1
+        asking = np.nonzero((count > 0) & (expires <= now + 1e-9))[0]
+        if len(asking):
+            fresh = []
+            for _g in asking:
+                answer = tuple(select_answer(inp.records, healthy, draw))
+                row = row_cache.get(answer)
+                if row is None:
+                    row = row_cache[answer] = _answer_row(answer, index, k, inp.policy, inp.edge_rotation)
+                fresh.append(row)
+            rows[asking] = fresh
+            row_sums[asking] = rows[asking].sum(axis=1)
+            expires[asking] = now + inp.ttl
+            fetches += len(asking)
         if inp.policy == "shuffle" and new.any():
             attempts = due_total[:, None] * rows
             attempts += rng.multinomial(new.astype(np.int64), rows)

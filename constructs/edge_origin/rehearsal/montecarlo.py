@@ -70,6 +70,7 @@ PEAK_WINDOW_SECONDS = 300.0  # the published table's "peak 5-minute" window
 MAX_STEPS = 200_000
 MAX_DEVICES = 10**12
 MAX_RESOLVERS = 100_000
+MAX_ANSWER_DRAWS = 2_000_000  # resolvers x TTL windows: each draw is one select_answer call (~20-40 us here)
 
 
 @dataclass
@@ -248,6 +249,10 @@ def run_model(plan: DnsPlan, cfg: ModelConfig) -> ModelResult:
     horizon = float(cfg.horizon_seconds) if cfg.horizon_seconds is not None else max(DEFAULT_HORIZON, cfg.ramp_seconds)
     steps = max(1, math.ceil(horizon / dt - 1e-9))
     _check(steps <= MAX_STEPS, f"--horizon / --step gives {steps} steps (limit {MAX_STEPS}): use a longer --step")
+    draws = cfg.resolvers * math.ceil(horizon / max(ttl, dt))
+    _check(draws <= MAX_ANSWER_DRAWS,
+           f"--resolvers {cfg.resolvers} x {math.ceil(horizon / max(ttl, dt))} TTL windows could draw {draws:,} answers "
+           f"(limit {MAX_ANSWER_DRAWS:,}): use fewer resolvers, a longer --ttl or a shorter --horizon")
     if horizon < cfg.ramp_seconds:
         notes.append(f"horizon {horizon:g} s is shorter than the ramp: not every device joined")
 
