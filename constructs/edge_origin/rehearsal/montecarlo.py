@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -199,15 +200,15 @@ def _check(ok: bool, message: str) -> None:
 
 
 def _finite(value: float | None) -> bool:
-    return value is not None and isinstance(value, int | float) and math.isfinite(value)
+    return isinstance(value, Real) and math.isfinite(value)
 
 
 def _validate(plan: DnsPlan, cfg: ModelConfig) -> None:
-    _check(isinstance(cfg.devices, int) and 1 <= cfg.devices <= MAX_DEVICES,
+    _check(isinstance(cfg.devices, Integral) and 1 <= cfg.devices <= MAX_DEVICES,
            f"--devices must be at least 1 and at most {MAX_DEVICES:g} (got {cfg.devices})")
-    _check(isinstance(cfg.edges, int) and cfg.edges >= 1, f"--edges must be at least 1 (got {cfg.edges})")
+    _check(isinstance(cfg.edges, Integral) and cfg.edges >= 1, f"--edges must be at least 1 (got {cfg.edges})")
     _check(cfg.edges <= MAX_RESOLVERS, f"--edges must be at most {MAX_RESOLVERS} (got {cfg.edges})")
-    _check(isinstance(cfg.resolvers, int) and 1 <= cfg.resolvers <= cfg.edges,
+    _check(isinstance(cfg.resolvers, Integral) and 1 <= cfg.resolvers <= cfg.edges,
            f"--resolvers must be 1..--edges ({cfg.edges}) (got {cfg.resolvers})")
     _check(cfg.policy in LB_POLICIES, f"--lb-policy must be one of {', '.join(LB_POLICIES)} (got {cfg.policy!r})")
     if cfg.ttl is not None:
