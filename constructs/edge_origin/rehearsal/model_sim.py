@@ -39,6 +39,7 @@ from edge_origin.rehearsal.model_inputs import ModelError, RetryPolicy
 
 MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
 JITTER_SAMPLES = 41
+DUST = 1e-6  # refused shares of a device below this are dropped, not retried
 
 
 @dataclass
@@ -278,7 +279,8 @@ def simulate(inp: SimInputs) -> SimOutput:
         demand_t[t] = held + refused_o
         # reconnects: first attempts -> retry 1, retry c -> c + 1 (forever: the last class repeats)
         if q.any():
-            for klass, counts in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
+            for klass, refused in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
+                counts = np.where(refused >= DUST, refused, 0.0)  # fluid dust would retry forever
                 if not counts.any():
                     continue
                 nxt = klass + 1
