@@ -376,6 +376,7 @@ def _result(
             "health_checks": checks,
             "health_events": [{"t": t, "check": k, "healthy": h} for t, k, h in out.health_events],
             "answers_drawn": out.fetches,
+            "attempts": {"accepted": round(float(out.accepted.sum())), "refused": round(float(out.refused.sum()))},
             "unhealthy": sorted(cfg.unhealthy),
             "gave_up": round(out.gave_up),
             "still_retrying": round(out.pending_at_end),
