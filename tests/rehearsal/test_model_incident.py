@@ -114,3 +114,14 @@ def test_the_cli_prints_the_prediction(calibrated: tuple[float, ModelResult], ca
     data = json.loads(capsys.readouterr().out)
     assert code == cli.EXIT_OK
     assert data["predicted_errors"]["peak"] <= NEAR_ZERO
+
+
+def test_the_reference_app_takes_the_incident_crowd(calibrated: tuple[float, ModelResult], reference_app) -> None:  # noqa: ANN001
+    """The lead's reference app (6 health-checked multivalue EIPs, synthesized) at the calibrated capacity."""
+    capacity, _ = calibrated
+    _stack, _template, assembly = reference_app
+    plan = load_plan([assembly], "origin.telemetry.example.com")  # cdk.json edge-origin:originName
+    result = run_model(plan, replace(CFG, origin_capacity=capacity))
+    assert result.predicted_errors["peak"] <= NEAR_ZERO
+    assert result.verdict == "spread"
+    assert max(load["peak_load_over_capacity"] for load in result.origin_load.values()) < 0.5

@@ -172,6 +172,7 @@ def test_library_refuses_what_the_cli_refuses() -> None:
         (ModelConfig(edge_traffic=[0.5, -0.5, 1.0], edges=3), "--edge-traffic"),
         (ModelConfig(step_seconds=math.nan), "--step"),
         (ModelConfig(capacity_overrides={"Nope": 5}), "--origin-capacity-file"),
+        (ModelConfig(edges=10_000, resolvers=10_000, ttl=1), "--resolvers 10000 x 600 TTL windows"),
     ]:
         with pytest.raises(ModelError, match=flag):
             run_model(plan, cfg)

@@ -39,6 +39,7 @@ from edge_origin.rehearsal.model_inputs import ModelError, RetryPolicy
 
 MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
 JITTER_SAMPLES = 41
+DUST = 1e-6  # refused shares of a device below this are dropped, not retried
 
 
 @dataclass
@@ -195,9 +196,11 @@ def simulate(inp: SimInputs) -> SimOutput:
     failing_for = dict.fromkeys(status, 0.0)
     passing_for = dict.fromkeys(status, 0.0)
     events: list[tuple[float, str, bool]] = []
+    row_cache: dict[tuple[str, ...], np.ndarray] = {}
+    forced = inp.forced_unhealthy
 
     def healthy(key: str) -> bool:
-        return key not in inp.forced_unhealthy and status.get(key, True)
+        return status.get(key, True) and key not in forced
 
     accepted_t = np.zeros(steps)
     refused_t = np.zeros(steps)
@@ -236,12 +239,19 @@ def simulate(inp: SimInputs) -> SimOutput:
             _update_health(inp.checks, held >= conc - 0.5, dt, now, status, failing_for, passing_for, events)
             continue
         last_active = t
-        for g in np.nonzero((count > 0) & (expires <= now + 1e-9))[0]:
-            answer = select_answer(inp.records, healthy, draw)
-            rows[g] = _answer_row(answer, index, k, inp.policy, inp.edge_rotation)
-            row_sums[g] = rows[g].sum()
-            expires[g] = now + inp.ttl
-            fetches += 1
+        asking = np.nonzero((count > 0) & (expires <= now + 1e-9))[0]
+        if len(asking):
+            fresh = []
+            for _g in asking:
+                answer = tuple(select_answer(inp.records, healthy, draw))
+                row = row_cache.get(answer)
+                if row is None:
+                    row = row_cache[answer] = _answer_row(answer, index, k, inp.policy, inp.edge_rotation)
+                fresh.append(row)
+            rows[asking] = fresh
+            row_sums[asking] = rows[asking].sum(axis=1)
+            expires[asking] = now + inp.ttl
+            fetches += len(asking)
         if inp.policy == "shuffle" and new.any():
             attempts = due_total[:, None] * rows
             attempts += rng.multinomial(new.astype(np.int64), rows)
@@ -269,7 +279,8 @@ def simulate(inp: SimInputs) -> SimOutput:
         demand_t[t] = held + refused_o
         # reconnects: first attempts -> retry 1, retry c -> c + 1 (forever: the last class repeats)
         if q.any():
-            for klass, counts in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
+            for klass, refused in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
+                counts = np.where(refused >= DUST, refused, 0.0)  # fluid dust would retry forever
                 if not counts.any():
                     continue
                 nxt = klass + 1

@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,7 @@ PEAK_WINDOW_SECONDS = 300.0  # the published table's "peak 5-minute" window
 MAX_STEPS = 200_000
 MAX_DEVICES = 10**12
 MAX_RESOLVERS = 100_000
+MAX_ANSWER_DRAWS = 2_000_000  # resolvers x TTL windows: each draw is one select_answer call (~20-40 us here)
 
 
 @dataclass
@@ -198,15 +200,15 @@ def _check(ok: bool, message: str) -> None:
 
 
 def _finite(value: float | None) -> bool:
-    return value is not None and isinstance(value, int | float) and math.isfinite(value)
+    return isinstance(value, Real) and math.isfinite(value)
 
 
 def _validate(plan: DnsPlan, cfg: ModelConfig) -> None:
-    _check(isinstance(cfg.devices, int) and 1 <= cfg.devices <= MAX_DEVICES,
+    _check(isinstance(cfg.devices, Integral) and 1 <= cfg.devices <= MAX_DEVICES,
            f"--devices must be at least 1 and at most {MAX_DEVICES:g} (got {cfg.devices})")
-    _check(isinstance(cfg.edges, int) and cfg.edges >= 1, f"--edges must be at least 1 (got {cfg.edges})")
+    _check(isinstance(cfg.edges, Integral) and cfg.edges >= 1, f"--edges must be at least 1 (got {cfg.edges})")
     _check(cfg.edges <= MAX_RESOLVERS, f"--edges must be at most {MAX_RESOLVERS} (got {cfg.edges})")
-    _check(isinstance(cfg.resolvers, int) and 1 <= cfg.resolvers <= cfg.edges,
+    _check(isinstance(cfg.resolvers, Integral) and 1 <= cfg.resolvers <= cfg.edges,
            f"--resolvers must be 1..--edges ({cfg.edges}) (got {cfg.resolvers})")
     _check(cfg.policy in LB_POLICIES, f"--lb-policy must be one of {', '.join(LB_POLICIES)} (got {cfg.policy!r})")
     if cfg.ttl is not None:
@@ -248,6 +250,10 @@ def run_model(plan: DnsPlan, cfg: ModelConfig) -> ModelResult:
     horizon = float(cfg.horizon_seconds) if cfg.horizon_seconds is not None else max(DEFAULT_HORIZON, cfg.ramp_seconds)
     steps = max(1, math.ceil(horizon / dt - 1e-9))
     _check(steps <= MAX_STEPS, f"--horizon / --step gives {steps} steps (limit {MAX_STEPS}): use a longer --step")
+    draws = cfg.resolvers * math.ceil(horizon / max(ttl, dt))
+    _check(draws <= MAX_ANSWER_DRAWS,
+           f"--resolvers {cfg.resolvers} x {math.ceil(horizon / max(ttl, dt))} TTL windows could draw {draws:,} answers "
+           f"(limit {MAX_ANSWER_DRAWS:,}): use fewer resolvers, a longer --ttl or a shorter --horizon")
     if horizon < cfg.ramp_seconds:
         notes.append(f"horizon {horizon:g} s is shorter than the ramp: not every device joined")
 
@@ -370,6 +376,7 @@ def _result(
             "health_checks": checks,
             "health_events": [{"t": t, "check": k, "healthy": h} for t, k, h in out.health_events],
             "answers_drawn": out.fetches,
+            "attempts": {"accepted": round(float(out.accepted.sum())), "refused": round(float(out.refused.sum()))},
             "unhealthy": sorted(cfg.unhealthy),
             "gave_up": round(out.gave_up),
             "still_retrying": round(out.pending_at_end),
