@@ -267,3 +267,10 @@ def test_options_are_checked():
     for bad in ({"max_change_share": 0}, {"max_change_share": 1.5}, {"wait_s": -1}, {"retries": -1}):
         with pytest.raises(PlanError):
             EnactOptions(**bad)
+
+
+def test_a_health_check_id_that_does_not_exist_is_bad_input(r53, zone_id):
+    ids = {INCIDENT_IPS[0]: tcp_check(r53, INCIDENT_IPS[0]), INCIDENT_IPS[1]: "0000-no-such-check"}
+    with pytest.raises(PlanError, match=r"records\[1\].health_check_id: '0000-no-such-check': no such health check"):
+        enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2], health_check_ids=ids), FULL)
+    assert r53.batches_applied == 0

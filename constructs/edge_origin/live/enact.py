@@ -187,16 +187,21 @@ def _existing_health_checks(client: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def is_healthy(client: Any, health_check_id: str) -> bool:
-    """Route 53's view now: more than 18 % of its checkers report success."""
+def health_status(client: Any, health_check_id: str) -> bool | None:
+    """Route 53's view now: healthy when more than 18 % of its checkers report success; None
+    when there is no such health check."""
     try:
         observations = client.get_health_check_status(HealthCheckId=health_check_id)["HealthCheckObservations"]
     except botocore.exceptions.ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") == "NoSuchHealthCheck":
-            return False
+        if exc.response.get("Error", {}).get("Code") in ("NoSuchHealthCheck", "InvalidInput"):
+            return None
         raise
     reports = [o.get("StatusReport", {}).get("Status", "") for o in observations]
     return bool(reports) and sum(r.startswith("Success") for r in reports) / len(reports) > HEALTHY_CHECKER_SHARE
+
+
+def is_healthy(client: Any, health_check_id: str) -> bool:
+    return bool(health_status(client, health_check_id))
 
 
 def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
@@ -305,8 +310,16 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     if migration and live.records:
         notes.append(f"routing-policy migration: {'/'.join(sorted(policies))} -> multivalue in one batch")
 
-    known = [w["HealthCheckId"] for w in wanted.values() if not w["HealthCheckId"].startswith("<")]
-    healthy = [hc for hc in known if is_healthy(client, hc)]
+    healthy = []
+    for index, record in enumerate(plan.records):
+        hc_id = wanted[record.set_identifier]["HealthCheckId"]
+        if hc_id.startswith("<"):
+            continue
+        status = health_status(client, hc_id)
+        if status is None:
+            raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
+        if status:
+            healthy.append(hc_id)
     if not healthy and not to_create:
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
     if to_create and not healthy:

@@ -213,7 +213,8 @@ class StrictRoute53:
 
     # --- plumbing -------------------------------------------------------------------------------
     def _enter(self, operation: str, params: dict[str, Any]) -> None:
-        self.calls[operation] = self.calls.get(operation, 0) + 1
+        with self._lock:
+            self.calls[operation] = self.calls.get(operation, 0) + 1
         shape = self._model.operation_model(operation).input_shape
         botocore.validate.validate_parameters(params, shape)
 
