@@ -274,3 +274,17 @@ def test_a_health_check_id_that_does_not_exist_is_bad_input(r53, zone_id):
     with pytest.raises(PlanError, match=r"records\[1\].health_check_id: '0000-no-such-check': no such health check"):
         enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2], health_check_ids=ids), FULL)
     assert r53.batches_applied == 0
+
+
+def test_a_new_check_without_reports_counts_as_healthy_an_unhealthy_one_does_not(r53, zone_id, monkeypatch):
+    """Real Route 53 may have no observations for a check created a moment ago: 'pending'."""
+    from edge_origin.live import enact as engine
+
+    hc = tcp_check(r53, INCIDENT_IPS[0])
+    real = r53.get_health_check_status
+    monkeypatch.setattr(r53, "get_health_check_status", lambda **kw: {**real(**kw), "HealthCheckObservations": []})
+    assert engine.health_state(r53, hc) == "pending" and engine.is_healthy(r53, hc)
+    assert enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:1], health_check_ids={INCIDENT_IPS[0]: hc}), FULL, **NO_SLEEP).status == "applied"
+    monkeypatch.setattr(r53, "get_health_check_status", real)
+    r53.set_health(hc, False)
+    assert engine.health_state(r53, hc) == "unhealthy"

@@ -187,9 +187,10 @@ def _existing_health_checks(client: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def health_status(client: Any, health_check_id: str) -> bool | None:
-    """Route 53's view now: healthy when more than 18 % of its checkers report success; None
-    when there is no such health check."""
+def health_state(client: Any, health_check_id: str) -> str | None:
+    """Route 53's view now: ``healthy`` when more than 18 % of its checkers report success,
+    ``unhealthy``, ``pending`` when no checker has reported yet (Route 53 treats a new check as
+    healthy until it has data), None when there is no such health check."""
     try:
         observations = client.get_health_check_status(HealthCheckId=health_check_id)["HealthCheckObservations"]
     except botocore.exceptions.ClientError as exc:
@@ -197,11 +198,15 @@ def health_status(client: Any, health_check_id: str) -> bool | None:
             return None
         raise
     reports = [o.get("StatusReport", {}).get("Status", "") for o in observations]
-    return bool(reports) and sum(r.startswith("Success") for r in reports) / len(reports) > HEALTHY_CHECKER_SHARE
+    if not reports:
+        return "pending"
+    share = sum(r.startswith("Success") for r in reports) / len(reports)
+    return "healthy" if share > HEALTHY_CHECKER_SHARE else "unhealthy"
 
 
 def is_healthy(client: Any, health_check_id: str) -> bool:
-    return bool(health_status(client, health_check_id))
+    """Healthy now, or new and not yet reported (as Route 53 counts it)."""
+    return health_state(client, health_check_id) in ("healthy", "pending")
 
 
 def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
@@ -315,10 +320,10 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         hc_id = wanted[record.set_identifier]["HealthCheckId"]
         if hc_id.startswith("<"):
             continue
-        status = health_status(client, hc_id)
-        if status is None:
+        state = health_state(client, hc_id)
+        if state is None:
             raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
-        if status:
+        if state != "unhealthy":
             healthy.append(hc_id)
     if not healthy and not to_create:
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
