@@ -288,3 +288,22 @@ def test_a_new_check_without_reports_counts_as_healthy_an_unhealthy_one_does_not
     monkeypatch.setattr(r53, "get_health_check_status", real)
     r53.set_health(hc, False)
     assert engine.health_state(r53, hc) == "unhealthy"
+
+
+def test_iam_policy_matches_the_shipped_document_and_every_change_enact_sends(r53, zone_id):
+    from pathlib import Path
+
+    from edge_origin.live.enact import iam_policy
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "docs" / "iam" / "enact-policy.json").read_text())
+    assert iam_policy("Z1234567890ABC", "Origin.Example.com.") == doc
+    policy = iam_policy(zone_id, NAME)
+    allowed = policy["Statement"][1]["Condition"]["ForAllValues:StringEquals"]
+    incident_setup(r53, zone_id)
+    for plan in (make_plan(zone_id, 1), make_plan(zone_id, 2, INCIDENT_IPS[:5])):
+        result = enact(r53, plan, FULL, **NO_SLEEP)
+        for c in result.change_batch["Changes"]:
+            rr = c["ResourceRecordSet"]
+            assert rr["Name"].rstrip(".") in allowed["route53:ChangeResourceRecordSetsNormalizedRecordNames"]
+            assert rr["Type"] in allowed["route53:ChangeResourceRecordSetsRecordTypes"]
+            assert c["Action"] in allowed["route53:ChangeResourceRecordSetsActions"]

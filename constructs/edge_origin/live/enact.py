@@ -515,3 +515,31 @@ class PlanStore:
             (self._dir(name) / f"{gen}.json").unlink(missing_ok=True)
             removed.append(gen)
         return removed
+
+
+# --- least privilege ---------------------------------------------------------------------------
+def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
+    """The IAM policy enact needs for one name (``docs/iam/enact-policy.json`` is this for
+    ``Z1234567890ABC`` / ``origin.example.com``). Names are normalized as the
+    ``route53:ChangeResourceRecordSetsNormalizedRecordNames`` key wants: lower case, no trailing dot."""
+    from edge_origin.live.name_state import generation_name
+
+    zone_arn = f"arn:aws:route53:::hostedzone/{zone_id.removeprefix('/hostedzone/')}"
+    names = [name.lower().rstrip("."), generation_name(name).rstrip(".")]
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Sid": "ReadTheZone", "Effect": "Allow",
+             "Action": ["route53:GetHostedZone", "route53:ListResourceRecordSets"], "Resource": zone_arn},
+            {"Sid": "ChangeOnlyTheOriginNameAndItsGenerationRecord", "Effect": "Allow",
+             "Action": "route53:ChangeResourceRecordSets", "Resource": zone_arn,
+             "Condition": {"ForAllValues:StringEquals": {
+                 "route53:ChangeResourceRecordSetsNormalizedRecordNames": names,
+                 "route53:ChangeResourceRecordSetsRecordTypes": ["A", "TXT"],
+                 "route53:ChangeResourceRecordSetsActions": ["CREATE", "DELETE"],
+             }}},
+            {"Sid": "WaitForInsync", "Effect": "Allow", "Action": "route53:GetChange", "Resource": "arn:aws:route53:::change/*"},
+            {"Sid": "HealthChecksOfThePlan", "Effect": "Allow",
+             "Action": ["route53:ListHealthChecks", "route53:CreateHealthCheck", "route53:GetHealthCheckStatus"], "Resource": "*"},
+        ],
+    }
