@@ -227,3 +227,16 @@ def test_from_template_through_a_deployed_stack(capsys, endpoint, tmp_path):
     assert json.loads(out)["status"] == "applied"
     code, out, _ = run(capsys, "plan", "show", "--name", "origin.telemetry.example.com", "--zone-id", zone_id, "--endpoint-url", endpoint)
     assert code == 0 and "routing policy: multivalue" in out and "generation: 1 " in out
+
+
+def test_unwritable_outputs_are_bad_input_before_anything_is_applied(capsys, endpoint, shared_zone, tmp_path):
+    zone_id, name, r53 = shared_zone
+    before = state(r53, zone_id)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(_plan(zone_id, name)))
+    code, _, err = run(capsys, "enact", str(plan), "--endpoint-url", endpoint, "--allow-full-change", "--plan-store", "/proc/nope/store")
+    assert code == 2 and "--plan-store /proc/nope/store: cannot create" in err
+    code, _, err = run(capsys, "plan", "from-live", "--name", f"origin.{name}", "--zone-id", zone_id, "--endpoint-url", endpoint,
+                       "--address", "203.0.113.1@us-east-1a", "-o", "/proc/nope/plan.json")
+    assert code == 2 and "/proc/nope/plan.json: cannot write" in err and len(err.strip().splitlines()) == 1
+    assert state(r53, zone_id) == before

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -480,6 +481,15 @@ class PlanStore:
 
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
+
+    def check_writable(self) -> None:
+        """PlanError unless the store directory exists (or can be made) and is writable."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PlanError(f"--plan-store {self.directory}: cannot create ({exc.strerror or exc})") from None
+        if not os.access(self.directory, os.W_OK | os.X_OK):
+            raise PlanError(f"--plan-store {self.directory}: not writable")
 
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")
