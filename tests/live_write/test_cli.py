@@ -179,6 +179,7 @@ BAD_FLAGS = [
     ("wait", ["enact", "p.json", "--wait", "nan"], "--wait: 'nan' is not a finite number"),
     ("format", ["enact", "p.json", "--format", "xml"], "--format 'xml': allowed text, json"),
     ("missing plan", ["enact", "/nonexistent/plan.json"], "/nonexistent/plan.json: cannot read"),
+    ("unknown profile", ["plan", "show", "--name", "origin.example.com", "--zone-id", "Z1", "--profile", "nope"], "--profile 'nope': no such profile"),
 ]
 
 
@@ -199,3 +200,43 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+SNAPSHOT = Path(__file__).resolve().parents[1] / "snapshots" / "TelemetryIngest.template.json"
+
+
+@pytest.mark.slow  # moto's CloudFormation and EC2 take ~10 s to warm up in the server
+def test_from_template_through_a_deployed_stack(capsys, endpoint, tmp_path):
+    """The reference template's records; its EIPs deployed (alone) as stack TelemetryIngest on moto."""
+    session = LiveSession(endpoint_url=endpoint)
+    template = json.loads(SNAPSHOT.read_text())
+    eips = {k: v for k, v in template["Resources"].items() if v["Type"] == "AWS::EC2::EIP"}
+    session.client("cloudformation").create_stack(StackName="TelemetryIngest", TemplateBody=json.dumps({"Resources": eips}))
+    r53 = session.client("route53")
+    zone_id = r53.create_hosted_zone(Name="telemetry.example.com", CallerReference="telemetry")["HostedZone"]["Id"].split("/")[-1]
+    plan_file = tmp_path / "plan.json"
+    code, _, err = run(capsys, "plan", "from-template", str(SNAPSHOT), "--name", "origin.telemetry.example.com",
+                       "--zone-id", zone_id, "--endpoint-url", endpoint, "-o", str(plan_file))
+    assert code == 0, err
+    plan = json.loads(plan_file.read_text())
+    addresses = {a["PublicIp"] for a in session.client("ec2").describe_addresses()["Addresses"]}
+    assert len(plan["records"]) == 6 and {r["ip"] for r in plan["records"]} <= addresses
+    assert {r["zone"] for r in plan["records"]} == {"us-east-1a", "us-east-1b", "us-east-1c"}
+    code, out, err = run(capsys, "enact", str(plan_file), "--endpoint-url", endpoint, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "applied"
+    code, out, _ = run(capsys, "plan", "show", "--name", "origin.telemetry.example.com", "--zone-id", zone_id, "--endpoint-url", endpoint)
+    assert code == 0 and "routing policy: multivalue" in out and "generation: 1 " in out
+
+
+def test_unwritable_outputs_are_bad_input_before_anything_is_applied(capsys, endpoint, shared_zone, tmp_path):
+    zone_id, name, r53 = shared_zone
+    before = state(r53, zone_id)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(_plan(zone_id, name)))
+    code, _, err = run(capsys, "enact", str(plan), "--endpoint-url", endpoint, "--allow-full-change", "--plan-store", "/proc/nope/store")
+    assert code == 2 and "--plan-store /proc/nope/store: cannot create" in err
+    code, _, err = run(capsys, "plan", "from-live", "--name", f"origin.{name}", "--zone-id", zone_id, "--endpoint-url", endpoint,
+                       "--address", "203.0.113.1@us-east-1a", "-o", "/proc/nope/plan.json")
+    assert code == 2 and "/proc/nope/plan.json: cannot write" in err and len(err.strip().splitlines()) == 1
+    assert state(r53, zone_id) == before

@@ -267,3 +267,43 @@ def test_options_are_checked():
     for bad in ({"max_change_share": 0}, {"max_change_share": 1.5}, {"wait_s": -1}, {"retries": -1}):
         with pytest.raises(PlanError):
             EnactOptions(**bad)
+
+
+def test_a_health_check_id_that_does_not_exist_is_bad_input(r53, zone_id):
+    ids = {INCIDENT_IPS[0]: tcp_check(r53, INCIDENT_IPS[0]), INCIDENT_IPS[1]: "0000-no-such-check"}
+    with pytest.raises(PlanError, match=r"records\[1\].health_check_id: '0000-no-such-check': no such health check"):
+        enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2], health_check_ids=ids), FULL)
+    assert r53.batches_applied == 0
+
+
+def test_a_new_check_without_reports_counts_as_healthy_an_unhealthy_one_does_not(r53, zone_id, monkeypatch):
+    """Real Route 53 may have no observations for a check created a moment ago: 'pending'."""
+    from edge_origin.live import enact as engine
+
+    hc = tcp_check(r53, INCIDENT_IPS[0])
+    real = r53.get_health_check_status
+    monkeypatch.setattr(r53, "get_health_check_status", lambda **kw: {**real(**kw), "HealthCheckObservations": []})
+    assert engine.health_state(r53, hc) == "pending" and engine.is_healthy(r53, hc)
+    assert enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:1], health_check_ids={INCIDENT_IPS[0]: hc}), FULL, **NO_SLEEP).status == "applied"
+    monkeypatch.setattr(r53, "get_health_check_status", real)
+    r53.set_health(hc, False)
+    assert engine.health_state(r53, hc) == "unhealthy"
+
+
+def test_iam_policy_matches_the_shipped_document_and_every_change_enact_sends(r53, zone_id):
+    from pathlib import Path
+
+    from edge_origin.live.enact import iam_policy
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "docs" / "iam" / "enact-policy.json").read_text())
+    assert iam_policy("Z1234567890ABC", "Origin.Example.com.") == doc
+    policy = iam_policy(zone_id, NAME)
+    allowed = policy["Statement"][1]["Condition"]["ForAllValues:StringEquals"]
+    incident_setup(r53, zone_id)
+    for plan in (make_plan(zone_id, 1), make_plan(zone_id, 2, INCIDENT_IPS[:5])):
+        result = enact(r53, plan, FULL, **NO_SLEEP)
+        for c in result.change_batch["Changes"]:
+            rr = c["ResourceRecordSet"]
+            assert rr["Name"].rstrip(".") in allowed["route53:ChangeResourceRecordSetsNormalizedRecordNames"]
+            assert rr["Type"] in allowed["route53:ChangeResourceRecordSetsRecordTypes"]
+            assert c["Action"] in allowed["route53:ChangeResourceRecordSetsActions"]

@@ -170,6 +170,9 @@ def test_routing_fields_and_alias_rules_are_input_errors(r53, zone_id):
     with pytest.raises(r53.exceptions.NoSuchHealthCheck):
         _apply(r53, zone_id, change("CREATE", a_record("mv", "203.0.113.1", multivalue=True, hc="nope")))
     assert _names(r53, zone_id) == []
+    _apply(r53, zone_id, change("CREATE", {**no_policy, "MultiValueAnswer": True}))
+    _apply(r53, zone_id, change("CREATE", weighted_alias("w", "nlb-1.elb.amazonaws.com", name="w.example.com")))
+    assert len(_names(r53, zone_id)) == 2
 
 
 def test_cname_shares_its_name_with_nothing(r53, zone_id):
@@ -178,6 +181,7 @@ def test_cname_shares_its_name_with_nothing(r53, zone_id):
     with pytest.raises(r53.exceptions.InvalidChangeBatch) as exc:
         _apply(r53, zone_id, change("CREATE", cname))
     assert "conflicts with other records with the same DNS name" in _error(exc)[1]
+    _apply(r53, zone_id, change("CREATE", {**cname, "Name": "www.example.com"}))  # alone at its name: fine
 
 
 def test_unknown_zone_and_bad_parameters(r53, zone_id):

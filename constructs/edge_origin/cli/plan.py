@@ -160,7 +160,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # --- enact -------------------------------------------------------------------------------------
 def _cmd_enact(args: argparse.Namespace) -> int:
     from edge_origin.live.enact import EnactOptions, PlanStore, enact
-    from edge_origin.live.plans import load_plan
+    from edge_origin.live.plans import PlanError, load_plan
 
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: allowed text, json")
@@ -171,13 +171,19 @@ def _cmd_enact(args: argparse.Namespace) -> int:
             dry_run=args.dry_run, max_change_share=args.max_change_share,
             allow_full_change=args.allow_full_change, wait_s=args.wait,
         )
+        store = PlanStore(args.plan_store) if args.plan_store else None
+        if store is not None:
+            store.check_writable()
         session = session_from_args(args)
         client = session.client("route53")
         result = enact(client, plan, options)
-        if args.plan_store and result.status == "applied":
-            store = PlanStore(args.plan_store)
-            store.save(plan)
-            removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
+        if store is not None and result.status == "applied":
+            try:
+                store.save(plan)
+                removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
+            except (PlanError, OSError) as exc:
+                result.notes.append(f"plan store: {exc} (the plan is applied; the store was not updated)")
+                removed = []
             if removed:
                 result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")
         if args.format == "json":

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -187,16 +188,26 @@ def _existing_health_checks(client: Any) -> dict[str, dict[str, Any]]:
     return out
 
 
-def is_healthy(client: Any, health_check_id: str) -> bool:
-    """Route 53's view now: more than 18 % of its checkers report success."""
+def health_state(client: Any, health_check_id: str) -> str | None:
+    """Route 53's view now: ``healthy`` when more than 18 % of its checkers report success,
+    ``unhealthy``, ``pending`` when no checker has reported yet (Route 53 treats a new check as
+    healthy until it has data), None when there is no such health check."""
     try:
         observations = client.get_health_check_status(HealthCheckId=health_check_id)["HealthCheckObservations"]
     except botocore.exceptions.ClientError as exc:
-        if exc.response.get("Error", {}).get("Code") == "NoSuchHealthCheck":
-            return False
+        if exc.response.get("Error", {}).get("Code") in ("NoSuchHealthCheck", "InvalidInput"):
+            return None
         raise
     reports = [o.get("StatusReport", {}).get("Status", "") for o in observations]
-    return bool(reports) and sum(r.startswith("Success") for r in reports) / len(reports) > HEALTHY_CHECKER_SHARE
+    if not reports:
+        return "pending"
+    share = sum(r.startswith("Success") for r in reports) / len(reports)
+    return "healthy" if share > HEALTHY_CHECKER_SHARE else "unhealthy"
+
+
+def is_healthy(client: Any, health_check_id: str) -> bool:
+    """Healthy now, or new and not yet reported (as Route 53 counts it)."""
+    return health_state(client, health_check_id) in ("healthy", "pending")
 
 
 def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
@@ -305,8 +316,16 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     if migration and live.records:
         notes.append(f"routing-policy migration: {'/'.join(sorted(policies))} -> multivalue in one batch")
 
-    known = [w["HealthCheckId"] for w in wanted.values() if not w["HealthCheckId"].startswith("<")]
-    healthy = [hc for hc in known if is_healthy(client, hc)]
+    healthy = []
+    for index, record in enumerate(plan.records):
+        hc_id = wanted[record.set_identifier]["HealthCheckId"]
+        if hc_id.startswith("<"):
+            continue
+        state = health_state(client, hc_id)
+        if state is None:
+            raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
+        if state != "unhealthy":
+            healthy.append(hc_id)
     if not healthy and not to_create:
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
     if to_create and not healthy:
@@ -463,6 +482,15 @@ class PlanStore:
     def __init__(self, directory: str | Path) -> None:
         self.directory = Path(directory)
 
+    def check_writable(self) -> None:
+        """PlanError unless the store directory exists (or can be made) and is writable."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PlanError(f"--plan-store {self.directory}: cannot create ({exc.strerror or exc})") from None
+        if not os.access(self.directory, os.W_OK | os.X_OK):
+            raise PlanError(f"--plan-store {self.directory}: not writable")
+
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")
 
@@ -497,3 +525,31 @@ class PlanStore:
             (self._dir(name) / f"{gen}.json").unlink(missing_ok=True)
             removed.append(gen)
         return removed
+
+
+# --- least privilege ---------------------------------------------------------------------------
+def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
+    """The IAM policy enact needs for one name (``docs/iam/enact-policy.json`` is this for
+    ``Z1234567890ABC`` / ``origin.example.com``). Names are normalized as the
+    ``route53:ChangeResourceRecordSetsNormalizedRecordNames`` key wants: lower case, no trailing dot."""
+    from edge_origin.live.name_state import generation_name
+
+    zone_arn = f"arn:aws:route53:::hostedzone/{zone_id.removeprefix('/hostedzone/')}"
+    names = [name.lower().rstrip("."), generation_name(name).rstrip(".")]
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {"Sid": "ReadTheZone", "Effect": "Allow",
+             "Action": ["route53:GetHostedZone", "route53:ListResourceRecordSets"], "Resource": zone_arn},
+            {"Sid": "ChangeOnlyTheOriginNameAndItsGenerationRecord", "Effect": "Allow",
+             "Action": "route53:ChangeResourceRecordSets", "Resource": zone_arn,
+             "Condition": {"ForAllValues:StringEquals": {
+                 "route53:ChangeResourceRecordSetsNormalizedRecordNames": names,
+                 "route53:ChangeResourceRecordSetsRecordTypes": ["A", "TXT"],
+                 "route53:ChangeResourceRecordSetsActions": ["CREATE", "DELETE"],
+             }}},
+            {"Sid": "WaitForInsync", "Effect": "Allow", "Action": "route53:GetChange", "Resource": "arn:aws:route53:::change/*"},
+            {"Sid": "HealthChecksOfThePlan", "Effect": "Allow",
+             "Action": ["route53:ListHealthChecks", "route53:CreateHealthCheck", "route53:GetHealthCheckStatus"], "Resource": "*"},
+        ],
+    }

@@ -374,7 +374,10 @@ def write_plan(plan: Plan, path: str | Path) -> None:
     """Write ``plan`` as JSON (validated on the way: what is written can be read back)."""
     text = plan.dumps()
     loads_plan(text, str(path))
-    Path(path).write_text(text, encoding="utf-8")
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise PlanError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
 #: The reserved first label of the generation TXT record beside each planned name.

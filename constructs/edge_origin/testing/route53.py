@@ -141,6 +141,15 @@ def _canonical(record: Record) -> Record:
     return out
 
 
+def _copy(value: Any) -> Any:
+    """A copy of JSON-like data (dicts, lists, scalars): several times faster than deepcopy."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
 def _same(a: Record, b: Record) -> bool:
     """Exact match for a DELETE: every field, values as a set."""
 
@@ -213,7 +222,8 @@ class StrictRoute53:
 
     # --- plumbing -------------------------------------------------------------------------------
     def _enter(self, operation: str, params: dict[str, Any]) -> None:
-        self.calls[operation] = self.calls.get(operation, 0) + 1
+        with self._lock:
+            self.calls[operation] = self.calls.get(operation, 0) + 1
         shape = self._model.operation_model(operation).input_shape
         botocore.validate.validate_parameters(params, shape)
 
@@ -253,7 +263,7 @@ class StrictRoute53:
     def records(self, zone_id: str) -> list[Record]:
         """A copy of the zone's record sets, in listing order (a test helper, not an API call)."""
         with self._lock:
-            return copy.deepcopy(sorted(self._zone(zone_id, "ListResourceRecordSets").records.values(), key=_sort_key))
+            return _copy(sorted(self._zone(zone_id, "ListResourceRecordSets").records.values(), key=_sort_key))
 
     def set_health(self, health_check_id: str, healthy: bool) -> None:
         """What every checker reports for this health check from now on (a test helper)."""
@@ -359,7 +369,7 @@ class StrictRoute53:
                 records = [r for r in records if _sort_key(r) >= start]
             limit = _max_items(params.get("MaxItems"), MAX_ITEMS)
             page, rest = records[:limit], records[limit:]
-            out: dict[str, Any] = {"ResourceRecordSets": copy.deepcopy(page), "IsTruncated": bool(rest), "MaxItems": str(limit)}
+            out: dict[str, Any] = {"ResourceRecordSets": _copy(page), "IsTruncated": bool(rest), "MaxItems": str(limit)}
             if rest:
                 out["NextRecordName"] = rest[0]["Name"]
                 out["NextRecordType"] = rest[0]["Type"]
@@ -383,7 +393,7 @@ class StrictRoute53:
             change = self._new_change(batch.get("Comment"))
             snapshot = sorted(working.values(), key=_sort_key)
             for observer in self._observers:
-                observer(zone.id, copy.deepcopy(snapshot))
+                observer(zone.id, _copy(snapshot))
             return self._ok({"ChangeInfo": change})
 
     def _validate_batch(self, zone: _Zone, changes: list[dict[str, Any]]) -> dict[tuple[str, str, str | None], Record]:
@@ -531,7 +541,7 @@ class StrictRoute53:
             for hc in self._health_checks.values():
                 if hc["CallerReference"] == ref:
                     if hc["HealthCheckConfig"] == config:
-                        return self._ok({"HealthCheck": copy.deepcopy(hc), "Location": self._hc_location(hc["Id"])}, 201)
+                        return self._ok({"HealthCheck": _copy(hc), "Location": self._hc_location(hc["Id"])}, 201)
                     raise self._error(
                         "HealthCheckAlreadyExists",
                         f"A health check with caller reference {ref} already exists with different settings.",
@@ -543,7 +553,7 @@ class StrictRoute53:
             hc = {"Id": hc_id, "CallerReference": ref, "HealthCheckConfig": config, "HealthCheckVersion": 1}
             self._health_checks[hc_id] = hc
             self._health[hc_id] = self.new_health_checks_healthy
-            return self._ok({"HealthCheck": copy.deepcopy(hc), "Location": self._hc_location(hc_id)}, 201)
+            return self._ok({"HealthCheck": _copy(hc), "Location": self._hc_location(hc_id)}, 201)
 
     @staticmethod
     def _hc_location(hc_id: str) -> str:
@@ -579,7 +589,7 @@ class StrictRoute53:
     def get_health_check(self, **params: Any) -> dict[str, Any]:
         self._enter("GetHealthCheck", params)
         with self._lock:
-            return self._ok({"HealthCheck": copy.deepcopy(self._health_check(params["HealthCheckId"], "GetHealthCheck"))})
+            return self._ok({"HealthCheck": _copy(self._health_check(params["HealthCheckId"], "GetHealthCheck"))})
 
     def get_health_check_status(self, **params: Any) -> dict[str, Any]:
         self._enter("GetHealthCheckStatus", params)
@@ -607,7 +617,7 @@ class StrictRoute53:
             limit = _max_items(params.get("MaxItems"), 100, 1000)
             page, rest = checks[:limit], checks[limit:]
             out: dict[str, Any] = {
-                "HealthChecks": copy.deepcopy(page), "Marker": marker or "", "IsTruncated": bool(rest), "MaxItems": str(limit),
+                "HealthChecks": _copy(page), "Marker": marker or "", "IsTruncated": bool(rest), "MaxItems": str(limit),
             }
             if rest:
                 out["NextMarker"] = rest[0]["Id"]
