@@ -290,7 +290,7 @@ def test_status_and_dynamic_reference_helpers() -> None:
     assert verification_status({"x-foo": "bar"}, declared_header="x-foo").state == "plaintext"
     assert verification_status({"x-origin-verify": 12345}).state == "plaintext"
     steps = rotation_steps(SECRET_ARN)
-    assert len(steps) == 4 and SECRET_ARN in steps[0] and "version_id" in steps[2]
+    assert len(steps) == 5 and SECRET_ARN in steps[1] and "version_id" in steps[3] and "AWSCURRENT" in steps[0]
 
 
 # --- in synth: the cdk-nag 3 pack -------------------------------------------------------------------

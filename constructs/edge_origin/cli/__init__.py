@@ -19,6 +19,7 @@ __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_pa
 COMMAND_MODULES = (
     "check",
     "profile",
+    "origin_secret",
     "rehearse",
 )
 
