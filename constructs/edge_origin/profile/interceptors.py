@@ -132,15 +132,15 @@ def _refuse(request_or_iterator, context):
     context.abort(grpc.StatusCode.UNAUTHENTICATED, "origin verification failed")
 
 
-def _refusing(handler):
-    """A handler of the same kind as ``handler`` that refuses the call."""
+def _refusing(handler, behaviour=_refuse):
+    """A handler of the same kind as ``handler`` whose behaviour refuses the call."""
     kind = {
         (False, False): grpc.unary_unary_rpc_method_handler,
         (False, True): grpc.unary_stream_rpc_method_handler,
         (True, False): grpc.stream_unary_rpc_method_handler,
         (True, True): grpc.stream_stream_rpc_method_handler,
     }[(bool(handler.request_streaming), bool(handler.response_streaming))]
-    return kind(_refuse, request_deserializer=handler.request_deserializer,
+    return kind(behaviour, request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer)
 
 
@@ -172,6 +172,31 @@ class OriginVerifyInterceptor(grpc.ServerInterceptor):
             return None
         self.refused += 1
         return _refusing(handler)
+
+
+async def _refuse_async(request_or_iterator, context):
+    await context.abort(grpc.StatusCode.UNAUTHENTICATED, "origin verification failed")
+
+
+class AsyncOriginVerifyInterceptor(grpc.aio.ServerInterceptor):
+    """The same check for a grpc.aio server: grpc.aio.server(interceptors=[AsyncOriginVerifyInterceptor()])."""
+
+    def __init__(self, secret=None, header=ORIGIN_VERIFY_HEADER, exempt=ORIGIN_VERIFY_EXEMPT):
+        self.check = OriginVerifyInterceptor(secret, header, exempt)
+
+    @property
+    def refused(self):
+        return self.check.refused
+
+    async def intercept_service(self, continuation, handler_call_details):
+        method = handler_call_details.method or ""
+        if method.startswith(self.check.exempt) or self.check.verified(handler_call_details.invocation_metadata):
+            return await continuation(handler_call_details)
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return None
+        self.check.refused += 1
+        return _refusing(handler, _refuse_async)
 ''')
 
 _GO = Template('''\
