@@ -229,7 +229,7 @@ def _with_headers(template: dict[str, Any], headers: list[dict[str, Any]] | None
 
 @pytest.fixture(scope="module")
 def plain_template() -> dict[str, Any]:
-    return _template(_pattern(origin_verification=None))
+    return _PLAIN_TEMPLATE()
 
 
 @pytest.mark.parametrize("name", ["x-origin-verify", "x-shared-secret", "x-cdn-token", "X-Auth-Proof"])
@@ -243,6 +243,48 @@ def test_plaintext_value_is_a_finding_that_names_the_header_never_the_value(plai
         report = render_report(model, fmt)
         assert value not in report and name.lower() in report and "PLAINTEXT" in report
     assert value not in json.dumps([f.to_dict() for f in findings])
+
+
+def test_plain_ssm_parameter_is_not_a_secret(plain_template: dict[str, Any]) -> None:
+    body = _with_headers(plain_template, [{"HeaderName": "x-origin-verify", "HeaderValue": "{{resolve:ssm:/edge/verify}}"}])
+    model = TemplateModel.from_templates({"S": body})
+    (finding,) = run_rules(model, [SEC1])
+    assert "plain SSM parameter" in finding.message and "/edge/verify" not in finding.message
+    assert "plain SSM parameter (PLAINTEXT" in render_report(model, "markdown")
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    name=valid_names,
+    value=st.one_of(
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=8, max_size=40).map(lambda v: ("literal", v)),
+        st.sampled_from(["secretsmanager:arn:aws:secretsmanager:us-east-1:1:secret:v:SecretString:current", "ssm-secure:/v:1"])
+        .map(lambda ref: ("reference", "{{resolve:" + ref + "}}")),
+    ),
+)
+def test_eo_sec1_fires_exactly_when_no_header_comes_from_a_secret(name: str, value: tuple[str, str]) -> None:
+    kind, text = value
+    body = _with_headers(_PLAIN_TEMPLATE(), [{"HeaderName": name, "HeaderValue": text}])
+    model = TemplateModel.from_templates({"S": body})
+    findings = run_rules(model, [SEC1])
+    assert bool(findings) is (kind == "literal")
+    for f in findings:
+        assert text not in f.message
+    assert text not in render_report(model, "markdown", findings)
+
+
+def _plain_template_once() -> Any:
+    cache: dict[str, dict[str, Any]] = {}
+
+    def get() -> dict[str, Any]:
+        if "t" not in cache:
+            cache["t"] = _template(_pattern(origin_verification=None))
+        return cache["t"]
+
+    return get
+
+
+_PLAIN_TEMPLATE = _plain_template_once()
 
 
 def test_benign_plaintext_header_does_not_verify(plain_template: dict[str, Any]) -> None:

@@ -210,8 +210,10 @@ class VerificationStatus:
     """How a CloudFront origin proves itself to the pods (names only, never a value).
 
     ``state``: ``secret`` (a header from a dynamic reference), ``plaintext`` (a verification
-    header whose value is written in the template), ``deploy-time`` (a verification header whose
-    value the templates cannot show, e.g. a parameter without a default) or ``none``.
+    header whose value is written in the template), ``parameter`` (from a plain SSM parameter
+    ``{{resolve:ssm:...}}``: readable by anyone with ssm:GetParameter, not a secret),
+    ``deploy-time`` (a verification header whose value the templates cannot show, e.g. a
+    CloudFormation parameter without a default) or ``none``.
     """
 
     state: str
@@ -226,6 +228,8 @@ class VerificationStatus:
             return f"header `{self.header}` from a secret (dynamic reference)"
         if self.state == "plaintext":
             return f"header `{self.header}` with a PLAINTEXT value in the template"
+        if self.state == "parameter":
+            return f"header `{self.header}` from a plain SSM parameter (PLAINTEXT, not a secret)"
         if self.state == "deploy-time":
             return f"header `{self.header}` (value set at deploy time)"
         return "no origin verification header"
@@ -243,7 +247,10 @@ def verification_status(custom_headers: dict[str, Any], declared_header: Any = N
         if n in (declared, DEFAULT_HEADER) or any(hint in n for hint in VERIFICATION_NAME_HINTS)
     ]
     for name in candidates:
-        if isinstance(custom_headers[name], (str, int, float)):
+        value = custom_headers[name]
+        if isinstance(value, str) and value.lstrip().startswith("{{resolve:ssm:"):
+            return VerificationStatus("parameter", name)
+        if isinstance(value, (str, int, float)):
             return VerificationStatus("plaintext", name)
     if candidates:
         return VerificationStatus("deploy-time", candidates[0])
