@@ -88,6 +88,7 @@ def test_python_interceptor_parses_secrets_and_checks_metadata(tmp_path: Path, m
     assert m.parse_origin_verify_secret('{"current": 7}') == ()
     assert m.parse_origin_verify_secret("  plain-value\n") == (b"plain-value",)
     assert m.parse_origin_verify_secret("") == ()
+    assert m.parse_origin_verify_secret('"quoted"') == (b'"quoted"',)  # as Go and Java: not an object, the whole text
     monkeypatch.setenv("EDGE_ORIGIN_VERIFY_SECRET", '{"current": "from-env"}')
     interceptor = m.OriginVerifyInterceptor()
     assert interceptor.verified([("x-origin-verify", "from-env")])

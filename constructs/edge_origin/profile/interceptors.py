@@ -86,11 +86,8 @@ def parse_origin_verify_secret(text):
     try:
         data = json.loads(text)
     except ValueError:
-        data = text
-    if isinstance(data, dict):
-        values = [data.get(field) for field in ORIGIN_VERIFY_FIELDS]
-    else:
-        values = [data if isinstance(data, str) else text]
+        data = None
+    values = [data.get(field) for field in ORIGIN_VERIFY_FIELDS] if isinstance(data, dict) else [text]
     return tuple(v.encode() for v in values if isinstance(v, str) and v)
 
 
