@@ -188,6 +188,9 @@ def test_cloudfront_list_is_checked_case_by_case() -> None:
 @pytest.mark.parametrize(
     ("props", "prop", "wanted"),
     [
+        ({"header_name": "Host"}, "header_name", "lowercase HTTP/2 header name"),
+        ({"header_name": "via"}, "header_name", "CloudFront can add"),
+        ({"header_name": ""}, "header_name", "non-empty"),
         ({"json_field": ""}, "json_field", "JSON key"),
         ({"json_field": "a:b"}, "json_field", "JSON key"),
         ({"previous_json_field": "current"}, "previous_json_field", "other than json_field"),
