@@ -30,6 +30,7 @@ from aws_cdk import aws_ec2 as ec2  # noqa: E402
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2  # noqa: E402
 from aws_cdk import aws_route53 as route53  # noqa: E402
 from aws_cdk import aws_s3 as s3  # noqa: E402
+from aws_cdk import aws_secretsmanager as secretsmanager  # noqa: E402
 
 from edge_origin.data import route53_health_checker_cidrs  # noqa: E402
 from stacks.app_builder import build_reference_app, cdk_json_context  # noqa: E402
@@ -84,10 +85,14 @@ def plain_l2() -> dict:
             route53.ARecord(stack, f"Rec{n}{az}", zone=zone, record_name="origin.telemetry.example.com.",
                             target=route53.RecordTarget.from_ip_addresses(eip.ref), multi_value_answer=True,
                             set_identifier=f"origin-nlb{n}-{az}", health_check=check, ttl=cdk.Duration.seconds(60))
+    verify = secretsmanager.Secret(stack, "Verify", generate_secret_string=secretsmanager.SecretStringGenerator(
+        secret_string_template='{"previous": ""}', generate_string_key="current", exclude_punctuation=True, password_length=48))
+    cdk.CfnOutput(stack, "VerifyArn", value=verify.secret_arn)
     cloudfront.Distribution(stack, "Dist", default_behavior=cloudfront.BehaviorOptions(
         origin=origins.HttpOrigin("origin.telemetry.example.com", protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
                                   origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
-                                  keepalive_timeout=cdk.Duration.seconds(30), read_timeout=cdk.Duration.seconds(60)),
+                                  keepalive_timeout=cdk.Duration.seconds(30), read_timeout=cdk.Duration.seconds(60),
+                                  custom_headers={"x-origin-verify": verify.secret_value_from_json("current").unsafe_unwrap()}),
         enable_grpc=True, allowed_methods=cloudfront.AllowedMethods.ALLOW_ALL,
         cache_policy=cloudfront.CachePolicy.CACHING_DISABLED,
         origin_request_policy=cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,

@@ -188,6 +188,9 @@ def test_cloudfront_list_is_checked_case_by_case() -> None:
 @pytest.mark.parametrize(
     ("props", "prop", "wanted"),
     [
+        ({"header_name": "Host"}, "header_name", "lowercase HTTP/2 header name"),
+        ({"header_name": "via"}, "header_name", "CloudFront can add"),
+        ({"header_name": ""}, "header_name", "non-empty"),
         ({"json_field": ""}, "json_field", "JSON key"),
         ({"json_field": "a:b"}, "json_field", "JSON key"),
         ({"previous_json_field": "current"}, "previous_json_field", "other than json_field"),
@@ -229,7 +232,7 @@ def _with_headers(template: dict[str, Any], headers: list[dict[str, Any]] | None
 
 @pytest.fixture(scope="module")
 def plain_template() -> dict[str, Any]:
-    return _template(_pattern(origin_verification=None))
+    return _PLAIN_TEMPLATE()
 
 
 @pytest.mark.parametrize("name", ["x-origin-verify", "x-shared-secret", "x-cdn-token", "X-Auth-Proof"])
@@ -243,6 +246,48 @@ def test_plaintext_value_is_a_finding_that_names_the_header_never_the_value(plai
         report = render_report(model, fmt)
         assert value not in report and name.lower() in report and "PLAINTEXT" in report
     assert value not in json.dumps([f.to_dict() for f in findings])
+
+
+def test_plain_ssm_parameter_is_not_a_secret(plain_template: dict[str, Any]) -> None:
+    body = _with_headers(plain_template, [{"HeaderName": "x-origin-verify", "HeaderValue": "{{resolve:ssm:/edge/verify}}"}])
+    model = TemplateModel.from_templates({"S": body})
+    (finding,) = run_rules(model, [SEC1])
+    assert "plain SSM parameter" in finding.message and "/edge/verify" not in finding.message
+    assert "plain SSM parameter (PLAINTEXT" in render_report(model, "markdown")
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    name=valid_names,
+    value=st.one_of(
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789", min_size=8, max_size=40).map(lambda v: ("literal", v)),
+        st.sampled_from(["secretsmanager:arn:aws:secretsmanager:us-east-1:1:secret:v:SecretString:current", "ssm-secure:/v:1"])
+        .map(lambda ref: ("reference", "{{resolve:" + ref + "}}")),
+    ),
+)
+def test_eo_sec1_fires_exactly_when_no_header_comes_from_a_secret(name: str, value: tuple[str, str]) -> None:
+    kind, text = value
+    body = _with_headers(_PLAIN_TEMPLATE(), [{"HeaderName": name, "HeaderValue": text}])
+    model = TemplateModel.from_templates({"S": body})
+    findings = run_rules(model, [SEC1])
+    assert bool(findings) is (kind == "literal")
+    for f in findings:
+        assert text not in f.message
+    assert text not in render_report(model, "markdown", findings)
+
+
+def _plain_template_once() -> Any:
+    cache: dict[str, dict[str, Any]] = {}
+
+    def get() -> dict[str, Any]:
+        if "t" not in cache:
+            cache["t"] = _template(_pattern(origin_verification=None))
+        return cache["t"]
+
+    return get
+
+
+_PLAIN_TEMPLATE = _plain_template_once()
 
 
 def test_benign_plaintext_header_does_not_verify(plain_template: dict[str, Any]) -> None:
@@ -290,7 +335,7 @@ def test_status_and_dynamic_reference_helpers() -> None:
     assert verification_status({"x-foo": "bar"}, declared_header="x-foo").state == "plaintext"
     assert verification_status({"x-origin-verify": 12345}).state == "plaintext"
     steps = rotation_steps(SECRET_ARN)
-    assert len(steps) == 4 and SECRET_ARN in steps[0] and "version_id" in steps[2]
+    assert len(steps) == 5 and SECRET_ARN in steps[1] and "version_id" in steps[3] and "AWSCURRENT" in steps[0]
 
 
 # --- in synth: the cdk-nag 3 pack -------------------------------------------------------------------

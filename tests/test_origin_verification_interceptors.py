@@ -88,6 +88,7 @@ def test_python_interceptor_parses_secrets_and_checks_metadata(tmp_path: Path, m
     assert m.parse_origin_verify_secret('{"current": 7}') == ()
     assert m.parse_origin_verify_secret("  plain-value\n") == (b"plain-value",)
     assert m.parse_origin_verify_secret("") == ()
+    assert m.parse_origin_verify_secret('"quoted"') == (b'"quoted"',)  # as Go and Java: not an object, the whole text
     monkeypatch.setenv("EDGE_ORIGIN_VERIFY_SECRET", '{"current": "from-env"}')
     interceptor = m.OriginVerifyInterceptor()
     assert interceptor.verified([("x-origin-verify", "from-env")])
@@ -208,3 +209,25 @@ def test_java_interceptor_compiles_against_io_grpc_signatures(tmp_path: Path) ->
     subprocess.run(["javac", "-d", str(tmp_path / "out"), *sources], check=True, timeout=120, capture_output=True)
     run = subprocess.run(["java", "-cp", str(tmp_path / "out"), "Probe"], check=True, timeout=60, capture_output=True, text=True)
     assert run.stdout.split() == ["c1", 'p"2', "1", "1"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("go") is None, reason="no Go toolchain")
+def test_go_interceptor_vets_and_passes_its_go_test(tmp_path: Path) -> None:
+    """Offline: google.golang.org/grpc replaced by signature stubs (tests/fixtures/interceptor_stubs/go)."""
+    import os
+
+    stubs = Path(__file__).parent / "fixtures" / "interceptor_stubs" / "go"
+    work = tmp_path / "gov"
+    shutil.copytree(stubs, work)
+    package = work / "originverify"
+    package.mkdir()
+    shutil.move(str(work / "origin_verify_test.go"), package / "origin_verify_test.go")
+    (package / "origin_verify.go").write_text(render_interceptor("go-interceptor"))
+    env = {**os.environ, "GOPROXY": "off", "GOFLAGS": "-mod=mod", "GOTOOLCHAIN": "local"}  # the build cache is Go's own
+    env.pop("EDGE_ORIGIN_VERIFY_SECRET", None)
+    fmt = subprocess.run(["gofmt", "-l", str(package)], capture_output=True, text=True, timeout=60, check=True)
+    assert fmt.stdout == "", fmt.stdout
+    for argv in (["go", "vet", "./originverify"], ["go", "test", "./originverify"]):
+        run = subprocess.run(argv, cwd=work, env=env, capture_output=True, text=True, timeout=240)
+        assert run.returncode == 0, run.stdout + run.stderr

@@ -185,16 +185,20 @@ def is_dynamic_reference(value: Any) -> bool:
 def rotation_steps(secret_id: str = "<secret ARN>", header_name: str = DEFAULT_HEADER) -> list[str]:
     """The rotation procedure, step by step (the README prints the same)."""
     return [
-        f"1. Put a new version: aws secretsmanager put-secret-value --secret-id {secret_id} "
-        "--client-request-token $(uuidgen) --secret-string '{\"current\": \"NEW\", \"previous\": \"OLD\"}'. "
-        "CloudFront keeps sending OLD: its reference pins the old version id.",
+        "0. Once, before the first rotation: pin the version in use (aws secretsmanager describe-secret: the "
+        "version with AWSCURRENT) as origin_verification.version_id and deploy; unpinned, any later update of "
+        "the distribution would resolve a new AWSCURRENT before the pods know it.",
+        f"1. Put a new version: edge-origin origin-secret rotate --secret-id {secret_id} (or put-secret-value "
+        "with --client-request-token $(uuidgen) and {\"current\": NEW, \"previous\": OLD}); note the version id "
+        "it prints. CloudFront keeps sending OLD: its reference pins the old version (or resolved AWSCURRENT at "
+        "its last update).",
         "2. Wait until every pod has reloaded the mounted secret (the interceptors re-read the file; the CSI "
         "driver's rotation poll interval): the pods now accept OLD and NEW.",
-        "3. Set origin_verification.version_id to the new VersionId (the reference app: cdk.json "
+        "3. Set origin_verification.version_id to the new version id (reference app: cdk.json "
         "edge-origin:originVerifyVersionId) and deploy: the template changes, CloudFormation updates the "
-        f"distribution and resolves NEW into {header_name}. Wait for the distribution to be Deployed.",
-        "4. Later (next rotation, or at once after a leak): put {\"current\": \"NEW\", \"previous\": \"\"} and "
-        "pin that version too; the pods stop accepting OLD once they reload.",
+        f"distribution and resolves NEW into {header_name}. Wait until the distribution is Deployed.",
+        f"4. Retire OLD: edge-origin origin-secret retire-previous --secret-id {secret_id}, pin that version too "
+        "and deploy (the value CloudFront sends does not change); the pods stop accepting OLD once they reload.",
     ]
 
 
@@ -206,8 +210,10 @@ class VerificationStatus:
     """How a CloudFront origin proves itself to the pods (names only, never a value).
 
     ``state``: ``secret`` (a header from a dynamic reference), ``plaintext`` (a verification
-    header whose value is written in the template), ``deploy-time`` (a verification header whose
-    value the templates cannot show, e.g. a parameter without a default) or ``none``.
+    header whose value is written in the template), ``parameter`` (from a plain SSM parameter
+    ``{{resolve:ssm:...}}``: readable by anyone with ssm:GetParameter, not a secret),
+    ``deploy-time`` (a verification header whose value the templates cannot show, e.g. a
+    CloudFormation parameter without a default) or ``none``.
     """
 
     state: str
@@ -222,6 +228,8 @@ class VerificationStatus:
             return f"header `{self.header}` from a secret (dynamic reference)"
         if self.state == "plaintext":
             return f"header `{self.header}` with a PLAINTEXT value in the template"
+        if self.state == "parameter":
+            return f"header `{self.header}` from a plain SSM parameter (PLAINTEXT, not a secret)"
         if self.state == "deploy-time":
             return f"header `{self.header}` (value set at deploy time)"
         return "no origin verification header"
@@ -239,7 +247,10 @@ def verification_status(custom_headers: dict[str, Any], declared_header: Any = N
         if n in (declared, DEFAULT_HEADER) or any(hint in n for hint in VERIFICATION_NAME_HINTS)
     ]
     for name in candidates:
-        if isinstance(custom_headers[name], (str, int, float)):
+        value = custom_headers[name]
+        if isinstance(value, str) and value.lstrip().startswith("{{resolve:ssm:"):
+            return VerificationStatus("parameter", name)
+        if isinstance(value, (str, int, float)):
             return VerificationStatus("plaintext", name)
     if candidates:
         return VerificationStatus("deploy-time", candidates[0])

@@ -70,7 +70,7 @@ def _verifications(model: TemplateModel, name: str) -> list[tuple[str, str, Veri
 def _verification_label(status: VerificationStatus) -> str:
     if status.state == "none":
         return "origin NOT verified"
-    if status.state == "plaintext":
+    if status.state in ("plaintext", "parameter"):
         return f"{status.header} PLAINTEXT"
     return f"verified: {status.header}"
 

@@ -140,3 +140,69 @@ def test_rendered_interceptor_fails_closed_without_a_secret(tmp_path: Path) -> N
         if channel is not None:
             channel.close()
         server.stop(grace=None).wait(timeout=5)
+
+
+def test_rendered_async_interceptor_on_a_grpc_aio_server(tmp_path: Path) -> None:
+    """The same checks on grpc.aio (what the rehearsal origins run): one event loop, bounded, stopped."""
+    import asyncio
+
+    header = "x-origin-verify"
+    module = _load(tmp_path, header)
+    interceptor = module.AsyncOriginVerifyInterceptor(module.OriginVerifySecret(value=json.dumps({"current": CURRENT, "previous": PREVIOUS})))
+
+    async def scenario() -> list[str]:
+        server = grpc.aio.server(interceptors=[interceptor], options=[("grpc.so_reuseport", 0)])
+        channel = None
+        try:
+            health_pb2_grpc.add_HealthServicer_to_server(health.aio.HealthServicer(), server)
+            server.add_generic_rpc_handlers((_echo_handlers_async(),))
+            port = server.add_insecure_port("127.0.0.3:0")
+            await server.start()
+            channel = grpc.aio.insecure_channel(f"127.0.0.3:{port}", options=[("grpc.use_local_subchannel_pool", 1)])
+            say = channel.unary_unary("/test.Echo/Say")
+            chat = channel.stream_stream("/test.Echo/Chat")
+
+            async def code(coro_factory) -> str:  # noqa: ANN001
+                try:
+                    await coro_factory()
+                    return "OK"
+                except grpc.aio.AioRpcError as exc:
+                    assert CURRENT not in (exc.details() or "")
+                    return exc.code().name
+
+            async def chat_all(*metadata: tuple[str, str]) -> list[bytes]:
+                call = chat(iter([b"a", b"b"]), timeout=DEADLINE_S, metadata=metadata)
+                return [m async for m in call]
+
+            check = health_pb2_grpc.HealthStub(channel).Check
+            return [
+                await code(lambda: say(b"x", timeout=DEADLINE_S)),
+                await code(lambda: say(b"x", timeout=DEADLINE_S, metadata=((header, "nope"),))),
+                await code(lambda: say(b"x", timeout=DEADLINE_S, metadata=((header, CURRENT),))),
+                await code(lambda: say(b"x", timeout=DEADLINE_S, metadata=((header, PREVIOUS),))),
+                await code(lambda: chat_all()),
+                await code(lambda: chat_all((header, CURRENT))),
+                await code(lambda: check(health_pb2.HealthCheckRequest(), timeout=DEADLINE_S)),
+            ]
+        finally:
+            if channel is not None:
+                await channel.close()
+            await server.stop(grace=None)
+
+    codes = asyncio.run(asyncio.wait_for(scenario(), timeout=30))
+    assert codes == ["UNAUTHENTICATED", "UNAUTHENTICATED", "OK", "OK", "UNAUTHENTICATED", "OK", "OK"]
+    assert interceptor.refused == 3
+
+
+def _echo_handlers_async() -> grpc.GenericRpcHandler:
+    async def say(request: bytes, context) -> bytes:  # noqa: ANN001
+        return request
+
+    async def chat(requests, context):  # noqa: ANN001, ANN201
+        async for r in requests:
+            yield r
+
+    return grpc.method_handlers_generic_handler(
+        "test.Echo",
+        {"Say": grpc.unary_unary_rpc_method_handler(say), "Chat": grpc.stream_stream_rpc_method_handler(chat)},
+    )

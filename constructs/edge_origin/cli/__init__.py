@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "check",
     "diff",
     "profile",
+    "origin_secret",
     "rehearse",
     "live",
     "plan",

@@ -77,7 +77,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 lb, (prefix_list, port) = open_lbs[0]
                 more = f" (and {len(open_lbs) - 1} more NLB(s))" if len(open_lbs) > 1 else ""
                 on_port = f" on port {port}" if port is not None else ""
-                if status.state == "plaintext":
+                if status.state == "parameter":
+                    problem = (
+                        f"sends verification header {status.header} from a plain SSM parameter "
+                        "(readable by anyone with ssm:GetParameter: use SecureString or Secrets Manager)"
+                    )
+                elif status.state == "plaintext":
                     problem = (
                         f"sends verification header {status.header} with a plaintext value in the template "
                         "(anyone who reads the template, the stack or the distribution config has it)"
