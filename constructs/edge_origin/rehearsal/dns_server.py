@@ -69,23 +69,36 @@ class PortInUseError(OSError):
 
 
 def bind_dns_sockets(ip: str, port: int) -> tuple[socket.socket, socket.socket]:
-    """A UDP and a TCP socket bound to ``ip:port`` (UDP receive buffer raised to 4 MiB)."""
-    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF_BYTES)
-        udp.bind((ip, port))
-        port = udp.getsockname()[1]
-        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        tcp.bind((ip, port))
-        tcp.listen(512)
-    except OSError as exc:
-        udp.close()
-        tcp.close()
-        raise PortInUseError(f"cannot bind DNS on {ip}:{port}: {exc.strerror or exc}") from exc
-    udp.setblocking(False)
-    tcp.setblocking(False)
-    return udp, tcp
+    """A UDP and a TCP socket bound to ``ip:port`` (UDP receive buffer raised to 4 MiB).
+
+    With ``port`` 0 the kernel picks the UDP port; the same number can be taken for TCP by
+    another process, so a free pair is tried up to ``FREE_PORT_ATTEMPTS`` times.
+    """
+    attempts = FREE_PORT_ATTEMPTS if port == 0 else 1
+    for attempt in range(1, attempts + 1):
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        bound = port
+        try:
+            udp.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF_BYTES)
+            udp.bind((ip, port))
+            bound = udp.getsockname()[1]
+            tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            tcp.bind((ip, bound))
+            tcp.listen(512)
+        except OSError as exc:
+            udp.close()
+            tcp.close()
+            if attempt < attempts:
+                continue
+            raise PortInUseError(f"cannot bind DNS on {ip}:{bound}: {exc.strerror or exc}") from exc
+        udp.setblocking(False)
+        tcp.setblocking(False)
+        return udp, tcp
+    raise AssertionError("unreachable")
+
+
+FREE_PORT_ATTEMPTS = 20
 
 
 class DnsLoop:
