@@ -281,14 +281,17 @@ def test_bindings_open_the_pods_to_the_nlb_security_groups(operable) -> None:
 # -- zones, names shared across the app -------------------------------------------------------
 def test_private_zone_for_the_public_pattern_is_refused_and_public_zone_for_internal_warned() -> None:
     stack = cdk.Stack(cdk.App(), "S", env=ENV)
-    private = route53.PrivateHostedZone.from_private_hosted_zone_id(stack, "Private", "Z9")
-    with pytest.raises(EdgeOriginPropError, match="allowed: a public hosted zone"):
+    private = route53.PrivateHostedZone(stack, "Private", zone_name="example.com", vpc=_vpc(stack))
+    with pytest.raises(EdgeOriginPropError, match="invalid zone='example.com'; allowed: a public hosted zone"):
         GrpcEdgeToOrigin(stack, "P", zone=private, origin_name="o.example.com", service_name="s")
     app = cdk.App()
     stack = cdk.Stack(app, "I", env=ENV)
     public = route53.PublicHostedZone.from_public_hosted_zone_attributes(stack, "Pub", hosted_zone_id="Z3", zone_name="svc.example")
     InternalGrpcOrigin(stack, "T", zone=public, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack), nlb_count=1)
     assert any("is public: the private addresses" in t for t in _warnings(app.synth())["I"])
+    by_id = route53.PrivateHostedZone.from_private_hosted_zone_id(stack, "ById", "Z9")
+    with pytest.raises(EdgeOriginPropError, match="allowed: a zone whose name is known"):
+        InternalGrpcOrigin(stack, "U", zone=by_id, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack))
 
 
 def test_same_set_identifiers_for_one_name_across_stacks_fail() -> None:
