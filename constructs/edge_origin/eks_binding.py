@@ -138,7 +138,8 @@ class TargetGroupBindings(Construct):
         self._file_manifests: list[dict[str, Any]] = []
         self.outputs: dict[str, cdk.CfnOutput] = {}
         stack = cdk.Stack.of(self)
-        group_outputs: dict[str, tuple[str, str]] = {}
+        stack_name = stack.stack_name
+        group_outputs: dict[str, str] = {}
         for suffix, target_group in target_groups.items():
             name = f"{service_name}-{suffix}".lower()
             if not K8S_NAME.fullmatch(name):
@@ -153,16 +154,16 @@ class TargetGroupBindings(Construct):
             ingress = networking.get(suffix)
             group_ids: list[str] = []
             group_placeholders: list[str] = []
-            for group in ingress.security_groups if ingress else ():
+            for k, group in enumerate(ingress.security_groups if ingress else (), start=1):
                 group_id = group.security_group_id
                 if group_id not in group_outputs:
                     group_output = cdk.CfnOutput(
-                        self, f"{group.node.id}Id", value=group_id,
+                        self, f"{_pascal(suffix)}SecurityGroup{k}Id", value=group_id,
                         description=f"security group allowed into the pods by TargetGroupBinding networking ({name})",
                     )
-                    group_outputs[group_id] = (group_output.logical_id, group_id)
+                    group_outputs[group_id] = _placeholder(stack, stack_name, group_output.logical_id)
                 group_ids.append(group_id)
-                group_placeholders.append(_placeholder(stack, group_outputs[group_id][0]))
+                group_placeholders.append(group_outputs[group_id])
             ports = list(ingress.ports) if ingress else []
             manifest = target_group_binding(
                 name=name,
@@ -178,12 +179,14 @@ class TargetGroupBindings(Construct):
                 namespace=namespace,
                 service_name=service_name,
                 service_port=service_port,
-                target_group_arn=_placeholder(stack, output.logical_id),
+                target_group_arn=_placeholder(stack, stack_name, output.logical_id),
                 ingress_group_ids=group_placeholders,
                 ingress_ports=ports,
             )
             self.add_manifest(manifest, file_form=file_form)
-        cdk.Aspects.of(self).add(_ManifestWriter(self))
+        # The aspect sits on a leaf of its own: it is visited once (one callback from jsii), not
+        # once per construct below the bindings.
+        cdk.Aspects.of(Construct(self, "ManifestWriter")).add(_ManifestWriter(self))
 
     def add_manifest(self, manifest: dict[str, Any], *, file_form: dict[str, Any] | None = None) -> None:
         """Add a manifest (applied with the cluster, if any, and written to the cloud assembly).
@@ -216,19 +219,18 @@ class TargetGroupBindings(Construct):
 
 @jsii.implements(cdk.IAspect)
 class _ManifestWriter:
-    """Writes the manifests when synthesis visits their construct (aspects run once per synth)."""
+    """Writes the manifests when synthesis visits the writer's leaf (aspects run once per synth)."""
 
     def __init__(self, owner: TargetGroupBindings) -> None:
         self._owner = owner
 
     def visit(self, node: IConstruct) -> None:
-        if node.node.path == self._owner.node.path:
-            self._owner.write()
+        self._owner.write()
 
 
-def _placeholder(stack: cdk.Stack, logical_id: str) -> str:
+def _placeholder(stack: cdk.Stack, stack_name: str, logical_id: str) -> str:
     """``${<stack name>.<output logical id>}``: the stack output to fill in."""
-    return "${" + stack.stack_name + "." + stack.resolve(logical_id) + "}"
+    return "${" + stack_name + "." + stack.resolve(logical_id) + "}"
 
 
 def _pascal(label: str) -> str:

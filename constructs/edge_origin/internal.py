@@ -22,7 +22,7 @@ from edge_origin.origin_records import (
     zone_privacy,
 )
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile_binding import apply_profile_checks, bind_fleet, whole_seconds
+from edge_origin.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.props import OriginProps
 from edge_origin.quotas import AccountQuotas, QuotaLedger
 
@@ -127,7 +127,7 @@ class InternalGrpcOrigin(Construct):
             "Fleet",
             **props.fleet_kwargs(where),
             internet_facing=False,
-            idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
+            idle_timeout=round(self.profile.nlb_idle_timeout_s),
             client_cidrs=client_cidrs,
             private_ip_offset=private_ip_offset,
         )
@@ -157,7 +157,7 @@ class InternalGrpcOrigin(Construct):
             tag_health_check(check, [("Name", f"{origin_name} {name_prefix}-{member.name.lower()}"), *user_tags])
             checks[member.name] = check
         QuotaLedger.of(self).track(
-            self, f"InternalGrpcOrigin {self.node.path}", {"health_checks": len(checks)}, declared=props.quotas
+            self, where, {"health_checks": len(checks)}, declared=props.quotas
         )
         addresses = self.fleet.addresses
         self.records = MultivalueOriginRecords(

@@ -276,6 +276,7 @@ class OriginFleet(Construct):
         candidates = vpc.public_subnets if internet_facing else (vpc.private_subnets or vpc.isolated_subnets)
         selection = vpc.select_subnets(subnets=candidates, one_per_az=True) if candidates else None
         self.subnets: list[ec2.ISubnet] = list(selection.subnets) if selection else []
+        self._zones = [subnet.availability_zone for subnet in self.subnets]
         if len(self.subnets) < 2:
             kind = "public" if internet_facing else "private"
             raise EdgeOriginPropError(
@@ -301,14 +302,16 @@ class OriginFleet(Construct):
             healthy_threshold_count=3,
             unhealthy_threshold_count=3,
         )
+        idle = cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None
+        delay = cdk.Duration.seconds(dereg)
         self.members: list[FleetMember] = [
             self._make_member(
                 index=i,
                 packed_rules=packed,
-                idle_timeout=cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None,
+                idle_timeout=idle,
                 certificate_arns=certificate_arns,
                 cross_zone_enabled=cross_zone_enabled,
-                deregistration_delay=cdk.Duration.seconds(dereg),
+                deregistration_delay=delay,
                 health_check=health_check,
                 private_ip_offset=private_ip_offset,
                 deletion_protection=deletion_protection,
@@ -325,9 +328,9 @@ class OriginFleet(Construct):
                 "access_logs_bucket is set, but NLBs write access logs only for TLS listeners: these TCP "
                 "listeners log nothing there. Use VPC flow logs for connection records.",
             )
-        QuotaLedger.of(self).track(
+        QuotaLedger.of(self, stack).track(
             self,
-            f"OriginFleet {self.node.path}",
+            where,
             {
                 "network_load_balancers": nlb_count,
                 "elastic_ips": nlb_count * len(self.subnets) if internet_facing else 0,
@@ -456,8 +459,7 @@ class OriginFleet(Construct):
 
         addresses: list[ZonalAddress] = []
         mappings: list[elbv2.SubnetMapping] = []
-        for zone_index, subnet in enumerate(self.subnets):
-            zone = subnet.availability_zone
+        for zone_index, (subnet, zone) in enumerate(zip(self.subnets, self._zones, strict=True)):
             zone_label = f"zone{zone_index + 1}"
             set_id = f"{label}-{zone_label}"
             if self.internet_facing:

@@ -43,7 +43,6 @@ from edge_origin.profile_binding import (
     apply_profile_checks,
     bind_fleet,
     record_profile_on,
-    whole_seconds,
 )
 from edge_origin.props import OriginProps
 from edge_origin.quotas import AccountQuotas
@@ -185,7 +184,7 @@ class GrpcEdgeToOrigin(Construct):
             self,
             "Fleet",
             **props.fleet_kwargs(where),
-            idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
+            idle_timeout=round(self.profile.nlb_idle_timeout_s),
             cloudfront_prefix_list_id=cloudfront_prefix_list_id,
             route53_health_checker_cidrs=route53_health_checker_cidrs,
             eip_removal_policy=eip_removal_policy,
@@ -211,8 +210,8 @@ class GrpcEdgeToOrigin(Construct):
             "Edge",
             origin_name=self.records.record_name,
             origin_port=listener_port,
-            keepalive_timeout=whole_seconds(self.profile.cloudfront_keepalive_timeout_s),
-            read_timeout=whole_seconds(self.profile.cloudfront_read_timeout_s),
+            keepalive_timeout=round(self.profile.cloudfront_keepalive_timeout_s),
+            read_timeout=round(self.profile.cloudfront_read_timeout_s),
             http_version=http_version,
             domain_names=list(domain_names) if domain_names is not None else None,
             certificate=certificate,
