@@ -38,6 +38,9 @@ def _of_type(template: dict, type_: str) -> dict[str, dict]:
 
 
 def _zone(stack: cdk.Stack, name: str = "example.com") -> route53.IHostedZone:
+    existing = stack.node.try_find_child(f"Zone{name.split('.')[0]}")
+    if existing is not None:
+        return existing
     return route53.HostedZone.from_hosted_zone_attributes(stack, f"Zone{name.split('.')[0]}", hosted_zone_id="Z1", zone_name=name)
 
 
@@ -325,3 +328,17 @@ def test_report_and_rules_cover_an_internal_origin() -> None:
     text = render_markdown(model, findings)
     assert "### tax.svc.internal (grpc)" in text and "origin-nlb2-zone2" in text
     assert "No gRPC or long-lived CloudFront origins found" not in text
+
+
+# -- bad input named, not a jsii error --------------------------------------------------------
+def test_imported_vpc_without_cidr_and_sub_second_durations_name_the_prop() -> None:
+    stack = cdk.Stack(cdk.App(), "S", env=ENV)
+    with pytest.raises(EdgeOriginPropError, match=r"invalid vpc='an imported VPC without vpc_cidr_block'; allowed: .*vpc_cidr_block"):
+        OriginFleet(stack, "F", vpc=_vpc(stack, cidr=None), nlb_count=1)
+    with pytest.raises(EdgeOriginPropError, match=r"invalid deregistration_delay='1.5s'; allowed: whole seconds in 0..3600"):
+        OriginFleet(stack, "G", nlb_count=1, deregistration_delay=cdk.Duration.millis(1500))
+    with pytest.raises(EdgeOriginPropError, match=r"invalid domain_names='grpc.example.com'; allowed: a list of strings"):
+        GrpcEdgeToOrigin(stack, "P", zone=_zone(stack), origin_name="o.example.com", service_name="s",
+                         domain_names="grpc.example.com")
+    with pytest.raises(EdgeOriginPropError, match=r"invalid addresses='192.0.2.1'; allowed: OriginAddress"):
+        MultivalueOriginRecords(stack, "R", zone=_zone(stack), record_name="o.example.com", addresses=["192.0.2.1"])
