@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import aws_cdk as cdk
-import jsii
 import yaml
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
-from constructs import Construct, IConstruct
+from constructs import Construct
 
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_port
+from edge_origin.quotas import QuotaLedger
 
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: ~10x faster
@@ -74,8 +74,8 @@ class TargetGroupBindings(Construct):
     and a stack output with its ARN; with ``networking`` for that key, ``spec.networking.ingress``
     from the given security groups (the NLB's) to the given pod ports, and an output with each
     security group id. The controller then adds those rules to the pods' security group. The manifests are written as YAML to
-    ``cdk.out/k8s/<stack>/<construct id>.yaml`` (the ARN as a ``${Output}`` placeholder naming the
-    stack output to fill in). They are applied to a cluster with ``add_manifest`` only when
+    ``cdk.out/k8s/<stack>/<construct id>.yaml`` during synth (the ARN as a ``${Output}``
+    placeholder naming the stack output to fill in). They are applied to a cluster with ``add_manifest`` only when
     ``cluster`` is given, and it must be an imported cluster with an existing kubectl provider, so
     no kubectl Lambda is created behind your back.
     """
@@ -184,9 +184,7 @@ class TargetGroupBindings(Construct):
                 ingress_ports=ports,
             )
             self.add_manifest(manifest, file_form=file_form)
-        # The aspect sits on a leaf of its own: it is visited once (one callback from jsii), not
-        # once per construct below the bindings.
-        cdk.Aspects.of(Construct(self, "ManifestWriter")).add(_ManifestWriter(self))
+        QuotaLedger.of(self, stack).on_synth(self, self.write)
 
     def add_manifest(self, manifest: dict[str, Any], *, file_form: dict[str, Any] | None = None) -> None:
         """Add a manifest (applied with the cluster, if any, and written to the cloud assembly).
@@ -215,17 +213,6 @@ class TargetGroupBindings(Construct):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.render_yaml(), encoding="utf-8")
         return path
-
-
-@jsii.implements(cdk.IAspect)
-class _ManifestWriter:
-    """Writes the manifests when synthesis visits the writer's leaf (aspects run once per synth)."""
-
-    def __init__(self, owner: TargetGroupBindings) -> None:
-        self._owner = owner
-
-    def visit(self, node: IConstruct) -> None:
-        self._owner.write()
 
 
 def _placeholder(stack: cdk.Stack, stack_name: str, logical_id: str) -> str:

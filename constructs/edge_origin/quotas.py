@@ -12,13 +12,14 @@ Only what the edge-origin constructs make is counted: EIPs, NLBs and health chec
 elsewhere in the app or already in the account come on top.
 
 The same ledger keeps each record name's set identifiers across the app, so two constructs
-that would write the same ``(zone, name, set identifier)`` fail at construction.
+that would write the same ``(zone, name, set identifier)`` fail at construction, and runs the
+synth hooks (``TargetGroupBindings`` writes its YAML there) from the same single aspect.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -119,6 +120,7 @@ class QuotaLedger:
         self.record_names: dict[tuple[str, str], Any] = {}
         self._context: AccountQuotas | None | bool = False  # False: not read yet
         self._aspect_added = False
+        self._synth_hooks: list[Callable[[], None]] = []
 
     @classmethod
     def of(cls, construct: IConstruct, stack: cdk.Stack | None = None) -> QuotaLedger:
@@ -158,10 +160,26 @@ class QuotaLedger:
         for key, count in counts.items():
             if count:
                 self.uses.append(_Use(construct, label, QUOTAS[key], count, account, region, declared))
+        self._install(construct)
+
+    def on_synth(self, construct: Construct, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once when the app synthesizes (before the templates are written)."""
+        self._synth_hooks.append(hook)
+        self._install(construct)
+
+    def _install(self, construct: Construct) -> None:
+        """One aspect per app, on a leaf of its own: one callback from jsii per synth, whatever
+        the number of constructs (an aspect on a construct with children visits each child)."""
         if not self._aspect_added:
-            anchor = Construct(construct, "QuotaCheck")
-            cdk.Aspects.of(anchor).add(_QuotaAspect(self))
+            anchor = Construct(construct, "EdgeOriginSynth")
+            cdk.Aspects.of(anchor).add(_SynthAspect(self))
             self._aspect_added = True
+
+    def synthesizing(self) -> None:
+        """Called once per synth by the aspect: warn about quotas, run the hooks."""
+        self.warn()
+        for hook in self._synth_hooks:
+            hook()
 
     def claim_set_identifier(self, where: Any, zone_key: str, name: str, set_identifier: str, owner: Any) -> None:
         """Refuse a ``(zone, name, set identifier)`` another construct of this app already writes."""
@@ -228,14 +246,11 @@ def _env_label(account: str, region: str | None) -> str:
 
 
 @jsii.implements(cdk.IAspect)
-class _QuotaAspect:
-    """Visits one leaf construct per app, once per synth: sums the ledger and warns."""
+class _SynthAspect:
+    """Visits one leaf construct per app, once per synth: sums the ledger, warns, runs the hooks."""
 
     def __init__(self, ledger: QuotaLedger) -> None:
         self._ledger = ledger
-        self._done = False
 
     def visit(self, node: IConstruct) -> None:
-        if not self._done:
-            self._done = True
-            self._ledger.warn()
+        self._ledger.synthesizing()
