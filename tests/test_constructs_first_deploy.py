@@ -342,3 +342,12 @@ def test_imported_vpc_without_cidr_and_sub_second_durations_name_the_prop() -> N
                          domain_names="grpc.example.com")
     with pytest.raises(EdgeOriginPropError, match=r"invalid addresses='192.0.2.1'; allowed: OriginAddress"):
         MultivalueOriginRecords(stack, "R", zone=_zone(stack), record_name="o.example.com", addresses=["192.0.2.1"])
+
+
+def test_cluster_vpc_with_one_public_zone_names_the_cluster() -> None:
+    stack = cdk.Stack(cdk.App(), "S", env=ENV)
+    vpc = ec2.Vpc.from_vpc_attributes(stack, "OneZone", vpc_id="vpc-1", vpc_cidr_block="10.0.0.0/16",
+                                      availability_zones=["us-east-1a"], public_subnet_ids=["subnet-1"])
+    cluster = eks.Cluster.from_cluster_attributes(stack, "Cluster", cluster_name="prod", vpc=vpc, kubectl_provider=_provider(stack))
+    with pytest.raises(EdgeOriginPropError, match=r"invalid cluster='prod \(its VPC: 1 zone\(s\) with public subnets\)'; allowed: at least 2 zones; or pass vpc="):
+        GrpcEdgeToOrigin(stack, "P", zone=_zone(stack), origin_name="o.example.com", service_name="s", cluster=cluster)

@@ -13,7 +13,6 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from edge_origin.errors import ConstructLabel
-from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import (
     MultivalueOriginRecords,
     OriginAddress,
@@ -122,10 +121,9 @@ class InternalGrpcOrigin(Construct):
             connection_profile if connection_profile is not None else ConnectionProfile.preset("internal-unary"),
             cloudfront=False,
         )
-        self.fleet = OriginFleet(
+        self.fleet = props.make_fleet(
             self,
-            "Fleet",
-            **props.fleet_kwargs(where),
+            where,
             internet_facing=False,
             idle_timeout=round(self.profile.nlb_idle_timeout_s),
             client_cidrs=client_cidrs,

@@ -27,7 +27,6 @@ from edge_origin.errors import (
     require_str_list,
     seconds_of,
 )
-from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import (
     FAILURE_THRESHOLD_RANGE,
     HEALTH_PATH_MAX,
@@ -180,10 +179,9 @@ class GrpcEdgeToOrigin(Construct):
             connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
             cloudfront=True,
         )
-        self.fleet = OriginFleet(
+        self.fleet = props.make_fleet(
             self,
-            "Fleet",
-            **props.fleet_kwargs(where),
+            where,
             idle_timeout=round(self.profile.nlb_idle_timeout_s),
             cloudfront_prefix_list_id=cloudfront_prefix_list_id,
             route53_health_checker_cidrs=route53_health_checker_cidrs,
