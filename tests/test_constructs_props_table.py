@@ -128,7 +128,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "record_ttl": [2**31],
         "connection_profile": [],
         "http_version": ["http1.1", "HTTP2"],
-        "domain_names": [["not a name"], ["grpc.example.com"]],  # the second: no certificate
+        "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
         "certificate": [],
         "domain_zone": [],
         "web_acl_id": ["acl-1"],

@@ -223,15 +223,17 @@ class GrpcEdgeToOrigin(Construct):
         self._outputs(export_prefix)
 
     def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:
-        """Alias A and AAAA records in ``domain_zone`` for each custom domain."""
+        """Alias A and AAAA records in ``domain_zone`` for each custom domain (ids from the name, so
+        reordering ``domain_names`` replaces nothing)."""
         if domain_zone is None:
             return []
         target = route53.RecordTarget.from_alias(route53_targets.CloudFrontTarget(self.edge.distribution))
         made: list[route53.IRecordSet] = []
-        for i, name in enumerate(names, start=1):
-            fqdn = name.strip().rstrip(".").lower() + "."
-            made.append(route53.ARecord(self, f"Alias{i}A", zone=domain_zone, record_name=fqdn, target=target))
-            made.append(route53.AaaaRecord(self, f"Alias{i}Aaaa", zone=domain_zone, record_name=fqdn, target=target))
+        for name in names:
+            fqdn = name.strip().rstrip(".").lower()
+            label = "".join(p[:1].upper() + p[1:] for p in re.split(r"[^a-z0-9]+", fqdn.replace("*", "wildcard")) if p)
+            made.append(route53.ARecord(self, f"Alias{label}A", zone=domain_zone, record_name=fqdn + ".", target=target))
+            made.append(route53.AaaaRecord(self, f"Alias{label}Aaaa", zone=domain_zone, record_name=fqdn + ".", target=target))
         return made
 
     def _outputs(self, export_prefix: str | None) -> None:
@@ -284,9 +286,14 @@ def _validate_edge_props(
     require_int_range(where, "origin_health_check_failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
     require_one_of(where, "http_version", http_version, HTTP_VERSIONS)
     names = require_str_list(where, "domain_names", domain_names) if domain_names is not None else []
+    seen: set[str] = set()
     for name in names:
-        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(name.strip().rstrip(".").lower()):
+        norm = name.strip().rstrip(".").lower()
+        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(norm):
             raise EdgeOriginPropError(where, "domain_names", name, "DNS names like grpc.example.com (or *.example.com)")
+        if norm in seen:
+            raise EdgeOriginPropError(where, "domain_names", name, "each name once")
+        seen.add(norm)
     require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
     if names and certificate is None:
         raise EdgeOriginPropError(
