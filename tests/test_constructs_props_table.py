@@ -28,6 +28,7 @@ from edge_origin import (
     GrpcEdgeToOrigin,
     InternalGrpcOrigin,
     MultivalueOriginRecords,
+    NetworkingIngress,
     OriginAddress,
     OriginFleet,
     TargetGroupBindings,
@@ -176,6 +177,10 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "set_identifier": ["a b", "x" * 129],
         "health_check_ip": ["nope"],
     },
+    "NetworkingIngress": {
+        "security_groups": [[], ["sg-0123456789abcdef0"], [7]],
+        "ports": [[0], [65536], [8443.0], [], ["8443"]],
+    },
     "AccountQuotas": {
         "elastic_ips": [0, 1_000_001],
         "health_checks": [0],
@@ -250,11 +255,12 @@ class World:
                                    "nlb_count": 1},
             "OriginAddress": {"ip_address": "192.0.2.1", "set_identifier": "a"},
             "AccountQuotas": {},
+            "NetworkingIngress": {"security_groups": self.fleet.members[0].security_groups, "ports": (8443,)},
         }[name]
 
     def build(self, name: str, **overrides: Any) -> Any:
         kwargs = self.base(name) | overrides
-        if name in ("OriginAddress", "AccountQuotas"):
+        if name in ("OriginAddress", "AccountQuotas", "NetworkingIngress"):
             return CLASSES[name](**kwargs)
         return CLASSES[name](self.stack, f"{name}{next(self._ids)}", **kwargs)
 
@@ -267,6 +273,7 @@ CLASSES: dict[str, Callable[..., Any]] = {
     "InternalGrpcOrigin": InternalGrpcOrigin,
     "OriginAddress": OriginAddress,
     "AccountQuotas": AccountQuotas,
+    "NetworkingIngress": NetworkingIngress,
 }
 
 

@@ -32,6 +32,20 @@ class NetworkingIngress:
     security_groups: tuple[ec2.ISecurityGroup, ...]
     ports: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        groups, ports = self.security_groups, self.ports
+        if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence) or not groups:
+            raise EdgeOriginPropError("NetworkingIngress", "security_groups", groups, "a non-empty list of ec2.ISecurityGroup")
+        for group in groups:
+            require_construct("NetworkingIngress", "security_groups", group, ec2.ISecurityGroup,
+                              "ec2.ISecurityGroup entries", optional=False)
+        if isinstance(ports, (str, bytes)) or not isinstance(ports, Sequence) or not ports:
+            raise EdgeOriginPropError("NetworkingIngress", "ports", ports, "a non-empty list of TCP ports")
+        for port in ports:
+            require_port("NetworkingIngress", "ports", port)
+        object.__setattr__(self, "security_groups", tuple(groups))
+        object.__setattr__(self, "ports", tuple(ports))
+
 
 def target_group_binding(
     *,
@@ -117,8 +131,7 @@ class TargetGroupBindings(Construct):
         for key, entry in networking.items():
             if key not in target_groups or not isinstance(entry, NetworkingIngress):
                 raise EdgeOriginPropError(where, "networking", key, "keys of target_groups -> NetworkingIngress")
-            for port in entry.ports:
-                require_port(where, "networking.ports", port)
+
         for prop, value in (("service_name", service_name), ("namespace", namespace)):
             if not isinstance(value, str) or not K8S_NAME.fullmatch(value):
                 raise EdgeOriginPropError(where, prop, value, "a DNS-1123 label: a-z, 0-9, '-', 1..63 chars")
