@@ -351,3 +351,23 @@ def test_cluster_vpc_with_one_public_zone_names_the_cluster() -> None:
     cluster = eks.Cluster.from_cluster_attributes(stack, "Cluster", cluster_name="prod", vpc=vpc, kubectl_provider=_provider(stack))
     with pytest.raises(EdgeOriginPropError, match=r"invalid cluster='prod \(its VPC: 1 zone\(s\) with public subnets\)'; allowed: at least 2 zones; or pass vpc="):
         GrpcEdgeToOrigin(stack, "P", zone=_zone(stack), origin_name="o.example.com", service_name="s", cluster=cluster)
+
+
+@pytest.mark.parametrize(("value", "fires"), [("10.0.0.5", False), ("10.0.0.9", True)])
+def test_eo_nlb2_takes_an_internal_nlbs_private_address_only(value: str, fires: bool) -> None:
+    from edge_origin.rules import run_rules
+
+    template = {
+        "Resources": {
+            "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {
+                "Type": "network", "Scheme": "internal",
+                "SubnetMappings": [{"SubnetId": "subnet-1", "PrivateIPv4Address": "10.0.0.5"}]}},
+            "Check": {"Type": "AWS::Route53::HealthCheck", "Properties": {
+                "HealthCheckConfig": {"Type": "CLOUDWATCH_METRIC", "AlarmIdentifier": {"Name": "a", "Region": "us-east-1"}}}},
+            "Record": {"Type": "AWS::Route53::RecordSet", "Metadata": {"edge-origin:grpc-origin": True}, "Properties": {
+                "Name": "tax.svc.internal.", "Type": "A", "HostedZoneId": "Z1", "TTL": "30", "MultiValueAnswer": True,
+                "SetIdentifier": "a", "HealthCheckId": {"Ref": "Check"}, "ResourceRecords": [value]}},
+        }
+    }
+    findings = [f for f in run_rules(TemplateModel.from_templates({"S": template})) if f.rule == "EO-NLB2"]
+    assert bool(findings) is fires, findings
