@@ -176,7 +176,8 @@ class OriginFleet(Construct):
         :param name_prefix: prefix of the set identifiers and Name tags (``<prefix>-nlb1-zone1``;
             1..41 of a-z 0-9 -). Default ``origin``.
         :param tags: tags for everything the fleet makes (NLBs, target groups, EIPs, security
-            groups); each NLB, target group and EIP also gets a Name tag. Default: none.
+            groups); each NLB, target group and EIP gets its own Name tag (a ``Name`` here is
+            not used). Default: none.
         :param deletion_protection: NLB deletion protection. Default False (the patterns: True).
         :param eip_removal_policy: what a stack delete or replacement does to the EIPs: RETAIN
             (default: a released address is gone for good), DESTROY or RETAIN_ON_UPDATE_OR_DELETE.
@@ -321,7 +322,8 @@ class OriginFleet(Construct):
             for i in range(nlb_count)
         ]
         for key, value in self.tags.items():
-            cdk.Tags.of(self).add(key, value)
+            if key != "Name":  # each NLB, target group and EIP is named; the rest stay unnamed
+                cdk.Tags.of(self).add(key, value)
         if access_logs_bucket is not None and listener_protocol == "TCP":
             cdk.Annotations.of(self).add_warning_v2(
                 "edge-origin:nlb-access-logs-tcp",

@@ -138,7 +138,7 @@ class MultivalueOriginRecords(Construct):
         :param grpc_origin: mark each record as a gRPC origin (Metadata ``edge-origin:grpc-origin``)
             so the rules and ``edge-origin report`` treat the name as one without a CloudFront
             distribution in the app (``InternalGrpcOrigin`` sets it). Default False.
-        :param tags: tags of the health checks made here (beside their Name). Default: none.
+        :param tags: tags of the health checks made here (each keeps its own Name). Default: none.
         :param account_quotas: the account's real quotas (``AccountQuotas``); the health checks made
             here count against Route 53's 200 per account. Default: AWS defaults or context.
         """
@@ -235,8 +235,7 @@ class MultivalueOriginRecords(Construct):
                     request_interval=interval_duration,
                     failure_threshold=failure_threshold,
                 )
-                name = user_tags.get("Name", f"{self.record_name} {address.set_identifier}")
-                tag_health_check(check, [("Name", name), *tag_items])
+                tag_health_check(check, [("Name", f"{self.record_name} {address.set_identifier}"), *tag_items])
             record = route53.ARecord(
                 self,
                 f"Record{label}",
