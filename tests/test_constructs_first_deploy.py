@@ -38,6 +38,9 @@ def _of_type(template: dict, type_: str) -> dict[str, dict]:
 
 
 def _zone(stack: cdk.Stack, name: str = "example.com") -> route53.IHostedZone:
+    existing = stack.node.try_find_child(f"Zone{name.split('.')[0]}")
+    if existing is not None:
+        return existing
     return route53.HostedZone.from_hosted_zone_attributes(stack, f"Zone{name.split('.')[0]}", hosted_zone_id="Z1", zone_name=name)
 
 
@@ -281,14 +284,17 @@ def test_bindings_open_the_pods_to_the_nlb_security_groups(operable) -> None:
 # -- zones, names shared across the app -------------------------------------------------------
 def test_private_zone_for_the_public_pattern_is_refused_and_public_zone_for_internal_warned() -> None:
     stack = cdk.Stack(cdk.App(), "S", env=ENV)
-    private = route53.PrivateHostedZone.from_private_hosted_zone_id(stack, "Private", "Z9")
-    with pytest.raises(EdgeOriginPropError, match="allowed: a public hosted zone"):
+    private = route53.PrivateHostedZone(stack, "Private", zone_name="example.com", vpc=_vpc(stack))
+    with pytest.raises(EdgeOriginPropError, match="invalid zone='example.com'; allowed: a public hosted zone"):
         GrpcEdgeToOrigin(stack, "P", zone=private, origin_name="o.example.com", service_name="s")
     app = cdk.App()
     stack = cdk.Stack(app, "I", env=ENV)
     public = route53.PublicHostedZone.from_public_hosted_zone_attributes(stack, "Pub", hosted_zone_id="Z3", zone_name="svc.example")
     InternalGrpcOrigin(stack, "T", zone=public, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack), nlb_count=1)
     assert any("is public: the private addresses" in t for t in _warnings(app.synth())["I"])
+    by_id = route53.PrivateHostedZone.from_private_hosted_zone_id(stack, "ById", "Z9")
+    with pytest.raises(EdgeOriginPropError, match="allowed: a zone whose name is known"):
+        InternalGrpcOrigin(stack, "U", zone=by_id, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack))
 
 
 def test_same_set_identifiers_for_one_name_across_stacks_fail() -> None:
@@ -322,3 +328,46 @@ def test_report_and_rules_cover_an_internal_origin() -> None:
     text = render_markdown(model, findings)
     assert "### tax.svc.internal (grpc)" in text and "origin-nlb2-zone2" in text
     assert "No gRPC or long-lived CloudFront origins found" not in text
+
+
+# -- bad input named, not a jsii error --------------------------------------------------------
+def test_imported_vpc_without_cidr_and_sub_second_durations_name_the_prop() -> None:
+    stack = cdk.Stack(cdk.App(), "S", env=ENV)
+    with pytest.raises(EdgeOriginPropError, match=r"invalid vpc='an imported VPC without vpc_cidr_block'; allowed: .*vpc_cidr_block"):
+        OriginFleet(stack, "F", vpc=_vpc(stack, cidr=None), nlb_count=1)
+    with pytest.raises(EdgeOriginPropError, match=r"invalid deregistration_delay='1.5s'; allowed: whole seconds in 0..3600"):
+        OriginFleet(stack, "G", nlb_count=1, deregistration_delay=cdk.Duration.millis(1500))
+    with pytest.raises(EdgeOriginPropError, match=r"invalid domain_names='grpc.example.com'; allowed: a list of strings"):
+        GrpcEdgeToOrigin(stack, "P", zone=_zone(stack), origin_name="o.example.com", service_name="s",
+                         domain_names="grpc.example.com")
+    with pytest.raises(EdgeOriginPropError, match=r"invalid addresses='192.0.2.1'; allowed: OriginAddress"):
+        MultivalueOriginRecords(stack, "R", zone=_zone(stack), record_name="o.example.com", addresses=["192.0.2.1"])
+
+
+def test_cluster_vpc_with_one_public_zone_names_the_cluster() -> None:
+    stack = cdk.Stack(cdk.App(), "S", env=ENV)
+    vpc = ec2.Vpc.from_vpc_attributes(stack, "OneZone", vpc_id="vpc-1", vpc_cidr_block="10.0.0.0/16",
+                                      availability_zones=["us-east-1a"], public_subnet_ids=["subnet-1"])
+    cluster = eks.Cluster.from_cluster_attributes(stack, "Cluster", cluster_name="prod", vpc=vpc, kubectl_provider=_provider(stack))
+    with pytest.raises(EdgeOriginPropError, match=r"invalid cluster='prod \(its VPC: 1 zone\(s\) with public subnets\)'; allowed: at least 2 zones; or pass vpc="):
+        GrpcEdgeToOrigin(stack, "P", zone=_zone(stack), origin_name="o.example.com", service_name="s", cluster=cluster)
+
+
+@pytest.mark.parametrize(("value", "fires"), [("10.0.0.5", False), ("10.0.0.9", True)])
+def test_eo_nlb2_takes_an_internal_nlbs_private_address_only(value: str, fires: bool) -> None:
+    from edge_origin.rules import run_rules
+
+    template = {
+        "Resources": {
+            "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {
+                "Type": "network", "Scheme": "internal",
+                "SubnetMappings": [{"SubnetId": "subnet-1", "PrivateIPv4Address": "10.0.0.5"}]}},
+            "Check": {"Type": "AWS::Route53::HealthCheck", "Properties": {
+                "HealthCheckConfig": {"Type": "CLOUDWATCH_METRIC", "AlarmIdentifier": {"Name": "a", "Region": "us-east-1"}}}},
+            "Record": {"Type": "AWS::Route53::RecordSet", "Metadata": {"edge-origin:grpc-origin": True}, "Properties": {
+                "Name": "tax.svc.internal.", "Type": "A", "HostedZoneId": "Z1", "TTL": "30", "MultiValueAnswer": True,
+                "SetIdentifier": "a", "HealthCheckId": {"Ref": "Check"}, "ResourceRecords": [value]}},
+        }
+    }
+    findings = [f for f in run_rules(TemplateModel.from_templates({"S": template})) if f.rule == "EO-NLB2"]
+    assert bool(findings) is fires, findings

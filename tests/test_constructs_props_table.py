@@ -28,6 +28,7 @@ from edge_origin import (
     GrpcEdgeToOrigin,
     InternalGrpcOrigin,
     MultivalueOriginRecords,
+    NetworkingIngress,
     OriginAddress,
     OriginFleet,
     OriginVerification,
@@ -132,7 +133,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "record_ttl": [2**31],
         "connection_profile": [],
         "http_version": ["http1.1", "HTTP2"],
-        "domain_names": [["not a name"], ["grpc.example.com"]],  # the second: no certificate
+        "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
         "certificate": [],
         "domain_zone": [],
         "web_acl_id": ["acl-1"],
@@ -179,6 +180,10 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "ip_address": ["not-an-ip", "192.0.2.256", "::1", "192.0.2.1/32"],
         "set_identifier": ["a b", "x" * 129],
         "health_check_ip": ["nope"],
+    },
+    "NetworkingIngress": {
+        "security_groups": [[], ["sg-0123456789abcdef0"], [7]],
+        "ports": [[0], [65536], [8443.0], [], ["8443"]],
     },
     "AccountQuotas": {
         "elastic_ips": [0, 1_000_001],
@@ -258,11 +263,12 @@ class World:
                                    "nlb_count": 1},
             "OriginAddress": {"ip_address": "192.0.2.1", "set_identifier": "a"},
             "AccountQuotas": {},
+            "NetworkingIngress": {"security_groups": self.fleet.members[0].security_groups, "ports": (8443,)},
         }[name]
 
     def build(self, name: str, **overrides: Any) -> Any:
         kwargs = self.base(name) | overrides
-        if name in ("OriginAddress", "AccountQuotas"):
+        if name in ("OriginAddress", "AccountQuotas", "NetworkingIngress"):
             return CLASSES[name](**kwargs)
         return CLASSES[name](self.stack, f"{name}{next(self._ids)}", **kwargs)
 
@@ -275,6 +281,7 @@ CLASSES: dict[str, Callable[..., Any]] = {
     "InternalGrpcOrigin": InternalGrpcOrigin,
     "OriginAddress": OriginAddress,
     "AccountQuotas": AccountQuotas,
+    "NetworkingIngress": NetworkingIngress,
 }
 
 

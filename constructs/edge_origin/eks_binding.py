@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import aws_cdk as cdk
-import jsii
 import yaml
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
-from constructs import Construct, IConstruct
+from constructs import Construct
 
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_port
+from edge_origin.quotas import QuotaLedger
 
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: ~10x faster
@@ -31,6 +31,20 @@ class NetworkingIngress:
 
     security_groups: tuple[ec2.ISecurityGroup, ...]
     ports: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        groups, ports = self.security_groups, self.ports
+        if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence) or not groups:
+            raise EdgeOriginPropError("NetworkingIngress", "security_groups", groups, "a non-empty list of ec2.ISecurityGroup")
+        for group in groups:
+            require_construct("NetworkingIngress", "security_groups", group, ec2.ISecurityGroup,
+                              "ec2.ISecurityGroup entries", optional=False)
+        if isinstance(ports, (str, bytes)) or not isinstance(ports, Sequence) or not ports:
+            raise EdgeOriginPropError("NetworkingIngress", "ports", ports, "a non-empty list of TCP ports")
+        for port in ports:
+            require_port("NetworkingIngress", "ports", port)
+        object.__setattr__(self, "security_groups", tuple(groups))
+        object.__setattr__(self, "ports", tuple(ports))
 
 
 def target_group_binding(
@@ -74,8 +88,8 @@ class TargetGroupBindings(Construct):
     and a stack output with its ARN; with ``networking`` for that key, ``spec.networking.ingress``
     from the given security groups (the NLB's) to the given pod ports, and an output with each
     security group id. The controller then adds those rules to the pods' security group. The manifests are written as YAML to
-    ``cdk.out/k8s/<stack>/<construct id>.yaml`` (the ARN as a ``${Output}`` placeholder naming the
-    stack output to fill in). They are applied to a cluster with ``add_manifest`` only when
+    ``cdk.out/k8s/<stack>/<construct id>.yaml`` during synth (the ARN as a ``${Output}``
+    placeholder naming the stack output to fill in). They are applied to a cluster with ``add_manifest`` only when
     ``cluster`` is given, and it must be an imported cluster with an existing kubectl provider, so
     no kubectl Lambda is created behind your back.
     """
@@ -117,8 +131,7 @@ class TargetGroupBindings(Construct):
         for key, entry in networking.items():
             if key not in target_groups or not isinstance(entry, NetworkingIngress):
                 raise EdgeOriginPropError(where, "networking", key, "keys of target_groups -> NetworkingIngress")
-            for port in entry.ports:
-                require_port(where, "networking.ports", port)
+
         for prop, value in (("service_name", service_name), ("namespace", namespace)):
             if not isinstance(value, str) or not K8S_NAME.fullmatch(value):
                 raise EdgeOriginPropError(where, prop, value, "a DNS-1123 label: a-z, 0-9, '-', 1..63 chars")
@@ -138,7 +151,8 @@ class TargetGroupBindings(Construct):
         self._file_manifests: list[dict[str, Any]] = []
         self.outputs: dict[str, cdk.CfnOutput] = {}
         stack = cdk.Stack.of(self)
-        group_outputs: dict[str, tuple[str, str]] = {}
+        stack_name = stack.stack_name
+        group_outputs: dict[str, str] = {}
         for suffix, target_group in target_groups.items():
             name = f"{service_name}-{suffix}".lower()
             if not K8S_NAME.fullmatch(name):
@@ -153,16 +167,16 @@ class TargetGroupBindings(Construct):
             ingress = networking.get(suffix)
             group_ids: list[str] = []
             group_placeholders: list[str] = []
-            for group in ingress.security_groups if ingress else ():
+            for k, group in enumerate(ingress.security_groups if ingress else (), start=1):
                 group_id = group.security_group_id
                 if group_id not in group_outputs:
                     group_output = cdk.CfnOutput(
-                        self, f"{group.node.id}Id", value=group_id,
+                        self, f"{_pascal(suffix)}SecurityGroup{k}Id", value=group_id,
                         description=f"security group allowed into the pods by TargetGroupBinding networking ({name})",
                     )
-                    group_outputs[group_id] = (group_output.logical_id, group_id)
+                    group_outputs[group_id] = _placeholder(stack, stack_name, group_output.logical_id)
                 group_ids.append(group_id)
-                group_placeholders.append(_placeholder(stack, group_outputs[group_id][0]))
+                group_placeholders.append(group_outputs[group_id])
             ports = list(ingress.ports) if ingress else []
             manifest = target_group_binding(
                 name=name,
@@ -178,12 +192,12 @@ class TargetGroupBindings(Construct):
                 namespace=namespace,
                 service_name=service_name,
                 service_port=service_port,
-                target_group_arn=_placeholder(stack, output.logical_id),
+                target_group_arn=_placeholder(stack, stack_name, output.logical_id),
                 ingress_group_ids=group_placeholders,
                 ingress_ports=ports,
             )
             self.add_manifest(manifest, file_form=file_form)
-        cdk.Aspects.of(self).add(_ManifestWriter(self))
+        QuotaLedger.of(self, stack).on_synth(self, self.write)
 
     def add_manifest(self, manifest: dict[str, Any], *, file_form: dict[str, Any] | None = None) -> None:
         """Add a manifest (applied with the cluster, if any, and written to the cloud assembly).
@@ -214,21 +228,9 @@ class TargetGroupBindings(Construct):
         return path
 
 
-@jsii.implements(cdk.IAspect)
-class _ManifestWriter:
-    """Writes the manifests when synthesis visits their construct (aspects run once per synth)."""
-
-    def __init__(self, owner: TargetGroupBindings) -> None:
-        self._owner = owner
-
-    def visit(self, node: IConstruct) -> None:
-        if node.node.path == self._owner.node.path:
-            self._owner.write()
-
-
-def _placeholder(stack: cdk.Stack, logical_id: str) -> str:
+def _placeholder(stack: cdk.Stack, stack_name: str, logical_id: str) -> str:
     """``${<stack name>.<output logical id>}``: the stack output to fill in."""
-    return "${" + stack.stack_name + "." + stack.resolve(logical_id) + "}"
+    return "${" + stack_name + "." + stack.resolve(logical_id) + "}"
 
 
 def _pascal(label: str) -> str:

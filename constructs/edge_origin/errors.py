@@ -48,6 +48,10 @@ def is_token(value: Any) -> bool:
     return cdk.Token.is_unresolved(value)
 
 
+_DURATION_MILLIS: dict[int, tuple[cdk.Duration, float]] = {}
+"""id -> (Duration, milliseconds): a Duration is immutable, and holding it keeps its id unique."""
+
+
 def seconds_of(construct: str, prop: str, value: cdk.Duration | int | float) -> float:
     """A duration prop in seconds; accepts a ``Duration`` or a finite number of seconds.
 
@@ -55,12 +59,17 @@ def seconds_of(construct: str, prop: str, value: cdk.Duration | int | float) -> 
     raises a bare ``CannotConvertedIntoWhole`` that names no prop).
     """
     if isinstance(value, cdk.Duration):
+        known = _DURATION_MILLIS.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1] / 1000
         try:
             millis = value.to_milliseconds(integral=False)
         except Exception as exc:  # noqa: BLE001 - jsii raises RuntimeError with a JS message
             raise EdgeOriginPropError(construct, prop, value.to_string(), "a concrete Duration") from exc
         if is_token(millis):
             raise EdgeOriginPropError(construct, prop, value.to_string(), "a concrete duration, not a token")
+        if len(_DURATION_MILLIS) < 512:  # the signatures' default Durations, read once per process
+            _DURATION_MILLIS[id(value)] = (value, millis)
         return millis / 1000
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise EdgeOriginPropError(construct, prop, value, "a Duration or a number of seconds")

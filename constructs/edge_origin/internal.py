@@ -13,7 +13,6 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from edge_origin.errors import ConstructLabel
-from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import (
     MultivalueOriginRecords,
     OriginAddress,
@@ -22,7 +21,7 @@ from edge_origin.origin_records import (
     zone_privacy,
 )
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile_binding import apply_profile_checks, bind_fleet, whole_seconds
+from edge_origin.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.props import OriginProps
 from edge_origin.quotas import AccountQuotas, QuotaLedger
 
@@ -122,12 +121,11 @@ class InternalGrpcOrigin(Construct):
             connection_profile if connection_profile is not None else ConnectionProfile.preset("internal-unary"),
             cloudfront=False,
         )
-        self.fleet = OriginFleet(
+        self.fleet = props.make_fleet(
             self,
-            "Fleet",
-            **props.fleet_kwargs(where),
+            where,
             internet_facing=False,
-            idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
+            idle_timeout=round(self.profile.nlb_idle_timeout_s),
             client_cidrs=client_cidrs,
             private_ip_offset=private_ip_offset,
         )
@@ -157,7 +155,7 @@ class InternalGrpcOrigin(Construct):
             tag_health_check(check, [("Name", f"{origin_name} {name_prefix}-{member.name.lower()}"), *user_tags])
             checks[member.name] = check
         QuotaLedger.of(self).track(
-            self, f"InternalGrpcOrigin {self.node.path}", {"health_checks": len(checks)}, declared=props.quotas
+            self, where, {"health_checks": len(checks)}, declared=props.quotas
         )
         addresses = self.fleet.addresses
         self.records = MultivalueOriginRecords(

@@ -176,7 +176,8 @@ class OriginFleet(Construct):
         :param name_prefix: prefix of the set identifiers and Name tags (``<prefix>-nlb1-zone1``;
             1..41 of a-z 0-9 -). Default ``origin``.
         :param tags: tags for everything the fleet makes (NLBs, target groups, EIPs, security
-            groups); each NLB, target group and EIP also gets a Name tag. Default: none.
+            groups); each NLB, target group and EIP gets its own Name tag (a ``Name`` here is
+            not used). Default: none.
         :param deletion_protection: NLB deletion protection. Default False (the patterns: True).
         :param eip_removal_policy: what a stack delete or replacement does to the EIPs: RETAIN
             (default: a released address is gone for good), DESTROY or RETAIN_ON_UPDATE_OR_DELETE.
@@ -276,6 +277,7 @@ class OriginFleet(Construct):
         candidates = vpc.public_subnets if internet_facing else (vpc.private_subnets or vpc.isolated_subnets)
         selection = vpc.select_subnets(subnets=candidates, one_per_az=True) if candidates else None
         self.subnets: list[ec2.ISubnet] = list(selection.subnets) if selection else []
+        self._zones = [subnet.availability_zone for subnet in self.subnets]
         if len(self.subnets) < 2:
             kind = "public" if internet_facing else "private"
             raise EdgeOriginPropError(
@@ -301,14 +303,16 @@ class OriginFleet(Construct):
             healthy_threshold_count=3,
             unhealthy_threshold_count=3,
         )
+        idle = cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None
+        delay = cdk.Duration.seconds(dereg)
         self.members: list[FleetMember] = [
             self._make_member(
                 index=i,
                 packed_rules=packed,
-                idle_timeout=cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None,
+                idle_timeout=idle,
                 certificate_arns=certificate_arns,
                 cross_zone_enabled=cross_zone_enabled,
-                deregistration_delay=cdk.Duration.seconds(dereg),
+                deregistration_delay=delay,
                 health_check=health_check,
                 private_ip_offset=private_ip_offset,
                 deletion_protection=deletion_protection,
@@ -318,16 +322,17 @@ class OriginFleet(Construct):
             for i in range(nlb_count)
         ]
         for key, value in self.tags.items():
-            cdk.Tags.of(self).add(key, value)
+            if key != "Name":  # each NLB, target group and EIP is named; the rest stay unnamed
+                cdk.Tags.of(self).add(key, value)
         if access_logs_bucket is not None and listener_protocol == "TCP":
             cdk.Annotations.of(self).add_warning_v2(
                 "edge-origin:nlb-access-logs-tcp",
                 "access_logs_bucket is set, but NLBs write access logs only for TLS listeners: these TCP "
                 "listeners log nothing there. Use VPC flow logs for connection records.",
             )
-        QuotaLedger.of(self).track(
+        QuotaLedger.of(self, stack).track(
             self,
-            f"OriginFleet {self.node.path}",
+            where,
             {
                 "network_load_balancers": nlb_count,
                 "elastic_ips": nlb_count * len(self.subnets) if internet_facing else 0,
@@ -456,8 +461,7 @@ class OriginFleet(Construct):
 
         addresses: list[ZonalAddress] = []
         mappings: list[elbv2.SubnetMapping] = []
-        for zone_index, subnet in enumerate(self.subnets):
-            zone = subnet.availability_zone
+        for zone_index, (subnet, zone) in enumerate(zip(self.subnets, self._zones, strict=True)):
             zone_label = f"zone{zone_index + 1}"
             set_id = f"{label}-{zone_label}"
             if self.internet_facing:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_route53 as route53
@@ -135,7 +138,7 @@ class MultivalueOriginRecords(Construct):
         :param grpc_origin: mark each record as a gRPC origin (Metadata ``edge-origin:grpc-origin``)
             so the rules and ``edge-origin report`` treat the name as one without a CloudFront
             distribution in the app (``InternalGrpcOrigin`` sets it). Default False.
-        :param tags: tags of the health checks made here (beside their Name). Default: none.
+        :param tags: tags of the health checks made here (each keeps its own Name). Default: none.
         :param account_quotas: the account's real quotas (``AccountQuotas``); the health checks made
             here count against Route 53's 200 per account. Default: AWS defaults or context.
         """
@@ -187,7 +190,7 @@ class MultivalueOriginRecords(Construct):
 
         ledger = QuotaLedger.of(self)
         zone_key = zone.hosted_zone_id
-        owner = str(where)
+        owner = where
         for address in addresses:
             ledger.claim_set_identifier(where, zone_key, self.record_name, address.set_identifier, owner)
         other = ledger.claim_record_name(zone_key, self.record_name, owner)
@@ -232,8 +235,7 @@ class MultivalueOriginRecords(Construct):
                     request_interval=interval_duration,
                     failure_threshold=failure_threshold,
                 )
-                name = user_tags.get("Name", f"{self.record_name} {address.set_identifier}")
-                tag_health_check(check, [("Name", name), *tag_items])
+                tag_health_check(check, [("Name", f"{self.record_name} {address.set_identifier}"), *tag_items])
             record = route53.ARecord(
                 self,
                 f"Record{label}",
@@ -249,8 +251,7 @@ class MultivalueOriginRecords(Construct):
                 record.node.default_child.add_metadata(GRPC_ORIGIN_METADATA_KEY, True)
             self.records.append(OriginRecord(address, record, check))
         if health_checks is None:
-            ledger.track(self, f"MultivalueOriginRecords {self.node.path}", {"health_checks": len(addresses)},
-                         declared=quotas)
+            ledger.track(self, where, {"health_checks": len(addresses)}, declared=quotas)
 
 
 def tag_health_check(check: route53.IHealthCheck, tags: Sequence[tuple[str, str]]) -> None:
@@ -260,12 +261,23 @@ def tag_health_check(check: route53.IHealthCheck, tags: Sequence[tuple[str, str]
         resource.add_property_override("HealthCheckTags", [{"Key": k, "Value": v} for k, v in tags])
 
 
+_ZONE_NAMES: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
+
+
 def zone_name_of(zone: route53.IHostedZone) -> str | None:
-    """The zone's name, or None when it cannot be read (``PrivateHostedZone.from_private_hosted_zone_id``)."""
+    """The zone's name, or None when it cannot be read (``PrivateHostedZone.from_private_hosted_zone_id``).
+    Read from jsii once per zone object."""
     try:
-        return zone.zone_name
+        return _ZONE_NAMES[zone]
+    except (KeyError, TypeError):
+        pass
+    try:
+        name = zone.zone_name
     except Exception:  # noqa: BLE001 - jsii: CannotReferenceZoneNamePrivate
-        return None
+        name = None
+    with contextlib.suppress(TypeError):  # not weak-referenceable: read it each time
+        _ZONE_NAMES[zone] = name
+    return name
 
 
 def zone_privacy(zone: route53.IHostedZone) -> str | None:

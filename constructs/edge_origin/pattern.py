@@ -27,7 +27,6 @@ from edge_origin.errors import (
     require_str_list,
     seconds_of,
 )
-from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import (
     FAILURE_THRESHOLD_RANGE,
     HEALTH_PATH_MAX,
@@ -44,7 +43,6 @@ from edge_origin.profile_binding import (
     apply_profile_checks,
     bind_fleet,
     record_profile_on,
-    whole_seconds,
 )
 from edge_origin.props import OriginProps
 from edge_origin.quotas import AccountQuotas
@@ -188,11 +186,10 @@ class GrpcEdgeToOrigin(Construct):
             connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
             cloudfront=True,
         )
-        self.fleet = OriginFleet(
+        self.fleet = props.make_fleet(
             self,
-            "Fleet",
-            **props.fleet_kwargs(where),
-            idle_timeout=whole_seconds(self.profile.nlb_idle_timeout_s),
+            where,
+            idle_timeout=round(self.profile.nlb_idle_timeout_s),
             cloudfront_prefix_list_id=cloudfront_prefix_list_id,
             route53_health_checker_cidrs=route53_health_checker_cidrs,
             eip_removal_policy=eip_removal_policy,
@@ -218,8 +215,8 @@ class GrpcEdgeToOrigin(Construct):
             "Edge",
             origin_name=self.records.record_name,
             origin_port=listener_port,
-            keepalive_timeout=whole_seconds(self.profile.cloudfront_keepalive_timeout_s),
-            read_timeout=whole_seconds(self.profile.cloudfront_read_timeout_s),
+            keepalive_timeout=round(self.profile.cloudfront_keepalive_timeout_s),
+            read_timeout=round(self.profile.cloudfront_read_timeout_s),
             http_version=http_version,
             domain_names=list(domain_names) if domain_names is not None else None,
             certificate=certificate,
@@ -240,15 +237,17 @@ class GrpcEdgeToOrigin(Construct):
         self._outputs(export_prefix)
 
     def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:
-        """Alias A and AAAA records in ``domain_zone`` for each custom domain."""
+        """Alias A and AAAA records in ``domain_zone`` for each custom domain (ids from the name, so
+        reordering ``domain_names`` replaces nothing)."""
         if domain_zone is None:
             return []
         target = route53.RecordTarget.from_alias(route53_targets.CloudFrontTarget(self.edge.distribution))
         made: list[route53.IRecordSet] = []
-        for i, name in enumerate(names, start=1):
-            fqdn = name.strip().rstrip(".").lower() + "."
-            made.append(route53.ARecord(self, f"Alias{i}A", zone=domain_zone, record_name=fqdn, target=target))
-            made.append(route53.AaaaRecord(self, f"Alias{i}Aaaa", zone=domain_zone, record_name=fqdn, target=target))
+        for name in names:
+            fqdn = name.strip().rstrip(".").lower()
+            label = "".join(p[:1].upper() + p[1:] for p in re.split(r"[^a-z0-9]+", fqdn.replace("*", "wildcard")) if p)
+            made.append(route53.ARecord(self, f"Alias{label}A", zone=domain_zone, record_name=fqdn + ".", target=target))
+            made.append(route53.AaaaRecord(self, f"Alias{label}Aaaa", zone=domain_zone, record_name=fqdn + ".", target=target))
         return made
 
     def _outputs(self, export_prefix: str | None) -> None:
@@ -301,9 +300,14 @@ def _validate_edge_props(
     require_int_range(where, "origin_health_check_failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
     require_one_of(where, "http_version", http_version, HTTP_VERSIONS)
     names = require_str_list(where, "domain_names", domain_names) if domain_names is not None else []
+    seen: set[str] = set()
     for name in names:
-        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(name.strip().rstrip(".").lower()):
+        norm = name.strip().rstrip(".").lower()
+        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(norm):
             raise EdgeOriginPropError(where, "domain_names", name, "DNS names like grpc.example.com (or *.example.com)")
+        if norm in seen:
+            raise EdgeOriginPropError(where, "domain_names", name, "each name once")
+        seen.add(norm)
     require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
     if names and certificate is None:
         raise EdgeOriginPropError(

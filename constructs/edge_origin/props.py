@@ -18,6 +18,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_eks as eks
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
+from constructs import Construct
 
 from edge_origin.errors import (
     ConstructLabel,
@@ -30,6 +31,7 @@ from edge_origin.errors import (
     require_str,
     require_tags,
 )
+from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import normalize_record_name
 from edge_origin.quotas import AccountQuotas, account_quotas_from
 
@@ -153,6 +155,19 @@ class OriginProps:
             "export_prefix": self.export_prefix,
             "account_quotas": self.quotas,
         }
+
+    def make_fleet(self, scope: Construct, where: ConstructLabel, **extra: Any) -> OriginFleet:
+        """The pattern's ``OriginFleet`` ("Fleet"); a VPC taken from ``cluster`` that cannot hold
+        the NLBs is reported against ``cluster``, the prop the user gave."""
+        kwargs = self.fleet_kwargs(where)
+        try:
+            return OriginFleet(scope, "Fleet", **kwargs, **extra)
+        except EdgeOriginPropError as exc:
+            if exc.prop != "vpc" or self.vpc is not None or self.cluster is None:
+                raise
+            raise EdgeOriginPropError(
+                where, "cluster", f"{self.cluster.cluster_name} (its VPC: {exc.value})", f"{exc.allowed}; or pass vpc="
+            ) from None
 
     def binding_kwargs(self) -> dict[str, Any]:
         """The ``bind_fleet`` share."""

@@ -12,13 +12,14 @@ Only what the edge-origin constructs make is counted: EIPs, NLBs and health chec
 elsewhere in the app or already in the account come on top.
 
 The same ledger keeps each record name's set identifiers across the app, so two constructs
-that would write the same ``(zone, name, set identifier)`` fail at construction.
+that would write the same ``(zone, name, set identifier)`` fail at construction, and runs the
+synth hooks (``TargetGroupBindings`` writes its YAML there) from the same single aspect.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -97,7 +98,8 @@ def account_quotas_from(where: Any, prop: str, value: Any) -> AccountQuotas | No
 @dataclass
 class _Use:
     construct: Construct
-    label: str
+    label: Any
+    """What to call the construct in the message (a ``ConstructLabel``: its path, read when needed)."""
     quota: Quota
     count: int
     account: str
@@ -109,22 +111,32 @@ class QuotaLedger:
     """What the edge-origin constructs of one app make, and which set identifiers they use."""
 
     _ledgers: weakref.WeakKeyDictionary[Any, QuotaLedger] = weakref.WeakKeyDictionary()
+    _stacks: weakref.WeakKeyDictionary[Any, tuple[QuotaLedger, str, str]] = weakref.WeakKeyDictionary()
 
     def __init__(self, root: IConstruct) -> None:
         self._root = root
         self.uses: list[_Use] = []
-        self.set_identifiers: dict[tuple[str, str, str], str] = {}
-        self.record_names: dict[tuple[str, str], str] = {}
+        self.set_identifiers: dict[tuple[str, str, str], Any] = {}
+        self.record_names: dict[tuple[str, str], Any] = {}
         self._context: AccountQuotas | None | bool = False  # False: not read yet
         self._aspect_added = False
+        self._synth_hooks: list[Callable[[], None]] = []
 
     @classmethod
-    def of(cls, construct: IConstruct) -> QuotaLedger:
-        root = construct.node.root
-        ledger = cls._ledgers.get(root)
-        if ledger is None:
-            ledger = cls._ledgers[root] = cls(root)
-        return ledger
+    def of(cls, construct: IConstruct, stack: cdk.Stack | None = None) -> QuotaLedger:
+        """The ledger of ``construct``'s app (stacks, roots, accounts and regions read once each)."""
+        return cls._entry(stack or cdk.Stack.of(construct))[0]
+
+    @classmethod
+    def _entry(cls, stack: cdk.Stack) -> tuple[QuotaLedger, str, str]:
+        entry = cls._stacks.get(stack)
+        if entry is None:
+            root = stack.node.root
+            ledger = cls._ledgers.get(root)
+            if ledger is None:
+                ledger = cls._ledgers[root] = cls(root)
+            entry = cls._stacks[stack] = (ledger, stack.account, stack.region)
+        return entry
 
     def context_quotas(self) -> AccountQuotas | None:
         if self._context is False:
@@ -136,7 +148,7 @@ class QuotaLedger:
     def track(
         self,
         construct: Construct,
-        label: str,
+        label: Any,
         counts: Mapping[str, int],
         *,
         declared: AccountQuotas | None = None,
@@ -144,17 +156,32 @@ class QuotaLedger:
     ) -> None:
         """Record what ``construct`` makes: ``{"elastic_ips": 6, "network_load_balancers": 2}``."""
         self.context_quotas()
-        stack = stack or cdk.Stack.of(construct)
-        account, region = stack.account, stack.region
+        _, account, region = self._entry(stack or cdk.Stack.of(construct))
         for key, count in counts.items():
             if count:
                 self.uses.append(_Use(construct, label, QUOTAS[key], count, account, region, declared))
+        self._install(construct)
+
+    def on_synth(self, construct: Construct, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once when the app synthesizes (before the templates are written)."""
+        self._synth_hooks.append(hook)
+        self._install(construct)
+
+    def _install(self, construct: Construct) -> None:
+        """One aspect per app, on a leaf of its own: one callback from jsii per synth, whatever
+        the number of constructs (an aspect on a construct with children visits each child)."""
         if not self._aspect_added:
-            anchor = Construct(construct, "QuotaCheck")
-            cdk.Aspects.of(anchor).add(_QuotaAspect(self))
+            anchor = Construct(construct, "EdgeOriginSynth")
+            cdk.Aspects.of(anchor).add(_SynthAspect(self))
             self._aspect_added = True
 
-    def claim_set_identifier(self, where: Any, zone_key: str, name: str, set_identifier: str, owner: str) -> None:
+    def synthesizing(self) -> None:
+        """Called once per synth by the aspect: warn about quotas, run the hooks."""
+        self.warn()
+        for hook in self._synth_hooks:
+            hook()
+
+    def claim_set_identifier(self, where: Any, zone_key: str, name: str, set_identifier: str, owner: Any) -> None:
         """Refuse a ``(zone, name, set identifier)`` another construct of this app already writes."""
         key = (zone_key, name, set_identifier)
         other = self.set_identifiers.get(key)
@@ -166,7 +193,7 @@ class QuotaLedger:
             )
         self.set_identifiers[key] = owner
 
-    def claim_record_name(self, zone_key: str, name: str, owner: str) -> str | None:
+    def claim_record_name(self, zone_key: str, name: str, owner: Any) -> Any:
         """The other construct of this app that already writes records for ``name`` in that zone, if any."""
         other = self.record_names.setdefault((zone_key, name), owner)
         return other if other != owner else None
@@ -219,14 +246,11 @@ def _env_label(account: str, region: str | None) -> str:
 
 
 @jsii.implements(cdk.IAspect)
-class _QuotaAspect:
-    """Visits one leaf construct per app, once per synth: sums the ledger and warns."""
+class _SynthAspect:
+    """Visits one leaf construct per app, once per synth: sums the ledger, warns, runs the hooks."""
 
     def __init__(self, ledger: QuotaLedger) -> None:
         self._ledger = ledger
-        self._done = False
 
     def visit(self, node: IConstruct) -> None:
-        if not self._done:
-            self._done = True
-            self._ledger.warn()
+        self._ledger.synthesizing()
