@@ -29,6 +29,10 @@ def default_text(default: Any) -> str:
         return str(default)
     if isinstance(default, str):
         return f"`{default}`"
+    from edge_origin.origin_verification import OriginVerification
+
+    if isinstance(default, OriginVerification):
+        return f"on: `{default.header_name}` from a new secret"
     name = getattr(default, "name", None)  # enums: RemovalPolicy.RETAIN, PriceClass.PRICE_CLASS_ALL
     return f"`{name}`" if name else repr(default)
 
