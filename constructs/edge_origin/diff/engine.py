@@ -33,7 +33,7 @@ from edge_origin.model import (
     display_value,
     load_model,
 )
-from edge_origin.rules import run_rules, run_transition_rules
+from edge_origin.rules import RULES_BY_ID, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
 DIFF_FORMATS = ("text", "json", "markdown", "sarif")
@@ -146,7 +146,9 @@ def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
     """The change list and every finding of deploying ``head`` over ``base``."""
     tr = transition_of(base, head)
     head_findings = run_rules(head)
-    base_prints = set(finding_fingerprints(run_rules(base)))
+    # Only the rules that found something in head can tell a head finding is old: run those on base.
+    fired = [RULES_BY_ID[r] for r in sorted({f.rule for f in head_findings}) if r in RULES_BY_ID]
+    base_prints = set(finding_fingerprints(run_rules(base, fired))) if fired else set()
     new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
     return DiffResult(base, head, tr, list(_changes(tr)), run_transition_rules(base, head), head_findings, new)
 
@@ -290,9 +292,8 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
                 yield Change(name, lkey[0], lkey[1], "listener", "listener", f"{o.protocol}:{o.port} idle {_idle_text(o)}", None, "removed")
             elif n is not None:
                 yield Change(name, lkey[0], lkey[1], "listener", "listener", None, f"{n.protocol}:{n.port} idle {_idle_text(n)}", "added")
-    old_dists = {d.resource.key: d for d in base.distributions}
-    new_dists = {d.resource.key: d for d in head.distributions}
-    using = [d.resource.key for d in (*base.distributions, *head.distributions) if any(o.domain_name == name for o in d.origins)]
+    old_dists, new_dists = tr.distribution_views
+    using = [d.key for d in (*tr.distributions_using(base, name), *tr.distributions_using(head, name))]
     for key in dict.fromkeys(using):
         old_d, new_d = old_dists.get(key), new_dists.get(key)
         if old_d is None or new_d is None:
@@ -316,6 +317,8 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
 
 def _changes(tr: Transition) -> Iterable[Change]:
     for name in tr.origin_names:
+        if tr.name_unchanged(name):
+            continue
         yield from _record_changes(tr, name)
         yield from _path_changes(tr, name)
 

@@ -20,7 +20,6 @@ Everything is computed on demand and memoized; the cost is linear in what is ask
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -95,16 +94,21 @@ def _contains_unresolved(value: Any) -> bool:
     return False
 
 
-def _refs(value: Any) -> Iterator[ResourceRef]:
+def _refs(value: Any) -> list[ResourceRef]:
+    """Every ResourceRef inside a resolved value (the hot loop of a diff: kept tight)."""
+    out: list[ResourceRef] = []
     stack = [value]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
-        if isinstance(item, ResourceRef):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+        item = pop()
+        kind = type(item)
+        if kind is dict:
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif kind is ResourceRef:
+            out.append(item)
+    return out
 
 
 _MISSING = object()
@@ -137,6 +141,9 @@ class Transition:
         self.region = region
         self._status: dict[Key, Status] = {}
         self._busy: set[Key] = set()
+        self._addresses: dict[int, list[Address]] = {}
+        self._seeding = False
+        self._unchanged_names: dict[str, bool] = {}
 
     # --- stacks and resources ------------------------------------------------------------------
     @cached_property
@@ -165,6 +172,8 @@ class Transition:
             result = Status(REMOVED)
         elif key in self._busy:
             return Status(UPDATED)  # a reference cycle (CloudFormation forbids them); do not recurse
+        elif not self._seeding and key not in self._dirty and key not in self._affected:
+            result = Status(UNCHANGED)  # same properties, nothing it refers to is replaced
         else:
             self._busy.add(key)
             try:
@@ -173,6 +182,37 @@ class Transition:
                 self._busy.discard(key)
         self._status[key] = result
         return result
+
+    @cached_property
+    def _dirty(self) -> set[Key]:
+        return set(self.changed_keys["changed"])
+
+    @cached_property
+    def _affected(self) -> set[Key]:
+        """Resources whose properties are unchanged but refer (transitively) to a replaced one.
+
+        Only changed resources can be replaced on their own; their statuses are computed first
+        (exactly, recursing where they refer), then the resources referring to the replaced ones
+        are found by one walk over head's references. Everything else is unchanged without a
+        look: a diff of a large app costs what its changes cost, plus that one walk."""
+        self._seeding = True
+        try:
+            seeds = [k for k in self._dirty if self.status(k).status in (REPLACED, MAY_REPLACE)]
+        finally:
+            self._seeding = False
+        if not seeds:
+            return set()
+        reverse: dict[Key, list[Key]] = defaultdict(list)
+        for res in self.head.resources:
+            for ref in _refs(res.properties):
+                reverse[(ref.stack, ref.logical_id)].append(res.key)
+        seen, queue = set(seeds), list(seeds)
+        while queue:
+            for dependent in reverse.get(queue.pop(), ()):
+                if dependent not in seen:
+                    seen.add(dependent)
+                    queue.append(dependent)
+        return seen
 
     def gone(self, key: Key) -> bool:
         """The resource base deployed is removed or replaced (definitely)."""
@@ -193,6 +233,8 @@ class Transition:
         if b.type != h.type:
             return Status(REPLACED, (f"type {b.type} -> {h.type}",))
         bp, hp = b.properties, h.properties
+        if bp == hp and self._ref_change(hp) is None:
+            return Status(UNCHANGED)  # the common case, decided by one comparison and one walk
         changed: dict[str, str] = {}  # top-level property -> how
         for name in dict.fromkeys([*bp, *hp]):
             before, after = bp.get(name, _MISSING), hp.get(name, _MISSING)
@@ -253,8 +295,8 @@ class Transition:
     @cached_property
     def origin_names(self) -> dict[str, str]:
         """Origin names of either side -> kind (head's kind wins), sorted."""
-        out = dict(self.base.origin_names())
-        out.update(self.head.origin_names())
+        out = dict(self.base_origin_names)
+        out.update(self.head_origin_names)
         return dict(sorted(out.items()))
 
     def records(self, model: TemplateModel, name: str) -> list[RecordSetView]:
@@ -275,7 +317,45 @@ class Transition:
         return [(k, b, h) for k, (b, h) in sorted(self._groups.items(), key=lambda kv: tuple(display_value(x) for x in kv[0]))]
 
     def addresses(self, model: TemplateModel, record: RecordSetView) -> list[Address]:
-        """The addresses one record answers with."""
+        """The addresses one record answers with (memoized per record view)."""
+        found = self._addresses.get(id(record))
+        if found is None:
+            found = self._addresses[id(record)] = self._record_addresses(model, record)
+        return found
+
+    def name_unchanged(self, name: str) -> bool:
+        """True when nothing on the name's path changes: the same record sets (same keys, same
+        properties, status unchanged: their health checks and EIPs too), the same NLBs and
+        listeners behind them, the same distributions using it. Memoized; lets the diff and the
+        rules skip the untouched majority of a large app."""
+        found = self._unchanged_names.get(name)
+        if found is None:
+            found = self._unchanged_names[name] = self._name_unchanged(name)
+        return found
+
+    def _name_unchanged(self, name: str) -> bool:
+        before, after = self.base.record_sets(name), self.head.record_sets(name)
+        if len(before) != len(after):
+            return False
+        for b, h in zip(before, after, strict=True):
+            if record_key(b) != record_key(h) or b.properties != h.properties or self.status(h.resource.key).status != UNCHANGED:
+                return False
+        for side in (0, 1):
+            for dist in self._users[side].get(name, ()):
+                if self.status(dist.key).status != UNCHANGED:
+                    return False
+        for lb in self.head.load_balancers_for_name(name):
+            if self.status(lb.resource.key).status != UNCHANGED:
+                return False
+            old = self.base.load_balancer(lb.resource.ref)
+            if old is None or len(old.listeners) != len(lb.listeners):
+                return False
+            for listener in lb.listeners:
+                if self.status(listener.resource.key).status != UNCHANGED:
+                    return False
+        return True
+
+    def _record_addresses(self, model: TemplateModel, record: RecordSetView) -> list[Address]:
         out = []
         for value in record.values:
             eip = model.eip(value)
@@ -314,20 +394,43 @@ class Transition:
             return Status(REMOVED, ("no record answers with it any more",))
         return Status(UNCHANGED)
 
+    @cached_property
+    def _users(self) -> tuple[dict[str, list[Resource]], dict[str, list[Resource]]]:
+        out: tuple[dict[str, list[Resource]], dict[str, list[Resource]]] = ({}, {})
+        for side, model in enumerate((self.base, self.head)):
+            for dist in model.distributions:
+                for name in dict.fromkeys(o.domain_name for o in dist.origins if isinstance(o.domain_name, str)):
+                    out[side].setdefault(name, []).append(dist.resource)
+        return out
+
     def distributions_using(self, model: TemplateModel, name: str) -> list[Resource]:
-        return [d.resource for d in model.distributions if any(o.domain_name == name for o in d.origins)]
+        """Distributions of ``model`` (base or head) with an origin named ``name``."""
+        return list(self._users[0 if model is self.base else 1].get(name, ()))
+
+    @cached_property
+    def distribution_views(self) -> tuple[dict[Key, Any], dict[Key, Any]]:
+        """(base, head) ``{key: DistributionView}``."""
+        return ({d.resource.key: d for d in self.base.distributions}, {d.resource.key: d for d in self.head.distributions})
+
+    @cached_property
+    def base_origin_names(self) -> dict[str, str]:
+        return self.base.origin_names()
+
+    @cached_property
+    def head_origin_names(self) -> dict[str, str]:
+        return self.head.origin_names()
 
     def live_in_head(self, name: str) -> bool:
         """Is ``name`` still an origin after the deploy? Yes when head uses it as an origin; also when
         base used it and head gives no sign it was switched away (every distribution of base
         that used it is gone in head or no longer uses it: that is the safe clean-up)."""
-        if name in self.head.origin_names() or self.distributions_using(self.head, name):
+        if name in self.head_origin_names or self._users[1].get(name):
             return True
-        if name not in self.base.origin_names():
+        if name not in self.base_origin_names:
             return False
         # base's distributions that used it are gone or switched away: the safe clean-up; without
         # any (a metadata marker only), the distribution is outside these templates: still live
-        return not self.distributions_using(self.base, name)
+        return not self._users[0].get(name)
 
 
 _LAST: list[tuple[TemplateModel, TemplateModel, Transition]] = []

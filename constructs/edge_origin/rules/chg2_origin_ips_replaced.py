@@ -29,7 +29,7 @@ WHY = (
 def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
     tr = transition_of(base, head)
     for name in base.record_names():
-        if not isinstance(name, str) or not tr.live_in_head(name):
+        if not isinstance(name, str) or tr.name_unchanged(name) or not tr.live_in_head(name):
             continue
         before = tr.name_addresses(base, name)
         if not before:
