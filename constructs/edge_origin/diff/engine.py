@@ -202,6 +202,19 @@ def _values_text(tr: Transition, model: TemplateModel, record: RecordSetView, af
     return ", ".join(parts) or "-"
 
 
+def _same_resource(model: TemplateModel, record: RecordSetView) -> RecordSetView | None:
+    """The plain record set with the same stack and logical id in ``model`` under another name."""
+    if record.member_index is not None:
+        return None
+    res = model.resource(*record.resource.key)
+    if res is None or res.type != record.resource.type:
+        return None
+    for other in model.record_sets(res.properties.get("Name")) if isinstance(res.properties.get("Name"), str) else []:
+        if other.resource is res and other.name != record.name:
+            return other
+    return None
+
+
 def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
     base, head = tr.base, tr.head
     before = {record_key(r): r for r in base.record_sets(name)}
@@ -213,7 +226,11 @@ def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
         if h is None and b is not None:
             other = head_ids.get(route53_identity(b))
             note = ""
-            if other is not None and record_key(other) != key:
+            same = _same_resource(head, b)
+            if same is not None:
+                note = (f"the same resource now names {display_value(same.name)}: replaced ({tr.status(b.resource.key).describe()}); "
+                        "CloudFormation creates the new record first and deletes this one in clean-up")
+            elif other is not None and record_key(other) != key:
                 where = "another stack" if other.stack != b.stack else "another logical id"
                 note = f"moves to {record_label(other)} ({where}): a removal here and an addition there"
             yield Change(name, b.stack, b.label, "record", "record", _describe(tr, base, b), None, note or "removed (deleted in the clean-up phase)")
@@ -221,7 +238,10 @@ def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
         if b is None and h is not None:
             other = base_ids.get(route53_identity(h))
             note = ""
-            if other is not None and record_key(other) != key:
+            same = _same_resource(base, h)
+            if same is not None:
+                note = f"the same resource named {display_value(same.name)} in base: replaced, created before the old record is deleted"
+            elif other is not None and record_key(other) != key:
                 where = "another stack" if other.stack != h.stack else "another logical id"
                 note = f"moved from {record_label(other)} ({where}): an addition here and a removal there"
             yield Change(name, h.stack, h.label, "record", "record", None, _describe(tr, head, h), note or "added")
