@@ -14,6 +14,7 @@ set -uo pipefail
 
 split() { local IFS=$' \t\n'; read -r -d '' -a "$1" <<< "$2" || true; }
 
+EO_HEAD="${EO_HEAD:-}"
 if [[ -z "${EO_HEAD//[[:space:]]/}" ]]; then
     echo "edge-origin action: EO_HEAD (input 'head') is empty: give the templates or cdk.out of the change" >&2
     exit 2
@@ -27,8 +28,9 @@ report="${sarif%.sarif}.md"
 errors="$(mktemp)"
 trap 'rm -f "$errors"' EXIT
 
-if [[ -n "${EO_BASE//[[:space:]]/}" ]]; then
-    split base "${EO_BASE}"
+eo_base="${EO_BASE:-}"
+if [[ -n "${eo_base//[[:space:]]/}" ]]; then
+    split base "$eo_base"
     extra=()
     [[ "${EO_FAIL_ON_NEW_ONLY:-true}" == "true" ]] && extra+=(--fail-on-new-only)
     "${cli[@]}" diff --base "${base[@]}" --head "${head[@]}" --format sarif --fail-on "$fail_on" "${extra[@]}" > "$sarif" 2> "$errors"
