@@ -163,6 +163,11 @@ class Transition:
         found = self._status.get(key)
         if found is not None:
             return found
+        if not self._seeding and "_affected" not in self.__dict__:
+            _ = self._affected  # the changed resources first, exactly: then the fast path is sound
+            found = self._status.get(key)
+            if found is not None:
+                return found
         b, h = self.base.resource(*key), self.head.resource(*key)
         if b is None and h is None:
             result = Status(UNCHANGED)
