@@ -209,8 +209,11 @@ class Transition:
             return set()
         reverse: dict[Key, list[Key]] = defaultdict(list)
         for res in self.head.resources:
-            for ref in _refs(res.properties):
-                reverse[(ref.stack, ref.logical_id)].append(res.key)
+            refs = _refs(res.properties)
+            if refs:
+                key = (res.stack, res.logical_id)
+                for ref in refs:
+                    reverse[(ref.stack, ref.logical_id)].append(key)
         seen, queue = set(seeds), list(seeds)
         while queue:
             for dependent in reverse.get(queue.pop(), ()):
@@ -284,17 +287,17 @@ class Transition:
     def changed_keys(self) -> dict[str, list[Key]]:
         """``{"added": [...], "removed": [...], "changed": [...]}``: keys whose template text differs
         (a cheap comparison of resolved properties; no replacement analysis)."""
-        out: dict[str, list[Key]] = {"added": [], "removed": [], "changed": []}
+        added: list[Key] = []
+        changed: list[Key] = []
+        base_resource, head_resource = self.base.resource, self.head.resource
         for res in self.head.resources:
-            before = self.base.resource(*res.key)
+            before = base_resource(res.stack, res.logical_id)
             if before is None:
-                out["added"].append(res.key)
-            elif before.type != res.type or before.properties != res.properties:
-                out["changed"].append(res.key)
-        for res in self.base.resources:
-            if self.head.resource(*res.key) is None:
-                out["removed"].append(res.key)
-        return out
+                added.append((res.stack, res.logical_id))
+            elif before.properties != res.properties or before.type != res.type:
+                changed.append((res.stack, res.logical_id))
+        removed = [(r.stack, r.logical_id) for r in self.base.resources if head_resource(r.stack, r.logical_id) is None]
+        return {"added": added, "removed": removed, "changed": changed}
 
     # --- names, records and addresses ----------------------------------------------------------
     @cached_property
