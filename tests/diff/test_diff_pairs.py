@@ -29,6 +29,7 @@ def transition(case: str) -> list[tuple[str, Severity]]:
 EXPECTED: dict[str, list[tuple[str, Severity]]] = {
     "naive-migration": [("EO-CHG1", Severity.ERROR)],
     "safe-migration": [],
+    "new-name-unordered": [("EO-CHG3", Severity.WARNING)],
     "single-record-in-place": [],
     "nlb-3-to-2": [("EO-CHG2", Severity.WARNING)],
     "eip-address-changed": [("EO-CHG2", Severity.WARNING)],

@@ -11,8 +11,8 @@ from edge_origin.rules.base import TransitionRule, finding
 
 FIX = (
     "Give the new routing policy a new record name (e.g. origin-mv.example.com) and switch the CloudFront "
-    "origin to it in the same deploy: the new records are created first, the distribution is updated, and the "
-    "old name's records are deleted in the clean-up phase, after it. Or change the live records out of band in "
+    "origin to it in the same deploy, the distribution depending on the new records (DependsOn): they are created "
+    "first, the distribution is updated, and the old name's records are deleted in the clean-up phase, after it. Or change the live records out of band in "
     "one Route 53 change batch (edge-origin enact) and then align the templates. Never create the new records "
     "and delete the old ones in two deploys (the migration guide's way): the name has no answer in between."
 )
