@@ -33,6 +33,7 @@ EXPECTED: dict[str, list[tuple[str, Severity]]] = {
     "single-record-in-place": [],
     "nlb-3-to-2": [("EO-CHG2", Severity.WARNING)],
     "eip-address-changed": [("EO-CHG2", Severity.WARNING)],
+    "nlb-replaced": [("EO-CHG2", Severity.WARNING)],
     "set-identifier-changed": [("EO-CHG2", Severity.WARNING)],
     "env-added": [("EO-CHG2", Severity.ERROR)],
     "ttl-lowered": [],
@@ -74,7 +75,7 @@ def test_nlb_3_to_2_names_the_removed_addresses_and_the_ones_that_stay() -> None
     base, head = sides("nlb-3-to-2")
     result = diff_paths(base, head)
     (finding,) = result.transition_findings
-    assert "2 of its 6 addresses go away (4 stay)" in finding.message
+    assert "2 of its 6 addresses are removed or replaced (4 stay)" in finding.message
     assert "Nlb3EipA" in finding.message and "Nlb1EipA" not in finding.message
     removed = {(c.kind, c.logical_id) for c in result.changes if c.after is None}
     assert {("nlb", "Nlb3"), ("eip", "Nlb3EipA"), ("record", "RecordNlb3B"), ("listener", "Nlb3Tcp")} <= removed
@@ -107,6 +108,16 @@ def test_eip_address_change_is_a_replacement_from_the_schema() -> None:
     assert result.transition.status(("Edge", "Nlb1")).status == "updated"
     values = [c for c in result.changes if c.field == "values"]
     assert values and values[0].after.endswith("(replaced)")
+
+
+def test_nlb_replacement_names_the_nlb_and_its_listener() -> None:
+    base, head = sides("nlb-replaced")
+    result = diff_paths(base, head)
+    (finding,) = result.transition_findings
+    assert "its NLB Nlb2 replaced (Scheme internet-facing -> internal)" in finding.message
+    assert "2 of its 4 addresses are removed or replaced" in finding.message
+    fields = {(c.kind, c.logical_id, c.field) for c in result.changes}
+    assert {("nlb", "Nlb2", "nlb"), ("listener", "Nlb2Tcp", "listener")} <= fields
 
 
 def test_ttl_and_policy_changes_are_listed_with_before_and_after() -> None:

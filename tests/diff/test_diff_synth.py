@@ -35,7 +35,7 @@ def test_nlb_count_3_to_2_is_a_warning_while_healthy_records_remain(three_nlbs: 
     result = diff_models(load_model([three_nlbs]), load_model([two_nlbs]))
     (finding,) = result.transition_findings
     assert (finding.rule, finding.severity) == ("EO-CHG2", Severity.WARNING)
-    assert "3 of its 9 addresses go away (6 stay)" in finding.message
+    assert "3 of its 9 addresses are removed or replaced (6 stay)" in finding.message
     removed = [c for c in result.changes if c.kind == "record" and c.after is None]
     assert len(removed) == 3 and all("Nlb3" in c.logical_id for c in removed)
     assert not [f for f in result.failing(Severity.ERROR)]
