@@ -341,26 +341,37 @@ class Transition:
             found = self._unchanged_names[name] = self._name_unchanged(name)
         return found
 
+    @cached_property
+    def _touched(self) -> set[Key]:
+        """Every key whose status is not ``unchanged``, and every key a removed resource referred to
+        (an NLB whose listener goes, an EIP whose NLB goes)."""
+        keys = self.changed_keys
+        touched = set(keys["added"]) | set(keys["removed"]) | self._dirty | self._affected
+        for key in keys["removed"]:
+            res = self.base.resource(*key)
+            if res is not None:
+                touched.update((r.stack, r.logical_id) for r in _refs(res.properties))
+        return touched
+
     def _name_unchanged(self, name: str) -> bool:
+        touched = self._touched
         before, after = self.base.record_sets(name), self.head.record_sets(name)
         if len(before) != len(after):
             return False
         for b, h in zip(before, after, strict=True):
-            if record_key(b) != record_key(h) or b.properties != h.properties or self.status(h.resource.key).status != UNCHANGED:
+            key = (h.stack, h.logical_id)
+            if key in touched or record_key(b) != record_key(h) or b.properties != h.properties:
                 return False
-        for side in (0, 1):
-            for dist in self._users[side].get(name, ()):
-                if self.status(dist.key).status != UNCHANGED:
-                    return False
+            if h.health_check is not None and h.health_check.resource.key in touched:
+                return False
+            if any(a.key in touched for a in self.addresses(self.head, h) if a.kind in ("eip", "nlb")):
+                return False
+        users = [d.key for d in self._users[0].get(name, ())]
+        if users != [d.key for d in self._users[1].get(name, ())] or any(k in touched for k in users):
+            return False
         for lb in self.head.load_balancers_for_name(name):
-            if self.status(lb.resource.key).status != UNCHANGED:
+            if lb.resource.key in touched or any(li.resource.key in touched for li in lb.listeners):
                 return False
-            old = self.base.load_balancer(lb.resource.ref)
-            if old is None or len(old.listeners) != len(lb.listeners):
-                return False
-            for listener in lb.listeners:
-                if self.status(listener.resource.key).status != UNCHANGED:
-                    return False
         return True
 
     def _record_addresses(self, model: TemplateModel, record: RecordSetView) -> list[Address]:
@@ -399,7 +410,7 @@ class Transition:
             if st.status == REMOVED:
                 return Status(REMOVED, ("the resource is removed",))
         if address.kind == "eip":
-            eip = self.base.eip(ResourceRef(*address.key))
+            eip = self.head.eip(ResourceRef(*address.key))  # kept (not removed or replaced): head has it
             for lb in eip.load_balancers if eip is not None else []:
                 st = self.status(lb.resource.key)
                 if st.status in (REPLACED, MAY_REPLACE):
