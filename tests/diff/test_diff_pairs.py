@@ -34,6 +34,7 @@ EXPECTED: dict[str, list[tuple[str, Severity]]] = {
     "nlb-3-to-2": [("EO-CHG2", Severity.WARNING)],
     "eip-address-changed": [("EO-CHG2", Severity.WARNING)],
     "nlb-replaced": [("EO-CHG2", Severity.WARNING)],
+    "nlb-renamed": [("EO-CHG2", Severity.WARNING)],
     "set-identifier-changed": [("EO-CHG2", Severity.WARNING)],
     "env-added": [("EO-CHG2", Severity.ERROR)],
     "ttl-lowered": [],
@@ -118,6 +119,12 @@ def test_nlb_replacement_names_the_nlb_and_its_listener() -> None:
     assert "2 of its 4 addresses are removed or replaced" in finding.message
     fields = {(c.kind, c.logical_id, c.field) for c in result.changes}
     assert {("nlb", "Nlb2", "nlb"), ("listener", "Nlb2Tcp", "listener")} <= fields
+
+
+def test_nlb_renamed_under_kept_eips() -> None:
+    base, head = sides("nlb-renamed")
+    (finding,) = diff_paths(base, head).transition_findings
+    assert "its NLB Nlb2 removed: a new NLB cannot take the EIP while the old one holds it" in finding.message
 
 
 def test_ttl_and_policy_changes_are_listed_with_before_and_after() -> None:

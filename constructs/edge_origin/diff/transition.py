@@ -410,14 +410,15 @@ class Transition:
             if st.status == REMOVED:
                 return Status(REMOVED, ("the resource is removed",))
         if address.kind == "eip":
-            eip = self.head.eip(ResourceRef(*address.key))  # kept (not removed or replaced): head has it
+            eip = self.base.eip(ResourceRef(*address.key))
             for lb in eip.load_balancers if eip is not None else []:
                 st = self.status(lb.resource.key)
-                if st.status in (REPLACED, MAY_REPLACE):
-                    return Status(st.status, (
-                        f"its NLB {lb.resource.logical_id} {st.describe()}: the new NLB is created while the old one still "
-                        "holds the EIP (one NLB per EIP), so the create fails or the address moves after every "
-                        "connection on the old NLB is cut",
+                if st.status in (REPLACED, MAY_REPLACE, REMOVED):
+                    how = "removed" if st.status == REMOVED else st.describe()
+                    return Status(MAY_REPLACE if st.status == MAY_REPLACE else REPLACED, (
+                        f"its NLB {lb.resource.logical_id} {how}: a new NLB cannot take the EIP while the old one "
+                        "holds it (CloudFormation creates before it deletes), so the create fails or the address "
+                        "moves only after every connection on the old NLB is cut",
                     ))
         if address not in head_addresses:
             return Status(REMOVED, ("no record answers with it any more",))
