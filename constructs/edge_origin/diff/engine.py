@@ -33,7 +33,7 @@ from edge_origin.model import (
     display_value,
     load_model,
 )
-from edge_origin.rules import RULES_BY_ID, run_rules, run_transition_rules
+from edge_origin.rules import RULES_BY_ID, acknowledgements, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
 DIFF_FORMATS = ("text", "json", "markdown", "sarif")
@@ -145,12 +145,15 @@ def diff_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path
 def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
     """The change list and every finding of deploying ``head`` over ``base``."""
     tr = transition_of(base, head)
-    head_findings = run_rules(head)
+    head_acks = acknowledgements(head)
+    head_findings = [
+        f for f in run_rules(head, honour_acknowledgements=False) if f.rule not in head_acks.get((f.stack, f.resource), {})
+    ]
     # Only the rules that found something in head can tell a head finding is old: run those on base.
     fired = [RULES_BY_ID[r] for r in sorted({f.rule for f in head_findings}) if r in RULES_BY_ID]
     base_prints = set(finding_fingerprints(run_rules(base, fired))) if fired else set()
     new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
-    return DiffResult(base, head, tr, list(_changes(tr)), run_transition_rules(base, head), head_findings, new)
+    return DiffResult(base, head, tr, list(_changes(tr)), run_transition_rules(base, head, head_acknowledgements=head_acks), head_findings, new)
 
 
 # --- the change list ------------------------------------------------------------------------------

@@ -119,13 +119,16 @@ def run_transition_rules(
     rules: Iterable[TransitionRule] | None = None,
     *,
     honour_acknowledgements: bool = True,
+    head_acknowledgements: dict[tuple[str, str], dict[str, str]] | None = None,
 ) -> list[Finding]:
     """Run transition rules over (base, head); sorted and unique like ``run_rules``.
 
-    Acknowledgements are read from head; for a finding located at a resource head no longer has
-    (the change removes it), from base.
+    Acknowledgements are read from head (or given: ``acknowledgements(head)``); for a finding
+    located at a resource head no longer has (the change removes it), from base.
     """
     acks: dict[int, dict[tuple[str, str], dict[str, str]]] = {}  # read on the first finding of each side
+    if head_acknowledgements is not None:
+        acks[id(head)] = head_acknowledgements
     found: set[Finding] = set()
     for rule in rules if rules is not None else TRANSITION_RULES:
         for item in rule.check(base, head):
