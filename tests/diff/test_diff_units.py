@@ -96,6 +96,16 @@ def test_findings_on_removed_resources_are_acknowledged_in_base() -> None:
     assert run_transition_rules(*models(base, head)) == []
 
 
+def test_head_findings_honour_head_acknowledgements() -> None:
+    base = make_pairs.world(nlbs=1, policy="weighted")
+    head = copy.deepcopy(base)
+    for key in make_pairs.records(head):
+        head["Resources"][key]["Metadata"] = {ACKNOWLEDGE_METADATA_KEY: [{"id": "EO-DNS1", "reason": "one NLB on purpose"}]}
+    result = diff_models(*models(base, head))
+    assert "EO-DNS1" in {f.rule for f in diff_models(*models(base, base)).head_findings}
+    assert "EO-DNS1" not in {f.rule for f in result.head_findings}
+
+
 # --- fingerprints --------------------------------------------------------------------------------
 def _f(message: str, template: str = "a/x.json", resource: str = "R") -> Finding:
     return Finding("EO-DNS4", Severity.WARNING, message, "fix", template, "S", resource)

@@ -153,7 +153,8 @@ def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
     fired = [RULES_BY_ID[r] for r in sorted({f.rule for f in head_findings}) if r in RULES_BY_ID]
     base_prints = set(finding_fingerprints(run_rules(base, fired))) if fired else set()
     new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
-    return DiffResult(base, head, tr, list(_changes(tr)), run_transition_rules(base, head, head_acknowledgements=head_acks), head_findings, new)
+    transition = run_transition_rules(base, head, head_acknowledgements=head_acks)
+    return DiffResult(base, head, tr, list(_changes(tr)), transition, head_findings, new)
 
 
 # --- the change list ------------------------------------------------------------------------------
