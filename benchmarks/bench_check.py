@@ -183,24 +183,31 @@ def time_check_and_diff(base: Path, head: Path, repeat: int = 7) -> dict[str, fl
     return {**best, **counts}
 
 
-def bench_diff(resources: int = 10_000) -> bool:
-    """Print diff time of two ~10k-resource template sets and one check of the head.
-    Targets: diff under 1 s and within 2.5x of the check."""
+def bench_diff(sizes: tuple[int, ...] = (1_000, 10_000)) -> bool:
+    """Print diff time of two template sets (~1k and ~10k resources) next to one check of the head.
+    Targets at 10k: diff under 1 s and within 2.5x of the check; 10k/1k diff ratio <= 12 (linear)."""
+    results = {}
     with tempfile.TemporaryDirectory() as tmp:
-        body = template(resources)
-        (Path(tmp) / "base").mkdir()
-        (Path(tmp) / "head").mkdir()
-        base, head = Path(tmp) / "base" / "synthetic.template.json", Path(tmp) / "head" / "synthetic.template.json"
-        base.write_text(json.dumps(body))
-        head.write_text(json.dumps(diff_head(body)))
-        t = time_check_and_diff(base, head)
-    ratio, cpu_ratio = t["diff"] / t["check"], t["diff_cpu"] / t["check_cpu"]
-    print(
-        f"diff {len(body['Resources'])} resources: {t['diff']:.3f} s (cpu {t['diff_cpu']:.3f} s; {t['changes']} changes, "
-        f"{t['findings']} transition findings); check of the head {t['check']:.3f} s (cpu {t['check_cpu']:.3f} s); "
-        f"ratio {ratio:.2f} (cpu {cpu_ratio:.2f}; target <= 2.5); under 1 s: {'yes' if t['diff'] < 1 else 'NO'}"
-    )
-    return t["diff"] < 1 and ratio <= 2.5
+        for size in sizes:
+            body = template(size)
+            folder = Path(tmp) / str(size)
+            (folder / "base").mkdir(parents=True)
+            (folder / "head").mkdir()
+            base, head = folder / "base" / "synthetic.template.json", folder / "head" / "synthetic.template.json"
+            base.write_text(json.dumps(body))
+            head.write_text(json.dumps(diff_head(body)))
+            t = results[size] = time_check_and_diff(base, head)
+            ratio, cpu_ratio = t["diff"] / t["check"], t["diff_cpu"] / t["check_cpu"]
+            print(
+                f"diff {len(body['Resources'])} resources: {t['diff']:.3f} s (cpu {t['diff_cpu']:.3f} s; {t['changes']} changes, "
+                f"{t['findings']} transition findings); check of the head {t['check']:.3f} s (cpu {t['check_cpu']:.3f} s); "
+                f"ratio {ratio:.2f} (cpu {cpu_ratio:.2f}; target <= 2.5)"
+            )
+    big, small = results[max(sizes)], results[min(sizes)]
+    linear = big["diff"] / small["diff"]
+    ok = big["diff"] < 1 and big["diff"] / big["check"] <= 2.5 and linear <= 12
+    print(f"diff 10k/1k: {linear:.1f} (target <= 12); 10k diff under 1 s: {'yes' if big['diff'] < 1 else 'NO'}")
+    return ok
 
 
 if __name__ == "__main__":
