@@ -217,3 +217,21 @@ def test_any_edit_diffs_and_renders(edits: list[tuple[str, int]], nlbs: int) -> 
     doc = json.loads(format_diff(result, "json"))
     assert all({"name", "stack", "logical_id", "field", "before", "after"} <= set(c) for c in doc["changes"])
     assert {f["rule"] for f in doc["findings"] if f["source"] == "transition"} <= {r for r in ("EO-CHG1", "EO-CHG2", "EO-CHG3", "EO-CHG4", "EO-CHG5")}
+
+
+def test_check_sarif_fingerprints_survive_a_moved_template(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from edge_origin.checker import check_paths, format_findings
+
+    source = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "single-record-in-place" / "base" / "Edge.template.json"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copy(source, tmp_path / "a" / "Edge.template.json")
+    shutil.copy(source, tmp_path / "b" / "Edge.template.json")
+    prints = []
+    for side in ("a", "b"):
+        doc = json.loads(format_findings(check_paths([tmp_path / side / "Edge.template.json"]).findings, "sarif"))
+        prints.append([r["partialFingerprints"]["edgeOriginFinding/v1"] for r in doc["runs"][0]["results"]])
+    assert prints[0] and prints[0] == prints[1] and len(set(prints[0])) == len(prints[0])
