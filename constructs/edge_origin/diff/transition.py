@@ -125,10 +125,13 @@ def _at(props: dict[str, Any], parts: list[str]) -> Any:
 
 
 def _show(value: Any) -> str:
+    """A short rendering of a property value for a reason: nested structures are elided."""
     if value is _MISSING:
         return "unset"
-    if isinstance(value, (dict, list)) and not all(isinstance(v, (str, int, ResourceRef, Unresolved)) for v in (value if isinstance(value, list) else [0])):
+    if isinstance(value, dict):
         return "{...}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return "[...]"
     return display_value(value)
 
 
@@ -306,9 +309,6 @@ class Transition:
         out = dict(self.base_origin_names)
         out.update(self.head_origin_names)
         return dict(sorted(out.items()))
-
-    def records(self, model: TemplateModel, name: str) -> list[RecordSetView]:
-        return model.record_sets(name)
 
     @cached_property
     def _groups(self) -> dict[tuple[Any, ...], tuple[list[RecordSetView], list[RecordSetView]]]:
