@@ -94,8 +94,12 @@ class DiffResult:
 
 # --- loading ------------------------------------------------------------------------------------
 def _kind(paths: Sequence[str | Path]) -> str:
-    dirs = sum(Path(p).is_dir() for p in paths)
-    return "a cloud assembly (cdk.out)" if dirs == len(paths) else "template files" if dirs == 0 else "a mix of both"
+    kinds = {
+        ("a cloud assembly (cdk.out)" if (Path(p) / "manifest.json").is_file() else "a folder of templates")
+        if Path(p).is_dir() else "template files"
+        for p in paths
+    }
+    return kinds.pop() if len(kinds) == 1 else "a mix of kinds"
 
 
 def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
