@@ -130,12 +130,3 @@ def test_duplicate_stack_names_on_one_side(capsys, tmp_path: Path) -> None:
     shutil.copy(BASE, b / "Edge.json")
     code, err = run(capsys, "--base", str(a / "Edge.template.json"), str(b / "Edge.json"), "--head", str(HEAD))
     assert code == 2 and "--base" in one_line(err) and "stack name 'Edge'" in err
-
-
-def test_json_base_and_yaml_head_of_one_stack_compare(capsys, tmp_path: Path) -> None:
-    import yaml
-
-    head = tmp_path / "Edge.template.yaml"
-    head.write_text(yaml.safe_dump(json.loads(HEAD.read_text())))
-    assert main(["diff", "--base", str(BASE), "--head", str(head)]) == 0
-    assert "ttl 60 -> 30" in capsys.readouterr().out
