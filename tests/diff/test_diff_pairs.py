@@ -31,6 +31,7 @@ EXPECTED: dict[str, list[tuple[str, Severity]]] = {
     "safe-migration": [],
     "new-name-unordered": [("EO-CHG3", Severity.WARNING)],
     "single-record-in-place": [],
+    "group-policy-flip": [],
     "nlb-3-to-2": [("EO-CHG2", Severity.WARNING)],
     "eip-address-changed": [("EO-CHG2", Severity.WARNING)],
     "nlb-replaced": [("EO-CHG2", Severity.WARNING)],
