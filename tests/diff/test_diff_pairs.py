@@ -128,6 +128,13 @@ def test_nlb_renamed_under_kept_eips() -> None:
     assert "its NLB Nlb2 removed: a new NLB cannot take the EIP while the old one holds it" in finding.message
 
 
+def test_declared_profile_changes_are_listed() -> None:
+    base, head = sides("keepalive-with-idle")
+    changes = {(c.logical_id, c.field): (c.before, c.after) for c in diff_paths(base, head).changes}
+    assert changes[("Nlb1Tcp", "idle_timeout")] == ("400", "1200")
+    assert changes[("Nlb1Tcp", "profile client_keepalive_time_s")][1] == 600
+
+
 def test_ttl_and_policy_changes_are_listed_with_before_and_after() -> None:
     base, head = sides("ttl-lowered")
     changes = diff_paths(base, head).changes

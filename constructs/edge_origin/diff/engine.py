@@ -33,6 +33,7 @@ from edge_origin.model import (
     display_value,
     load_model,
 )
+from edge_origin.profile import PROFILE_METADATA_KEY
 from edge_origin.rules import RULES_BY_ID, acknowledgements, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
@@ -288,6 +289,20 @@ def _idle_text(listener: ListenerView) -> str:
     return str(listener.idle_timeout) if listener.idle_timeout is not None else f"{NLB_DEFAULT_IDLE} (default)"
 
 
+def _profile_changes(name: str, key: tuple[str, str], old: ListenerView, new: ListenerView) -> Iterable[Change]:
+    """The declared connection profile's fields that differ (Metadata edge-origin:connection-profile)."""
+    before = old.resource.metadata.get(PROFILE_METADATA_KEY)
+    after = new.resource.metadata.get(PROFILE_METADATA_KEY)
+    if before == after:
+        return
+    b = before if isinstance(before, dict) else {}
+    a = after if isinstance(after, dict) else {}
+    for field_name in sorted(set(b) | set(a)):
+        if field_name != "version" and b.get(field_name) != a.get(field_name):
+            yield Change(name, key[0], key[1], "listener", f"profile {field_name}", b.get(field_name), a.get(field_name),
+                         "declared connection profile (what the clients and servers are rendered from)")
+
+
 def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
     base, head = tr.base, tr.head
     eips: dict[tuple[str, str], str] = {}
@@ -313,6 +328,7 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
             if o is not None and n is not None:
                 if _idle_text(o) != _idle_text(n):
                     yield Change(name, lkey[0], lkey[1], "listener", "idle_timeout", _idle_text(o), _idle_text(n))
+                yield from _profile_changes(name, lkey, o, n)
                 st = tr.status(lkey)
                 if st.status in (REPLACED, MAY_REPLACE):
                     yield Change(name, lkey[0], lkey[1], "listener", "listener", lkey[1], st.describe(), st.status)

@@ -26,6 +26,7 @@ from typing import Any
 
 from edge_origin.diff.schemas import DEFAULT_REGION, replacement_rules
 from edge_origin.model import RecordSetView, Resource, ResourceRef, TemplateModel, Unresolved, display_value
+from edge_origin.profile import PROFILE_METADATA_KEY
 
 ADDED = "added"
 REMOVED = "removed"
@@ -372,6 +373,10 @@ class Transition:
         for lb in self.head.load_balancers_for_name(name):
             if lb.resource.key in touched or any(li.resource.key in touched for li in lb.listeners):
                 return False
+            for li in lb.listeners:  # Metadata is not a property: a changed declared profile counts too
+                old = self.base.resource(*li.resource.key)
+                if old is None or old.metadata.get(PROFILE_METADATA_KEY) != li.resource.metadata.get(PROFILE_METADATA_KEY):
+                    return False
         return True
 
     def _record_addresses(self, model: TemplateModel, record: RecordSetView) -> list[Address]:
