@@ -138,7 +138,78 @@ def main() -> int:
             )
     ratio = times[10_000] / times[1_000]
     print(f"ratio 10k/1k: {ratio:.1f} (target <= 12); 10k under 2 s: {'yes' if times[10_000] < 2 else 'NO'}")
-    return 0 if ratio <= 12 and times[10_000] < 2 else 1
+    diff_ok = bench_diff()
+    return 0 if ratio <= 12 and times[10_000] < 2 and diff_ok else 1
+
+
+# --- edge-origin diff (issue 12) ----------------------------------------------------------------
+def diff_head(body: dict[str, Any]) -> dict[str, Any]:
+    """A changed copy of ``body``: every 20th path's TTL raised, every 25th path's first EIP given a
+    new Address (replaced), every 50th path's zone-c records removed, and one path added."""
+    import copy
+
+    head = copy.deepcopy(body)
+    res = head["Resources"]
+    cells = len(res) // PER_CELL
+    for i in range(cells):
+        if i % 20 == 1:
+            for z in "abc":
+                res[f"Record{i}{z}"]["Properties"]["TTL"] = 120
+        if i % 25 == 2:
+            res[f"Eip{i}a"]["Properties"]["Address"] = f"198.51.100.{i % 250}"
+        if i % 50 == 3:
+            del res[f"Record{i}c"]
+    res.update(cell(cells))
+    return head
+
+
+def time_check_and_diff(base: Path, head: Path, repeat: int = 7) -> dict[str, float | int]:
+    """Best of ``repeat`` interleaved runs of ``check`` (head) and ``diff`` (base -> head), in-process:
+    wall and CPU seconds (interleaved so that a busy machine slows both alike)."""
+    from edge_origin.diff import diff_paths
+
+    best = {"check": float("inf"), "diff": float("inf"), "check_cpu": float("inf"), "diff_cpu": float("inf")}
+    counts = {"changes": 0, "findings": 0}
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        check_paths([head])
+        best["check"] = min(best["check"], time.perf_counter() - wall)
+        best["check_cpu"] = min(best["check_cpu"], time.process_time() - cpu)
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = diff_paths([base], [head])
+        best["diff"] = min(best["diff"], time.perf_counter() - wall)
+        best["diff_cpu"] = min(best["diff_cpu"], time.process_time() - cpu)
+        counts = {"changes": len(result.changes), "findings": len(result.transition_findings)}
+    return {**best, **counts}
+
+
+def bench_diff(sizes: tuple[int, ...] = (1_000, 10_000)) -> bool:
+    """Print diff time of two template sets (~1k and ~10k resources) next to one check of the head.
+    Targets at 10k: diff under 1 s and within 2.5x of the check; the 10k/1k ratio is printed to show
+    it scales like check (10x the resources, ~10x the time; small timings at 1k are noisy)."""
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            body = template(size)
+            folder = Path(tmp) / str(size)
+            (folder / "base").mkdir(parents=True)
+            (folder / "head").mkdir()
+            base, head = folder / "base" / "synthetic.template.json", folder / "head" / "synthetic.template.json"
+            base.write_text(json.dumps(body))
+            head.write_text(json.dumps(diff_head(body)))
+            t = results[size] = time_check_and_diff(base, head)
+            ratio, cpu_ratio = t["diff"] / t["check"], t["diff_cpu"] / t["check_cpu"]
+            print(
+                f"diff {len(body['Resources'])} resources: {t['diff']:.3f} s (cpu {t['diff_cpu']:.3f} s; {t['changes']} changes, "
+                f"{t['findings']} transition findings); check of the head {t['check']:.3f} s (cpu {t['check_cpu']:.3f} s); "
+                f"ratio {ratio:.2f} (cpu {cpu_ratio:.2f}; target <= 2.5)"
+            )
+    big, small = results[max(sizes)], results[min(sizes)]
+    linear = big["diff"] / small["diff"]
+    ok = big["diff"] < 1 and big["diff"] / big["check"] <= 2.5
+    check_linear = big["check"] / small["check"]
+    print(f"diff 10k/1k: {linear:.1f} (check's: {check_linear:.1f}); 10k diff under 1 s: {'yes' if big['diff'] < 1 else 'NO'}")
+    return ok
 
 
 if __name__ == "__main__":

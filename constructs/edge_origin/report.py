@@ -241,3 +241,69 @@ def report_paths(paths: Sequence[str | Path], fmt: str = "markdown") -> str:
     from edge_origin.model import load_model
 
     return render_report(load_model(paths), fmt)
+
+
+# --- "What this change does" (edge-origin report --base ... --head ...) ----------------------------
+def render_change_section(result: object) -> str:
+    """The PR comment's "What this change does": per changed origin name, its changes and a
+    before/after Mermaid view of the path; then the transition findings and head's new findings.
+    ``result`` is an ``edge_origin.diff.DiffResult``."""
+    from edge_origin.diff.engine import changes_table
+
+    tr = result.transition  # type: ignore[attr-defined]
+    keys = tr.changed_keys
+    out = ["### What this change does", ""]
+    stacks = f"{len(tr.common_stacks)} stack(s) in common"
+    if tr.added_stacks:
+        stacks += f", added {', '.join(f'`{s}`' for s in tr.added_stacks)}"
+    if tr.removed_stacks:
+        stacks += f", removed {', '.join(f'`{s}`' for s in tr.removed_stacks)}"
+    out += [f"{stacks}; resources: {len(keys['added'])} added, {len(keys['removed'])} removed, {len(keys['changed'])} changed.", ""]
+    by_name: dict[str, list] = {}
+    for change in result.changes:  # type: ignore[attr-defined]
+        by_name.setdefault(change.name, []).append(change)
+    if not by_name:
+        out += ["No change on any origin path.", ""]
+    for name, changes in by_name.items():
+        kind = tr.origin_names.get(name, "origin")
+        out += [f"#### {name} ({kind})", "", *changes_table(changes), ""]
+        for label, model in (("Before (base)", result.base), ("After (head)", result.head)):  # type: ignore[attr-defined]
+            present = model.record_sets(name) or tr.distributions_using(model, name)
+            out += [f"{label}:", "", _mermaid(model, name, kind) if present else "_not on this side_", ""]
+    transition = result.transition_findings  # type: ignore[attr-defined]
+    out += ["#### Transition findings", ""]
+    if not transition:
+        out.append("None: no EO-CHG rule found a problem with deploying this change.")
+    else:
+        out += ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
+        for f in transition:
+            out.append(f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} | {_md(f.fix)} |")
+    new = [f for i, f in enumerate(result.head_findings) if i in result.new]  # type: ignore[attr-defined]
+    out += ["", f"#### New findings in head ({len(new)} of {len(result.head_findings)})", ""]  # type: ignore[attr-defined]
+    if not new:
+        out.append("None: head's findings (if any) were already in base.")
+    else:
+        out += ["| Severity | Rule | Resource | Message |", "|---|---|---|---|"]
+        for f in new:
+            out.append(f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} |")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def report_change_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path], fmt: str = "markdown") -> str:
+    """The review report of head, with the "What this change does" section against base.
+
+    Markdown: the section comes right after the report's title and summary; text: the plan of
+    head followed by the diff's text. Raises ``ModelError`` (one line) on bad input."""
+    from edge_origin.diff import diff_paths, format_diff
+
+    if fmt not in REPORT_FORMATS:
+        raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
+    result = diff_paths(base_paths, head_paths)
+    if fmt == "text":
+        return render_text(result.head, result.head_findings) + format_diff(result, "text")
+    report = render_markdown(result.head, result.head_findings)
+    section = render_change_section(result)
+    cut = report.find("\n### ")
+    if cut < 0:
+        return report + "\n" + section
+    return report[: cut + 1] + section + report[cut:]

@@ -29,9 +29,13 @@ def transition(case: str) -> list[tuple[str, Severity]]:
 EXPECTED: dict[str, list[tuple[str, Severity]]] = {
     "naive-migration": [("EO-CHG1", Severity.ERROR)],
     "safe-migration": [],
+    "new-name-unordered": [("EO-CHG3", Severity.WARNING)],
     "single-record-in-place": [],
+    "group-policy-flip": [],
     "nlb-3-to-2": [("EO-CHG2", Severity.WARNING)],
     "eip-address-changed": [("EO-CHG2", Severity.WARNING)],
+    "nlb-replaced": [("EO-CHG2", Severity.WARNING)],
+    "nlb-renamed": [("EO-CHG2", Severity.WARNING)],
     "set-identifier-changed": [("EO-CHG2", Severity.WARNING)],
     "env-added": [("EO-CHG2", Severity.ERROR)],
     "ttl-lowered": [],
@@ -73,7 +77,7 @@ def test_nlb_3_to_2_names_the_removed_addresses_and_the_ones_that_stay() -> None
     base, head = sides("nlb-3-to-2")
     result = diff_paths(base, head)
     (finding,) = result.transition_findings
-    assert "2 of its 6 addresses go away (4 stay)" in finding.message
+    assert "2 of its 6 addresses are removed or replaced (4 stay)" in finding.message
     assert "Nlb3EipA" in finding.message and "Nlb1EipA" not in finding.message
     removed = {(c.kind, c.logical_id) for c in result.changes if c.after is None}
     assert {("nlb", "Nlb3"), ("eip", "Nlb3EipA"), ("record", "RecordNlb3B"), ("listener", "Nlb3Tcp")} <= removed
@@ -106,6 +110,29 @@ def test_eip_address_change_is_a_replacement_from_the_schema() -> None:
     assert result.transition.status(("Edge", "Nlb1")).status == "updated"
     values = [c for c in result.changes if c.field == "values"]
     assert values and values[0].after.endswith("(replaced)")
+
+
+def test_nlb_replacement_names_the_nlb_and_its_listener() -> None:
+    base, head = sides("nlb-replaced")
+    result = diff_paths(base, head)
+    (finding,) = result.transition_findings
+    assert "its NLB Nlb2 replaced (Scheme internet-facing -> internal)" in finding.message
+    assert "2 of its 4 addresses are removed or replaced" in finding.message
+    fields = {(c.kind, c.logical_id, c.field) for c in result.changes}
+    assert {("nlb", "Nlb2", "nlb"), ("listener", "Nlb2Tcp", "listener")} <= fields
+
+
+def test_nlb_renamed_under_kept_eips() -> None:
+    base, head = sides("nlb-renamed")
+    (finding,) = diff_paths(base, head).transition_findings
+    assert "its NLB Nlb2 removed: a new NLB cannot take the EIP while the old one holds it" in finding.message
+
+
+def test_declared_profile_changes_are_listed() -> None:
+    base, head = sides("keepalive-with-idle")
+    changes = {(c.logical_id, c.field): (c.before, c.after) for c in diff_paths(base, head).changes}
+    assert changes[("Nlb1Tcp", "idle_timeout")] == ("400", "1200")
+    assert changes[("Nlb1Tcp", "profile client_keepalive_time_s")][1] == 600
 
 
 def test_ttl_and_policy_changes_are_listed_with_before_and_after() -> None:

@@ -47,19 +47,30 @@ def _cmd_check(args: argparse.Namespace) -> int:
 # --- report ------------------------------------------------------------------------------------
 def _add_report_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="write a review report (Markdown + Mermaid) of the edge-to-origin paths")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="template files or cdk.out directories")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="template files or cdk.out directories")
     p.add_argument("--format", default="markdown", help="markdown | text (default: markdown)")
+    p.add_argument("--base", nargs="+", metavar="PATH", help="with --head: add 'What this change does' (the deployed side)")
+    p.add_argument("--head", nargs="+", metavar="PATH", help="with --base: the change (reported instead of PATH)")
     p.set_defaults(func=_cmd_report)
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from edge_origin.model import ModelError
-    from edge_origin.report import REPORT_FORMATS, report_paths
+    from edge_origin.report import REPORT_FORMATS, report_change_paths, report_paths
 
     if args.format not in REPORT_FORMATS:
         raise UsageError(f"--format {args.format!r}: allowed {', '.join(REPORT_FORMATS)}")
+    if (args.base is None) != (args.head is None):
+        raise UsageError(f"{'--head' if args.head is None else '--base'} is needed too: --base and --head go together")
+    if args.base is not None and args.paths:
+        raise UsageError(f"give either PATH ({args.paths[0]}...) or --base/--head, not both")
+    if args.base is None and not args.paths:
+        raise UsageError("no templates given: PATH... (or --base PATH... --head PATH...)")
     try:
-        text = report_paths(args.paths, args.format)
+        if args.base is not None:
+            text = report_change_paths(args.base, args.head, args.format)
+        else:
+            text = report_paths(args.paths, args.format)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     sys.stdout.write(text)

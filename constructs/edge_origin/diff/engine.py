@@ -33,7 +33,8 @@ from edge_origin.model import (
     display_value,
     load_model,
 )
-from edge_origin.rules import run_rules, run_transition_rules
+from edge_origin.profile import PROFILE_METADATA_KEY
+from edge_origin.rules import RULES_BY_ID, acknowledgements, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
 DIFF_FORMATS = ("text", "json", "markdown", "sarif")
@@ -94,8 +95,12 @@ class DiffResult:
 
 # --- loading ------------------------------------------------------------------------------------
 def _kind(paths: Sequence[str | Path]) -> str:
-    dirs = sum(Path(p).is_dir() for p in paths)
-    return "a cloud assembly (cdk.out)" if dirs == len(paths) else "template files" if dirs == 0 else "a mix of both"
+    kinds = {
+        ("a cloud assembly (cdk.out)" if (Path(p) / "manifest.json").is_file() else "a folder of templates")
+        if Path(p).is_dir() else "template files"
+        for p in paths
+    }
+    return kinds.pop() if len(kinds) == 1 else "a mix of kinds"
 
 
 def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
@@ -145,10 +150,16 @@ def diff_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path
 def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
     """The change list and every finding of deploying ``head`` over ``base``."""
     tr = transition_of(base, head)
-    head_findings = run_rules(head)
-    base_prints = set(finding_fingerprints(run_rules(base)))
+    head_acks = acknowledgements(head)
+    head_findings = [
+        f for f in run_rules(head, honour_acknowledgements=False) if f.rule not in head_acks.get((f.stack, f.resource), {})
+    ]
+    # Only the rules that found something in head can tell a head finding is old: run those on base.
+    fired = [RULES_BY_ID[r] for r in sorted({f.rule for f in head_findings}) if r in RULES_BY_ID]
+    base_prints = set(finding_fingerprints(run_rules(base, fired))) if fired else set()
     new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
-    return DiffResult(base, head, tr, list(_changes(tr)), run_transition_rules(base, head), head_findings, new)
+    transition = run_transition_rules(base, head, head_acknowledgements=head_acks)
+    return DiffResult(base, head, tr, list(_changes(tr)), transition, head_findings, new)
 
 
 # --- the change list ------------------------------------------------------------------------------
@@ -200,6 +211,19 @@ def _values_text(tr: Transition, model: TemplateModel, record: RecordSetView, af
     return ", ".join(parts) or "-"
 
 
+def _same_resource(model: TemplateModel, record: RecordSetView) -> RecordSetView | None:
+    """The plain record set with the same stack and logical id in ``model`` under another name."""
+    if record.member_index is not None:
+        return None
+    res = model.resource(*record.resource.key)
+    if res is None or res.type != record.resource.type:
+        return None
+    for other in model.record_sets(res.properties.get("Name")) if isinstance(res.properties.get("Name"), str) else []:
+        if other.resource is res and other.name != record.name:
+            return other
+    return None
+
+
 def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
     base, head = tr.base, tr.head
     before = {record_key(r): r for r in base.record_sets(name)}
@@ -211,7 +235,11 @@ def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
         if h is None and b is not None:
             other = head_ids.get(route53_identity(b))
             note = ""
-            if other is not None and record_key(other) != key:
+            same = _same_resource(head, b)
+            if same is not None:
+                note = (f"the same resource now names {display_value(same.name)}: replaced ({tr.status(b.resource.key).describe()}); "
+                        "CloudFormation creates the new record first and deletes this one in clean-up")
+            elif other is not None and record_key(other) != key:
                 where = "another stack" if other.stack != b.stack else "another logical id"
                 note = f"moves to {record_label(other)} ({where}): a removal here and an addition there"
             yield Change(name, b.stack, b.label, "record", "record", _describe(tr, base, b), None, note or "removed (deleted in the clean-up phase)")
@@ -219,7 +247,10 @@ def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
         if b is None and h is not None:
             other = base_ids.get(route53_identity(h))
             note = ""
-            if other is not None and record_key(other) != key:
+            same = _same_resource(base, h)
+            if same is not None:
+                note = f"the same resource named {display_value(same.name)} in base: replaced, created before the old record is deleted"
+            elif other is not None and record_key(other) != key:
                 where = "another stack" if other.stack != h.stack else "another logical id"
                 note = f"moved from {record_label(other)} ({where}): an addition here and a removal there"
             yield Change(name, h.stack, h.label, "record", "record", None, _describe(tr, head, h), note or "added")
@@ -258,6 +289,20 @@ def _idle_text(listener: ListenerView) -> str:
     return str(listener.idle_timeout) if listener.idle_timeout is not None else f"{NLB_DEFAULT_IDLE} (default)"
 
 
+def _profile_changes(name: str, key: tuple[str, str], old: ListenerView, new: ListenerView) -> Iterable[Change]:
+    """The declared connection profile's fields that differ (Metadata edge-origin:connection-profile)."""
+    before = old.resource.metadata.get(PROFILE_METADATA_KEY)
+    after = new.resource.metadata.get(PROFILE_METADATA_KEY)
+    if before == after:
+        return
+    b = before if isinstance(before, dict) else {}
+    a = after if isinstance(after, dict) else {}
+    for field_name in sorted(set(b) | set(a)):
+        if field_name != "version" and b.get(field_name) != a.get(field_name):
+            yield Change(name, key[0], key[1], "listener", f"profile {field_name}", b.get(field_name), a.get(field_name),
+                         "declared connection profile (what the clients and servers are rendered from)")
+
+
 def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
     base, head = tr.base, tr.head
     eips: dict[tuple[str, str], str] = {}
@@ -283,6 +328,7 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
             if o is not None and n is not None:
                 if _idle_text(o) != _idle_text(n):
                     yield Change(name, lkey[0], lkey[1], "listener", "idle_timeout", _idle_text(o), _idle_text(n))
+                yield from _profile_changes(name, lkey, o, n)
                 st = tr.status(lkey)
                 if st.status in (REPLACED, MAY_REPLACE):
                     yield Change(name, lkey[0], lkey[1], "listener", "listener", lkey[1], st.describe(), st.status)
@@ -290,9 +336,8 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
                 yield Change(name, lkey[0], lkey[1], "listener", "listener", f"{o.protocol}:{o.port} idle {_idle_text(o)}", None, "removed")
             elif n is not None:
                 yield Change(name, lkey[0], lkey[1], "listener", "listener", None, f"{n.protocol}:{n.port} idle {_idle_text(n)}", "added")
-    old_dists = {d.resource.key: d for d in base.distributions}
-    new_dists = {d.resource.key: d for d in head.distributions}
-    using = [d.resource.key for d in (*base.distributions, *head.distributions) if any(o.domain_name == name for o in d.origins)]
+    old_dists, new_dists = tr.distribution_views
+    using = [d.key for d in (*tr.distributions_using(base, name), *tr.distributions_using(head, name))]
     for key in dict.fromkeys(using):
         old_d, new_d = old_dists.get(key), new_dists.get(key)
         if old_d is None or new_d is None:
@@ -316,6 +361,8 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
 
 def _changes(tr: Transition) -> Iterable[Change]:
     for name in tr.origin_names:
+        if tr.name_unchanged(name):
+            continue
         yield from _record_changes(tr, name)
         yield from _path_changes(tr, name)
 

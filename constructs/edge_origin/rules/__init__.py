@@ -121,21 +121,26 @@ def run_transition_rules(
     rules: Iterable[TransitionRule] | None = None,
     *,
     honour_acknowledgements: bool = True,
+    head_acknowledgements: dict[tuple[str, str], dict[str, str]] | None = None,
 ) -> list[Finding]:
     """Run transition rules over (base, head); sorted and unique like ``run_rules``.
 
-    Acknowledgements are read from head; for a finding located at a resource head no longer has
-    (the change removes it), from base.
+    Acknowledgements are read from head (or given: ``acknowledgements(head)``); for a finding
+    located at a resource head no longer has (the change removes it), from base.
     """
-    head_acks = acknowledgements(head) if honour_acknowledgements else {}
-    base_acks = acknowledgements(base) if honour_acknowledgements else {}
+    acks: dict[int, dict[tuple[str, str], dict[str, str]]] = {}  # read on the first finding of each side
+    if head_acknowledgements is not None:
+        acks[id(head)] = head_acknowledgements
     found: set[Finding] = set()
     for rule in rules if rules is not None else TRANSITION_RULES:
         for item in rule.check(base, head):
             key = (item.stack, item.resource)
-            acks = head_acks if head.resource(*key) is not None else base_acks
-            if item.rule in acks.get(key, {}):
-                continue
+            if honour_acknowledgements:
+                side = head if head.resource(*key) is not None else base
+                if id(side) not in acks:
+                    acks[id(side)] = acknowledgements(side)
+                if item.rule in acks[id(side)].get(key, {}):
+                    continue
             found.add(item)
     return sorted(found, key=lambda f: (f.template, f.stack, f.resource, f.rule, -f.severity.rank, f.message))
 

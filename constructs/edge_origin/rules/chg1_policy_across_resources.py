@@ -11,8 +11,8 @@ from edge_origin.rules.base import TransitionRule, finding
 
 FIX = (
     "Give the new routing policy a new record name (e.g. origin-mv.example.com) and switch the CloudFront "
-    "origin to it in the same deploy: the new records are created first, the distribution is updated, and the "
-    "old name's records are deleted in the clean-up phase, after it. Or change the live records out of band in "
+    "origin to it in the same deploy, the distribution depending on the new records (DependsOn): they are created "
+    "first, the distribution is updated, and the old name's records are deleted in the clean-up phase, after it. Or change the live records out of band in "
     "one Route 53 change batch (edge-origin enact) and then align the templates. Never create the new records "
     "and delete the old ones in two deploys (the migration guide's way): the name has no answer in between."
 )
@@ -24,8 +24,9 @@ WHY = (
     "multivalue answer rrset exists with the same name and type'): the deploy fails and rolls back. The same "
     "logical ids changing policy in place do not help: each record set is updated in its own change, so the "
     "first one updated meets the others still on the old policy; and a change of a record's name, type or set "
-    "identifier replaces it (its primary identifier in the resource schema), creating the new one first. Only a "
-    "name with exactly one record set, updated in place, flips in one Route 53 change and is not flagged."
+    "identifier replaces it (its primary identifier in the resource schema), creating the new one first. Not "
+    "flagged: a name with exactly one record set updated in place, and a name whose records all live in one "
+    "AWS::Route53::RecordSetGroup updated in place; each flips in one Route 53 change batch."
 )
 
 
@@ -42,6 +43,10 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
             status = tr.status(after[0].resource.key).status
             if status not in (REPLACED, MAY_REPLACE):
                 continue  # one record set updated in place: one Route 53 change
+        holders = {r.resource.key for r in (*before, *after)}
+        one_group = len(holders) == 1 and all(r.member_index is not None for r in (*before, *after))
+        if one_group and tr.status(next(iter(holders))).status not in (REPLACED, MAY_REPLACE):
+            continue  # every record of the name in one RecordSetGroup: one change batch
         target = next((r for r in after if r.routing_policy not in old), after[0])
         yield finding(
             RULE.id, Severity.ERROR, target.resource,
@@ -57,7 +62,10 @@ RULE = TransitionRule(
     id="EO-CHG1",
     severity=Severity.ERROR,
     title="Routing-policy change of a name across separate record sets in one deploy",
-    catches="A name and type whose record sets have one routing policy in base and another in head, when more than one record set is involved (or the only one is replaced).",
+    catches=(
+        "A name and type whose record sets have one routing policy in base and another in head, when more than one "
+        "record-set resource is involved (or the only one is replaced)."
+    ),
     incident="The weighted-to-multivalue migration: done in one deploy it fails and rolls back; done as the guide says (create, then delete) the name answers nothing in between (migration guide, DNS plan race).",
     fix=FIX,
     check=check,

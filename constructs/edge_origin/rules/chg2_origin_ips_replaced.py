@@ -29,7 +29,7 @@ WHY = (
 def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
     tr = transition_of(base, head)
     for name in base.record_names():
-        if not isinstance(name, str) or not tr.live_in_head(name):
+        if not isinstance(name, str) or tr.name_unchanged(name) or not tr.live_in_head(name):
             continue
         before = tr.name_addresses(base, name)
         if not before:
@@ -62,7 +62,7 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
         if all_gone:
             summary = f"all {len(before)} of its addresses change at once"
         elif lost or maybe:
-            summary = f"{len(lost) + len(maybe)} of its {len(before)} addresses go away ({kept} stay)"
+            summary = f"{len(lost) + len(maybe)} of its {len(before)} addresses are removed or replaced ({kept} stay)"
         else:
             summary = "records are replaced"
         effect = (

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from edge_origin.diff.transition import record_label, transition_of
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import Resource, TemplateModel
 from edge_origin.rules.base import TransitionRule, finding
 
 FIX = (
@@ -24,7 +24,47 @@ WHY = (
 )
 
 
+ORDER_FIX = (
+    "Make the distribution depend on the new name's records (CloudFormation DependsOn; in CDK "
+    "distribution.node.add_dependency(record) for each record), so they exist before CloudFront switches."
+)
+
+
+def _depends_on(model: TemplateModel, resource: Resource) -> set[str]:
+    """Logical ids in the resource's DependsOn (read from the template as given)."""
+    templates = getattr(model, "templates", {})
+    loaded = templates.get(resource.stack)
+    body = (loaded.body.get("Resources") or {}).get(resource.logical_id) if loaded is not None else None
+    value = body.get("DependsOn") if isinstance(body, dict) else None
+    if isinstance(value, str):
+        return {value}
+    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+
+def _switch_order(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
+    """A distribution switched to a name whose records this deploy creates, with nothing ordering them."""
+    tr = transition_of(base, head)
+    for name in tr.head_origin_names:
+        if base.record_sets(name):
+            continue
+        records = head.record_sets(name)
+        for dist in tr.distributions_using(head, name):
+            if base.resource(*dist.key) is None or dist.key in {d.key for d in tr.distributions_using(base, name)}:
+                continue  # a new distribution, or one that already used the name
+            same_stack = [r for r in records if r.stack == dist.stack]
+            if not same_stack or {r.logical_id for r in same_stack} & _depends_on(head, dist):
+                continue  # records in another stack (stack order decides), or ordered by DependsOn
+            yield finding(
+                RULE.id, Severity.WARNING, dist,
+                f"{dist.logical_id} switches to {name}, whose records this deploy creates "
+                f"({', '.join(record_label(r) for r in same_stack)}), and nothing orders them: CloudFormation may "
+                "update the distribution first, and edges that resolve the name meanwhile get no answer (and cache that)",
+                ORDER_FIX,
+            )
+
+
 def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
+    yield from _switch_order(base, head)
     tr = transition_of(base, head)
     for name in base.record_names():
         if not isinstance(name, str):
@@ -59,7 +99,11 @@ RULE = TransitionRule(
     id="EO-CHG3",
     severity=Severity.ERROR,
     title="Live origin name left with no records or no health-checked record",
-    catches="A name that had records in base and is still an origin in head, with no record in head, or with no health-checked record where base had one.",
+    catches=(
+        "A name that had records in base and is still an origin in head, with no record in head, or with no "
+        "health-checked record where base had one (error); a distribution switched to a new name whose records the "
+        "same deploy creates in its stack, with no DependsOn ordering them (warning)."
+    ),
     incident="The DNS plan race: clean-up deleted the active plan and the name resolved to nothing (dns-plan-race-postmortem).",
     fix=FIX,
     check=check,

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from edge_origin.diff.transition import GONE, MAY_REPLACE, transition_of
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import ListenerView, TemplateModel
-from edge_origin.profile import ConnectionProfile, ProfileError
+from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError
 from edge_origin.rules.base import TransitionRule, finding
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, NLB_DEFAULT_IDLE, declared_profile
 
@@ -47,12 +47,16 @@ def _listener_findings(base: TemplateModel, head: TemplateModel) -> Iterator[Fin
     old_listeners = {li.resource.key: li for li in base.listeners}
     for new in head.listeners:
         old = old_listeners.get(new.resource.key)
-        if old is None or tr.status(new.resource.key).status in (*GONE, MAY_REPLACE):
+        if old is None:
             continue
         old_idle, new_idle = _idle(old), _idle(new)
-        old_profile, new_profile = declared_profile(old.resource), declared_profile(new.resource)
         if old_idle is None or new_idle is None:
             continue
+        if old_idle == new_idle and old.resource.metadata.get(PROFILE_METADATA_KEY) == new.resource.metadata.get(PROFILE_METADATA_KEY):
+            continue  # nothing about the connection changes
+        if tr.status(new.resource.key).status in (*GONE, MAY_REPLACE):
+            continue  # a new listener: old connections end with the old one
+        old_profile, new_profile = declared_profile(old.resource), declared_profile(new.resource)
         settled: set[str] = set()
         for profile, idle in ((old_profile, old_idle), (new_profile, new_idle)):
             if isinstance(profile, ConnectionProfile):
