@@ -225,6 +225,9 @@ class GrpcEdgeToOrigin(Construct):
             price_class=price_class,
             origin_verification=origin_verification,
         )
+        # The distribution is created or updated only after its origin's records exist: renaming the
+        # origin in one deploy never points CloudFront at a name without records (EO-CHG3).
+        self.edge.distribution.node.add_dependency(self.records)
         self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
         record_profile_on(self.edge.distribution, self.profile)
         if self.edge.origin_verification is not None:  # the pods' half of origin verification
