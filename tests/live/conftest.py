@@ -27,6 +27,28 @@ FAKE_ENV = {
 SERVER_START_S = 15.0
 
 
+@pytest.fixture(scope="session", autouse=True)
+def shared_botocore_loader() -> Iterator[None]:
+    """One botocore data loader for every session of the tests: each new boto3 session otherwise
+    parses the service models' JSON again (most of these tests' CPU)."""
+    import botocore.loaders
+    import botocore.session
+
+    original = botocore.session.create_loader
+    shared: dict[Any, Any] = {}
+
+    def create_loader(search_path_string: Any = None) -> Any:
+        if search_path_string not in shared:
+            shared[search_path_string] = original(search_path_string)
+        return shared[search_path_string]
+
+    botocore.session.create_loader = create_loader
+    try:
+        yield
+    finally:
+        botocore.session.create_loader = original
+
+
 @pytest.fixture()
 def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, str]:
     """Fake credentials, no real config files, no instance metadata."""
