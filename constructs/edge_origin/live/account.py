@@ -84,9 +84,11 @@ def check_region(session: Any, services: Iterable[str] = ("ec2", "elbv2")) -> No
             raise LiveError(f"--region {region!r}: {service} is not available there (known regions include us-east-1, eu-west-1)")
 
 
-def logical_id(prefix: str, raw: str) -> str:
-    """A CloudFormation logical id from a live id: the prefix, its alphanumerics, a short digest."""
-    clean = re.sub(r"[^A-Za-z0-9]", "", raw)[:64]
+def logical_id(prefix: str, raw: str, label: str | None = None) -> str:
+    """A CloudFormation logical id from a live id: the prefix, the alphanumerics of a readable
+    ``label`` (default: the id itself), a short digest of the id (unique per id)."""
+    words = re.split(r"[^A-Za-z0-9]+", label if label is not None else raw)
+    clean = "".join(w[:1].upper() + w[1:] for w in words)[:64]
     return f"{prefix}{clean}{hashlib.sha1(raw.encode()).hexdigest()[:8]}"
 
 
@@ -165,8 +167,10 @@ class _Reader:
         self.name_counts: dict[str, int] = {}
 
     # --- bookkeeping -------------------------------------------------------------------------------
-    def add(self, prefix: str, service: str, live_id: str, type_name: str, props: dict[str, Any], **meta: Any) -> str:
-        lid = logical_id(prefix, live_id)
+    def add(
+        self, prefix: str, service: str, live_id: str, type_name: str, props: dict[str, Any], label: str | None = None, **meta: Any
+    ) -> str:
+        lid = logical_id(prefix, live_id, label)
         metadata = {LIVE_ID_KEY: live_id, LIVE_SERVICE_KEY: service, **meta}
         self.resources[lid] = {"Type": type_name, "Properties": props, "Metadata": metadata}
         self.ids[lid] = (service, live_id)
@@ -242,7 +246,7 @@ class _Reader:
             "SecurityGroups": list(lb.get("SecurityGroups") or []),
             "LoadBalancerAttributes": attrs,
         }
-        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props)
+        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props, label=lb.get("LoadBalancerName"))
         self.nlb_by_arn[arn] = lid
         if lb.get("DNSName"):
             self.nlb_by_dns[dns_key(lb["DNSName"])] = lid
@@ -270,7 +274,8 @@ class _Reader:
             "DefaultActions": actions,
             "ListenerAttributes": attrs,
         }
-        self.add("Listener", "elbv2", arn, "AWS::ElasticLoadBalancingV2::Listener", props)
+        lb_name = self.resources[lb_id]["Properties"].get("Name") or ""
+        self.add("Listener", "elbv2", arn, "AWS::ElasticLoadBalancingV2::Listener", props, label=f"{lb_name} {listener.get('Port')}")
 
     def _target_groups(self, elbv2: Any) -> None:
         used = set()
@@ -296,7 +301,9 @@ class _Reader:
                     "HealthCheckProtocol": tg.get("HealthCheckProtocol"),
                     "TargetGroupAttributes": attrs,
                 }
-                self.tg_by_arn[arn] = self.add("TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props)
+                self.tg_by_arn[arn] = self.add(
+                    "TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props, label=tg.get("TargetGroupName")
+                )
         for res in self.resources.values():
             if res["Type"] == "AWS::ElasticLoadBalancingV2::Listener":
                 for action in res["Properties"]["DefaultActions"]:
@@ -442,7 +449,7 @@ class _Reader:
             config["OriginGroups"] = {"Quantity": len(groups), "Items": groups}
         self.add(
             "Distribution", "cloudfront", dist.get("ARN") or dist["Id"], "AWS::CloudFront::Distribution",
-            {"DistributionConfig": config}, **{"edge-origin:distribution-id": dist["Id"]},
+            {"DistributionConfig": config}, label=dist["Id"], **{"edge-origin:distribution-id": dist["Id"]},
         )
 
 
