@@ -54,6 +54,14 @@ def test_reference_app_needs_more_eips_than_the_default_quota(moto_session: Any)
     assert max(c.needed for c in groups) == 60  # health checkers + the CloudFront prefix list (55) split to fit
 
 
+def test_a_cloud_assembly(moto_session: Any, tmp_path: Path) -> None:
+    from test_verify import assembly
+
+    out = assembly(tmp_path, {"Resources": fleet(eips=6, nlbs=0)}, "Fleet")
+    result = preflight(moto_session, [out])
+    assert [(c.code, c.status, c.needed) for c in result.checks] == [("L-0263D0A3", EXCEEDED, 6)]
+
+
 def test_addresses_in_use_count(moto_session: Any, tmp_path: Path) -> None:
     for _ in range(4):
         moto_session.client("ec2").allocate_address(Domain="vpc")

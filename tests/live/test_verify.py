@@ -86,6 +86,29 @@ def test_record_deleted_by_hand_is_drift(moto_session: Any, deployed: Path) -> N
     assert [(d.resource, d.declared, d.live) for d in result.drifts] == [("Record1", "present", "absent")]
 
 
+def test_record_values_and_eip_addresses(moto_session: Any, tmp_path: Path) -> None:
+    """A record whose value is an EIP's address (GetAtt PublicIp): compared through the EIP's physical id."""
+    template = edge_template()
+    template["Resources"]["Eip"] = {"Type": "AWS::EC2::EIP", "Properties": {"Domain": "vpc"}}
+    template["Resources"]["Record0"]["Properties"]["ResourceRecords"] = [{"Ref": "Eip"}]  # moto knows no GetAtt PublicIp
+    cfn = moto_session.client("cloudformation")
+    cfn.create_stack(StackName=STACK, TemplateBody=json.dumps(template))
+    template["Resources"]["Record0"]["Properties"]["ResourceRecords"] = [{"Fn::GetAtt": ["Eip", "PublicIp"]}]  # as CDK writes it
+    eip = [r for r in cfn.list_stack_resources(StackName=STACK)["StackResourceSummaries"] if r["LogicalResourceId"] == "Eip"][0]
+    route53 = moto_session.client("route53")
+    zone = _zone_id(moto_session)
+    live = [r for r in route53.list_resource_record_sets(HostedZoneId=zone)["ResourceRecordSets"] if r.get("SetIdentifier") == "eip-0"][0]
+    assert live["ResourceRecords"] == [{"Value": eip["PhysicalResourceId"]}]
+    out = assembly(tmp_path, template)
+    assert verify(moto_session, out).drifts == []
+    route53.change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [
+        {"Action": "UPSERT", "ResourceRecordSet": {**live, "ResourceRecords": [{"Value": "192.0.2.99"}]}}]})
+    drifts = verify(moto_session, out).drifts
+    assert [(d.what, d.declared, d.live) for d in drifts] == [
+        ("record api.example.com A set eip-0 values", eip["PhysicalResourceId"], "192.0.2.99")
+    ]
+
+
 def test_unhealthy_check_is_drift(moto_session: Any, deployed: Path) -> None:
     route53 = moto_session.client("route53")
 

@@ -182,6 +182,10 @@ class _Verifier:
                 self.compare(res, f"{what} Weight", record.weight, live.get("Weight"))
             if record.routing_policy == "multivalue":
                 self.compare(res, f"{what} MultiValueAnswer", True, live.get("MultiValueAnswer"))
+            values = [self.physical_of(_ref(v)) for v in record.values]
+            if record.values and all(isinstance(v, str) for v in values):
+                live_values = sorted(r["Value"] for r in live.get("ResourceRecords", []))
+                self.compare(res, f"{what} values", ", ".join(sorted(values)), ", ".join(live_values))
             declared_hc = self.physical_of(record.health_check_id)
             if record.health_check_id is not None and declared_hc is not None:
                 self.compare(res, f"{what} HealthCheckId", declared_hc, live.get("HealthCheckId"))
@@ -206,8 +210,9 @@ class _Verifier:
                                          ("FailureThreshold", hc.failure_threshold, "FailureThreshold")):
                 if declared is not None:
                     self.compare(res, f"health check {label}", declared, cfg.get(key))
-            if isinstance(hc.ip_address, str):
-                self.compare(res, "health check IPAddress", hc.ip_address, cfg.get("IPAddress"))
+            ip = self.physical_of(_ref(hc.ip_address))
+            if isinstance(ip, str):
+                self.compare(res, "health check IPAddress", ip, cfg.get("IPAddress"))
             status = self.call("route53", f"{stack}/{res.logical_id} status", lambda p=physical: health_status(route53, p))
             if status is not None:
                 self.result.checked += 1
@@ -297,6 +302,13 @@ class _Verifier:
                     ("OriginReadTimeout", origin.read_timeout, CF_DEFAULT_READ),
                 ):
                     self.compare(res, f"origin {origin.id} {label}", default if declared is None else declared, as_int(custom.get(label)))
+
+
+def _ref(value: Any) -> Any:
+    """An EIP's ``Fn::GetAtt PublicIp`` is its Ref (CloudFormation's physical id of an EIP is the address)."""
+    if isinstance(value, ResourceRef) and value.attribute == "PublicIp":
+        return ResourceRef(value.stack, value.logical_id, None)
+    return value
 
 
 def _norm_attr(value: Any) -> Any:
