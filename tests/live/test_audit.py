@@ -261,3 +261,17 @@ def test_stubbed_grpc_behavior_without_post_is_eo_cf1(moto_session: Any) -> None
     assert {(f.rule, f.resource) for f in result.findings} == {
         ("EO-CF1", "arn:aws:cloudfront::123456789012:distribution/E2QWRUHAPOMQZL")
     }
+
+
+def test_health_status_read_for_used_checks_and_a_throttled_status_does_not_block_the_rules(moto_session: Any) -> None:
+    built = accounts.multivalue(moto_session, nlbs=1)
+    accounts.health_check(moto_session, built, "192.0.2.250")  # no record uses it
+    accounts.fill_moto_gaps(moto_session, built)
+    account = read_account(moto_session)
+    statuses = [r["Metadata"]["edge-origin:live-health"] for r in account.resources("AWS::Route53::HealthCheck").values()]
+    assert sorted(str(s["healthy"]) for s in statuses) == ["None", "True", "True"]
+    _denied(moto_session, "route53", "GetHealthCheckStatus", code="Throttling")
+    result = audit(moto_session)
+    assert result.not_checked == [] and result.findings == []
+    statuses = [r["Metadata"]["edge-origin:live-health"] for r in result.account.resources("AWS::Route53::HealthCheck").values()]
+    assert {s.get("why") for s in statuses} >= {"route53 GetHealthCheckStatus throttled: Throttling"}

@@ -354,6 +354,26 @@ class _Reader:
             zones = [z for page in paginate(route53, "list_hosted_zones") for z in page.get("HostedZones", [])]
             for zone in zones:
                 self._zone(route53, zone)
+        self._health_statuses(route53)
+
+    def _health_statuses(self, route53: Any) -> None:
+        """``get_health_check_status`` of the health checks the records read use (Route 53 allows about
+        5 requests a second: one refused or throttled status is noted on that check, and the rules,
+        which do not read status, still run)."""
+        used = {
+            res["Properties"]["HealthCheckId"]["Ref"]
+            for res in self.resources.values()
+            if res["Type"] == "AWS::Route53::RecordSet" and isinstance(res["Properties"].get("HealthCheckId"), dict)
+        }
+        for hc_id, lid in self.hc_by_id.items():
+            meta = self.resources[lid]["Metadata"]
+            if lid not in used:
+                meta[HEALTH_STATUS_KEY] = {"healthy": None, "why": "not read: no record read uses it"}
+                continue
+            try:
+                meta[HEALTH_STATUS_KEY] = health_status(route53, hc_id)
+            except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
+                meta[HEALTH_STATUS_KEY] = {"healthy": None, "why": classify_error(exc, "route53", "GetHealthCheckStatus")}
 
     def _health_check(self, route53: Any, hc: dict[str, Any]) -> None:
         cfg = dict(hc.get("HealthCheckConfig") or {})
@@ -363,11 +383,8 @@ class _Reader:
             "Type", "IPAddress", "Port", "ResourcePath", "FullyQualifiedDomainName", "RequestInterval",
             "FailureThreshold", "MeasureLatency", "Inverted", "Disabled", "EnableSNI", "SearchString",
         )
-        status = health_status(route53, hc["Id"])
         self.hc_by_id[hc["Id"]] = self.add(
-            "HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck",
-            {"HealthCheckConfig": {k: cfg[k] for k in keep if k in cfg}},
-            **{HEALTH_STATUS_KEY: status},
+            "HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck", {"HealthCheckConfig": {k: cfg[k] for k in keep if k in cfg}}
         )
 
     def _zone(self, route53: Any, zone: dict[str, Any]) -> None:
