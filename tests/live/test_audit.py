@@ -251,6 +251,23 @@ def _distribution_summary(grpc: bool = True, methods: int = 7) -> dict[str, Any]
     }
 
 
+def test_origin_header_values_never_enter_the_model(moto_session: Any) -> None:
+    """A verification header's value is a secret: the reader keeps its name, never its value."""
+    summary = _distribution_summary()
+    summary["Origins"]["Items"][0]["CustomHeaders"] = {"Quantity": 1, "Items": [
+        {"HeaderName": "x-origin-verify", "HeaderValue": "s3cr3t-value-0123456789"}]}
+    cloudfront, stub = _stubbed("cloudfront")
+    stub.add_response("list_distributions", {"DistributionList": {
+        "Marker": "", "MaxItems": 100, "IsTruncated": False, "Quantity": 1, "Items": [summary]}})
+    with stub:
+        result = audit(Clients(moto_session, cloudfront=cloudfront))
+    dumped = json.dumps(result.account.template, default=str) + format_findings(result.findings, "json")
+    assert "s3cr3t-value" not in dumped and "x-origin-verify" in dumped
+    origin = result.model.distributions[0].origins[0]
+    assert origin.raw["OriginCustomHeaders"][0]["HeaderName"] == "x-origin-verify"
+    assert not isinstance(origin.raw["OriginCustomHeaders"][0]["HeaderValue"], str)  # unresolved: not read
+
+
 def test_stubbed_grpc_behavior_without_post_is_eo_cf1(moto_session: Any) -> None:
     cloudfront, stub = _stubbed("cloudfront")
     stub.add_response("list_distributions", {"DistributionList": {

@@ -39,6 +39,8 @@ LIVE_SERVICE_KEY = "edge-origin:live-service"
 HEALTH_STATUS_KEY = "edge-origin:live-health"
 SERVICES = ("cloudfront", "route53", "ec2", "elbv2")
 NLB_DEFAULT_IDLE = "350"
+#: The parameter (no default: unresolved) that stands for every origin custom header's value.
+REDACTED_PARAMETER = "EdgeOriginLiveHeaderValueNotRead"
 
 #: Error codes that mean "this principal may not read that" or "slow down": the rules that need the
 #: service are reported as not checked.
@@ -448,6 +450,12 @@ class _Reader:
                 if isinstance(custom.get("OriginSslProtocols"), dict):
                     custom["OriginSSLProtocols"] = _items(custom.pop("OriginSslProtocols"))
                 item["CustomOriginConfig"] = custom
+            headers = _items(origin.get("CustomHeaders"))
+            if headers:
+                # names only: a verification header's value is a secret, and it never enters the model
+                item["OriginCustomHeaders"] = [
+                    {"HeaderName": h.get("HeaderName"), "HeaderValue": {"Ref": REDACTED_PARAMETER}} for h in headers
+                ]
             if origin.get("S3OriginConfig"):
                 item["S3OriginConfig"] = origin["S3OriginConfig"]
             origins.append(item)
@@ -511,7 +519,10 @@ def read_account(
     reader.read_security_groups()
     reader.read_route53()
     reader.read_cloudfront()
-    template = {"AWSTemplateFormatVersion": "2010-09-09", "Resources": reader.resources}
+    template: dict[str, Any] = {"AWSTemplateFormatVersion": "2010-09-09", "Resources": reader.resources}
+    if any("OriginCustomHeaders" in o for r in reader.resources.values() if r["Type"] == "AWS::CloudFront::Distribution"
+           for o in r["Properties"]["DistributionConfig"]["Origins"]):
+        template["Parameters"] = {REDACTED_PARAMETER: {"Type": "String", "NoEcho": True}}
     counts = dict(reader.name_counts) if reader.names is not None else {}
     if reader.names is not None:
         for name in reader.names:
