@@ -10,7 +10,7 @@ import accounts
 import botocore.session
 import pytest
 from botocore.stub import Stubber
-from conftest import Clients
+from helpers import Clients
 
 from edge_origin.checker import format_findings
 from edge_origin.findings import Severity

@@ -14,7 +14,7 @@ from typing import Any
 import accounts
 import pytest
 import test_verify
-from conftest import run_cli
+from helpers import run_cli
 from test_preflight import REFERENCE, fleet, write
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import socket
 from collections.abc import Iterator
 
 import pytest
-from conftest import run_cli
+from helpers import run_cli
 
 from edge_origin.live.dns_spread import PILE_UP, SPREAD, SpreadError, parse_resolver, probe
 from edge_origin.rehearsal.dns_server import AuthoritativeServer, DnsLoop, bind_dns_sockets, message_responder

@@ -8,7 +8,7 @@ from typing import Any
 
 import botocore.session
 from botocore.stub import Stubber
-from conftest import Clients
+from helpers import Clients
 
 from edge_origin.live.preflight import EXCEEDED, NOT_CHECKED, OK, preflight
 

@@ -11,7 +11,7 @@ from typing import Any
 import botocore.session
 import pytest
 from botocore.stub import Stubber
-from conftest import Clients
+from helpers import Clients
 
 from edge_origin.live.session import LiveError
 from edge_origin.live.verify import verify
