@@ -7,6 +7,10 @@ the minimum call count is what those paginators need. Targets: audit <= 1.5 x fl
 within 10 % of the minimum.
 
     python benchmarks/bench_live.py [--zones 10] [--records 1000] [--nlbs 50] [--checks 300] [--repeat 3]
+
+Measured 2026-12-01 (2 cores shared with other jobs, load ~5, median of 3): floor 9.3 s wall / 3.7 s
+CPU, audit 13.3 s wall / 4.9 s CPU, ratio 1.43 wall / 1.33 CPU; 547 API calls each (1.00). Most of
+both is moto serializing 10,000 records; the audit's extra is the model and the rules.
 """
 
 from __future__ import annotations

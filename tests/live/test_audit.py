@@ -15,8 +15,9 @@ from helpers import Clients
 from edge_origin.checker import format_findings
 from edge_origin.findings import Severity
 from edge_origin.live.account import read_account
-from edge_origin.live.audit import audit
+from edge_origin.live.audit import audit, rule_needs
 from edge_origin.live.session import LiveError
+from edge_origin.rules import RULES
 
 
 def rules_at(result: Any) -> set[tuple[str, str]]:
@@ -292,3 +293,15 @@ def test_health_status_read_for_used_checks_and_a_throttled_status_does_not_bloc
     assert result.not_checked == [] and result.findings == []
     statuses = [r["Metadata"]["edge-origin:live-health"] for r in result.account.resources("AWS::Route53::HealthCheck").values()]
     assert {s.get("why") for s in statuses} >= {"route53 GetHealthCheckStatus throttled: Throttling"}
+
+
+def test_cloudfront_denied_with_grpc_origin_names_still_runs_the_dns_rules(moto_session: Any) -> None:
+    built = accounts.incident(moto_session)
+    accounts.fill_moto_gaps(moto_session, built)
+    _denied(moto_session, "cloudfront", "ListDistributions")
+    result = audit(moto_session, grpc_origins=[accounts.ORIGIN])
+    unchecked = {f.rule for f in result.not_checked}
+    assert {"EO-CF1", "EO-CF2", "EO-KA2"} <= unchecked
+    assert unchecked == {r.id for r in RULES if "cloudfront" in rule_needs(r, grpc_origins=True)}
+    assert not unchecked & {"EO-DNS1", "EO-DNS2", "EO-DNS3", "EO-DNS4", "EO-DNS5", "EO-NLB1", "EO-NLB2", "EO-NLB3", "EO-SG1"}
+    assert {(f.rule, f.severity) for f in result.findings if f.severity is not Severity.NOT_CHECKED} == {("EO-DNS1", Severity.ERROR)}
