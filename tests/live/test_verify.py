@@ -139,7 +139,8 @@ TG = "arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/edge/73e2d
 
 def fleet_template() -> dict[str, Any]:
     return {"Resources": {
-        "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network"}},
+        "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network", "LoadBalancerAttributes": [
+            {"Key": "load_balancing.cross_zone.enabled", "Value": "true"}]}},
         "Tg": {"Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
             "Protocol": "TCP", "Port": 8443, "TargetGroupAttributes": [
                 {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"}]}},
@@ -161,14 +162,16 @@ def _stub(service: str) -> tuple[Any, Stubber]:
     return client, Stubber(client)
 
 
-def _fleet(idle: str, termination: str, grpc: bool, keepalive: int) -> tuple[Clients, list[Stubber]]:
+NLB = "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/50dc6c495c0c9188"
+
+
+def _fleet(idle: str, termination: str, grpc: bool, keepalive: int, cross_zone: str = "true") -> tuple[Clients, list[Stubber]]:
     cfn, cfn_stub = _stub("cloudformation")
     summaries = [
         {"LogicalResourceId": lid, "PhysicalResourceId": pid, "ResourceType": rtype, "ResourceStatus": "CREATE_COMPLETE",
          "LastUpdatedTimestamp": "2026-12-01T00:00:00Z"}
         for lid, pid, rtype in (
-            ("Nlb", "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/50dc6c495c0c9188",
-             "AWS::ElasticLoadBalancingV2::LoadBalancer"),
+            ("Nlb", NLB, "AWS::ElasticLoadBalancingV2::LoadBalancer"),
             ("Tg", TG, "AWS::ElasticLoadBalancingV2::TargetGroup"),
             ("Listener", LISTENER, "AWS::ElasticLoadBalancingV2::Listener"),
             ("Edge", "E2QWRUHAPOMQZL", "AWS::CloudFront::Distribution"),
@@ -180,6 +183,8 @@ def _fleet(idle: str, termination: str, grpc: bool, keepalive: int) -> tuple[Cli
     elb_stub.add_response("describe_target_group_attributes", {"Attributes": [
         {"Key": "deregistration_delay.connection_termination.enabled", "Value": termination},
         {"Key": "deregistration_delay.timeout_seconds", "Value": "300"}]}, {"TargetGroupArn": TG})
+    elb_stub.add_response("describe_load_balancer_attributes", {"Attributes": [
+        {"Key": "load_balancing.cross_zone.enabled", "Value": cross_zone}]}, {"LoadBalancerArn": NLB})
     cloudfront, cf_stub = _stub("cloudfront")
     config = {
         "CallerReference": "x", "Comment": "", "Enabled": True,
@@ -206,7 +211,7 @@ def test_stubbed_fleet_as_declared(tmp_path: Path) -> None:
 
 
 def test_stubbed_fleet_drift_names_what_declared_and_live(tmp_path: Path) -> None:
-    clients, stubs = _fleet("350", "false", False, 5)
+    clients, stubs = _fleet("350", "false", False, 5, cross_zone="false")
     for stub in stubs:
         stub.activate()
     result = verify(clients, assembly(tmp_path, fleet_template(), "Fleet"))
@@ -215,4 +220,5 @@ def test_stubbed_fleet_drift_names_what_declared_and_live(tmp_path: Path) -> Non
         ("Tg", "target group attribute deregistration_delay.connection_termination.enabled", "true", "false"),
         ("Edge", "default behavior GrpcConfig.Enabled", "True", "False"),
         ("Edge", "origin o1 OriginKeepaliveTimeout", "60", "5"),
+        ("Nlb", "load balancer attribute load_balancing.cross_zone.enabled", "true", "false"),
     }

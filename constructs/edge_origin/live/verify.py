@@ -3,8 +3,9 @@
 The stack's physical resources come from CloudFormation (``list_stack_resources``, the paginated
 form of ``describe_stack_resources``, which stops at 100 resources); each one is then read from its
 own service and compared with the template: record sets present with the declared set identifier,
-TTL, routing and health check; health checks present and healthy; listener attributes (the idle
-timeout: 350 s when the template leaves it out); target-group attributes; the distribution's gRPC
+TTL, routing, values and health check; health checks present and healthy; listener attributes (the
+idle timeout: 350 s when the template leaves it out); target-group and load-balancer attributes
+the template sets; the distribution's gRPC
 behaviors and origin timeouts. CloudFormation drift detection is not used (it misreports listener
 attributes). Only List/Describe/Get calls are made.
 """
@@ -261,6 +262,23 @@ class _Verifier:
                 if isinstance(value, (str, int, bool)):
                     self.compare(res, f"target group attribute {key}", _norm_attr(value), _norm_attr(live.get(key)))
 
+    def load_balancers(self, stack: str) -> None:
+        elbv2 = self.source.client("elbv2")
+        for lb in self.model.load_balancers:
+            res = lb.resource
+            if res.stack != stack or not lb.attributes:
+                continue
+            physical = self.present(res)
+            if physical is None:
+                continue
+            page = self.call("elbv2", f"{stack}/{res.logical_id}", lambda p=physical: elbv2.describe_load_balancer_attributes(LoadBalancerArn=p))
+            if page is None:
+                continue
+            live = key_values(page.get("Attributes"))
+            for key, value in lb.attributes.items():
+                if isinstance(value, (str, int, bool)):
+                    self.compare(res, f"load balancer attribute {key}", _norm_attr(value), _norm_attr(live.get(key)))
+
     # --- CloudFront ---------------------------------------------------------------------------------
     def distributions(self, stack: str) -> None:
         cloudfront = self.source.client("cloudfront")
@@ -343,5 +361,6 @@ def verify(source: ClientSource, cdk_out: str | Path, stacks: Sequence[str] | It
         verifier.records(stack)
         verifier.listeners(stack)
         verifier.target_groups(stack)
+        verifier.load_balancers(stack)
         verifier.distributions(stack)
     return result
