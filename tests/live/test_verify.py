@@ -222,3 +222,21 @@ def test_stubbed_fleet_drift_names_what_declared_and_live(tmp_path: Path) -> Non
         ("Edge", "origin o1 OriginKeepaliveTimeout", "60", "5"),
         ("Nlb", "load balancer attribute load_balancing.cross_zone.enabled", "true", "false"),
     }
+
+
+def test_health_status_follows_route53s_18_percent_rule() -> None:
+    from edge_origin.live.account import health_status
+
+    client, stub = _stub("route53")
+
+    def observations(ok: int, total: int) -> dict[str, Any]:
+        return {"HealthCheckObservations": [
+            {"Region": "us-east-1", "IPAddress": f"15.177.{i}.1",
+             "StatusReport": {"Status": "Success: TCP connection established" if i < ok else "Failure: Connection timed out"}}
+            for i in range(total)]}
+
+    for ok, total in ((3, 16), (2, 16), (16, 16), (0, 16)):
+        stub.add_response("get_health_check_status", observations(ok, total), {"HealthCheckId": "hc"})
+    with stub:
+        got = [health_status(client, "hc")["healthy"] for _ in range(4)]
+    assert got == [True, False, True, False]  # 3/16 = 18.75 % > 18 %: healthy; 2/16 = 12.5 %: not
