@@ -38,6 +38,10 @@ class Built:
     lb_addresses: dict[str, dict[str, list[dict[str, str]]]] = field(default_factory=dict)
     grpc_distributions: set[str] = field(default_factory=set)
     health_checks: list[str] = field(default_factory=list)
+    health_check_ips: dict[str, str] = field(default_factory=dict)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    origins: list[tuple[str, bool, int]] = field(default_factory=list)  # (domain, grpc, keepalive)
+    nlb_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def fill_moto_gaps(session: Any, built: Built) -> None:
@@ -115,6 +119,7 @@ def nlb(
             ListenerArn=listener["ListenerArn"], Attributes=[{"Key": "tcp.idle_timeout.seconds", "Value": str(idle)}]
         )
     made = Nlb(name, lb["LoadBalancerArn"], lb["DNSName"], listener["ListenerArn"], tg_arn, sg, eips)
+    built.nlb_options[name] = {"idle": idle, "termination": termination, "cross_zone": cross_zone, "sg_cidr": sg_cidr}
     built.nlbs.append(made)
     return made
 
@@ -131,10 +136,13 @@ def health_check(session: Any, built: Built, ip: str, port: int = 443) -> str:
         HealthCheckConfig={"Type": "TCP", "IPAddress": ip, "Port": port, "RequestInterval": 10, "FailureThreshold": 3},
     )["HealthCheck"]["Id"]
     built.health_checks.append(hc)
+    built.health_check_ips[hc] = ip
     return hc
 
 
-def change(session: Any, zone_id: str, records: list[dict[str, Any]]) -> None:
+def change(session: Any, zone_id: str, records: list[dict[str, Any]], built: Built | None = None) -> None:
+    if built is not None:
+        built.records.extend(records)
     session.client("route53").change_resource_record_sets(
         HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": r} for r in records]}
     )
@@ -171,6 +179,7 @@ def distribution(session: Any, built: Built, origin: str = ORIGIN, keepalive: in
         },
     }
     dist_id = session.client("cloudfront").create_distribution(DistributionConfig=cfg)["Distribution"]["Id"]
+    built.origins.append((origin, grpc, keepalive))
     if grpc:
         built.grpc_distributions.add(dist_id)
     return dist_id
@@ -188,25 +197,106 @@ def incident(session: Any) -> Built:
         {"Name": ORIGIN, "Type": "A", "SetIdentifier": f"w-{lb.name}", "Weight": 50,
          "AliasTarget": {"HostedZoneId": "Z26RNL4JYFTOTI", "DNSName": lb.dns, "EvaluateTargetHealth": True}}
         for lb in (a, b)
-    ])
+    ], built)
     distribution(session, built)
     return built
 
 
-def multivalue(session: Any, *, health_checks: bool = True, idle: int | None = 600) -> Built:
-    """The fixed plan: one health-checked multivalue A record per NLB EIP (2 NLBs x 2 zones)."""
+def multivalue(
+    session: Any,
+    *,
+    health_checks: bool = True,
+    idle: int | None = 600,
+    nlbs: int = 2,
+    zones: int = 2,
+    ttl: int = 60,
+    keepalive: int = 60,
+    termination: bool = True,
+    cross_zone: bool = True,
+    sg_cidr: str = "0.0.0.0/0",
+) -> Built:
+    """The fixed plan: one health-checked multivalue A record per NLB EIP (2 NLBs x 2 zones);
+    the options break one thing at a time."""
     built = Built()
     vpc_id, subnets = vpc(session.client("ec2"))
-    lbs = [nlb(session, built, f"nlb-{i}", vpc_id, subnets, idle=idle) for i in (1, 2)]
+    lbs = [
+        nlb(session, built, f"nlb-{i}", vpc_id, subnets[:zones], idle=idle, termination=termination,
+            cross_zone=cross_zone, sg_cidr=sg_cidr)
+        for i in range(1, nlbs + 1)
+    ]
     zid = zone(session, built)
     records = []
     for lb in lbs:
         for eip in lb.eips:
             record = {"Name": ORIGIN, "Type": "A", "SetIdentifier": eip["alloc"], "MultiValueAnswer": True,
-                      "TTL": 60, "ResourceRecords": [{"Value": eip["ip"]}]}
+                      "TTL": ttl, "ResourceRecords": [{"Value": eip["ip"]}]}
             if health_checks:
                 record["HealthCheckId"] = health_check(session, built, eip["ip"])
             records.append(record)
-    change(session, zid, records)
-    distribution(session, built)
+    change(session, zid, records, built)
+    distribution(session, built, keepalive=keepalive)
     return built
+
+
+# --- the same setup, written as a template ------------------------------------------------------
+def equivalent_template(built: Built) -> dict[str, Any]:
+    """What a CloudFormation template of the built account holds (hand-assembled from the builder's
+    inputs, not from the reader), for comparing ``check`` with ``audit``."""
+    res: dict[str, Any] = {"Zone": {"Type": "AWS::Route53::HostedZone", "Properties": {"Name": HOSTED_ZONE}}}
+    eip_of_ip: dict[str, str] = {}
+    nlb_of_dns: dict[str, str] = {}
+    for i, lb in enumerate(built.nlbs):
+        opts = built.nlb_options[lb.name]
+        lid = f"Nlb{i}"
+        nlb_of_dns[lb.dns.lower()] = lid
+        mappings = []
+        for z, eip in enumerate(lb.eips):
+            res[f"Subnet{i}x{z}"] = {"Type": "AWS::EC2::Subnet", "Properties": {"AvailabilityZone": ZONES[z]}}
+            res[f"Eip{i}x{z}"] = {"Type": "AWS::EC2::EIP", "Properties": {"Domain": "vpc"}}
+            eip_of_ip[eip["ip"]] = f"Eip{i}x{z}"
+            mappings.append({"SubnetId": {"Ref": f"Subnet{i}x{z}"}, "AllocationId": {"Fn::GetAtt": [f"Eip{i}x{z}", "AllocationId"]}})
+        res[f"Sg{i}"] = {"Type": "AWS::EC2::SecurityGroup", "Properties": {"GroupDescription": "nlb", "SecurityGroupIngress": [
+            {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "CidrIp": opts["sg_cidr"]}]}}
+        res[lid] = {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {
+            "Name": lb.name, "Type": "network", "Scheme": "internet-facing", "SubnetMappings": mappings,
+            "SecurityGroups": [{"Ref": f"Sg{i}"}],
+            "LoadBalancerAttributes": [{"Key": "load_balancing.cross_zone.enabled", "Value": str(opts["cross_zone"]).lower()}]}}
+        res[f"Tg{i}"] = {"Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
+            "Name": f"{lb.name}-tg", "Protocol": "TCP", "Port": 8443, "TargetType": "ip", "TargetGroupAttributes": [
+                {"Key": "deregistration_delay.connection_termination.enabled", "Value": str(opts["termination"]).lower()}]}}
+        listener: dict[str, Any] = {"LoadBalancerArn": {"Ref": lid}, "Protocol": "TCP", "Port": 443,
+                                    "DefaultActions": [{"Type": "forward", "TargetGroupArn": {"Ref": f"Tg{i}"}}]}
+        if opts["idle"] is not None:
+            listener["ListenerAttributes"] = [{"Key": "tcp.idle_timeout.seconds", "Value": str(opts["idle"])}]
+        res[f"Listener{i}"] = {"Type": "AWS::ElasticLoadBalancingV2::Listener", "Properties": listener}
+    hc_ids = {}
+    for n, (hc, ip) in enumerate(built.health_check_ips.items()):
+        hc_ids[hc] = f"Check{n}"
+        res[f"Check{n}"] = {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+            "Type": "TCP", "IPAddress": {"Fn::GetAtt": [eip_of_ip[ip], "PublicIp"]} if ip in eip_of_ip else ip, "Port": 443,
+            "RequestInterval": 10, "FailureThreshold": 3}}}
+    for n, record in enumerate(built.records):
+        props: dict[str, Any] = {"HostedZoneId": {"Ref": "Zone"}, **{k: v for k, v in record.items() if k not in (
+            "ResourceRecords", "AliasTarget", "HealthCheckId")}}
+        if "ResourceRecords" in record:
+            props["ResourceRecords"] = [
+                {"Fn::GetAtt": [eip_of_ip[r["Value"]], "PublicIp"]} if r["Value"] in eip_of_ip else r["Value"]
+                for r in record["ResourceRecords"]
+            ]
+        if "AliasTarget" in record:
+            alias = record["AliasTarget"]
+            props["AliasTarget"] = {**alias, "DNSName": {"Fn::GetAtt": [nlb_of_dns[alias["DNSName"].lower()], "DNSName"]}}
+        if "HealthCheckId" in record:
+            props["HealthCheckId"] = {"Ref": hc_ids[record["HealthCheckId"]]}
+        res[f"Record{n}"] = {"Type": "AWS::Route53::RecordSet", "Properties": props}
+    for n, (domain, grpc, keepalive) in enumerate(built.origins):
+        res[f"Edge{n}"] = {"Type": "AWS::CloudFront::Distribution", "Properties": {"DistributionConfig": {
+            "Enabled": True, "HttpVersion": "http2",
+            "Origins": [{"Id": "origin", "DomainName": domain, "CustomOriginConfig": {
+                "HTTPPort": 80, "HTTPSPort": 443, "OriginProtocolPolicy": "https-only",
+                "OriginKeepaliveTimeout": keepalive, "OriginReadTimeout": 60}}],
+            "DefaultCacheBehavior": {"TargetOriginId": "origin", "ViewerProtocolPolicy": "https-only",
+                                     "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad",
+                                     "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
+                                     "GrpcConfig": {"Enabled": grpc}}}}}
+    return {"Resources": res}

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent))  # accounts.py, helpers.py
 
 FAKE_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",
@@ -25,6 +25,28 @@ FAKE_ENV = {
     "MOTO_EC2_LOAD_DEFAULT_AMIS": "false",
 }
 SERVER_START_S = 15.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_botocore_loader() -> Iterator[None]:
+    """One botocore data loader for every session of the tests: each new boto3 session otherwise
+    parses the service models' JSON again (most of these tests' CPU)."""
+    import botocore.loaders
+    import botocore.session
+
+    original = botocore.session.create_loader
+    shared: dict[Any, Any] = {}
+
+    def create_loader(search_path_string: Any = None) -> Any:
+        if search_path_string not in shared:
+            shared[search_path_string] = original(search_path_string)
+        return shared[search_path_string]
+
+    botocore.session.create_loader = create_loader
+    try:
+        yield
+    finally:
+        botocore.session.create_loader = original
 
 
 @pytest.fixture()
@@ -48,19 +70,6 @@ def moto_session(aws_env: dict[str, str]) -> Iterator[Any]:
 
     with mock_aws():
         yield LiveSession(region="us-east-1")
-
-
-class Clients:
-    """A client source for the reader: chosen clients (stubbed), the rest from a LiveSession."""
-
-    def __init__(self, session: Any, **clients: Any) -> None:
-        self.session = session
-        self.region = session.region
-        self.endpoint_url = None
-        self.clients = clients
-
-    def client(self, service: str) -> Any:
-        return self.clients.get(service) or self.session.client(service)
 
 
 def _free_port() -> int:
@@ -106,19 +115,3 @@ def server(moto_server: str, aws_env: dict[str, str]) -> Iterator[Any]:
 
     urllib.request.urlopen(urllib.request.Request(f"{moto_server}/moto-api/reset", method="POST"), timeout=5).read()
     yield LiveSession(region="us-east-1", endpoint_url=moto_server)
-
-
-def run_cli(*argv: str) -> tuple[int, str, str]:
-    """``edge-origin`` in this process: (exit code, stdout, stderr)."""
-    import contextlib
-    import io
-
-    from edge_origin.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()

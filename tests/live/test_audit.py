@@ -10,13 +10,14 @@ import accounts
 import botocore.session
 import pytest
 from botocore.stub import Stubber
-from conftest import Clients
+from helpers import Clients
 
 from edge_origin.checker import format_findings
 from edge_origin.findings import Severity
 from edge_origin.live.account import read_account
-from edge_origin.live.audit import audit
+from edge_origin.live.audit import audit, rule_needs
 from edge_origin.live.session import LiveError
+from edge_origin.rules import RULES
 
 
 def rules_at(result: Any) -> set[tuple[str, str]]:
@@ -251,6 +252,23 @@ def _distribution_summary(grpc: bool = True, methods: int = 7) -> dict[str, Any]
     }
 
 
+def test_origin_header_values_never_enter_the_model(moto_session: Any) -> None:
+    """A verification header's value is a secret: the reader keeps its name, never its value."""
+    summary = _distribution_summary()
+    summary["Origins"]["Items"][0]["CustomHeaders"] = {"Quantity": 1, "Items": [
+        {"HeaderName": "x-origin-verify", "HeaderValue": "s3cr3t-value-0123456789"}]}
+    cloudfront, stub = _stubbed("cloudfront")
+    stub.add_response("list_distributions", {"DistributionList": {
+        "Marker": "", "MaxItems": 100, "IsTruncated": False, "Quantity": 1, "Items": [summary]}})
+    with stub:
+        result = audit(Clients(moto_session, cloudfront=cloudfront))
+    dumped = json.dumps(result.account.template, default=str) + format_findings(result.findings, "json")
+    assert "s3cr3t-value" not in dumped and "x-origin-verify" in dumped
+    origin = result.model.distributions[0].origins[0]
+    assert origin.raw["OriginCustomHeaders"][0]["HeaderName"] == "x-origin-verify"
+    assert not isinstance(origin.raw["OriginCustomHeaders"][0]["HeaderValue"], str)  # unresolved: not read
+
+
 def test_stubbed_grpc_behavior_without_post_is_eo_cf1(moto_session: Any) -> None:
     cloudfront, stub = _stubbed("cloudfront")
     stub.add_response("list_distributions", {"DistributionList": {
@@ -261,3 +279,29 @@ def test_stubbed_grpc_behavior_without_post_is_eo_cf1(moto_session: Any) -> None
     assert {(f.rule, f.resource) for f in result.findings} == {
         ("EO-CF1", "arn:aws:cloudfront::123456789012:distribution/E2QWRUHAPOMQZL")
     }
+
+
+def test_health_status_read_for_used_checks_and_a_throttled_status_does_not_block_the_rules(moto_session: Any) -> None:
+    built = accounts.multivalue(moto_session, nlbs=1)
+    accounts.health_check(moto_session, built, "192.0.2.250")  # no record uses it
+    accounts.fill_moto_gaps(moto_session, built)
+    account = read_account(moto_session)
+    statuses = [r["Metadata"]["edge-origin:live-health"] for r in account.resources("AWS::Route53::HealthCheck").values()]
+    assert sorted(str(s["healthy"]) for s in statuses) == ["None", "True", "True"]
+    _denied(moto_session, "route53", "GetHealthCheckStatus", code="Throttling")
+    result = audit(moto_session)
+    assert result.not_checked == [] and result.findings == []
+    statuses = [r["Metadata"]["edge-origin:live-health"] for r in result.account.resources("AWS::Route53::HealthCheck").values()]
+    assert {s.get("why") for s in statuses} >= {"route53 GetHealthCheckStatus throttled: Throttling"}
+
+
+def test_cloudfront_denied_with_grpc_origin_names_still_runs_the_dns_rules(moto_session: Any) -> None:
+    built = accounts.incident(moto_session)
+    accounts.fill_moto_gaps(moto_session, built)
+    _denied(moto_session, "cloudfront", "ListDistributions")
+    result = audit(moto_session, grpc_origins=[accounts.ORIGIN])
+    unchecked = {f.rule for f in result.not_checked}
+    assert {"EO-CF1", "EO-CF2", "EO-KA2"} <= unchecked
+    assert unchecked == {r.id for r in RULES if "cloudfront" in rule_needs(r, grpc_origins=True)}
+    assert not unchecked & {"EO-DNS1", "EO-DNS2", "EO-DNS3", "EO-DNS4", "EO-DNS5", "EO-NLB1", "EO-NLB2", "EO-NLB3", "EO-SG1"}
+    assert {(f.rule, f.severity) for f in result.findings if f.severity is not Severity.NOT_CHECKED} == {("EO-DNS1", Severity.ERROR)}

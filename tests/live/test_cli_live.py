@@ -14,7 +14,7 @@ from typing import Any
 import accounts
 import pytest
 import test_verify
-from conftest import run_cli
+from helpers import run_cli
 from test_preflight import REFERENCE, fleet, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,6 +30,15 @@ def test_audit_incident_json_exit_1(server: Any) -> None:
         ("EO-DNS1", "error", "api.example.com/A/w-nlb-green"),
     }
     assert set(found[0]) == {"rule", "severity", "message", "fix", "template", "stack", "resource", "path"}  # as `check`
+
+
+def test_audit_report_draws_the_live_account(server: Any, tmp_path: Path) -> None:
+    accounts.incident(server)
+    report = tmp_path / "review.md"
+    code, _, err = run_cli("audit", "--endpoint-url", server.endpoint_url, "--grpc-origin", accounts.ORIGIN, "--report", str(report))
+    assert code == 1, err
+    text = report.read_text()
+    assert "```mermaid" in text and "api.example.com" in text and "w-nlb-blue" in text
 
 
 def test_audit_clean_account_exit_0_and_formats(server: Any) -> None:

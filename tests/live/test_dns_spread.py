@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import random
 import socket
+import sys
 from collections.abc import Iterator
 
 import pytest
-from conftest import run_cli
+from helpers import run_cli
 
 from edge_origin.live.dns_spread import PILE_UP, SPREAD, SpreadError, parse_resolver, probe
 from edge_origin.rehearsal.dns_server import AuthoritativeServer, DnsLoop, bind_dns_sockets, message_responder
@@ -81,3 +82,10 @@ def test_resolver_forms() -> None:
     assert parse_resolver("127.0.0.1:5353") == ("127.0.0.1", 5353)
     assert parse_resolver("[::1]:5353") == ("::1", 5353)
     assert parse_resolver("::1") == ("::1", 53)
+
+
+def test_a_core_install_says_which_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "dns.resolver", None)  # as if dnspython were not installed
+    code, out, err = run_cli("dns-spread", NAME, "--resolver", "127.0.0.1")
+    assert code == 2 and out == ""
+    assert "dns-spread needs the 'rehearsal' extra" in err and "pip install 'edge-origin[rehearsal]'" in err

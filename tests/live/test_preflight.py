@@ -8,7 +8,7 @@ from typing import Any
 
 import botocore.session
 from botocore.stub import Stubber
-from conftest import Clients
+from helpers import Clients
 
 from edge_origin.live.preflight import EXCEEDED, NOT_CHECKED, OK, preflight
 
@@ -52,6 +52,14 @@ def test_reference_app_needs_more_eips_than_the_default_quota(moto_session: Any)
     groups = [c for c in result.checks if c.code == "L-0EA8095F"]
     assert len(groups) == 4 and all(c.status == OK for c in groups)
     assert max(c.needed for c in groups) == 60  # health checkers + the CloudFront prefix list (55) split to fit
+
+
+def test_a_cloud_assembly(moto_session: Any, tmp_path: Path) -> None:
+    from test_verify import assembly
+
+    out = assembly(tmp_path, {"Resources": fleet(eips=6, nlbs=0)}, "Fleet")
+    result = preflight(moto_session, [out])
+    assert [(c.code, c.status, c.needed) for c in result.checks] == [("L-0263D0A3", EXCEEDED, 6)]
 
 
 def test_addresses_in_use_count(moto_session: Any, tmp_path: Path) -> None:

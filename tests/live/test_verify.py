@@ -11,7 +11,7 @@ from typing import Any
 import botocore.session
 import pytest
 from botocore.stub import Stubber
-from conftest import Clients
+from helpers import Clients
 
 from edge_origin.live.session import LiveError
 from edge_origin.live.verify import verify
@@ -86,6 +86,29 @@ def test_record_deleted_by_hand_is_drift(moto_session: Any, deployed: Path) -> N
     assert [(d.resource, d.declared, d.live) for d in result.drifts] == [("Record1", "present", "absent")]
 
 
+def test_record_values_and_eip_addresses(moto_session: Any, tmp_path: Path) -> None:
+    """A record whose value is an EIP's address (GetAtt PublicIp): compared through the EIP's physical id."""
+    template = edge_template()
+    template["Resources"]["Eip"] = {"Type": "AWS::EC2::EIP", "Properties": {"Domain": "vpc"}}
+    template["Resources"]["Record0"]["Properties"]["ResourceRecords"] = [{"Ref": "Eip"}]  # moto knows no GetAtt PublicIp
+    cfn = moto_session.client("cloudformation")
+    cfn.create_stack(StackName=STACK, TemplateBody=json.dumps(template))
+    template["Resources"]["Record0"]["Properties"]["ResourceRecords"] = [{"Fn::GetAtt": ["Eip", "PublicIp"]}]  # as CDK writes it
+    eip = [r for r in cfn.list_stack_resources(StackName=STACK)["StackResourceSummaries"] if r["LogicalResourceId"] == "Eip"][0]
+    route53 = moto_session.client("route53")
+    zone = _zone_id(moto_session)
+    live = [r for r in route53.list_resource_record_sets(HostedZoneId=zone)["ResourceRecordSets"] if r.get("SetIdentifier") == "eip-0"][0]
+    assert live["ResourceRecords"] == [{"Value": eip["PhysicalResourceId"]}]
+    out = assembly(tmp_path, template)
+    assert verify(moto_session, out).drifts == []
+    route53.change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [
+        {"Action": "UPSERT", "ResourceRecordSet": {**live, "ResourceRecords": [{"Value": "192.0.2.99"}]}}]})
+    drifts = verify(moto_session, out).drifts
+    assert [(d.what, d.declared, d.live) for d in drifts] == [
+        ("record api.example.com A set eip-0 values", eip["PhysicalResourceId"], "192.0.2.99")
+    ]
+
+
 def test_unhealthy_check_is_drift(moto_session: Any, deployed: Path) -> None:
     route53 = moto_session.client("route53")
 
@@ -116,7 +139,8 @@ TG = "arn:aws:elasticloadbalancing:us-east-1:123456789012:targetgroup/edge/73e2d
 
 def fleet_template() -> dict[str, Any]:
     return {"Resources": {
-        "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network"}},
+        "Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network", "LoadBalancerAttributes": [
+            {"Key": "load_balancing.cross_zone.enabled", "Value": "true"}]}},
         "Tg": {"Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
             "Protocol": "TCP", "Port": 8443, "TargetGroupAttributes": [
                 {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"}]}},
@@ -138,14 +162,16 @@ def _stub(service: str) -> tuple[Any, Stubber]:
     return client, Stubber(client)
 
 
-def _fleet(idle: str, termination: str, grpc: bool, keepalive: int) -> tuple[Clients, list[Stubber]]:
+NLB = "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/50dc6c495c0c9188"
+
+
+def _fleet(idle: str, termination: str, grpc: bool, keepalive: int, cross_zone: str = "true") -> tuple[Clients, list[Stubber]]:
     cfn, cfn_stub = _stub("cloudformation")
     summaries = [
         {"LogicalResourceId": lid, "PhysicalResourceId": pid, "ResourceType": rtype, "ResourceStatus": "CREATE_COMPLETE",
          "LastUpdatedTimestamp": "2026-12-01T00:00:00Z"}
         for lid, pid, rtype in (
-            ("Nlb", "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/50dc6c495c0c9188",
-             "AWS::ElasticLoadBalancingV2::LoadBalancer"),
+            ("Nlb", NLB, "AWS::ElasticLoadBalancingV2::LoadBalancer"),
             ("Tg", TG, "AWS::ElasticLoadBalancingV2::TargetGroup"),
             ("Listener", LISTENER, "AWS::ElasticLoadBalancingV2::Listener"),
             ("Edge", "E2QWRUHAPOMQZL", "AWS::CloudFront::Distribution"),
@@ -157,6 +183,8 @@ def _fleet(idle: str, termination: str, grpc: bool, keepalive: int) -> tuple[Cli
     elb_stub.add_response("describe_target_group_attributes", {"Attributes": [
         {"Key": "deregistration_delay.connection_termination.enabled", "Value": termination},
         {"Key": "deregistration_delay.timeout_seconds", "Value": "300"}]}, {"TargetGroupArn": TG})
+    elb_stub.add_response("describe_load_balancer_attributes", {"Attributes": [
+        {"Key": "load_balancing.cross_zone.enabled", "Value": cross_zone}]}, {"LoadBalancerArn": NLB})
     cloudfront, cf_stub = _stub("cloudfront")
     config = {
         "CallerReference": "x", "Comment": "", "Enabled": True,
@@ -183,7 +211,7 @@ def test_stubbed_fleet_as_declared(tmp_path: Path) -> None:
 
 
 def test_stubbed_fleet_drift_names_what_declared_and_live(tmp_path: Path) -> None:
-    clients, stubs = _fleet("350", "false", False, 5)
+    clients, stubs = _fleet("350", "false", False, 5, cross_zone="false")
     for stub in stubs:
         stub.activate()
     result = verify(clients, assembly(tmp_path, fleet_template(), "Fleet"))
@@ -192,4 +220,23 @@ def test_stubbed_fleet_drift_names_what_declared_and_live(tmp_path: Path) -> Non
         ("Tg", "target group attribute deregistration_delay.connection_termination.enabled", "true", "false"),
         ("Edge", "default behavior GrpcConfig.Enabled", "True", "False"),
         ("Edge", "origin o1 OriginKeepaliveTimeout", "60", "5"),
+        ("Nlb", "load balancer attribute load_balancing.cross_zone.enabled", "true", "false"),
     }
+
+
+def test_health_status_follows_route53s_18_percent_rule() -> None:
+    from edge_origin.live.account import health_status
+
+    client, stub = _stub("route53")
+
+    def observations(ok: int, total: int) -> dict[str, Any]:
+        return {"HealthCheckObservations": [
+            {"Region": "us-east-1", "IPAddress": f"15.177.{i}.1",
+             "StatusReport": {"Status": "Success: TCP connection established" if i < ok else "Failure: Connection timed out"}}
+            for i in range(total)]}
+
+    for ok, total in ((3, 16), (2, 16), (16, 16), (0, 16)):
+        stub.add_response("get_health_check_status", observations(ok, total), {"HealthCheckId": "hc"})
+    with stub:
+        got = [health_status(client, "hc")["healthy"] for _ in range(4)]
+    assert got == [True, False, True, False]  # 3/16 = 18.75 % > 18 %: healthy; 2/16 = 12.5 %: not

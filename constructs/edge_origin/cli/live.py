@@ -50,6 +50,7 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
     p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.add_argument("--report", metavar="FILE", help="also write the review report (Markdown + Mermaid) of the live account here")
     p.set_defaults(func=_live(_cmd_audit))
 
 
@@ -70,6 +71,14 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             if not _valid_dns_name(normalize_name(name)):
                 raise UsageError(f"{flag} {name!r}: not a DNS name (labels of letters, digits, '-', '_', '*')")
     result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin)
+    if args.report:
+        from edge_origin.report import render_report
+
+        try:
+            with open(args.report, "w", encoding="utf-8") as handle:
+                handle.write(render_report(result.model, "markdown", result.findings))
+        except OSError as exc:
+            raise UsageError(f"--report {args.report}: cannot write ({exc.strerror})") from None
     sys.stdout.write(format_findings(result.findings, args.format))
     return EXIT_FINDINGS if at_or_above(result.findings, fail_on) else EXIT_OK
 

@@ -39,6 +39,8 @@ LIVE_SERVICE_KEY = "edge-origin:live-service"
 HEALTH_STATUS_KEY = "edge-origin:live-health"
 SERVICES = ("cloudfront", "route53", "ec2", "elbv2")
 NLB_DEFAULT_IDLE = "350"
+#: The parameter (no default: unresolved) that stands for every origin custom header's value.
+REDACTED_PARAMETER = "EdgeOriginLiveHeaderValueNotRead"
 
 #: Error codes that mean "this principal may not read that" or "slow down": the rules that need the
 #: service are reported as not checked.
@@ -84,9 +86,11 @@ def check_region(session: Any, services: Iterable[str] = ("ec2", "elbv2")) -> No
             raise LiveError(f"--region {region!r}: {service} is not available there (known regions include us-east-1, eu-west-1)")
 
 
-def logical_id(prefix: str, raw: str) -> str:
-    """A CloudFormation logical id from a live id: the prefix, its alphanumerics, a short digest."""
-    clean = re.sub(r"[^A-Za-z0-9]", "", raw)[:64]
+def logical_id(prefix: str, raw: str, label: str | None = None) -> str:
+    """A CloudFormation logical id from a live id: the prefix, the alphanumerics of a readable
+    ``label`` (default: the id itself), a short digest of the id (unique per id)."""
+    words = re.split(r"[^A-Za-z0-9]+", label if label is not None else raw)
+    clean = "".join(w[:1].upper() + w[1:] for w in words)[:64]
     return f"{prefix}{clean}{hashlib.sha1(raw.encode()).hexdigest()[:8]}"
 
 
@@ -165,8 +169,10 @@ class _Reader:
         self.name_counts: dict[str, int] = {}
 
     # --- bookkeeping -------------------------------------------------------------------------------
-    def add(self, prefix: str, service: str, live_id: str, type_name: str, props: dict[str, Any], **meta: Any) -> str:
-        lid = logical_id(prefix, live_id)
+    def add(
+        self, prefix: str, service: str, live_id: str, type_name: str, props: dict[str, Any], label: str | None = None, **meta: Any
+    ) -> str:
+        lid = logical_id(prefix, live_id, label)
         metadata = {LIVE_ID_KEY: live_id, LIVE_SERVICE_KEY: service, **meta}
         self.resources[lid] = {"Type": type_name, "Properties": props, "Metadata": metadata}
         self.ids[lid] = (service, live_id)
@@ -242,7 +248,7 @@ class _Reader:
             "SecurityGroups": list(lb.get("SecurityGroups") or []),
             "LoadBalancerAttributes": attrs,
         }
-        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props)
+        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props, label=lb.get("LoadBalancerName"))
         self.nlb_by_arn[arn] = lid
         if lb.get("DNSName"):
             self.nlb_by_dns[dns_key(lb["DNSName"])] = lid
@@ -270,7 +276,8 @@ class _Reader:
             "DefaultActions": actions,
             "ListenerAttributes": attrs,
         }
-        self.add("Listener", "elbv2", arn, "AWS::ElasticLoadBalancingV2::Listener", props)
+        lb_name = self.resources[lb_id]["Properties"].get("Name") or ""
+        self.add("Listener", "elbv2", arn, "AWS::ElasticLoadBalancingV2::Listener", props, label=f"{lb_name} {listener.get('Port')}")
 
     def _target_groups(self, elbv2: Any) -> None:
         used = set()
@@ -296,7 +303,9 @@ class _Reader:
                     "HealthCheckProtocol": tg.get("HealthCheckProtocol"),
                     "TargetGroupAttributes": attrs,
                 }
-                self.tg_by_arn[arn] = self.add("TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props)
+                self.tg_by_arn[arn] = self.add(
+                    "TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props, label=tg.get("TargetGroupName")
+                )
         for res in self.resources.values():
             if res["Type"] == "AWS::ElasticLoadBalancingV2::Listener":
                 for action in res["Properties"]["DefaultActions"]:
@@ -347,6 +356,26 @@ class _Reader:
             zones = [z for page in paginate(route53, "list_hosted_zones") for z in page.get("HostedZones", [])]
             for zone in zones:
                 self._zone(route53, zone)
+        self._health_statuses(route53)
+
+    def _health_statuses(self, route53: Any) -> None:
+        """``get_health_check_status`` of the health checks the records read use (Route 53 allows about
+        5 requests a second: one refused or throttled status is noted on that check, and the rules,
+        which do not read status, still run)."""
+        used = {
+            res["Properties"]["HealthCheckId"]["Ref"]
+            for res in self.resources.values()
+            if res["Type"] == "AWS::Route53::RecordSet" and isinstance(res["Properties"].get("HealthCheckId"), dict)
+        }
+        for hc_id, lid in self.hc_by_id.items():
+            meta = self.resources[lid]["Metadata"]
+            if lid not in used:
+                meta[HEALTH_STATUS_KEY] = {"healthy": None, "why": "not read: no record read uses it"}
+                continue
+            try:
+                meta[HEALTH_STATUS_KEY] = health_status(route53, hc_id)
+            except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
+                meta[HEALTH_STATUS_KEY] = {"healthy": None, "why": classify_error(exc, "route53", "GetHealthCheckStatus")}
 
     def _health_check(self, route53: Any, hc: dict[str, Any]) -> None:
         cfg = dict(hc.get("HealthCheckConfig") or {})
@@ -356,11 +385,8 @@ class _Reader:
             "Type", "IPAddress", "Port", "ResourcePath", "FullyQualifiedDomainName", "RequestInterval",
             "FailureThreshold", "MeasureLatency", "Inverted", "Disabled", "EnableSNI", "SearchString",
         )
-        status = health_status(route53, hc["Id"])
         self.hc_by_id[hc["Id"]] = self.add(
-            "HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck",
-            {"HealthCheckConfig": {k: cfg[k] for k in keep if k in cfg}},
-            **{HEALTH_STATUS_KEY: status},
+            "HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck", {"HealthCheckConfig": {k: cfg[k] for k in keep if k in cfg}}
         )
 
     def _zone(self, route53: Any, zone: dict[str, Any]) -> None:
@@ -424,6 +450,12 @@ class _Reader:
                 if isinstance(custom.get("OriginSslProtocols"), dict):
                     custom["OriginSSLProtocols"] = _items(custom.pop("OriginSslProtocols"))
                 item["CustomOriginConfig"] = custom
+            headers = _items(origin.get("CustomHeaders"))
+            if headers:
+                # names only: a verification header's value is a secret, and it never enters the model
+                item["OriginCustomHeaders"] = [
+                    {"HeaderName": h.get("HeaderName"), "HeaderValue": {"Ref": REDACTED_PARAMETER}} for h in headers
+                ]
             if origin.get("S3OriginConfig"):
                 item["S3OriginConfig"] = origin["S3OriginConfig"]
             origins.append(item)
@@ -442,7 +474,7 @@ class _Reader:
             config["OriginGroups"] = {"Quantity": len(groups), "Items": groups}
         self.add(
             "Distribution", "cloudfront", dist.get("ARN") or dist["Id"], "AWS::CloudFront::Distribution",
-            {"DistributionConfig": config}, **{"edge-origin:distribution-id": dist["Id"]},
+            {"DistributionConfig": config}, label=dist["Id"], **{"edge-origin:distribution-id": dist["Id"]},
         )
 
 
@@ -464,11 +496,18 @@ def _behavior(b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Route 53 calls an endpoint healthy when more than this share of its checkers report it healthy.
+HEALTHY_SHARE = 0.18
+
+
 def health_status(route53: Any, health_check_id: str) -> dict[str, Any]:
-    """``{"healthy": bool, "observations": n, "failing": n}`` from ``get_health_check_status``."""
+    """``{"healthy": bool, "observations": n, "failing": n}`` from ``get_health_check_status``:
+    healthy as Route 53 decides it (more than 18 % of the checkers report success)."""
     observations = route53.get_health_check_status(HealthCheckId=health_check_id).get("HealthCheckObservations", [])
     failing = [o for o in observations if not str((o.get("StatusReport") or {}).get("Status", "")).startswith("Success")]
-    return {"healthy": bool(observations) and not failing, "observations": len(observations), "failing": len(failing)}
+    ok = len(observations) - len(failing)
+    healthy = bool(observations) and ok / len(observations) > HEALTHY_SHARE
+    return {"healthy": healthy, "observations": len(observations), "failing": len(failing)}
 
 
 def read_account(
@@ -487,7 +526,10 @@ def read_account(
     reader.read_security_groups()
     reader.read_route53()
     reader.read_cloudfront()
-    template = {"AWSTemplateFormatVersion": "2010-09-09", "Resources": reader.resources}
+    template: dict[str, Any] = {"AWSTemplateFormatVersion": "2010-09-09", "Resources": reader.resources}
+    if any("OriginCustomHeaders" in o for r in reader.resources.values() if r["Type"] == "AWS::CloudFront::Distribution"
+           for o in r["Properties"]["DistributionConfig"]["Origins"]):
+        template["Parameters"] = {REDACTED_PARAMETER: {"Type": "String", "NoEcho": True}}
     counts = dict(reader.name_counts) if reader.names is not None else {}
     if reader.names is not None:
         for name in reader.names:

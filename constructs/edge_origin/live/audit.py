@@ -34,6 +34,7 @@ RULE_NEEDS: dict[str, frozenset[str]] = {
     "EO-KA1": frozenset({"elbv2"}),
     "EO-KA2": frozenset({"cloudfront"}),
     "EO-KA3": frozenset({"elbv2", "cloudfront"}),
+    "EO-SEC1": frozenset({"cloudfront", "route53", "ec2", "elbv2"}),
 }
 
 

@@ -3,8 +3,9 @@
 The stack's physical resources come from CloudFormation (``list_stack_resources``, the paginated
 form of ``describe_stack_resources``, which stops at 100 resources); each one is then read from its
 own service and compared with the template: record sets present with the declared set identifier,
-TTL, routing and health check; health checks present and healthy; listener attributes (the idle
-timeout: 350 s when the template leaves it out); target-group attributes; the distribution's gRPC
+TTL, routing, values and health check; health checks present and healthy; listener attributes (the
+idle timeout: 350 s when the template leaves it out); target-group and load-balancer attributes
+the template sets; the distribution's gRPC
 behaviors and origin timeouts. CloudFormation drift detection is not used (it misreports listener
 attributes). Only List/Describe/Get calls are made.
 """
@@ -182,6 +183,10 @@ class _Verifier:
                 self.compare(res, f"{what} Weight", record.weight, live.get("Weight"))
             if record.routing_policy == "multivalue":
                 self.compare(res, f"{what} MultiValueAnswer", True, live.get("MultiValueAnswer"))
+            values = [self.physical_of(_ref(v)) for v in record.values]
+            if record.values and all(isinstance(v, str) for v in values):
+                live_values = sorted(r["Value"] for r in live.get("ResourceRecords", []))
+                self.compare(res, f"{what} values", ", ".join(sorted(values)), ", ".join(live_values))
             declared_hc = self.physical_of(record.health_check_id)
             if record.health_check_id is not None and declared_hc is not None:
                 self.compare(res, f"{what} HealthCheckId", declared_hc, live.get("HealthCheckId"))
@@ -206,8 +211,9 @@ class _Verifier:
                                          ("FailureThreshold", hc.failure_threshold, "FailureThreshold")):
                 if declared is not None:
                     self.compare(res, f"health check {label}", declared, cfg.get(key))
-            if isinstance(hc.ip_address, str):
-                self.compare(res, "health check IPAddress", hc.ip_address, cfg.get("IPAddress"))
+            ip = self.physical_of(_ref(hc.ip_address))
+            if isinstance(ip, str):
+                self.compare(res, "health check IPAddress", ip, cfg.get("IPAddress"))
             status = self.call("route53", f"{stack}/{res.logical_id} status", lambda p=physical: health_status(route53, p))
             if status is not None:
                 self.result.checked += 1
@@ -256,6 +262,23 @@ class _Verifier:
                 if isinstance(value, (str, int, bool)):
                     self.compare(res, f"target group attribute {key}", _norm_attr(value), _norm_attr(live.get(key)))
 
+    def load_balancers(self, stack: str) -> None:
+        elbv2 = self.source.client("elbv2")
+        for lb in self.model.load_balancers:
+            res = lb.resource
+            if res.stack != stack or not lb.attributes:
+                continue
+            physical = self.present(res)
+            if physical is None:
+                continue
+            page = self.call("elbv2", f"{stack}/{res.logical_id}", lambda p=physical: elbv2.describe_load_balancer_attributes(LoadBalancerArn=p))
+            if page is None:
+                continue
+            live = key_values(page.get("Attributes"))
+            for key, value in lb.attributes.items():
+                if isinstance(value, (str, int, bool)):
+                    self.compare(res, f"load balancer attribute {key}", _norm_attr(value), _norm_attr(live.get(key)))
+
     # --- CloudFront ---------------------------------------------------------------------------------
     def distributions(self, stack: str) -> None:
         cloudfront = self.source.client("cloudfront")
@@ -299,6 +322,13 @@ class _Verifier:
                     self.compare(res, f"origin {origin.id} {label}", default if declared is None else declared, as_int(custom.get(label)))
 
 
+def _ref(value: Any) -> Any:
+    """An EIP's ``Fn::GetAtt PublicIp`` is its Ref (CloudFormation's physical id of an EIP is the address)."""
+    if isinstance(value, ResourceRef) and value.attribute == "PublicIp":
+        return ResourceRef(value.stack, value.logical_id, None)
+    return value
+
+
 def _norm_attr(value: Any) -> Any:
     """Attribute values as the API returns them: strings, booleans lower case."""
     if value is None:
@@ -331,5 +361,6 @@ def verify(source: ClientSource, cdk_out: str | Path, stacks: Sequence[str] | It
         verifier.records(stack)
         verifier.listeners(stack)
         verifier.target_groups(stack)
+        verifier.load_balancers(stack)
         verifier.distributions(stack)
     return result
