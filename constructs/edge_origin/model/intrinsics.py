@@ -189,7 +189,7 @@ class StackResolver:
 
     def _ref(self, name: Any) -> Any:
         if not isinstance(name, str):
-            raise self._error(f"Ref needs a name, got {display_value(name)!r}")
+            raise self._error(f"Ref needs a name, got {_short(display_value(name))}")
         if name in self.resources:
             return ResourceRef(self.stack, name, None)
         if name in self.parameters:

@@ -153,6 +153,15 @@ def _check_depth(body: Any, where: str) -> None:
         depth += 1
 
 
+def check_values(body: Any, where: str) -> None:
+    """ModelError unless ``body`` holds only JSON values: finite 64-bit numbers, string keys,
+    at most ``MAX_DEPTH`` levels (for templates built in memory)."""
+    try:
+        _check_values(body, where)
+    except RecursionError:
+        raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels") from None
+
+
 def _check_scalar(value: Any, where: str, key: str) -> None:
     if value is None or isinstance(value, bool):
         return

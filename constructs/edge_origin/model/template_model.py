@@ -12,6 +12,7 @@ from edge_origin.model.intrinsics import StackResolver
 from edge_origin.model.loader import (
     LoadedTemplate,
     check_template_shape,
+    check_values,
     parse_template_text,
     read_paths_result,
     read_validation_acknowledgements,
@@ -184,6 +185,7 @@ class TemplateModel:
         loaded = []
         for stack, body in templates.items():
             where = (template_names or {}).get(stack, f"{stack}.template.json")
+            check_values(body, where)
             check_template_shape(body, where)
             loaded.append(LoadedTemplate(stack, where, dict(body)))
         return cls(loaded)
