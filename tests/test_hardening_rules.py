@@ -1,0 +1,96 @@
+"""The three misjudgements, each with a case that fires and one that stays quiet."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from edge_origin.findings import Severity
+from edge_origin.model import TemplateModel
+from edge_origin.model.loader import LoadedTemplate
+from edge_origin.rules import RULES_BY_ID, run_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DIR = ROOT / "tests" / "fixtures" / "templates" / "rules"
+
+
+def _record(name: str, zone: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"Type": "AWS::Route53::RecordSet", "Properties": {"Name": name, "Type": "A", "TTL": 60, "ResourceRecords": ["192.0.2.1"], **zone, **extra}}
+
+
+def _stack(zone_name: str, record: dict[str, Any], own_zone: bool) -> dict[str, Any]:
+    resources: dict[str, Any] = {"Rec": record}
+    if own_zone:
+        resources["Zone"] = {"Type": "AWS::Route53::HostedZone", "Properties": {"Name": zone_name}}
+    return {"Resources": resources}
+
+
+def _dns5(templates: dict[str, dict[str, Any]]) -> list:
+    model = TemplateModel([LoadedTemplate(k, f"{k}.json", v) for k, v in templates.items()])
+    return run_rules(model, [RULES_BY_ID["EO-DNS5"]])
+
+
+def test_dns5_separate_zones_sharing_a_name_are_not_merged() -> None:
+    by_ref = {"HostedZoneId": {"Ref": "Zone"}}
+    stacks = {
+        "A": _stack("example.com", _record("api.example.com", by_ref, Weight=10, SetIdentifier="a"), True),
+        "B": _stack("example.com", _record("api.example.com", by_ref, MultiValueAnswer=True, SetIdentifier="b"), True),
+        "C": _stack("example.com", _record("api.example.com", by_ref), True),
+    }
+    assert _dns5(stacks) == []
+
+
+def test_dns5_fires_where_the_zone_is_the_same() -> None:
+    by_name = {"HostedZoneName": "example.com."}
+    stacks = {
+        "A": _stack("example.com", _record("api.example.com", by_name, Weight=10, SetIdentifier="a"), False),
+        "B": _stack("example.com", _record("api.example.com", by_name, MultiValueAnswer=True, SetIdentifier="b"), False),
+    }
+    found = _dns5(stacks)
+    assert len(found) == 1 and "mixed routing policies (multivalue, weighted)" in found[0].message
+    by_id = {"HostedZoneId": "Z123"}
+    stacks = {
+        "A": _stack("", _record("api.example.com", by_id, Weight=10, SetIdentifier="a"), False),
+        "B": _stack("", _record("api.example.com", {"HostedZoneId": "/hostedzone/z123"}, MultiValueAnswer=True, SetIdentifier="b"), False),
+    }
+    assert len(_dns5(stacks)) == 1
+
+
+def _cf1(policy: str) -> list:
+    body = json.loads((RULES_DIR / "eo-cf1-quiet.json").read_text())
+    for res in body["Resources"].values():
+        if res["Type"] == "AWS::CloudFront::Distribution":
+            res["Properties"]["DistributionConfig"]["DefaultCacheBehavior"]["CachePolicyId"] = policy
+    return run_rules(TemplateModel([LoadedTemplate("S", "t.json", body)]), [RULES_BY_ID["EO-CF1"]])
+
+
+def test_cf1_caching_policy_on_grpc_is_a_warning_with_the_reason() -> None:
+    found = _cf1("658327ea-f89d-4fab-a63d-7e88639e58f6")  # CachingOptimized, as in aws-cdk's gRPC integ test
+    assert [f.severity for f in found] == [Severity.WARNING]
+    assert "passes gRPC through uncached" in found[0].message
+    assert _cf1("4135ea2d-6df8-44a3-9df3-4b5a84be39ad") == []
+
+
+def _lone_simple(values: list[Any]) -> str:
+    body = json.loads((RULES_DIR / "eo-dns1-fire.json").read_text())
+    records = [k for k, r in body["Resources"].items() if r["Type"] == "AWS::Route53::RecordSet"]
+    keep = copy.deepcopy(body["Resources"][records[0]])
+    for k in records:
+        del body["Resources"][k]
+    for key in ("Weight", "SetIdentifier", "MultiValueAnswer", "HealthCheckId"):
+        keep["Properties"].pop(key, None)
+    keep["Properties"]["ResourceRecords"] = values
+    body["Resources"]["Lone"] = keep
+    found = [f for f in run_rules(TemplateModel([LoadedTemplate("S", "t.json", body)]), [RULES_BY_ID["EO-DNS1"]])]
+    assert len(found) == 1 and found[0].severity is Severity.WARNING
+    return found[0].message
+
+
+def test_dns1_lone_simple_text_says_what_the_record_holds() -> None:
+    two = _lone_simple(["192.0.2.1", "192.0.2.2"])
+    assert "one NLB takes every connection" not in two
+    assert "its 2 addresses" in two and "without health checks" in two
+    one = _lone_simple(["192.0.2.1"])
+    assert "one address (192.0.2.1) takes every connection" in one
