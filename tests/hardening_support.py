@@ -39,7 +39,23 @@ json_values: st.SearchStrategy[Any] = st.recursive(
 
 malformed_intrinsics = st.builds(lambda name, arg: {name: arg}, st.sampled_from(INTRINSICS), json_values)
 
-replacements = json_values | malformed_intrinsics
+# Well-formed values the templates cannot resolve: the model reads them as Unresolved.
+unresolvable = st.sampled_from(
+    [
+        {"Ref": "AWS::Region"},
+        {"Ref": "AWS::AccountId"},
+        {"Fn::GetAZs": ""},
+        {"Fn::ImportValue": "not-exported"},
+        {"Fn::Base64": "x"},
+        {"Fn::GetStackOutput": {"StackName": "s", "OutputName": "o"}},
+        {"Fn::NoSuchFunction": [1]},
+        {"Fn::Join": ["", [{"Ref": "AWS::Region"}, "x"]]},
+        {"Fn::Sub": "${AWS::Region}.example.com"},
+        [{"Ref": "AWS::Region"}],
+    ]
+)
+
+replacements = json_values | malformed_intrinsics | unresolvable
 
 
 def all_paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

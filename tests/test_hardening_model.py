@@ -163,3 +163,52 @@ def test_undecidable_properties_are_unknown_not_a_crash() -> None:
     render_report(model, "markdown")
     assert all(r.unknown_properties is not None for r in model.resources)
     assert all(r.unknown for r in model.record_sets())
+
+
+READ_TYPES = {
+    "AWS::Route53::RecordSet", "AWS::Route53::RecordSetGroup", "AWS::Route53::HealthCheck", "AWS::Route53::HostedZone",
+    "AWS::EC2::EIP", "AWS::EC2::Subnet", "AWS::EC2::SecurityGroup", "AWS::EC2::SecurityGroupIngress",
+    "AWS::ElasticLoadBalancingV2::LoadBalancer", "AWS::ElasticLoadBalancingV2::Listener",
+    "AWS::ElasticLoadBalancingV2::TargetGroup", "AWS::CloudFront::Distribution", "AWS::CloudFront::CachePolicy",
+}
+
+
+def _sweep_cases() -> list[tuple[str, tuple[Any, ...]]]:
+    """One (fixture, path) for each distinct (resource type, property path) of the types the
+    model reads, in the fixtures."""
+    seen: set[tuple[Any, ...]] = set()
+    cases = []
+    for name in sorted(BODIES):
+        if name == "TelemetryIngest.template.json":
+            continue  # large; the generated test covers it
+        resources = BODIES[name]["Resources"]
+        for path in PATHS[name]:
+            if len(path) < 3 or path[0] != "Resources" or path[2] not in ("Properties", "Metadata"):
+                continue
+            if resources[path[1]].get("Type") not in READ_TYPES:
+                continue
+            resource = resources[path[1]]
+            declares = tuple(sorted(resource.get("Metadata", {})))  # a declared profile brings the KA rules in
+            shape = (resource.get("Type"), declares, *(0 if isinstance(p, int) else p for p in path[2:]))
+            if shape not in seen:
+                seen.add(shape)
+                cases.append((name, path))
+    return cases
+
+
+SWEEP = _sweep_cases()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [{"Ref": "AWS::Region"}, 7, [], {}, "nonsense", True, -(2**62)],
+    ids=["unresolved", "number", "list", "mapping", "string", "boolean", "negative"],
+)
+def test_every_property_shape_of_the_fixtures_with_an_odd_value(value: Any) -> None:
+    """Deterministic sweep: each property path the fixtures hold, per resource type, set to an
+    unresolvable value or a wrong JSON type: checked, or one clean ModelError."""
+    assert len(SWEEP) > 100
+    for name, path in SWEEP:
+        body = copy.deepcopy(BODIES[name])
+        set_path(body, path, copy.deepcopy(value))
+        _exercise(json.dumps(body))
