@@ -216,3 +216,35 @@ def test_refs_to_resources_a_macro_would_make_are_unknown() -> None:
     assert props["A"].reason == "transform" and props["B"].reason == "transform"
     with pytest.raises(ModelError, match="no such resource"):
         model_from_text(json.dumps({"Resources": {"R": {"Type": "X", "Properties": {"A": {"Ref": "Made"}}}}}))
+
+
+# --- generated text ------------------------------------------------------------------------------
+from hardening_support import examples, json_values  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from edge_origin.model.loader import parse_template_text  # noqa: E402
+
+TAGS = ["!Ref", "!GetAtt", "!Sub", "!If", "!Join", "!Select", "!Condition", "!Foo", "!!binary", "!!set", "&a", "*a", "<<:"]
+yaml_like = st.lists(
+    st.sampled_from(["Resources:", "  R:", "    Type: X", "    Properties:", "      A:", "- ", ": ", "{", "}", "[", "]", ",", "\n", "  "])
+    | st.sampled_from(TAGS)
+    | st.text(max_size=6),
+    max_size=25,
+).map(" ".join)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(text=yaml_like | st.text(max_size=200) | json_values.map(json.dumps))
+def test_any_text_is_a_template_or_one_clean_line(text: str) -> None:
+    try:
+        body = parse_template_text(text, "t.yaml")
+    except ModelError as exc:
+        assert str(exc).startswith("t.yaml") and "\n" not in str(exc)
+        return
+    model_or_error = None
+    try:
+        model_or_error = model_from_text(text, template="t.yaml")
+    except ModelError as exc:
+        assert str(exc).startswith("t.yaml")
+    assert isinstance(body, dict) and (model_or_error is None or model_or_error.resources)
