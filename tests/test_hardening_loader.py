@@ -7,10 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hardening_support import examples, json_values
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_origin import cli
 from edge_origin.checker import check_paths
 from edge_origin.model import ModelError, ResourceRef, Unresolved, load_model, model_from_text
+from edge_origin.model.loader import parse_template_text
 from edge_origin.model.yaml_loader import load_yaml_template
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -219,12 +223,6 @@ def test_refs_to_resources_a_macro_would_make_are_unknown() -> None:
 
 
 # --- generated text ------------------------------------------------------------------------------
-from hardening_support import examples, json_values  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from edge_origin.model.loader import parse_template_text  # noqa: E402
-
 TAGS = ["!Ref", "!GetAtt", "!Sub", "!If", "!Join", "!Select", "!Condition", "!Foo", "!!binary", "!!set", "&a", "*a", "<<:"]
 yaml_like = st.lists(
     st.sampled_from(["Resources:", "  R:", "    Type: X", "    Properties:", "      A:", "- ", ": ", "{", "}", "[", "]", ",", "\n", "  "])
