@@ -46,7 +46,13 @@ def test_separate_zones_that_share_a_name_are_not_mixed_routing_policies() -> No
 
 @pytest.mark.parametrize(
     "name",
-    ["cfn-lint-language_extension.yaml", "cfn-lint-auto_publish_alias.yaml", "cfn-lint-get_stack_output.yaml"],
+    [
+        "cfn-lint-language_extension.yaml",
+        "cfn-lint-auto_publish_alias.yaml",
+        "cfn-lint-get_stack_output.yaml",
+        "cfn-lint-billing_mode.yaml",
+        "cfn-lint-recordset_name.yaml",
+    ],
 )
 def test_valid_templates_with_transforms_and_new_intrinsics_are_read(name: str) -> None:
     result = check_paths([CORPUS / name])
@@ -65,6 +71,14 @@ def test_language_extensions_then_sam_are_both_expanded() -> None:
     model = check_paths([CORPUS / "cfn-lint-language_extension.yaml"]).model
     types = {r.type for r in model.resources}
     assert "AWS::Lambda::Function" in types and "AWS::StepFunctions::StateMachine" in types
+
+
+def test_undecidable_if_is_unknown_and_names_are_normalized() -> None:
+    table = check_paths([CORPUS / "cfn-lint-billing_mode.yaml"]).model.resource("cfn-lint-billing_mode", "DynamoDbConditioned")
+    assert table is not None and type(table.properties["BillingMode"]).__name__ == "Unresolved"
+    model = check_paths([CORPUS / "cfn-lint-recordset_name.yaml"]).model
+    assert sorted(r.name for r in model.record_sets()) == ["example.com", "example.com", "rs1.example.com", "rs2.example.com"]
+    assert {r.hosted_zone_name for r in model.record_sets()} == {"example.com"}
 
 
 def test_the_whole_corpus_at_once() -> None:
