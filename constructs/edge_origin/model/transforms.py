@@ -154,6 +154,7 @@ def _inline_alias_refs(template: dict[str, Any], parameters: dict[str, Any]) -> 
 
 def _serverless(body: dict[str, Any], where: str) -> dict[str, Any]:
     try:
+        from samtranslator.metrics.metrics import Metrics
         from samtranslator.parser.parser import Parser
         from samtranslator.public.exceptions import InvalidDocumentException
         from samtranslator.translator.translator import Translator
@@ -179,9 +180,10 @@ def _serverless(body: dict[str, Any], where: str) -> dict[str, Any]:
             props["CodeUri"] = PLACEHOLDER_S3
     parameters = {name: _parameter_value(p) for name, p in (template.get("Parameters") or {}).items()}
     _inline_alias_refs(template, parameters)
+    metrics = Metrics()  # published (to nowhere) below, or it warns at exit
     try:
         with _region():
-            out = Translator(managed_policy_map={}, sam_parser=Parser()).translate(
+            out = Translator(managed_policy_map={}, sam_parser=Parser(), metrics=metrics).translate(
                 sam_template=template, parameter_values=parameters
             )
     except InvalidDocumentException as exc:
@@ -189,4 +191,6 @@ def _serverless(body: dict[str, Any], where: str) -> dict[str, Any]:
         raise ModelError(f"{where}: {SERVERLESS}: {causes[0][:200]}") from None
     except Exception as exc:  # the translator raises plain exceptions on odd shapes
         raise ModelError(f"{where}: {SERVERLESS} could not expand the template ({type(exc).__name__}: {str(exc)[:120]})") from None
+    finally:
+        metrics.publish()
     return _plain(out)
