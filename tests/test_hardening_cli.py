@@ -75,7 +75,7 @@ def argv_for(draw: st.DrawFn) -> list[str]:
     return argv
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(argv=argv_for())
 def test_every_subcommand_exits_cleanly_on_generated_arguments(argv: list[str]) -> None:
     code, _, err = run_main(argv)
@@ -135,7 +135,7 @@ def test_profile_numbers_out_of_range_name_the_field(tmp_path: Path) -> None:
         assert code == 2 and field in err and err.count("\n") == 1 and len(err) < 400, err
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.dictionaries(st.sampled_from(["preset", "nlb_idle_timeout_s", "client_keepalive_time_s",
                                              "server_max_ping_strikes", "client_lb_policy",
                                              "server_max_connection_age_s", "cloudfront_extended_timeouts",

@@ -479,6 +479,8 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
     for raw in paths:
         path = Path(raw)
         try:
+            if not str(raw).strip():
+                raise ModelError("an empty path was given (pass template files, folders or a cdk.out directory)")
             if path.is_dir():
                 if (path / "manifest.json").exists():
                     items = _read_assembly(path)
