@@ -206,12 +206,18 @@ def test_alias_amplification_is_refused(tmp_path: Path) -> None:
         load_model([path])
 
 
-@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400", "1" + "0" * 400])
-def test_json_numbers_cloudformation_refuses(tmp_path: Path, number: str) -> None:
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400", "1" + "0" * 400, "9" * 5000])
+def test_json_numbers_cloudformation_refuses_name_the_field(tmp_path: Path, number: str) -> None:
     path = tmp_path / "t.json"
-    path.write_text('{"Resources": {"R": {"Type": "X", "Metadata": {"n": ' + number + "}}}}")
-    with pytest.raises(ModelError, match="finite|64 bits"):
+    path.write_text('{"Resources": {"R": {"Type": "X", "Metadata": {"nlb_idle_timeout_s": ' + number + "}}}}")
+    with pytest.raises(ModelError, match="nlb_idle_timeout_s: .*(finite|64 bits)") as info:
         load_model([path])
+    assert len(str(info.value)) < 300
+
+
+def test_an_empty_path_is_bad_input_not_the_working_directory() -> None:
+    with pytest.raises(ModelError, match="empty path"):
+        load_model([""])
 
 
 def test_refs_to_resources_a_macro_would_make_are_unknown() -> None:

@@ -167,11 +167,11 @@ def _check_scalar(value: Any, where: str, key: str) -> None:
         return
     if isinstance(value, int):
         if not -MAX_INT <= value < MAX_INT:
-            raise ModelError(f"{where}: {key}: integer {str(value)[:20]}... is out of range (at most 64 bits)")
+            raise ModelError(f"{where}: {key}: integer out of range (CloudFormation numbers fit 64 bits: at most {MAX_INT - 1})")
         return
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ModelError(f"{where}: {key}: {value} is not a number CloudFormation accepts (numbers must be finite)")
+            raise ModelError(f"{where}: {key}: {value} is not a number CloudFormation accepts (numbers must be finite, within 64-bit range)")
         return
     raise ModelError(f"{where}: {key}: a {type(value).__name__} value is not JSON (templates hold strings, numbers, booleans, lists, mappings)")
 
@@ -200,6 +200,7 @@ def parse_document(text: str, where: str) -> Any:
     try:
         body = json.loads(text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int)
     except ModelError as exc:
+        _name_the_bad_number(text, where)
         raise ModelError(f"{where}: {exc}") from None
     except RecursionError:
         raise ModelError(f"{where}: document nested too deeply to parse") from None
@@ -209,6 +210,15 @@ def parse_document(text: str, where: str) -> Any:
         return body
     _check_values(body, where, scalars=False)
     return body
+
+
+def _name_the_bad_number(text: str, where: str) -> None:
+    """Only on error: parse again leniently so the walk can name the key holding the number."""
+    try:
+        lenient = json.loads(text, parse_int=lambda t: MAX_INT if len(t.lstrip("-")) > 19 else int(t))
+    except (ValueError, RecursionError):
+        return
+    _check_values(lenient, where)
 
 
 def check_template_shape(body: Any, where: str) -> None:
