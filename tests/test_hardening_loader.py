@@ -252,3 +252,17 @@ def test_any_text_is_a_template_or_one_clean_line(text: str) -> None:
     except ModelError as exc:
         assert str(exc).startswith("t.yaml")
     assert isinstance(body, dict) and (model_or_error is None or model_or_error.resources)
+
+
+def test_plain_yaml_check_imports_neither_cfn_lint_nor_the_sam_translator() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from edge_origin.checker import check_paths; "
+        f"check_paths([{str(RULES_DIR / 'eo-dns1-fire.yaml')!r}]); "
+        "print(sorted(m for m in ('cfnlint', 'samtranslator', 'aws_cdk') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
