@@ -94,3 +94,27 @@ def test_dns1_lone_simple_text_says_what_the_record_holds() -> None:
     assert "its 2 addresses" in two and "without health checks" in two
     one = _lone_simple(["192.0.2.1"])
     assert "one address (192.0.2.1) takes every connection" in one
+
+
+def test_cf1_does_not_guess_about_values_decided_at_deploy_time() -> None:
+    body = json.loads((RULES_DIR / "eo-cf1-quiet.json").read_text())
+    body["Parameters"] = {"Methods": {"Type": "CommaDelimitedList"}, "Version": {"Type": "String"}, "Policy": {"Type": "String"}}
+    for res in body["Resources"].values():
+        if res["Type"] == "AWS::CloudFront::Distribution":
+            cfg = res["Properties"]["DistributionConfig"]
+            cfg["DefaultCacheBehavior"]["AllowedMethods"] = {"Ref": "Methods"}
+            cfg["HttpVersion"] = {"Ref": "Version"}
+            for origin in cfg["Origins"]:
+                origin.setdefault("CustomOriginConfig", {})["OriginProtocolPolicy"] = {"Ref": "Policy"}
+    model = TemplateModel([LoadedTemplate("S", "t.json", body)])
+    assert run_rules(model, [RULES_BY_ID["EO-CF1"]]) == []
+
+
+def test_ssm_parameter_defaults_are_names_not_values() -> None:
+    body = json.loads((RULES_DIR / "eo-dns4-quiet.json").read_text())
+    body["Parameters"] = {"Ttl": {"Type": "AWS::SSM::Parameter::Value<String>", "Default": "/edge/ttl"}}
+    for res in body["Resources"].values():
+        if res["Type"] == "AWS::Route53::RecordSet":
+            res["Properties"]["TTL"] = {"Ref": "Ttl"}
+    model = TemplateModel([LoadedTemplate("S", "t.json", body)])  # no "TTL is a string" rejection
+    assert all(r.ttl is None for r in model.record_sets())

@@ -194,9 +194,11 @@ class StackResolver:
             return ResourceRef(self.stack, name, None)
         if name in self.parameters:
             param = self.parameters[name] or {}
+            ptype = str(param.get("Type", ""))
+            if ptype.startswith(("AWS::SSM::Parameter::Value<", "List<AWS::SSM::Parameter::Value<")):
+                return Unresolved("parameter", f"Ref {name} (SSM parameter value)")  # the Default names it
             if "Default" in param:
                 default = param["Default"]
-                ptype = str(param.get("Type", ""))
                 if isinstance(default, str) and (ptype.startswith("List<") or ptype == "CommaDelimitedList"):
                     return [part.strip() for part in default.split(",")]
                 return default

@@ -511,6 +511,7 @@ class TemplateModel:
                     behaviors=behaviors,
                     http_version=cfg.literal_str("HttpVersion"),
                     enabled=cfg.bool("Enabled"),
+                    http_version_unknown=_deploy_time(cfg.raw("HttpVersion")) or cfg.unknown,
                 )
             )
         return views
@@ -529,6 +530,7 @@ class TemplateModel:
             https_port=custom.int("HTTPSPort"),
             http_port=custom.int("HTTPPort"),
             raw=o.data,
+            protocol_policy_unknown=custom.unknown or _deploy_time(custom.raw("OriginProtocolPolicy")),
         )
 
     @staticmethod
@@ -547,7 +549,9 @@ class TemplateModel:
             cache_policy_id=b.str("CachePolicyId"),
             forwarded_values=b.raw("ForwardedValues"),
             raw=b.data,
-            grpc_unknown=grpc.unknown or isinstance(grpc.raw("Enabled"), (ResourceRef, Unresolved)),
+            grpc_unknown=grpc.unknown or _deploy_time(grpc.raw("Enabled")),
+            methods_unknown=_deploy_time(b.raw("AllowedMethods"))
+            or any(_deploy_time(m) for m in (methods or ())),
         )
 
     # --- origins and paths ---------------------------------------------------------------------
@@ -609,6 +613,11 @@ class TemplateModel:
             return self.load_balancers_for_name(origin.domain_name)
         lb = self.load_balancer(origin.domain_name)
         return [lb] if lb is not None else []
+
+
+def _deploy_time(value: Any) -> bool:
+    """A value only known at deploy time (a reference or something the templates cannot resolve)."""
+    return isinstance(value, (ResourceRef, Unresolved))
 
 
 def _attribute_int(value: Any) -> int | None:

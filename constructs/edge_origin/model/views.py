@@ -451,6 +451,8 @@ class OriginView:
     https_port: int | None
     http_port: int | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: ``OriginProtocolPolicy`` is not decidable from the templates.
+    protocol_policy_unknown: bool = False
 
 
 @dataclass(eq=False)
@@ -467,6 +469,8 @@ class BehaviorView:
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
     #: ``GrpcConfig`` (or its ``Enabled``) is not decidable from the templates.
     grpc_unknown: bool = False
+    #: ``AllowedMethods`` is not decidable from the templates.
+    methods_unknown: bool = False
 
     @property
     def label(self) -> str:
@@ -480,6 +484,8 @@ class DistributionView:
     behaviors: list[BehaviorView]
     http_version: str | None
     enabled: bool | None
+    #: ``HttpVersion`` is not decidable from the templates.
+    http_version_unknown: bool = False
 
 
 # CloudFront managed cache policy ids that do not cache.
