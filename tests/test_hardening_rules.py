@@ -118,3 +118,34 @@ def test_ssm_parameter_defaults_are_names_not_values() -> None:
             res["Properties"]["TTL"] = {"Ref": "Ttl"}
     model = TemplateModel([LoadedTemplate("S", "t.json", body)])  # no "TTL is a string" rejection
     assert all(r.ttl is None for r in model.record_sets())
+
+
+def _unknown_everywhere(name: str, rule: str) -> list:
+    """The fixture that fires ``rule``, with every attribute list, ingress list and
+    MultiValueAnswer replaced by a value decided at deploy time."""
+    body = json.loads((RULES_DIR / name).read_text())
+    body.setdefault("Parameters", {})["Unknown"] = {"Type": "String"}
+    unknown = {"Ref": "Unknown"}
+    for res in body["Resources"].values():
+        props = res.get("Properties", {})
+        for key in ("TargetGroupAttributes", "LoadBalancerAttributes", "ListenerAttributes", "SecurityGroupIngress"):
+            if key in props:
+                props[key] = [unknown]
+        if "MultiValueAnswer" in props:
+            props["MultiValueAnswer"] = unknown
+        if res.get("Type") == "AWS::ElasticLoadBalancingV2::Listener":
+            props["ListenerAttributes"] = [unknown]
+    return run_rules(TemplateModel([LoadedTemplate("S", "t.json", body)]), [RULES_BY_ID[rule]])
+
+
+def test_rules_do_not_fire_on_what_is_decided_at_deploy_time() -> None:
+    for name, rule in (
+        ("eo-nlb3-fire.json", "EO-NLB3"),
+        ("eo-nlb1-fire.json", "EO-NLB1"),
+        ("eo-sg1-fire.json", "EO-SG1"),
+        ("eo-dns5-fire.json", "EO-DNS5"),
+        ("eo-ka1-fire.json", "EO-KA1"),
+    ):
+        fired = run_rules(TemplateModel([LoadedTemplate("S", "t.json", json.loads((RULES_DIR / name).read_text()))]), [RULES_BY_ID[rule]])
+        assert fired, name  # the fixture does fire as written
+        assert _unknown_everywhere(name, rule) == [], name

@@ -58,6 +58,8 @@ DISTRIBUTION = "AWS::CloudFront::Distribution"
 def _routing_policy(p: Props) -> str:
     if p.has("Weight"):
         return "weighted"
+    if isinstance(p.raw("MultiValueAnswer"), (ResourceRef, Unresolved)):
+        return "unknown"  # multivalue or simple: decided at deploy time
     if p.bool("MultiValueAnswer") is True:
         return "multivalue"
     if p.has("Failover"):
@@ -459,8 +461,9 @@ class TemplateModel:
         """Security groups with inline and separate (``SecurityGroupIngress``) ingress rules."""
         groups = {}
         for res in self._by_type.get(SECURITY_GROUP, ()):
-            view = SecurityGroupView(res)
-            for rule in props_of(res).mappings("SecurityGroupIngress"):
+            p = props_of(res)
+            view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
+            for rule in p.mappings("SecurityGroupIngress"):
                 view.ingress.append(self._ingress(res, rule))
             groups[res.key] = view
         for res in self._by_type.get(SECURITY_GROUP_INGRESS, ()):
@@ -483,6 +486,7 @@ class TemplateModel:
             cidr_ipv6=rule.str("CidrIpv6"),
             prefix_list_id=rule.str("SourcePrefixListId"),
             source_security_group=rule.str("SourceSecurityGroupId"),
+            unknown=any(_deploy_time(rule.raw(k)) for k in ("IpProtocol", "FromPort", "ToPort")),
         )
 
     # --- CloudFront -------------------------------------------------------------------------------
