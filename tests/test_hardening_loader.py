@@ -266,3 +266,10 @@ def test_plain_yaml_check_imports_neither_cfn_lint_nor_the_sam_translator() -> N
     env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_json_and_yaml_twins_in_one_folder_keep_their_extension(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text(MINIMAL)
+    (tmp_path / "a.yaml").write_text(MINIMAL)
+    (tmp_path / "b.template.json").write_text(MINIMAL)
+    assert sorted(load_model([tmp_path]).stacks) == ["a.json", "a.yaml", "b"]

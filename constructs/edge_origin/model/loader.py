@@ -441,7 +441,20 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 result.unreadable.append((str(path), str(exc)))
                 continue
             found.append(LoadedTemplate(rel, str(path), body))
-    return found
+    return _keep_extension_where_names_collide(found, directory)
+
+
+def _keep_extension_where_names_collide(found: list[LoadedTemplate], directory: Path) -> list[LoadedTemplate]:
+    """``a.json`` and ``a.yaml`` in one folder: both keep their extension in the stack name."""
+    counts: dict[str, int] = {}
+    for item in found:
+        counts[item.stack] = counts.get(item.stack, 0) + 1
+    return [
+        LoadedTemplate(Path(item.template).relative_to(directory).as_posix(), item.template, item.body)
+        if counts[item.stack] > 1 and Path(item.template).is_relative_to(directory)
+        else item
+        for item in found
+    ]
 
 
 def _peek(path: Path) -> str:
