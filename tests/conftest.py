@@ -32,3 +32,10 @@ def reference_app(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def reference_template(reference_app) -> dict:
     return reference_app[1]
+
+
+# Hypothesis: `pytest --hypothesis-profile=deep` (CI) runs the generated-input tests with many more
+# examples; the default keeps the suite fast (tests/hardening_support.examples).
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("deep", max_examples=3000, deadline=None)

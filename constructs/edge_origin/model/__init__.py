@@ -2,14 +2,17 @@
 
 Loading
     ``load_model(paths)`` takes template files (``.json``, ``.yaml``, ``.yml``, ``.template``;
-    JSON first, else YAML with short-form tags via cfn-lint's decoder) and cloud-assembly
-    directories (``cdk.out``: ``manifest.json`` names the stacks and their templates; nested
-    assemblies of CDK Stages are followed). A directory without ``manifest.json`` is rejected:
-    pass plain templates as files. A file's stack name is its name minus ``.template.json`` /
-    ``.json`` / ``.yaml``...; in a cdk.out it is the artifact's stack name. Files over
-    ``MAX_TEMPLATE_BYTES`` (16 MiB) are rejected before they are read; documents nested deeper
-    than ``MAX_DEPTH`` (100) are rejected. All bad input raises ``ModelError`` (a ValueError)
-    with one line: ``<file>: [<logical id>: ]<problem>``.
+    JSON first, else YAML with short-form tags via ``yaml_loader``: PyYAML + CloudFormation
+    constructors), folders of them (recursive) and cloud-assembly directories (``cdk.out``:
+    ``manifest.json`` names the stacks and their templates; nested assemblies of CDK Stages are
+    followed, inside the assembly and without cycles). ``AWS::LanguageExtensions`` and SAM are
+    expanded (``transforms``: cfn-lint, aws-sam-translator; imported only when declared). A file's
+    stack name is its name minus the template extension; in a folder, its relative path; in a
+    cdk.out the artifact's stack name. Only regular files of at most ``MAX_TEMPLATE_BYTES``
+    (16 MiB) are read; numbers must be finite and fit 64 bits; documents nested deeper than
+    ``MAX_DEPTH`` (100) are rejected. All bad input raises ``ModelError`` (a ValueError) with
+    one line: ``<file>: [<logical id>: ][<property path>: ]<problem>``. ``load_model(paths,
+    strict=False)`` instead lists bad files in ``model.unreadable`` and checks the rest.
 
     For a cdk.out, findings CDK suppressed for the EdgeOrigin pack (``validation-report.json``,
     acknowledged with a reason) land in ``model.acknowledged_paths`` (construct path -> rules),
@@ -34,7 +37,17 @@ Values (see ``intrinsics`` for the full list)
     resolved when its condition is decidable from the templates (parameter defaults), else it is
     ``Unresolved("condition", ...)``: the checker does not guess a branch. ``AWS::NoValue``
     removes the key. A resource whose ``Condition`` is false with the parameter defaults is left
-    out (listed in ``model.skipped``); an undecidable one is kept. Unknown ``Fn::*`` and Refs to missing resources raise ``ModelError``.
+    out (listed in ``model.skipped``); an undecidable one is kept. An unknown (newer) ``Fn::*`` is
+    ``Unresolved("unknown", ...)``; a malformed known intrinsic or a Ref to a missing resource
+    raises ``ModelError`` (unless a macro transform could make it: then ``Unresolved``). A whole
+    ``Properties`` that is undecidable leaves ``resource.properties`` empty and sets
+    ``resource.unknown_properties`` (record views: ``unknown``).
+
+Shapes
+    The typed views read properties through ``Props`` (``props_of(resource)``): each accessor
+    returns the typed value, a deploy-time value, or None, and raises ``ModelError`` naming the
+    file, resource and property path for a JSON type CloudFormation would refuse there. The
+    model builds every view when it is constructed, so bad shapes surface at load, per file.
     ``normalize_name(name)``: lower case, no trailing dot. ``display_value(v)`` renders any value.
 
 Typed views (built once, cached; linear in the number of resources)

@@ -125,19 +125,33 @@ class StackResolver:
                         pass  # a property named Condition, not the intrinsic
                     else:
                         return self._intrinsic(key, arg, depth + 1)
-            out: dict[str, Any] = {}
-            for key, item in value.items():
+            # Copy on change: a mapping with no intrinsic inside is returned as it is (the model
+            # never mutates properties), which halves the memory of a large template.
+            out: dict[str, Any] | None = None
+            for i, (key, item) in enumerate(value.items()):
+                if not isinstance(item, (dict, list)):
+                    if out is not None:
+                        out[key] = item
+                    continue
                 resolved = self._resolve(item, depth + 1)
-                if resolved is not _NOVALUE:
+                if out is None and resolved is not item:
+                    out = dict(list(value.items())[:i])
+                if out is not None and resolved is not _NOVALUE:
                     out[key] = resolved
-            return out
+            return value if out is None else out
         if isinstance(value, list):
-            items = []
-            for item in value:
+            items: list[Any] | None = None
+            for i, item in enumerate(value):
+                if not isinstance(item, (dict, list)):
+                    if items is not None:
+                        items.append(item)
+                    continue
                 resolved = self._resolve(item, depth + 1)
-                if resolved is not _NOVALUE:
+                if items is None and resolved is not item:
+                    items = value[:i]
+                if items is not None and resolved is not _NOVALUE:
                     items.append(resolved)
-            return items
+            return value if items is None else items
         return value
 
     def _intrinsic(self, key: str, arg: Any, depth: int) -> Any:
@@ -189,14 +203,16 @@ class StackResolver:
 
     def _ref(self, name: Any) -> Any:
         if not isinstance(name, str):
-            raise self._error(f"Ref needs a name, got {display_value(name)!r}")
+            raise self._error(f"Ref needs a name, got {_short(display_value(name))}")
         if name in self.resources:
             return ResourceRef(self.stack, name, None)
         if name in self.parameters:
             param = self.parameters[name] or {}
+            ptype = str(param.get("Type", ""))
+            if ptype.startswith(("AWS::SSM::Parameter::Value<", "List<AWS::SSM::Parameter::Value<")):
+                return Unresolved("parameter", f"Ref {name} (SSM parameter value)")  # the Default names it
             if "Default" in param:
                 default = param["Default"]
-                ptype = str(param.get("Type", ""))
                 if isinstance(default, str) and (ptype.startswith("List<") or ptype == "CommaDelimitedList"):
                     return [part.strip() for part in default.split(",")]
                 return default

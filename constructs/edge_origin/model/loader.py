@@ -153,16 +153,25 @@ def _check_depth(body: Any, where: str) -> None:
         depth += 1
 
 
+def check_values(body: Any, where: str) -> None:
+    """ModelError unless ``body`` holds only JSON values: finite 64-bit numbers, string keys,
+    at most ``MAX_DEPTH`` levels (for templates built in memory)."""
+    try:
+        _check_values(body, where)
+    except RecursionError:
+        raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels") from None
+
+
 def _check_scalar(value: Any, where: str, key: str) -> None:
     if value is None or isinstance(value, bool):
         return
     if isinstance(value, int):
         if not -MAX_INT <= value < MAX_INT:
-            raise ModelError(f"{where}: {key}: integer {str(value)[:20]}... is out of range (at most 64 bits)")
+            raise ModelError(f"{where}: {key}: integer out of range (CloudFormation numbers fit 64 bits: at most {MAX_INT - 1})")
         return
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise ModelError(f"{where}: {key}: {value} is not a number CloudFormation accepts (numbers must be finite)")
+            raise ModelError(f"{where}: {key}: {value} is not a number CloudFormation accepts (numbers must be finite, within 64-bit range)")
         return
     raise ModelError(f"{where}: {key}: a {type(value).__name__} value is not JSON (templates hold strings, numbers, booleans, lists, mappings)")
 
@@ -191,6 +200,7 @@ def parse_document(text: str, where: str) -> Any:
     try:
         body = json.loads(text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int)
     except ModelError as exc:
+        _name_the_bad_number(text, where)
         raise ModelError(f"{where}: {exc}") from None
     except RecursionError:
         raise ModelError(f"{where}: document nested too deeply to parse") from None
@@ -200,6 +210,15 @@ def parse_document(text: str, where: str) -> Any:
         return body
     _check_values(body, where, scalars=False)
     return body
+
+
+def _name_the_bad_number(text: str, where: str) -> None:
+    """Only on error: parse again leniently so the walk can name the key holding the number."""
+    try:
+        lenient = json.loads(text, parse_int=lambda t: MAX_INT if len(t.lstrip("-")) > 19 else int(t))
+    except (ValueError, RecursionError):
+        return
+    _check_values(lenient, where)
 
 
 def check_template_shape(body: Any, where: str) -> None:
@@ -422,7 +441,20 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 result.unreadable.append((str(path), str(exc)))
                 continue
             found.append(LoadedTemplate(rel, str(path), body))
-    return found
+    return _keep_extension_where_names_collide(found, directory)
+
+
+def _keep_extension_where_names_collide(found: list[LoadedTemplate], directory: Path) -> list[LoadedTemplate]:
+    """``a.json`` and ``a.yaml`` in one folder: both keep their extension in the stack name."""
+    counts: dict[str, int] = {}
+    for item in found:
+        counts[item.stack] = counts.get(item.stack, 0) + 1
+    return [
+        LoadedTemplate(Path(item.template).relative_to(directory).as_posix(), item.template, item.body)
+        if counts[item.stack] > 1 and Path(item.template).is_relative_to(directory)
+        else item
+        for item in found
+    ]
 
 
 def _peek(path: Path) -> str:
@@ -470,6 +502,8 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
     for raw in paths:
         path = Path(raw)
         try:
+            if not str(raw).strip():
+                raise ModelError("an empty path was given (pass template files, folders or a cdk.out directory)")
             if path.is_dir():
                 if (path / "manifest.json").exists():
                     items = _read_assembly(path)

@@ -12,6 +12,7 @@ from edge_origin.model.intrinsics import StackResolver
 from edge_origin.model.loader import (
     LoadedTemplate,
     check_template_shape,
+    check_values,
     parse_template_text,
     read_paths_result,
     read_validation_acknowledgements,
@@ -57,6 +58,8 @@ DISTRIBUTION = "AWS::CloudFront::Distribution"
 def _routing_policy(p: Props) -> str:
     if p.has("Weight"):
         return "weighted"
+    if isinstance(p.raw("MultiValueAnswer"), (ResourceRef, Unresolved)):
+        return "unknown"  # multivalue or simple: decided at deploy time
     if p.bool("MultiValueAnswer") is True:
         return "multivalue"
     if p.has("Failover"):
@@ -184,6 +187,7 @@ class TemplateModel:
         loaded = []
         for stack, body in templates.items():
             where = (template_names or {}).get(stack, f"{stack}.template.json")
+            check_values(body, where)
             check_template_shape(body, where)
             loaded.append(LoadedTemplate(stack, where, dict(body)))
         return cls(loaded)
@@ -457,8 +461,9 @@ class TemplateModel:
         """Security groups with inline and separate (``SecurityGroupIngress``) ingress rules."""
         groups = {}
         for res in self._by_type.get(SECURITY_GROUP, ()):
-            view = SecurityGroupView(res)
-            for rule in props_of(res).mappings("SecurityGroupIngress"):
+            p = props_of(res)
+            view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
+            for rule in p.mappings("SecurityGroupIngress"):
                 view.ingress.append(self._ingress(res, rule))
             groups[res.key] = view
         for res in self._by_type.get(SECURITY_GROUP_INGRESS, ()):
@@ -481,6 +486,7 @@ class TemplateModel:
             cidr_ipv6=rule.str("CidrIpv6"),
             prefix_list_id=rule.str("SourcePrefixListId"),
             source_security_group=rule.str("SourceSecurityGroupId"),
+            unknown=any(_deploy_time(rule.raw(k)) for k in ("IpProtocol", "FromPort", "ToPort")),
         )
 
     # --- CloudFront -------------------------------------------------------------------------------
@@ -509,6 +515,7 @@ class TemplateModel:
                     behaviors=behaviors,
                     http_version=cfg.literal_str("HttpVersion"),
                     enabled=cfg.bool("Enabled"),
+                    http_version_unknown=_deploy_time(cfg.raw("HttpVersion")) or cfg.unknown,
                 )
             )
         return views
@@ -527,6 +534,7 @@ class TemplateModel:
             https_port=custom.int("HTTPSPort"),
             http_port=custom.int("HTTPPort"),
             raw=o.data,
+            protocol_policy_unknown=custom.unknown or _deploy_time(custom.raw("OriginProtocolPolicy")),
         )
 
     @staticmethod
@@ -545,7 +553,9 @@ class TemplateModel:
             cache_policy_id=b.str("CachePolicyId"),
             forwarded_values=b.raw("ForwardedValues"),
             raw=b.data,
-            grpc_unknown=grpc.unknown or isinstance(grpc.raw("Enabled"), (ResourceRef, Unresolved)),
+            grpc_unknown=grpc.unknown or _deploy_time(grpc.raw("Enabled")),
+            methods_unknown=_deploy_time(b.raw("AllowedMethods"))
+            or any(_deploy_time(m) for m in (methods or ())),
         )
 
     # --- origins and paths ---------------------------------------------------------------------
@@ -607,6 +617,11 @@ class TemplateModel:
             return self.load_balancers_for_name(origin.domain_name)
         lb = self.load_balancer(origin.domain_name)
         return [lb] if lb is not None else []
+
+
+def _deploy_time(value: Any) -> bool:
+    """A value only known at deploy time (a reference or something the templates cannot resolve)."""
+    return isinstance(value, (ResourceRef, Unresolved))
 
 
 def _attribute_int(value: Any) -> int | None:

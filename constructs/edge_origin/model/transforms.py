@@ -6,7 +6,9 @@
 - ``AWS::Serverless-2016-10-31`` (SAM): aws-sam-translator, the library CloudFormation's SAM
   transform is built from, so implicit resources (``<Function>Role``, ``ServerlessRestApi``...)
   exist in the model. Local ``CodeUri``-style paths are replaced by a placeholder S3 URI first,
-  as ``sam package`` would (the translator accepts only S3 locations).
+  as ``sam package`` would (the translator accepts only S3 locations); parameters without a
+  default get their first ``AllowedValues`` entry (else a placeholder), and an
+  ``AutoPublishAlias`` that is a ``Ref`` to a parameter gets that value, as a deploy would.
 - Any other transform (a macro, ``AWS::Include``...) cannot be expanded here: the template is
   kept as written and ``Ref``/``Fn::GetAtt`` to resources the macro would make become
   ``Unresolved`` (see ``StackResolver.lenient``).
@@ -123,8 +125,36 @@ def _region() -> Iterator[None]:
             os.environ.pop("AWS_DEFAULT_REGION", None)
 
 
+def _parameter_value(param: Any) -> Any:
+    """What a deploy would pass: the Default, else the first allowed value, else a placeholder."""
+    if not isinstance(param, dict):
+        return "placeholder"
+    if "Default" in param:
+        return param["Default"]
+    allowed = param.get("AllowedValues")
+    if isinstance(allowed, list) and allowed and isinstance(allowed[0], (str, int, float)):
+        return str(allowed[0])
+    return "placeholder"
+
+
+def _inline_alias_refs(template: dict[str, Any], parameters: dict[str, Any]) -> None:
+    """``AutoPublishAlias: !Ref Param`` -> the parameter's value (the translator needs a literal)."""
+    holders = [r.get("Properties") for r in template["Resources"].values() if isinstance(r, dict)]
+    globals_ = template.get("Globals")
+    if isinstance(globals_, dict):
+        holders += [v for v in globals_.values() if isinstance(v, dict)]
+    for props in holders:
+        if not isinstance(props, dict):
+            continue
+        alias = props.get("AutoPublishAlias")
+        if isinstance(alias, dict) and set(alias) == {"Ref"} and alias["Ref"] in parameters:
+            value = parameters[alias["Ref"]]
+            props["AutoPublishAlias"] = value if isinstance(value, str) and value.isalnum() else "live"
+
+
 def _serverless(body: dict[str, Any], where: str) -> dict[str, Any]:
     try:
+        from samtranslator.metrics.metrics import Metrics
         from samtranslator.parser.parser import Parser
         from samtranslator.public.exceptions import InvalidDocumentException
         from samtranslator.translator.translator import Translator
@@ -148,14 +178,12 @@ def _serverless(body: dict[str, Any], where: str) -> dict[str, Any]:
             and not {"CodeUri", "InlineCode", "ImageUri"} & set(props)
         ):
             props["CodeUri"] = PLACEHOLDER_S3
-    parameters = {
-        name: p["Default"]
-        for name, p in (template.get("Parameters") or {}).items()
-        if isinstance(p, dict) and "Default" in p
-    }
+    parameters = {name: _parameter_value(p) for name, p in (template.get("Parameters") or {}).items()}
+    _inline_alias_refs(template, parameters)
+    metrics = Metrics()  # published (to nowhere) below, or it warns at exit
     try:
         with _region():
-            out = Translator(managed_policy_map={}, sam_parser=Parser()).translate(
+            out = Translator(managed_policy_map={}, sam_parser=Parser(), metrics=metrics).translate(
                 sam_template=template, parameter_values=parameters
             )
     except InvalidDocumentException as exc:
@@ -163,4 +191,6 @@ def _serverless(body: dict[str, Any], where: str) -> dict[str, Any]:
         raise ModelError(f"{where}: {SERVERLESS}: {causes[0][:200]}") from None
     except Exception as exc:  # the translator raises plain exceptions on odd shapes
         raise ModelError(f"{where}: {SERVERLESS} could not expand the template ({type(exc).__name__}: {str(exc)[:120]})") from None
+    finally:
+        metrics.publish()
     return _plain(out)

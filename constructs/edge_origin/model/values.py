@@ -11,7 +11,12 @@ class ModelError(ValueError):
     ``template`` is the file the problem is in, when known (the model then drops just that file).
     """
 
+    MAX_LENGTH = 500
+
     def __init__(self, message: str, template: str | None = None) -> None:
+        message = " ".join(str(message).split("\n"))
+        if len(message) > self.MAX_LENGTH:
+            message = message[: self.MAX_LENGTH - 3] + "..."
         super().__init__(message)
         self.template = template
 

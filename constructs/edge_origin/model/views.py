@@ -64,6 +64,15 @@ def _short(value: Any) -> str:
 
 
 _DEPLOY_TIME = (ResourceRef, Unresolved)
+#: Set in an attributes dict whose list is (partly) decided at deploy time.
+UNKNOWN_ATTRIBUTES = "<unknown attributes>"
+
+
+def attribute_known(attributes: dict[str, Any], key: str) -> bool:
+    """Whether ``attributes`` decides ``key``: a literal value, or surely absent."""
+    if key in attributes:
+        return not isinstance(attributes[key], _DEPLOY_TIME)
+    return UNKNOWN_ATTRIBUTES not in attributes
 
 
 class Props:
@@ -186,9 +195,17 @@ class Props:
                 raise self._error(f"{self._at(key)}[{i}]", item, "a string")
         return items
 
+    def list_unknown(self, key: str) -> bool:
+        """The list at ``key`` (or one of its items) is decided at deploy time."""
+        value = self._data.get(key)
+        if isinstance(value, _DEPLOY_TIME):
+            return True
+        return isinstance(value, list) and any(isinstance(item, _DEPLOY_TIME) for item in value)
+
     def key_values(self, key: str) -> dict[str, Any]:
-        """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict."""
-        out: dict[str, Any] = {}
+        """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict; when the
+        list (or an entry) is decided at deploy time, the key ``UNKNOWN_ATTRIBUTES`` is set."""
+        out: dict[str, Any] = {UNKNOWN_ATTRIBUTES: True} if self.list_unknown(key) else {}
         for item in self.mappings(key):
             name = item.str("Key")
             if isinstance(name, str):
@@ -393,6 +410,8 @@ class IngressRule:
     cidr_ipv6: Any = None
     prefix_list_id: Any = None
     source_security_group: Any = None
+    #: Protocol or ports are decided at deploy time: whether it covers a port is not known.
+    unknown: bool = False
 
     def covers_port(self, port: int) -> bool:
         if self.protocol in ("-1", "all"):
@@ -410,6 +429,8 @@ class IngressRule:
 class SecurityGroupView:
     resource: Resource
     ingress: list[IngressRule] = field(default_factory=list)
+    #: The inline ingress list (or an entry of it) is decided at deploy time.
+    ingress_unknown: bool = False
 
 
 @dataclass(eq=False)
@@ -451,6 +472,8 @@ class OriginView:
     https_port: int | None
     http_port: int | None
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    #: ``OriginProtocolPolicy`` is not decidable from the templates.
+    protocol_policy_unknown: bool = False
 
     @property
     def custom_headers(self) -> dict[str, Any]:
@@ -478,6 +501,8 @@ class BehaviorView:
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
     #: ``GrpcConfig`` (or its ``Enabled``) is not decidable from the templates.
     grpc_unknown: bool = False
+    #: ``AllowedMethods`` is not decidable from the templates.
+    methods_unknown: bool = False
 
     @property
     def label(self) -> str:
@@ -491,6 +516,8 @@ class DistributionView:
     behaviors: list[BehaviorView]
     http_version: str | None
     enabled: bool | None
+    #: ``HttpVersion`` is not decidable from the templates.
+    http_version_unknown: bool = False
 
 
 # CloudFront managed cache policy ids that do not cache.

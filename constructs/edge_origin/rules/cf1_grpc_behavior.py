@@ -57,11 +57,13 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     FIX,
                 )
             methods = set(behavior.allowed_methods or ())
-            if methods != ALL_METHODS:
+            if methods != ALL_METHODS and not behavior.methods_unknown:
                 yield finding(RULE.id, Severity.ERROR, res, f"{where}: gRPC needs all methods (POST), AllowedMethods is {sorted(methods) or 'the default GET/HEAD'}", FIX)
-            if (dist.http_version or "http1.1").lower() not in HTTP2:
+            if (dist.http_version or "http1.1").lower() not in HTTP2 and not dist.http_version_unknown:
                 yield finding(RULE.id, Severity.ERROR, res, f"{where}: HttpVersion {dist.http_version or 'unset (http1.1)'} has no HTTP/2; gRPC needs it", FIX)
             for origin in behavior.origins:
+                if origin.protocol_policy_unknown:
+                    continue  # decided at deploy time
                 if not origin.custom or origin.protocol_policy != "https-only":
                     yield finding(
                         RULE.id, Severity.ERROR, res,

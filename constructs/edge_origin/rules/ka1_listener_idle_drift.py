@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.views import attribute_known
 from edge_origin.profile import ConnectionProfile
 from edge_origin.rules.base import Rule, finding
 from edge_origin.rules.ka_profile import NLB_DEFAULT_IDLE, declared_profile
@@ -25,8 +26,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         if listener.protocol == "TLS":
             actual, how = NLB_DEFAULT_IDLE, "fixed for TLS listeners"
         elif listener.idle_timeout is None:
-            if "tcp.idle_timeout.seconds" in listener.attributes:
-                continue  # present but not decidable from the templates
+            if "tcp.idle_timeout.seconds" in listener.attributes or not attribute_known(
+                listener.attributes, "tcp.idle_timeout.seconds"
+            ):
+                continue  # present (or maybe present) but not decidable from the templates
             actual, how = NLB_DEFAULT_IDLE, "the default, tcp.idle_timeout.seconds unset"
         else:
             actual, how = listener.idle_timeout, "tcp.idle_timeout.seconds"

@@ -34,7 +34,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 ("OriginReadTimeout", origin.read_timeout, CF_DEFAULT_READ,
                  "cloudfront_read_timeout_s", profile.cloudfront_read_timeout_s),
             ):
-                if label in (origin.raw.get("CustomOriginConfig") or {}) and actual is None:
+                custom = origin.raw.get("CustomOriginConfig")
+                if actual is None and (not isinstance(custom, dict) or label in custom):
                     continue  # present but not decidable from the templates
                 value = default if actual is None else actual
                 if value != wanted:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.views import attribute_known
 from edge_origin.rules.base import Rule, finding, origin_label, origin_load_balancers
 
 DEFAULT_IDLE = 350
@@ -24,7 +25,11 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     continue
                 seen.add(listener.resource.key)
                 where = f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) of {lb.resource.logical_id}"
-                if listener.protocol == "TCP" and listener.idle_timeout is None:
+                if (
+                    listener.protocol == "TCP"
+                    and listener.idle_timeout is None
+                    and attribute_known(listener.attributes, "tcp.idle_timeout.seconds")
+                ):
                     yield finding(
                         RULE.id, Severity.WARNING, listener.resource,
                         f"{where} on the path of {origin_label(label, kind)} has no tcp.idle_timeout.seconds: "

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.views import attribute_known
 from edge_origin.rules.base import Rule, finding
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
@@ -15,7 +16,8 @@ FIX_LB = "Set LoadBalancerAttributes load_balancing.cross_zone.enabled: true (cr
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     for tg in model.target_groups:
-        if (tg.protocol or "").upper() in NLB_PROTOCOLS and tg.connection_termination is not True:
+        known = attribute_known(tg.attributes, "deregistration_delay.connection_termination.enabled")
+        if (tg.protocol or "").upper() in NLB_PROTOCOLS and tg.connection_termination is not True and known:
             yield finding(
                 RULE.id, Severity.WARNING, tg.resource,
                 f"target group {tg.resource.logical_id} ({tg.protocol}) does not set "
@@ -23,7 +25,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 FIX_TG,
             )
     for lb in model.load_balancers:
-        if lb.is_network and not lb.cross_zone:
+        if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
             yield finding(
                 RULE.id, Severity.WARNING, lb.resource,
                 f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",

@@ -37,7 +37,11 @@ def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4
     cloudfront = _cloudfront_lists()
     nets: list[ipaddress.IPv4Network] = []
     for group in groups:
+        if group.ingress_unknown:
+            return None  # the inline rules are decided at deploy time
         for rule in group.ingress:
+            if rule.unknown:
+                return None
             if not rule.covers_port(port):
                 continue
             if rule.cidr_ip is not None:
