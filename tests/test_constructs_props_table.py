@@ -23,6 +23,8 @@ from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from edge_origin import (
     AccountQuotas,
@@ -385,3 +387,25 @@ def test_bad_values_raise_a_prop_error_naming_prop_value_and_allowed(world: Worl
 @pytest.mark.parametrize(("name", "prop", "value", "why"), ACCEPTED, ids=[f"{a[0]}.{a[1]}={a[2]!r}" for a in ACCEPTED])
 def test_documented_edge_values_are_accepted(world: World, name: str, prop: str, value: Any, why: str) -> None:
     world.build(name, **{prop: value})
+
+
+ANY_VALUE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40),
+              st.sampled_from(["grpc.example.com", "http2", WEB_ACL, "*.example.com", "${Token[TOKEN.9]}"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=2)),
+    max_leaves=4,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_value_of_a_distribution_prop_builds_or_names_the_prop(world: World, data: st.DataObject) -> None:
+    """Arbitrary JSON-like values (NaN, inf, nesting, tokens) for one or two GrpcEdgeDistribution props:
+    a distribution, or an EdgeOriginPropError naming one of them; never a jsii error or a dead kernel."""
+    props = data.draw(st.lists(st.sampled_from(sorted(TABLE["GrpcEdgeDistribution"])), min_size=1, max_size=2, unique=True))
+    overrides = {prop: data.draw(ANY_VALUE, label=prop) for prop in props}
+    try:
+        world.build("GrpcEdgeDistribution", **overrides)
+    except EdgeOriginPropError as exc:
+        assert exc.prop.split(".")[0] in props, str(exc)
+        assert str(exc).startswith("GrpcEdgeDistribution S/") and "; allowed: " in str(exc), str(exc)
