@@ -48,6 +48,10 @@ HUGE = 10**12
 _IMPORTS = cdk.Stack(cdk.App(), "Imports", env=ENV)  # imported resources the rows use (plain ARNs, no tokens)
 CERT_US = acm.Certificate.from_certificate_arn(_IMPORTS, "CertUs", "arn:aws:acm:us-east-1:123456789012:certificate/c1")
 CERT_EU = acm.Certificate.from_certificate_arn(_IMPORTS, "CertEu", "arn:aws:acm:eu-west-1:123456789012:certificate/c2")
+CERT_EU_MADE = acm.Certificate(  # made in an eu-west-1 stack: its ARN is a token, its stack's region tells
+    cdk.Stack(_IMPORTS.node.root, "Eu", env=cdk.Environment(account="123456789012", region="eu-west-1")), "Cert",
+    domain_name="grpc.example.com",
+)
 WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge/473e64fd-f30b-4765-81a0-62ad96dd167a"
 BAD_WEB_ACLS = ["acl-1", "arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/edge/473e64fd",
                 "arn:aws:waf::123456789012:webacl/473e64fd", "arn:aws:s3:::bucket"]
@@ -147,7 +151,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "connection_profile": [],
         "http_version": ["http1.1", "HTTP2"],
         "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
-        "certificate": [CERT_EU, CERT_US],  # 2nd: no domain_names
+        "certificate": [CERT_EU, CERT_EU_MADE, CERT_US],  # last: no domain_names
         "domain_zone": [],
         "web_acl_id": BAD_WEB_ACLS,
         "log_bucket": [],
@@ -172,7 +176,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "http_version": ["http1.1", "HTTP2"],
         "origin_request_policy": [cloudfront.CachePolicy.CACHING_DISABLED],
         "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
-        "certificate": [CERT_EU, CERT_US],  # 2nd: no domain_names
+        "certificate": [CERT_EU, CERT_EU_MADE, CERT_US],  # last: no domain_names
         "web_acl_id": BAD_WEB_ACLS,
         "log_bucket": [],
         "price_class": ["PriceClass_100"],

@@ -83,13 +83,16 @@ def validate_distribution_props(
     require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
     if certificate is not None:
         arn = certificate.certificate_arn
-        region = arn.split(":")[3] if isinstance(arn, str) and not is_token(arn) and arn.count(":") >= 5 else None
-        if region is not None and region != CERTIFICATE_REGION:
+        if isinstance(arn, str) and not is_token(arn) and arn.count(":") >= 5:
+            region, shown = arn.split(":")[3], arn
+        else:  # a certificate made in this app: the region of its stack
+            region, shown = certificate.env.region, f"{certificate.node.path} in {certificate.env.region}"
+        if isinstance(region, str) and not is_token(region) and region != CERTIFICATE_REGION:
             raise EdgeOriginPropError(
-                where, "certificate", arn, f"an ACM certificate in {CERTIFICATE_REGION} (the only region CloudFront reads)"
+                where, "certificate", shown, f"an ACM certificate in {CERTIFICATE_REGION} (the only region CloudFront reads)"
             )
         if not names:
-            raise EdgeOriginPropError(where, "certificate", arn, "a certificate only with domain_names (the names it covers)")
+            raise EdgeOriginPropError(where, "certificate", shown, "a certificate only with domain_names (the names it covers)")
     if names and certificate is None:
         raise EdgeOriginPropError(
             where, "domain_names", names, "names covered by certificate= (an ACM certificate in us-east-1); none without one"
