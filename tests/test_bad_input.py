@@ -82,7 +82,7 @@ CASES = [
     ("read timeout 200", lambda: _edge(read_timeout=cdk.Duration.seconds(200)), "read_timeout", "1..180"),
     ("empty origin", lambda: _edge(origin_name=""), "origin_name", "non-empty"),
     ("http/1.1", lambda: _edge(http_version="http1.1"), "http_version", "http2"),
-    ("domain without cert", lambda: _edge(domain_names=["grpc.example.com"]), "certificate", "ACM certificate"),
+    ("domain without cert", lambda: _edge(domain_names=["grpc.example.com"]), "domain_names", "ACM certificate"),
     (
         "duplicate set ids",
         lambda: _records(addresses=[OriginAddress("192.0.2.1", "a"), OriginAddress("192.0.2.2", "a")]),

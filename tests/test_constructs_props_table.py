@@ -18,13 +18,18 @@ from typing import Any
 
 import aws_cdk as cdk
 import pytest
+from aws_cdk import aws_certificatemanager as acm
+from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from edge_origin import (
     AccountQuotas,
     EdgeOriginPropError,
+    GrpcEdgeDistribution,
     GrpcEdgeToOrigin,
     InternalGrpcOrigin,
     MultivalueOriginRecords,
@@ -32,6 +37,7 @@ from edge_origin import (
     OriginAddress,
     OriginFleet,
     OriginVerification,
+    OriginVerificationSecret,
     TargetGroupBindings,
 )
 
@@ -39,6 +45,19 @@ ENV = cdk.Environment(account="123456789012", region="us-east-1")
 NAN, INF = math.nan, math.inf
 MILLIS_1500 = cdk.Duration.millis(1500)
 HUGE = 10**12
+_IMPORTS = cdk.Stack(cdk.App(), "Imports", env=ENV)  # imported resources the rows use (plain ARNs, no tokens)
+CERT_US = acm.Certificate.from_certificate_arn(_IMPORTS, "CertUs", "arn:aws:acm:us-east-1:123456789012:certificate/c1")
+CERT_EU = acm.Certificate.from_certificate_arn(_IMPORTS, "CertEu", "arn:aws:acm:eu-west-1:123456789012:certificate/c2")
+CERT_EU_MADE = acm.Certificate(  # made in an eu-west-1 stack: its ARN is a token, its stack's region tells
+    cdk.Stack(_IMPORTS.node.root, "Eu", env=cdk.Environment(account="123456789012", region="eu-west-1")), "Cert",
+    domain_name="grpc.example.com",
+)
+WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/edge/473e64fd-f30b-4765-81a0-62ad96dd167a"
+BAD_WEB_ACLS = ["acl-1", "arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/edge/473e64fd",
+                "arn:aws:waf::123456789012:webacl/473e64fd", "arn:aws:s3:::bucket"]
+BAD_VERIFICATIONS = [OriginVerification(header_name="Host"), OriginVerification(header_name=""),
+                     OriginVerification(header_name="x-amz-verify"), OriginVerification(secret_length=5),
+                     OriginVerification(secret="not-a-secret-arn")]
 
 # Generic bad values per annotation kind ("None" is added where None is not the default).
 GENERIC: dict[str, list[Any]] = {
@@ -110,9 +129,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "networking": [{"nlb9": 7}],
     },
     "GrpcEdgeToOrigin": {
-        "origin_verification": [OriginVerification(header_name="Host"), OriginVerification(header_name=""),
-                                OriginVerification(header_name="x-amz-verify"), OriginVerification(secret_length=5),
-                                OriginVerification(secret="not-a-secret-arn")],
+        "origin_verification": BAD_VERIFICATIONS,
         "zone": [],
         "origin_name": ["origin.example.org", "a..example.com"],
         "service_name": ["Ingest_Svc", "a" * 64],
@@ -134,9 +151,9 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "connection_profile": [],
         "http_version": ["http1.1", "HTTP2"],
         "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
-        "certificate": [],
+        "certificate": [CERT_EU, CERT_EU_MADE, CERT_US],  # last: no domain_names
         "domain_zone": [],
-        "web_acl_id": ["acl-1"],
+        "web_acl_id": BAD_WEB_ACLS,
         "log_bucket": [],
         "price_class": ["PriceClass_100"],
         "cluster": [],
@@ -149,6 +166,25 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "access_logs_bucket": [],
         "export_prefix": ["1abc"],
         "account_quotas": [{"elastic_ips": 0}],
+    },
+    "GrpcEdgeDistribution": {
+        "origin_name": ["a..example.com", "-x.example.com", "192.0.2.1", "localhost", "x" * 64 + ".example.com",
+                        "origin.example.com/path"],
+        "origin_port": [0, 65536],
+        "keepalive_timeout": [0, 181, cdk.Duration.seconds(181)],
+        "read_timeout": [0, cdk.Duration.minutes(4)],
+        "http_version": ["http1.1", "HTTP2"],
+        "origin_request_policy": [cloudfront.CachePolicy.CACHING_DISABLED],
+        "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
+        "certificate": [CERT_EU, CERT_EU_MADE, CERT_US],  # last: no domain_names
+        "web_acl_id": BAD_WEB_ACLS,
+        "log_bucket": [],
+        "price_class": ["PriceClass_100"],
+        "comment": ["x" * 129, " "],
+        "origin_verification": BAD_VERIFICATIONS,
+    },
+    "OriginVerificationSecret": {
+        "verification": BAD_VERIFICATIONS,
     },
     "InternalGrpcOrigin": {
         "zone": [],
@@ -201,6 +237,14 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
     ("MultivalueOriginRecords", "record_name", "ORIGIN.Example.COM.", "names are normalized: lower case, no dot"),
     ("OriginAddress", "ip_address", "${Token[TOKEN.1]}", "an EIP's Ref token is checked by CloudFormation"),
     ("GrpcEdgeToOrigin", "origin_verification", None, "None turns origin verification off, explicitly"),
+    ("GrpcEdgeToOrigin", "web_acl_id", WEB_ACL, "a CLOUDFRONT-scope WAFv2 web ACL"),
+    ("GrpcEdgeDistribution", "comment", "ünïcode name", "a comment is any text up to 128 characters"),
+    ("GrpcEdgeDistribution", "web_acl_id", WEB_ACL, "a CLOUDFRONT-scope WAFv2 web ACL"),
+    ("GrpcEdgeDistribution", "origin_name", "Origin.Example.COM.", "names are normalized: lower case, no dot"),
+    ("GrpcEdgeDistribution", "origin_request_policy", cloudfront.OriginRequestPolicy.ALL_VIEWER,
+     "forwards the viewer's Host (README: Why these choices)"),
+    ("GrpcEdgeDistribution", "keepalive_timeout", 180, "up to 180 s with a quota increase (warned)"),
+    ("GrpcEdgeDistribution", "origin_verification", OriginVerification(), "origin verification on"),
 ]
 
 # (construct, prop) whose documented None is a choice, not a missing value, though the default is not None.
@@ -259,6 +303,8 @@ class World:
             },
             "GrpcEdgeToOrigin": {"zone": zone, "origin_name": f"o{n}.example.com", "service_name": "ingest", "vpc": vpc,
                                  "nlb_count": 1},
+            "GrpcEdgeDistribution": {"origin_name": f"e{n}.example.com"},
+            "OriginVerificationSecret": {"verification": OriginVerification()},
             "InternalGrpcOrigin": {"zone": zone, "origin_name": f"t{n}.example.com", "service_name": "tax", "vpc": vpc,
                                    "nlb_count": 1},
             "OriginAddress": {"ip_address": "192.0.2.1", "set_identifier": "a"},
@@ -278,6 +324,8 @@ CLASSES: dict[str, Callable[..., Any]] = {
     "MultivalueOriginRecords": MultivalueOriginRecords,
     "TargetGroupBindings": TargetGroupBindings,
     "GrpcEdgeToOrigin": GrpcEdgeToOrigin,
+    "GrpcEdgeDistribution": GrpcEdgeDistribution,
+    "OriginVerificationSecret": OriginVerificationSecret,
     "InternalGrpcOrigin": InternalGrpcOrigin,
     "OriginAddress": OriginAddress,
     "AccountQuotas": AccountQuotas,
@@ -298,6 +346,7 @@ def _props(name: str) -> dict[str, tuple[str, Any]]:
 
 
 def _bad_values(world: World, name: str, prop: str) -> list[Any]:
+    """The generic and the row's values, less those ACCEPTED documents for this prop."""
     annotation, default = _props(name)[prop]
     kind = _kind(annotation)
     values = list(GENERIC[kind])
@@ -305,7 +354,8 @@ def _bad_values(world: World, name: str, prop: str) -> list[Any]:
         values.append(world.wrong_object(annotation))
     if default is not None and (name, prop) not in NONE_ALLOWED:
         values.append(None)
-    return values + TABLE[name][prop]
+    accepted = [repr(value) for n, p, value, _ in ACCEPTED if (n, p) == (name, prop)]
+    return [value for value in values + TABLE[name][prop] if repr(value) not in accepted]
 
 
 @pytest.fixture(scope="module")
@@ -341,3 +391,25 @@ def test_bad_values_raise_a_prop_error_naming_prop_value_and_allowed(world: Worl
 @pytest.mark.parametrize(("name", "prop", "value", "why"), ACCEPTED, ids=[f"{a[0]}.{a[1]}={a[2]!r}" for a in ACCEPTED])
 def test_documented_edge_values_are_accepted(world: World, name: str, prop: str, value: Any, why: str) -> None:
     world.build(name, **{prop: value})
+
+
+ANY_VALUE = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=40),
+              st.sampled_from(["grpc.example.com", "http2", WEB_ACL, "*.example.com", "${Token[TOKEN.9]}"])),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=5), inner, max_size=2)),
+    max_leaves=4,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_value_of_a_distribution_prop_builds_or_names_the_prop(world: World, data: st.DataObject) -> None:
+    """Arbitrary JSON-like values (NaN, inf, nesting, tokens) for one or two GrpcEdgeDistribution props:
+    a distribution, or an EdgeOriginPropError naming one of them; never a jsii error or a dead kernel."""
+    props = data.draw(st.lists(st.sampled_from(sorted(TABLE["GrpcEdgeDistribution"])), min_size=1, max_size=2, unique=True))
+    overrides = {prop: data.draw(ANY_VALUE, label=prop) for prop in props}
+    try:
+        world.build("GrpcEdgeDistribution", **overrides)
+    except EdgeOriginPropError as exc:
+        assert exc.prop.split(".")[0] in props, str(exc)
+        assert str(exc).startswith("GrpcEdgeDistribution S/") and "; allowed: " in str(exc), str(exc)

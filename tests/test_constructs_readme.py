@@ -48,7 +48,9 @@ def _table(text: str, construct: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    "construct", ["GrpcEdgeToOrigin", "InternalGrpcOrigin", "OriginFleet", "MultivalueOriginRecords", "TargetGroupBindings"]
+    "construct",
+    ["GrpcEdgeToOrigin", "InternalGrpcOrigin", "OriginFleet", "MultivalueOriginRecords", "GrpcEdgeDistribution",
+     "TargetGroupBindings"],
 )
 def test_props_table_lists_every_prop_with_its_default(construct: str) -> None:
     import edge_origin

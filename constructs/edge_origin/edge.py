@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,8 +18,11 @@ from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,
+    require_construct,
+    require_one_of,
     require_port,
     require_seconds_range,
+    require_str_list,
 )
 from edge_origin.origin_verification import (
     METADATA_KEY,
@@ -37,6 +41,74 @@ HTTP_VERSIONS = {
     "http2": cloudfront.HttpVersion.HTTP2,
     "http2and3": cloudfront.HttpVersion.HTTP2_AND_3,
 }
+DOMAIN_NAME_PATTERN = re.compile(r"(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}")
+"""A distribution's alternate domain name (CNAME), lower case without the trailing dot; ``*.`` allowed."""
+ORIGIN_NAME_PATTERN = re.compile(r"([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?")
+"""A custom origin's domain name: two labels or more, the last not numeric (CloudFront refuses IP addresses)."""
+WEB_ACL_ARN = re.compile(r"arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global/webacl/[\w-]{1,128}/[\w-]{1,128}")
+"""A WAFv2 web ACL of CLOUDFRONT scope: always in us-east-1, ``global/webacl/<name>/<id>``."""
+CERTIFICATE_REGION = "us-east-1"
+COMMENT_MAX = 128
+"""CloudFront's limit on a distribution comment (CDK cuts a longer one silently)."""
+
+
+def normalized_domain_name(name: str) -> str:
+    """A domain name as CloudFront and Route 53 compare it: lower case, no surrounding spaces or final dot."""
+    return name.strip().rstrip(".").lower()
+
+
+def validate_distribution_props(
+    where: str | ConstructLabel,
+    *,
+    http_version: object,
+    domain_names: object,
+    certificate: object,
+    web_acl_id: object,
+    log_bucket: object,
+    price_class: object,
+    origin_request_policy: object = None,
+) -> list[str]:
+    """The CloudFront props ``GrpcEdgeDistribution`` and ``GrpcEdgeToOrigin`` share, checked before
+    anything reaches jsii; returns ``domain_names`` as a list (empty when None)."""
+    require_one_of(where, "http_version", http_version, HTTP_VERSIONS)
+    names = require_str_list(where, "domain_names", domain_names) if domain_names is not None else []
+    seen: set[str] = set()
+    for name in names:
+        norm = normalized_domain_name(name)
+        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(norm):
+            raise EdgeOriginPropError(where, "domain_names", name, "DNS names like grpc.example.com (or *.example.com)")
+        if norm in seen:
+            raise EdgeOriginPropError(where, "domain_names", name, "each name once")
+        seen.add(norm)
+    require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
+    if certificate is not None:
+        arn = certificate.certificate_arn
+        if isinstance(arn, str) and not is_token(arn) and arn.count(":") >= 5:
+            region, shown = arn.split(":")[3], arn
+        else:  # a certificate made in this app: the region of its stack
+            region, shown = certificate.env.region, f"{certificate.node.path} in {certificate.env.region}"
+        if isinstance(region, str) and not is_token(region) and region != CERTIFICATE_REGION:
+            raise EdgeOriginPropError(
+                where, "certificate", shown, f"an ACM certificate in {CERTIFICATE_REGION} (the only region CloudFront reads)"
+            )
+        if not names:
+            raise EdgeOriginPropError(where, "certificate", shown, "a certificate only with domain_names (the names it covers)")
+    if names and certificate is None:
+        raise EdgeOriginPropError(
+            where, "domain_names", names, "names covered by certificate= (an ACM certificate in us-east-1); none without one"
+        )
+    if web_acl_id is not None and (
+        not isinstance(web_acl_id, str) or not (is_token(web_acl_id) or WEB_ACL_ARN.fullmatch(web_acl_id))
+    ):
+        raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
+    require_construct(where, "log_bucket", log_bucket, s3.IBucket, "an s3.IBucket")
+    if not isinstance(price_class, cloudfront.PriceClass):
+        raise EdgeOriginPropError(where, "price_class", price_class, "a cloudfront.PriceClass")
+    require_construct(
+        where, "origin_request_policy", origin_request_policy, cloudfront.IOriginRequestPolicy,
+        "a cloudfront.IOriginRequestPolicy (e.g. OriginRequestPolicy.ALL_VIEWER), or None for AllViewerExceptHostHeader",
+    )
+    return names
 
 
 class OriginVerificationSecret(Construct):
@@ -51,8 +123,14 @@ class OriginVerificationSecret(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, verification: OriginVerification) -> None:
         super().__init__(scope, construct_id)
-        where = ConstructLabel("OriginVerification", self)
-        self.verification = verification.validated(where)
+        where = ConstructLabel("OriginVerificationSecret", self)
+        if not isinstance(verification, OriginVerification):
+            raise EdgeOriginPropError(where, "verification", verification, "an OriginVerification")
+        try:
+            self.verification = verification.validated(where)
+        except EdgeOriginPropError as exc:  # the fields are props of `verification` here
+            prop = exc.prop.replace("origin_verification", "verification", 1)
+            raise EdgeOriginPropError(where, prop, exc.value, exc.allowed) from None
         kind = secret_kind(where, verification.secret)
         self.created = kind == "new"
         if kind == "new":
@@ -141,11 +219,11 @@ class GrpcEdgeDistribution(Construct):
             AllViewerExceptHostHeader policy (all viewer headers gRPC uses, Host = origin name).
         :param domain_names: custom domain names. Default: none (the cloudfront.net name).
             Requires ``certificate``.
-        :param certificate: ACM certificate in us-east-1 for ``domain_names``. Default: none.
-        :param web_acl_id: ARN of a WAFv2 web ACL (CLOUDFRONT scope). Default: none.
+        :param certificate: ACM certificate in us-east-1 for ``domain_names`` (only with them). Default: none.
+        :param web_acl_id: ARN of a WAFv2 web ACL (CLOUDFRONT scope, so in us-east-1). Default: none.
         :param log_bucket: standard access logs bucket. Default: no access logs.
         :param price_class: edge locations used. Default: all.
-        :param comment: distribution comment. Default: names the origin.
+        :param comment: distribution comment (1..128 characters). Default: names the origin.
         :param origin_verification: the secret origin header only this distribution sends (value from
             Secrets Manager through a dynamic reference). Default: none here; ``GrpcEdgeToOrigin``
             turns it on by default.
@@ -154,6 +232,13 @@ class GrpcEdgeDistribution(Construct):
         where = ConstructLabel("GrpcEdgeDistribution", self)
         if not isinstance(origin_name, str) or not origin_name.strip(" ."):
             raise EdgeOriginPropError(where, "origin_name", origin_name, "a non-empty DNS name")
+        if not is_token(origin_name) and (
+            len(normalized_domain_name(origin_name)) > 253
+            or not ORIGIN_NAME_PATTERN.fullmatch(normalized_domain_name(origin_name))
+        ):
+            raise EdgeOriginPropError(
+                where, "origin_name", origin_name, "a DNS name like origin.example.com (labels a-z 0-9 - <= 63; not an IP)"
+            )
         require_port(where, "origin_port", origin_port)
         self.keepalive_timeout_seconds = require_seconds_range(
             where, "keepalive_timeout", keepalive_timeout, *ORIGIN_KEEPALIVE_RANGE
@@ -166,13 +251,16 @@ class GrpcEdgeDistribution(Construct):
                     f"{prop}={value}s is above CloudFront's default quota of {DEFAULT_QUOTA_MAX}s: request a quota "
                     "increase before deploying, or the deployment fails.",
                 )
-        if http_version not in HTTP_VERSIONS:
-            raise EdgeOriginPropError(where, "http_version", http_version, "'http2' or 'http2and3' (gRPC needs HTTP/2)")
-        if domain_names and certificate is None:
-            raise EdgeOriginPropError(where, "certificate", None, "an ACM certificate (us-east-1) when domain_names is set")
-        if web_acl_id is not None and not is_token(web_acl_id) and not web_acl_id.startswith("arn:aws"):
-            raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
-        self.origin_name = origin_name.strip().rstrip(".").lower()
+        names = validate_distribution_props(
+            where, http_version=http_version, domain_names=domain_names, certificate=certificate, web_acl_id=web_acl_id,
+            log_bucket=log_bucket, price_class=price_class, origin_request_policy=origin_request_policy,
+        )
+        if comment is not None and (not isinstance(comment, str) or not comment.strip() or len(comment) > COMMENT_MAX):
+            shown = f"{comment[:40]}... ({len(comment)} characters)" if isinstance(comment, str) and len(comment) > 60 else comment
+            raise EdgeOriginPropError(
+                where, "comment", shown, f"text of 1..{COMMENT_MAX} characters (CloudFront's limit), or None for the default"
+            )
+        self.origin_name = origin_name if is_token(origin_name) else normalized_domain_name(origin_name)
         origin_verification = checked_prop(where, origin_verification)
         self.origin_verification = (
             OriginVerificationSecret(self, "OriginVerify", verification=origin_verification)
@@ -203,7 +291,7 @@ class GrpcEdgeDistribution(Construct):
                 compress=False,
             ),
             http_version=HTTP_VERSIONS[http_version],
-            domain_names=list(domain_names) if domain_names else None,
+            domain_names=names or None,
             certificate=certificate,
             minimum_protocol_version=cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021 if certificate else None,
             web_acl_id=web_acl_id,

@@ -15,7 +15,7 @@ from aws_cdk import aws_route53_targets as route53_targets
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.edge import HTTP_VERSIONS, GrpcEdgeDistribution
+from edge_origin.edge import GrpcEdgeDistribution, normalized_domain_name, validate_distribution_props
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -24,7 +24,6 @@ from edge_origin.errors import (
     require_int_range,
     require_one_of,
     require_path,
-    require_str_list,
     seconds_of,
 )
 from edge_origin.origin_records import (
@@ -277,7 +276,6 @@ class GrpcEdgeToOrigin(Construct):
         return self.fleet.target_groups
 
 
-DOMAIN_NAME_PATTERN = re.compile(r"(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}")
 ORIGIN_HEALTH_CHECK_TYPES = ("TCP", "HTTPS")
 
 
@@ -301,21 +299,10 @@ def _validate_edge_props(
     interval = seconds_of(where, "origin_health_check_interval", health_check_interval)
     require_one_of(where, "origin_health_check_interval", interval, REQUEST_INTERVALS)
     require_int_range(where, "origin_health_check_failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
-    require_one_of(where, "http_version", http_version, HTTP_VERSIONS)
-    names = require_str_list(where, "domain_names", domain_names) if domain_names is not None else []
-    seen: set[str] = set()
-    for name in names:
-        norm = name.strip().rstrip(".").lower()
-        if not is_token(name) and not DOMAIN_NAME_PATTERN.fullmatch(norm):
-            raise EdgeOriginPropError(where, "domain_names", name, "DNS names like grpc.example.com (or *.example.com)")
-        if norm in seen:
-            raise EdgeOriginPropError(where, "domain_names", name, "each name once")
-        seen.add(norm)
-    require_construct(where, "certificate", certificate, acm.ICertificate, "an acm.ICertificate (us-east-1)")
-    if names and certificate is None:
-        raise EdgeOriginPropError(
-            where, "domain_names", names, "names covered by certificate= (an ACM certificate in us-east-1); none without one"
-        )
+    names = validate_distribution_props(
+        where, http_version=http_version, domain_names=domain_names, certificate=certificate, web_acl_id=web_acl_id,
+        log_bucket=log_bucket, price_class=price_class,
+    )
     if domain_zone is not None:
         require_construct(where, "domain_zone", domain_zone, route53.IHostedZone, "a route53.IHostedZone")
         if not names:
@@ -326,11 +313,6 @@ def _validate_edge_props(
         if zone_name is not None and not is_token(zone_name):
             suffix = zone_name.rstrip(".").lower()
             for name in names:
-                norm = name.strip().rstrip(".").lower()
+                norm = normalized_domain_name(name)
                 if not is_token(name) and norm != suffix and not norm.endswith("." + suffix):
                     raise EdgeOriginPropError(where, "domain_names", name, f"names inside domain_zone {suffix}")
-    if web_acl_id is not None and (not isinstance(web_acl_id, str) or not (is_token(web_acl_id) or web_acl_id.startswith("arn:aws"))):
-        raise EdgeOriginPropError(where, "web_acl_id", web_acl_id, "a WAFv2 web ACL ARN (arn:aws:wafv2:us-east-1:...)")
-    require_construct(where, "log_bucket", log_bucket, s3.IBucket, "an s3.IBucket")
-    if not isinstance(price_class, cloudfront.PriceClass):
-        raise EdgeOriginPropError(where, "price_class", price_class, "a cloudfront.PriceClass")
