@@ -273,3 +273,14 @@ def test_json_and_yaml_twins_in_one_folder_keep_their_extension(tmp_path: Path) 
     (tmp_path / "a.yaml").write_text(MINIMAL)
     (tmp_path / "b.template.json").write_text(MINIMAL)
     assert sorted(load_model([tmp_path]).stacks) == ["a.json", "a.yaml", "b"]
+
+
+@pytest.mark.parametrize("where", ["Metadata", "Properties"])
+def test_json_nested_past_the_limit_is_refused_in_any_section(tmp_path: Path, where: str) -> None:
+    deep: object = 1
+    for _ in range(150):
+        deep = {"a": deep}
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps({"Resources": {"R": {"Type": "X", where: {"k": deep}}}}))
+    with pytest.raises(ModelError, match="nested deeper than 100 levels"):
+        load_model([path])

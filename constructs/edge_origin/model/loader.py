@@ -111,7 +111,7 @@ def _check_values(body: Any, where: str, *, scalars: bool = True) -> None:
     refused non-finite and oversized numbers.
     """
     if not scalars:
-        _check_depth(body, where)
+        _check_depth_outside_properties(body, where)
         return
     stack: list[tuple[Any, int]] = [(body, 0)]
     while stack:
@@ -138,10 +138,23 @@ def _check_values(body: Any, where: str, *, scalars: bool = True) -> None:
             _check_scalar(value, where, "the document")
 
 
-def _check_depth(body: Any, where: str) -> None:
+def _check_depth_outside_properties(body: Any, where: str) -> None:
+    """The depth walk, but not into resources' Properties: the resolver walks those anyway and
+    refuses nesting past MAX_DEPTH there (naming the resource), so they are not walked twice."""
+    if not isinstance(body, dict) or not isinstance(body.get("Resources"), dict):
+        _check_depth(body, where)
+        return
+    rest = {k: v for k, v in body.items() if k != "Resources"}
+    _check_depth(rest, where)
+    for resource in body["Resources"].values():
+        if isinstance(resource, dict):
+            _check_depth({k: v for k, v in resource.items() if k != "Properties"}, where, start=2)
+
+
+def _check_depth(body: Any, where: str, start: int = 0) -> None:
     """Nesting of at most MAX_DEPTH levels, level by level (containers only)."""
     level = [body]
-    depth = 0
+    depth = start
     while level:
         if depth > MAX_DEPTH:
             raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
