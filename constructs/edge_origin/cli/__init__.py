@@ -15,6 +15,12 @@ from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, Usage
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_parser", "main"]
 
+DESCRIPTION = (
+    "Check, review, rehearse and safely change the gRPC edge-to-origin path (CloudFront -> multivalue "
+    "Route 53 -> NLB -> EKS), in templates and in live accounts. Exit codes, for every subcommand: 0 clean, "
+    "1 findings (or a failed run or refusal), 2 bad input."
+)
+
 # One line a command family (module edge_origin.cli.<name>), in the order `--help` lists them.
 COMMAND_MODULES = (
     "check",
@@ -35,7 +41,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="edge-origin", description=__doc__)
+    parser = _Parser(prog="edge-origin", description=DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMAND_MODULES:
         import_module(f"edge_origin.cli.{name}").register(sub)
