@@ -354,19 +354,14 @@ def _no_constant(name: str) -> Any:
 
 
 def load_plan(path: str | Path) -> Plan:
-    """A Plan from a file; PlanError for a missing, huge, undecodable or invalid file."""
-    path = Path(path)
+    """A Plan from a file; PlanError for a missing, non-regular (FIFO, device, folder), huge,
+    undecodable or invalid file. The file is stat'ed before it is opened, so a FIFO never blocks."""
+    from edge_origin.files import InputFileError, read_text_file
+
     try:
-        size = path.stat().st_size
-        if size > MAX_PLAN_BYTES:
-            raise PlanError(f"{path}: {size} bytes, a plan is at most {MAX_PLAN_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except PlanError:
-        raise
-    except UnicodeDecodeError:
-        raise PlanError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise PlanError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        text = read_text_file(path, MAX_PLAN_BYTES)
+    except InputFileError as exc:
+        raise PlanError(str(exc)) from None
     return loads_plan(text, str(path))
 
 
