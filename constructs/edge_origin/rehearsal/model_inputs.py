@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import csv
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 SHARE_TOLERANCE = 1e-3  # shares in a file must sum to 1 within this (rounded CSV figures), then are normalized
 MAX_EDGES = 100_000
+MAX_CSV_BYTES = 16 << 20  # an edge,share or origin,capacity CSV
 MAX_RETRY_ATTEMPTS = 1_000
 # gRPC's connection backoff (grpc/doc/connection-backoff.md): 1 s initial, x1.6, +-20 % jitter, 120 s cap
 GRPC_BACKOFF_MULTIPLIER = 1.6
@@ -40,6 +42,33 @@ def _is_header(cells: Sequence[str], words: Sequence[str]) -> bool:
     return [c.lower() for c in cells] == list(words)
 
 
+def _exists(text: str) -> bool:
+    """True when ``text`` names something on disk (the reader then says what it is if not a file)."""
+    try:
+        os.stat(text)
+    except (OSError, ValueError):
+        return False
+    return bool(text)
+
+
+def _read_csv(path: str | Path, flag: str, expected: str = "") -> str:
+    """The text of a CSV input: a regular UTF-8 file of at most MAX_CSV_BYTES (stat'ed before it is
+    opened, so a FIFO never blocks); ModelError naming the flag otherwise."""
+    from edge_origin.files import InputFileError, read_text_file
+
+    where = str(path)
+    shown = where if len(where) <= 80 else f"{where[:40]}...{where[-20:]}"
+    if not where.strip():
+        raise ModelError(f"{flag}: empty file name{expected}")
+    try:
+        return read_text_file(where, MAX_CSV_BYTES)
+    except InputFileError as exc:
+        reason = str(exc).removeprefix(f"{where}: ")
+        raise ModelError(f"{flag}: {shown}: {reason}{expected}") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise ModelError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
+
+
 # --- how devices spread over edges -----------------------------------------------------------
 def zipf_shares(edges: int, exponent: float) -> list[float]:
     """Share of edge rank k (1..E) proportional to 1 / k**exponent (0: uniform)."""
@@ -53,13 +82,8 @@ def read_shares_file(path: str | Path, flag: str = "--edge-traffic") -> tuple[li
 
     Shares must be finite, >= 0, not all zero, and sum to 1 (within :data:`SHARE_TOLERANCE`).
     """
+    text = _read_csv(path, flag, " (expected uniform, zipf:S or a CSV of edge,share)")
     p = Path(path)
-    if not p.is_file():
-        raise ModelError(f"{flag}: no such file {str(p)!r} (expected uniform, zipf:S or a CSV of edge,share)")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(f"{flag}: cannot read {p}: {exc}") from None
     names: list[str] = []
     shares: list[float] = []
     for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
@@ -113,7 +137,7 @@ def edge_shares(spec: str | Sequence[float], edges: int, flag: str = "--edge-tra
         if exponent < 0 or exponent > 10:
             raise ModelError(f"{flag}: zipf exponent must be 0..10 (got {exponent:g})")
         return zipf_shares(edges, exponent)
-    if text.startswith("zipf") or not Path(text).is_file():
+    if text.startswith("zipf") or not _exists(text):
         raise ModelError(f"{flag}: {text[:60]!r} is not uniform, zipf:S or an existing CSV file of edge,share")
     _names, shares = read_shares_file(text, flag)
     if len(shares) != edges:
@@ -155,13 +179,8 @@ def parse_capacity(text: str, flag: str = "--origin-capacity") -> Capacity:
 
 def read_capacity_file(path: str | Path, flag: str = "--origin-capacity-file") -> dict[str, Capacity]:
     """A CSV of ``origin,capacity`` rows (capacity ``N`` or ``N/s``; optional header; ``#`` comments)."""
+    text = _read_csv(path, flag)
     p = Path(path)
-    if not p.is_file():
-        raise ModelError(f"{flag}: no such file {str(p)!r}")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(f"{flag}: cannot read {p}: {exc}") from None
     out: dict[str, Capacity] = {}
     for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
         cells = [c.strip() for c in row]
