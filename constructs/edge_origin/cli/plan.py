@@ -89,6 +89,17 @@ def _check_name_and_zone(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag}: {errors[0].split(': ', 1)[1]}")
 
 
+def _check_output(output: str | None) -> None:
+    """Refuse a bad -o before any AWS call (empty, missing folder, FIFO, device, folder)."""
+    from edge_origin.live.plans import PlanError, check_output_path
+
+    if output not in (None, "-"):
+        try:
+            check_output_path(output)
+        except PlanError as exc:
+            raise UsageError(str(exc)) from None
+
+
 def _write(plan: Any, output: str | None) -> None:
     from edge_origin.live.plans import write_plan
 
@@ -104,6 +115,7 @@ def _cmd_from_live(args: argparse.Namespace) -> int:
     from edge_origin.live.plan_sources import plan_from_live
 
     _check_name_and_zone(args)
+    _check_output(args.output)
     if bool(args.address) == bool(args.from_load_balancers):
         raise UsageError("give --address IP@ZONE (one or more) or --from-load-balancers, not both or neither")
 
@@ -125,6 +137,7 @@ def _cmd_from_template(args: argparse.Namespace) -> int:
     from edge_origin.live.plan_sources import plan_from_template
 
     _check_name_and_zone(args)
+    _check_output(args.output)
 
     def body() -> int:
         session = session_from_args(args)
@@ -171,7 +184,7 @@ def _cmd_enact(args: argparse.Namespace) -> int:
             dry_run=args.dry_run, max_change_share=args.max_change_share,
             allow_full_change=args.allow_full_change, wait_s=args.wait,
         )
-        store = PlanStore(args.plan_store) if args.plan_store else None
+        store = PlanStore(args.plan_store) if args.plan_store is not None else None
         if store is not None:
             store.check_writable()
         session = session_from_args(args)

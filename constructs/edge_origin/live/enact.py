@@ -480,14 +480,19 @@ class PlanStore:
     """Applied plans on disk, one file a generation: ``<dir>/<name>/<generation>.json``."""
 
     def __init__(self, directory: str | Path) -> None:
+        self.given = str(directory)
         self.directory = Path(directory)
 
     def check_writable(self) -> None:
         """PlanError unless the store directory exists (or can be made) and is writable."""
+        if not self.given.strip() or "\x00" in self.given:
+            raise PlanError(f"--plan-store {self.given!r}: not a usable folder name")
+        if self.directory.exists() and not self.directory.is_dir():
+            raise PlanError(f"--plan-store {self.directory}: exists and is not a folder")
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise PlanError(f"--plan-store {self.directory}: cannot create ({exc.strerror or exc})") from None
+        except (OSError, ValueError) as exc:
+            raise PlanError(f"--plan-store {self.directory}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
         if not os.access(self.directory, os.W_OK | os.X_OK):
             raise PlanError(f"--plan-store {self.directory}: not writable")
 

@@ -365,10 +365,39 @@ def load_plan(path: str | Path) -> Plan:
     return loads_plan(text, str(path))
 
 
+def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
+    """PlanError unless a plan can be written at ``path``: a non-empty name whose folder exists, and
+    nothing there but a regular file (a FIFO would block the write, a device or folder would eat it).
+    Checked before any AWS call, so a bad ``-o`` costs nothing."""
+    import os
+    import stat
+
+    where = str(path)
+    if not where.strip():
+        raise PlanError(f"{flag}: empty file name (give a path, or - for stdout)")
+    try:
+        info = os.stat(where)
+    except FileNotFoundError:
+        parent = os.path.dirname(where) or "."
+        if not os.path.isdir(parent):
+            raise PlanError(f"{flag} {where}: folder {parent!r} does not exist") from None
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise PlanError(f"{flag} {where}: folder {parent!r} is not writable") from None
+        return
+    except (OSError, ValueError) as exc:
+        raise PlanError(f"{flag} {where[:80]}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
+    if not stat.S_ISREG(info.st_mode) and where != os.devnull:
+        from edge_origin.files import describe_mode
+
+        raise PlanError(f"{flag} {where}: is {describe_mode(info.st_mode)}, not a regular file")
+
+
 def write_plan(plan: Plan, path: str | Path) -> None:
-    """Write ``plan`` as JSON (validated on the way: what is written can be read back)."""
+    """Write ``plan`` as JSON (validated on the way: what is written can be read back).
+    Refuses a path that holds anything but a regular file (see :func:`check_output_path`)."""
     text = plan.dumps()
     loads_plan(text, str(path))
+    check_output_path(path, str(path))
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
