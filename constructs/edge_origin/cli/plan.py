@@ -49,6 +49,18 @@ def _run(command: str, body: Callable[[], int]) -> int:
         raise UsageError(f"AWS call failed: {exc}") from None
 
 
+class _LazyClient:
+    """A boto3 client made on first use: bad template files are refused before any client is built."""
+
+    def __init__(self, session: Any, service: str) -> None:
+        self._session, self._service, self._client = session, service, None
+
+    def __getattr__(self, attr: str) -> Any:
+        if self._client is None:
+            self._client = self._session.client(self._service)
+        return getattr(self._client, attr)
+
+
 def _address(text: str) -> Any:
     from edge_origin.live.plan_sources import parse_address
     from edge_origin.live.plans import PlanError
@@ -142,7 +154,7 @@ def _cmd_from_template(args: argparse.Namespace) -> int:
     def body() -> int:
         session = session_from_args(args)
         plan = plan_from_template(
-            args.paths, session.client("route53"), session.client("cloudformation"), session.client("ec2"),
+            args.paths, _LazyClient(session, "route53"), _LazyClient(session, "cloudformation"), _LazyClient(session, "ec2"),
             args.zone_id.removeprefix("/hostedzone/"), args.name, health_check=args.health_check, ttl=args.ttl,
         )
         _write(plan, args.output)

@@ -41,7 +41,7 @@ import botocore.exceptions
 
 from edge_origin.live.name_state import Generation, LiveName, read_name, routing_policy, zone_name
 from edge_origin.live.paging import paginate
-from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, write_plan
+from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
 
 MAX_BATCH_VALUES = 1000
 HEALTHY_CHECKER_SHARE = 0.18  # Route 53: healthy when more than 18 % of its checkers say so
@@ -487,14 +487,17 @@ class PlanStore:
         """PlanError unless the store directory exists (or can be made) and is writable."""
         if not self.given.strip() or "\x00" in self.given:
             raise PlanError(f"--plan-store {self.given!r}: not a usable folder name")
-        if self.directory.exists() and not self.directory.is_dir():
-            raise PlanError(f"--plan-store {self.directory}: exists and is not a folder")
+        shown = shown_path(self.given)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
+            exists_not_folder = self.directory.exists() and not self.directory.is_dir()
+            if not exists_not_folder:
+                self.directory.mkdir(parents=True, exist_ok=True)
         except (OSError, ValueError) as exc:
-            raise PlanError(f"--plan-store {self.directory}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
+            raise PlanError(f"--plan-store {shown}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
+        if exists_not_folder:
+            raise PlanError(f"--plan-store {shown}: exists and is not a folder")
         if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise PlanError(f"--plan-store {self.directory}: not writable")
+            raise PlanError(f"--plan-store {shown}: not writable")
 
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")

@@ -44,6 +44,14 @@ class PlanError(ValueError):
     """A plan that cannot be used: one line naming the file and the field."""
 
 
+def shown_path(path: str | Path, limit: int = 120) -> str:
+    """A path as one line of a message: control and line-break characters escaped, long names shortened."""
+    text = str(path)
+    if any(ord(c) < 0x20 or c in "\x7f\x85\u2028\u2029" for c in text):
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-limit // 4:]}"
+
+
 @cache
 def plan_schema() -> dict[str, Any]:
     """The shipped JSON Schema of a plan file."""
@@ -358,11 +366,14 @@ def load_plan(path: str | Path) -> Plan:
     undecodable or invalid file. The file is stat'ed before it is opened, so a FIFO never blocks."""
     from edge_origin.files import InputFileError, read_text_file
 
+    where = shown_path(path)
     try:
         text = read_text_file(path, MAX_PLAN_BYTES)
     except InputFileError as exc:
-        raise PlanError(str(exc)) from None
-    return loads_plan(text, str(path))
+        raise PlanError(f"{where}: {str(exc).removeprefix(f'{path}: ')}") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise PlanError(f"{where}: not a usable file name ({exc})") from None
+    return loads_plan(text, where)
 
 
 def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
@@ -375,21 +386,22 @@ def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
     where = str(path)
     if not where.strip():
         raise PlanError(f"{flag}: empty file name (give a path, or - for stdout)")
+    shown = shown_path(where)
     try:
         info = os.stat(where)
     except FileNotFoundError:
         parent = os.path.dirname(where) or "."
         if not os.path.isdir(parent):
-            raise PlanError(f"{flag} {where}: folder {parent!r} does not exist") from None
+            raise PlanError(f"{flag} {shown}: folder {shown_path(parent)!r} does not exist") from None
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise PlanError(f"{flag} {where}: folder {parent!r} is not writable") from None
+            raise PlanError(f"{flag} {shown}: folder {shown_path(parent)!r} is not writable") from None
         return
     except (OSError, ValueError) as exc:
-        raise PlanError(f"{flag} {where[:80]}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
+        raise PlanError(f"{flag} {shown}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
     if not stat.S_ISREG(info.st_mode) and where != os.devnull:
         from edge_origin.files import describe_mode
 
-        raise PlanError(f"{flag} {where}: is {describe_mode(info.st_mode)}, not a regular file")
+        raise PlanError(f"{flag} {shown}: is {describe_mode(info.st_mode)}, not a regular file")
 
 
 def write_plan(plan: Plan, path: str | Path) -> None:
@@ -397,11 +409,11 @@ def write_plan(plan: Plan, path: str | Path) -> None:
     Refuses a path that holds anything but a regular file (see :func:`check_output_path`)."""
     text = plan.dumps()
     loads_plan(text, str(path))
-    check_output_path(path, str(path))
+    check_output_path(path, shown_path(path))
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise PlanError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        raise PlanError(f"{shown_path(path)}: cannot write ({exc.strerror or exc})") from None
 
 
 #: The reserved first label of the generation TXT record beside each planned name.

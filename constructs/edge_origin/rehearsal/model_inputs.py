@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,13 +51,21 @@ def _exists(text: str) -> bool:
     return bool(text)
 
 
+def _shown(path: str | Path, limit: int = 80) -> str:
+    """A path as one line of a message: control and line-break characters escaped, long names shortened."""
+    text = str(path)
+    if any(ord(c) < 0x20 or c in "\x7f\x85\u2028\u2029" for c in text):
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-limit // 4:]}"
+
+
 def _read_csv(path: str | Path, flag: str, expected: str = "") -> str:
     """The text of a CSV input: a regular UTF-8 file of at most MAX_CSV_BYTES (stat'ed before it is
     opened, so a FIFO never blocks); ModelError naming the flag otherwise."""
     from edge_origin.files import InputFileError, read_text_file
 
     where = str(path)
-    shown = where if len(where) <= 80 else f"{where[:40]}...{where[-20:]}"
+    shown = _shown(where)
     if not where.strip():
         raise ModelError(f"{flag}: empty file name{expected}")
     try:
@@ -67,6 +75,19 @@ def _read_csv(path: str | Path, flag: str, expected: str = "") -> str:
         raise ModelError(f"{flag}: {shown}: {reason}{expected}") from None
     except ValueError as exc:  # a NUL byte in the name
         raise ModelError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
+
+
+def _csv_rows(text: str, path: str | Path, flag: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, cells) of a CSV text; a malformed row (a field past csv's limit, a NUL) is ModelError."""
+    reader = csv.reader(text.splitlines())
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ModelError(f"{flag}: {_shown(path)}:{reader.line_num}: not a CSV row ({exc})") from None
+        yield reader.line_num, row
 
 
 # --- how devices spread over edges -----------------------------------------------------------
@@ -83,10 +104,10 @@ def read_shares_file(path: str | Path, flag: str = "--edge-traffic") -> tuple[li
     Shares must be finite, >= 0, not all zero, and sum to 1 (within :data:`SHARE_TOLERANCE`).
     """
     text = _read_csv(path, flag, " (expected uniform, zipf:S or a CSV of edge,share)")
-    p = Path(path)
+    p = _shown(path)
     names: list[str] = []
     shares: list[float] = []
-    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+    for lineno, row in _csv_rows(text, p, flag):
         cells = [c.strip() for c in row]
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
@@ -141,7 +162,7 @@ def edge_shares(spec: str | Sequence[float], edges: int, flag: str = "--edge-tra
         raise ModelError(f"{flag}: {text[:60]!r} is not uniform, zipf:S or an existing CSV file of edge,share")
     _names, shares = read_shares_file(text, flag)
     if len(shares) != edges:
-        raise ModelError(f"{flag}: {text} lists {len(shares)} edges but --edges is {edges}")
+        raise ModelError(f"{flag}: {_shown(text)} lists {len(shares)} edges but --edges is {edges}")
     return shares
 
 
@@ -180,9 +201,9 @@ def parse_capacity(text: str, flag: str = "--origin-capacity") -> Capacity:
 def read_capacity_file(path: str | Path, flag: str = "--origin-capacity-file") -> dict[str, Capacity]:
     """A CSV of ``origin,capacity`` rows (capacity ``N`` or ``N/s``; optional header; ``#`` comments)."""
     text = _read_csv(path, flag)
-    p = Path(path)
+    p = _shown(path)
     out: dict[str, Capacity] = {}
-    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+    for lineno, row in _csv_rows(text, p, flag):
         cells = [c.strip() for c in row]
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
