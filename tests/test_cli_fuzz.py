@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from edge_origin.cli import main
@@ -509,3 +509,109 @@ def test_known_flag_defects(case: tuple[str, str, str], in_tmp: Path, fake_aws: 
     outcome = run_cli(argv)
     assert_clean(outcome, argv)
     assert outcome.code == 2
+
+
+# --- plans with wrong types at any depth, against an account (moto) ------------------------------
+def _json_paths(doc: object, prefix: tuple = ()) -> Iterator[tuple]:
+    yield prefix
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield from _json_paths(value, (*prefix, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            yield from _json_paths(value, (*prefix, index))
+
+
+_LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70), st.just(1.0), st.just(443.0),
+    st.text(max_size=20), st.sampled_from(["", "203.0.113.300", "203.0.113.10", "TCP", "/", "Z1", "a" * 300]),
+)
+_JSON = st.recursive(_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                      st.dictionaries(st.text(max_size=8), inner, max_size=3)),
+                     max_leaves=5)
+
+
+@pytest.fixture()
+def moto_zone(fake_aws: None) -> Iterator[str]:
+    """moto's in-process Route 53 with the zone example.com; yields its id."""
+    from moto import mock_aws
+
+    with mock_aws():
+        import boto3
+
+        zone = boto3.client("route53", region_name="us-east-1").create_hosted_zone(Name="example.com", CallerReference="fuzz")
+        yield zone["HostedZone"]["Id"].split("/")[-1]
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                      HealthCheck.too_slow])
+@given(mutations=st.lists(st.tuples(st.integers(min_value=0), _JSON, st.booleans()), min_size=1, max_size=3))
+def test_enact_takes_any_plan_document_cleanly(mutations: list, moto_zone: str, tmp_path: Path) -> None:
+    """A plan with any field replaced or dropped: exit 2 in one line naming the field, or a clean run
+    (exit 0 only when the plan library accepts the document)."""
+    from edge_origin.live.plans import PlanError, parse_plan
+
+    document: object = _plan_document(moto_zone)
+    for pick, value, drop in mutations:
+        paths = list(_json_paths(document))
+        path = paths[pick % len(paths)]
+        if not path:
+            document = value
+            continue
+        parent = document
+        for key in path[:-1]:
+            parent = parent[key]  # type: ignore[index]
+        if drop and isinstance(parent, dict):
+            parent.pop(path[-1], None)
+        else:
+            parent[path[-1]] = value  # type: ignore[index]
+    plan_file = tmp_path / "mutated.json"
+    plan_file.write_text(json.dumps(document))
+    argv = ["enact", "--dry-run", str(plan_file)]
+    outcome = run_cli(argv)
+    assert_clean(outcome, argv)
+    event(f"enact exit {outcome.code}")
+    try:
+        parse_plan(document)
+        accepted = True
+    except PlanError:
+        accepted = False
+    if outcome.code == 0:
+        assert accepted, f"enact accepted a plan the schema refuses: {json.dumps(document)[:300]}"
+    if not accepted:
+        assert outcome.code == 2, f"exit {outcome.code} for a refused plan: {json.dumps(document)[:300]}"
+
+
+NAMES = st.one_of(st.sampled_from(["origin.example.com", "ORIGIN.example.com.", "example.com", "a.b.example.com",
+                                   "origin.example.org", "_edge-origin-generation.origin.example.com", "x" * 64 + ".example.com",
+                                   "*.example.com", "origin..example.com", "-a.example.com", "\u00e9.example.com"]),
+                  st.text(max_size=30))
+ADDRESSES = st.one_of(st.sampled_from(["203.0.113.10@us-east-1a", "203.0.113.10@us-east-1a", "10.0.0.1@us-east-1b",
+                                       "0.0.0.0@us-east-1a", "203.0.113.10", "@us-east-1a", "203.0.113.1@zz"]),
+                      st.text(max_size=24))
+
+
+@settings(max_examples=EXAMPLES // 2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                           HealthCheck.too_slow])
+@given(name=NAMES, addresses=st.lists(ADDRESSES, min_size=1, max_size=3), show=st.booleans())
+def test_plan_commands_against_an_account(name: str, addresses: list[str], show: bool, moto_zone: str,
+                                          in_tmp: Path) -> None:
+    """``plan from-live`` / ``plan show`` with generated names and addresses against moto's zone: a plan
+    is written only for a name inside the zone, never for the reserved generation label."""
+    assume(not (name.strip() == "" and show))
+    if show:
+        argv = ["plan", "show", "--name", name, "--zone-id", moto_zone]
+    else:
+        argv = ["plan", "from-live", "--name", name, "--zone-id", moto_zone, "-o", "out.json"]
+        for address in addresses:
+            argv += ["--address", address]
+    outcome = run_cli(argv)
+    assert_clean(outcome, argv)
+    event(f"plan {'show' if show else 'from-live'} exit {outcome.code}")
+    if not show and outcome.code == 0:
+        from edge_origin.live.plans import load_plan
+
+        plan = load_plan(in_tmp / "out.json")
+        assert plan.fqdn.rstrip(".").lower().endswith("example.com")
+        assert not plan.fqdn.lower().startswith("_edge-origin-generation")
+        assert len(plan.records) == len({a.split("@")[0] for a in addresses})
