@@ -615,3 +615,23 @@ def test_plan_commands_against_an_account(name: str, addresses: list[str], show:
         assert plan.fqdn.rstrip(".").lower().endswith("example.com")
         assert not plan.fqdn.lower().startswith("_edge-origin-generation")
         assert len(plan.records) == len({a.split("@")[0] for a in addresses})
+
+
+def test_a_name_holding_a_cname_gets_no_plan_and_no_batch(moto_zone: str, in_tmp: Path) -> None:
+    """moto lets A records join a CNAME; Route 53 refuses the batch. plan from-live and enact refuse first."""
+    import boto3
+
+    r53 = boto3.client("route53", region_name="us-east-1")
+    r53.change_resource_record_sets(HostedZoneId=moto_zone, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+        "Name": NAME, "Type": "CNAME", "TTL": 60, "ResourceRecords": [{"Value": "elsewhere.example.net"}]}}]})
+    argv = ["plan", "from-live", "--name", NAME, "--zone-id", moto_zone, "--address", "203.0.113.10@us-east-1a", "-o", "p.json"]
+    outcome = run_cli(argv)
+    assert_clean(outcome, argv)
+    assert outcome.code == 1 and "CNAME (elsewhere.example.net)" in outcome.err and not (in_tmp / "p.json").exists()
+    (in_tmp / "p.json").write_text(json.dumps(_plan_document(moto_zone)))
+    before = r53.list_resource_record_sets(HostedZoneId=moto_zone)["ResourceRecordSets"]
+    argv = ["enact", "--wait", "0", "--allow-full-change", "p.json"]
+    outcome = run_cli(argv)
+    assert_clean(outcome, argv)
+    assert outcome.code == 1 and "holds a CNAME" in outcome.err
+    assert r53.list_resource_record_sets(HostedZoneId=moto_zone)["ResourceRecordSets"] == before

@@ -39,7 +39,14 @@ from typing import Any
 
 import botocore.exceptions
 
-from edge_origin.live.name_state import Generation, LiveName, read_name, routing_policy, zone_name
+from edge_origin.live.name_state import (
+    Generation,
+    LiveName,
+    cname_refusal,
+    read_name,
+    routing_policy,
+    zone_name,
+)
 from edge_origin.live.paging import paginate
 from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
 
@@ -243,6 +250,8 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
     zone = zone or zone_name(client, plan.zone_id)
     live = read_name(client, plan.zone_id, plan.name, zone)
+    if (why := cname_refusal(live)) is not None:
+        raise Refusal(why)
     if live.foreign_generation_record:
         raise Refusal(
             f"{live.generation_record['Name']} holds a TXT record edge-origin did not write: "
