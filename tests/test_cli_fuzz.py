@@ -635,3 +635,49 @@ def test_a_name_holding_a_cname_gets_no_plan_and_no_batch(moto_zone: str, in_tmp
     assert_clean(outcome, argv)
     assert outcome.code == 1 and "holds a CNAME" in outcome.err
     assert r53.list_resource_record_sets(HostedZoneId=moto_zone)["ResourceRecordSets"] == before
+
+
+# --- cloud assemblies that lie -------------------------------------------------------------------
+def _stack_manifest(template_file: object, **extra: object) -> dict:
+    artifact = {"type": "aws:cloudformation:stack", "properties": {"templateFile": template_file}, **extra}
+    return {"version": "36.0.0", "artifacts": {"S": artifact}}
+
+
+ASSEMBLIES: dict[str, object] = {
+    "artifacts-list": {"artifacts": []},
+    "escapes": _stack_manifest("../../../../etc/passwd"),
+    "fifo-template": _stack_manifest("t.json"),
+    "template-number": _stack_manifest(5),
+    "no-properties": {"version": "36.0.0", "artifacts": {"S": {"type": "aws:cloudformation:stack"}}},
+    "fifo-manifest": None,
+    "self-nested": {"version": "36.0.0", "artifacts": {"S": {"type": "cdk:cloud-assembly", "properties": {"directoryName": "."}}}},
+    "manifest-list": [],
+}
+
+
+@pytest.fixture(scope="module")
+def assemblies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("assemblies")
+    made = {}
+    for name, manifest in ASSEMBLIES.items():
+        folder = root / name
+        folder.mkdir()
+        if manifest is None:
+            os.mkfifo(folder / "manifest.json")
+        else:
+            (folder / "manifest.json").write_text(json.dumps(manifest))
+        if name == "fifo-template":
+            os.mkfifo(folder / "t.json")
+        made[name] = folder
+    return made
+
+
+@pytest.mark.parametrize("name", sorted(ASSEMBLIES))
+@pytest.mark.parametrize("reader", ["check", "verify", "plan from-template", "rehearse --model", "diff --base", "preflight"])
+def test_lying_cloud_assemblies_are_one_line_exit_2(reader: str, name: str, assemblies: dict[str, Path], fake_aws: None) -> None:
+    folder = assemblies[name]
+    argv = FILE_READERS[reader](str(folder))
+    fifos = [p for p in (folder / "manifest.json", folder / "t.json") if p.exists() and stat.S_ISFIFO(os.stat(p).st_mode)]
+    outcome = run_cli(argv, fifos=fifos)
+    assert_clean(outcome, argv)
+    assert outcome.code == 2 and str(folder) in outcome.err, outcome.err
