@@ -681,3 +681,29 @@ def test_lying_cloud_assemblies_are_one_line_exit_2(reader: str, name: str, asse
     outcome = run_cli(argv, fifos=fifos)
     assert_clean(outcome, argv)
     assert outcome.code == 2 and str(folder) in outcome.err, outcome.err
+
+
+# --- argument shapes: missing, extra, unknown ----------------------------------------------------
+SHAPES = [
+    [], ["nope"], ["--version"], ["check"], ["report"], ["diff"], ["diff", "--base"], ["diff", "--head", "x"],
+    ["profile"], ["profile", "nope"], ["profile", "check"], ["profile", "render"], ["rehearse"], ["audit", "extra"],
+    ["verify"], ["preflight"], ["dns-spread"], ["dns-spread", "a", "b", "--resolver", "127.0.0.1"], ["plan"],
+    ["plan", "nope"], ["plan", "from-live"], ["plan", "from-template"], ["plan", "show"], ["enact"],
+    ["check", "--nope", "x"], ["enact", "--dry-run", "--wait"],
+]
+COMMANDS = [["check"], ["report"], ["diff"], ["profile"], ["profile", "check"], ["profile", "render"], ["rehearse"],
+            ["audit"], ["verify"], ["preflight"], ["dns-spread"], ["plan"], ["plan", "from-live"],
+            ["plan", "from-template"], ["plan", "show"], ["enact"]]
+
+
+@pytest.mark.parametrize("argv", SHAPES, ids=lambda a: " ".join(a) or "(none)")
+def test_missing_extra_and_unknown_arguments_are_one_line_exit_2(argv: list[str]) -> None:
+    outcome = run_cli(argv)
+    assert_clean(outcome, argv)
+    assert outcome.code == 2
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_every_command_has_help(argv: list[str]) -> None:
+    outcome = run_cli([*argv, "--help"])
+    assert outcome.code == 0 and "usage: edge-origin" in outcome.out and "Traceback" not in outcome.err
