@@ -707,3 +707,42 @@ def test_missing_extra_and_unknown_arguments_are_one_line_exit_2(argv: list[str]
 def test_every_command_has_help(argv: list[str]) -> None:
     outcome = run_cli([*argv, "--help"])
     assert outcome.code == 0 and "usage: edge-origin" in outcome.out and "Traceback" not in outcome.err
+
+
+@pytest.mark.parametrize("garbage", ["name-folder-is-a-file", "target-is-a-fifo", "target-is-a-folder"])
+def test_a_broken_plan_store_is_refused_before_the_batch(garbage: str, moto_zone: str, in_tmp: Path) -> None:
+    """What the store holds is checked before enact changes DNS: a bad store is exit 2 and no change."""
+    import boto3
+
+    store = in_tmp / "store"
+    store.mkdir()
+    if garbage == "name-folder-is-a-file":
+        (store / NAME).write_text("not a folder")
+    else:
+        (store / NAME).mkdir()
+        target = store / NAME / "1.json"
+        os.mkfifo(target) if garbage == "target-is-a-fifo" else target.mkdir()
+    (in_tmp / "p.json").write_text(json.dumps(_plan_document(moto_zone)))
+    r53 = boto3.client("route53", region_name="us-east-1")
+    before = r53.list_resource_record_sets(HostedZoneId=moto_zone)["ResourceRecordSets"]
+    argv = ["enact", "--wait", "0", "--allow-full-change", "--plan-store", str(store), "p.json"]
+    outcome = run_cli(argv, fifos=[store / NAME / "1.json"])
+    assert_clean(outcome, argv, names="--plan-store")
+    assert outcome.code == 2
+    assert r53.list_resource_record_sets(HostedZoneId=moto_zone)["ResourceRecordSets"] == before
+
+
+def test_plan_store_cleanup_skips_what_is_not_a_plan_file(moto_zone: str, in_tmp: Path) -> None:
+    """A folder or FIFO named like an old plan neither stops the clean-up nor is deleted."""
+    store = in_tmp / "store"
+    (store / NAME / "3.json").mkdir(parents=True)
+    os.mkfifo(store / NAME / "2.json")
+    (store / NAME / "1.json").write_text("{}")
+    document = _plan_document(moto_zone, generation=10)
+    (in_tmp / "p.json").write_text(json.dumps(document))
+    argv = ["enact", "--wait", "0", "--allow-full-change", "--plan-store", str(store), "--keep", "0", "p.json"]
+    outcome = run_cli(argv, fifos=[store / NAME / "2.json"])
+    assert_clean(outcome, argv)
+    assert outcome.code == 0, outcome.err
+    assert sorted(p.name for p in (store / NAME).iterdir()) == ["10.json", "2.json", "3.json"]
+    assert "removed generations 1" in outcome.out

@@ -198,7 +198,7 @@ def _cmd_enact(args: argparse.Namespace) -> int:
         )
         store = PlanStore(args.plan_store) if args.plan_store is not None else None
         if store is not None:
-            store.check_writable()
+            store.check_writable(plan.name, plan.generation)
         session = session_from_args(args)
         client = session.client("route53")
         result = enact(client, plan, options)
@@ -207,7 +207,7 @@ def _cmd_enact(args: argparse.Namespace) -> int:
                 store.save(plan)
                 removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
             except (PlanError, OSError) as exc:
-                result.notes.append(f"plan store: {exc} (the plan is applied; the store was not updated)")
+                result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
                 removed = []
             if removed:
                 result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")

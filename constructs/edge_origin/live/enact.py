@@ -492,8 +492,9 @@ class PlanStore:
         self.given = str(directory)
         self.directory = Path(directory)
 
-    def check_writable(self) -> None:
-        """PlanError unless the store directory exists (or can be made) and is writable."""
+    def check_writable(self, name: str | None = None, generation: int | None = None) -> None:
+        """PlanError unless the store directory (and ``name``'s folder in it, when given) exists or
+        can be made, and is writable: checked before the batch, so a bad store never follows an apply."""
         if not self.given.strip() or "\x00" in self.given:
             raise PlanError(f"--plan-store {self.given!r}: not a usable folder name")
         shown = shown_path(self.given)
@@ -507,6 +508,15 @@ class PlanStore:
             raise PlanError(f"--plan-store {shown}: exists and is not a folder")
         if not os.access(self.directory, os.W_OK | os.X_OK):
             raise PlanError(f"--plan-store {shown}: not writable")
+        if name is not None:
+            folder = self._dir(name)
+            if folder.exists() and not folder.is_dir():
+                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} exists and is not a folder")
+            if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} is not writable")
+            target = folder / f"{generation}.json"
+            if generation is not None and (target.exists() or target.is_symlink()) and not target.is_file():
+                raise PlanError(f"--plan-store {shown}: {shown_path(target)} exists and is not a regular file")
 
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")
@@ -521,7 +531,7 @@ class PlanStore:
         folder = self._dir(name)
         if not folder.is_dir():
             return []
-        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit())
+        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit() and p.is_file())
 
     def load(self, name: str, generation: int) -> Plan:
         return load_plan(self._dir(name) / f"{generation}.json")

@@ -409,7 +409,7 @@ def write_plan(plan: Plan, path: str | Path) -> None:
     Refuses a path that holds anything but a regular file (see :func:`check_output_path`)."""
     text = plan.dumps()
     loads_plan(text, str(path))
-    check_output_path(path, shown_path(path))
+    check_output_path(path, "plan file")
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
