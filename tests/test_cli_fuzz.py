@@ -159,6 +159,9 @@ def _make_kinds(folder: Path) -> dict[str, Path]:
     text("bad.yaml", "Resources: [unclosed\n  - : :\n")
     text("tabs.yaml", "Resources:\n\tX: 1\n")
     text("bom.json", b'\xef\xbb\xbf{"Resources": {}}')
+    bomb = ['a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]']
+    bomb += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text("yaml_bomb.yaml", "\n".join([*bomb, "Resources:\n  R:\n    Type: AWS::SNS::Topic\n    Properties:\n      Tags: *a8\n"]))
     text("nested.json", "[" * 100_000 + "]" * 100_000)
     huge = folder / "huge.json"
     with huge.open("wb") as handle:  # sparse: no disk used, but stat says 2 GiB
@@ -183,7 +186,7 @@ def _make_kinds(folder: Path) -> dict[str, Path]:
 
 KIND_NAMES = [
     "fifo", "empty", "binary", "truncated", "list", "string", "null", "number", "nan", "resources_list",
-    "resource_number", "type_number", "properties_list", "deep_types", "bad", "tabs", "bom", "nested", "huge",
+    "resource_number", "type_number", "properties_list", "deep_types", "bad", "tabs", "bom", "yaml_bomb", "nested", "huge",
     "odd", "newline", "dir", "dangling", "missing", "long_name", "dev_zero", "dev_null",
 ]
 
