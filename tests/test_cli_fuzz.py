@@ -749,3 +749,18 @@ def test_plan_store_cleanup_skips_what_is_not_a_plan_file(moto_zone: str, in_tmp
     assert outcome.code == 0, outcome.err
     assert sorted(p.name for p in (store / NAME).iterdir()) == ["10.json", "2.json", "3.json"]
     assert "removed generations 1" in outcome.out
+
+
+def test_a_foreign_generation_record_gets_no_plan(moto_zone: str, in_tmp: Path) -> None:
+    """A TXT record at the reserved label that edge-origin did not write: enact would refuse, so
+    plan from-live refuses too instead of writing a plan that can never apply."""
+    import boto3
+
+    boto3.client("route53", region_name="us-east-1").change_resource_record_sets(
+        HostedZoneId=moto_zone, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+            "Name": f"_edge-origin-generation.{NAME}", "Type": "TXT", "TTL": 60,
+            "ResourceRecords": [{"Value": '"generation=-5 by hand"'}]}}]})
+    argv = ["plan", "from-live", "--name", NAME, "--zone-id", moto_zone, "--address", "203.0.113.10@us-east-1a", "-o", "p.json"]
+    outcome = run_cli(argv)
+    assert_clean(outcome, argv)
+    assert outcome.code == 1 and "did not write" in outcome.err and not (in_tmp / "p.json").exists()

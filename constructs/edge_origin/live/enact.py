@@ -42,7 +42,7 @@ import botocore.exceptions
 from edge_origin.live.name_state import (
     Generation,
     LiveName,
-    cname_refusal,
+    plan_blocker,
     read_name,
     routing_policy,
     zone_name,
@@ -250,13 +250,8 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
     zone = zone or zone_name(client, plan.zone_id)
     live = read_name(client, plan.zone_id, plan.name, zone)
-    if (why := cname_refusal(live)) is not None:
+    if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
         raise Refusal(why)
-    if live.foreign_generation_record:
-        raise Refusal(
-            f"{live.generation_record['Name']} holds a TXT record edge-origin did not write: "
-            "remove it or pick another name; enact will not overwrite it"
-        )
     live_gen = live.generation
     if live_gen is not None and plan.generation == live_gen.number and plan.digest() == live_gen.digest:
         return Prepared(plan, live, [], [], [], [], [], [], 0.0, noop=True,

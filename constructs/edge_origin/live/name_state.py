@@ -161,8 +161,12 @@ def read_name(client: Any, zone_id: str, name: str, zone: str | None = None) -> 
     )
 
 
-def cname_refusal(live: LiveName) -> str | None:
-    """Why no A record can go to ``live.name`` (it holds a CNAME), or None."""
+def plan_blocker(live: LiveName) -> str | None:
+    """Why no plan can be applied to ``live.name`` (it holds a CNAME, or a generation TXT record
+    edge-origin did not write), or None."""
+    if live.foreign_generation_record:
+        return (f"{live.generation_record['Name']} holds a TXT record edge-origin did not write: "
+                "remove it or pick another name; enact will not overwrite it")
     if live.cname is None:
         return None
     target = ", ".join(v.get("Value", "?") for v in live.cname.get("ResourceRecords") or []) or "an alias"
