@@ -285,6 +285,8 @@ def test_bad_files_are_one_line_exit_2(reader: str, kind: str, kinds: dict[str, 
     if (reader, kind) not in ACCEPTED:
         assert outcome.code == 2, f"exit {outcome.code} (expected 2) for edge-origin {' '.join(argv)}: {outcome.out[:200]!r}"
         escaped = path.name.encode("unicode_escape").decode("ascii")
+        if kind in ("fifo", "dev_zero", "dev_null", "dir"):  # refused by what it is, not by reading it
+            assert re.search(r"FIFO|pipe|device|director|folder|not a regular file", outcome.err), outcome.err
         named = path.name in outcome.err or escaped in outcome.err or path.name[:20] in outcome.err
         assert named or "--" in outcome.err, f"the message names neither the file nor a flag: {outcome.err[:300]}"
 
