@@ -238,5 +238,5 @@ def test_unwritable_outputs_are_bad_input_before_anything_is_applied(capsys, end
     assert code == 2 and "--plan-store /proc/nope/store: cannot create" in err
     code, _, err = run(capsys, "plan", "from-live", "--name", f"origin.{name}", "--zone-id", zone_id, "--endpoint-url", endpoint,
                        "--address", "203.0.113.1@us-east-1a", "-o", "/proc/nope/plan.json")
-    assert code == 2 and "/proc/nope/plan.json: cannot write" in err and len(err.strip().splitlines()) == 1
+    assert code == 2 and "-o/--output /proc/nope/plan.json: folder" in err and len(err.strip().splitlines()) == 1
     assert state(r53, zone_id) == before

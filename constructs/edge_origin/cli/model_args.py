@@ -87,7 +87,7 @@ def run_model_from_args(args: argparse.Namespace, plan: DnsPlan) -> ModelResult:
     listed = shares_file_edges(args.edge_traffic)
     if listed is not None and edges == 1:
         edges = listed  # the shares file's rows are the edges
-    overrides = read_capacity_file(args.origin_capacity_file) if args.origin_capacity_file else None
+    overrides = read_capacity_file(args.origin_capacity_file) if args.origin_capacity_file is not None else None
     cfg = montecarlo.ModelConfig(
         devices=args.devices,
         edges=edges,

@@ -49,6 +49,18 @@ def _run(command: str, body: Callable[[], int]) -> int:
         raise UsageError(f"AWS call failed: {exc}") from None
 
 
+class _LazyClient:
+    """A boto3 client made on first use: bad template files are refused before any client is built."""
+
+    def __init__(self, session: Any, service: str) -> None:
+        self._session, self._service, self._client = session, service, None
+
+    def __getattr__(self, attr: str) -> Any:
+        if self._client is None:
+            self._client = self._session.client(self._service)
+        return getattr(self._client, attr)
+
+
 def _address(text: str) -> Any:
     from edge_origin.live.plan_sources import parse_address
     from edge_origin.live.plans import PlanError
@@ -89,6 +101,17 @@ def _check_name_and_zone(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag}: {errors[0].split(': ', 1)[1]}")
 
 
+def _check_output(output: str | None) -> None:
+    """Refuse a bad -o before any AWS call (empty, missing folder, FIFO, device, folder)."""
+    from edge_origin.live.plans import PlanError, check_output_path
+
+    if output not in (None, "-"):
+        try:
+            check_output_path(output)
+        except PlanError as exc:
+            raise UsageError(str(exc)) from None
+
+
 def _write(plan: Any, output: str | None) -> None:
     from edge_origin.live.plans import write_plan
 
@@ -104,6 +127,7 @@ def _cmd_from_live(args: argparse.Namespace) -> int:
     from edge_origin.live.plan_sources import plan_from_live
 
     _check_name_and_zone(args)
+    _check_output(args.output)
     if bool(args.address) == bool(args.from_load_balancers):
         raise UsageError("give --address IP@ZONE (one or more) or --from-load-balancers, not both or neither")
 
@@ -125,11 +149,12 @@ def _cmd_from_template(args: argparse.Namespace) -> int:
     from edge_origin.live.plan_sources import plan_from_template
 
     _check_name_and_zone(args)
+    _check_output(args.output)
 
     def body() -> int:
         session = session_from_args(args)
         plan = plan_from_template(
-            args.paths, session.client("route53"), session.client("cloudformation"), session.client("ec2"),
+            args.paths, _LazyClient(session, "route53"), _LazyClient(session, "cloudformation"), _LazyClient(session, "ec2"),
             args.zone_id.removeprefix("/hostedzone/"), args.name, health_check=args.health_check, ttl=args.ttl,
         )
         _write(plan, args.output)
@@ -171,9 +196,9 @@ def _cmd_enact(args: argparse.Namespace) -> int:
             dry_run=args.dry_run, max_change_share=args.max_change_share,
             allow_full_change=args.allow_full_change, wait_s=args.wait,
         )
-        store = PlanStore(args.plan_store) if args.plan_store else None
+        store = PlanStore(args.plan_store) if args.plan_store is not None else None
         if store is not None:
-            store.check_writable()
+            store.check_writable(plan.name, plan.generation)
         session = session_from_args(args)
         client = session.client("route53")
         result = enact(client, plan, options)
@@ -182,7 +207,7 @@ def _cmd_enact(args: argparse.Namespace) -> int:
                 store.save(plan)
                 removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
             except (PlanError, OSError) as exc:
-                result.notes.append(f"plan store: {exc} (the plan is applied; the store was not updated)")
+                result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
                 removed = []
             if removed:
                 result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")

@@ -39,9 +39,16 @@ from typing import Any
 
 import botocore.exceptions
 
-from edge_origin.live.name_state import Generation, LiveName, read_name, routing_policy, zone_name
+from edge_origin.live.name_state import (
+    Generation,
+    LiveName,
+    plan_blocker,
+    read_name,
+    routing_policy,
+    zone_name,
+)
 from edge_origin.live.paging import paginate
-from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, write_plan
+from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
 
 MAX_BATCH_VALUES = 1000
 HEALTHY_CHECKER_SHARE = 0.18  # Route 53: healthy when more than 18 % of its checkers say so
@@ -243,11 +250,8 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
     zone = zone or zone_name(client, plan.zone_id)
     live = read_name(client, plan.zone_id, plan.name, zone)
-    if live.foreign_generation_record:
-        raise Refusal(
-            f"{live.generation_record['Name']} holds a TXT record edge-origin did not write: "
-            "remove it or pick another name; enact will not overwrite it"
-        )
+    if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
+        raise Refusal(why)
     live_gen = live.generation
     if live_gen is not None and plan.generation == live_gen.number and plan.digest() == live_gen.digest:
         return Prepared(plan, live, [], [], [], [], [], [], 0.0, noop=True,
@@ -480,16 +484,34 @@ class PlanStore:
     """Applied plans on disk, one file a generation: ``<dir>/<name>/<generation>.json``."""
 
     def __init__(self, directory: str | Path) -> None:
+        self.given = str(directory)
         self.directory = Path(directory)
 
-    def check_writable(self) -> None:
-        """PlanError unless the store directory exists (or can be made) and is writable."""
+    def check_writable(self, name: str | None = None, generation: int | None = None) -> None:
+        """PlanError unless the store directory (and ``name``'s folder in it, when given) exists or
+        can be made, and is writable: checked before the batch, so a bad store never follows an apply."""
+        if not self.given.strip() or "\x00" in self.given:
+            raise PlanError(f"--plan-store {self.given!r}: not a usable folder name")
+        shown = shown_path(self.given)
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise PlanError(f"--plan-store {self.directory}: cannot create ({exc.strerror or exc})") from None
+            exists_not_folder = self.directory.exists() and not self.directory.is_dir()
+            if not exists_not_folder:
+                self.directory.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as exc:
+            raise PlanError(f"--plan-store {shown}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
+        if exists_not_folder:
+            raise PlanError(f"--plan-store {shown}: exists and is not a folder")
         if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise PlanError(f"--plan-store {self.directory}: not writable")
+            raise PlanError(f"--plan-store {shown}: not writable")
+        if name is not None:
+            folder = self._dir(name)
+            if folder.exists() and not folder.is_dir():
+                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} exists and is not a folder")
+            if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} is not writable")
+            target = folder / f"{generation}.json"
+            if generation is not None and (target.exists() or target.is_symlink()) and not target.is_file():
+                raise PlanError(f"--plan-store {shown}: {shown_path(target)} exists and is not a regular file")
 
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")
@@ -504,7 +526,7 @@ class PlanStore:
         folder = self._dir(name)
         if not folder.is_dir():
             return []
-        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit())
+        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit() and p.is_file())
 
     def load(self, name: str, generation: int) -> Plan:
         return load_plan(self._dir(name) / f"{generation}.json")

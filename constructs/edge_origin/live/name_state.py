@@ -94,6 +94,7 @@ class LiveName:
     records: list[dict[str, Any]] = field(default_factory=list)
     generation_record: dict[str, Any] | None = None
     generation: Generation | None = None
+    cname: dict[str, Any] | None = None  # a CNAME at the name: Route 53 lets it share the name with nothing
 
     @property
     def live_generation(self) -> int:
@@ -151,8 +152,23 @@ def read_name(client: Any, zone_id: str, name: str, zone: str | None = None) -> 
     records = list_record_sets(client, zone_id, fqdn(name), "A")
     gen_records = list_record_sets(client, zone_id, generation_name(name), "TXT")
     gen_record = gen_records[0] if gen_records else None
+    cnames = [] if records else list_record_sets(client, zone_id, fqdn(name), "CNAME")
     return LiveName(
         name=fqdn(name), zone_id=zone_id, zone_name=zone, records=records,
         generation_record=gen_record,
         generation=Generation.from_record_set(gen_record) if gen_record else None,
+        cname=cnames[0] if cnames else None,
     )
+
+
+def plan_blocker(live: LiveName) -> str | None:
+    """Why no plan can be applied to ``live.name`` (it holds a CNAME, or a generation TXT record
+    edge-origin did not write), or None."""
+    if live.foreign_generation_record:
+        return (f"{live.generation_record['Name']} holds a TXT record edge-origin did not write: "
+                "remove it or pick another name; enact will not overwrite it")
+    if live.cname is None:
+        return None
+    target = ", ".join(v.get("Value", "?") for v in live.cname.get("ResourceRecords") or []) or "an alias"
+    return (f"{live.name} holds a CNAME ({target}): Route 53 lets a CNAME share its name with no other record; "
+            "remove the CNAME first (or plan another name)")

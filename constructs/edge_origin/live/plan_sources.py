@@ -19,7 +19,7 @@ from typing import Any
 import botocore.exceptions
 
 from edge_origin.live.enact import Refusal
-from edge_origin.live.name_state import LiveName, fqdn, read_name, routing_policy, zone_name
+from edge_origin.live.name_state import LiveName, fqdn, plan_blocker, read_name, routing_policy, zone_name
 from edge_origin.live.paging import paginate
 from edge_origin.live.plans import HealthCheckSpec, Plan, PlanError, PlanRecord, parse_plan
 
@@ -94,6 +94,8 @@ def plan_from_live(route53: Any, zone_id: str, name: str, *, addresses: Sequence
     alias records point at. Generation: the live one + 1."""
     zone = zone_name(route53, zone_id)
     live = read_name(route53, zone_id, name, zone)
+    if (why := plan_blocker(live)) is not None:
+        raise Refusal(why)
     health_check = health_check or HealthCheckSpec()
     sid_of: dict[str, str] = {}
     if addresses:
@@ -161,6 +163,8 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
         raise PlanError(f"--name {name}: no A records of that name in {', '.join(map(str, paths))}")
     zone = zone_name(route53, zone_id)
     live = read_name(route53, zone_id, name, zone)
+    if (why := plan_blocker(live)) is not None:
+        raise Refusal(why)
     physical: dict[str, dict[str, str]] = {}
     addresses: list[Address] = []
     sid_of: dict[str, str] = {}

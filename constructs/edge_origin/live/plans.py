@@ -44,6 +44,14 @@ class PlanError(ValueError):
     """A plan that cannot be used: one line naming the file and the field."""
 
 
+def shown_path(path: str | Path, limit: int = 120) -> str:
+    """A path as one line of a message: control and line-break characters escaped, long names shortened."""
+    text = str(path)
+    if any(ord(c) < 0x20 or c in "\x7f\x85\u2028\u2029" for c in text):
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-limit // 4:]}"
+
+
 @cache
 def plan_schema() -> dict[str, Any]:
     """The shipped JSON Schema of a plan file."""
@@ -354,30 +362,58 @@ def _no_constant(name: str) -> Any:
 
 
 def load_plan(path: str | Path) -> Plan:
-    """A Plan from a file; PlanError for a missing, huge, undecodable or invalid file."""
-    path = Path(path)
+    """A Plan from a file; PlanError for a missing, non-regular (FIFO, device, folder), huge,
+    undecodable or invalid file. The file is stat'ed before it is opened, so a FIFO never blocks."""
+    from edge_origin.files import InputFileError, read_text_file
+
+    where = shown_path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_PLAN_BYTES:
-            raise PlanError(f"{path}: {size} bytes, a plan is at most {MAX_PLAN_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except PlanError:
-        raise
-    except UnicodeDecodeError:
-        raise PlanError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise PlanError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return loads_plan(text, str(path))
+        text = read_text_file(path, MAX_PLAN_BYTES)
+    except InputFileError as exc:
+        raise PlanError(f"{where}: {str(exc).removeprefix(f'{path}: ')}") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise PlanError(f"{where}: not a usable file name ({exc})") from None
+    return loads_plan(text, where)
+
+
+def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
+    """PlanError unless a plan can be written at ``path``: a non-empty name whose folder exists, and
+    nothing there but a regular file (a FIFO would block the write, a device or folder would eat it).
+    Checked before any AWS call, so a bad ``-o`` costs nothing."""
+    import os
+    import stat
+
+    where = str(path)
+    if not where.strip():
+        raise PlanError(f"{flag}: empty file name (give a path, or - for stdout)")
+    shown = shown_path(where)
+    try:
+        info = os.stat(where)
+    except FileNotFoundError:
+        parent = os.path.dirname(where) or "."
+        if not os.path.isdir(parent):
+            raise PlanError(f"{flag} {shown}: folder {shown_path(parent)!r} does not exist") from None
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise PlanError(f"{flag} {shown}: folder {shown_path(parent)!r} is not writable") from None
+        return
+    except (OSError, ValueError) as exc:
+        raise PlanError(f"{flag} {shown}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
+    if not stat.S_ISREG(info.st_mode) and where != os.devnull:
+        from edge_origin.files import describe_mode
+
+        raise PlanError(f"{flag} {shown}: is {describe_mode(info.st_mode)}, not a regular file")
 
 
 def write_plan(plan: Plan, path: str | Path) -> None:
-    """Write ``plan`` as JSON (validated on the way: what is written can be read back)."""
+    """Write ``plan`` as JSON (validated on the way: what is written can be read back).
+    Refuses a path that holds anything but a regular file (see :func:`check_output_path`)."""
     text = plan.dumps()
     loads_plan(text, str(path))
+    check_output_path(path, "plan file")
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise PlanError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        raise PlanError(f"{shown_path(path)}: cannot write ({exc.strerror or exc})") from None
 
 
 #: The reserved first label of the generation TXT record beside each planned name.

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 SHARE_TOLERANCE = 1e-3  # shares in a file must sum to 1 within this (rounded CSV figures), then are normalized
 MAX_EDGES = 100_000
+MAX_CSV_BYTES = 16 << 20  # an edge,share or origin,capacity CSV
 MAX_RETRY_ATTEMPTS = 1_000
 # gRPC's connection backoff (grpc/doc/connection-backoff.md): 1 s initial, x1.6, +-20 % jitter, 120 s cap
 GRPC_BACKOFF_MULTIPLIER = 1.6
@@ -40,6 +42,54 @@ def _is_header(cells: Sequence[str], words: Sequence[str]) -> bool:
     return [c.lower() for c in cells] == list(words)
 
 
+def _exists(text: str) -> bool:
+    """True when ``text`` names something on disk (the reader then says what it is if not a file)."""
+    try:
+        os.stat(text)
+    except (OSError, ValueError):
+        return False
+    return bool(text)
+
+
+def _shown(path: str | Path, limit: int = 80) -> str:
+    """A path as one line of a message: control and line-break characters escaped, long names shortened."""
+    text = str(path)
+    if any(ord(c) < 0x20 or c in "\x7f\x85\u2028\u2029" for c in text):
+        text = text.encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else f"{text[:limit // 2]}...{text[-limit // 4:]}"
+
+
+def _read_csv(path: str | Path, flag: str, expected: str = "") -> str:
+    """The text of a CSV input: a regular UTF-8 file of at most MAX_CSV_BYTES (stat'ed before it is
+    opened, so a FIFO never blocks); ModelError naming the flag otherwise."""
+    from edge_origin.files import InputFileError, read_text_file
+
+    where = str(path)
+    shown = _shown(where)
+    if not where.strip():
+        raise ModelError(f"{flag}: empty file name{expected}")
+    try:
+        return read_text_file(where, MAX_CSV_BYTES)
+    except InputFileError as exc:
+        reason = str(exc).removeprefix(f"{where}: ")
+        raise ModelError(f"{flag}: {shown}: {reason}{expected}") from None
+    except ValueError as exc:  # a NUL byte in the name
+        raise ModelError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
+
+
+def _csv_rows(text: str, path: str | Path, flag: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, cells) of a CSV text; a malformed row (a field past csv's limit, a NUL) is ModelError."""
+    reader = csv.reader(text.splitlines())
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise ModelError(f"{flag}: {_shown(path)}:{reader.line_num}: not a CSV row ({exc})") from None
+        yield reader.line_num, row
+
+
 # --- how devices spread over edges -----------------------------------------------------------
 def zipf_shares(edges: int, exponent: float) -> list[float]:
     """Share of edge rank k (1..E) proportional to 1 / k**exponent (0: uniform)."""
@@ -53,16 +103,11 @@ def read_shares_file(path: str | Path, flag: str = "--edge-traffic") -> tuple[li
 
     Shares must be finite, >= 0, not all zero, and sum to 1 (within :data:`SHARE_TOLERANCE`).
     """
-    p = Path(path)
-    if not p.is_file():
-        raise ModelError(f"{flag}: no such file {str(p)!r} (expected uniform, zipf:S or a CSV of edge,share)")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(f"{flag}: cannot read {p}: {exc}") from None
+    text = _read_csv(path, flag, " (expected uniform, zipf:S or a CSV of edge,share)")
+    p = _shown(path)
     names: list[str] = []
     shares: list[float] = []
-    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+    for lineno, row in _csv_rows(text, p, flag):
         cells = [c.strip() for c in row]
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
@@ -113,11 +158,11 @@ def edge_shares(spec: str | Sequence[float], edges: int, flag: str = "--edge-tra
         if exponent < 0 or exponent > 10:
             raise ModelError(f"{flag}: zipf exponent must be 0..10 (got {exponent:g})")
         return zipf_shares(edges, exponent)
-    if text.startswith("zipf") or not Path(text).is_file():
+    if text.startswith("zipf") or not _exists(text):
         raise ModelError(f"{flag}: {text[:60]!r} is not uniform, zipf:S or an existing CSV file of edge,share")
     _names, shares = read_shares_file(text, flag)
     if len(shares) != edges:
-        raise ModelError(f"{flag}: {text} lists {len(shares)} edges but --edges is {edges}")
+        raise ModelError(f"{flag}: {_shown(text)} lists {len(shares)} edges but --edges is {edges}")
     return shares
 
 
@@ -155,15 +200,10 @@ def parse_capacity(text: str, flag: str = "--origin-capacity") -> Capacity:
 
 def read_capacity_file(path: str | Path, flag: str = "--origin-capacity-file") -> dict[str, Capacity]:
     """A CSV of ``origin,capacity`` rows (capacity ``N`` or ``N/s``; optional header; ``#`` comments)."""
-    p = Path(path)
-    if not p.is_file():
-        raise ModelError(f"{flag}: no such file {str(p)!r}")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ModelError(f"{flag}: cannot read {p}: {exc}") from None
+    text = _read_csv(path, flag)
+    p = _shown(path)
     out: dict[str, Capacity] = {}
-    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+    for lineno, row in _csv_rows(text, p, flag):
         cells = [c.strip() for c in row]
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
