@@ -228,32 +228,7 @@ ACCEPTED = {
 # (reader, kind) pairs that fail in modules still being worked on: the reason is the repro.
 _RAW_PATH = ("prints the path raw: a file named 'line\\nbreak.json' gives a 2-line message "
              "(repro: edge-origin {} $'line\\nbreak.json')")
-KNOWN_FILE_DEFECTS: dict[tuple[str, str], str] = {
-    (reader, "newline"): f"{module}: " + _RAW_PATH.format(reader.split(" --")[0])
-    for reader, module in (
-        ("check", "checker/model loader"), ("report", "checker/model loader"), ("diff --base", "cli/diff.py"),
-        ("diff --head", "cli/diff.py"), ("preflight", "model loader"), ("verify", "live/verify.py"),
-        ("rehearse --model", "model loader"), ("rehearse (loopback)", "model loader"),
-        ("plan from-template", "model loader (plan_from_template passes its ModelError on)"),
-    )
-}
-_LONG = ("{}: Path.is_dir() raises OSError ENAMETOOLONG uncaught, a traceback "
-         "(repro: edge-origin {} $(printf 'n%.0s' $(seq 3000)).json)")
-KNOWN_FILE_DEFECTS.update({
-    (reader, "long_name"): _LONG.format(module, reader.split(" --")[0].split(" (")[0])
-    for reader, module in (
-        ("check", "model/loader.py read_paths_result"), ("report", "model/loader.py read_paths_result"),
-        ("diff --base", "model/loader.py read_paths_result"), ("diff --head", "model/loader.py read_paths_result"),
-        ("preflight", "model/loader.py read_paths_result"), ("verify", "live/verify.py verify()"),
-        ("rehearse --model", "model/loader.py read_paths_result"), ("rehearse (loopback)", "model/loader.py read_paths_result"),
-        ("plan from-template", "model/loader.py read_paths_result"),
-    )
-})
-KNOWN_FILE_DEFECTS.update({
-    (reader, "newline"): "profile/core.py or cli/profile.py cuts the message at the line break: 'edge-origin profile: "
-    ".../line' names neither the whole file nor the problem (repro: edge-origin profile check $'line\\nbreak.json')"
-    for reader in ("profile check", "profile render")
-})
+KNOWN_FILE_DEFECTS: dict[tuple[str, str], str] = {}  # none known: fixed in the library
 
 
 # Kinds about the file itself (what it is, its name, its size) go to every reader; kinds about its
@@ -301,19 +276,7 @@ FILE_WRITERS: dict[str, Callable[[str], list[str]]] = {
     "enact --plan-store": lambda p: ["enact", "--endpoint-url", CLOSED, "--plan-store", p, "PLAN"],
 }
 WRITE_KINDS = ["fifo_out", "dir", "dev_zero", "missing", "empty_name", "nul_name", "long_name"]
-KNOWN_WRITE_DEFECTS: dict[tuple[str, str], str] = {
-    ("rehearse --chart", "fifo_out"): (
-        "cli/rehearse.py check_chart_path does not refuse an existing FIFO: savefig raises io.UnsupportedOperation "
-        "(repro: mkfifo c.png; edge-origin rehearse --model --name origin.example.com "
-        "tests/fixtures/rehearsal/Reference.template.json --chart c.png)"),
-    ("rehearse --chart", "nul_name"): (
-        "cli/rehearse.py check_chart_path passes a name with a NUL byte; savefig raises ValueError after the run "
-        "(repro: edge-origin rehearse --model --name origin.example.com REF.template.json --chart $'x\\x00y.png')"),
-    ("rehearse --chart", "long_name"): (
-        "cli/rehearse.py check_chart_path passes a 5000-character name; savefig raises OSError ENAMETOOLONG after the run"),
-    ("rehearse --chart", "empty_name"): (
-        "cli/rehearse.py: --chart '' is skipped (if args.chart) and the run exits 0 with no chart and no message"),
-}
+KNOWN_WRITE_DEFECTS: dict[tuple[str, str], str] = {}  # none known: fixed in the library (keep the table for the next one)
 
 
 @pytest.fixture()
@@ -430,26 +393,11 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 # Generated cases known to fail in modules still being worked on: (spec, flag, value) -> repro.
-KNOWN_FLAG_DEFECTS = {
-    ("audit", "--name", ""): "cli/live.py _valid_dns_name(normalize_name('')) -> AttributeError: 'NoneType' has no split",
-    ("audit", "--name", " "): "cli/live.py: --name ' ' normalizes to None -> AttributeError traceback",
-    ("audit", "--grpc-origin", ""): "cli/live.py: --grpc-origin '' -> AttributeError traceback",
-    ("audit", "--grpc-origin", " "): "cli/live.py: --grpc-origin ' ' -> AttributeError traceback",
-    ("audit", "--name", "."): "cli/live.py: --name '.' normalizes to None -> AttributeError traceback",
-    ("profile render", "--preset", ""): "cli/profile.py: --preset '' is taken as no preset; exit 0 instead of 2",
-}
+KNOWN_FLAG_DEFECTS = {}  # none known: fixed in the library (keep the table for the next one)
 
 
 def _known(spec: str, flag: str, value: str) -> bool:
-    """True for a value in a known defect's class (see KNOWN_FLAG_DEFECTS for the pinned examples)."""
-    from edge_origin.model import normalize_name
-
-    if spec == "audit" and flag in ("--name", "--grpc-origin") and normalize_name(value) is None:
-        return True  # cli/live.py: a name that normalizes to None ('', ' ', '.', '..') -> AttributeError
-    path_arg = flag == "POSITIONAL" or (spec, flag) in (("diff", "--base"), ("diff", "--head"))
-    too_long = any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in value.split("/"))
-    if path_arg and too_long and spec in ("check", "report", "diff", "verify", "preflight", "plan from-template"):
-        return True  # model/loader.py, live/verify.py: ENAMETOOLONG traceback (test_bad_files_are_one_line_exit_2[*-long_name])
+    """True for a value in a known defect's class (none today; see KNOWN_FLAG_DEFECTS)."""
     return (spec, flag, value) in KNOWN_FLAG_DEFECTS
 
 
@@ -472,11 +420,7 @@ def test_every_flag_takes_garbage_cleanly(data: st.DataObject, in_tmp: Path, fak
 
 _SESSION = ("live/session.py LiveSession.client catches BotoCoreError only; botocore raises {} (repro: "
             "edge-origin audit --endpoint-url '{}')")
-KNOWN_ENDPOINT_DEFECTS: dict[str, str] = {
-    "http://": _SESSION.format("ValueError: Invalid endpoint", "http://"),
-    "http://[::1": _SESSION.format("ValueError: Invalid IPv6 URL", "http://[::1"),
-    "http://127.0.0.1:99999": _SESSION.format("ValueError: Port out of range 0-65535", "http://127.0.0.1:99999"),
-}
+KNOWN_ENDPOINT_DEFECTS: dict[str, str] = {}  # none known: fixed in the library (keep the table for the next one)
 
 
 ENDPOINT_COMMANDS = ["audit", "plan show", "enact", "preflight", "verify"]
@@ -503,12 +447,21 @@ def test_bad_endpoints_are_one_line(endpoint: str, command: str, in_tmp: Path, f
     assert outcome.code == 2, f"exit {outcome.code} for edge-origin {' '.join(argv)}"
 
 
+# Once pinned as defects (tracebacks or exit 0), fixed in the library; kept as regressions.
+FIXED_FLAG_DEFECTS = [
+    ("audit", "--name", ""), ("audit", "--name", " "), ("audit", "--name", "."),
+    ("audit", "--grpc-origin", ""), ("audit", "--grpc-origin", " "),
+    ("profile render", "--preset", ""),
+]
+
+
 @pytest.mark.parametrize("case", [
     pytest.param(key, id=f"{key[0]} {key[1]} {key[2]!r}",
-                 marks=pytest.mark.xfail(strict=True, reason=reason)) for key, reason in KNOWN_FLAG_DEFECTS.items()
+                 marks=[pytest.mark.xfail(strict=True, reason=KNOWN_FLAG_DEFECTS[key])] if key in KNOWN_FLAG_DEFECTS else [])
+    for key in [*FIXED_FLAG_DEFECTS, *(k for k in KNOWN_FLAG_DEFECTS if k not in FIXED_FLAG_DEFECTS)]
 ])
 def test_known_flag_defects(case: tuple[str, str, str], in_tmp: Path, fake_aws: None) -> None:
-    """The generated cases above that fail today, pinned: each must start passing when its module is fixed."""
+    """Flag values that once failed (and any pinned today): each is one line, exit 2."""
     label, flag, value = case
     argv = _argv(_specs(str(in_tmp / "plan.json"))[label], flag, value)
     outcome = run_cli(argv)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError
+from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError, one_line
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_parser", "main"]
 
@@ -37,7 +37,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but bad flags are one line and exit 2 (argparse's own usage dump goes to stderr too)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message}\n")
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {one_line(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,7 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UsageError as exc:
-        print(f"edge-origin {args.command}: {exc}", file=sys.stderr)
+        print(f"edge-origin {args.command}: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print(f"edge-origin {args.command}: interrupted", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, one_line
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     for _, message in result.unreadable:
-        print(f"edge-origin check: {message}", file=sys.stderr)
+        print(f"edge-origin check: {one_line(message)}", file=sys.stderr)
     sys.stdout.write(format_findings(result.findings, args.format, result.unreadable))
     return EXIT_FINDINGS if result.failing(fail_on) or result.unreadable else EXIT_OK
 

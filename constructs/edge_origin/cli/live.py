@@ -83,9 +83,11 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if at_or_above(result.findings, fail_on) else EXIT_OK
 
 
-def _valid_dns_name(name: str) -> bool:
+def _valid_dns_name(name: str | None) -> bool:
     import re
 
+    if not name:  # '', ' ', '.' normalize to nothing
+        return False
     labels = name.split(".")
     return 0 < len(name) <= 253 and all(re.fullmatch(r"[a-z0-9_*](?:[a-z0-9_-]{0,61}[a-z0-9_])?", label) for label in labels)
 

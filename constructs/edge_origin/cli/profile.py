@@ -43,7 +43,7 @@ def _cmd_profile(args: argparse.Namespace) -> int:
                 verify_header=args.verify_header,
             )
     except ValueError as exc:  # ProfileError, RenderError: bad input
-        raise UsageError(str(exc).splitlines()[0]) from None
+        raise UsageError(str(exc)) from None
     sys.stdout.write(out)
     return code
 

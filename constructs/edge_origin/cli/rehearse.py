@@ -33,19 +33,33 @@ def _kill_arg(text: str) -> tuple[str, float]:
 
 
 def check_chart_path(text: str) -> Path:
-    """UsageError unless a chart can be written at ``text``: a known extension, an existing folder."""
+    """UsageError unless a chart can be written at ``text``: a name, a known extension, an existing
+    writable folder, and nothing there but a regular file (a FIFO or a device would block or fail)."""
+    import os
+    import stat
+
+    if not text.strip():
+        raise UsageError("--chart '': empty; give a file name ending in " + ", ".join(CHART_SUFFIXES))
+    if "\x00" in text:
+        raise UsageError(f"--chart {text!r}: a file name cannot hold a NUL byte")
     path = Path(text)
     if path.suffix.lower() not in CHART_SUFFIXES:
-        raise UsageError(f"--chart {text!r}: unknown extension {path.suffix or '(none)'!r}; allowed: {', '.join(CHART_SUFFIXES)}")
+        raise UsageError(f"--chart {text[:80]!r}: unknown extension {path.suffix[:20] or '(none)'!r}; allowed: {', '.join(CHART_SUFFIXES)}")
     parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"--chart {text!r}: folder {str(parent)!r} does not exist")
-    if path.is_dir():
-        raise UsageError(f"--chart {text!r}: is a directory")
-    import os
-
+    try:
+        if not parent.is_dir():
+            raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} does not exist")
+        mode = path.stat().st_mode if path.exists() else None
+    except OSError as exc:  # a name too long, a loop of links
+        raise UsageError(f"--chart {text[:80]!r}: cannot write there ({exc.strerror or exc})") from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UsageError(f"--chart {text[:80]!r}: is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"--chart {text[:80]!r}: exists and is not a regular file (a FIFO, socket or device)")
     if not os.access(parent, os.W_OK):
-        raise UsageError(f"--chart {text!r}: folder {str(parent)!r} is not writable")
+        raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} is not writable")
+    if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.parts):
+        raise UsageError(f"--chart {text[:80]!r}...: a name in the path is longer than 255 bytes")
     return path
 
 
@@ -111,12 +125,12 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
     from edge_origin.rehearsal import EXTRA_MODULES
 
-    for module in (*EXTRA_MODULES, *(("matplotlib",) if args.chart else ())):
+    for module in (*EXTRA_MODULES, *(("matplotlib",) if args.chart is not None else ())):
         require_extra(module, "rehearsal", "rehearse")  # one line naming the extra, exit 2
     from edge_origin.rehearsal import chart, from_model, montecarlo, runner
     from edge_origin.rehearsal.plan import PlanError
 
-    if args.chart:
+    if args.chart is not None:
         check_chart_path(args.chart)
     try:
         plan = from_model.load_plan(args.paths, args.name)
@@ -149,7 +163,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
     except runner.RehearsalFailed as exc:
         print(f"edge-origin rehearse: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
-    if args.chart:
+    if args.chart is not None:
         chart.write_chart(result, args.chart)
     print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
     return EXIT_OK if result.verdict == "spread" else EXIT_FINDINGS

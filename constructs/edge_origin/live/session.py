@@ -72,7 +72,7 @@ class LiveSession:
                 self._clients[service] = self._session.client(
                     service, region_name=region, endpoint_url=self.endpoint_url, config=config
                 )
-            except botocore.exceptions.BotoCoreError as exc:
+            except (botocore.exceptions.BotoCoreError, ValueError) as exc:
                 raise LiveError(f"{service} client: {exc}") from None
         return self._clients[service]
 
@@ -97,11 +97,31 @@ def add_session_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--endpoint-url", help="send every API call here (a moto server, a VPC endpoint)")
 
 
+def check_endpoint_url(url: str) -> None:
+    """LiveError unless ``url`` is an http(s) URL with a host and a port in 1..65535."""
+    from urllib.parse import urlsplit
+
+    shown = url[:120].encode("unicode_escape").decode("ascii")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise LiveError(f"--endpoint-url {shown!r}: not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise LiveError(f"--endpoint-url {shown!r}: must start with http:// or https://")
+    if not parts.hostname:
+        raise LiveError(f"--endpoint-url {shown!r}: no host (e.g. http://127.0.0.1:5000)")
+    if port == 0:
+        raise LiveError(f"--endpoint-url {shown!r}: port must be 1..65535")
+    if any(ord(c) < 33 or ord(c) == 127 for c in url):
+        raise LiveError(f"--endpoint-url {shown!r}: spaces or control characters in the URL")
+
+
 def session_from_args(args: argparse.Namespace) -> LiveSession:
     """A LiveSession from the parsed session arguments; LiveError on bad configuration."""
     url = args.endpoint_url
-    if url is not None and not url.startswith(("http://", "https://")):
-        raise LiveError(f"--endpoint-url {url!r}: must start with http:// or https://")
+    if url is not None:
+        check_endpoint_url(url)
     session = LiveSession(region=args.region, profile=args.profile, endpoint_url=url)
     session.check_credentials()
     return session

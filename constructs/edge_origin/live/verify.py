@@ -345,7 +345,11 @@ def verify(source: ClientSource, cdk_out: str | Path, stacks: Sequence[str] | It
     that is not deployed.
     """
     path = Path(cdk_out)
-    if not path.is_dir():
+    try:
+        is_dir = path.is_dir()
+    except OSError as exc:  # too long a name, a loop of links
+        raise LiveError(f"CDK_OUT {cdk_out}: cannot read: {exc.strerror or exc}") from None
+    if not is_dir:
         raise LiveError(f"CDK_OUT {cdk_out}: not a directory (pass the cloud assembly, e.g. cdk.out)")
     model = load_model([path])
     wanted = list(dict.fromkeys(stacks)) or model.stacks

@@ -536,6 +536,9 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
         except ModelError as exc:
             result.unreadable.append((str(path), str(exc)))
             continue
+        except OSError as exc:  # the name itself: too long, a loop of links, no permission on a folder
+            result.unreadable.append((str(path), f"{path}: cannot read: {exc.strerror or exc}"))
+            continue
         for item in items:
             key = Path(item.template).resolve()
             if key in seen:

@@ -14,7 +14,8 @@ class ModelError(ValueError):
     MAX_LENGTH = 500
 
     def __init__(self, message: str, template: str | None = None) -> None:
-        message = " ".join(str(message).split("\n"))
+        # one line: a line break (say, in a file name) is escaped, so the name stays recognizable
+        message = str(message).replace("\r", "\\r").replace("\n", "\\n")
         if len(message) > self.MAX_LENGTH:
             message = message[: self.MAX_LENGTH - 3] + "..."
         super().__init__(message)

@@ -59,6 +59,8 @@ def render_profile(
     the services. ``cloudfront=False`` skips the CloudFront checks (internal origin), as in check.
     ``*-interceptor`` languages render the origin-verification interceptor for ``verify_header``.
     """
+    if preset is not None and not preset.strip():
+        raise RenderError("--preset '': empty; give a preset name (see edge-origin profile render --help)")
     if lang not in LANGS:
         raise RenderError(f"--lang: unknown language {lang!r}; known: {', '.join(LANGS)}")
     if lang == "configmap":
