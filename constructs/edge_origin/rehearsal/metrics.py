@@ -78,8 +78,9 @@ class RehearsalResult:
         kill = self.details.get("kill")
         if kill:
             lines.append(
-                f"kill {kill['origin']} at {kill['at']:.2f} s: dropped from DNS at "
-                f"{_fmt(kill.get('dropped_at'))} s (window {kill['window_seconds']:.2f} s), "
+                f"kill {kill['origin']} at {kill['at']:.2f} s: "
+                + ("never dropped from DNS" if kill.get("dropped_at") is None else f"dropped from DNS at {kill['dropped_at']:.2f} s")
+                + f" (window {kill['window_seconds']:.2f} s), "
                 f"{kill['rpcs_failed']} RPCs failed, {kill['clients_moved']}/{kill['clients_on_killed']} "
                 f"clients moved; answers naming it after the drop: {kill['answers_with_killed_after_drop']}"
             )
@@ -90,10 +91,6 @@ class RehearsalResult:
         for note in self.details.get("notes", []):
             lines.append(f"note: {note}")
         return "\n".join(lines)
-
-
-def _fmt(value: float | None) -> str:
-    return "never" if value is None else f"{value:.2f}"
 
 
 def _origin_at(timeline: Sequence[Sequence[Any]], t: float) -> str | None:
