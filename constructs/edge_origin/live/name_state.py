@@ -14,7 +14,7 @@ from typing import Any
 
 import botocore.exceptions
 
-from edge_origin.live.paging import list_record_sets
+from edge_origin.live.paging import PagingError, list_record_sets
 from edge_origin.live.plans import GENERATION_LABEL, PlanError
 
 GENERATION_TTL = 60
@@ -145,13 +145,38 @@ def check_inside(name: str, zone: str) -> None:
         raise PlanError(f"name: {name.rstrip('.')!r} is not inside the hosted zone {zone.rstrip('.')}")
 
 
+CONSISTENT_READ_ATTEMPTS = 20
+
+
+class NameStateError(PagingError):
+    """No consistent view of the name could be read (its generation record kept moving)."""
+
+
+def _generation_record(client: Any, zone_id: str, name: str) -> dict[str, Any] | None:
+    found = list_record_sets(client, zone_id, generation_name(name), "TXT")
+    return found[0] if found else None
+
+
 def read_name(client: Any, zone_id: str, name: str, zone: str | None = None) -> LiveName:
     """The name's A record sets and its generation record, read now."""
     zone = zone or zone_name(client, zone_id)
     check_inside(name, zone)
-    records = list_record_sets(client, zone_id, fqdn(name), "A")
-    gen_records = list_record_sets(client, zone_id, generation_name(name), "TXT")
-    gen_record = gen_records[0] if gen_records else None
+    # One consistent view: the records are listed between two reads of the generation record, and
+    # read again if it moved. Every enact batch rewrites that record, so an unchanged one means no
+    # batch landed in between (records from one state and the generation of the next would let a
+    # batch that only swaps the generation record pass Route 53's exact-match check).
+    gen_record = _generation_record(client, zone_id, name)
+    for _ in range(CONSISTENT_READ_ATTEMPTS):
+        records = list_record_sets(client, zone_id, fqdn(name), "A")
+        after = _generation_record(client, zone_id, name)
+        if after == gen_record:
+            break
+        gen_record = after
+    else:
+        raise NameStateError(
+            f"{fqdn(name)}: the generation record changed on each of {CONSISTENT_READ_ATTEMPTS} reads "
+            "(other writers are busy); try again"
+        )
     cnames = [] if records else list_record_sets(client, zone_id, fqdn(name), "CNAME")
     return LiveName(
         name=fqdn(name), zone_id=zone_id, zone_name=zone, records=records,
