@@ -1,14 +1,17 @@
 # Two entry points for a fresh machine: `make synth` (the main job) and `make test`.
-# Both install everything they need first: a venv with this package, and the pinned CDK CLI.
+# Both install everything they need first: a venv with this package and all its extras, and the
+# pinned CDK CLI with the Node.js release it runs on (package.json: node_modules/.bin/node).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(CURDIR)/$(VENV)/bin
-export PATH := $(BIN):$(PATH)
+# The project's Node (Node 24, from npm) first, so `npx cdk` and jsii (which runs `node` from PATH)
+# use it; where npm could not install it, the machine's node is found next.
+export PATH := $(CURDIR)/node_modules/.bin:$(BIN):$(PATH)
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 export CDK_DISABLE_NOTICES := true
 
-.PHONY: setup synth check test test-fast lint bench clean
+.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -29,12 +32,27 @@ synth: setup
 	$(BIN)/edge-origin check cdk.out
 	$(BIN)/edge-origin report cdk.out --format text
 
-## The tests (slow end-to-end ones included).
+## The tests (slow end-to-end ones included), at the newest aws-cdk-lib the ranges allow.
 test: setup
 	$(BIN)/python -m pytest -q
 
 test-fast: setup
 	$(BIN)/python -m pytest -q -m "not slow"
+
+## The wheel and the sdist in dist/, checked by twine (long description, metadata).
+dist: setup
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+
+## The built wheel, core install only, in a fresh venv at the floor of aws-cdk-lib/constructs/cdk-nag:
+## reference synth with every check on, the commands, and the construct tests.
+test-floor: dist node_modules/.installed
+	.ci/wheel-job floor
+
+## The same at the newest releases (install, synth, commands; the suite runs there in `make test`).
+test-wheel: dist node_modules/.installed
+	.ci/wheel-job newest
 
 lint: setup
 	$(BIN)/ruff check .
@@ -43,4 +61,4 @@ bench: setup
 	$(BIN)/python benchmarks/bench_synth.py
 
 clean:
-	rm -rf cdk.out .pytest_cache
+	rm -rf cdk.out .pytest_cache build dist
