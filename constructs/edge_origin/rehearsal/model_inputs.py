@@ -225,17 +225,12 @@ def read_capacity_file(path: str | Path, flag: str = "--origin-capacity-file") -
 
 def resolve_origin_name(keys: Sequence[str], text: str, flag: str) -> str:
     """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or a unique part of it."""
-    if text in keys:
-        return text
-    for matches in (
-        [k for k in keys if k.rsplit("/", 1)[-1] == text],
-        [k for k in keys if text.lower() in k.lower()],
-    ):
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            raise ModelError(f"{flag}: {text!r} matches several origins: {', '.join(matches)}")
-    raise ModelError(f"{flag}: no origin {text!r}; origins: {', '.join(keys)}")
+    from edge_origin.rehearsal.plan import match_origin_key
+
+    try:
+        return match_origin_key(keys, text)
+    except LookupError as exc:
+        raise ModelError(f"{flag}: {exc.args[0]}") from None
 
 
 def capacities_by_origin(

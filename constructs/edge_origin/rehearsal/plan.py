@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from edge_origin.rehearsal.answers import ROUTING_POLICIES, AnswerRecord, routing_of
@@ -166,3 +167,21 @@ def plan_summary(plan: DnsPlan) -> dict[str, object]:
         "records": len(plan.records),
         "origins": {o.key: o.nlb or o.key for o in plan.origins},
     }
+
+
+def match_origin_key(keys: Sequence[str], text: str) -> str:
+    """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or a unique part of it.
+
+    ``LookupError`` (message without the flag) when none or several match.
+    """
+    if text in keys:
+        return text
+    for matches in (
+        [k for k in keys if k.rsplit("/", 1)[-1] == text],
+        [k for k in keys if text.lower() in k.lower()],
+    ):
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise LookupError(f"{text!r} matches several origins: {', '.join(matches)}")
+    raise LookupError(f"no origin {text!r}; origins: {', '.join(keys)}")

@@ -78,18 +78,12 @@ def parse_kill(text: str) -> tuple[str, float]:
 
 def resolve_origin(plan: DnsPlan, text: str) -> str:
     """An origin key from its key, its logical id (``Stack/Id`` -> ``Id``) or a unique part of it."""
-    keys = plan.origin_keys
-    if text in keys:
-        return text
-    for matches in (
-        [k for k in keys if k.rsplit("/", 1)[-1] == text],
-        [k for k in keys if text.lower() in k.lower()],
-    ):
-        if len(matches) == 1:
-            return matches[0]
-        if len(matches) > 1:
-            raise RehearsalError(f"--kill: {text!r} matches several origins: {', '.join(matches)}")
-    raise RehearsalError(f"--kill: no origin {text!r}; origins: {', '.join(keys)}")
+    from edge_origin.rehearsal.plan import match_origin_key
+
+    try:
+        return match_origin_key(plan.origin_keys, text)
+    except LookupError as exc:
+        raise RehearsalError(f"--kill: {exc.args[0]}") from None
 
 
 @dataclass
