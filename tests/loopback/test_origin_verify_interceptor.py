@@ -190,6 +190,11 @@ def test_rendered_async_interceptor_on_a_grpc_aio_server(tmp_path: Path) -> None
             await server.stop(grace=None)
 
     codes = asyncio.run(asyncio.wait_for(scenario(), timeout=30))
+    # The refused bidi stream: the server aborts with UNAUTHENTICATED, but the aio client can lose the
+    # race with its own request-writer task (the call ends while it still sends) and report INTERNAL
+    # (seen once in CI). Either way the call is refused; the interceptor's count says it refused it.
+    assert codes[4] in ("UNAUTHENTICATED", "INTERNAL"), codes
+    codes[4] = "UNAUTHENTICATED"
     assert codes == ["UNAUTHENTICATED", "UNAUTHENTICATED", "OK", "OK", "UNAUTHENTICATED", "OK", "OK"]
     assert interceptor.refused == 3
 
