@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, one_line
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, findings_flags, one_line
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -25,15 +25,10 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from edge_origin.checker import FORMATS, check_paths, format_findings, parse_severity
+    from edge_origin.checker import FORMATS, check_paths, format_findings
     from edge_origin.model import ModelError
 
-    if args.format not in FORMATS:
-        raise UsageError(f"--format {args.format!r}: allowed {', '.join(FORMATS)}")
-    try:
-        fail_on = parse_severity(args.fail_on)
-    except ValueError as exc:
-        raise UsageError(f"--fail-on: {exc}") from None
+    fail_on = findings_flags(args, FORMATS)
     try:
         result = check_paths(args.paths)
     except (ModelError, RecursionError, MemoryError) as exc:

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from edge_origin.findings import Severity
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -67,6 +71,18 @@ def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], i
 
     parse.__name__ = "integer"
     return parse
+
+
+def findings_flags(args: argparse.Namespace, formats: Sequence[str]) -> Severity:
+    """Check ``--format`` against ``formats`` and parse ``--fail-on``: the severity, or UsageError."""
+    from edge_origin.checker import parse_severity
+
+    if args.format not in formats:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(formats)}")
+    try:
+        return parse_severity(args.fail_on)
+    except ValueError as exc:
+        raise UsageError(f"--fail-on: {exc}") from None
 
 
 PORT = int_range(1, 65535)

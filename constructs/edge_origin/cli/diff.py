@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, findings_flags
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,16 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from edge_origin.checker import parse_severity
     from edge_origin.diff import DIFF_FORMATS, diff_paths, format_diff
     from edge_origin.model import ModelError
 
-    if args.format not in DIFF_FORMATS:
-        raise UsageError(f"--format {args.format!r}: allowed {', '.join(DIFF_FORMATS)}")
-    try:
-        fail_on = parse_severity(args.fail_on)
-    except ValueError as exc:
-        raise UsageError(f"--fail-on: {exc}") from None
+    fail_on = findings_flags(args, DIFF_FORMATS)
     try:
         result = diff_paths(args.base, args.head)
     except ModelError as exc:

@@ -7,7 +7,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
+from edge_origin.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    findings_flags,
+    finite_float,
+    int_range,
+    require_extra,
+)
 
 MAX_QUERIES = 10_000
 
@@ -55,17 +63,12 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from edge_origin.checker import FORMATS, format_findings, parse_severity
+    from edge_origin.checker import FORMATS, format_findings
     from edge_origin.live.audit import audit
     from edge_origin.model import normalize_name
     from edge_origin.rules import at_or_above
 
-    if args.format not in FORMATS:
-        raise UsageError(f"--format {args.format!r}: allowed {', '.join(FORMATS)}")
-    try:
-        fail_on = parse_severity(args.fail_on)
-    except ValueError as exc:
-        raise UsageError(f"--fail-on: {exc}") from None
+    fail_on = findings_flags(args, FORMATS)
     for flag, names in (("--name", args.name), ("--grpc-origin", args.grpc_origin)):
         for name in names:
             if not _valid_dns_name(normalize_name(name)):
