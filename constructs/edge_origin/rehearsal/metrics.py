@@ -88,6 +88,17 @@ class RehearsalResult:
         if late:
             landed = ", ".join(f"{k} {v}" for k, v in sorted(late["landed"].items())) or "nowhere"
             lines.append(f"late clients ({late['clients']} at {late['at']:.2f} s) landed on: {landed}")
+        locust = self.details.get("locust")
+        if locust:
+            for name, w in locust["per_worker"].items():
+                landed = ", ".join(f"{k} {v}" for k, v in sorted(w["landed"].items())) or "nowhere"
+                p50 = w["first_rpc_seconds"]["p50"]
+                lines.append(
+                    f"locust {name}: {w['edges']} edge(s), {w['connected']}/{w['clients']} clients connected, "
+                    f"{w['failed_rpcs']} failed RPCs, first RPC p50 {'-' if p50 is None else f'{p50:.2f} s'}; landed on: {landed}"
+                )
+            if locust["lost_workers"]:
+                lines.append(f"locust: {locust['lost_workers']} worker(s) lost, {locust['clients_lost']} clients lost")
         for note in self.details.get("notes", []):
             lines.append(f"note: {note}")
         return "\n".join(lines)
@@ -157,6 +168,7 @@ def summarize(
     killed: Mapping[str, Any],
     resources: Mapping[str, Any],
     wall_seconds: float,
+    extra: Mapping[str, Any] | None = None,
 ) -> RehearsalResult:
     """Turn the servers' counters and the client records into a :class:`RehearsalResult`."""
     keys = plan.origin_keys
@@ -202,6 +214,7 @@ def summarize(
         "wall_seconds": round(wall_seconds, 3),
         "resources": dict(resources),
         "notes": notes,
+        **(extra or {}),
     }
     if late:
         details["late"] = {

@@ -114,6 +114,13 @@ class RehearsalConfig:
     late_clients: int = 0
     late_at: float | None = None
     client_processes: int = 1
+    engine: str = "builtin"
+    workers: int = 2
+    lose_worker_at: float | None = None  # tests: SIGKILL one Locust worker this long after the release
+
+
+ENGINES = ("builtin", "locust")
+MAX_WORKERS = 32
 
 
 def origin_addresses(plan: DnsPlan) -> dict[str, str]:
@@ -161,6 +168,14 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
         raise RehearsalError(f"--late-clients must not be negative (got {cfg.late_clients})")
     if not 1 <= cfg.client_processes <= MAX_CLIENT_PROCESSES:
         raise RehearsalError(f"--client-processes must be 1..{MAX_CLIENT_PROCESSES} (got {cfg.client_processes})")
+    if cfg.engine not in ENGINES:
+        raise RehearsalError(f"--engine must be one of {', '.join(ENGINES)} (got {cfg.engine!r})")
+    if cfg.engine == "locust" and cfg.late_clients:
+        raise RehearsalError("--late-clients is not supported with --engine locust (every edge starts at the release)")
+    if cfg.engine == "locust" and cfg.client_processes != 1:
+        raise RehearsalError("--client-processes is for the builtin engine; with --engine locust use --workers")
+    if not 1 <= cfg.workers <= MAX_WORKERS:
+        raise RehearsalError(f"--workers must be 1..{MAX_WORKERS} (got {cfg.workers})")
     if not 1 <= cfg.edges <= MAX_EDGES:
         raise RehearsalError(f"--edges must be 1..{MAX_EDGES} (got {cfg.edges})")
     if cfg.policy not in LB_POLICIES:
@@ -268,6 +283,146 @@ class _ChildReader(threading.Thread):
                 self.result = msg
 
 
+@dataclass
+class ClientOutcome:
+    """What a client engine hands back: the client records on one release clock, and its figures."""
+
+    clients: list[dict[str, Any]]
+    released_at: float  # time.monotonic() of the release, on this process's clock
+    resources: dict[str, Any]
+    details: dict[str, Any] = dataclasses.field(default_factory=dict)
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+
+class ClientEngine:
+    """Runs the burst's clients: ``start`` -> ``wait_ready`` -> ``release`` -> ``finished`` -> ``results``.
+
+    ``stop`` ends everything it started (by PID) and may be called at any point, more than once.
+    """
+
+    def start(self, client_cfg: ClientConfig, env: dict[str, str]) -> None:
+        raise NotImplementedError
+
+    def wait_ready(self, deadline: float) -> None:
+        raise NotImplementedError
+
+    def release(self) -> None:
+        raise NotImplementedError
+
+    def released_at(self) -> float | None:
+        raise NotImplementedError
+
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    def pids(self) -> list[int]:
+        raise NotImplementedError
+
+    def results(self) -> ClientOutcome:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+
+class ProcessClients(ClientEngine):
+    """The built-in engine: ``client_processes`` asyncio client processes (clients.py) with one barrier."""
+
+    def __init__(self, processes: int, stderr_file: Any) -> None:
+        self.processes = processes
+        self.stderr_file = stderr_file
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.readers: list[_ChildReader] = []
+
+    def start(self, client_cfg: ClientConfig, env: dict[str, str]) -> None:
+        nprocs = min(self.processes, client_cfg.clients)
+        for j in range(nprocs):
+            # run by path: clients.py needs only grpc, and `import edge_origin` would start aws-cdk's jsii runtime
+            proc = subprocess.Popen(
+                [sys.executable, str(Path(clients_module.__file__).resolve())],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr_file,
+                env=env,
+                start_new_session=True,  # Ctrl-C reaches us; we stop the child by PID
+            )
+            self.procs.append(proc)  # appended first so it is stopped whatever happens next
+            reader = _ChildReader(proc)
+            reader.start()
+            self.readers.append(reader)
+            assert proc.stdin is not None
+            one = dataclasses.replace(client_cfg, first_index=j, index_step=nprocs)
+            proc.stdin.write(json.dumps(one.__dict__).encode() + b"\n")
+            proc.stdin.flush()
+
+    def wait_ready(self, deadline: float) -> None:
+        # the release: once every process has built its channels, all get their go line together
+        for _ in range(1_000_000):  # bounded by the deadline
+            if all(r.ready.is_set() for r in self.readers) or time.monotonic() >= deadline:
+                break
+            if any(p.poll() is not None for p in self.procs):
+                break
+            time.sleep(0.01)
+
+    def release(self) -> None:
+        for p in self.procs:
+            assert p.stdin is not None
+            with contextlib.suppress(OSError):
+                p.stdin.write(b"go\n")
+                p.stdin.close()
+
+    def released_at(self) -> float | None:
+        if not all(r.released.is_set() for r in self.readers):
+            return None
+        return min(r.released_at for r in self.readers)
+
+    def finished(self) -> bool:
+        return all(p.poll() is not None for p in self.procs)
+
+    def pids(self) -> list[int]:
+        return [p.pid for p in self.procs]
+
+    def results(self) -> ClientOutcome:
+        for reader in self.readers:
+            reader.join(timeout=5)
+        failed = next((p for p, r in zip(self.procs, self.readers, strict=True) if r.result is None), None)
+        if failed is not None:
+            self.stderr_file.seek(0)
+            tail = self.stderr_file.read()[-2000:].decode(errors="replace").strip().splitlines()
+            raise RehearsalFailed(
+                f"the client process exited with {failed.returncode} and no result"
+                + (f": {tail[-1]}" if tail else "")
+            )
+        release = min(r.released_at for r in self.readers)
+        clients = [
+            c for r in self.readers for c in _shift_times(r.result["clients"], r.released_at - release)  # type: ignore[index]
+        ]
+        rss = [r.result.get("peak_rss_mb") for r in self.readers]  # type: ignore[union-attr]
+        return ClientOutcome(
+            clients=clients,
+            released_at=release,
+            resources={
+                "peak_rss_mb_clients": round(sum(x for x in rss if x is not None), 1),
+                "client_processes": len(self.procs),
+                # how far apart the processes' barriers opened (their records are on the first one's clock)
+                "release_spread_ms": round(1000 * (max(r.released_at for r in self.readers) - release), 2),
+            },
+        )
+
+    def stop(self) -> None:
+        for p in self.procs:
+            _stop_process(p)
+
+
+def make_engine(cfg: RehearsalConfig, stderr_file: Any) -> ClientEngine:
+    """The client engine ``cfg.engine`` names: ``builtin`` (client processes) or ``locust``."""
+    if cfg.engine == "locust":
+        from edge_origin.rehearsal.locust_engine import LocustClients
+
+        return LocustClients(workers=cfg.workers, stderr_file=stderr_file, lose_worker_at=cfg.lose_worker_at)
+    return ProcessClients(cfg.client_processes, stderr_file)
+
+
 def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     """Run the rehearsal on loopback and return its figures."""
     cfg = dataclasses.replace(cfg)  # validate() resolves the --kill origin in place
@@ -284,7 +439,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     origin_loop: OriginLoop | None = None
     loops: list[DnsLoop] = []
     checker: HealthChecker | None = None
-    procs: list[subprocess.Popen[bytes]] = []
+    engines: list[ClientEngine] = []
     stderr_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally, outlives many steps
     killed: dict[str, Any] = {}
     peak_fds = {"parent": 0, "clients": 0}
@@ -339,48 +494,16 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
         env = dict(os.environ)
         env["GRPC_DNS_RESOLVER"] = "ares"
         env.setdefault("GRPC_VERBOSITY", "ERROR")
-        readers: list[_ChildReader] = []
-        nprocs = min(cfg.client_processes, cfg.clients)
-        for j in range(nprocs):
-            # run by path: clients.py needs only grpc, and `import edge_origin` would start aws-cdk's jsii runtime
-            proc = subprocess.Popen(
-                [sys.executable, str(Path(clients_module.__file__).resolve())],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=stderr_file,
-                env=env,
-                start_new_session=True,  # Ctrl-C reaches us; we stop the child by PID
-            )
-            procs.append(proc)  # appended first so it is stopped whatever happens next
-            reader = _ChildReader(proc)
-            reader.start()
-            readers.append(reader)
-            assert proc.stdin is not None
-            one = dataclasses.replace(client_cfg, first_index=j, index_step=nprocs)
-            proc.stdin.write(json.dumps(one.__dict__).encode() + b"\n")
-            proc.stdin.flush()
-        # the release: once every process has built its channels, all get their go line together
-        for _ in range(1_000_000):  # bounded by the deadline
-            if all(r.ready.is_set() for r in readers) or time.monotonic() >= hard_deadline:
-                break
-            if any(p.poll() is not None for p in procs):
-                break
-            time.sleep(0.01)
-        for p in procs:
-            assert p.stdin is not None
-            with contextlib.suppress(OSError):
-                p.stdin.write(b"go\n")
-                p.stdin.close()
-
-        def released_at() -> float | None:
-            if not all(r.released.is_set() for r in readers):
-                return None
-            return min(r.released_at for r in readers)
+        engine = make_engine(cfg, stderr_file)
+        engine.start(client_cfg, env)
+        engines.append(engine)
+        engine.wait_ready(hard_deadline)
+        engine.release()
 
         for ticks in range(1_000_000):  # bounded by the deadline
-            if all(p.poll() is not None for p in procs) or time.monotonic() >= hard_deadline:
+            if engine.finished() or time.monotonic() >= hard_deadline:
                 break
-            release = released_at()
+            release = engine.released_at()
             if cfg.kill and not killed and release is not None:
                 key, at = cfg.kill
                 if time.monotonic() >= release + at:
@@ -390,28 +513,15 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
                 sampler.sample()
                 peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
-                peak_fds["clients"] = max(peak_fds["clients"], sum(_count_fds(p.pid) for p in procs))
+                peak_fds["clients"] = max(peak_fds["clients"], sum(_count_fds(pid) for pid in engine.pids()))
             time.sleep(TICK_SECONDS)
-        if any(p.poll() is None for p in procs):
-            for p in procs:
-                _stop_process(p)
+        if not engine.finished():
+            engine.stop()
             raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
-        for reader in readers:
-            reader.join(timeout=5)
-        failed = next((p for p, r in zip(procs, readers, strict=True) if r.result is None), None)
-        if failed is not None:
-            stderr_file.seek(0)
-            tail = stderr_file.read()[-2000:].decode(errors="replace").strip().splitlines()
-            raise RehearsalFailed(
-                f"the client process exited with {failed.returncode} and no result"
-                + (f": {tail[-1]}" if tail else "")
-            )
-        release = min(r.released_at for r in readers)
-        client_records = [
-            c for r in readers for c in _shift_times(r.result["clients"], r.released_at - release)  # type: ignore[index]
-        ]
-        rss = [r.result.get("peak_rss_mb") for r in readers]  # type: ignore[union-attr]
-        return summarize(
+        outcome = engine.results()
+        release = outcome.released_at
+        client_records = outcome.clients
+        result = summarize(
             plan=plan,
             cfg=cfg,
             addresses=addresses,
@@ -425,22 +535,22 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             killed=killed,
             resources={
                 "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                "peak_rss_mb_clients": round(sum(x for x in rss if x is not None), 1),
-                "client_processes": nprocs,
-                # how far apart the processes' barriers opened (their records are on the first one's clock)
-                "release_spread_ms": round(1000 * (max(r.released_at for r in readers) - release), 2),
+                **outcome.resources,
                 "descriptors_parent": peak_fds["parent"],
                 "descriptors_clients": peak_fds["clients"],
                 "descriptors_needed": needed,
                 "dns_errors": dict(sum((lp.errors for lp in loops), Counter())),
             },
             wall_seconds=time.monotonic() - start,
+            extra=outcome.details,
         )
+        result.details["notes"].extend(outcome.notes)
+        return result
     except PortInUseError as exc:
         raise RehearsalError(str(exc)) from exc
     finally:
-        for p in procs:
-            _stop_process(p)
+        for engine in engines:
+            engine.stop()
         if checker is not None:
             checker.stop()
         for loop in loops:

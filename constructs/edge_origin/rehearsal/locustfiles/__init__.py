@@ -1,0 +1,1 @@
+"""Locustfiles the package ships (``rehearsal.py``: the flash-crowd rehearsal's users)."""
