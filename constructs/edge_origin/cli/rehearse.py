@@ -107,6 +107,19 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         help="split the clients over this many processes released together (default 1; 2 for bursts "
         "of thousands on 2+ cores: fewer slow connects, fewer pick_first parallel attempts)",
     )
+    p.add_argument(
+        "--engine",
+        choices=("builtin", "locust"),
+        default="builtin",
+        help="who plays the clients: builtin client processes (default) or a local Locust master and "
+        "--workers worker processes (the shipped locustfile; see the README for a multi-machine run)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_range(1, 32),
+        default=2,
+        help="Locust worker processes with --engine locust (default 2)",
+    )
     p.add_argument("--port", type=PORT_OR_FREE, default=0, help="origin gRPC port on every loopback address (default: free)")
     p.add_argument("--dns-port", type=PORT_OR_FREE, default=0, help="DNS port for the server and the edges (default: free)")
     p.add_argument("--json", action="store_true", help="write one JSON object to stdout")
@@ -125,6 +138,15 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
     from edge_origin.rehearsal import EXTRA_MODULES
 
+    if args.engine == "locust":
+        import importlib.util
+
+        # found, not imported: importing locust patches this process's standard library with gevent
+        if importlib.util.find_spec("locust") is None:
+            raise UsageError(
+                "rehearse --engine locust needs the 'rehearsal' extra (locust is not installed): "
+                "pip install 'edge-origin[rehearsal]'"
+            )
     for module in (*EXTRA_MODULES, *(("matplotlib",) if args.chart is not None else ())):
         require_extra(module, "rehearsal", "rehearse")  # one line naming the extra, exit 2
     from edge_origin.rehearsal import chart, from_model, montecarlo, runner
@@ -154,6 +176,8 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     kill=args.kill,
                     late_clients=args.late_clients,
                     client_processes=args.client_processes,
+                    engine=args.engine,
+                    workers=args.workers,
                     port=args.port,
                     dns_port=args.dns_port,
                 ),

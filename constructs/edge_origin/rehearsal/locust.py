@@ -37,47 +37,29 @@ from typing import Any
 
 os.environ.setdefault("GRPC_DNS_RESOLVER", "ares")  # before grpc initializes: dns://SERVER/ targets
 
-import gevent  # noqa: E402  (after the environment: Locust's import patches the standard library)
+from gevent import monkey  # noqa: E402
+
+if not monkey.is_module_patched("socket"):  # Locust patches on import: `locust -f` / `python -m locust`
+    raise ImportError("edge_origin.rehearsal.locust runs inside a Locust process (its import patches the standard library)")
+
+import gevent  # noqa: E402
+import grpc  # noqa: E402
 from gevent.event import AsyncResult, Event  # noqa: E402
+from grpc.experimental import gevent as grpc_gevent  # noqa: E402
 from locust import User, between, events, task  # noqa: E402
 from locust.exception import StopUser  # noqa: E402
 from locust.runners import STATE_MISSING, MasterRunner, WorkerRunner  # noqa: E402
-
-import grpc  # noqa: E402
-from grpc.experimental import gevent as grpc_gevent  # noqa: E402
 
 grpc_gevent.init_gevent()
 
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
 from edge_origin.rehearsal.clients import ERROR_LOG_CAP, channel_options  # noqa: E402
+from edge_origin.rehearsal.locust_config import LocustConfigError, clients_of_edge, load_config, target_of  # noqa: E402
 
 CONFIG_ENV = "EDGE_ORIGIN_LOCUST_CONFIG"
 START_LEAD_SECONDS = 1.0  # the start time is this far ahead of the last edge's "built"
 ASSIGN_TIMEOUT_SECONDS = 30.0
-
-
-def load_config(path: str) -> dict[str, Any]:
-    """The run's configuration, written by the engine (or by hand for a multi-machine run)."""
-    with open(path, encoding="utf-8") as fh:
-        cfg = json.load(fh)
-    if not isinstance(cfg, dict):
-        raise ValueError(f"{path}: the Locust rehearsal configuration must be a JSON object")
-    return cfg
-
-
-def clients_of_edge(edge: int, edges: int, clients: int) -> list[int]:
-    """Client ``i`` uses edge ``i % edges`` (the built-in engine's assignment)."""
-    return list(range(edge, clients, edges))
-
-
-def target_of(cfg: dict[str, Any], edge: int) -> str:
-    """The gRPC target of an edge: its resolver (``dns://IP:PORT/name:port``) or the system's."""
-    resolvers = cfg.get("resolvers") or []
-    host = f"{cfg['name']}:{cfg['port']}"
-    if not resolvers:
-        return f"dns:///{host}"
-    return f"dns://{resolvers[edge % len(resolvers)]}/{host}"
 
 
 class _Coordinator:
@@ -161,6 +143,8 @@ class _Coordinator:
         lost_workers = sorted({self.owner[e] for e in lost if e in self.owner})
         result = {
             "event": "result",
+            "name": self.cfg["name"],
+            "remote": self.cfg["remote"],
             "start_at": self.start_at,
             "edges_reported": len(self.records),
             "edges_lost": lost,
@@ -212,7 +196,11 @@ def _on_init(environment: Any, **_: Any) -> None:
         path = os.environ.get(CONFIG_ENV)
         if not path:
             raise SystemExit(f"edge-origin locust master: set {CONFIG_ENV} to the rehearsal configuration file")
-        coordinator = _Coordinator(environment, load_config(path))
+        try:
+            cfg = load_config(path)
+        except LocustConfigError as exc:
+            raise SystemExit(f"edge-origin locust master: {exc}") from None
+        coordinator = _Coordinator(environment, cfg)
         runner.register_message("eo_claim", coordinator.on_claim)
         runner.register_message("eo_built", coordinator.on_built)
         runner.register_message("eo_records", coordinator.on_records)
@@ -278,8 +266,7 @@ class EdgeUser(User):
         a = self.assignment
         cfg, edge = a["cfg"], int(a["edge"])
         options = channel_options(cfg["policy"], int(cfg["min_resolution_ms"]))
-        target = target_of(cfg, edge)
-        resolver = (cfg.get("resolvers") or ["system"])[edge % max(1, len(cfg.get("resolvers") or []))]
+        target, resolver = target_of(cfg, edge)
         channels = [grpc.insecure_channel(target, options=options) for _ in a["clients"]]
         try:
             stubs = [health_pb2_grpc.HealthStub(ch) for ch in channels]

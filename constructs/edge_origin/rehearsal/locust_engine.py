@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import ClientConfig
+from edge_origin.rehearsal.locust_config import validate_config
 from edge_origin.rehearsal.runner import ClientEngine, ClientOutcome, RehearsalFailed, _stop_process
 
 LOCUSTFILE = str(Path(__file__).resolve().parent / "locustfiles" / "rehearsal.py")
@@ -50,6 +51,7 @@ def run_config(client_cfg: ClientConfig, workdir: Path) -> dict[str, Any]:
         "rpc_timeout": client_cfg.rpc_timeout,
         "max_seconds": client_cfg.max_seconds,
         "min_resolution_ms": client_cfg.min_resolution_ms,
+        "allow_remote": False,
         "status_path": str(workdir / "status.json"),
         "result_path": str(workdir / "result.json"),
     }
@@ -121,9 +123,10 @@ class LocustClients(ClientEngine):
         )
 
     def start(self, client_cfg: ClientConfig, env: dict[str, str]) -> None:
-        self.cfg = run_config(client_cfg, self.workdir)
+        raw = run_config(client_cfg, self.workdir)
+        self.cfg = validate_config(raw)  # the master checks it again: one line, before any process starts
         config_path = self.workdir / "config.json"
-        config_path.write_text(json.dumps(self.cfg), encoding="utf-8")
+        config_path.write_text(json.dumps(raw), encoding="utf-8")
         env = {**env, "EDGE_ORIGIN_LOCUST_CONFIG": str(config_path), "PYTHONUNBUFFERED": "1"}
         port = _free_port(MASTER_HOST)
         users = self.cfg["edges"]
@@ -193,16 +196,7 @@ class LocustClients(ClientEngine):
         if result.get("start_at") is None:
             raise RehearsalFailed("the Locust workers never started the burst (no edge was built)")
         clients = [{**c, "worker": wid} for wid, w in result["workers"].items() for c in w["clients"]]
-        edges = self.cfg["edges"]
         lost_edges = result["edges_lost"]
-        # a lost worker's clients: counted, never connected as far as the report knows
-        for e in lost_edges:
-            for i in range(e, self.cfg["clients"], edges):
-                clients.append({
-                    "index": i, "edge": self.cfg["resolvers"][e % len(self.cfg["resolvers"])].rpartition(":")[0],
-                    "start": 0.0, "first_ok": None, "ok": 0, "origins": [], "errors": {}, "error_log": [],
-                    "worker": "lost", "lost": True,
-                })
         clients.sort(key=lambda c: c["index"])
         released = self.released_at()
         if released is None:  # the status file was replaced by the result before we read it
