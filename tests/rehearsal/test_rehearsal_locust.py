@@ -298,9 +298,10 @@ def test_locust_origin_killed_mid_burst_moves_its_clients_as_the_builtin_engine(
     window = spec.window_seconds * cfg.time_scale
     assert kill["origin"] == victim
     assert kill["dropped_at"] is not None
-    # never before the failure window can have passed; how late depends on the shared machine's load
-    # (the health checker's timing is the built-in engine's test's business), so only the lower bound
-    assert kill["dropped_at"] >= kill["at"] + window - 0.5, kill
+    # never before FailureThreshold probes can have failed (the first may come right after the kill:
+    # (threshold - 1) intervals); how late depends on the shared machine's load, so only the lower bound
+    earliest = kill["at"] + window - spec.request_interval * cfg.time_scale
+    assert kill["dropped_at"] >= earliest - 0.2, kill
     assert kill["clients_on_killed"] > 0, kill
     assert kill["clients_moved"] == kill["clients_on_killed"], kill
     assert kill["rpcs_on_killed_after_kill"] == 0
@@ -331,7 +332,7 @@ def test_cli_engine_locust_json(tmp_path: Path) -> None:
          "--workers", "2", "--clients", "40", "--edges", "4", "--duration", "1.5", "--json"],
         capture_output=True, text=True, timeout=120, env=env, check=False,
     )
-    assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
+    assert proc.returncode == (0 if doc["verdict"] == "spread" else 1), proc.stderr  # 40 clients: either may come
     assert doc["plan"] == NAME and doc["details"]["engine"] == "locust"
     assert sum(doc["connections"].values()) == 40
