@@ -21,7 +21,7 @@ tomllib = pytest.importorskip("tomllib")  # Python 3.11+
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR = ROOT / "constructs" / "edge_origin"
-REHEARSAL_DISTRIBUTIONS = {"grpcio", "grpcio-health-checking", "dnspython", "numpy", "matplotlib"}
+REHEARSAL_DISTRIBUTIONS = {"grpcio", "grpcio-health-checking", "dnspython", "numpy", "matplotlib", "locust"}
 REFERENCE_TEMPLATE = ROOT / "tests" / "snapshots" / "TelemetryIngest.template.json"
 YAML_TEMPLATE = ROOT / "tests" / "fixtures" / "templates" / "world" / "Origins.yaml"
 
