@@ -33,6 +33,8 @@ SERVER_KEYS = {
     "grpc.max_connection_age_ms",
     "grpc.max_connection_age_grace_ms",
     "grpc.max_connection_idle_ms",
+    "grpc.keepalive_time_ms",
+    "grpc.keepalive_timeout_ms",
 }
 
 

@@ -32,7 +32,7 @@ def declare(template: dict[str, Any], logical_id: str, profile: Any) -> None:
 def test_full_metadata_from_the_constructs_is_read() -> None:
     t = body()
     profile = ConnectionProfile.preset("streaming-telemetry").replace(
-        nlb_idle_timeout_s=600, cloudfront_keepalive_timeout_s=30, cloudfront_read_timeout_s=30, longest_stream_gap_s=20
+        nlb_idle_timeout_s=350, cloudfront_keepalive_timeout_s=30, cloudfront_read_timeout_s=30, longest_stream_gap_s=20
     )
     declare(t, "Listener", profile.to_metadata())
     declare(t, "Dist", profile.to_metadata())
@@ -53,6 +53,8 @@ def test_ka1_unset_idle_timeout_is_the_350_s_default() -> None:
 def test_ka1_tls_listener_is_fixed_at_350_s() -> None:
     t = body()
     t["Resources"]["Listener"]["Properties"]["Protocol"] = "TLS"
+    assert ka(t) == []  # the profile says 350, as TLS does
+    declare(t, "Listener", {"nlb_idle_timeout_s": 600})
     [(rule, _, message)] = ka(t)
     assert rule == "EO-KA1" and "fixed for TLS" in message
 
@@ -92,7 +94,7 @@ def test_ka3_unknown_key_and_unknown_preset() -> None:
 
 def test_ka3_cloudfront_checks_only_where_a_distribution_declares_the_profile() -> None:
     t = body()
-    bad_cf = {"nlb_idle_timeout_s": 600, "cloudfront_keepalive_timeout_s": 30, "cloudfront_read_timeout_s": 30,
+    bad_cf = {"nlb_idle_timeout_s": 350, "cloudfront_keepalive_timeout_s": 30, "cloudfront_read_timeout_s": 30,
               "longest_stream_gap_s": 45}  # read timeout 30 s < longest gap 45 s
     declare(t, "Listener", bad_cf)
     declare(t, "Dist", bad_cf)
