@@ -81,7 +81,8 @@ def test_go() -> None:
     text = render(PROFILE, "go")
     for needle in (
         "keepalive.ServerParameters{",
-        "MaxConnectionAge: 300 * time.Second,",
+        "MaxConnectionAge:      300 * time.Second,",
+        "Time:                  60 * time.Second,",  # ServerParameters.Time: the server's own pings
         "MaxConnectionAgeGrace: 30 * time.Second,",
         "keepalive.EnforcementPolicy{",
         "MinTime:             30 * time.Second,",

@@ -117,8 +117,8 @@ def render_go(profile: ConnectionProfile) -> str:
     require_honoured(profile, "go")
     p = profile
     server = [
-        f"\t\tTime:                  {_go_duration(server_keepalive_s(p, 'go'))},",
-        f"\t\tTimeout:               {_go_duration(p.server_keepalive_timeout_s)},",
+        f"\t\t{'Time:':<23}{_go_duration(server_keepalive_s(p, 'go'))},",
+        f"\t\t{'Timeout:':<23}{_go_duration(p.server_keepalive_timeout_s)},",
     ]
     for field, value in (
         ("MaxConnectionIdle", p.server_max_connection_idle_s),
@@ -126,7 +126,7 @@ def render_go(profile: ConnectionProfile) -> str:
         ("MaxConnectionAgeGrace", p.server_max_connection_age_grace_s),
     ):
         if value is not None:
-            server.append(f"\t\t{field}: {_go_duration(value)},")
+            server.append(f"\t\t{field + ':':<23}{_go_duration(value)},")
     service_config = json.dumps(client_service_config(p), separators=(",", ":"))
     return "\n".join(
         [
