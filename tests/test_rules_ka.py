@@ -217,3 +217,15 @@ def test_ka3_on_a_distribution_does_not_judge_device_keepalive_against_the_nlb()
     declare(t, "Listener", slow_devices)  # in-VPC clients reaching the listener directly: judged
     listener = [f for f in ka(t) if f[1] == "Listener"]
     assert listener and "[in-VPC client -> NLB]" in listener[0][2]
+
+
+def test_class6_origin_on_the_nlb_dns_name_directly() -> None:
+    t = body()
+    t["Resources"]["Listener"].pop("Metadata")
+    declare(t, "Dist", {"nlb_idle_timeout_s": 350, "cloudfront_keepalive_timeout_s": 30, "cloudfront_read_timeout_s": 30})
+    origin = t["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"][0]
+    origin["DomainName"] = {"Fn::GetAtt": ["Nlb", "DNSName"]}
+    assert run(t, KA1) == []
+    set_idle(t, 120)
+    [(rule, resource, message, _)] = run(t, KA1)
+    assert (rule, resource) == ("EO-KA1", "Dist") and "idle timeout is 120 s" in message

@@ -10,7 +10,7 @@ from edge_origin.model import TemplateModel
 from edge_origin.profile import hops
 from edge_origin.profile.hops import Hop
 from edge_origin.rules.base import finding
-from edge_origin.rules.ka_profile import HopRule, listener_idle
+from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
 
 DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
@@ -27,7 +27,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if not origin.custom:
                 continue
             keepalive = origin.keepalive_timeout if origin.keepalive_timeout is not None else DEFAULT_KEEPALIVE
-            for lb in model.load_balancers_for_origin(origin):
+            for lb in origin_path_load_balancers(model, origin):
                 for listener in lb.listeners:
                     idle = listener_idle(listener).seconds
                     if idle is None:

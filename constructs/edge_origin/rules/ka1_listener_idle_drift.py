@@ -11,7 +11,7 @@ from edge_origin.model import TemplateModel
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile.hops import Hop
 from edge_origin.rules.base import finding
-from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle
+from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, origin_path_load_balancers
 
 FIX = (
     "Set the listener's tcp.idle_timeout.seconds from the profile (the edge-origin constructs do: "
@@ -53,7 +53,7 @@ def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
         for origin in dist.origins:
             if not origin.custom:
                 continue
-            for lb in model.load_balancers_for_origin(origin):
+            for lb in origin_path_load_balancers(model, origin):
                 for listener in lb.listeners:
                     if listener.resource.key in seen or declared_profile(listener.resource) is not None:
                         continue  # a listener with its own profile is judged above (or by EO-KA3)

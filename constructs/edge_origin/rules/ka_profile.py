@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from edge_origin.model import Resource
-from edge_origin.model.views import ListenerView, TargetGroupView, attribute_known
+from edge_origin.model import OriginView, Resource, TemplateModel
+from edge_origin.model.views import ListenerView, LoadBalancerView, TargetGroupView, attribute_known
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
-from edge_origin.rules.base import Rule
+from edge_origin.rules.base import Rule, origin_load_balancers
 
 DISTRIBUTION = "AWS::CloudFront::Distribution"
 LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
@@ -58,3 +58,16 @@ class HopRule(Rule):
     """A rule that judges hops of the hop model; ``why`` (hop, margin, source) goes into RULES.md."""
 
     why: str = ""
+
+
+def origin_path_load_balancers(model: TemplateModel, origin: OriginView) -> list[LoadBalancerView]:
+    """The load balancers a CloudFront origin's path reaches, as rules/base.py's distribution -> NLB
+    helper (:func:`edge_origin.rules.base.origin_load_balancers`) resolves them (records, and the
+    chains it follows), falling back to the model's direct lookup for origins it does not list."""
+    by_label = {label: lbs for label, _, lbs in origin_load_balancers(model)}
+    if isinstance(origin.domain_name, str):
+        found = by_label.get(origin.domain_name)
+    else:
+        direct = model.load_balancers_for_origin(origin)
+        found = by_label.get(f"{direct[0].resource.logical_id}.DNSName") if direct else None
+    return list(found) if found else model.load_balancers_for_origin(origin)
