@@ -222,3 +222,37 @@ def test_messages_say_what_aws_says_about_idle_expiry() -> None:
     p = CLEAN.replace(client_keepalive_time_s=346)
     assert hops.NLB_EXPIRY in by_rule(p)["EO-PROFILE-IDLE-MARGIN"][0].message
     assert "hangs" not in hops.NLB_EXPIRY  # a hang comes from the target's silent drop, not the NLB's
+
+
+# --- renderers and verdicts read one table: they never disagree --------------------------------------------
+@settings(database=None, max_examples=80, deadline=None)
+@given(
+    t=st.integers(10, 700), m=st.integers(1, 600), strikes=st.integers(0, 4),
+    permit_server=st.booleans(), permit_client=st.booleans(), idle=st.integers(60, 1000),
+    server=st.one_of(st.none(), st.integers(1, 700)),
+)
+def test_render_succeeds_exactly_when_the_verdict_for_that_language_is_clean(
+    t: int, m: int, strikes: int, permit_server: bool, permit_client: bool, idle: int, server: int | None
+) -> None:
+    import json
+    import tempfile
+    from pathlib import Path
+
+    data = {
+        "client_keepalive_time_s": t, "server_min_ping_interval_s": m, "server_max_ping_strikes": strikes,
+        "server_permit_without_calls": permit_server, "client_permit_without_calls": permit_client,
+        "nlb_idle_timeout_s": idle, "server_keepalive_time_s": server, "client_keepalive_timeout_s": 5,
+    }
+    profile = ConnectionProfile.from_mapping(data)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "p.json"
+        path.write_text(json.dumps(data))
+        for lang, impl in policy.POLICIES.items():
+            errors = [f for f in profile.check(langs=(lang,)) if f.severity is Severity.ERROR]
+            refused = impl.render_problem(strikes)
+            try:
+                render_profile(str(path), None, lang, "n", "default")
+                rendered = True
+            except ProfileError:
+                rendered = False
+            assert rendered == (not errors and not refused), (lang, [f.rule for f in errors], refused)
