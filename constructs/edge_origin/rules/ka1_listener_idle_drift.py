@@ -90,7 +90,7 @@ RULE = HopRule(
     ),
     incident=(
         "Client keepalive, server ping enforcement and the NLB idle timeout were each set alone and never agreed; "
-        "the NLB dropped idle flows silently (keepalive-vs-nlb-idle-timeout)."
+        "idle flows left the NLB's flow table with no FIN or RST sent (keepalive-vs-nlb-idle-timeout)."
     ),
     fix=FIX,
     check=check,

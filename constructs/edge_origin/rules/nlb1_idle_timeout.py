@@ -100,7 +100,11 @@ RULE = HopRule(
         "timeout above 350 s with ip/instance targets, whose ENI connection tracking (TcpEstablishedTimeout, 350 s "
         "on Nitro V6+) drops the flow first."
     ),
-    incident="The NLB silently dropped idle gRPC flows after 350 s; clients waited on dead connections for 40 minutes (keepalive-vs-nlb-idle-timeout).",
+    incident=(
+        "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "
+        "on such a flow gets a TCP RST; a target's connection tracking drops it silently); clients waited on dead "
+        "connections for 40 minutes (keepalive-vs-nlb-idle-timeout)."
+    ),
     fix=FIX,
     check=check,
     why=(
