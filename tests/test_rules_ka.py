@@ -229,3 +229,14 @@ def test_class6_origin_on_the_nlb_dns_name_directly() -> None:
     set_idle(t, 120)
     [(rule, resource, message, _)] = run(t, KA1)
     assert (rule, resource) == ("EO-KA1", "Dist") and "idle timeout is 120 s" in message
+
+
+def test_class4_declared_target_tracking_quiets_the_finding() -> None:
+    t = body()
+    set_idle(t, 600)
+    declare(t, "Listener", {"nlb_idle_timeout_s": 600})
+    assert any(f[2].startswith("[target connection tracking]") for f in run(t, NLB1))
+    declare(t, "Listener", {"nlb_idle_timeout_s": 600, "target_tcp_established_timeout_s": 600})
+    assert not any(f[2].startswith("[target connection tracking]") for f in run(t, NLB1))
+    declare(t, "Listener", {"nlb_idle_timeout_s": 600, "target_tcp_established_timeout_s": 500})
+    assert any("above 500 s" in f[2] for f in run(t, NLB1))

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.model.views import attribute_known
-from edge_origin.profile import hops
+from edge_origin.model.views import ListenerView, attribute_known
+from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import Hop
 from edge_origin.rules.base import finding, origin_label, origin_load_balancers
-from edge_origin.rules.ka_profile import HopRule, listener_idle, tracked_target_groups
+from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, tracked_target_groups
 
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
 FIX = (
@@ -21,8 +21,17 @@ FIX = (
 )
 TRACKING_FIX = (
     "Raise TcpEstablishedTimeout on the targets' network interfaces (EC2 ConnectionTrackingSpecification) to at "
-    "least the idle timeout, or keep tcp.idle_timeout.seconds at or below 350 s and keepalive below it."
+    "least the idle timeout and declare it in the listener's connection profile (target_tcp_established_timeout_s), "
+    "or keep tcp.idle_timeout.seconds at or below 350 s and keepalive below it."
 )
+
+
+def _declared_tracking(listener: ListenerView) -> float:
+    """The targets' TcpEstablishedTimeout the listener's connection profile declares, else the 350 s default."""
+    profile = declared_profile(listener.resource)
+    if isinstance(profile, ConnectionProfile) and profile.target_tcp_established_timeout_s is not None:
+        return profile.target_tcp_established_timeout_s
+    return hops.TARGET_TCP_ESTABLISHED_DEFAULT_S
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
@@ -36,7 +45,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 yield from _listener_findings(listener, f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) of {lb.resource.logical_id} on the path of {origin_label(label, kind)}")
 
 
-def _listener_findings(listener, where: str) -> Iterator[Finding]:
+def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
     idle = listener_idle(listener)
     res = listener.resource
     present = hops.IDLE_ATTRIBUTE in listener.attributes
@@ -75,15 +84,17 @@ def _listener_findings(listener, where: str) -> Iterator[Finding]:
             Hop.NLB.says(f"{where} has no {hops.IDLE_ATTRIBUTE}: the {DEFAULT_IDLE} s default applies; {hops.NLB_EXPIRY}"),
             FIX,
         )
-    if idle.seconds is not None and idle.seconds > hops.TARGET_TCP_ESTABLISHED_DEFAULT_S:
+    tracking = _declared_tracking(listener)
+    if idle.seconds is not None and idle.seconds > tracking:
         for tg in tracked_target_groups(listener):
             yield finding(
                 RULE.id, Severity.WARNING, res,
                 Hop.TARGET.says(
-                    f"{where}: idle timeout {idle.seconds} s is above {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s and target "
+                    f"{where}: idle timeout {idle.seconds} s is above {tracking} s and target "
                     f"group {tg.resource.logical_id} ({tg.target_type or 'instance'} targets) sits behind EC2 connection "
                     f"tracking: AWS says the targets' TcpEstablishedTimeout must be equal or greater than the NLB idle "
-                    f"timeout (default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s on Nitro V6+), or {hops.TARGET_EXPIRY}"
+                    f"timeout (default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s on Nitro V6+; the listener's connection "
+                    f"profile may declare target_tcp_established_timeout_s), or {hops.TARGET_EXPIRY}"
                 ),
                 TRACKING_FIX,
             )
