@@ -13,6 +13,9 @@ CloudFront -> NLB leg is kept alive by stream data, the pods' own server pings, 
 origin keepalive / read timeouts. In-VPC clients reach the NLB directly: their pings (throttled by
 the server's ping policy, :mod:`edge_origin.profile.policy`) keep their flows alive.
 
+The device -> CloudFront hop has no check: CloudFront documents no viewer-side gRPC idle number to
+judge a device's keepalive against, and the device's pings stop there.
+
 Every profile check and every EO-KA* / EO-CF2 / EO-NLB1 rule takes its constants, limits and
 margins from here, and names the hop it judges (:class:`Hop`).
 
