@@ -256,3 +256,29 @@ def test_render_succeeds_exactly_when_the_verdict_for_that_language_is_clean(
             except ProfileError:
                 rendered = False
             assert rendered == (not errors and not refused), (lang, [f.rule for f in errors], refused)
+
+
+# --- recorded Metadata survives CDK dropping nulls ----------------------------------------------------------
+def _cdk_drops_nulls(data: dict) -> dict:
+    return {k: v for k, v in data.items() if v is not None}
+
+
+@SETTINGS
+@given(
+    idle=st.one_of(st.none(), st.integers(60, 3000)), age=st.one_of(st.none(), st.integers(700, 3000)),
+    server=st.one_of(st.none(), st.integers(1, 300)), tracking=st.one_of(st.none(), st.integers(60, 432000)),
+)
+def test_metadata_round_trips_through_cdk(idle: int | None, age: int | None, server: int | None, tracking: int | None) -> None:
+    p = DEFAULT.replace(server_max_connection_idle_s=idle, server_max_connection_age_s=age,
+                        server_max_connection_age_grace_s=None if age is None else 60,
+                        server_keepalive_time_s=server, target_tcp_established_timeout_s=tracking)
+    meta = p.to_metadata()
+    assert None not in meta.values()
+    assert ConnectionProfile.from_metadata(_cdk_drops_nulls(meta)) == p
+
+
+def test_metadata_unset_must_name_optional_fields() -> None:
+    with pytest.raises(ProfileError, match="unset"):
+        ConnectionProfile.from_metadata({"version": 1, "unset": ["nlb_idle_timeout_s"]})
+    with pytest.raises(ProfileError, match="unset"):
+        ConnectionProfile.from_metadata({"version": 1, "unset": "server_max_connection_idle_s"})

@@ -29,6 +29,8 @@ from edge_origin.profile import hops, policy
 
 PROFILE_METADATA_KEY = "edge-origin:connection-profile"
 """CloudFormation ``Metadata`` key under which the constructs record the profile."""
+METADATA_UNSET_KEY = "unset"
+"""In recorded Metadata: the optional fields set to None (CDK drops null values)."""
 
 # --- ranges (seconds): the hop model (profile.hops) holds the AWS numbers ----------------------
 NLB_IDLE_RANGE = hops.NLB_IDLE_RANGE
@@ -277,17 +279,26 @@ class ConnectionProfile:
     def to_metadata(self) -> dict[str, Any]:
         """What the constructs put under :data:`PROFILE_METADATA_KEY` in CloudFormation Metadata.
 
-        Fields that are None by default and None here are left out: CDK drops nulls from Metadata,
-        and absent keys read back as the same default.
+        CDK drops nulls from Metadata, so no value is None here: a field left unset whose default
+        is None is simply absent (it reads back as the same default), and one unset against a
+        non-None default (``server_max_connection_idle_s: null``) is listed under ``unset``.
         """
         defaults = {f.name: f.default for f in fields(self)}
-        data = {k: v for k, v in self.to_dict().items() if not (v is None and defaults[k] is None)}
-        return {"version": 1, **data}
+        data = self.to_dict()
+        unset = sorted(k for k, v in data.items() if v is None and defaults[k] is not None)
+        out: dict[str, Any] = {"version": 1, **{k: v for k, v in data.items() if v is not None}}
+        if unset:
+            out[METADATA_UNSET_KEY] = unset
+        return out
 
     @classmethod
     def from_metadata(cls, data: Mapping[str, Any], source: str = "<metadata>") -> ConnectionProfile:
-        """The inverse of :meth:`to_metadata` (ignores ``version``)."""
-        values = {k: v for k, v in dict(data).items() if k != "version"}
+        """The inverse of :meth:`to_metadata` (ignores ``version``; applies ``unset``)."""
+        values = {k: v for k, v in dict(data).items() if k not in ("version", METADATA_UNSET_KEY)}
+        unset = dict(data).get(METADATA_UNSET_KEY, [])
+        if not isinstance(unset, list) or not all(isinstance(k, str) and k in _OPTIONAL for k in unset):
+            raise ProfileError(f"{source}: {METADATA_UNSET_KEY}: must be a list of {', '.join(_OPTIONAL)}")
+        values.update(dict.fromkeys(unset))
         return cls.from_mapping(values, source=source)
 
 
