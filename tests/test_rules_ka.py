@@ -240,3 +240,11 @@ def test_class4_declared_target_tracking_quiets_the_finding() -> None:
     assert not any(f[2].startswith("[target connection tracking]") for f in run(t, NLB1))
     declare(t, "Listener", {"nlb_idle_timeout_s": 600, "target_tcp_established_timeout_s": 500})
     assert any("above 500 s" in f[2] for f in run(t, NLB1))
+
+
+@pytest.mark.parametrize("value", ["350.5", "abc", "", "1e3"])
+def test_class8_idle_not_a_whole_number_in_templates(value: str) -> None:
+    t = body()
+    set_idle(t, value)
+    errors = [f for f in run(t, NLB1) if f[3] is Severity.ERROR]
+    assert errors and "not a whole number" in errors[0][2]

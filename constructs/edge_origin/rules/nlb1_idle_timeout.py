@@ -69,6 +69,17 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
         return
     if listener.protocol != "TCP":
         return
+    raw = listener.attributes.get(hops.IDLE_ATTRIBUTE)
+    if listener.idle_timeout is None and present and attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE):
+        yield finding(
+            RULE.id, Severity.ERROR, res,
+            Hop.NLB.says(
+                f"{where}: {hops.IDLE_ATTRIBUTE} {str(raw)[:40]!r} is not a whole number of seconds in "
+                f"{hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}: the API refuses it"
+            ),
+            f"Use a whole number of seconds in {hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}.",
+        )
+        return
     if listener.idle_timeout is not None:
         problem = hops.idle_range_problem(listener.idle_timeout)
         if problem:
