@@ -248,3 +248,17 @@ def test_class8_idle_not_a_whole_number_in_templates(value: str) -> None:
     set_idle(t, value)
     errors = [f for f in run(t, NLB1) if f[3] is Severity.ERROR]
     assert errors and "not a whole number" in errors[0][2]
+
+
+def test_every_keepalive_finding_names_its_hop() -> None:
+    from edge_origin.model import load_model
+    from edge_origin.profile.hops import Hop
+
+    tags = tuple(f"[{h.value}]" for h in Hop)
+    rules = [get_rule(r) for r in ("EO-KA1", "EO-KA2", "EO-KA3", "EO-CF2", "EO-NLB1")]
+    seen = 0
+    for path in sorted(RULES_DIR.glob("*-fire*.yaml")):
+        for f in run_rules(load_model([path]), rules):
+            seen += 1
+            assert any(tag in f.message for tag in tags), (path.name, f.rule, f.message)
+    assert seen >= 5
