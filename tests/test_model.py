@@ -59,7 +59,7 @@ def test_eips_attach_to_nlbs_with_zones(world: TemplateModel) -> None:
 
 def test_listeners_and_security_groups(world: TemplateModel) -> None:
     assert [(li.idle_timeout, li.target_groups[0].resource.logical_id) for li in world.listeners] == [
-        (600, "Targets")
+        (350, "Targets")
     ] * 3
     assert world.target_groups[0].connection_termination is True
     (sg,) = world.security_groups

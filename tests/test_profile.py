@@ -62,24 +62,39 @@ def test_incident_profile_fails_with_every_mismatch_named() -> None:
     floor = found["EO-PROFILE-PING-FLOOR"]
     assert floor.severity is Severity.ERROR
     assert "client_keepalive_time_s 20 s" in floor.message and "server_min_ping_interval_s 300 s" in floor.message
-    assert floor.resource == "client_keepalive_time_s,server_min_ping_interval_s"
+    assert floor.resource == "client_keepalive_time_s,server_min_ping_interval_s,server_max_ping_strikes"
+    assert floor.message.startswith("[in-VPC client -> NLB] grpc-go, grpc-java, C-core (grpcio)")
     margin = found["EO-PROFILE-IDLE-MARGIN"]
-    assert "320 s" in margin.message and "nlb_idle_timeout_s 350 s" in margin.message
+    # 320 s of silence against 350 s: inside the 5 s guard, above 90 %: a warning, not an error
+    assert margin.severity is Severity.WARNING
+    assert "320 s" in margin.message and "NLB idle timeout 350 s" in margin.message
+    idle = found["EO-PROFILE-IDLE-NO-PINGS"]  # the 2 h floor: 20 s doubled to 10240 s with no stream open
+    assert idle.severity is Severity.ERROR and "10240 s" in idle.message
     with pytest.raises(ProfileError, match="EO-PROFILE-PING-FLOOR"):
         INCIDENT.validate()
 
 
 def test_throttled_keepalive_doubles_until_the_floor() -> None:
     assert INCIDENT.throttled_keepalive_time_s() == 320  # 20 -> 40 -> 80 -> 160 -> 320 >= 300
+    assert INCIDENT.throttled_keepalive_time_s(idle=True) == 10240  # ... -> 10240 >= 7200, the 2 h floor
     assert DEFAULT.throttled_keepalive_time_s() == DEFAULT.client_keepalive_time_s
-    assert INCIDENT.replace(server_max_ping_strikes=0).throttled_keepalive_time_s() == 20
+    no_strikes = INCIDENT.replace(server_max_ping_strikes=0)
+    assert no_strikes.throttled_keepalive_time_s("python") == 20  # C-core: 0 = unlimited
+    assert no_strikes.throttled_keepalive_time_s("go") == 320  # grpc-go hard-codes 2
+    assert no_strikes.throttled_keepalive_time_s("java") == 320
 
 
 # --- each check: one profile that fires it, the default stays quiet ---------------------------------
 FIRING: dict[str, ConnectionProfile] = {
     "EO-PROFILE-PING-FLOOR": DEFAULT.replace(client_keepalive_time_s=20, server_min_ping_interval_s=30),
     "EO-PROFILE-IDLE-PING-REJECTED": DEFAULT.replace(server_permit_without_calls=False),
-    "EO-PROFILE-IDLE-MARGIN": DEFAULT.replace(client_keepalive_time_s=300, nlb_idle_timeout_s=350),
+    "EO-PROFILE-IDLE-MARGIN": DEFAULT.replace(client_keepalive_time_s=346, nlb_idle_timeout_s=350),
+    "EO-PROFILE-PING-FLOOR-EDGE": DEFAULT.replace(client_keepalive_time_s=30, server_min_ping_interval_s=30),
+    "EO-PROFILE-STRIKES-FIXED": DEFAULT.replace(server_max_ping_strikes=3),
+    "EO-PROFILE-CF-STREAM-IDLE": DEFAULT.replace(
+        longest_stream_gap_s=150, cloudfront_read_timeout_s=170, cloudfront_extended_timeouts=True, nlb_idle_timeout_s=120
+    ),
+    "EO-PROFILE-TARGET-TRACKING": DEFAULT.replace(nlb_idle_timeout_s=600),
     "EO-PROFILE-IDLE-NO-PINGS": DEFAULT.replace(client_permit_without_calls=False, server_max_connection_idle_s=None),
     "EO-PROFILE-PING-TIMEOUT": DEFAULT.replace(client_keepalive_timeout_s=90),
     "EO-PROFILE-CF-KEEPALIVE": DEFAULT.replace(cloudfront_keepalive_timeout_s=60, nlb_idle_timeout_s=60),
@@ -117,9 +132,12 @@ def test_idle_connections_may_go_without_pings_if_the_server_closes_them_first()
     assert "EO-PROFILE-IDLE-NO-PINGS" not in rules(profile)
 
 
-def test_no_strikes_means_no_throttling() -> None:
+def test_no_strikes_means_no_throttling_only_where_strikes_are_a_setting() -> None:
     profile = DEFAULT.replace(client_keepalive_time_s=20, server_max_ping_strikes=0)
-    assert "EO-PROFILE-PING-FLOOR" not in rules(profile)
+    assert "EO-PROFILE-PING-FLOOR" not in rules(profile, langs=("python",))
+    [floor] = [f for f in profile.check(langs=("go", "java", "python")) if f.rule == "EO-PROFILE-PING-FLOOR"]
+    assert "grpc-go, grpc-java:" in floor.message and "C-core" not in floor.message
+    assert "EO-PROFILE-STRIKES-FIXED" in rules(profile) and "EO-PROFILE-STRIKES-FIXED" not in rules(profile, langs=("python",))
 
 
 def test_ranges_cloudfront_and_the_quota_increase() -> None:
@@ -132,17 +150,20 @@ def test_ranges_cloudfront_and_the_quota_increase() -> None:
 
 
 def test_short_keepalive_is_a_warning_for_go_and_java_clients() -> None:
-    found = [f for f in DEFAULT.replace(client_keepalive_time_s=5, client_keepalive_timeout_s=5, server_min_ping_interval_s=5).check()]
+    found = [f for f in DEFAULT.replace(client_keepalive_time_s=5, client_keepalive_timeout_s=5, server_min_ping_interval_s=4).check()]
     assert [(f.rule, f.severity) for f in found] == [("EO-PROFILE-RANGE", Severity.WARNING)]
+    assert "grpc-go, grpc-java raise it to 10 s" in found[0].message
 
 
 def test_ranges_false_skips_only_the_range_checks() -> None:
     scaled = DEFAULT.replace(
         client_keepalive_time_s=1,
         client_keepalive_timeout_s=1,
-        server_min_ping_interval_s=1,
+        server_min_ping_interval_s=0.5,
         nlb_idle_timeout_s=4,
         cloudfront_keepalive_timeout_s=1,
+        cloudfront_read_timeout_s=2,
+        longest_stream_gap_s=1,
         server_max_connection_idle_s=None,
     )
     assert "EO-PROFILE-RANGE" in rules(scaled)

@@ -60,8 +60,14 @@ def _ka(app: cdk.App) -> dict[str, list[str]]:
 
 
 def test_settings_from_the_profile_are_quiet() -> None:
-    assert PROFILE.to_metadata()["server_max_connection_idle_s"] is None  # a null survives CDK metadata
-    assert _ka(_app(PROFILE.nlb_idle_timeout_s, PROFILE.cloudfront_read_timeout_s)) == {}
+    # CDK drops nulls from synthesized Metadata: an unset field with a non-None default is listed under "unset"
+    assert PROFILE.to_metadata()["unset"] == ["server_max_connection_idle_s"]
+    assert None not in PROFILE.to_metadata().values()
+    app = _app(PROFILE.nlb_idle_timeout_s, PROFILE.cloudfront_read_timeout_s)
+    assert _ka(app) == {}
+    template = app.synth().get_stack_by_name("Origin").template
+    (listener,) = [r for r in template["Resources"].values() if r["Type"] == "AWS::ElasticLoadBalancingV2::Listener"]
+    assert ConnectionProfile.from_metadata(listener["Metadata"][PROFILE_METADATA_KEY]) == PROFILE
 
 
 def test_drift_fails_synth_validation() -> None:

@@ -33,6 +33,8 @@ SERVER_KEYS = {
     "grpc.max_connection_age_ms",
     "grpc.max_connection_age_grace_ms",
     "grpc.max_connection_idle_ms",
+    "grpc.keepalive_time_ms",
+    "grpc.keepalive_timeout_ms",
 }
 
 
@@ -79,7 +81,8 @@ def test_go() -> None:
     text = render(PROFILE, "go")
     for needle in (
         "keepalive.ServerParameters{",
-        "MaxConnectionAge: 300 * time.Second,",
+        "MaxConnectionAge:      300 * time.Second,",
+        "Time:                  60 * time.Second,",  # ServerParameters.Time: the server's own pings
         "MaxConnectionAgeGrace: 30 * time.Second,",
         "keepalive.EnforcementPolicy{",
         "MinTime:             30 * time.Second,",

@@ -69,5 +69,5 @@ def test_text_plan() -> None:
     text = render_report(load_model([WORLD / "Origins.yaml", WORLD / "Edge.json"]), "text")
     assert text.splitlines()[1] == "origin origin.example.com (grpc) <- Edge/Distribution"
     assert "record RecordA set zone-a (example.com) multivalue ttl 60 -> Origins/EipA [us-east-1a]; health check CheckA TCP:443" in text
-    assert "nlb Origins/NlbA zones us-east-1a: TCP:443 idle 600 s" in text
+    assert "nlb Origins/NlbA zones us-east-1a: TCP:443 idle 350 s" in text
     assert text.endswith("findings: 0 (0 error, 0 warning, 0 info)\n")

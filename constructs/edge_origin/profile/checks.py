@@ -1,127 +1,229 @@
-"""The connection profile's own checks: each a pure function profile -> findings.
+"""The connection profile's own checks: each a pure function (profile, judgement) -> findings.
 
-Every message names both settings and both numbers. ``resource`` is the field name(s), comma
-separated. Rule ids start with ``EO-PROFILE-``; the template rules ``EO-KA*`` reuse these when a
-declared profile fails its own checks.
+Every check judges one hop of :mod:`edge_origin.profile.hops` and its message starts with that
+hop; checks about what a gRPC server does judge each implementation in ``langs`` by its ping
+policy (:mod:`edge_origin.profile.policy`), and implementations that agree share one finding.
+``resource`` is the field name(s), comma separated. Rule ids start with ``EO-PROFILE-``; the
+template rules ``EO-KA*`` reuse these when a declared profile fails its own checks.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from edge_origin.findings import Finding, Severity
+from edge_origin.profile import hops, policy
 from edge_origin.profile.core import (
     AGE_JITTER,
     AGE_P99_FACTOR,
     CLOUDFRONT_EXTENDED_MAX,
     CLOUDFRONT_TIMEOUT_RANGE,
-    GRPC_MIN_CLIENT_KEEPALIVE_S,
-    IDLE_MARGIN,
-    NLB_IDLE_RANGE,
     ConnectionProfile,
     _fmt,
 )
-
-Check = Callable[[ConnectionProfile], list[Finding]]
-
-
-def _finding(rule: str, severity: Severity, fields: tuple[str, ...], message: str, fix: str) -> Finding:
-    return Finding(rule=rule, severity=severity, message=message, fix=fix, resource=",".join(fields))
+from edge_origin.profile.hops import Hop
 
 
-def _error(rule: str, fields: tuple[str, ...], message: str, fix: str) -> Finding:
-    return _finding(rule, Severity.ERROR, fields, message, fix)
+@dataclass(frozen=True)
+class Judgement:
+    """What the checks judge: which implementations, and which hops exist on the path."""
+
+    langs: tuple[str, ...] = policy.IMPLEMENTATIONS
+    cloudfront: bool = True
+    in_vpc_clients: bool = True
+
+    @property
+    def policies(self) -> list[policy.PingPolicy]:
+        return [policy.POLICIES[lang] for lang in self.langs]
 
 
-def check_ping_floor(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-PING-FLOOR: the client pings more often than the server allows."""
-    if p.client_keepalive_time_s >= p.server_min_ping_interval_s or p.server_max_ping_strikes == 0:
+Check = Callable[[ConnectionProfile, Judgement], list[Finding]]
+
+
+def _finding(rule: str, severity: Severity, hop: Hop, fields: tuple[str, ...], message: str, fix: str) -> Finding:
+    return Finding(rule=rule, severity=severity, message=hop.says(message), fix=fix, resource=",".join(fields))
+
+
+def _names(impls: list[policy.PingPolicy]) -> str:
+    return ", ".join(i.name for i in impls)
+
+
+def _grouped(j: Judgement, verdict: Callable[[policy.PingPolicy], tuple | None]) -> list[tuple[tuple, list[policy.PingPolicy]]]:
+    """Implementations grouped by identical verdict (None: no finding for that implementation)."""
+    groups: dict[tuple, list[policy.PingPolicy]] = {}
+    for impl in j.policies:
+        key = verdict(impl)
+        if key is not None:
+            groups.setdefault(key, []).append(impl)
+    return list(groups.items())
+
+
+# --- in-VPC client -> NLB -> pod server ------------------------------------------------------------
+def check_ping_floor(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-PING-FLOOR(-EDGE): the client pings sooner than the server's floor (per implementation)."""
+    if not j.in_vpc_clients:
         return []
-    return [
-        _error(
-            "EO-PROFILE-PING-FLOOR",
-            ("client_keepalive_time_s", "server_min_ping_interval_s"),
-            f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s is below server_min_ping_interval_s "
-            f"{_fmt(p.server_min_ping_interval_s)} s: every early ping is a strike, after "
-            f"server_max_ping_strikes {p.server_max_ping_strikes} the server sends GOAWAY too_many_pings and "
-            f"the client doubles its keepalive time (gRFC A8), up to "
-            f"{_fmt(p.throttled_keepalive_time_s())} s",
-            "raise client_keepalive_time_s to at least server_min_ping_interval_s, or lower the server's floor",
+    t, m = p.client_keepalive_time_s, p.server_min_ping_interval_s
+    found: list[Finding] = []
+    if t < m:
+        def verdict(impl: policy.PingPolicy) -> tuple | None:
+            strikes = impl.strikes(p.server_max_ping_strikes)
+            return None if strikes is None else (strikes, p.throttled_keepalive_time_s(impl.langs[0]))
+
+        for (strikes, throttled), impls in _grouped(j, verdict):
+            found.append(
+                _finding(
+                    "EO-PROFILE-PING-FLOOR", Severity.ERROR, Hop.IN_VPC_CLIENT,
+                    ("client_keepalive_time_s", "server_min_ping_interval_s", "server_max_ping_strikes"),
+                    f"{_names(impls)}: client_keepalive_time_s {_fmt(t)} s is below server_min_ping_interval_s "
+                    f"{_fmt(m)} s: each early ping on a quiet stream is a strike, early ping number {strikes + 1} after the "
+                    f"server's last data write exceeds the {strikes} strikes this server bears ({impls[0].source['strikes']}), "
+                    f"it sends GOAWAY too_many_pings and the client doubles its keepalive time (gRFC A8) to "
+                    f"{_fmt(throttled)} s",
+                    "raise client_keepalive_time_s to at least server_min_ping_interval_s, or lower the server's floor",
+                )
+            )
+    elif t < m + hops.ping_floor_guard_s(m):
+        found.append(
+            _finding(
+                "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, Hop.IN_VPC_CLIENT,
+                ("client_keepalive_time_s", "server_min_ping_interval_s"),
+                f"client_keepalive_time_s {_fmt(t)} s is less than {_fmt(hops.ping_floor_guard_s(m))} s above "
+                f"server_min_ping_interval_s {_fmt(m)} s: the server times arrivals, so RTT jitter makes some pings "
+                "early strikes, and strikes are reset only when the server writes data",
+                f"keep client_keepalive_time_s at least {_fmt(hops.ping_floor_guard_s(m))} s above the server floor",
+            )
         )
-    ]
+    return found
 
 
-def check_idle_pings_rejected(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-IDLE-PING-REJECTED: the client pings idle connections and the server forbids it."""
-    if not p.client_permit_without_calls or p.server_permit_without_calls:
+def check_idle_pings_rejected(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-IDLE-PING-REJECTED: the client pings idle connections; the server's floor there is 2 h."""
+    if not j.in_vpc_clients or not p.client_permit_without_calls or p.server_permit_without_calls:
         return []
+
+    def verdict(impl: policy.PingPolicy) -> tuple | None:
+        strikes = impl.strikes(p.server_max_ping_strikes)
+        if strikes is None or p.client_keepalive_time_s >= impl.idle_floor_s:
+            return None
+        return (strikes, p.throttled_keepalive_time_s(impl.langs[0], idle=True))
+
     return [
-        _error(
-            "EO-PROFILE-IDLE-PING-REJECTED",
-            ("client_permit_without_calls", "server_permit_without_calls"),
-            "client_permit_without_calls true but server_permit_without_calls false: the server holds pings "
-            "on a connection with no RPC to a 2 h floor (C-core; Go and Java: any such ping), so idle pings "
-            "are strikes and end in GOAWAY too_many_pings",
+        _finding(
+            "EO-PROFILE-IDLE-PING-REJECTED", Severity.ERROR, Hop.IN_VPC_CLIENT,
+            ("client_permit_without_calls", "server_permit_without_calls", "client_keepalive_time_s"),
+            f"{_names(impls)}: client_permit_without_calls true but server_permit_without_calls false: with no "
+            f"stream open the server's ping floor is 2 h, not server_min_ping_interval_s "
+            f"({'; '.join(i.source['idle_floor'] for i in impls)}), so every idle ping "
+            f"(client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s) is a strike, early ping number {strikes + 1} ends "
+            f"in GOAWAY too_many_pings and the client's keepalive doubles to {_fmt(throttled)} s",
             "set server_permit_without_calls true (Go EnforcementPolicy.PermitWithoutStream, Java "
-            "permitKeepAliveWithoutCalls)",
+            "permitKeepAliveWithoutCalls, C-core grpc.keepalive_permit_without_calls)",
         )
+        for (strikes, throttled), impls in _grouped(j, verdict)
     ]
 
 
-def check_idle_margin(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-IDLE-MARGIN: the keepalive time (after throttling) does not beat the NLB idle timeout."""
-    worst = p.throttled_keepalive_time_s()
-    limit = p.nlb_idle_timeout_s * (1 - IDLE_MARGIN)
-    if worst <= limit:
+def _limit_words(p: ConnectionProfile) -> tuple[float, str]:
+    limit, what = p.reach_limit_s()
+    return limit, f"{what} {hops.margin_words(limit)}"
+
+
+def _expiry(p: ConnectionProfile) -> str:
+    limit, what = p.reach_limit_s()
+    return hops.TARGET_EXPIRY if what.startswith("target") else hops.NLB_EXPIRY
+
+
+def check_idle_margin(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-IDLE-MARGIN: with a stream open, the longest silence on an in-VPC client's flow
+    (client pings after throttling, or the server's own pings) does not beat the idle limit."""
+    if not j.in_vpc_clients:
         return []
-    how = (
-        f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s"
-        if worst == p.client_keepalive_time_s
-        else f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s, doubled by the server's ping floor "
-        f"(server_min_ping_interval_s {_fmt(p.server_min_ping_interval_s)} s) to {_fmt(worst)} s,"
-    )
-    return [
-        _error(
-            "EO-PROFILE-IDLE-MARGIN",
-            ("client_keepalive_time_s", "nlb_idle_timeout_s"),
-            f"{how} is not below nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s with a {int(IDLE_MARGIN * 100)} % "
-            f"margin (at most {_fmt(limit)} s): the NLB drops the silent flow without FIN or RST and the next "
-            "RPC hangs until the ping timeout or its deadline",
-            "lower client_keepalive_time_s (and the server floor with it) or raise nlb_idle_timeout_s",
+    limit, words = _limit_words(p)
+    server = p.server_keepalive_time_s
+
+    def verdict(impl: policy.PingPolicy) -> tuple | None:
+        throttled = p.throttled_keepalive_time_s(impl.langs[0])
+        silence = min(throttled, server if server is not None else math.inf)
+        severity = hops.idle_severity(silence, limit)
+        return None if severity is None else (severity, throttled, silence)
+
+    found = []
+    for (severity, throttled, silence), impls in _grouped(j, verdict):
+        how = (
+            f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s"
+            if throttled == p.client_keepalive_time_s
+            else f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s, doubled by the server's ping floor "
+            f"(server_min_ping_interval_s {_fmt(p.server_min_ping_interval_s)} s) to {_fmt(throttled)} s"
         )
-    ]
-
-
-def check_idle_connections(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-IDLE-NO-PINGS: idle connections get no pings and outlive the NLB idle timeout."""
-    if p.idle_pings_flow():
-        return []
-    idle = p.server_max_connection_idle_s
-    if idle is not None and idle < p.nlb_idle_timeout_s * (1 - IDLE_MARGIN):
-        return []
-    side = "client_permit_without_calls" if not p.client_permit_without_calls else "server_permit_without_calls"
-    return [
-        _error(
-            "EO-PROFILE-IDLE-NO-PINGS",
-            (side, "server_max_connection_idle_s", "nlb_idle_timeout_s"),
-            f"{side} is false, so a connection with no RPC gets no pings, and server_max_connection_idle_s "
-            f"{_fmt(idle) + ' s' if idle is not None else 'unset'} does not close it before nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s: the NLB "
-            "drops it silently and the first RPC after the lull hangs",
-            "set client_permit_without_calls and server_permit_without_calls true (C-core clients also need "
-            "grpc.http2.max_pings_without_data=0, rendered), or a server_max_connection_idle_s below the NLB "
-            "idle timeout",
+        found.append(
+            _finding(
+                "EO-PROFILE-IDLE-MARGIN", severity, Hop.IN_VPC_CLIENT,
+                ("client_keepalive_time_s", "server_keepalive_time_s", "nlb_idle_timeout_s"),
+                f"{_names(impls)}: on a quiet stream the flow is silent up to {_fmt(silence)} s ({how}; "
+                f"server_keepalive_time_s {_fmt(server)}) against the {words}: {_expiry(p)}",
+                "lower client_keepalive_time_s (and the server floor with it) or server_keepalive_time_s, or raise "
+                "nlb_idle_timeout_s (above 350 s also the targets' TcpEstablishedTimeout)",
+            )
         )
-    ]
+    return found
 
 
-def check_keepalive_timeout(p: ConnectionProfile) -> list[Finding]:
+def check_idle_connections(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-IDLE-NO-PINGS: a connection with no RPC open outlives the idle limit unpinged."""
+    if not j.in_vpc_clients:
+        return []
+    limit, words = _limit_words(p)
+
+    def verdict(impl: policy.PingPolicy) -> tuple | None:
+        sources: list[float] = []
+        if p.client_permit_without_calls:
+            sources.append(p.throttled_keepalive_time_s(impl.langs[0], idle=True))
+        if p.server_keepalive_time_s is not None and impl.server_pings_when_idle(p.server_permit_without_calls):
+            sources.append(p.server_keepalive_time_s)
+        if p.server_max_connection_idle_s is not None:
+            sources.append(p.server_max_connection_idle_s)  # closed with GOAWAY: a clean end, not a silent drop
+        silence = min(sources, default=math.inf)
+        severity = hops.idle_severity(silence, limit)
+        return None if severity is None else (severity, silence)
+
+    found = []
+    for (severity, silence), impls in _grouped(j, verdict):
+        found.append(
+            _finding(
+                "EO-PROFILE-IDLE-NO-PINGS", severity, Hop.IN_VPC_CLIENT,
+                ("client_permit_without_calls", "server_permit_without_calls", "server_keepalive_time_s",
+                 "server_max_connection_idle_s", "nlb_idle_timeout_s"),
+                f"{_names(impls)}: a connection with no RPC open is silent up to "
+                f"{'forever' if math.isinf(silence) else _fmt(silence) + ' s'} (client idle pings "
+                f"{'on' if p.client_permit_without_calls else 'off'}; {_server_idle_pings(p, impls[0])}; "
+                f"server_max_connection_idle_s {_fmt(p.server_max_connection_idle_s)}) against the "
+                f"{words}: {_expiry(p)}",
+                "set client_permit_without_calls and server_permit_without_calls true (C-core clients also need "
+                "grpc.http2.max_pings_without_data=0, rendered), or a server_keepalive_time_s or "
+                "server_max_connection_idle_s below the idle limit",
+            )
+        )
+    return found
+
+
+def _server_idle_pings(p: ConnectionProfile, impl: policy.PingPolicy) -> str:
+    if p.server_keepalive_time_s is None:
+        return "server_keepalive_time_s unset: the server pings after 2 h"
+    if impl.server_pings_when_idle(p.server_permit_without_calls):
+        return f"server pings after {_fmt(p.server_keepalive_time_s)} s, streams or not"
+    return f"server pings after {_fmt(p.server_keepalive_time_s)} s only with a stream open (permit without calls false)"
+
+
+def check_keepalive_timeout(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     """EO-PROFILE-PING-TIMEOUT: dead-flow detection takes longer than the keepalive interval allows."""
-    if p.client_keepalive_timeout_s <= p.client_keepalive_time_s:
+    if not j.in_vpc_clients or p.client_keepalive_timeout_s <= p.client_keepalive_time_s:
         return []
     return [
         _finding(
-            "EO-PROFILE-PING-TIMEOUT",
-            Severity.WARNING,
+            "EO-PROFILE-PING-TIMEOUT", Severity.WARNING, Hop.IN_VPC_CLIENT,
             ("client_keepalive_timeout_s", "client_keepalive_time_s"),
             f"client_keepalive_timeout_s {_fmt(p.client_keepalive_timeout_s)} s is longer than "
             f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s: a dead flow is noticed only "
@@ -131,45 +233,46 @@ def check_keepalive_timeout(p: ConnectionProfile) -> list[Finding]:
     ]
 
 
-def check_cloudfront_keepalive(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-CF-KEEPALIVE: CloudFront keeps origin connections longer than the NLB keeps flows."""
-    if p.cloudfront_keepalive_timeout_s < p.nlb_idle_timeout_s:
+def check_pick_first(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-PICK-FIRST: pick_first clients without re-resolution stay on one backend."""
+    if p.client_lb_policy != "pick_first":
         return []
     return [
-        _error(
-            "EO-PROFILE-CF-KEEPALIVE",
-            ("cloudfront_keepalive_timeout_s", "nlb_idle_timeout_s"),
-            f"cloudfront_keepalive_timeout_s {_fmt(p.cloudfront_keepalive_timeout_s)} s is not shorter than "
-            f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s: CloudFront reuses an idle origin connection "
-            "the NLB has already dropped",
-            "keep cloudfront_keepalive_timeout_s below nlb_idle_timeout_s",
+        _finding(
+            "EO-PROFILE-PICK-FIRST", Severity.WARNING, Hop.IN_VPC_CLIENT,
+            ("client_lb_policy", "server_max_connection_age_s"),
+            f"client_lb_policy pick_first: every RPC of a channel goes to one address and one NLB flow; only "
+            f"server_max_connection_age_s ({_fmt(p.server_max_connection_age_s)} s) makes it reconnect and re-resolve",
+            "use round_robin for in-VPC clients (the rendered service config), keep server_max_connection_age_s set",
         )
     ]
 
 
-def check_cloudfront_read(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-CF-READ: CloudFront gives up on a stream during its longest expected gap."""
-    if p.cloudfront_read_timeout_s > p.longest_stream_gap_s:
+# --- pod server ------------------------------------------------------------------------------------
+def check_strikes_honoured(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-STRIKES-FIXED: server_max_ping_strikes is not a setting of some judged implementation."""
+    impls = [i for i in j.policies if i.render_problem(p.server_max_ping_strikes)]
+    if not impls:
         return []
     return [
-        _error(
-            "EO-PROFILE-CF-READ",
-            ("cloudfront_read_timeout_s", "longest_stream_gap_s"),
-            f"cloudfront_read_timeout_s {_fmt(p.cloudfront_read_timeout_s)} s is not longer than "
-            f"longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s: CloudFront times out a stream that is "
-            "merely quiet",
-            "raise cloudfront_read_timeout_s (above 60 s needs the quota increase) or send messages more often",
+        _finding(
+            "EO-PROFILE-STRIKES-FIXED", Severity.WARNING, Hop.POD_SERVER, ("server_max_ping_strikes",),
+            f"{_names(impls)}: server_max_ping_strikes {p.server_max_ping_strikes} cannot be set: "
+            f"{'; '.join(i.source['strikes'] for i in impls)}; these servers are judged with "
+            f"{impls[0].fixed_strikes} strikes and profile render --lang {'|'.join(i.langs[0] for i in impls)} refuses "
+            "this profile",
+            f"set server_max_ping_strikes {impls[0].fixed_strikes}, or render only for C-core (--lang python)",
         )
     ]
 
 
-def check_connection_age(p: ConnectionProfile) -> list[Finding]:
+def check_connection_age(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     """EO-PROFILE-AGE-UNSET / -AGE-P99 / -AGE-GRACE: connection age set, well above p99, with grace."""
     age, grace = p.server_max_connection_age_s, p.server_max_connection_age_grace_s
     if age is None:
         return [
-            _error(
-                "EO-PROFILE-AGE-UNSET",
+            _finding(
+                "EO-PROFILE-AGE-UNSET", Severity.ERROR, Hop.POD_SERVER,
                 ("server_max_connection_age_s", "nlb_idle_timeout_s"),
                 "server_max_connection_age_s is unset behind an L4 NLB (nlb_idle_timeout_s "
                 f"{_fmt(p.nlb_idle_timeout_s)} s): a channel's connection, and every RPC on it, never leaves "
@@ -181,8 +284,8 @@ def check_connection_age(p: ConnectionProfile) -> list[Finding]:
     shortest = age * (1 - AGE_JITTER)
     if shortest < AGE_P99_FACTOR * p.p99_rpc_duration_s:
         found.append(
-            _error(
-                "EO-PROFILE-AGE-P99",
+            _finding(
+                "EO-PROFILE-AGE-P99", Severity.ERROR, Hop.POD_SERVER,
                 ("server_max_connection_age_s", "p99_rpc_duration_s"),
                 f"server_max_connection_age_s {_fmt(age)} s (as short as {_fmt(round(shortest, 3))} s after the "
                 f"+-10 % jitter) is not {AGE_P99_FACTOR}x p99_rpc_duration_s {_fmt(p.p99_rpc_duration_s)} s: "
@@ -192,8 +295,8 @@ def check_connection_age(p: ConnectionProfile) -> list[Finding]:
         )
     if grace is not None and grace < p.p99_rpc_duration_s:
         found.append(
-            _error(
-                "EO-PROFILE-AGE-GRACE",
+            _finding(
+                "EO-PROFILE-AGE-GRACE", Severity.ERROR, Hop.POD_SERVER,
                 ("server_max_connection_age_grace_s", "p99_rpc_duration_s"),
                 f"server_max_connection_age_grace_s {_fmt(grace)} s is shorter than p99_rpc_duration_s "
                 f"{_fmt(p.p99_rpc_duration_s)} s: RPCs in flight at the age GOAWAY are cancelled",
@@ -203,35 +306,100 @@ def check_connection_age(p: ConnectionProfile) -> list[Finding]:
     return found
 
 
-def check_pick_first(p: ConnectionProfile) -> list[Finding]:
-    """EO-PROFILE-PICK-FIRST: pick_first clients without re-resolution stay on one backend."""
-    if p.client_lb_policy != "pick_first":
+# --- CloudFront -> NLB -----------------------------------------------------------------------------
+def check_cloudfront_keepalive(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-CF-KEEPALIVE: CloudFront keeps idle origin connections about as long as the flow lives."""
+    limit, words = _limit_words(p)
+    severity = hops.idle_severity(p.cloudfront_keepalive_timeout_s, limit)
+    if severity is None:
         return []
-    age = p.server_max_connection_age_s
     return [
         _finding(
-            "EO-PROFILE-PICK-FIRST",
-            Severity.WARNING,
-            ("client_lb_policy", "server_max_connection_age_s"),
-            f"client_lb_policy pick_first: every RPC of a channel goes to one address and one NLB flow; only "
-            f"server_max_connection_age_s ({_fmt(age)} s) makes it reconnect and re-resolve",
-            "use round_robin for in-VPC clients (the rendered service config), keep server_max_connection_age_s set",
+            "EO-PROFILE-CF-KEEPALIVE", severity, Hop.CLOUDFRONT_TO_NLB,
+            ("cloudfront_keepalive_timeout_s", "nlb_idle_timeout_s"),
+            f"cloudfront_keepalive_timeout_s {_fmt(p.cloudfront_keepalive_timeout_s)} s against the {words}: "
+            f"CloudFront may reuse an idle origin connection whose flow is gone; {_expiry(p)}",
+            "keep cloudfront_keepalive_timeout_s well below nlb_idle_timeout_s",
         )
     ]
 
 
-def check_ranges(p: ConnectionProfile) -> list[Finding]:
+def check_cloudfront_read(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-CF-READ: CloudFront gives up on a stream during its longest expected gap."""
+    if p.cloudfront_read_timeout_s > p.longest_stream_gap_s:
+        return []
+    return [
+        _finding(
+            "EO-PROFILE-CF-READ", Severity.ERROR, Hop.CLOUDFRONT_TO_NLB,
+            ("cloudfront_read_timeout_s", "longest_stream_gap_s"),
+            f"cloudfront_read_timeout_s {_fmt(p.cloudfront_read_timeout_s)} s is not longer than "
+            f"longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s: CloudFront times out a stream that is "
+            "merely quiet",
+            "raise cloudfront_read_timeout_s (above 60 s needs the quota increase) or send messages more often",
+        )
+    ]
+
+
+def check_cloudfront_stream_silence(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-CF-STREAM-IDLE: a quiet stream's CloudFront -> NLB flow outlives the idle limit.
+
+    Device pings end at CloudFront (HTTP/2 PING is hop-by-hop) and CloudFront documents no pings
+    of its own to origins, so only stream messages and the pods' server pings cross this leg.
+    """
+    limit, words = _limit_words(p)
+    server = p.server_keepalive_time_s
+    silence = min(p.longest_stream_gap_s, server if server is not None else math.inf)
+    severity = hops.idle_severity(silence, limit)
+    if severity is None:
+        return []
+    return [
+        _finding(
+            "EO-PROFILE-CF-STREAM-IDLE", severity, Hop.CLOUDFRONT_TO_NLB,
+            ("longest_stream_gap_s", "server_keepalive_time_s", "nlb_idle_timeout_s"),
+            f"a stream quiet for longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s with server_keepalive_time_s "
+            f"{_fmt(server) + ' s' if server is not None else 'unset (the servers ping after 2 h)'} leaves the "
+            f"CloudFront -> NLB flow silent {_fmt(silence)} s against the {words}; the devices' keepalive does not "
+            f"help (their pings end at CloudFront): {_expiry(p)}",
+            "set server_keepalive_time_s below the idle limit (rendered as Go ServerParameters.Time, Java "
+            "keepAliveTime, C-core grpc.keepalive_time_ms) or raise nlb_idle_timeout_s",
+        )
+    ]
+
+
+# --- target ----------------------------------------------------------------------------------------
+def check_target_tracking(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-TARGET-TRACKING: NLB idle timeout above the targets' connection tracking timeout."""
+    tracking = p.target_tcp_established_timeout_s
+    effective = hops.TARGET_TCP_ESTABLISHED_DEFAULT_S if tracking is None else tracking
+    if p.nlb_idle_timeout_s <= effective:
+        return []
+    said = f"{_fmt(tracking)} s" if tracking is not None else f"unset: the Nitro V6+ default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s"
+    return [
+        _finding(
+            "EO-PROFILE-TARGET-TRACKING", Severity.WARNING, Hop.TARGET,
+            ("nlb_idle_timeout_s", "target_tcp_established_timeout_s"),
+            f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s is above target_tcp_established_timeout_s ({said}): "
+            "AWS: with an idle timeout above 350 s the targets' ENI connection tracking (TcpEstablishedTimeout) "
+            "must be equal or greater, or the target's network interface silently drops the connection state "
+            f"before the load balancer closes the connection; flows silent more than {_fmt(effective)} s die there",
+            "raise the targets' TcpEstablishedTimeout (EC2 ConnectionTrackingSpecification of the nodes' ENIs) and "
+            "set target_tcp_established_timeout_s to it, or keep nlb_idle_timeout_s at or below it",
+        )
+    ]
+
+
+# --- ranges ----------------------------------------------------------------------------------------
+def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Finding]:
     """EO-PROFILE-RANGE: every value inside its AWS and gRPC range."""
+    j = j or Judgement()
     found: list[Finding] = []
-    lo, hi = NLB_IDLE_RANGE
-    if not lo <= p.nlb_idle_timeout_s <= hi or not float(p.nlb_idle_timeout_s).is_integer():
+    problem = hops.idle_range_problem(p.nlb_idle_timeout_s)
+    if problem:
+        lo, hi = hops.NLB_IDLE_RANGE
         found.append(
-            _error(
-                "EO-PROFILE-RANGE",
-                ("nlb_idle_timeout_s",),
-                f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s is outside the NLB TCP idle timeout range "
-                f"{lo}..{hi} whole seconds",
-                f"use a whole number of seconds in {lo}..{hi}",
+            _finding(
+                "EO-PROFILE-RANGE", Severity.ERROR, Hop.NLB, ("nlb_idle_timeout_s",),
+                f"nlb_idle_timeout_s {problem}", f"use a whole number of seconds in {lo}..{hi}",
             )
         )
     cf_lo, cf_hi = CLOUDFRONT_TIMEOUT_RANGE
@@ -245,49 +413,84 @@ def check_ranges(p: ConnectionProfile) -> list[Finding]:
                 else f" (up to {CLOUDFRONT_EXTENDED_MAX} with the quota increase: cloudfront_extended_timeouts true)"
             )
             found.append(
-                _error(
-                    "EO-PROFILE-RANGE",
-                    (name, "cloudfront_extended_timeouts"),
+                _finding(
+                    "EO-PROFILE-RANGE", Severity.ERROR, Hop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
                     f"{name} {_fmt(value)} s is outside the CloudFront origin timeout range {cf_lo}..{top} whole "
                     f"seconds{extra}",
                     f"use a whole number of seconds in {cf_lo}..{top}",
                 )
             )
-    if p.client_keepalive_time_s < GRPC_MIN_CLIENT_KEEPALIVE_S:
+    raised = [i for i in j.policies if p.client_keepalive_time_s < i.client_min_keepalive_s]
+    if raised and j.in_vpc_clients:
+        floor = raised[0].client_min_keepalive_s
         found.append(
             _finding(
-                "EO-PROFILE-RANGE",
-                Severity.WARNING,
-                ("client_keepalive_time_s",),
-                f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s is below "
-                f"{GRPC_MIN_CLIENT_KEEPALIVE_S} s: grpc-go and grpc-java raise it to {GRPC_MIN_CLIENT_KEEPALIVE_S} s, "
-                "so those clients ping less often than the profile says",
-                f"use at least {GRPC_MIN_CLIENT_KEEPALIVE_S} s",
+                "EO-PROFILE-RANGE", Severity.WARNING, Hop.IN_VPC_CLIENT, ("client_keepalive_time_s",),
+                f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s is below {_fmt(floor)} s: "
+                f"{_names(raised)} raise it to {_fmt(floor)} s ({raised[0].source['client_min']}), so those clients "
+                "ping less often than the profile says",
+                f"use at least {_fmt(floor)} s",
             )
         )
     return found
 
 
-CHECKS: tuple[Check, ...] = (
+IN_VPC_CHECKS: tuple[Check, ...] = (
     check_ping_floor,
     check_idle_pings_rejected,
     check_idle_margin,
     check_idle_connections,
     check_keepalive_timeout,
-    check_cloudfront_keepalive,
-    check_cloudfront_read,
+)
+CLOUDFRONT_CHECKS: tuple[Check, ...] = (check_cloudfront_keepalive, check_cloudfront_read, check_cloudfront_stream_silence)
+CHECKS: tuple[Check, ...] = (
+    *IN_VPC_CHECKS,
+    *CLOUDFRONT_CHECKS,
+    check_strikes_honoured,
+    check_target_tracking,
     check_connection_age,
     check_pick_first,
 )
 """Consistency checks; :func:`check_ranges` runs unless ``ranges=False``."""
 
+CHECK_HOPS: dict[str, Hop] = {
+    "check_ping_floor": Hop.IN_VPC_CLIENT,
+    "check_idle_pings_rejected": Hop.IN_VPC_CLIENT,
+    "check_idle_margin": Hop.IN_VPC_CLIENT,
+    "check_idle_connections": Hop.IN_VPC_CLIENT,
+    "check_keepalive_timeout": Hop.IN_VPC_CLIENT,
+    "check_pick_first": Hop.IN_VPC_CLIENT,
+    "check_cloudfront_keepalive": Hop.CLOUDFRONT_TO_NLB,
+    "check_cloudfront_read": Hop.CLOUDFRONT_TO_NLB,
+    "check_cloudfront_stream_silence": Hop.CLOUDFRONT_TO_NLB,
+    "check_strikes_honoured": Hop.POD_SERVER,
+    "check_connection_age": Hop.POD_SERVER,
+    "check_target_tracking": Hop.TARGET,
+}
+"""The hop each check judges (RULES.md lists them)."""
 
-CLOUDFRONT_CHECKS: tuple[Check, ...] = (check_cloudfront_keepalive, check_cloudfront_read)
+
+def judgement(
+    *, cloudfront: bool = True, langs: tuple[str, ...] | None = None, in_vpc_clients: bool | None = None
+) -> Judgement:
+    """A :class:`Judgement`; ``langs`` default all implementations; ``in_vpc_clients`` default True (the
+    profile's client settings are rendered for clients that reach the NLB directly)."""
+    chosen = tuple(langs) if langs else policy.IMPLEMENTATIONS
+    unknown = [lang for lang in chosen if lang not in policy.POLICIES]
+    if unknown:
+        from edge_origin.profile.core import ProfileError
+
+        raise ProfileError(f"--lang: {unknown[0]!r} renders no gRPC server; judge one of {', '.join(policy.IMPLEMENTATIONS)}")
+    return Judgement(langs=chosen, cloudfront=cloudfront, in_vpc_clients=True if in_vpc_clients is None else in_vpc_clients)
 
 
-def run_checks(p: ConnectionProfile, *, ranges: bool = True, cloudfront: bool = True) -> list[Finding]:
+def run_checks(
+    p: ConnectionProfile, *, ranges: bool = True, cloudfront: bool = True, langs: tuple[str, ...] | None = None,
+    in_vpc_clients: bool | None = None,
+) -> list[Finding]:
     """All checks; ``cloudfront=False`` drops the CloudFront ones (and CloudFront range findings)."""
-    found = [f for check in CHECKS if cloudfront or check not in CLOUDFRONT_CHECKS for f in check(p)]
+    j = judgement(cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients)
+    found = [f for check in CHECKS if cloudfront or check not in CLOUDFRONT_CHECKS for f in check(p, j)]
     if ranges:
-        found.extend(f for f in check_ranges(p) if cloudfront or not f.resource.startswith("cloudfront_"))
+        found.extend(f for f in check_ranges(p, j) if cloudfront or not f.resource.startswith("cloudfront_"))
     return found

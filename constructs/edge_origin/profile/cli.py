@@ -11,7 +11,8 @@ from edge_origin.findings import Severity
 from edge_origin.origin_verification import DEFAULT_HEADER, OriginVerification, header_name_problem
 from edge_origin.profile.core import ConnectionProfile, ProfileError, parse_profile_text, read_profile_file
 from edge_origin.profile.interceptors import INTERCEPTOR_LANGS, render_interceptor
-from edge_origin.profile.render import LANGS, RenderError, configmap, render
+from edge_origin.profile.policy import POLICIES
+from edge_origin.profile.render import LANGS, RenderError, configmap, render, require_honoured
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
 
@@ -21,10 +22,15 @@ K8S_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]
 K8S_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
-def check_file(path: str, fmt: str = "text", *, cloudfront: bool = True) -> tuple[int, str]:
-    """Check a profile file: (exit code, output). Raises ProfileError for bad input."""
+def check_file(
+    path: str, fmt: str = "text", *, cloudfront: bool = True, langs: tuple[str, ...] | None = None
+) -> tuple[int, str]:
+    """Check a profile file: (exit code, output). Raises ProfileError for bad input.
+
+    ``langs`` the gRPC implementations judged (go, java, python); default all three.
+    """
     profile = ConnectionProfile.from_file(path)
-    findings = profile.check(source=path, cloudfront=cloudfront)
+    findings = profile.check(source=path, cloudfront=cloudfront, langs=langs)
     code = EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in findings) else EXIT_OK
     if fmt == "json":
         return code, json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n"
@@ -54,9 +60,10 @@ def render_profile(
 ) -> tuple[int, str]:
     """Render a profile (file, else preset, else defaults) for ``lang``: (exit code, text).
 
-    A profile that ``profile check`` rejects (error findings) is not rendered: ProfileError
-    naming the first error (bad input, exit 2), so no settings that fail their own checks reach
-    the services. ``cloudfront=False`` skips the CloudFront checks (internal origin), as in check.
+    A profile that ``profile check`` rejects (error findings, judged by the rendered language's
+    ping policy) is not rendered, nor one the language's server cannot honour (grpc-go and
+    grpc-java hard-code 2 ping strikes): ProfileError naming the first problem (bad input, exit 2),
+    so no settings that fail their own checks reach the services. ``cloudfront=False`` skips the CloudFront checks (internal origin), as in check.
     ``*-interceptor`` languages render the origin-verification interceptor for ``verify_header``.
     """
     if preset is not None and not preset.strip():
@@ -73,7 +80,13 @@ def render_profile(
         profile = ConnectionProfile.from_mapping(data, source=path)
     else:
         profile = ConnectionProfile.preset(preset or "default")
-    errors = profile.errors(cloudfront=cloudfront)
+    if lang in POLICIES:
+        try:
+            require_honoured(profile, lang)
+        except RenderError as exc:
+            raise ProfileError(f"{source}: {exc}") from None
+    # Judged as the rendered language's server does (the configmap carries every language: all).
+    errors = profile.errors(cloudfront=cloudfront, langs=(lang,) if lang in POLICIES else None)
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""

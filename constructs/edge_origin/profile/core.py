@@ -25,24 +25,25 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.findings import Finding, Severity
+from edge_origin.profile import hops, policy
 
 PROFILE_METADATA_KEY = "edge-origin:connection-profile"
 """CloudFormation ``Metadata`` key under which the constructs record the profile."""
+METADATA_UNSET_KEY = "unset"
+"""In recorded Metadata: the optional fields set to None (CDK drops null values)."""
 
-# --- ranges (seconds) ----------------------------------------------------------------------------
-NLB_IDLE_RANGE = (60, 6000)
+# --- ranges (seconds): the hop model (profile.hops) holds the AWS numbers ----------------------
+NLB_IDLE_RANGE = hops.NLB_IDLE_RANGE
 """NLB TCP listener ``tcp.idle_timeout.seconds``: 60..6000 (default 350)."""
-CLOUDFRONT_TIMEOUT_RANGE = (1, 60)
+CLOUDFRONT_TIMEOUT_RANGE = hops.CF_TIMEOUT_RANGE
 """CloudFront origin keepalive and response (read) timeouts without a quota increase."""
-CLOUDFRONT_EXTENDED_MAX = 180
+CLOUDFRONT_EXTENDED_MAX = hops.CF_EXTENDED_MAX_S
 """... and with the quota increase (``cloudfront_extended_timeouts=True``)."""
 GRPC_MIN_CLIENT_KEEPALIVE_S = 10
 """grpc-go and grpc-java raise a client keepalive time below 10 s to 10 s (C-core allows 1 s)."""
 MAX_MS = 2**31 - 1
 """C-core channel args are ``int`` milliseconds: no duration may exceed this (about 24.8 days)."""
 
-IDLE_MARGIN = 0.25
-"""The longest time a flow can go without a ping must stay below (1 - margin) x NLB idle timeout."""
 AGE_JITTER = 0.10
 """gRPC (C-core, Go, Java) jitters the max connection age by +-10 %: the shortest age is 0.9 x age."""
 AGE_P99_FACTOR = 10
@@ -73,8 +74,17 @@ _DURATIONS = (
     "cloudfront_read_timeout_s",
     "p99_rpc_duration_s",
     "longest_stream_gap_s",
+    "server_keepalive_time_s",
+    "server_keepalive_timeout_s",
+    "target_tcp_established_timeout_s",
 )
-_OPTIONAL = ("server_max_connection_age_s", "server_max_connection_age_grace_s", "server_max_connection_idle_s")
+_OPTIONAL = (
+    "server_max_connection_age_s",
+    "server_max_connection_age_grace_s",
+    "server_max_connection_idle_s",
+    "server_keepalive_time_s",
+    "target_tcp_established_timeout_s",
+)
 _BOOLS = ("client_permit_without_calls", "server_permit_without_calls", "cloudfront_extended_timeouts")
 _INTS = ("server_max_ping_strikes",)
 _STRS = ("client_lb_policy",)
@@ -99,8 +109,17 @@ class ConnectionProfile:
     server_permit_without_calls: bool = True
     """Server accepts pings with no RPC open (Go ``PermitWithoutStream``). Default True."""
     server_max_ping_strikes: int = 2
-    """Early pings the server bears before GOAWAY ``too_many_pings`` (C-core; 0 = unlimited;
-    Go and Java hard-code 2). Default 2."""
+    """Early pings the server bears before GOAWAY ``too_many_pings``: C-core's
+    ``grpc.http2.max_ping_strikes`` (0 = unlimited); grpc-go and grpc-java hard-code 2, so their
+    renderings refuse any other value and their verdicts use 2 (:mod:`edge_origin.profile.policy`).
+    Default 2."""
+    server_keepalive_time_s: float | None = None
+    """The server pings after this long without reads (Go ``ServerParameters.Time``, Java
+    ``keepAliveTime``, C-core server ``grpc.keepalive_time_ms``). On the CloudFront -> NLB leg these
+    pings are what keeps a quiet stream's flow alive (CloudFront's own pings are not documented).
+    None = the implementations' default, 2 hours (rendered explicitly). Default None."""
+    server_keepalive_timeout_s: float = 20
+    """The server closes the connection when its ping is not acknowledged within this. Default 20."""
     server_max_connection_age_s: float | None = 600
     """Server sends GOAWAY after this age (+-10 % jitter), so channels behind an L4 NLB rebalance.
     None = never. Default 600."""
@@ -110,8 +129,11 @@ class ConnectionProfile:
     server_max_connection_idle_s: float | None = 900
     """Server closes connections with no open RPC for this long. None = never. Default 900."""
     nlb_idle_timeout_s: float = 350
-    """NLB TCP listener idle timeout: a flow silent this long is dropped without FIN or RST.
-    60..6000. Default 350 (the AWS default)."""
+    """NLB TCP listener idle timeout: a flow silent this long leaves the NLB's flow table (no FIN or
+    RST then; the next packet on it gets a RST). 60..6000. Default 350 (the AWS default)."""
+    target_tcp_established_timeout_s: float | None = None
+    """The targets' ENI connection tracking idle timeout (EC2 ``TcpEstablishedTimeout``). None = the
+    Nitro V6+ default, 350 s. AWS: it must be at least the NLB idle timeout. Default None."""
     cloudfront_keepalive_timeout_s: float = 5
     """CloudFront origin keepalive timeout. 1..60 (180 with a quota increase). Default 5."""
     cloudfront_read_timeout_s: float = 30
@@ -179,43 +201,64 @@ class ConnectionProfile:
         return dataclasses.replace(self, **changes)
 
     # --- derived numbers ---------------------------------------------------------------------------
-    def throttled_keepalive_time_s(self) -> float:
-        """The client keepalive time after every doubling the server's ping floor can cause.
+    def throttled_keepalive_time_s(self, lang: str = "python", *, idle: bool = False) -> float:
+        """The client keepalive time after every doubling ``lang``'s server ping policy causes.
 
-        A ping sooner than ``server_min_ping_interval_s`` is a strike; after the strikes the server
-        sends GOAWAY ``too_many_pings`` and the client doubles its keepalive time (gRFC A8), which
-        carries over to the reconnect, until it is no longer below the floor.
+        ``idle`` False: a stream is open, the floor is ``server_min_ping_interval_s``. ``idle`` True:
+        no stream is open; with ``server_permit_without_calls`` false the floor is 2 hours in every
+        implementation (:data:`edge_origin.profile.policy.TWO_HOURS_S`).
         """
-        time_s = float(self.client_keepalive_time_s)
-        if self.server_max_ping_strikes == 0:
-            return time_s
-        for _ in range(MAX_THROTTLE_DOUBLINGS):
-            if time_s >= self.server_min_ping_interval_s:
-                break
-            time_s *= 2
-        return time_s
+        impl = policy.POLICIES[lang]
+        floor = self.server_min_ping_interval_s
+        if idle and not self.server_permit_without_calls:
+            floor = impl.idle_floor_s
+        return policy.throttled_interval_s(
+            self.client_keepalive_time_s, floor, impl.strikes(self.server_max_ping_strikes), limit=MAX_THROTTLE_DOUBLINGS
+        )
 
     def idle_pings_flow(self) -> bool:
         """Idle connections (no RPC open) get keepalive pings: both sides permit pings without calls."""
         return self.client_permit_without_calls and self.server_permit_without_calls
 
+    def reach_limit_s(self) -> tuple[float, str]:
+        """The silence a flow survives: NLB idle timeout or target connection tracking, the shorter."""
+        return hops.reach_limit_s(self.nlb_idle_timeout_s, self.target_tcp_established_timeout_s)
+
     # --- checks --------------------------------------------------------------------------------------
-    def check(self, *, ranges: bool = True, cloudfront: bool = True, source: str = "") -> list[Finding]:
+    def check(
+        self,
+        *,
+        ranges: bool = True,
+        cloudfront: bool = True,
+        source: str = "",
+        langs: tuple[str, ...] | None = None,
+        in_vpc_clients: bool | None = None,
+    ) -> list[Finding]:
         """Every finding for this profile, errors first.
 
         ``ranges=False`` skips the AWS and gRPC range checks, for time-scaled loopback rehearsals
         (an NLB idle timeout of 3 s is out of range but fine for a relay); ``cloudfront=False``
         skips everything about CloudFront, for the internal-origin pattern (no distribution);
-        ``source`` goes into each finding's ``template`` (the profile file).
+        ``langs`` the implementations judged (``go``, ``java``, ``python``; default all three);
+        ``in_vpc_clients`` whether clients reach the NLB directly (default True: the client settings
+        are rendered for them; False judges the CloudFront path alone, where device pings end at
+        CloudFront); ``source`` goes into each finding's ``template`` (the profile file).
         """
         from edge_origin.profile.checks import run_checks
 
-        found = run_checks(self, ranges=ranges, cloudfront=cloudfront)
+        found = run_checks(self, ranges=ranges, cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients)
         found = [dataclasses.replace(f, template=source) for f in found] if source else found
-        return sorted(found, key=lambda f: (-f.severity.rank, f.rule, f.resource))
+        return sorted(found, key=lambda f: (-f.severity.rank, f.rule, f.resource, f.message))
 
-    def errors(self, *, ranges: bool = True, cloudfront: bool = True) -> list[Finding]:
-        return [f for f in self.check(ranges=ranges, cloudfront=cloudfront) if f.severity is Severity.ERROR]
+    def errors(
+        self, *, ranges: bool = True, cloudfront: bool = True, langs: tuple[str, ...] | None = None,
+        in_vpc_clients: bool | None = None,
+    ) -> list[Finding]:
+        return [
+            f
+            for f in self.check(ranges=ranges, cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients)
+            if f.severity is Severity.ERROR
+        ]
 
     def validate(self, *, ranges: bool = True, cloudfront: bool = True) -> ConnectionProfile:
         """Raise :class:`ProfileError` listing every error finding; return self when there is none.
@@ -234,13 +277,28 @@ class ConnectionProfile:
         return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
 
     def to_metadata(self) -> dict[str, Any]:
-        """What the constructs put under :data:`PROFILE_METADATA_KEY` in CloudFormation Metadata."""
-        return {"version": 1, **self.to_dict()}
+        """What the constructs put under :data:`PROFILE_METADATA_KEY` in CloudFormation Metadata.
+
+        CDK drops nulls from Metadata, so no value is None here: a field left unset whose default
+        is None is simply absent (it reads back as the same default), and one unset against a
+        non-None default (``server_max_connection_idle_s: null``) is listed under ``unset``.
+        """
+        defaults = {f.name: f.default for f in fields(self)}
+        data = self.to_dict()
+        unset = sorted(k for k, v in data.items() if v is None and defaults[k] is not None)
+        out: dict[str, Any] = {"version": 1, **{k: v for k, v in data.items() if v is not None}}
+        if unset:
+            out[METADATA_UNSET_KEY] = unset
+        return out
 
     @classmethod
     def from_metadata(cls, data: Mapping[str, Any], source: str = "<metadata>") -> ConnectionProfile:
-        """The inverse of :meth:`to_metadata` (ignores ``version``)."""
-        values = {k: v for k, v in dict(data).items() if k != "version"}
+        """The inverse of :meth:`to_metadata` (ignores ``version``; applies ``unset``)."""
+        values = {k: v for k, v in dict(data).items() if k not in ("version", METADATA_UNSET_KEY)}
+        unset = dict(data).get(METADATA_UNSET_KEY, [])
+        if not isinstance(unset, list) or not all(isinstance(k, str) and k in _OPTIONAL for k in unset):
+            raise ProfileError(f"{source}: {METADATA_UNSET_KEY}: must be a list of {', '.join(_OPTIONAL)}")
+        values.update(dict.fromkeys(unset))
         return cls.from_mapping(values, source=source)
 
 
@@ -365,6 +423,7 @@ def _presets() -> dict[str, ConnectionProfile]:
             server_max_connection_age_s=1800,
             server_max_connection_age_grace_s=300,
             server_max_connection_idle_s=900,
+            server_keepalive_time_s=60,
             nlb_idle_timeout_s=350,
             cloudfront_keepalive_timeout_s=30,
             cloudfront_read_timeout_s=60,
@@ -379,7 +438,10 @@ def _presets() -> dict[str, ConnectionProfile]:
             server_max_connection_age_s=300,
             server_max_connection_age_grace_s=30,
             server_max_connection_idle_s=600,
-            nlb_idle_timeout_s=400,
+            server_keepalive_time_s=60,
+            # The write-up raised the NLB to 400 s; above 350 s the targets' ENI connection tracking
+            # (TcpEstablishedTimeout, 350 s on Nitro V6+) must be raised too, so the preset keeps 350.
+            nlb_idle_timeout_s=350,
             cloudfront_keepalive_timeout_s=5,
             cloudfront_read_timeout_s=30,
             p99_rpc_duration_s=2,

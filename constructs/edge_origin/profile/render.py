@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
+from edge_origin.profile import policy
 from edge_origin.profile.core import PING_TIMEOUT_KEY, ConnectionProfile
 
 LANGS = ("go", "java", "python", "service-config", "configmap", "go-interceptor", "java-interceptor", "python-interceptor")
@@ -36,7 +37,26 @@ Role = Literal["client", "server"]
 
 
 class RenderError(ValueError):
-    """Unknown language or role."""
+    """Unknown language or role, or a profile the language's server cannot honour."""
+
+
+def honour_problem(profile: ConnectionProfile, lang: str) -> str:
+    """Why ``lang``'s rendering cannot carry ``profile`` as written ('' when it can): the policy table
+    (:mod:`edge_origin.profile.policy`) says which settings each implementation has."""
+    impl = policy.policy_for(lang)
+    return impl.render_problem(profile.server_max_ping_strikes) if impl is not None else ""
+
+
+def require_honoured(profile: ConnectionProfile, lang: str) -> None:
+    problem = honour_problem(profile, lang)
+    if problem:
+        raise RenderError(f"--lang {lang}: not rendered: {problem}")
+
+
+def server_keepalive_s(profile: ConnectionProfile, lang: str) -> float:
+    """The server keepalive time rendered for ``lang``: the profile's, else the implementation default (2 h)."""
+    impl = policy.POLICIES[lang]
+    return impl.default_server_keepalive_s if profile.server_keepalive_time_s is None else profile.server_keepalive_time_s
 
 
 def _ms(seconds: float) -> int:
@@ -49,8 +69,8 @@ def python_channel_options(profile: ConnectionProfile, role: Role = "client") ->
     Client: keepalive time, keepalive timeout *and* ``grpc.http2.ping_timeout_ms`` (see the module
     docstring), permit-without-calls, and ``grpc.http2.max_pings_without_data=0`` (otherwise a
     C-core client stops pinging after 2 pings without data, so idle connections go silent).
-    Server: ping floor, strikes, permit-without-calls, max connection age / grace / idle (only
-    those that are set).
+    Server: ping floor, strikes, permit-without-calls, server keepalive time / timeout, max
+    connection age / grace / idle (only those that are set).
     """
     if role == "client":
         return [
@@ -65,6 +85,8 @@ def python_channel_options(profile: ConnectionProfile, role: Role = "client") ->
             ("grpc.keepalive_permit_without_calls", int(profile.server_permit_without_calls)),
             ("grpc.http2.min_ping_interval_without_data_ms", _ms(profile.server_min_ping_interval_s)),
             ("grpc.http2.max_ping_strikes", int(profile.server_max_ping_strikes)),
+            ("grpc.keepalive_time_ms", _ms(server_keepalive_s(profile, "python"))),
+            ("grpc.keepalive_timeout_ms", _ms(profile.server_keepalive_timeout_s)),
         ]
         for key, value in (
             ("grpc.max_connection_age_ms", profile.server_max_connection_age_s),
@@ -91,15 +113,20 @@ def _go_duration(seconds: float | None) -> str:
 
 
 def render_go(profile: ConnectionProfile) -> str:
+    """grpc-go server and client options; RenderError when grpc-go cannot honour the profile."""
+    require_honoured(profile, "go")
     p = profile
-    server = []
+    server = [
+        f"\t\t{'Time:':<23}{_go_duration(server_keepalive_s(p, 'go'))},",
+        f"\t\t{'Timeout:':<23}{_go_duration(p.server_keepalive_timeout_s)},",
+    ]
     for field, value in (
         ("MaxConnectionIdle", p.server_max_connection_idle_s),
         ("MaxConnectionAge", p.server_max_connection_age_s),
         ("MaxConnectionAgeGrace", p.server_max_connection_age_grace_s),
     ):
         if value is not None:
-            server.append(f"\t\t{field}: {_go_duration(value)},")
+            server.append(f"\t\t{field + ':':<23}{_go_duration(value)},")
     service_config = json.dumps(client_service_config(p), separators=(",", ":"))
     return "\n".join(
         [
@@ -115,7 +142,7 @@ def render_go(profile: ConnectionProfile) -> str:
             f"\t\tMinTime:             {_go_duration(p.server_min_ping_interval_s)},",
             f"\t\tPermitWithoutStream: {str(p.server_permit_without_calls).lower()},",
             "\t}),",
-            f"\t// max ping strikes: grpc-go hard-codes 2 (profile: {p.server_max_ping_strikes})",
+            f"\t// max ping strikes: {policy.GO.fixed_strikes}, hard-coded ({policy.GO.source['strikes']})",
             ")",
             "",
             "// Client",
@@ -139,9 +166,13 @@ def _java_duration(seconds: float) -> str:
 
 
 def render_java(profile: ConnectionProfile) -> str:
+    """grpc-java (Netty) server and client builders; RenderError when grpc-java cannot honour the profile."""
+    require_honoured(profile, "java")
     p = profile
     server = [
         "NettyServerBuilder.forPort(port)",
+        f"    .keepAliveTime({_java_duration(server_keepalive_s(p, 'java'))})",
+        f"    .keepAliveTimeout({_java_duration(p.server_keepalive_timeout_s)})",
         f"    .permitKeepAliveTime({_java_duration(p.server_min_ping_interval_s)})",
         f"    .permitKeepAliveWithoutCalls({str(p.server_permit_without_calls).lower()})",
     ]
@@ -158,7 +189,7 @@ def render_java(profile: ConnectionProfile) -> str:
             "// Generated by edge-origin from a connection profile: keep in step with the NLB and CloudFront.",
             "// import io.grpc.netty.NettyServerBuilder; io.grpc.netty.NettyChannelBuilder;",
             "// java.util.concurrent.TimeUnit;",
-            f"// max ping strikes: grpc-java hard-codes 2 (profile: {p.server_max_ping_strikes})",
+            f"// max ping strikes: {policy.JAVA.fixed_strikes}, hard-coded ({policy.JAVA.source['strikes']})",
             "",
             "// Server",
             *server,
@@ -213,10 +244,16 @@ def configmap(profile: ConnectionProfile, name: str, namespace: str = "default")
             "client-service-config.json": json.dumps(client_service_config(profile)),
             "python-client-options.json": json.dumps(python_channel_options(profile, "client")),
             "python-server-options.json": json.dumps(python_channel_options(profile, "server")),
-            "grpc-go.txt": render_go(profile),
-            "grpc-java.txt": render_java(profile),
+            "grpc-go.txt": _or_refusal(render_go, profile, "go"),
+            "grpc-java.txt": _or_refusal(render_java, profile, "java"),
         },
     }
+
+
+def _or_refusal(renderer: Any, profile: ConnectionProfile, lang: str) -> str:
+    """The rendering, or (when that implementation cannot honour the profile) a comment saying why."""
+    problem = honour_problem(profile, lang)
+    return f"// not rendered: {problem}\n" if problem else renderer(profile)
 
 
 def render(profile: ConnectionProfile, lang: str) -> str:

@@ -1,4 +1,5 @@
-"""EO-CF2: CloudFront origin keepalive not shorter than the NLB idle timeout of that origin."""
+"""EO-CF2: CloudFront origin keepalive not well below the idle timeout of that origin's NLB listeners
+(hop model: CloudFront -> NLB)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,18 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.rules.base import Rule, finding
+from edge_origin.profile import hops
+from edge_origin.profile.hops import Hop
+from edge_origin.rules.base import finding
+from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
 
-DEFAULT_KEEPALIVE = 5
-DEFAULT_IDLE = 350
-FIX = "Keep OriginKeepaliveTimeout below the NLB listener's tcp.idle_timeout.seconds (e.g. keepalive 60 s, idle 600 s)."
+DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
+DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
+FIX = (
+    "Keep OriginKeepaliveTimeout well below the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s). "
+    "An idle timeout above 350 s only helps when the targets' ENI connection tracking (TcpEstablishedTimeout, "
+    "350 s by default on Nitro V6+) is raised to at least the same value; otherwise the target drops the flow first."
+)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
@@ -19,26 +27,38 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if not origin.custom:
                 continue
             keepalive = origin.keepalive_timeout if origin.keepalive_timeout is not None else DEFAULT_KEEPALIVE
-            for lb in model.load_balancers_for_origin(origin):
+            for lb in origin_path_load_balancers(model, origin):
                 for listener in lb.listeners:
-                    if listener.protocol not in ("TCP", "TLS"):
-                        continue
-                    idle = DEFAULT_IDLE if listener.protocol == "TLS" or listener.idle_timeout is None else listener.idle_timeout
-                    if keepalive >= idle:
+                    idle = listener_idle(listener).seconds
+                    if idle is None:
+                        continue  # UDP only, or decided at deploy time
+                    severity = hops.idle_severity(keepalive, idle)
+                    if severity is not None:
                         yield finding(
                             RULE.id, Severity.WARNING, dist.resource,
-                            f"{dist.resource.logical_id} origin {origin.id}: keepalive {keepalive} s is not shorter than the idle "
-                            f"timeout {idle} s of {listener.resource.stack}/{listener.resource.logical_id}: the NLB drops pooled connections CloudFront still reuses",
+                            Hop.CLOUDFRONT_TO_NLB.says(
+                                f"{dist.resource.logical_id} origin {origin.id}: keepalive {keepalive} s is not well "
+                                f"below the idle timeout {idle} s of {listener.resource.stack}/{listener.resource.logical_id} "
+                                f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; "
+                                f"{hops.NLB_EXPIRY}"
+                            ),
                             FIX,
                         )
 
 
-RULE = Rule(
+RULE = HopRule(
     id="EO-CF2",
     severity=Severity.WARNING,
-    title="Origin keepalive not shorter than the NLB idle timeout",
-    catches="A CloudFront custom origin whose OriginKeepaliveTimeout (default 5 s) is not shorter than the idle timeout of a listener of its NLBs.",
+    title="Origin keepalive not well below the NLB idle timeout",
+    catches=(
+        "A CloudFront custom origin whose OriginKeepaliveTimeout (default 5 s) comes within 5 s or 10 % of the idle "
+        "timeout of a listener of its NLBs (TCP: tcp.idle_timeout.seconds or 350 s; TLS and TCP_UDP: 350 s)."
+    ),
     incident="Idle connections reused by CloudFront after the NLB had dropped them: resets and 502s (keepalive-vs-nlb-idle-timeout).",
     fix=FIX,
     check=check,
+    why=(
+        "Hop: CloudFront -> NLB. Margin: " + hops.MARGIN_IDLE + ". Source: " + hops.SRC_NLB + "; CloudFront origin "
+        "keepalive timeout (default 5 s)."
+    ),
 )

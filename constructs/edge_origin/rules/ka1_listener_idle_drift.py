@@ -1,4 +1,6 @@
-"""EO-KA1: an NLB listener's idle timeout differs from the connection profile it declares."""
+"""EO-KA1: an NLB listener's idle timeout differs from the connection profile that governs it: its
+own declared profile, or the profile of a distribution whose origin path reaches it (hop model:
+NLB listener, CloudFront -> NLB)."""
 
 from __future__ import annotations
 
@@ -6,10 +8,10 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.model.views import attribute_known
 from edge_origin.profile import ConnectionProfile
-from edge_origin.rules.base import Rule, finding
-from edge_origin.rules.ka_profile import NLB_DEFAULT_IDLE, declared_profile
+from edge_origin.profile.hops import Hop
+from edge_origin.rules.base import finding
+from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, origin_path_load_balancers
 
 FIX = (
     "Set the listener's tcp.idle_timeout.seconds from the profile (the edge-origin constructs do: "
@@ -23,45 +25,79 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         profile = declared_profile(listener.resource)
         if not isinstance(profile, ConnectionProfile):
             continue  # absent, or EO-KA3's business
-        if listener.protocol == "TLS":
-            actual, how = NLB_DEFAULT_IDLE, "fixed for TLS listeners"
-        elif listener.idle_timeout is None:
-            if "tcp.idle_timeout.seconds" in listener.attributes or not attribute_known(
-                listener.attributes, "tcp.idle_timeout.seconds"
-            ):
-                continue  # present (or maybe present) but not decidable from the templates
-            actual, how = NLB_DEFAULT_IDLE, "the default, tcp.idle_timeout.seconds unset"
-        else:
-            actual, how = listener.idle_timeout, "tcp.idle_timeout.seconds"
-        if actual != profile.nlb_idle_timeout_s:
+        idle = listener_idle(listener)
+        if idle.seconds is None:
+            continue  # not decidable from the templates
+        if idle.seconds != profile.nlb_idle_timeout_s:
+            note = f" ({idle.note})" if idle.note else ""
             yield finding(
-                RULE.id,
-                Severity.ERROR,
-                listener.resource,
-                f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) idle timeout {actual} s "
-                f"({how}) differs from its declared connection profile's nlb_idle_timeout_s "
-                f"{_num(profile.nlb_idle_timeout_s)} s: the keepalive settings rendered for the services were "
-                "checked against the profile, not against this listener",
+                RULE.id, Severity.ERROR, listener.resource,
+                Hop.NLB.says(
+                    f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) idle timeout {_num(idle.seconds)} s "
+                    f"({idle.how}){note} differs from its declared connection profile's nlb_idle_timeout_s "
+                    f"{_num(profile.nlb_idle_timeout_s)} s: the keepalive settings rendered for the services were "
+                    "checked against the profile, not against this listener"
+                ),
                 FIX,
             )
+    yield from _distribution_paths(model)
+
+
+def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
+    """A distribution's profile against every listener its origins reach that declares no profile of its own."""
+    for dist in model.distributions:
+        profile = declared_profile(dist.resource)
+        if not isinstance(profile, ConnectionProfile):
+            continue
+        seen: set[tuple[str, str]] = set()
+        for origin in dist.origins:
+            if not origin.custom:
+                continue
+            for lb in origin_path_load_balancers(model, origin):
+                for listener in lb.listeners:
+                    if listener.resource.key in seen or declared_profile(listener.resource) is not None:
+                        continue  # a listener with its own profile is judged above (or by EO-KA3)
+                    seen.add(listener.resource.key)
+                    idle = listener_idle(listener)
+                    if idle.seconds is None or idle.seconds == profile.nlb_idle_timeout_s:
+                        continue
+                    yield finding(
+                        RULE.id, Severity.ERROR, dist.resource,
+                        Hop.CLOUDFRONT_TO_NLB.says(
+                            f"{dist.resource.logical_id} origin {origin.id} reaches {listener.resource.stack}/"
+                            f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}), whose idle timeout is "
+                            f"{_num(idle.seconds)} s ({idle.how}), but the distribution's connection profile says "
+                            f"nlb_idle_timeout_s {_num(profile.nlb_idle_timeout_s)} s: its origin timeouts and the pods' "
+                            "server pings were checked against a listener this path does not reach"
+                        ),
+                        FIX,
+                    )
 
 
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-RULE = Rule(
+RULE = HopRule(
     id="EO-KA1",
     severity=Severity.ERROR,
-    title="NLB idle timeout drifted from the declared connection profile",
+    title="NLB idle timeout drifted from the governing connection profile",
     catches=(
-        "A listener whose Metadata edge-origin:connection-profile declares nlb_idle_timeout_s, while its "
-        "tcp.idle_timeout.seconds (350 s when unset, and always for TLS) says otherwise."
+        "A listener whose Metadata edge-origin:connection-profile declares nlb_idle_timeout_s, while its idle timeout "
+        "(tcp.idle_timeout.seconds; 350 s when unset, and always for TLS and TCP_UDP) says otherwise; and a "
+        "distribution declaring a profile whose origins reach (by records, or an NLB's DNS name) a listener without "
+        "a profile of its own and another idle timeout."
     ),
     incident=(
         "Client keepalive, server ping enforcement and the NLB idle timeout were each set alone and never agreed; "
-        "the NLB dropped idle flows silently (keepalive-vs-nlb-idle-timeout)."
+        "idle flows left the NLB's flow table with no FIN or RST sent (keepalive-vs-nlb-idle-timeout)."
     ),
     fix=FIX,
     check=check,
+    why=(
+        "Hop: NLB listener (its declared profile) and CloudFront -> NLB (a distribution's profile against the listeners "
+        "its origins reach through records or an NLB DNS name). Margin: none, the numbers must be equal. Source: the "
+        "listener idle per protocol of edge_origin.profile.hops (AWS update-idle-timeout.html: TCP 60..6000, default 350; "
+        "TLS fixed 350; the attribute is TCP-listener only)."
+    ),
 )

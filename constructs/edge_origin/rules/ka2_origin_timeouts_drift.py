@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, TemplateModel
 from edge_origin.profile import ConnectionProfile
-from edge_origin.rules.base import Rule, finding
-from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, declared_profile
+from edge_origin.profile.hops import Hop
+from edge_origin.rules.base import finding
+from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, HopRule, declared_profile
 
 FIX = (
     "Set the origin's OriginKeepaliveTimeout and OriginReadTimeout from the profile (the edge-origin constructs "
@@ -44,8 +45,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                         RULE.id,
                         Severity.ERROR,
                         dist.resource,
-                        f"{dist.resource.logical_id} origin {origin.id}: {how} {value} s differs from the declared "
-                        f"connection profile's {field} {_num(wanted)} s",
+                        Hop.CLOUDFRONT_TO_NLB.says(
+                            f"{dist.resource.logical_id} origin {origin.id}: {how} {value} s differs from the declared "
+                            f"connection profile's {field} {_num(wanted)} s"
+                        ),
                         FIX,
                     )
 
@@ -54,7 +57,7 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-RULE = Rule(
+RULE = HopRule(
     id="EO-KA2",
     severity=Severity.ERROR,
     title="CloudFront origin timeouts drifted from the declared connection profile",
@@ -69,4 +72,8 @@ RULE = Rule(
     ),
     fix=FIX,
     check=check,
+    why=(
+        "Hop: CloudFront -> NLB. Margin: none, the numbers must be equal. Source: CloudFront origin keepalive (default "
+        "5 s) and response timeout (default 30 s), 1..60 s, 180 s with a quota increase."
+    ),
 )

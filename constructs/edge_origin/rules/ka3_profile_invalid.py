@@ -6,9 +6,10 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.profile import PROFILE_METADATA_KEY, ProfileError
-from edge_origin.rules.base import Rule, finding
-from edge_origin.rules.ka_profile import DISTRIBUTION, declared_profile
+from edge_origin.profile import PROFILE_METADATA_KEY, ProfileError, hops
+from edge_origin.profile.hops import Hop
+from edge_origin.rules.base import finding
+from edge_origin.rules.ka_profile import DISTRIBUTION, HopRule, declared_profile
 
 FIX = (
     "Fix the profile (edge-origin profile check FILE names each problem) and redeploy; the edge-origin "
@@ -24,12 +25,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         if isinstance(profile, ProfileError):
             yield finding(
                 RULE.id, Severity.ERROR, res,
-                f"{res.logical_id} Metadata {PROFILE_METADATA_KEY} is not a valid connection profile: {profile}",
+                (Hop.CLOUDFRONT_TO_NLB if res.type == DISTRIBUTION else Hop.NLB).says(
+                    f"{res.logical_id} Metadata {PROFILE_METADATA_KEY} is not a valid connection profile: {profile}"
+                ),
                 FIX,
             )
             continue
-        # CloudFront checks where a distribution declares the profile; an NLB alone may have no CloudFront.
-        for item in profile.errors(cloudfront=res.type == DISTRIBUTION):
+        # Hops by where the profile is declared: a distribution's is judged on the CloudFront path (device
+        # pings end at CloudFront, so the client keepalive is not held against the NLB there); a
+        # listener's on the in-VPC client path (clients that reach the NLB directly), no CloudFront.
+        on_distribution = res.type == DISTRIBUTION
+        for item in profile.errors(cloudfront=on_distribution, in_vpc_clients=not on_distribution):
             yield finding(
                 RULE.id, Severity.ERROR, res,
                 f"{res.logical_id} declares a connection profile that fails {item.rule} [{item.resource}]: "
@@ -38,14 +44,15 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             )
 
 
-RULE = Rule(
+RULE = HopRule(
     id="EO-KA3",
     severity=Severity.ERROR,
     title="Declared connection profile fails its own checks",
     catches=(
         "A resource whose Metadata edge-origin:connection-profile does not parse, or whose profile has errors: "
-        "client keepalive below the server's ping floor, keepalive (after throttling) not below the NLB idle "
-        "timeout, idle connections without pings, no max connection age behind an L4 NLB, values out of range."
+        "client keepalive below the server's ping floor (per implementation), idle pings against the 2 h floor, "
+        "flow silence (after throttling) not below the NLB idle timeout or target connection tracking, quiet "
+        "CloudFront -> NLB streams without server pings, no max connection age behind an L4 NLB, values out of range."
     ),
     incident=(
         "A 20 s client keepalive against a 5 min server ping floor: GOAWAY too_many_pings, doubled keepalive past "
@@ -54,4 +61,10 @@ RULE = Rule(
     ),
     fix=FIX,
     check=check,
+    why=(
+        "A distribution's profile is judged on the CloudFront path (hops CloudFront -> NLB, NLB, target, pod server); "
+        "a listener's on the in-VPC client path (in-VPC client -> NLB, NLB, target, pod server), for grpc-go, "
+        "grpc-java and C-core alike. Margins: idle " + hops.MARGIN_IDLE + ". Each profile check: "
+        + hops.profile_checks_doc()
+    ),
 )

@@ -1,16 +1,21 @@
-"""Shared by the EO-KA rules: the connection profile a resource declares in its Metadata."""
+"""Shared by the EO-KA, EO-CF2 and EO-NLB1 rules: the profile a resource declares, and the hop
+model (:mod:`edge_origin.profile.hops`) applied to template listeners."""
 
 from __future__ import annotations
 
-from edge_origin.model import Resource
-from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError
+from dataclasses import dataclass
+
+from edge_origin.model import OriginView, Resource, TemplateModel
+from edge_origin.model.views import ListenerView, LoadBalancerView, TargetGroupView, attribute_known
+from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
+from edge_origin.rules.base import Rule, origin_load_balancers
 
 DISTRIBUTION = "AWS::CloudFront::Distribution"
 LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
-NLB_DEFAULT_IDLE = 350
+NLB_DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
 """NLB TCP listener idle timeout when ``tcp.idle_timeout.seconds`` is absent (TLS: always)."""
-CF_DEFAULT_KEEPALIVE = 5
-CF_DEFAULT_READ = 30
+CF_DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
+CF_DEFAULT_READ = hops.CF_DEFAULT_READ_S
 """CloudFront origin keepalive / response timeouts when the template leaves them out."""
 
 
@@ -30,3 +35,39 @@ def declared_profile(resource: Resource) -> ConnectionProfile | ProfileError | N
         return ConnectionProfile.from_metadata(data, source=source)
     except ProfileError as exc:
         return ProfileError(str(exc).removeprefix(f"{source}: "))
+
+
+def listener_idle(listener: ListenerView) -> hops.ListenerIdle:
+    """The hop model's idle timeout for a template listener (None seconds: decided at deploy time)."""
+    return hops.listener_idle(
+        listener.protocol,
+        listener.idle_timeout,
+        attribute_present=hops.IDLE_ATTRIBUTE in listener.attributes,
+        attribute_known=attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE),
+    )
+
+
+def tracked_target_groups(listener: ListenerView) -> list[TargetGroupView]:
+    """Target groups of ``listener`` whose targets sit behind EC2 ENI connection tracking (ip, instance;
+    an absent TargetType is ``instance``)."""
+    return [tg for tg in listener.target_groups if (tg.target_type or "instance") in hops.TARGET_TRACKING_TYPES]
+
+
+@dataclass(frozen=True)
+class HopRule(Rule):
+    """A rule that judges hops of the hop model; ``why`` (hop, margin, source) goes into RULES.md."""
+
+    why: str = ""
+
+
+def origin_path_load_balancers(model: TemplateModel, origin: OriginView) -> list[LoadBalancerView]:
+    """The load balancers a CloudFront origin's path reaches, as rules/base.py's distribution -> NLB
+    helper (:func:`edge_origin.rules.base.origin_load_balancers`) resolves them (records, and the
+    chains it follows), falling back to the model's direct lookup for origins it does not list."""
+    by_label = {label: lbs for label, _, lbs in origin_load_balancers(model)}
+    if isinstance(origin.domain_name, str):
+        found = by_label.get(origin.domain_name)
+    else:
+        direct = model.load_balancers_for_origin(origin)
+        found = by_label.get(f"{direct[0].resource.logical_id}.DNSName") if direct else None
+    return list(found) if found else model.load_balancers_for_origin(origin)

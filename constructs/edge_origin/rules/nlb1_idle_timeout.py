@@ -1,4 +1,5 @@
-"""EO-NLB1: TCP listener in a gRPC path without an explicit idle timeout, or a TLS listener there."""
+"""EO-NLB1: the idle timeout of an NLB listener on a gRPC path: explicit, in range, settable for its
+protocol, and not above the targets' connection tracking (hop model: NLB listener, target)."""
 
 from __future__ import annotations
 
@@ -6,14 +7,31 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.model.views import attribute_known
-from edge_origin.rules.base import Rule, finding, origin_label, origin_load_balancers
+from edge_origin.model.views import ListenerView, attribute_known
+from edge_origin.profile import ConnectionProfile, hops
+from edge_origin.profile.hops import Hop
+from edge_origin.rules.base import finding, origin_label, origin_load_balancers
+from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, tracked_target_groups
 
-DEFAULT_IDLE = 350
+DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
 FIX = (
     "Use a TCP listener with ListenerAttributes tcp.idle_timeout.seconds set explicitly (60..6000) above the "
-    "CloudFront origin keepalive and the gRPC keepalive interval; terminate TLS in the pods, not on the NLB."
+    "CloudFront origin keepalive and the gRPC keepalive interval; terminate TLS in the pods, not on the NLB. "
+    "Above 350 s, raise the targets' ENI connection tracking TcpEstablishedTimeout to at least the idle timeout."
 )
+TRACKING_FIX = (
+    "Raise TcpEstablishedTimeout on the targets' network interfaces (EC2 ConnectionTrackingSpecification) to at "
+    "least the idle timeout and declare it in the listener's connection profile (target_tcp_established_timeout_s), "
+    "or keep tcp.idle_timeout.seconds at or below 350 s and keepalive below it."
+)
+
+
+def _declared_tracking(listener: ListenerView) -> float:
+    """The targets' TcpEstablishedTimeout the listener's connection profile declares, else the 350 s default."""
+    profile = declared_profile(listener.resource)
+    if isinstance(profile, ConnectionProfile) and profile.target_tcp_established_timeout_s is not None:
+        return profile.target_tcp_established_timeout_s
+    return hops.TARGET_TCP_ESTABLISHED_DEFAULT_S
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
@@ -24,33 +42,96 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 if listener.resource.key in seen:
                     continue
                 seen.add(listener.resource.key)
-                where = f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) of {lb.resource.logical_id}"
-                if (
-                    listener.protocol == "TCP"
-                    and listener.idle_timeout is None
-                    and attribute_known(listener.attributes, "tcp.idle_timeout.seconds")
-                ):
-                    yield finding(
-                        RULE.id, Severity.WARNING, listener.resource,
-                        f"{where} on the path of {origin_label(label, kind)} has no tcp.idle_timeout.seconds: "
-                        f"the {DEFAULT_IDLE} s default silently drops idle long-lived flows",
-                        FIX,
-                    )
-                elif listener.protocol == "TLS":
-                    yield finding(
-                        RULE.id, Severity.WARNING, listener.resource,
-                        f"{where} on the path of {origin_label(label, kind)} is TLS: its idle timeout is fixed at "
-                        f"{DEFAULT_IDLE} s and cannot be raised",
-                        FIX,
-                    )
+                yield from _listener_findings(listener, f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) of {lb.resource.logical_id} on the path of {origin_label(label, kind)}")
 
 
-RULE = Rule(
+def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
+    idle = listener_idle(listener)
+    res = listener.resource
+    present = hops.IDLE_ATTRIBUTE in listener.attributes
+    if listener.protocol == "TLS":
+        yield finding(
+            RULE.id, Severity.WARNING, res,
+            Hop.NLB.says(f"{where} is TLS: its idle timeout is fixed at {hops.NLB_TLS_IDLE_S} s and cannot be raised"),
+            FIX,
+        )
+    elif idle.note:
+        yield finding(RULE.id, Severity.WARNING, res, Hop.NLB.says(f"{where}: {idle.note}"), FIX)
+    if present and not idle.settable and attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE):
+        yield finding(
+            RULE.id, Severity.WARNING, res,
+            Hop.NLB.says(
+                f"{where} sets {hops.IDLE_ATTRIBUTE}, which AWS documents for TCP listeners only: it does not change "
+                f"this listener's idle timeout ({idle.how})"
+            ),
+            "Remove the attribute, or use a TCP listener.",
+        )
+        return
+    if listener.protocol != "TCP":
+        return
+    raw = listener.attributes.get(hops.IDLE_ATTRIBUTE)
+    if listener.idle_timeout is None and present and attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE):
+        yield finding(
+            RULE.id, Severity.ERROR, res,
+            Hop.NLB.says(
+                f"{where}: {hops.IDLE_ATTRIBUTE} {str(raw)[:40]!r} is not a whole number of seconds in "
+                f"{hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}: the API refuses it"
+            ),
+            f"Use a whole number of seconds in {hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}.",
+        )
+        return
+    if listener.idle_timeout is not None:
+        problem = hops.idle_range_problem(listener.idle_timeout)
+        if problem:
+            yield finding(
+                RULE.id, Severity.ERROR, res,
+                Hop.NLB.says(f"{where}: {hops.IDLE_ATTRIBUTE} {problem}: the deploy is refused"),
+                f"Use a whole number of seconds in {hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}.",
+            )
+            return
+    elif idle.seconds is not None:
+        yield finding(
+            RULE.id, Severity.WARNING, res,
+            Hop.NLB.says(f"{where} has no {hops.IDLE_ATTRIBUTE}: the {DEFAULT_IDLE} s default applies; {hops.NLB_EXPIRY}"),
+            FIX,
+        )
+    tracking = _declared_tracking(listener)
+    if idle.seconds is not None and idle.seconds > tracking:
+        for tg in tracked_target_groups(listener):
+            yield finding(
+                RULE.id, Severity.WARNING, res,
+                Hop.TARGET.says(
+                    f"{where}: idle timeout {idle.seconds} s is above {tracking} s and target "
+                    f"group {tg.resource.logical_id} ({tg.target_type or 'instance'} targets) sits behind EC2 connection "
+                    f"tracking: AWS says the targets' TcpEstablishedTimeout must be equal or greater than the NLB idle "
+                    f"timeout (default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s on Nitro V6+; the listener's connection "
+                    f"profile may declare target_tcp_established_timeout_s), or {hops.TARGET_EXPIRY}"
+                ),
+                TRACKING_FIX,
+            )
+
+
+RULE = HopRule(
     id="EO-NLB1",
     severity=Severity.WARNING,
-    title="NLB idle timeout not explicit on a gRPC path",
-    catches="A TCP listener of an NLB behind a gRPC origin without tcp.idle_timeout.seconds, or a TLS listener there (fixed 350 s).",
-    incident="The NLB silently dropped idle gRPC flows after 350 s; clients waited on dead connections for 40 minutes (keepalive-vs-nlb-idle-timeout).",
+    title="NLB idle timeout not explicit, out of range or ineffective on a gRPC path",
+    catches=(
+        "On an NLB behind a gRPC origin: a TCP listener without tcp.idle_timeout.seconds (350 s default); a TLS "
+        "listener (fixed 350 s); a TCP_UDP or UDP listener (the attribute is TCP-listener only; TCP flows keep 350 s, "
+        "UDP 120 s), or one that sets the attribute anyway; the attribute outside 60..6000 (error: the API refuses it); an idle "
+        "timeout above 350 s with ip/instance targets, whose ENI connection tracking (TcpEstablishedTimeout, 350 s "
+        "on Nitro V6+) drops the flow first."
+    ),
+    incident=(
+        "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "
+        "on such a flow gets a TCP RST; a target's connection tracking drops it silently); clients waited on dead "
+        "connections for 40 minutes (keepalive-vs-nlb-idle-timeout)."
+    ),
     fix=FIX,
     check=check,
+    why=(
+        "Hops: NLB listener (protocol, attribute, range) and target connection tracking (idle above 350 s with ip or "
+        "instance targets). Margin: none; ranges are AWS's. Source: " + hops.SRC_NLB + "; AWS blog 'Best Practices for "
+        "TCP Connection Management on EC2' (Nitro V6 default TcpEstablishedTimeout 350 s)."
+    ),
 )

@@ -1,0 +1,226 @@
+"""The hop model: every hop a gRPC connection crosses, what keeps each alive, and the margins used.
+
+::
+
+    device --(viewer keepalive)--> CloudFront --(origin keepalive, read timeout)--> NLB listener
+      (idle timeout, per protocol) --> target (ENI connection tracking) --> pod gRPC server
+      (ping floor, permit without stream, strikes, max connection age + grace, server keepalive)
+    in-VPC client --(client keepalive)--> NLB listener --> target --> pod gRPC server
+
+HTTP/2 PINGs are hop-by-hop: a device's pings end at CloudFront, which opens its own connections
+to the origin. So the device's keepalive is judged against nothing behind CloudFront; the
+CloudFront -> NLB leg is kept alive by stream data, the pods' own server pings, and CloudFront's
+origin keepalive / read timeouts. In-VPC clients reach the NLB directly: their pings (throttled by
+the server's ping policy, :mod:`edge_origin.profile.policy`) keep their flows alive.
+
+The device -> CloudFront hop has no check: CloudFront documents no viewer-side gRPC idle number to
+judge a device's keepalive against, and the device's pings stop there.
+
+Every profile check and every EO-KA* / EO-CF2 / EO-NLB1 rule takes its constants, limits and
+margins from here, and names the hop it judges (:class:`Hop`).
+
+AWS references (read 2026-12-02):
+
+* NLB idle timeout: https://docs.aws.amazon.com/elasticloadbalancing/latest/network/update-idle-timeout.html
+  "The default idle timeout value for TCP flows is 350 seconds." "The connection idle timeout for
+  TLS listeners is 350 seconds and can't be modified." Range 60-6000 seconds; the Attributes tab
+  "is not present" for a listener "that uses a protocol other than TCP" (UDP, TCP_UDP, TLS).
+  And: when the idle timeout is set above 350 seconds, the targets' ENI connection tracking idle
+  timeout (``TcpEstablishedTimeout``) must be equal or greater; "On Nitro V6+ instances, the
+  default connection tracking timeout is 350 seconds"; a mismatch makes the target's network
+  interface silently drop the connection state before the load balancer closes the connection.
+* What an NLB does after idle expiry, AWS blog "Introducing NLB TCP configurable idle timeout":
+  the connection "is removed from the NLB flow table. If a client attempts to send traffic after
+  the connection is no longer tracked, then NLB responds with a TCP RST". No FIN or RST is sent at
+  expiry; UDP flows have a 120 s timeout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from edge_origin.findings import Severity
+
+
+class Hop(str, Enum):
+    """The hop a check judges; its value starts every message."""
+
+    DEVICE_TO_CLOUDFRONT = "device -> CloudFront"
+    CLOUDFRONT_TO_NLB = "CloudFront -> NLB"
+    NLB = "NLB listener"
+    TARGET = "target connection tracking"
+    POD_SERVER = "pod gRPC server"
+    IN_VPC_CLIENT = "in-VPC client -> NLB"
+
+    def says(self, message: str) -> str:
+        return f"[{self.value}] {message}"
+
+
+# --- NLB ------------------------------------------------------------------------------------------
+NLB_DEFAULT_IDLE_S = 350
+"""``tcp.idle_timeout.seconds`` when absent (TCP)."""
+NLB_TLS_IDLE_S = 350
+"""TLS listeners: fixed, not settable."""
+NLB_UDP_IDLE_S = 120
+"""UDP flows (and the UDP half of TCP_UDP): 120 s, not settable."""
+NLB_IDLE_RANGE = (60, 6000)
+"""``tcp.idle_timeout.seconds``: 60..6000 whole seconds, TCP listeners only."""
+IDLE_ATTRIBUTE = "tcp.idle_timeout.seconds"
+IDLE_SETTABLE_PROTOCOLS = ("TCP",)
+
+NLB_EXPIRY = (
+    "at idle expiry the NLB removes the flow from its flow table without sending FIN or RST to either "
+    "side; the next packet either side sends on it is answered with a TCP RST (AWS: 'If a client attempts "
+    "to send traffic after the connection is no longer tracked, then NLB responds with a TCP RST')"
+)
+"""What AWS says an NLB does after idle expiry: every message that relies on it says this."""
+TARGET_EXPIRY = (
+    "the target's network interface drops the connection state silently before the NLB does (AWS "
+    "update-idle-timeout: TcpEstablishedTimeout must be equal or greater than the NLB idle timeout), so "
+    "packets on the flow are dropped with no RST and the RPC hangs until a ping timeout or its deadline"
+)
+
+# --- target --------------------------------------------------------------------------------------
+TARGET_TCP_ESTABLISHED_DEFAULT_S = 350
+"""EC2 ENI connection tracking ``TcpEstablishedTimeout`` default on Nitro V6+ instances (earlier
+generations: 432,000 s); settable 60..432,000 per ENI."""
+TARGET_TRACKING_TYPES = ("ip", "instance")
+"""Target types whose traffic crosses an EC2 ENI's connection tracking (not ``alb``/``lambda``)."""
+
+# --- CloudFront ----------------------------------------------------------------------------------
+CF_DEFAULT_KEEPALIVE_S = 5
+CF_DEFAULT_READ_S = 30
+CF_TIMEOUT_RANGE = (1, 60)
+CF_EXTENDED_MAX_S = 180
+
+# --- margins -------------------------------------------------------------------------------------
+IDLE_GUARD_S = 5
+"""An idle timer must not come within this many seconds of expiring between two packets: covers
+the RTT inside a region (milliseconds, up to ~1 s under loss with one TCP retransmission), timer
+scheduling slack in the gRPC runtimes (their keepalive timers are not jittered) and the NLB's idle
+timer granularity (AWS documents whole seconds). Silence >= limit - guard is an error. For the
+time-scaled limits of loopback rehearsals (a few seconds) the guard shrinks to
+:data:`IDLE_GUARD_FRACTION` of the limit."""
+IDLE_GUARD_FRACTION = 0.05
+IDLE_WARN_FRACTION = 0.9
+"""Silence above 90 % of an idle limit (but below limit - guard) is a warning: it works, with no room
+for a ping delayed by a busy server or a retransmission."""
+PING_FLOOR_GUARD_S = 1
+"""A client keepalive equal to the server floor (or less than 1 s above it) is a warning: the
+server measures between arrivals, so RTT jitter makes some pings early strikes, and strikes are
+only reset when the server writes data."""
+
+
+def idle_severity(silence_s: float, limit_s: float) -> Severity | None:
+    """ERROR when ``silence_s`` reaches ``limit_s - guard`` (:func:`idle_guard_s`), WARNING above 90 %, else None."""
+    if silence_s >= limit_s - idle_guard_s(limit_s):
+        return Severity.ERROR
+    if silence_s > IDLE_WARN_FRACTION * limit_s:
+        return Severity.WARNING
+    return None
+
+
+def idle_guard_s(limit_s: float) -> float:
+    """The guard below an idle limit: 5 s, or 5 % of a (time-scaled) limit shorter than 100 s."""
+    return min(float(IDLE_GUARD_S), IDLE_GUARD_FRACTION * limit_s)
+
+
+def ping_floor_guard_s(floor_s: float) -> float:
+    """The guard above a server ping floor: 1 s, or 5 % of a (time-scaled) floor shorter than 20 s."""
+    return min(float(PING_FLOOR_GUARD_S), IDLE_GUARD_FRACTION * floor_s)
+
+
+def margin_words(limit_s: float) -> str:
+    guard = idle_guard_s(limit_s)
+    return (
+        f"(error at >= {_fmt(limit_s - guard)} s: {_fmt(guard)} s guard for RTT and timer precision; "
+        f"warning above {_fmt(IDLE_WARN_FRACTION * limit_s)} s)"
+    )
+
+
+@dataclass(frozen=True)
+class ListenerIdle:
+    """What a listener's protocol makes of the idle timeout."""
+
+    seconds: float | None
+    """The TCP idle timeout in effect (None: not decidable from the template)."""
+    how: str
+    settable: bool
+    note: str = ""
+    """Extra fact to report (TCP_UDP / UDP: the attribute is TCP-only)."""
+
+
+def listener_idle(protocol: str | None, idle_attribute: int | None, *, attribute_present: bool = False,
+                  attribute_known: bool = True) -> ListenerIdle:
+    """The idle timeout a listener of ``protocol`` applies to TCP flows."""
+    if protocol == "TLS":
+        return ListenerIdle(NLB_TLS_IDLE_S, "fixed for TLS listeners", settable=False)
+    if protocol in ("UDP", "TCP_UDP"):
+        note = (
+            f"{protocol} listener: tcp.idle_timeout.seconds is a TCP-listener attribute (AWS: the attribute tab is "
+            f"not present for other protocols), so TCP flows keep the {NLB_DEFAULT_IDLE_S} s default and UDP flows "
+            f"{NLB_UDP_IDLE_S} s"
+        )
+        return ListenerIdle(NLB_DEFAULT_IDLE_S if protocol == "TCP_UDP" else None, "fixed for " + protocol,
+                            settable=False, note=note)
+    if idle_attribute is not None:
+        return ListenerIdle(idle_attribute, IDLE_ATTRIBUTE, settable=True)
+    if attribute_present or not attribute_known:
+        return ListenerIdle(None, "decided at deploy time", settable=True)
+    return ListenerIdle(NLB_DEFAULT_IDLE_S, f"the default, {IDLE_ATTRIBUTE} unset", settable=True)
+
+
+def idle_range_problem(seconds: float) -> str:
+    """Why ``seconds`` is not a valid ``tcp.idle_timeout.seconds`` ('' when it is)."""
+    lo, hi = NLB_IDLE_RANGE
+    if lo <= seconds <= hi and float(seconds).is_integer():
+        return ""
+    return f"{_fmt(seconds)} s is outside the NLB TCP idle timeout range {lo}..{hi} whole seconds"
+
+
+def reach_limit_s(nlb_idle_s: float, target_tracking_s: float | None) -> tuple[float, str]:
+    """The silence a flow survives end to end: the NLB idle timeout or the target's connection
+    tracking, whichever is shorter; and which one it is."""
+    tracking = TARGET_TCP_ESTABLISHED_DEFAULT_S if target_tracking_s is None else target_tracking_s
+    if tracking < nlb_idle_s:
+        return tracking, f"target TcpEstablishedTimeout {_fmt(tracking)} s"
+    return nlb_idle_s, f"NLB idle timeout {_fmt(nlb_idle_s)} s"
+
+
+def _fmt(value: float) -> str:
+    value = float(value)
+    return str(int(value)) if value.is_integer() else str(round(value, 3))
+
+
+MARGIN_IDLE = (
+    f"error when the silence reaches limit - {IDLE_GUARD_S} s (5 % of limits under 100 s), warning above {int(IDLE_WARN_FRACTION * 100)} % "
+    "of the limit (RTT, timer slack, whole-second idle timers)"
+)
+SRC_NLB = "AWS ELB docs update-idle-timeout.html; AWS blog 'Introducing NLB TCP configurable idle timeout'"
+SRC_POLICY = "edge_origin.profile.policy (grpc-go http2_server.go handlePing, grpc-java KeepAliveEnforcer, C-core ping_abuse_policy.cc)"
+
+PROFILE_CHECK_DOCS: dict[str, tuple[Hop, str, str]] = {
+    "EO-PROFILE-PING-FLOOR": (Hop.IN_VPC_CLIENT, "none: any keepalive below the floor is a strike", SRC_POLICY),
+    "EO-PROFILE-PING-FLOOR-EDGE": (Hop.IN_VPC_CLIENT, f"warning when keepalive < floor + {PING_FLOOR_GUARD_S} s (arrival jitter)", SRC_POLICY),
+    "EO-PROFILE-IDLE-PING-REJECTED": (Hop.IN_VPC_CLIENT, "none: the 2 h floor with no stream open", SRC_POLICY),
+    "EO-PROFILE-IDLE-MARGIN": (Hop.IN_VPC_CLIENT, MARGIN_IDLE + "; limit = min(NLB idle, target TcpEstablishedTimeout)", f"{SRC_POLICY}; {SRC_NLB}"),
+    "EO-PROFILE-IDLE-NO-PINGS": (Hop.IN_VPC_CLIENT, MARGIN_IDLE, f"{SRC_POLICY}; {SRC_NLB}"),
+    "EO-PROFILE-PING-TIMEOUT": (Hop.IN_VPC_CLIENT, "none (warning)", "gRFC A8 keepalive"),
+    "EO-PROFILE-PICK-FIRST": (Hop.IN_VPC_CLIENT, "none (warning)", "gRPC load-balancing policies"),
+    "EO-PROFILE-CF-KEEPALIVE": (Hop.CLOUDFRONT_TO_NLB, MARGIN_IDLE, f"CloudFront origin keepalive timeout; {SRC_NLB}"),
+    "EO-PROFILE-CF-READ": (Hop.CLOUDFRONT_TO_NLB, "none: read timeout must exceed the gap", "CloudFront origin response timeout"),
+    "EO-PROFILE-CF-STREAM-IDLE": (Hop.CLOUDFRONT_TO_NLB, MARGIN_IDLE, f"RFC 9113 PING is hop-by-hop; {SRC_POLICY}; {SRC_NLB}"),
+    "EO-PROFILE-STRIKES-FIXED": (Hop.POD_SERVER, "none (warning)", SRC_POLICY),
+    "EO-PROFILE-AGE-UNSET": (Hop.POD_SERVER, "none", "L4 NLB pins a connection to one target"),
+    "EO-PROFILE-AGE-P99": (Hop.POD_SERVER, "age x 0.9 (gRPC's +-10 % jitter) >= 10 x p99", "grpc MaxConnectionAge jitter"),
+    "EO-PROFILE-AGE-GRACE": (Hop.POD_SERVER, "none", "grpc MaxConnectionAgeGrace"),
+    "EO-PROFILE-TARGET-TRACKING": (Hop.TARGET, "none: idle above TcpEstablishedTimeout", SRC_NLB),
+    "EO-PROFILE-RANGE": (Hop.NLB, "none: the AWS/gRPC ranges", f"{SRC_NLB}; CloudFront quotas; {SRC_POLICY}"),
+}
+"""Each profile check: the hop it judges, the margin it uses and why, and its source (RULES.md)."""
+
+
+def profile_checks_doc() -> str:
+    """One line per profile check, for EO-KA3's catalogue entry."""
+    return " ".join(f"{rule}: hop {hop.value}; margin {margin}; source {src}." for rule, (hop, margin, src) in PROFILE_CHECK_DOCS.items())
