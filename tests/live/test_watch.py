@@ -233,3 +233,42 @@ def test_cli_json_and_exit_codes(account: tuple[Any, accounts.Built], monkeypatc
 def test_cli_bad_input_is_one_line_exit_2(aws_env: dict[str, str], argv: list[str], needle: str) -> None:
     code, out, err = run_cli("watch", *argv)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cloud_assembly_mode_reads_physical_ids_from_the_stack(account: tuple[Any, accounts.Built], tmp_path: Path) -> None:
+    """CDK_OUT: the template names the path; CloudFormation ListStackResources gives the live ids
+    (stubbed: moto's CloudFormation cannot hold NLBs); EO-WATCH1 notes the missing imbalance alarm."""
+    import boto3
+    from botocore.stub import Stubber
+    from helpers import Clients
+
+    from edge_origin.model import load_model
+
+    session, built = account
+    _seed(session, built, weighted, health=lambda m, c: 1.0)
+    template = tmp_path / "Edge.template.json"
+    template.write_text(json.dumps(accounts.equivalent_template(built)))
+    (stack,) = load_model([template]).stacks
+    physical = {f"Nlb{i}": lb.arn for i, lb in enumerate(built.nlbs)}
+    physical |= {f"Check{n}": hc for n, hc in enumerate(built.health_check_ips)}
+    cfn = boto3.client("cloudformation", region_name="us-east-1")
+    stubber = Stubber(cfn)
+    stubber.add_response("list_stack_resources", {"StackResourceSummaries": [
+        {"LogicalResourceId": lid, "PhysicalResourceId": pid, "ResourceType": "AWS::X::Y",
+         "LastUpdatedTimestamp": NOW, "ResourceStatus": "CREATE_COMPLETE"} for lid, pid in physical.items()
+    ]}, {"StackName": stack})
+    with stubber:
+        result = watch(Clients(session, cloudformation=cfn), template, [], since_s=MINUTES * 60, now=NOW)
+    (path,) = result.paths
+    assert path.origin == accounts.ORIGIN and path.verdict == PILE_UP and result.exit_code == 1
+    assert sorted(path.nodes) == sorted(f"Nlb{i} {z}" for i in range(2) for z in accounts.ZONES)
+    assert all(p.healthy == 4 for p in path.periods)
+    assert [a.split()[0] for a in result.advisories] == ["EO-WATCH1"]
+
+
+def test_stack_not_deployed_is_bad_input(account: tuple[Any, accounts.Built], tmp_path: Path) -> None:
+    session, built = account
+    template = tmp_path / "Edge.template.json"
+    template.write_text(json.dumps(accounts.equivalent_template(built)))
+    with pytest.raises(LiveError, match="not deployed"):
+        watch(session, template, [], since_s=600, now=NOW)
