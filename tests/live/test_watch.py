@@ -228,6 +228,8 @@ def test_cli_json_and_exit_codes(account: tuple[Any, accounts.Built], monkeypatc
         (["--grpc-origin", "a b"], "--grpc-origin"),
         (["--imbalance-threshold", "nan"], "--imbalance-threshold"),
         (["/nonexistent/cdk.out"], "CDK_OUT"),
+        (["--follow", "0"], "--follow"),
+        (["--follow", "2", "--every", "-1"], "--every"),
     ],
 )
 def test_cli_bad_input_is_one_line_exit_2(aws_env: dict[str, str], argv: list[str], needle: str) -> None:
@@ -272,3 +274,25 @@ def test_stack_not_deployed_is_bad_input(account: tuple[Any, accounts.Built], tm
     template.write_text(json.dumps(accounts.equivalent_template(built)))
     with pytest.raises(LiveError, match="not deployed"):
         watch(session, template, [], since_s=600, now=NOW)
+
+
+def test_cli_chart_and_bounded_follow(account: tuple[Any, accounts.Built], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    import edge_origin.cli.live as cli_live
+
+    session, built = account
+    now = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
+    _seed(session, built, weighted, health=lambda m, c: 1.0, now=now)
+    original = cli_live._session
+    monkeypatch.setattr(cli_live, "_session", lambda args: (lambda s: (accounts.fill_moto_gaps(s, built), s)[1])(original(args)))
+    chart = tmp_path / "watch.png"
+    code, out, err = run_cli("watch", "--grpc-origin", accounts.ORIGIN, "--since", "25m", "--chart", str(chart),
+                             "--follow", "2", "--every", "0", "--format", "json")
+    assert code == 1, err
+    lines = out.splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["paths"][0]["verdict"] == PILE_UP for line in lines)
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 10_000
+    code, out, _ = run_cli("watch", "--grpc-origin", accounts.ORIGIN, "--since", "25m", "--follow", "2", "--every", "0")
+    assert code == 1 and out.count("[1/2]") == 1 and out.count("[2/2]") == 1
+    code, _, err = run_cli("watch", "--grpc-origin", accounts.ORIGIN, "--since", "25m", "--chart", str(tmp_path / "no" / "x.png"))
+    assert code == 2 and "--chart" in err

@@ -378,7 +378,7 @@ def judge(path: WatchPath, series: dict[str, dict[dt.datetime, float]], period_s
     checks = list(path.health_checks)
     health = [series.get(f"h{i}", {}) for i in range(len(checks))]
     errors = series.get("x", {})
-    stamps = sorted({ts for s in active + health + [errors] for ts in s})
+    stamps = sorted({ts for s in active + new + resets + health + [errors] for ts in s})
     notes = list(path.notes)
     problems: list[str] = []
     periods: list[Period] = []
