@@ -253,6 +253,11 @@ def test_cloud_assembly_mode_reads_physical_ids_from_the_stack(account: tuple[An
     (stack,) = load_model([template]).stacks
     physical = {f"Nlb{i}": lb.arn for i, lb in enumerate(built.nlbs)}
     physical |= {f"Check{n}": hc for n, hc in enumerate(built.health_check_ips)}
+    (dist_id,) = built.grpc_distributions
+    physical["Edge0"] = dist_id
+    session.client("cloudwatch").put_metric_data(Namespace="AWS/CloudFront", MetricData=[{
+        "MetricName": "5xxErrorRate", "Timestamp": NOW - dt.timedelta(minutes=m), "Value": 30.0,
+        "Dimensions": [{"Name": "DistributionId", "Value": dist_id}, {"Name": "Region", "Value": "Global"}]} for m in range(1, 6)])
     cfn = boto3.client("cloudformation", region_name="us-east-1")
     stubber = Stubber(cfn)
     stubber.add_response("list_stack_resources", {"StackResourceSummaries": [
@@ -266,6 +271,7 @@ def test_cloud_assembly_mode_reads_physical_ids_from_the_stack(account: tuple[An
     assert sorted(path.nodes) == sorted(f"Nlb{i} {z}" for i in range(2) for z in accounts.ZONES)
     assert all(p.healthy == 4 for p in path.periods)
     assert [a.split()[0] for a in result.advisories] == ["EO-WATCH1"]
+    assert path.notes == [] and any(p.startswith("origin 5xx:") for p in path.problems)  # Edge0's physical id
 
 
 def test_stack_not_deployed_is_bad_input(account: tuple[Any, accounts.Built], tmp_path: Path) -> None:
@@ -296,3 +302,18 @@ def test_cli_chart_and_bounded_follow(account: tuple[Any, accounts.Built], monke
     assert code == 1 and out.count("[1/2]") == 1 and out.count("[2/2]") == 1
     code, _, err = run_cli("watch", "--grpc-origin", accounts.ORIGIN, "--since", "25m", "--chart", str(tmp_path / "no" / "x.png"))
     assert code == 2 and "--chart" in err
+
+
+def test_origin_5xx_is_read_in_us_east_1_with_region_global(account: tuple[Any, accounts.Built]) -> None:
+    session, built = account
+    _seed(session, built, multivalue, health=lambda m, c: 1.0)
+    (dist_id,) = built.grpc_distributions
+    cw = session.client("cloudwatch")
+    for m in range(MINUTES):
+        cw.put_metric_data(Namespace="AWS/CloudFront", MetricData=[{
+            "MetricName": "5xxErrorRate", "Timestamp": NOW - dt.timedelta(minutes=MINUTES - m), "Value": 20.0 if m >= 12 else 0.5,
+            "Dimensions": [{"Name": "DistributionId", "Value": dist_id}, {"Name": "Region", "Value": "Global"}]}])
+    result, path = _watch(session)
+    assert path.verdict == SPREAD and result.exit_code == 0  # 5xx is reported, not a spread verdict
+    assert any(p.startswith("origin 5xx:") and "peak 20.0" in p for p in path.problems)
+    assert path.periods[-1].error_rate_5xx == 20.0

@@ -253,8 +253,8 @@ def paths_from_model(
         for dist in model.distributions:
             if any(o.domain_name == name for o in dist.origins):
                 dist_id = _live_id(model, dist.resource, physical)
-                if dist_id:
-                    path.distribution_id = dist_id
+                if dist_id:  # the account reader keeps the ARN; CloudWatch's DistributionId is the id
+                    path.distribution_id = dist_id.rsplit("/", 1)[-1] if dist_id.startswith("arn:") else dist_id
         if not path.nlbs and not path.health_checks:
             path.notes.append(f"no NLB or health-checked record found for {name}")
         out.append(path)
