@@ -317,3 +317,20 @@ def test_origin_5xx_is_read_in_us_east_1_with_region_global(account: tuple[Any, 
     assert path.verdict == SPREAD and result.exit_code == 0  # 5xx is reported, not a spread verdict
     assert any(p.startswith("origin 5xx:") and "peak 20.0" in p for p in path.problems)
     assert path.periods[-1].error_rate_5xx == 20.0
+
+
+def test_cloudwatch_denied_is_not_checked_with_the_reason(account: tuple[Any, accounts.Built]) -> None:
+    import boto3
+    from botocore.stub import Stubber
+    from helpers import Clients
+
+    session, _ = account
+    cw = boto3.client("cloudwatch", region_name="us-east-1")
+    stubber = Stubber(cw)
+    for _ in range(2):  # one ListMetrics a path's first NLB is enough to fail it
+        stubber.add_client_error("list_metrics", "AccessDenied", "not authorized to perform: cloudwatch:ListMetrics")
+    with stubber:
+        result = watch(Clients(session, cloudwatch=cw), None, [accounts.ORIGIN], since_s=600, now=NOW)
+    (path,) = result.paths
+    assert path.verdict == NOT_CHECKED and result.exit_code == 2
+    assert "AccessDenied" in path.problems[0] or "denied" in path.problems[0].lower()
