@@ -99,3 +99,28 @@ def test_acknowledged_on_the_nlb(reference: dict[str, Any]) -> None:
 def test_quiet_without_an_nlb_origin() -> None:
     body = {"Resources": {"Topic": {"Type": "AWS::SNS::Topic", "Properties": {}}}}
     assert _run(body) == []
+
+
+@pytest.fixture(scope="module")
+def internal() -> dict[str, dict[str, Any]]:
+    """InternalGrpcOrigin with and without monitoring (its records hold literal private IPs)."""
+    import aws_cdk as cdk
+    from aws_cdk import aws_route53 as route53
+
+    from edge_origin import InternalGrpcOrigin
+
+    app = cdk.App()
+    env = cdk.Environment(account="123456789012", region="us-east-1")
+    for name, monitoring in (("On", {}), ("Off", {"monitoring": None})):
+        stack = cdk.Stack(app, name, env=env)
+        zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Z", hosted_zone_id=f"Z{name}", zone_name="svc.internal")
+        InternalGrpcOrigin(stack, "Tax", zone=zone, origin_name="tax.svc.internal", service_name="tax", **monitoring)
+    assembly = app.synth()
+    return {name: assembly.get_stack_by_name(name).template for name in ("On", "Off")}
+
+
+def test_internal_origin_nlbs_found_by_private_address(internal: dict[str, dict[str, Any]]) -> None:
+    assert _run(internal["On"]) == []
+    (found,) = _run(internal["Off"])
+    assert "tax.svc.internal" in found.message and len(_nlbs(internal["Off"])) == 2
+    assert all(n in found.message for n in _nlbs(internal["Off"]))

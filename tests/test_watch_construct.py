@@ -171,3 +171,21 @@ def test_internal_origin_watches_without_cloudfront(synth: dict[str, Any]) -> No
     assert names == ["HealthyR", "Imbalanc", "ResetsAf"]
     body = json.dumps([r for r in t["Resources"].values() if r["Type"] == "AWS::CloudWatch::Dashboard"])
     assert "CloudFront" not in body and "ActiveFlowCount" in body
+
+
+def test_watch_finds_the_internal_path_in_its_template(synth: dict[str, Any]) -> None:
+    """`edge-origin watch CDK_OUT` on an internal path: NLBs by their fixed private addresses."""
+    from edge_origin.live.watch import paths_from_model
+    from edge_origin.model import LoadedTemplate, TemplateModel
+
+    t = synth["internal"]
+    model = TemplateModel([LoadedTemplate("Internal", "i.json", t)])
+    physical = {
+        ("Internal", k): (f"arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/{k[:20]}/0123"
+                          if r["Type"] == "AWS::ElasticLoadBalancingV2::LoadBalancer" else f"id-{k}")
+        for k, r in t["Resources"].items()
+    }
+    (path,) = paths_from_model(model, physical, ["tax.svc.internal"])
+    assert sorted(path.nlbs.values()) == sorted(f"net/{k[:20]}/0123" for k, r in t["Resources"].items()
+                                                if r["Type"] == "AWS::ElasticLoadBalancingV2::LoadBalancer")
+    assert len(path.health_checks) == 6 and path.distribution_id is None and path.notes == []

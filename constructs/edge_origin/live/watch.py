@@ -38,6 +38,7 @@ from edge_origin.live.account import ClientSource, classify_error, read_account
 from edge_origin.live.paging import PagingError, paginate
 from edge_origin.live.session import LiveError
 from edge_origin.model import TemplateModel, load_model, normalize_name
+from edge_origin.rules.watch1_imbalance_alarm import origin_load_balancers
 
 GLOBAL_REGION = "us-east-1"
 SINCE_PATTERN = re.compile(r"(\d{1,6})([smhd])")
@@ -236,7 +237,7 @@ def paths_from_model(
     out: list[WatchPath] = []
     for name in names:
         path = WatchPath(origin=name)
-        for lb in model.load_balancers_for_name(name):
+        for lb in origin_load_balancers(model, name):
             arn = _live_id(model, lb.resource, physical)
             if arn:
                 path.nlbs[lb.resource.logical_id if physical is not None else str(lb.resource.properties.get("Name") or arn)] = dimension_of(arn)

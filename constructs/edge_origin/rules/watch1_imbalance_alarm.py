@@ -16,6 +16,21 @@ FIX = (
 )
 
 
+def origin_load_balancers(model: TemplateModel, name: str) -> list[Any]:
+    """The NLBs behind an origin name: through EIPs or aliases (the model's view), else internal NLBs
+    whose subnet mappings fix the private addresses the records hold (``InternalGrpcOrigin``)."""
+    found = [lb for lb in model.load_balancers_for_name(name) if lb.is_network]
+    if found:
+        return found
+    values = {v for r in model.record_sets(name) for v in r.values if isinstance(v, str)}
+    return [
+        lb for lb in model.load_balancers
+        if lb.is_network and any(
+            isinstance(m, dict) and m.get("PrivateIPv4Address") in values for m in lb.resource.properties.get("SubnetMappings") or []
+        )
+    ]
+
+
 def _imbalance_alarm_nlbs(model: TemplateModel, alarm: Any) -> set[tuple[str, str]] | None:
     """The NLBs (keys) whose ActiveFlowCount an alarm compares with MAX over the others, or None when
     it is not such an alarm. A literal ``LoadBalancer`` dimension (``net/<name>/<id>``) matches by name."""
@@ -50,7 +65,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     for alarm in alarms:
         covered |= _imbalance_alarm_nlbs(model, alarm) or set()
     for name, kind in model.origin_names().items():
-        nlbs = [lb for lb in model.load_balancers_for_name(name) if lb.is_network]
+        nlbs = origin_load_balancers(model, name)
         bare = [lb for lb in nlbs if lb.resource.key not in covered]
         if not bare:
             continue
