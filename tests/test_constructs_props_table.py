@@ -40,6 +40,7 @@ from edge_origin import (
     OriginVerificationSecret,
     TargetGroupBindings,
 )
+from edge_origin.watch import OriginWatch, WatchOptions
 
 ENV = cdk.Environment(account="123456789012", region="us-east-1")
 NAN, INF = math.nan, math.inf
@@ -128,7 +129,24 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "cluster": [],
         "networking": [{"nlb9": 7}],
     },
+    "OriginWatch": {
+        "fleet": [],
+        "records": [],
+        "distribution": [],
+        "alarm_topic": [],
+        "period": [30, 90, 3660, cdk.Duration.hours(2)],
+        "imbalance_threshold": [1.0, 21, INF, -INF, "2"],
+        "imbalance_flow_floor": [10**8 + 1],
+        "datapoints_to_alarm": [0, 6],  # more than evaluation_periods (5)
+        "evaluation_periods": [0, 61],
+        "min_healthy_records": [0, 3, -1, 2.5],  # 2 records
+        "reset_rate_threshold": [0, 0.0001, 10**7, NAN],
+        "origin_5xx_threshold": [0, 101, NAN],
+        "additional_metrics": [True],  # without a distribution
+        "dashboard_name": ["a b", "x" * 256, "dash/board"],
+    },
     "GrpcEdgeToOrigin": {
+        "monitoring": [WatchOptions(period=30), WatchOptions(imbalance_threshold=NAN), WatchOptions(min_healthy_records=99)],
         "origin_verification": BAD_VERIFICATIONS,
         "zone": [],
         "origin_name": ["origin.example.org", "a..example.com"],
@@ -187,6 +205,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "verification": BAD_VERIFICATIONS,
     },
     "InternalGrpcOrigin": {
+        "monitoring": [WatchOptions(additional_metrics=True), WatchOptions(evaluation_periods=0)],
         "zone": [],
         "origin_name": ["tax.example.org"],
         "service_name": ["Tax_Svc"],
@@ -238,6 +257,14 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
     ("OriginAddress", "ip_address", "${Token[TOKEN.1]}", "an EIP's Ref token is checked by CloudFormation"),
     ("GrpcEdgeToOrigin", "origin_verification", None, "None turns origin verification off, explicitly"),
     ("GrpcEdgeToOrigin", "web_acl_id", WEB_ACL, "a CLOUDFRONT-scope WAFv2 web ACL"),
+    ("GrpcEdgeToOrigin", "monitoring", None, "None turns the dashboard and alarms off"),
+    ("InternalGrpcOrigin", "monitoring", None, "None turns the dashboard and alarms off"),
+    ("GrpcEdgeToOrigin", "monitoring", WatchOptions(additional_metrics=True), "OriginLatency with the paid subscription"),
+    ("OriginWatch", "imbalance_threshold", 7, "any number 1.05..20"),
+    ("OriginWatch", "reset_rate_threshold", 7, "any number 0.001..1000000"),
+    ("OriginWatch", "origin_5xx_threshold", 7, "any percent 0.01..100"),
+    ("OriginWatch", "min_healthy_records", 2, "K may be every record"),
+    ("OriginWatch", "period", cdk.Duration.minutes(5), "whole minutes up to an hour"),
     ("GrpcEdgeDistribution", "comment", "ünïcode name", "a comment is any text up to 128 characters"),
     ("GrpcEdgeDistribution", "web_acl_id", WEB_ACL, "a CLOUDFRONT-scope WAFv2 web ACL"),
     ("GrpcEdgeDistribution", "origin_name", "Origin.Example.COM.", "names are normalized: lower case, no dot"),
@@ -248,7 +275,8 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
 ]
 
 # (construct, prop) whose documented None is a choice, not a missing value, though the default is not None.
-NONE_ALLOWED = {("GrpcEdgeToOrigin", "origin_verification")}
+NONE_ALLOWED = {("GrpcEdgeToOrigin", "origin_verification"), ("GrpcEdgeToOrigin", "monitoring"),
+                ("InternalGrpcOrigin", "monitoring")}
 
 
 def _kind(annotation: str) -> str:
@@ -285,6 +313,10 @@ class World:
         )
         self.bucket = s3.Bucket.from_bucket_name(self.stack, "Bucket", "bucket")
         self.fleet = OriginFleet(self.stack, "Fleet", vpc=self.vpc, nlb_count=1)
+        self.records = MultivalueOriginRecords(
+            self.stack, "WatchedRecords", zone=self.zone, record_name="watched.example.com",
+            addresses=[OriginAddress(a.ip_address, a.set_identifier) for a in self.fleet.addresses],
+        )
         self._ids = itertools.count()
 
     def wrong_object(self, annotation: str) -> Any:
@@ -308,6 +340,7 @@ class World:
             "InternalGrpcOrigin": {"zone": zone, "origin_name": f"t{n}.example.com", "service_name": "tax", "vpc": vpc,
                                    "nlb_count": 1},
             "OriginAddress": {"ip_address": "192.0.2.1", "set_identifier": "a"},
+            "OriginWatch": {"fleet": self.fleet, "records": self.records},
             "AccountQuotas": {},
             "NetworkingIngress": {"security_groups": self.fleet.members[0].security_groups, "ports": (8443,)},
         }[name]
@@ -327,6 +360,7 @@ CLASSES: dict[str, Callable[..., Any]] = {
     "GrpcEdgeDistribution": GrpcEdgeDistribution,
     "OriginVerificationSecret": OriginVerificationSecret,
     "InternalGrpcOrigin": InternalGrpcOrigin,
+    "OriginWatch": OriginWatch,
     "OriginAddress": OriginAddress,
     "AccountQuotas": AccountQuotas,
     "NetworkingIngress": NetworkingIngress,

@@ -33,6 +33,10 @@ def default_text(default: Any) -> str:
 
     if isinstance(default, OriginVerification):
         return f"on: `{default.header_name}` from a new secret"
+    from edge_origin.watch import WatchOptions
+
+    if isinstance(default, WatchOptions):
+        return "on: `WatchOptions()`" if default == WatchOptions() else repr(default)
     name = getattr(default, "name", None)  # enums: RemovalPolicy.RETAIN, PriceClass.PRICE_CLASS_ALL
     return f"`{name}`" if name else repr(default)
 
@@ -50,7 +54,7 @@ def _table(text: str, construct: str) -> dict[str, str]:
 @pytest.mark.parametrize(
     "construct",
     ["GrpcEdgeToOrigin", "InternalGrpcOrigin", "OriginFleet", "MultivalueOriginRecords", "GrpcEdgeDistribution",
-     "TargetGroupBindings"],
+     "TargetGroupBindings", "OriginWatch"],
 )
 def test_props_table_lists_every_prop_with_its_default(construct: str) -> None:
     import edge_origin

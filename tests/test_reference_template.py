@@ -186,3 +186,13 @@ def test_snapshot(reference_template: dict) -> None:
     if not SNAPSHOT.exists():
         pytest.fail(f"no snapshot at {SNAPSHOT}: run UPDATE_SNAPSHOTS=1 pytest {__file__}")
     assert rendered == SNAPSHOT.read_text(), "template changed: review, then UPDATE_SNAPSHOTS=1 to accept"
+
+
+def test_reference_path_is_watched(reference_template: dict) -> None:
+    """OriginWatch is on by default: a dashboard, the four alarms (us-east-1 stack), the output."""
+    alarms = {k: r for k, r in _of_type(reference_template, "AWS::CloudWatch::Alarm").items() if "Watch" in k}
+    kinds = sorted(next(n for n in ("Imbalance", "HealthyRecords", "ResetsAfterIdle", "Origin5xx") if n in k) for k in alarms)
+    assert kinds == ["HealthyRecords", "Imbalance", "Origin5xx", "ResetsAfterIdle"]
+    assert len(_of_type(reference_template, "AWS::CloudWatch::Dashboard")) == 1
+    assert [k for k in reference_template["Outputs"] if "DashboardName" in k]
+    assert not _of_type(reference_template, "AWS::CloudFront::MonitoringSubscription")  # paid: off by default

@@ -51,8 +51,10 @@ _CDK_EXPORTS = {
     "OriginProps": "edge_origin.props",
     "OriginVerification": "edge_origin.origin_verification",
     "OriginVerificationSecret": "edge_origin.edge",
+    "OriginWatch": "edge_origin.watch",
     "OriginRecord": "edge_origin.origin_records",
     "TargetGroupBindings": "edge_origin.eks_binding",
+    "WatchOptions": "edge_origin.watch",
     "ZonalAddress": "edge_origin.origin_fleet",
     "target_group_binding": "edge_origin.eks_binding",
 }

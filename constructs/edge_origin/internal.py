@@ -24,6 +24,7 @@ from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.props import OriginProps
 from edge_origin.quotas import AccountQuotas, QuotaLedger
+from edge_origin.watch import DEFAULT_WATCH, WatchOptions, make_watch
 
 
 class InternalGrpcOrigin(Construct):
@@ -66,6 +67,7 @@ class InternalGrpcOrigin(Construct):
         access_logs_bucket: s3.IBucket | None = None,
         export_prefix: str | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
+        monitoring: WatchOptions | None = DEFAULT_WATCH,
     ) -> None:
         """
         :param zone: private hosted zone of ``origin_name`` (a public zone is warned about: it
@@ -96,6 +98,8 @@ class InternalGrpcOrigin(Construct):
         :param access_logs_bucket: NLB access logs bucket (TLS listeners only). Default: none.
         :param export_prefix: export the stack outputs as ``<prefix>-...``. Default: no exports.
         :param account_quotas: the account's real quotas (``AccountQuotas``). Default: AWS defaults.
+        :param monitoring: dashboard and alarms (``OriginWatch`` as ``self.watch``, no CloudFront
+            parts). Default: on, ``WatchOptions()`` defaults. ``None`` turns it off.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("InternalGrpcOrigin", self)
@@ -169,3 +173,4 @@ class InternalGrpcOrigin(Construct):
             grpc_origin=True,
         )
         self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
+        self.watch = make_watch(self, where, monitoring, self.fleet, self.records)

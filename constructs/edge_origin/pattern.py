@@ -45,6 +45,7 @@ from edge_origin.profile_binding import (
 )
 from edge_origin.props import OriginProps
 from edge_origin.quotas import AccountQuotas
+from edge_origin.watch import DEFAULT_WATCH, WatchOptions, make_watch
 
 
 class GrpcEdgeToOrigin(Construct):
@@ -104,6 +105,7 @@ class GrpcEdgeToOrigin(Construct):
         export_prefix: str | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         origin_verification: OriginVerification | None = DEFAULT_ORIGIN_VERIFICATION,
+        monitoring: WatchOptions | None = DEFAULT_WATCH,
     ) -> None:
         """
         :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
@@ -157,6 +159,9 @@ class GrpcEdgeToOrigin(Construct):
             distribution (value from Secrets Manager via a dynamic reference; the pods' interceptors
             and config go into a ConfigMap ``<service>-origin-verify`` beside the bindings). Default:
             on, ``x-origin-verify`` from a new secret. ``None`` turns it off.
+        :param monitoring: the path's dashboard and alarms (``OriginWatch`` as ``self.watch``;
+            ``WatchOptions`` configures thresholds, SNS topic, additional CloudFront metrics).
+            Default: on, ``WatchOptions()`` defaults, no alarm actions. ``None`` turns it off.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeToOrigin", self)
@@ -236,6 +241,7 @@ class GrpcEdgeToOrigin(Construct):
                 verification_configmap(self.edge.origin_verification.verification, f"{service_name}-origin-verify", namespace)
             )
         self.aliases = self._aliases(domain_zone, list(domain_names or ()))
+        self.watch = make_watch(self, where, monitoring, self.fleet, self.records, self.edge.distribution)
         self._outputs(export_prefix)
 
     def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:

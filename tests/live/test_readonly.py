@@ -1,4 +1,4 @@
-"""Read only: every API operation a full audit, verify and preflight makes is a List/Describe/Get,
+"""Read only: every API operation a full audit, verify, preflight and watch makes is a List/Describe/Get,
 recorded through botocore's event system; the README's IAM policy allows exactly what they call."""
 
 from __future__ import annotations
@@ -16,23 +16,26 @@ from test_preflight import REFERENCE, cidrs, fleet, write
 from edge_origin.live.audit import audit
 from edge_origin.live.preflight import preflight
 from edge_origin.live.verify import verify
+from edge_origin.live.watch import watch
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "docs" / "iam" / "readonly-policy.json"
 READ_PREFIXES = ("List", "Describe", "Get")
-LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py")
+LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py", "watch.py")
+IAM_PREFIX = {"monitoring": "cloudwatch"}  # CloudWatch signs as "monitoring"; IAM actions read "cloudwatch:"
 
 
 def _recorder(events: Any, seen: set[tuple[str, str]]) -> None:
     def record(model: Any, **_: Any) -> None:
-        seen.add((model.service_model.signing_name, model.name))
+        signing = model.service_model.signing_name
+        seen.add((IAM_PREFIX.get(signing, signing), model.name))
 
     events.register("before-call.*.*", record)
 
 
 @pytest.fixture(scope="module")
 def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]:
-    """Every (IAM service prefix, operation) of a full run of the three commands."""
+    """Every (IAM service prefix, operation) of a full run of audit, verify, preflight and watch."""
     import os
 
     from moto import mock_aws
@@ -59,6 +62,7 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
             extra = {"In": {"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {"GroupId": old, **cidrs(1)[0]}}}
             odd = [{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-0123456789abcdef0"}]
             preflight(session, [REFERENCE, write(tmp, {**fleet(eips=0, nlbs=0, ingress=odd), **extra})])
+            assert [p.origin for p in watch(session, origins=[accounts.ORIGIN], since_s=600).paths] == [accounts.ORIGIN]
     finally:
         for key, value in saved.items():
             if value is None:

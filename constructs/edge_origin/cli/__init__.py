@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "origin_secret",
     "rehearse",
     "live",
+    "watch",
     "plan",
 )
 

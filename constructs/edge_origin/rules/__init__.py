@@ -34,6 +34,7 @@ from edge_origin.rules import (
     nlb3_termination_cross_zone,
     sec1_origin_verification,
     sg1_health_checkers,
+    watch1_imbalance_alarm,
 )
 from edge_origin.rules.base import PACK_NAME, Rule, TransitionRule
 
@@ -73,8 +74,11 @@ TRANSITION_RULES: tuple[TransitionRule, ...] = tuple(
     )
 )
 TRANSITION_RULES_BY_ID: dict[str, TransitionRule] = {r.id: r for r in TRANSITION_RULES}
-#: Every rule RULES.md lists: the template rules, then the transition rules.
-CATALOGUE: tuple[Rule | TransitionRule, ...] = RULES + TRANSITION_RULES
+#: Advisory (info) rules, run on request (``run_rules(model, ADVISORY_RULES)``; ``edge-origin watch``
+#: runs them over the path it reads), not in synth or ``check``: they note what a template lacks.
+ADVISORY_RULES: tuple[Rule, ...] = (watch1_imbalance_alarm.RULE,)
+#: Every rule RULES.md lists: the template rules, the advisory rules, then the transition rules.
+CATALOGUE: tuple[Rule | TransitionRule, ...] = RULES + ADVISORY_RULES + TRANSITION_RULES
 
 
 def get_rule(rule_id: str) -> Rule:
