@@ -20,6 +20,7 @@ from edge_origin.origin_records import (
     zone_name_of,
     zone_privacy,
 )
+from edge_origin.outputs import export_every_output, origin_outputs
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.props import OriginProps
@@ -169,3 +170,5 @@ class InternalGrpcOrigin(Construct):
             grpc_origin=True,
         )
         self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
+        origin_outputs(self, self.records.record_name)
+        self.exports = export_every_output(self, export_prefix)
