@@ -28,9 +28,11 @@ def test_closest_acknowledgement_is_the_path_or_an_ancestor(path: str, acknowled
     assert _closest_acknowledged(path, acknowledged) == bool(ancestors & acknowledged)
 
 
-def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None) -> dict:
+def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: int = 1, register_on: str = "app") -> dict:
     app = cdk.App(outdir=str(tmp_path), builtin_cloud_formation_validation=False)
-    parent = cdk.Stage(app, "Dev") if stage else app
+    parent = app
+    for level in range(depth if stage else 0):
+        parent = cdk.Stage(parent, "Dev" if level == 0 else f"Inner{level}")
     records = cdk.Stack(parent, "Records")
     zone = r53.PublicHostedZone(records, "Zone", zone_name="example.com")
     for i, ip in enumerate(["192.0.2.1", "192.0.2.2"]):
@@ -51,7 +53,7 @@ def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None) -> dict:
         cdk.Validations.of(scope).acknowledge(
             cdk.Acknowledgment(id="EdgeOrigin::EdgeOrigin-EO-DNS1", reason="weighted on purpose")
         )
-    cdk.Validations.of(app).add_plugins(EdgeOriginChecks())
+    cdk.Validations.of(app if register_on == "app" else parent).add_plugins(EdgeOriginChecks())
     app.synth()
     report = json.loads((tmp_path / "validation-report.json").read_text())
     (pack,) = [r for r in report["pluginReports"] if r["pluginName"] == "EdgeOrigin"]
@@ -80,3 +82,14 @@ def test_unacknowledged_findings_give_an_error_summary_without_a_construct(tmp_p
     assert summary["severity"] == "error"
     # no construct path: aws-cdk's CLI keeps such a violation whatever stacks it selected
     assert all("constructPath" not in c or not c["constructPath"] for c in summary["violatingConstructs"])
+
+
+@pytest.mark.parametrize(("depth", "register_on"), [(2, "app"), (2, "stage"), (1, "stage")])
+def test_nested_stages_and_a_pack_on_a_stage(tmp_path: Path, depth: int, register_on: str) -> None:
+    """Wherever the stacks sit and wherever the pack is registered, an open error gives the error
+    summary (no construct: the CLI keeps it) and an acknowledged one the info line."""
+    with pytest.raises(RuntimeError, match="EdgeOrigin-Summary|unacknowledged finding"):
+        _synth(tmp_path / "open", stage=True, acknowledge_at=None, depth=depth, register_on=register_on)
+    pack = _synth(tmp_path / "acked", stage=True, acknowledge_at="app", depth=depth, register_on=register_on)
+    (summary,) = [v for v in pack["violations"] if v["ruleName"] == "EdgeOrigin-Summary"]
+    assert summary["severity"] == "info" and "3 stack(s)" in summary["description"]
