@@ -33,6 +33,9 @@ trap 'rm -f "$errors"' EXIT
 # could not be written, and before the upload step is told of a SARIF file that does not exist).
 refuse_output() {
     echo "edge-origin action: $1" >&2
+    if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
+        { echo "## edge-origin: bad input"; echo; echo "$1"; } >> "$GITHUB_STEP_SUMMARY"
+    fi
     if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
         { echo "exit-code=2"; echo "sarif-file="; echo "report-file="; } >> "$GITHUB_OUTPUT"
     fi

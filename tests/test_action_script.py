@@ -58,6 +58,7 @@ def test_sarif_folder_that_cannot_be_made_is_one_line(tmp_path: Path, defer: str
     errors = [line for line in proc.stderr.splitlines() if line.strip()]
     assert len(errors) == 1 and "sarif-file" in errors[0] and "cannot create its folder" in errors[0], proc.stderr
     assert out == {"exit-code": "2", "sarif-file": "", "report-file": ""}  # the upload step is skipped
+    assert "cannot create its folder" in (tmp_path / "summary.md").read_text()  # the job summary says why
 
 
 def test_sarif_path_that_is_a_directory_is_refused(tmp_path: Path) -> None:
