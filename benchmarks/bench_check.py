@@ -134,6 +134,11 @@ def time_cli(path: Path, repeat: int = 7) -> tuple[float, float]:
     return best, best_cpu
 
 
+def _progress(text: str) -> None:
+    """Progress on stderr (the figures stay alone on stdout)."""
+    print(f"... {text}", file=sys.stderr, flush=True)
+
+
 def time_cfn_lint(path: Path, timeout: float) -> str:
     exe = shutil.which("cfn-lint") or str(Path(sys.executable).parent / "cfn-lint")
     start = time.perf_counter()
@@ -165,13 +170,16 @@ def main() -> int:
         for size in SIZES:
             paths[size] = Path(tmp) / f"synthetic-{size}.template.json"
             paths[size].write_text(json.dumps(template(size)))
-        for _ in range(max(1, args.rounds)):
+        for round_no in range(max(1, args.rounds)):
+            _progress(f"round {round_no + 1}/{max(1, args.rounds)}: check at {', '.join(f'{n:,}' for n in SIZES)} resources")
             for size in SIZES:
                 seconds, findings[size] = time_check(paths[size], 1)
                 times[size] = min(times[size], seconds)
                 walls[size] = min(walls[size], time_check.last_wall)  # type: ignore[attr-defined]
         for size in SIZES:
             resources = len(json.loads(paths[size].read_text())["Resources"])
+            if not args.no_cfn_lint and size <= 10_000:
+                _progress(f"cfn-lint on {resources:,} resources (minutes at 10k; --no-cfn-lint skips it)")
             lint = "skipped" if args.no_cfn_lint or size > 10_000 else time_cfn_lint(paths[size], args.cfn_lint_timeout)
             print(
                 f"{resources:>6} resources ({paths[size].stat().st_size / 1e6:.1f} MB): check {times[size]:.3f} s CPU "

@@ -4,7 +4,8 @@
 #   EO_BASE              paths of the deployed side; set: `edge-origin diff`, unset: `edge-origin check`
 #   EO_FAIL_ON           error | warning | info (default error)
 #   EO_FAIL_ON_NEW_ONLY  true: with a base, fail only on what the change introduces (default true)
-#   EO_SARIF             SARIF output file (default edge-origin.sarif); the report goes beside it (.md)
+#   EO_SARIF             SARIF output file (default edge-origin.sarif); the report goes beside it (.md);
+#                        a missing folder is created; one that cannot be: one line, exit 2, no sarif-file
 #   EO_CLI               the command to run (default: edge-origin)
 #   EO_DEFER_EXIT        1: always exit 0 and leave the exit code in $GITHUB_OUTPUT (the action fails later,
 #                        after the SARIF upload); otherwise exit with edge-origin's code
@@ -27,6 +28,30 @@ report="${sarif%.sarif}.md"
 [[ "$report" == "$sarif" ]] && report="$sarif.md"
 errors="$(mktemp)"
 trap 'rm -f "$errors"' EXIT
+
+# The output files' folder: made here, or refused now with one line (before a run whose results
+# could not be written, and before the upload step is told of a SARIF file that does not exist).
+refuse_output() {
+    echo "edge-origin action: $1" >&2
+    if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
+        { echo "## edge-origin: bad input"; echo; echo "$1"; } >> "$GITHUB_STEP_SUMMARY"
+    fi
+    if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
+        { echo "exit-code=2"; echo "sarif-file="; echo "report-file="; } >> "$GITHUB_OUTPUT"
+    fi
+    [[ "${EO_DEFER_EXIT:-}" == "1" ]] && exit 0
+    exit 2
+}
+sarif_dir="$(dirname -- "$sarif")"
+if [[ -d "$sarif" ]]; then
+    refuse_output "sarif-file $sarif is a directory: give a file path (e.g. $sarif/edge-origin.sarif)"
+fi
+if ! mkdir -p -- "$sarif_dir" 2> /dev/null; then
+    refuse_output "sarif-file $sarif: cannot create its folder $sarif_dir (a file is in the way, or no permission)"
+fi
+if ! { : > "$sarif"; } 2> /dev/null || ! { : > "$report"; } 2> /dev/null; then
+    refuse_output "sarif-file $sarif: cannot write it or the report $report in $sarif_dir"
+fi
 
 eo_base="${EO_BASE:-}"
 if [[ -n "${eo_base//[[:space:]]/}" ]]; then

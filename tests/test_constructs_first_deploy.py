@@ -290,8 +290,11 @@ def test_private_zone_for_the_public_pattern_is_refused_and_public_zone_for_inte
     app = cdk.App()
     stack = cdk.Stack(app, "I", env=ENV)
     public = route53.PublicHostedZone.from_public_hosted_zone_attributes(stack, "Pub", hosted_zone_id="Z3", zone_name="svc.example")
-    InternalGrpcOrigin(stack, "T", zone=public, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack), nlb_count=1)
-    assert any("is public: the private addresses" in t for t in _warnings(app.synth())["I"])
+    with pytest.raises(EdgeOriginPropError, match="allow_public_zone=True"):  # issue 23: an error unless meant
+        InternalGrpcOrigin(stack, "T0", zone=public, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack), nlb_count=1)
+    InternalGrpcOrigin(stack, "T", zone=public, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack), nlb_count=1,
+                       allow_public_zone=True)
+    assert any("is public (allow_public_zone=True): the private addresses" in t for t in _warnings(app.synth())["I"])
     by_id = route53.PrivateHostedZone.from_private_hosted_zone_id(stack, "ById", "Z9")
     with pytest.raises(EdgeOriginPropError, match="allowed: a zone whose name is known"):
         InternalGrpcOrigin(stack, "U", zone=by_id, origin_name="tax.svc.example", service_name="tax", vpc=_vpc(stack))

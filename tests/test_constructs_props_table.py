@@ -230,6 +230,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "access_logs_bucket": [],
         "export_prefix": ["1abc"],
         "account_quotas": [{"elastic_ips": 0}],
+        "allow_public_zone": [],
     },
     "OriginAddress": {
         "ip_address": ["not-an-ip", "192.0.2.256", "::1", "192.0.2.1/32"],

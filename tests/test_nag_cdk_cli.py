@@ -81,3 +81,35 @@ def test_clean_fixture_synthesizes_and_checks_clean(tmp_path: Path) -> None:
     )
     assert check.returncode == 0, check.stderr
     assert json.loads(check.stdout) == {"findings": []}
+    # the pack ran and says so: a passing summary entry in the report
+    report = json.loads((out / "validation-report.json").read_text())
+    (pack,) = [r for r in report["pluginReports"] if r["pluginName"] == "EdgeOrigin"]
+    assert pack["conclusion"] == "success"
+    assert [v["severity"] for v in pack["violations"]] == ["info"]
+
+
+@pytest.mark.slow
+def test_stage_app_with_weighted_origin_fails_bare_cdk_synth(tmp_path: Path) -> None:
+    """Stacks in a Stage are not selected by a bare `cdk synth`: the summary entry fails it anyway."""
+    proc, out = _synth(tmp_path, "weighted=true", "stage=true")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0, output
+    assert "Synthesis finished with errors" in output
+    assert "2 unacknowledged finding(s)" in output and "Dev/FixtureRecords" in output
+    report = json.loads((out / "validation-report.json").read_text())
+    (pack,) = [r for r in report["pluginReports"] if r["pluginName"] == "EdgeOrigin"]
+    assert pack["conclusion"] == "failure"
+    assert {v["ruleName"] for v in pack["violations"]} == {"EdgeOrigin-EO-DNS1", "EdgeOrigin-Summary"}
+
+
+@pytest.mark.slow
+def test_stage_app_acknowledged_passes_with_a_summary_line(tmp_path: Path) -> None:
+    proc, out = _synth(tmp_path, "weighted=true", "stage=true", "acknowledge=true")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode == 0, output
+    assert "no unacknowledged findings at or above error" in output
+    report = json.loads((out / "validation-report.json").read_text())
+    (pack,) = [r for r in report["pluginReports"] if r["pluginName"] == "EdgeOrigin"]
+    summary = [v for v in pack["violations"] if v["ruleName"] == "EdgeOrigin-Summary"]
+    assert summary and summary[0]["severity"] == "info"
+    assert "2 stack(s) (Dev/FixtureEdge, Dev/FixtureRecords)" in summary[0]["description"]

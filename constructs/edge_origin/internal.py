@@ -12,7 +12,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.errors import ConstructLabel
+from edge_origin.errors import ConstructLabel, EdgeOriginPropError
 from edge_origin.origin_records import (
     MultivalueOriginRecords,
     OriginAddress,
@@ -20,6 +20,7 @@ from edge_origin.origin_records import (
     zone_name_of,
     zone_privacy,
 )
+from edge_origin.outputs import export_every_output, origin_outputs
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.props import OriginProps
@@ -68,10 +69,13 @@ class InternalGrpcOrigin(Construct):
         export_prefix: str | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         monitoring: WatchOptions | None = DEFAULT_WATCH,
+        allow_public_zone: bool = False,
     ) -> None:
         """
-        :param zone: private hosted zone of ``origin_name`` (a public zone is warned about: it
-            publishes private addresses).
+        :param zone: private hosted zone of ``origin_name``. A zone known to be public
+            (``PublicHostedZone``, new or imported) is an error unless ``allow_public_zone``: it
+            would publish the private addresses on the internet. A zone imported as plain
+            ``HostedZone`` cannot be told apart: a warning says so.
         :param origin_name: the name in-VPC clients dial, inside ``zone``.
         :param service_name: the Kubernetes Service of the gRPC pods.
         :param vpc: VPC with private subnets in >= 2 zones. Default: the ``cluster``'s VPC, else a
@@ -100,6 +104,8 @@ class InternalGrpcOrigin(Construct):
         :param account_quotas: the account's real quotas (``AccountQuotas``). Default: AWS defaults.
         :param monitoring: dashboard and alarms (``OriginWatch`` as ``self.watch``, no CloudFront
             parts). Default: on, ``WatchOptions()`` defaults. ``None`` turns it off.
+        :param allow_public_zone: accept a public ``zone`` on purpose (split-horizon names, a
+            public name for private addresses): the records go in, with a warning. Default False.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("InternalGrpcOrigin", self)
@@ -113,12 +119,7 @@ class InternalGrpcOrigin(Construct):
             tags=tags, deletion_protection=deletion_protection, access_logs_bucket=access_logs_bucket,
             export_prefix=export_prefix, account_quotas=account_quotas,
         ).validate(where)
-        if zone_privacy(zone) == "public":
-            cdk.Annotations.of(self).add_warning_v2(
-                "edge-origin:internal-origin-public-zone",
-                f"zone {zone_name_of(zone)} is public: the private addresses of {origin_name} are published on the "
-                "internet, and clients outside the VPC resolve addresses they cannot reach. Use a private hosted zone.",
-            )
+        self._check_zone_privacy(where, zone, origin_name, allow_public_zone)
         self.props = props
         self.profile = apply_profile_checks(
             where,
@@ -174,3 +175,31 @@ class InternalGrpcOrigin(Construct):
         )
         self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
         self.watch = make_watch(self, where, monitoring, self.fleet, self.records)
+        origin_outputs(self, self.records.record_name)
+        self.exports = export_every_output(self, export_prefix)
+
+    def _check_zone_privacy(self, where: ConstructLabel, zone: route53.IHostedZone, origin_name: str, allowed: bool) -> None:
+        """A public zone publishes the NLBs' private addresses to every resolver on the internet
+        (and clients outside the VPC get addresses they cannot reach): an error unless meant."""
+        if not isinstance(allowed, bool):
+            raise EdgeOriginPropError(where, "allow_public_zone", allowed, "True or False")
+        privacy = zone_privacy(zone)
+        if privacy == "public" and not allowed:
+            raise EdgeOriginPropError(
+                where, "zone", zone_name_of(zone),
+                f"a private hosted zone (route53.PrivateHostedZone): a public zone publishes the private addresses of "
+                f"{origin_name} on the internet; pass allow_public_zone=True to mean it",
+            )
+        if privacy == "public":
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:internal-origin-public-zone",
+                f"zone {zone_name_of(zone)} is public (allow_public_zone=True): the private addresses of {origin_name} "
+                "are published on the internet, and clients outside the VPC resolve addresses they cannot reach.",
+            )
+        elif privacy is None:
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:internal-origin-zone-unknown",
+                f"zone {zone_name_of(zone)} is imported as a plain HostedZone: edge-origin cannot tell whether it is "
+                "private. Import it with route53.PrivateHostedZone.from_hosted_zone_attributes (or from_lookup with "
+                "private_zone=True) so a public zone is caught at synth.",
+            )

@@ -26,10 +26,23 @@ findings below it are ``warning`` violations: printed in the validation report, 
 ``Validations.of(scope).acknowledge(Acknowledgment(id="EdgeOrigin::EdgeOrigin-EO-DNS1",
 reason="..."))``: CDK suppresses it and keeps the reason in ``cdk.out/validation-report.json``.
 Template metadata ``edge-origin:acknowledge`` (see ``rules``) works here and in the CLI.
+
+The summary entry (``EdgeOrigin-Summary``, synth only): the CDK CLI passes
+``@aws-cdk/core:failSynthOnValidationErrors=false`` and fails only on violations of the stacks
+it selected, and stacks inside a ``Stage`` are not selected without a pattern (``'**'``). A
+violation with no construct is kept whatever is selected (aws-cdk's
+``cloud-assembly-api/lib/validation/loading.ts``, ``filterReportsByStacks``), so ``validate``
+adds one: an ``error`` naming the stacks and counts when unacknowledged error findings exist
+anywhere in the app (so ``cdk synth`` fails for Stage apps too), an ``info`` line ("N rules
+over M stacks: no findings at or above error") when none do, so the report shows the pack ran.
+Acknowledgements are applied by CDK after the plugin returns; the summary counts a finding as
+acknowledged the way CDK does (``collect-acknowledged-rule-ids``: the
+``aws:cdk:acknowledged-rules`` metadata on the finding's construct or its closest ancestor).
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +53,40 @@ from cdk_nag import NagPack
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import PACK_NAME, RULES_BY_ID, run_rules
+
+SUMMARY_RULE = f"{PACK_NAME}-Summary"
+# A resource without a construct path: the CLI keeps it for any stack selection and prints it.
+_NO_CONSTRUCT = cdk.PolicyViolatingResource(locations=["edge-origin summary"])
+
+
+def _acknowledged_paths(app: Any) -> dict[str, set[str]]:
+    """Validation id -> construct paths acknowledging it (CDK stores ids normalized, ``Ns::Rule``)."""
+    found: dict[str, set[str]] = {}
+    for construct in [app, *app.node.find_all()]:
+        for entry in construct.node.metadata:
+            if entry.type == "aws:cdk:acknowledged-rules" and isinstance(entry.data, dict):
+                for rule_id in entry.data:
+                    found.setdefault(str(rule_id), set()).add(construct.node.path)
+    return found
+
+
+def _has_resources(template: Path) -> bool:
+    """Whether a synthesized (JSON) template has a Resources mapping; unreadable ones are kept
+    so that the loader reports them."""
+    try:
+        return bool(json.loads(template.read_text(encoding="utf-8")).get("Resources"))
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+def _closest_acknowledged(path: str, acknowledged_at: set[str]) -> bool:
+    """CDK's ``findClosestAck``: the path itself or any ancestor (``""`` is the app)."""
+    while True:
+        if path in acknowledged_at:
+            return True
+        if not path:
+            return False
+        path = path.rsplit("/", 1)[0] if "/" in path else ""
 
 
 class EdgeOriginChecks(NagPack):
@@ -54,6 +101,8 @@ class EdgeOriginChecks(NagPack):
         self._by_resource: dict[tuple[str, str], list[Finding]] = {}
         self._matched: list[tuple[str, Finding]] = []
         self._busy = False
+        self._model_stacks: set[str] = set()
+        self._reported: list[tuple[str, Finding]] = []
         self.findings: list[Finding] = []
 
     @property
@@ -68,17 +117,26 @@ class EdgeOriginChecks(NagPack):
     def validate(self, context: cdk.IPolicyValidationContext) -> cdk.PolicyValidationPluginReport:
         """Called by CDK during synth with the written templates and the app construct."""
         app = jsii.get(context, "appConstruct")
-        self._model = load_model([Path(p) for p in context.template_paths])
+        # an empty stack (no resources) is valid CDK: CDK writes a template without Resources
+        self._model = load_model([p for p in map(Path, context.template_paths) if _has_resources(p)])
         try:
-            return self.validate_scope(app)
+            report = self.validate_scope(app)
         finally:
             self._model = None
+        paths = {s.artifact_id: s.node.path for s in app.node.find_all() if cdk.Stack.is_stack(s)}
+        given = {Path(p).name.removesuffix(".template.json") for p in context.template_paths}
+        summary = self._summary(app, sorted(paths.get(a, a) for a in given | self._model_stacks), paths)
+        return cdk.PolicyValidationPluginReport(
+            success=report.success and summary.severity != "error",
+            violations=[*report.violations, summary],
+        )
 
     def validate_scope(self, scope: Any) -> cdk.PolicyValidationPluginReport:
         """Run the rules over every stack of ``scope``'s app; report findings under ``scope``."""
         if self._busy:  # Template.from_stack re-entered synth with this pack registered
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         model = self._model or self._model_from_constructs(scope)
+        self._model_stacks = set(model.templates)
         self.findings = run_rules(model)
         self._by_resource = {}
         for item in self.findings:
@@ -86,7 +144,7 @@ class EdgeOriginChecks(NagPack):
         self._matched = []
         super().validate_scope(scope)  # walks the tree: _check_resource collects (path, finding)
         violations = [self._violation(path, item) for path, item in self._matched]
-        self._matched = []
+        self._reported, self._matched = self._matched, []
         return cdk.PolicyValidationPluginReport(
             success=not any(v.severity == "error" for v in violations), violations=violations
         )
@@ -104,6 +162,36 @@ class EdgeOriginChecks(NagPack):
             self._busy = False
         templates = {k: v for k, v in templates.items() if v.get("Resources")}
         return TemplateModel.from_templates(templates)
+
+    def _summary(self, app: Any, stacks: list[str], stack_paths: dict[str, str]) -> cdk.PolicyViolation:
+        """One violation with no construct: kept by the CDK CLI whatever stacks it selected."""
+        acknowledged = _acknowledged_paths(app)
+        open_errors = [
+            item for path, item in self._reported
+            if item.severity.at_least(self._fail_on)
+            and not _closest_acknowledged(path, acknowledged.get(f"{PACK_NAME}::{PACK_NAME}-{item.rule}", set()))
+        ]
+        scope = f"{len(RULES_BY_ID)} rules over {len(stacks)} stack(s) ({', '.join(stacks) or 'none'})"
+        if open_errors:
+            where = ", ".join(sorted({stack_paths.get(item.stack, item.stack) for item in open_errors}))
+            rules = ", ".join(sorted({item.rule for item in open_errors}))
+            return cdk.PolicyViolation(
+                rule_name=SUMMARY_RULE,
+                description=(
+                    f"edge-origin: {len(open_errors)} unacknowledged finding(s) at or above {self._fail_on.value} "
+                    f"({rules}) in {where}; {scope}. Each is listed under its resource in "
+                    "cdk.out/validation-report.json (and by `cdk synth '**'`). This entry fails `cdk synth` "
+                    "whatever stacks are selected (stacks inside a Stage included)"
+                ),
+                severity="error",
+                violating_resources=[_NO_CONSTRUCT],
+            )
+        return cdk.PolicyViolation(
+            rule_name=SUMMARY_RULE,
+            description=f"edge-origin: {scope}: no unacknowledged findings at or above {self._fail_on.value}",
+            severity="info",
+            violating_resources=[_NO_CONSTRUCT],
+        )
 
     def _check_resource(self, node: cdk.CfnResource) -> None:
         stack = cdk.Stack.of(node)

@@ -36,6 +36,7 @@ from edge_origin.origin_records import (
     zone_privacy,
 )
 from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
+from edge_origin.outputs import export_every_output, origin_outputs
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile_binding import (
     DEFAULT_PRESET,
@@ -57,8 +58,10 @@ class GrpcEdgeToOrigin(Construct):
     :class:`TargetGroupBindings` (the manifests that put the pods into the target groups).
     Every part is exposed as an attribute, so it can be adjusted without forking.
 
-    Stack outputs: the distribution id and domain name, each EIP's address and allocation id,
-    each NLB's ARN and DNS name, each target group ARN (exports with ``export_prefix``). The pods'
+    Stack outputs: the distribution id and domain name, the origin name, the custom domains,
+    each EIP's address and allocation id, each NLB's ARN and DNS name, each target group ARN,
+    each NLB security group id, the origin-verification secret ARN; with ``export_prefix`` each
+    is exported as ``<prefix>-<output id>`` (``self.exports``: export name -> output). The pods'
     certificate must cover ``origin_name`` and be publicly trusted: CloudFront sends the origin
     name as SNI and Host and refuses a self-signed or private-CA certificate.
     """
@@ -242,7 +245,7 @@ class GrpcEdgeToOrigin(Construct):
             )
         self.aliases = self._aliases(domain_zone, list(domain_names or ()))
         self.watch = make_watch(self, where, monitoring, self.fleet, self.records, self.edge.distribution)
-        self._outputs(export_prefix)
+        self._outputs(export_prefix, [n.strip().rstrip('.').lower() for n in domain_names or ()])
 
     def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:
         """Alias A and AAAA records in ``domain_zone`` for each custom domain (ids from the name, so
@@ -258,16 +261,19 @@ class GrpcEdgeToOrigin(Construct):
             made.append(route53.AaaaRecord(self, f"Alias{label}Aaaa", zone=domain_zone, record_name=fqdn + ".", target=target))
         return made
 
-    def _outputs(self, export_prefix: str | None) -> None:
+    def _outputs(self, export_prefix: str | None, domain_names: list[str]) -> None:
+        """Distribution id and domain name, origin name, custom domains; with ``export_prefix``
+        every output of the pattern (fleet, bindings, secret too) is exported as ``<prefix>-<id>``."""
         distribution = self.edge.distribution
         for output_id, value, text in (
             ("DistributionId", distribution.distribution_id, "CloudFront distribution id"),
             ("DistributionDomainName", distribution.distribution_domain_name, "CloudFront domain name (*.cloudfront.net)"),
         ):
-            cdk.CfnOutput(
-                self, output_id, value=value, description=text,
-                export_name=f"{export_prefix}-{output_id}" if export_prefix else None,
-            )
+            cdk.CfnOutput(self, output_id, value=value, description=text)
+        origin_outputs(self, self.records.record_name, domain_names)
+        secret_output = getattr(self.edge.origin_verification, "secret_arn_output", None)
+        names = {secret_output.node.path: "OriginVerifySecretArn"} if secret_output is not None else {}
+        self.exports = export_every_output(self, export_prefix, names=names)
 
     @property
     def distribution(self) -> cloudfront.Distribution:

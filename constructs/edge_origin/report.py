@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import LoadBalancerView, RecordSetView, TemplateModel, display_value
+from edge_origin.model import EipView, LoadBalancerView, RecordSetView, TemplateModel, display_value
 from edge_origin.origin_verification import METADATA_KEY as VERIFICATION_METADATA_KEY
 from edge_origin.origin_verification import VerificationStatus, verification_status
 from edge_origin.rules import run_rules
@@ -36,7 +36,26 @@ def _hc(record: RecordSetView) -> str:
 
 def _value_zone(model: TemplateModel, value: object) -> str:
     eip = model.eip(value)
-    return (eip.zone or "?") if eip is not None else "?"
+    return _eip_place(eip) if eip is not None else "?"
+
+
+def _eip_place(eip: EipView) -> str:
+    """The EIP's zone; for a subnet the templates do not define (an imported VPC: a literal
+    ``subnet-...`` id), that subnet and "imported"; ``?`` only when nothing is known."""
+    if eip.zone:
+        return eip.zone
+    subnets = [m.subnet for _, m in eip.attachments if isinstance(m.subnet, str) and m.subnet]
+    if subnets:
+        return f"{subnets[0]}, imported"
+    return "?"
+
+
+def _lb_zones(lb: LoadBalancerView) -> str:
+    """The NLB's zones; for subnets of an imported VPC, their ids and "imported"."""
+    if lb.zones:
+        return ", ".join(lb.zones)
+    subnets = sorted({m.subnet for m in lb.subnet_mappings if isinstance(m.subnet, str) and m.subnet})
+    return f"{', '.join(subnets)} (imported subnets)" if subnets else "?"
 
 
 def _idle(listener_protocol: str | None, idle: int | None) -> str:
@@ -113,7 +132,7 @@ def _mermaid(model: TemplateModel, name: str, kind: str) -> str:
             if eip is None:
                 g.edge(rec, g.node(f"val:{display_value(value)}", display_value(value)))
                 continue
-            node = g.node(f"eip:{eip.resource.stack}/{eip.resource.logical_id}", f"EIP {eip.resource.logical_id} ({eip.zone or '?'})")
+            node = g.node(f"eip:{eip.resource.stack}/{eip.resource.logical_id}", f"EIP {eip.resource.logical_id} ({_eip_place(eip)})")
             g.edge(rec, node)
             for lb in eip.load_balancers:
                 g.edge(node, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"NLB {lb.resource.logical_id}"))
@@ -221,7 +240,7 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
             )
         for lb in model.load_balancers_for_name(name):
             idles = ", ".join(f"{li.protocol}:{li.port} idle {_idle(li.protocol, li.idle_timeout)}" for li in lb.listeners) or "no listeners"
-            lines.append(f"  nlb {lb.resource.stack}/{lb.resource.logical_id} zones {', '.join(lb.zones) or '?'}: {idles}")
+            lines.append(f"  nlb {lb.resource.stack}/{lb.resource.logical_id} zones {_lb_zones(lb)}: {idles}")
     counts = {s: sum(f.severity is s for f in findings) for s in Severity}
     lines.append(
         f"findings: {len(findings)} ({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, {counts[Severity.INFO]} info)"

@@ -7,6 +7,8 @@ One module a command family; each has ``register(subparsers)``.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -49,11 +51,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What a shell reports for a process killed by SIGPIPE (128 + 13): ``cmd | head`` exits like this.
+EXIT_CLOSED_PIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
+
+
+def _quiet_closed_stdout() -> int:
+    """The reader went away (``| head``, ``| true``): say nothing, as Unix tools do. Point stdout at
+    /dev/null so the interpreter's final flush does not raise again (Python docs, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout without a file descriptor (a test's StringIO)
+        pass
+    return EXIT_CLOSED_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        return _quiet_closed_stdout()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        code = int(args.func(args))
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
+        return code
+    except BrokenPipeError:
+        raise
     except UsageError as exc:
         print(f"edge-origin {args.command}: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -60,7 +60,29 @@ def check_chart_path(text: str) -> Path:
         raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} is not writable")
     if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.parts):
         raise UsageError(f"--chart {text[:80]!r}...: a name in the path is longer than 255 bytes")
+    _probe_write(path, parent, text)
     return path
+
+
+def _probe_write(path: Path, parent: Path, text: str) -> None:
+    """Write there for real before the run: permission bits say nothing for root, a read-only
+    mount or /proc and /sys (``os.access`` answers yes). An existing file is opened for append (not
+    truncated); otherwise a probe file is made in the folder and removed."""
+    import os
+    import tempfile
+
+    try:
+        if path.exists():
+            with open(path, "ab"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(dir=parent, prefix=".edge-origin-chart-", suffix=".probe")
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as exc:
+        raise UsageError(
+            f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} cannot be written ({exc.strerror or exc})"
+        ) from None
 
 
 # --- rehearse ----------------------------------------------------------------------------------
@@ -188,7 +210,12 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
         print(f"edge-origin rehearse: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
     if args.chart is not None:
-        chart.write_chart(result, args.chart)
+        try:
+            chart.write_chart(result, args.chart)
+        except OSError as exc:  # the folder changed during the run: say so, keep the result
+            print(f"edge-origin rehearse: --chart {args.chart[:80]!r}: not written ({exc.strerror or exc})", file=sys.stderr)
+            print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
+            return EXIT_FINDINGS
     print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
     return EXIT_OK if result.verdict == "spread" else EXIT_FINDINGS
 

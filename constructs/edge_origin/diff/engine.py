@@ -237,7 +237,8 @@ def _record_changes(tr: Transition, name: str) -> Iterable[Change]:
             note = ""
             same = _same_resource(head, b)
             if same is not None:
-                note = (f"the same resource now names {display_value(same.name)}: replaced ({tr.status(b.resource.key).describe()}); "
+                # describe() already reads "replaced (Name ...)": no second "replaced (" around it
+                note = (f"the same resource now names {display_value(same.name)}: {tr.status(b.resource.key).describe()}; "
                         "CloudFormation creates the new record first and deletes this one in clean-up")
             elif other is not None and record_key(other) != key:
                 where = "another stack" if other.stack != b.stack else "another logical id"

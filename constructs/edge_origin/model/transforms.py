@@ -93,9 +93,15 @@ def _plain(value: Any) -> Any:
 def _language_extensions(text: str, where: str) -> dict[str, Any]:
     if not text:
         raise ModelError(f"{where}: {LANGUAGE_EXTENSIONS} must come before other transforms")
-    from cfnlint.decode import decode_str
-    from cfnlint.template import Template
-    from cfnlint.template.transforms._language_extensions import language_extension
+    try:  # a checker-only install (the pre-commit hooks) has no cfn-lint
+        from cfnlint.decode import decode_str
+        from cfnlint.template import Template
+        from cfnlint.template.transforms._language_extensions import language_extension
+    except ImportError:
+        raise ModelError(
+            f"{where}: {LANGUAGE_EXTENSIONS} needs cfn-lint to expand (pip install cfn-lint; pre-commit hook: "
+            "additional_dependencies: [cfn-lint])"
+        ) from None
 
     try:
         decoded, matches = decode_str(text)

@@ -1,0 +1,233 @@
+"""The README's command blocks, and what the tests do with each: run it (with a fixture), or skip
+it with a reason. ``tests/test_readme_commands.py`` fails on any command block that is in neither.
+
+To add a block (a new README section with a ```sh or ```console block):
+1. Run ``python -m pytest -q tests/test_readme_commands.py -k listed``: the failure names the
+   block's line and its KEY (its first command, ``$ `` and comments stripped, spaces collapsed).
+2. Add ``"<a prefix of that key>": Run(...)`` or ``Skip("why it cannot run here")`` to ``BLOCKS``.
+   ``Run`` fields: ``fixture`` (a name in ``FIXTURES`` below: the folder the commands run in),
+   ``slow`` (marks it ``@pytest.mark.slow``), ``stand_ins`` ({command index: reason} for commands
+   the fixture stands in for, e.g. a ``cdk synth`` whose output the fixture already made),
+   ``codes`` ({command index: exit code}; default: the ``exit N`` the command's comment or output
+   says, else 0), ``expect`` (strings the output must hold).
+3. A new fixture: a function ``(workdir: Path, assembly: Path) -> Path`` in ``FIXTURES`` that lays
+   out what the commands read (``assembly`` is the reference app's synthesized cdk.out) and
+   returns the folder to run them in.
+
+In ``console`` style blocks (lines starting ``$ ``), the lines after a command are its expected
+output: each one without ``...`` must appear in the real output (spaces collapsed; a trailing
+``(exit N)`` note is the exit code); a line with ``...`` checks the part before it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+COMMAND_LANGS = ("sh", "console", "bash", "shell", "shell-session")
+FENCE = re.compile(r"^```(\S*)\s*$")
+
+
+@dataclass(frozen=True)
+class Command:
+    text: str  # what bash runs (continuations joined)
+    line: int  # README line of its first line
+    output: tuple[str, ...] = ()  # console style: the lines shown after it
+    comment_code: int | None = None  # "exit N" in its comment or output
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # README line of the opening fence
+    lang: str
+    commands: tuple[Command, ...]
+
+    @property
+    def key(self) -> str:
+        return normalize(self.commands[0].text) if self.commands else ""
+
+
+@dataclass(frozen=True)
+class Run:
+    fixture: str = "workdir"
+    slow: bool = False
+    stand_ins: Mapping[int, str] = field(default_factory=dict)
+    codes: Mapping[int, int] = field(default_factory=dict)
+    expect: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Skip:
+    reason: str
+
+
+def normalize(command: str) -> str:
+    """The command without its comment, continuations and repeated spaces."""
+    return " ".join(strip_comment(command).replace("\\\n", " ").split())
+
+
+def strip_comment(command: str) -> str:
+    """``cmd args  # comment`` -> ``cmd args`` (a ``#`` after a space, outside quotes), per line."""
+    out = []
+    for line in command.splitlines():
+        quote = None
+        for i, ch in enumerate(line):
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#" and (i == 0 or line[i - 1].isspace()):
+                line = line[:i]
+                break
+        out.append(line.rstrip())
+    return "\n".join(out)
+
+
+_EXIT = re.compile(r"\bexit (\d+)\b")
+
+
+def _code_in(text: str) -> int | None:
+    match = _EXIT.search(text)
+    return int(match.group(1)) if match else None
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """Every fenced block whose language is a shell: its commands (and console output)."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        fence = FENCE.match(lines[i])
+        if not fence:
+            i += 1
+            continue
+        lang, start = fence.group(1), i + 1
+        j = start
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        if lang in COMMAND_LANGS:
+            blocks.append(Block(start, lang, tuple(_commands(lines[start:j], start + 1))))
+        i = j + 1
+    return blocks
+
+
+def _commands(body: list[str], first_line: int) -> list[Command]:
+    console = any(line.startswith("$ ") for line in body)
+    commands: list[Command] = []
+    k = 0
+    while k < len(body):
+        line = body[k]
+        is_command = line.startswith("$ ") if console else (line.strip() and not line.lstrip().startswith("#"))
+        if not is_command:
+            k += 1
+            continue
+        parts, at = [line[2:] if console else line], first_line + k
+        while parts[-1].rstrip().endswith("\\") and k + 1 < len(body):
+            k += 1
+            parts.append(body[k])
+        k += 1
+        output: list[str] = []
+        while console and k < len(body) and not body[k].startswith("$ "):
+            output.append(body[k])
+            k += 1
+        text = "\n".join(parts)
+        comment = _comment_of(text)
+        code = _code_in(comment)
+        if code is None and output:
+            code = _code_in(" ".join(o for o in output if "(exit" in o))
+        commands.append(Command(text, at, tuple(output), code))
+    # `$ echo $?` after a command: its output is the previous command's exit code
+    merged: list[Command] = []
+    for command in commands:
+        if console and command.text.strip() == "echo $?" and merged and command.output:
+            prev = merged[-1]
+            merged[-1] = Command(prev.text, prev.line, prev.output, int(command.output[0].strip()))
+            continue
+        merged.append(command)
+    return merged
+
+
+def _comment_of(text: str) -> str:
+    stripped = strip_comment(text).splitlines()
+    return " ".join(line[len(s):] for line, s in zip(text.splitlines(), stripped, strict=False))
+
+
+def alternatives_in(command: str) -> list[str]:
+    """Words a reader would copy that the shell reads differently: ``a|b`` (a pipe) and
+    ``[--flag]`` (a glob), outside comments and quotes."""
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", "''", strip_comment(command))
+    return re.findall(r"\S+\|\S+", bare) + re.findall(r"\[--?[\w-]+[^\]]*\]", bare)
+
+
+# --- fixtures: the folder a block runs in ---------------------------------------------------------
+def _workdir(workdir: Path, assembly: Path) -> Path:
+    """The reference app's cdk.out, the repository's tests/ (fixtures) and a profile file."""
+    shutil.copytree(assembly, workdir / "cdk.out")
+    (workdir / "tests").symlink_to(ROOT / "tests")
+    (workdir / "my-profile.yaml").write_text(
+        "preset: streaming-telemetry\nclient_keepalive_time_s: 45\nnlb_idle_timeout_s: 400\n", encoding="utf-8"
+    )
+    return workdir
+
+
+def _git_main(workdir: Path, assembly: Path) -> Path:
+    """A clone on branch main (the PR workflow runs from the PR checkout, main checked out or not),
+    with the two synthesized sides the skipped synth commands would have written."""
+    repo = workdir / "checkout"
+    repo.mkdir()
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "PATH": "/usr/bin:/bin", "HOME": str(workdir)}
+    for args in (["init", "-q", "-b", "main"], ["commit", "-q", "--allow-empty", "-m", "main"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, timeout=60)
+    shutil.copytree(assembly, repo / "cdk.out")
+    shutil.copytree(assembly, workdir / "main.cdk.out")
+    return repo
+
+
+FIXTURES: dict[str, Callable[[Path, Path], Path]] = {"workdir": _workdir, "git-main": _git_main}
+
+_SYNTH_STAND_IN = ("installs the app's requirements from the registry and synthesizes with the CDK CLI: the "
+                   "fixture holds the reference app synthesized as both sides (../main.cdk.out, cdk.out)")
+_LIVE = "reads or changes a live AWS account"
+
+# key prefix -> what the tests do with the block (see the module docstring)
+BLOCKS: dict[str, Run | Skip] = {
+    "make synth": Skip("builds a fresh venv and node_modules and runs the whole suite (what CI runs)"),
+    "pip install edge-origin": Skip("installs from the package index into this environment (tests/test_packaging.py "
+                                    "builds and installs the wheel)"),
+    "pip install git+<this repo>": Skip("a placeholder URL"),
+    "edge-origin check cdk.out/": Run(),
+    "git worktree add --detach ../main-checkout main": Run(
+        fixture="git-main", stand_ins={1: _SYNTH_STAND_IN, 2: _SYNTH_STAND_IN}),
+    "edge-origin diff --base tests/fixtures/diff/naive-migration": Run(),
+    "edge-origin profile check my-profile.yaml": Run(),
+    "edge-origin profile render --lang python-interceptor": Run(),
+    "edge-origin rehearse cdk.out --name origin.telemetry.example.com --clients 500": Run(slow=True),
+    "edge-origin rehearse tests/fixtures/rehearsal/IncidentWeighted4.template.json": Run(),
+    "edge-origin rehearse cdk.out --name origin.telemetry.example.com --model --devices 14000000": Run(),
+    "edge-origin plan show": Skip(f"{_LIVE} (Route 53); tests/live_write/ runs the same commands against moto"),
+    "edge-origin audit": Skip(f"{_LIVE}; tests/live/ runs audit against moto"),
+    "edge-origin verify cdk.out": Skip(f"{_LIVE}; tests/live/ runs verify against moto"),
+    "edge-origin preflight cdk.out": Skip(f"{_LIVE}; tests/live/ runs preflight against moto"),
+    "edge-origin dns-spread origin.example.com --resolver 127.0.0.1:46112": Skip(
+        "needs a resolver on that port; tests/rehearsal/ runs dns-spread against the rehearsal DNS server"),
+}
+
+
+def entry_for(block: Block) -> tuple[str, Run | Skip] | None:
+    """The one BLOCKS entry whose key prefixes the block's key (the longest when several)."""
+    matches = [k for k in BLOCKS if block.key.startswith(normalize(k))]
+    if not matches:
+        return None
+    key = max(matches, key=len)
+    return key, BLOCKS[key]
+
+
+def readme_blocks() -> list[Block]:
+    return parse_blocks(README.read_text(encoding="utf-8"))

@@ -1,0 +1,95 @@
+"""The GitHub Action's scripts as the runner calls them: a SARIF path in a missing folder (made),
+one that cannot be made or written (one line, exit 2, no sarif-file for the upload step), and an
+install of several requirements (a fake pip records what it was given)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ACTION = ROOT / "scripts" / "edge_origin_action.sh"
+INSTALL = ROOT / "scripts" / "edge_origin_install.sh"
+WEIGHTED = ROOT / "tests" / "fixtures" / "diff" / "single-record-in-place" / "base" / "Edge.template.json"
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
+
+
+def _action(tmp_path: Path, sarif: str, **env: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str]]:
+    output = tmp_path / "github_output.txt"
+    output.write_text("")
+    full = {
+        **os.environ, "PYTHONPATH": str(ROOT / "constructs"), "EO_CLI": f"{sys.executable} -m edge_origin.cli",
+        "EO_HEAD": str(WEIGHTED), "EO_SARIF": sarif, "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"), **env,
+    }
+    proc = subprocess.run(["bash", str(ACTION)], env=full, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    lines = output.read_text(encoding="utf-8").splitlines()
+    return proc, dict(line.split("=", 1) for line in lines)
+
+
+def test_sarif_in_a_missing_folder_is_created(tmp_path: Path) -> None:
+    sarif = tmp_path / "reports" / "nested" / "edge-origin.sarif"
+    proc, out = _action(tmp_path, str(sarif))
+    assert proc.returncode == 1, proc.stderr  # EO-DNS1 in the weighted template
+    assert out["exit-code"] == "1" and out["sarif-file"] == str(sarif)
+    assert "EO-DNS1" in {r["ruleId"] for r in json.loads(sarif.read_text())["runs"][0]["results"]}
+    assert Path(out["report-file"]).read_text().startswith("## edge-origin review")
+
+
+def test_relative_sarif_folder_is_created_in_the_workspace(tmp_path: Path) -> None:
+    proc, out = _action(tmp_path, "out/edge-origin.sarif")
+    assert proc.returncode == 1, proc.stderr
+    assert (tmp_path / "out" / "edge-origin.sarif").stat().st_size > 0
+
+
+@pytest.mark.parametrize("defer", ["", "1"])
+def test_sarif_folder_that_cannot_be_made_is_one_line(tmp_path: Path, defer: str) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    proc, out = _action(tmp_path, str(blocker / "edge-origin.sarif"), EO_DEFER_EXIT=defer)
+    assert proc.returncode == (0 if defer else 2)
+    errors = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1 and "sarif-file" in errors[0] and "cannot create its folder" in errors[0], proc.stderr
+    assert out == {"exit-code": "2", "sarif-file": "", "report-file": ""}  # the upload step is skipped
+    assert "cannot create its folder" in (tmp_path / "summary.md").read_text()  # the job summary says why
+
+
+def test_sarif_path_that_is_a_directory_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "dir.sarif").mkdir()
+    proc, out = _action(tmp_path, str(tmp_path / "dir.sarif"))
+    assert proc.returncode == 2 and "is a directory" in proc.stderr
+    assert out["sarif-file"] == ""
+
+
+def _install(tmp_path: Path, install: str, default: str = "/action") -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    record = tmp_path / "pip-args.json"
+    fake = tmp_path / "fake_pip.py"
+    fake.write_text(f"import json, sys\nopen({str(record)!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
+    env = {**os.environ, "EO_INSTALL": install, "EO_DEFAULT": default, "EO_PIP": f"{sys.executable} {fake}"}
+    proc = subprocess.run(["bash", str(INSTALL)], env=env, capture_output=True, text=True, timeout=60)
+    return proc, json.loads(record.read_text()) if record.exists() else []
+
+
+def test_install_takes_several_requirements(tmp_path: Path) -> None:
+    proc, args = _install(tmp_path, "edge-origin==0.2.0 cfn-lint>=1.58\n  -r requirements-ci.txt\n")
+    assert proc.returncode == 0, proc.stderr
+    assert args == ["install", "--quiet", "edge-origin==0.2.0", "cfn-lint>=1.58", "-r", "requirements-ci.txt"]
+
+
+def test_install_defaults_to_the_action_checkout(tmp_path: Path) -> None:
+    proc, args = _install(tmp_path, "  \n", default="/home/runner/work/_actions/edge-origin/v1")
+    assert proc.returncode == 0, proc.stderr
+    assert args == ["install", "--quiet", "/home/runner/work/_actions/edge-origin/v1"]
+
+
+def test_install_of_nothing_is_one_line(tmp_path: Path) -> None:
+    proc, args = _install(tmp_path, "", default="")
+    assert proc.returncode == 2 and args == []
+    assert proc.stderr.strip().count("\n") == 0 and "nothing to install" in proc.stderr
