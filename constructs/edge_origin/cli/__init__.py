@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "profile",
     "origin_secret",
     "rehearse",
+    "model",
     "live",
     "plan",
 )
