@@ -239,3 +239,14 @@ def test_the_table_marks_a_cell_outside_a_factor_of_two() -> None:
     rows = model_fit.comparison_table({"e": {"peak_5xx": Band(0.15, 0.1, 0.2), "mean_5xx": Band(0.03, 0.02, 0.04)}}, cells, [])
     assert [r["verdict"] for r in rows] == ["within x2", "NOT within x2"]
     assert "NOT within x2" in model_fit.table_text(rows)
+
+
+@pytest.mark.slow
+def test_model_fit_prints_the_fitted_numbers_and_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["model", "fit", "--seeds", "2"])
+    out = capsys.readouterr().out
+    assert "steady_capacity =" in out and "scale_seconds   =" in out
+    for cell in ("mar1-2.peak_5xx", "mar7-9.peak_5xx", "mar1-2.mean_5xx", "mar7-9.mean_5xx", "feb27.peak_5xx"):
+        assert cell in out
+    assert out.count("fitted") >= 2
+    assert code == (1 if "NOT within x2" in out else 0)

@@ -37,6 +37,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--scale-seconds", type=finite_float(0, 86_400), required=True,
                    help="seconds an address under a burst takes to reach its steady capacity (0: at once)")
     q.set_defaults(func=_cmd_predict)
+    c = msub.add_parser("compare", help="the model and the loopback rehearsal on the same small plans, an origin killed")
+    c.add_argument("--clients", type=int_range(2, 1000), default=60, help="clients a loopback run (default 60)")
+    c.add_argument("--edges", default="1,20,50", help="comma-separated edge counts (default 1,20,50)")
+    c.add_argument("--routing", default="weighted,multivalue", help="comma-separated: weighted, multivalue (default both)")
+    c.add_argument("--no-loopback", action="store_true", help="model side only (no sockets)")
+    c.add_argument("--seed", type=int_range(0, 2**31), default=1, help="seed of the loopback runs (default 1)")
+    c.add_argument("--json", action="store_true", help="write one JSON object to stdout")
+    c.set_defaults(func=_cmd_compare)
 
 
 def _base(args: argparse.Namespace):  # noqa: ANN202 - the library type is imported lazily
@@ -105,3 +113,30 @@ def _cmd_predict(args: argparse.Namespace) -> int:
             print(f"{name:<10} {pk.median * 100:>8.3f} % ({pk.low * 100:.3f}..{pk.high * 100:.3f}) "
                   f"{mn.median * 100:>8.3f} % ({mn.low * 100:.3f}..{mn.high * 100:.3f}) {rq.median:>12,.0f} ({rq.low:,.0f}..{rq.high:,.0f})")
     return EXIT_OK
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    routings = [r.strip() for r in args.routing.split(",") if r.strip()]
+    if not routings or any(r not in ("weighted", "multivalue") for r in routings):
+        raise UsageError(f"--routing {args.routing[:60]!r}: expected weighted and/or multivalue, comma-separated")
+    try:
+        edges = [int(e) for e in args.edges.split(",")]
+    except ValueError:
+        raise UsageError(f"--edges {args.edges[:60]!r}: expected comma-separated whole numbers 1..50") from None
+    if not edges or any(not 1 <= e <= 50 for e in edges):
+        raise UsageError(f"--edges {args.edges[:60]!r}: each must be 1..50")
+    if not args.no_loopback:
+        from edge_origin.cli.common import require_extra
+        from edge_origin.rehearsal import EXTRA_MODULES
+
+        for module in EXTRA_MODULES:
+            require_extra(module, "rehearsal", "model compare")
+    from edge_origin.rehearsal import model_agreement
+
+    rows = [model_agreement.compare(r, e, args.clients, seed=args.seed, loopback=not args.no_loopback)
+            for r in routings for e in edges]
+    if args.json:
+        print(json.dumps([model_agreement.to_dict(r) for r in rows], sort_keys=True))
+    else:
+        print(model_agreement.table_text(rows))
+    return EXIT_FINDINGS if any(r.agrees() is False for r in rows) else EXIT_OK
