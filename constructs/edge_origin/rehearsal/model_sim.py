@@ -347,7 +347,7 @@ def simulate(inp: SimInputs) -> SimOutput:
                     refused_dev += refused_here.sum(axis=1)
                     break
                 trying = _next_address(refused_here, masks)
-                refused_dev += refused_here.sum(axis=1) - trying.sum(axis=1)  # nowhere left to try
+                refused_dev += np.clip(refused_here.sum(axis=1) - trying.sum(axis=1), 0.0, None)  # nowhere left
         with np.errstate(divide="ignore", invalid="ignore"):
             q = np.where(count > 0, refused_dev / count, 0.0)
         accepted_t[t] = taken_total
@@ -396,19 +396,24 @@ def simulate(inp: SimInputs) -> SimOutput:
 def error_shares(
     out: SimOutput, window_seconds: float = 300.0, sliding: bool = False
 ) -> tuple[float, float, float | None]:
-    """(peak, mean, peak window start s): refused / attempts over the worst window and over the run.
+    """(peak, mean, peak window start s): failed / device attempts over the worst window and over the run.
+
+    A device attempt fails when every address it tried refused it (one try: a refused connect).
 
     Windows are ``window_seconds`` long and start at 0, when the crowd starts (as CloudWatch
     periods are aligned to the clock); ``sliding`` takes the worst window starting at any step
     instead (it can leave out the first, accepted, burst and see only the reconnect storm). A
     window needs one whole attempt to count (a fluid tail is a fraction of a device).
     """
-    attempts = out.accepted + out.refused
+    if out.failed is not None and out.attempts is not None:  # device attempts: a refused connect that the
+        attempts, refused = out.attempts, out.failed  # next address took is not an error
+    else:
+        attempts, refused = out.accepted + out.refused, out.refused
     total = float(attempts.sum())
-    mean = float(out.refused.sum()) / total if total > 0 else 0.0
+    mean = float(refused.sum()) / total if total > 0 else 0.0
     width = max(1, min(len(attempts), int(round(window_seconds / out.step_seconds))))
     ca = np.concatenate([[0.0], np.cumsum(attempts)])
-    cr = np.concatenate([[0.0], np.cumsum(out.refused)])
+    cr = np.concatenate([[0.0], np.cumsum(refused)])
     if sliding:
         starts = np.arange(0, len(attempts) - width + 1)
         ends = starts + width
