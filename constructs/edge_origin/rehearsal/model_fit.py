@@ -7,8 +7,9 @@ or the user's): ``{"fit": [CELL, CELL], "cells": [{"cell": "EVENT.METRIC", "valu
 the predictions (:func:`~edge_origin.rehearsal.model_events_run.predict`, which never sees them).
 
 The fit: ``steady_capacity`` C by log bisection so that the first fitted cell is matched, inside a
-log bisection on ``scale_seconds`` S for the second (the first cell, a weighted overload, turns on
-C; the second, a multivalue burst, on how fast the addresses scale, C / S).
+scan and log bisection on the scaling rate C / S for the second (the first cell, a weighted
+overload, turns on C; the second, a multivalue burst, on how fast the addresses scale, C / S);
+``scale_seconds`` S is then C / rate.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from edge_origin.rehearsal.model_inputs import ModelError
 METRICS = ("peak_5xx", "mean_5xx", "peak_requests_per_second")
 FACTOR = 2.0  # a prediction within this factor of the published figure agrees
 CAPACITY_RANGE = (1e3, 1e10)
-SCALE_RANGE = (0.1, 3600.0)
+RATE_RANGE = (10.0, 1e9)  # connections/s an address gains while scaling
+RATE_ITERATIONS = 14
+WARM_BRACKET = 1.25  # C at the next rate is searched within this factor of the last C first
 FIT_HORIZON = 300.0
-SCAN_POINTS = 9  # the fitted cells are peak 5-minute figures: the first window is enough
+SCAN_POINTS = 7  # the fitted cells are peak 5-minute figures: the first window is enough
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ def _bisect_log(f: Callable[[float], float], lo: float, hi: float, target: float
 
 
 def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[PublishedCell],
-        base: CapacityModel | None = None, iterations: int = 13) -> FitResult:
+        base: CapacityModel | None = None, iterations: int = 12) -> FitResult:
     """Fit C (first cell) and, with a second cell, S; one seed (0), peak windows only."""
     by_name = {e.name: e for e in events}
     wanted = {c.cell: c for c in cells}
@@ -114,27 +117,46 @@ def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[Publi
     # more capacity: fewer errors, more requests/s answered without retries
     rising = first.metric == "peak_requests_per_second"
 
-    def capacity_for(scale: float) -> float:
-        return _bisect_log(lambda c: value(replace(base, steady_capacity=c, scale_seconds=scale), first),
-                           *CAPACITY_RANGE, first.value, rising, iterations)
+    last: list[float] = []
+
+    def capacity_for(scale_of: Callable[[float], float]) -> float:
+        """C matching the first cell, S given by ``scale_of(C)``: a wide bracket first, then around the last C."""
+
+        def at(c: float) -> float:
+            return value(replace(base, steady_capacity=c, scale_seconds=scale_of(c)), first)
+
+        if last:
+            lo, hi = last[-1] / WARM_BRACKET, last[-1] * WARM_BRACKET
+            found = _bisect_log(at, lo, hi, first.value, rising, iterations)
+            if not lo * 1.01 < found < hi / 1.01:  # ran into the narrow bracket: widen again
+                found = _bisect_log(at, *CAPACITY_RANGE, first.value, rising, iterations + 4)
+        else:
+            found = _bisect_log(at, *CAPACITY_RANGE, first.value, rising, iterations + 4)
+        last.append(found)
+        return found
 
     if second is None:
+        capacity = capacity_for(lambda _c: base.scale_seconds)
         scale = base.scale_seconds
     else:
-        def second_at(scale: float) -> float:
-            return value(replace(base, steady_capacity=capacity_for(scale), scale_seconds=scale), second)
+        # the second cell (a multivalue burst) turns on how fast an address gains capacity, C / S: search that
+        # rate, with C refitted to the first cell at each rate (S = C / rate)
+        def second_at(rate: float) -> float:
+            c = capacity_for(lambda c: c / rate)
+            return value(replace(base, steady_capacity=c, scale_seconds=c / rate), second)
 
-        # the second cell need not be monotone along C(S): scan S, then bisect the last bracket that crosses
-        grid = [SCALE_RANGE[0] * (SCALE_RANGE[1] / SCALE_RANGE[0]) ** (i / (SCAN_POINTS - 1)) for i in range(SCAN_POINTS)]
-        seen = [(s, second_at(s)) for s in grid]
+        lo_r, hi_r = RATE_RANGE
+        grid = [lo_r * (hi_r / lo_r) ** (i / (SCAN_POINTS - 1)) for i in range(SCAN_POINTS)]
+        seen = [(r, second_at(r)) for r in grid]
         brackets = [(a, b, fa) for (a, fa), (b, fb) in zip(seen, seen[1:], strict=False)
                     if (fa - second.value) * (fb - second.value) <= 0]
-        if brackets:
+        if brackets:  # the last crossing: the largest rate that gives the cell
             lo, hi, f_lo = brackets[-1]
-            scale = _bisect_log(second_at, lo, hi, second.value, f_lo < second.value, max(5, iterations - 6))
+            rate = _bisect_log(second_at, lo, hi, second.value, f_lo < second.value, RATE_ITERATIONS)
         else:
-            scale = min(seen, key=lambda sv: abs(math.log(max(sv[1], 1e-12) / max(second.value, 1e-12))))[0]
-    capacity = capacity_for(scale)
+            rate = min(seen, key=lambda rv: abs(math.log(max(rv[1], 1e-12) / max(second.value, 1e-12))))[0]
+        capacity = capacity_for(lambda c: c / rate)
+        scale = capacity / rate
     model = replace(base, steady_capacity=capacity, scale_seconds=scale, horizon_seconds=CapacityModel(1, 0).horizon_seconds)
     got = {c.cell: value(replace(model, horizon_seconds=FIT_HORIZON), c) for c in (first, second) if c is not None}
     converged = all(_agrees(got[c], wanted[c].value, 1.1) for c in got)
