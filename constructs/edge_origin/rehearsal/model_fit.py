@@ -29,6 +29,7 @@ FACTOR = 2.0  # a prediction within this factor of the published figure agrees
 CAPACITY_RANGE = (1e3, 1e10)
 RATE_RANGE = (10.0, 1e9)  # connections/s an address gains while scaling
 RATE_ITERATIONS = 14
+PATTERN_RUNS = 160
 WARM_BRACKET = 1.25  # C at the next rate is searched within this factor of the last C first
 FIT_HORIZON = 300.0
 SCAN_POINTS = 7  # the fitted cells are peak 5-minute figures: the first window is enough
@@ -103,7 +104,10 @@ def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[Publi
     """Fit C (first cell) and, with a second cell, S; one seed (0), peak windows only."""
     by_name = {e.name: e for e in events}
     wanted = {c.cell: c for c in cells}
-    base = replace(base or CapacityModel(1e6, 60.0), horizon_seconds=FIT_HORIZON)
+    base = base or CapacityModel(1e6, 60.0)
+    full_horizon = base.horizon_seconds
+    if all(wanted[c].metric == "peak_5xx" for c in fit_cells):  # peaks: the first window is enough
+        base = replace(base, horizon_seconds=FIT_HORIZON)
     runs = 0
 
     def value(model: CapacityModel, cell: PublishedCell) -> float:
@@ -157,10 +161,44 @@ def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[Publi
             rate = min(seen, key=lambda rv: abs(math.log(max(rv[1], 1e-12) / max(second.value, 1e-12))))[0]
         capacity = capacity_for(lambda c: c / rate)
         scale = capacity / rate
-    model = replace(base, steady_capacity=capacity, scale_seconds=scale, horizon_seconds=CapacityModel(1, 0).horizon_seconds)
-    got = {c.cell: value(replace(model, horizon_seconds=FIT_HORIZON), c) for c in (first, second) if c is not None}
+    model = replace(base, steady_capacity=capacity, scale_seconds=scale)
+    targets = [c for c in (first, second) if c is not None]
+    got = {c.cell: value(model, c) for c in targets}
+    if second is not None and not all(_agrees(got[c.cell], c.value, 1.1) for c in targets):
+        model, got = _pattern_search(model, targets, lambda m, c: value(m, c))
+    model = replace(model, horizon_seconds=full_horizon)
     converged = all(_agrees(got[c], wanted[c].value, 1.1) for c in got)
     return FitResult(model, got, runs, converged)
+
+
+def _miss(got: Mapping[str, float], targets: Sequence[PublishedCell]) -> float:
+    """Sum of squared log ratios predicted / published (a zero counts as a thousandth of the target)."""
+    return sum(math.log(max(got[c.cell], c.value / 1000, 1e-12) / max(c.value, 1e-12)) ** 2 for c in targets)
+
+
+def _pattern_search(model: CapacityModel, targets: Sequence[PublishedCell],
+                    value: Callable[[CapacityModel, PublishedCell], float]) -> tuple[CapacityModel, dict[str, float]]:
+    """The nested search missed (the second cell is not monotone along it): a compass search on
+    (log C, log S) from there, steps x4 down to x1.005, at most PATTERN_RUNS runs."""
+    def evaluate(m: CapacityModel) -> dict[str, float]:
+        return {c.cell: value(m, c) for c in targets}
+
+    best, best_got = model, evaluate(model)
+    step, runs = 4.0, 0
+    while step > 1.005 and runs < PATTERN_RUNS:
+        moved = False
+        for fc, fs in ((step, 1), (1 / step, 1), (1, step), (1, 1 / step), (step, step), (1 / step, 1 / step)):
+            c = min(max(best.steady_capacity * fc, CAPACITY_RANGE[0]), CAPACITY_RANGE[1])
+            sc = min(max(best.scale_seconds * fs, 0.01), 86_400.0)
+            trial = replace(best, steady_capacity=c, scale_seconds=sc)
+            got = evaluate(trial)
+            runs += len(targets)
+            if _miss(got, targets) < _miss(best_got, targets):
+                best, best_got, moved = trial, got, True
+                break
+        if not moved:
+            step = math.sqrt(step)
+    return best, best_got
 
 
 def _agrees(predicted: float, published: float, factor: float) -> bool:
