@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range
+from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -54,6 +54,7 @@ def _base(args: argparse.Namespace):  # noqa: ANN202 - the library type is impor
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
+    require_extra("numpy", "rehearsal", "model fit")  # one line naming the extra, exit 2
     from dataclasses import replace
 
     from edge_origin.rehearsal import model_events, model_fit
@@ -92,6 +93,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
+    require_extra("numpy", "rehearsal", "model predict")
     from dataclasses import replace
 
     from edge_origin.rehearsal import model_events, model_fit
@@ -125,12 +127,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--edges {args.edges[:60]!r}: expected comma-separated whole numbers 1..50") from None
     if not edges or any(not 1 <= e <= 50 for e in edges):
         raise UsageError(f"--edges {args.edges[:60]!r}: each must be 1..50")
-    if not args.no_loopback:
-        from edge_origin.cli.common import require_extra
-        from edge_origin.rehearsal import EXTRA_MODULES
+    from edge_origin.rehearsal import EXTRA_MODULES
 
-        for module in EXTRA_MODULES:
-            require_extra(module, "rehearsal", "model compare")
+    for module in EXTRA_MODULES if not args.no_loopback else ("numpy",):
+        require_extra(module, "rehearsal", "model compare")
     from edge_origin.rehearsal import model_agreement
 
     rows = [model_agreement.compare(r, e, args.clients, seed=args.seed, loopback=not args.no_loopback)
