@@ -9,11 +9,11 @@ The capacity model, per origin address (an NLB's zonal node behind one EIP):
 
 The clients (CloudFront edges, for their devices), all sourced:
 
-* ``connect_tries`` 3, ``connect_timeout`` 10 s: CloudFront's origin ConnectionAttempts and
-  ConnectionTimeout defaults (botocore cloudfront service-2.json, ``Origin``); a refused connect
-  tries the next address of the answer, as "client software typically tries another of the IP
-  addresses in the response" (botocore route53 service-2.json, ``MultiValueAnswer``). The tries
-  of one attempt happen within one model step;
+* ``connect_tries`` 3: CloudFront's origin ConnectionAttempts default (botocore cloudfront
+  service-2.json, ``Origin``); a refused connect tries the next address of the answer, as "client
+  software typically tries another of the IP addresses in the response" (botocore route53
+  service-2.json, ``MultiValueAnswer``). The tries of one attempt happen within one model step
+  (CloudFront's ConnectionTimeout, default 10 s, is not modelled: a step is at most 10 s);
 * retries: gRPC's connection backoff (1 s, x1.6, +-20 % jitter, 120 s cap; grpc
   doc/connection-backoff.md), forever;
 * re-resolve at the TTL; one shared answer per TTL window (``resolvers`` 1, guide line 15:
@@ -42,7 +42,6 @@ from edge_origin.rehearsal.model_sim import HealthCheckModel, SimInputs, SimOutp
 
 PEAK_WINDOW_SECONDS = 300.0
 CLOUDFRONT_CONNECTION_ATTEMPTS = 3  # botocore cloudfront Origin.ConnectionAttempts: default 3
-CLOUDFRONT_CONNECTION_TIMEOUT = 10.0  # botocore cloudfront Origin.ConnectionTimeout: default 10 s
 DEFAULT_SEEDS = 5
 
 
@@ -53,7 +52,6 @@ class CapacityModel:
     steady_capacity: float
     scale_seconds: float
     connect_tries: int = CLOUDFRONT_CONNECTION_ATTEMPTS
-    connect_timeout: float = CLOUDFRONT_CONNECTION_TIMEOUT
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     resolvers: int = 1
     edges: int = 600

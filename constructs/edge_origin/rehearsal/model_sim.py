@@ -12,8 +12,12 @@ its devices waiting to reconnect (by retry number, in a ring buffer of future st
    of the answer, drawn per device for first attempts; ``pick_first``: the first, or an even split
    with ``edge_rotation``; ``round_robin``: every address);
 4. each origin accepts up to its room (concurrent connections left, and new connections a second
-   x step), refuses the rest; a resolver's refused devices are rescheduled with jittered
-   exponential backoff (or give up after their attempts);
+   x step; with ``scale_seconds`` the concurrent capacity ramps from zero since the origin was
+   first loaded; a killed origin has none), refuses the rest; a refused connect tries the next
+   address of its answer, up to ``connect_tries`` addresses (uniformly over the others: the
+   order-free expectation of a shuffled list); a device refused on every address it tried is a
+   failed attempt (``failed``), rescheduled with jittered exponential backoff (or gives up after
+   its attempts). When ``kill`` fires, the killed origin's devices reconnect at once;
 5. an origin that refused or is full fails its Route 53 health check; after ``failure_threshold x
    request_interval`` s of failing it leaves the answers (Route 53 fails open when none is
    healthy), and as long again of passing brings it back.

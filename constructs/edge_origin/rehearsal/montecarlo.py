@@ -19,7 +19,9 @@ Inputs (:class:`ModelConfig`, the ``rehearse --model`` flags):
   the sensitivity sweep in ``benchmarks/bench_rehearsal.py``;
 * each device connects as its load-balancing policy does (see :mod:`~edge_origin.rehearsal.model_sim`);
 * an origin address takes ``origin_capacity`` (``N`` concurrent connections or ``N/s`` new
-  connections a second; per-origin overrides) and refuses the rest; refused devices reconnect
+  connections a second; per-origin overrides; ``scale_seconds``: ramping up from zero once
+  loaded) and refuses the rest; a refused connect tries the next address of the answer, up to
+  ``connect_tries`` (CloudFront's 3); ``kill`` stops an origin at a time; refused devices reconnect
   with gRPC's backoff (``retry``); the health checks of the plan see the origins past capacity
   and take them out of the answers after ``failure_threshold x request_interval`` (fail-open when
   none is healthy). Time advances in steps no longer than the shortest health-check interval.
