@@ -32,7 +32,7 @@ def _small_events(tmp: Path) -> str:
 def _specs(events: str) -> dict[str, tuple[list[str], list[str]]]:
     return {
         "predict": (["model", "predict", "--events", events, "--capacity", "100", "--scale-seconds", "1", "--seeds", "1"],
-                    ["--events", "--capacity", "--scale-seconds", "--seeds", "--resolvers", "--connect-tries"]),
+                    ["--events", "--capacity", "--scale-seconds", "--seeds", "--resolvers", "--connect-tries", "--retry"]),
         "fit": (["model", "fit", "--events", events], ["--events", "--published"]),
         "compare": (["model", "compare", "--no-loopback", "--clients", "10", "--edges", "1"],
                     ["--clients", "--edges", "--routing", "--seed"]),

@@ -17,6 +17,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="caching resolvers the 600 edges share (default 1: one shared answer per TTL window)")
     p.add_argument("--connect-tries", type=int_range(1, 8), default=3,
                    help="addresses of the answer a connect tries (default 3, CloudFront's ConnectionAttempts)")
+    p.add_argument("--retry", default="inf:1:120", metavar="ATTEMPTS[:BASE[:MAX]]",
+                   help="device reconnects after a refusal: ATTEMPTS (0 none, inf forever), gRPC's backoff from BASE s "
+                   "(x1.6 a retry, +-20%% jitter, at most MAX s) (default inf:1:120, a gRPC channel's)")
     p.add_argument("--json", action="store_true", help="write one JSON object to stdout")
 
 
@@ -49,8 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _base(args: argparse.Namespace):  # noqa: ANN202 - the library type is imported lazily
     from edge_origin.rehearsal.model_events_run import CapacityModel
+    from edge_origin.rehearsal.model_inputs import parse_retry
 
-    return CapacityModel(1e6, 60.0, connect_tries=args.connect_tries, resolvers=args.resolvers)
+    return CapacityModel(1e6, 60.0, connect_tries=args.connect_tries, resolvers=args.resolvers,
+                         retry=parse_retry(args.retry))
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
