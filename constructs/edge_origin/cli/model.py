@@ -89,6 +89,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
               "connections/s until steady)")
         for cell, got in result.fitted.items():
             print(f"  {cell}: the fitted model gives {got * 100:.4f} %")
+        lo, hi = model_fit.CAPACITY_RANGE
+        if not lo * 1.01 < model.steady_capacity < hi / 1.01:
+            print(f"  steady_capacity is at the search bound ({lo:g} .. {hi:g}): the cells do not pin it")
         if not result.converged:
             print("  the fit did not reach its cells within 10 %: the model cannot give them exactly (see the figures above)")
         print(f"predicted vs published ({args.seeds} seeds; band = min .. max over seeds):")
