@@ -43,6 +43,7 @@ from edge_origin.rehearsal.model_inputs import ModelError, RetryPolicy
 
 MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
 JITTER_SAMPLES = 41
+DENSE_RESOLVERS = 16  # up to this many resolvers, reconnects are scheduled with one dense array operation
 DUST = 1e-6  # refused shares of a device below this are dropped, not retried
 
 
@@ -247,6 +248,14 @@ def simulate(inp: SimInputs) -> SimOutput:
     kill_index, kill_at = inp.kill if inp.kill is not None else (-1, math.inf)
     dead = np.zeros(k, dtype=bool)
 
+    # the retry kernel as a dense (offset, class) matrix: one array operation a step for few resolvers
+    dense: np.ndarray | None = None
+    ring = np.arange(horizon)
+    if classes >= 1 and groups <= DENSE_RESOLVERS:
+        dense = np.zeros((horizon, classes))
+        for klass, (offs, weights) in enumerate(jitter):
+            np.add.at(dense[:, klass], offs, weights)
+
     def schedule(t: int, klass: int, counts: np.ndarray) -> None:
         offs, weights = jitter[klass - 1]
         buf[(t + offs) % horizon, klass - 1, :] += weights[:, None] * counts[None, :]
@@ -362,18 +371,30 @@ def simulate(inp: SimInputs) -> SimOutput:
         demand_t[t] = held + refused_o
         # reconnects: first attempts -> retry 1, retry c -> c + 1 (forever: the last class repeats)
         if q.any():
-            for klass, refused in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
-                counts = np.where(refused >= DUST, refused, 0.0)  # fluid dust would retry forever
-                if not counts.any():
-                    continue
-                nxt = klass + 1
-                if nxt > classes:
-                    if finite:
-                        gave_up += float(counts.sum())
+            if dense is not None:  # few resolvers: every class at once through the dense kernel
+                refused_all = np.vstack([new[None, :], due[:classes]]) * q[None, :]
+                refused_all[refused_all < DUST] = 0.0  # fluid dust would retry forever
+                moved = refused_all[:classes].copy()
+                if finite:
+                    gave_up += float(refused_all[classes].sum())
+                else:
+                    moved[classes - 1] += refused_all[classes]
+                if moved.any():
+                    buf[(t + ring) % horizon] += dense[:, :, None] * moved[None, :, :]
+                    pending += float(moved.sum())
+            else:
+                for klass, refused in [(0, new * q), *((c, due[c - 1] * q) for c in range(1, classes + 1))]:
+                    counts = np.where(refused >= DUST, refused, 0.0)  # fluid dust would retry forever
+                    if not counts.any():
                         continue
-                    nxt = classes
-                schedule(t, nxt, counts)
-                pending += float(counts.sum())
+                    nxt = klass + 1
+                    if nxt > classes:
+                        if finite:
+                            gave_up += float(counts.sum())
+                            continue
+                        nxt = classes
+                    schedule(t, nxt, counts)
+                    pending += float(counts.sum())
         # Route 53 health checks of the origins past capacity
         _update_health(inp.checks, (held >= cap - 0.5) | (refused_o > 0.5), dt, now, status, failing_for,
                        passing_for, events)
