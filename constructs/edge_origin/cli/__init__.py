@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "profile",
     "origin_secret",
     "rehearse",
+    "model",
     "live",
     "watch",
     "plan",

@@ -75,6 +75,14 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
                    help="seconds a model step, shortened to the health-check interval (default 1)")
     g.add_argument("--horizon", type=finite_float(1, 7 * 86_400), default=None,
                    help="simulated seconds (default 600, or the ramp when longer)")
+    g.add_argument("--connect-tries", type=int_range(1, 8), default=3,
+                   help="addresses of the answer a refused connect tries in turn (default 3, CloudFront's origin "
+                   "ConnectionAttempts; 1: never the next address)")
+    g.add_argument("--scale-seconds", type=finite_float(0, 86_400), default=0.0,
+                   help="capacity ramp: an address first loaded holds --origin-capacity x min(1, s / this) "
+                   "(default 0: steady capacity at once)")
+    g.add_argument("--seeds", type=int_range(1, 100), default=1,
+                   help="run this many seeds (--seed, +1, ...) and print the band of predicted errors (default 1)")
     g.add_argument("--error-limit", type=finite_float(0, 1), default=0.01,
                    help="peak 5-minute error share above which the verdict is overload (default 0.01)")
 
@@ -104,7 +112,12 @@ def run_model_from_args(args: argparse.Namespace, plan: DnsPlan) -> ModelResult:
         step_seconds=args.step,
         horizon_seconds=args.horizon,
         error_limit=args.error_limit,
+        connect_tries=args.connect_tries,
+        scale_seconds=args.scale_seconds,
+        kill=args.kill,
     )
     if args.retry is not None:
         cfg.retry = args.retry
+    if args.seeds > 1:
+        return montecarlo.run_model_seeds(plan, cfg, args.seeds)
     return montecarlo.run_model(plan, cfg)

@@ -19,7 +19,9 @@ Inputs (:class:`ModelConfig`, the ``rehearse --model`` flags):
   the sensitivity sweep in ``benchmarks/bench_rehearsal.py``;
 * each device connects as its load-balancing policy does (see :mod:`~edge_origin.rehearsal.model_sim`);
 * an origin address takes ``origin_capacity`` (``N`` concurrent connections or ``N/s`` new
-  connections a second; per-origin overrides) and refuses the rest; refused devices reconnect
+  connections a second; per-origin overrides; ``scale_seconds``: ramping up from zero once
+  loaded) and refuses the rest; a refused connect tries the next address of the answer, up to
+  ``connect_tries`` (CloudFront's 3); ``kill`` stops an origin at a time; refused devices reconnect
   with gRPC's backoff (``retry``); the health checks of the plan see the origins past capacity
   and take them out of the answers after ``failure_threshold x request_interval`` (fail-open when
   none is healthy). Time advances in steps no longer than the shortest health-check interval.
@@ -62,6 +64,7 @@ __all__ = [
     "ModelResult",
     "calibrate_capacity",
     "run_model",
+    "run_model_seeds",
 ]
 
 DEFAULT_RESOLVERS = 1  # what the write-ups describe: one shared answer per TTL window (see the docstring)
@@ -71,6 +74,9 @@ PEAK_WINDOW_SECONDS = 300.0  # the published table's "peak 5-minute" window
 MAX_STEPS = 200_000
 MAX_DEVICES = 10**12
 MAX_RESOLVERS = 100_000
+CONNECT_TRIES = 3  # CloudFront's origin ConnectionAttempts default (see ModelConfig.connect_tries)
+MAX_CONNECT_TRIES = 8  # a multivalue answer holds at most 8 addresses
+MAX_SEEDS = 100
 MAX_ANSWER_DRAWS = 2_000_000  # resolvers x TTL windows: each draw is one select_answer call (~20-40 us here)
 
 
@@ -99,6 +105,12 @@ class ModelConfig:
     step_seconds: float = 1.0
     horizon_seconds: float | None = None
     error_limit: float = ERROR_LIMIT
+    # a refused connect tries the next address of its answer, up to this many addresses: CloudFront's origin
+    # ConnectionAttempts default 3 (botocore cloudfront service-2.json, Origin); Route 53: "client software
+    # typically tries another of the IP addresses in the response" (route53 service-2.json, MultiValueAnswer)
+    connect_tries: int = CONNECT_TRIES
+    scale_seconds: float = 0.0  # capacity ramp: an address first loaded holds capacity x min(1, s / this)
+    kill: tuple[str, float] | None = None  # (origin, seconds): that origin dies then; its devices reconnect
 
 
 @dataclass
@@ -133,8 +145,15 @@ class ModelResult(RehearsalResult):
         pe = self.predicted_errors
         lines.append(
             f"predicted errors: peak {pe['peak'] * 100:.3f} % (worst 5-minute window from the start), "
-            f"mean {pe['mean'] * 100:.3f} % (the run); refused / all connection attempts"
+            f"mean {pe['mean'] * 100:.3f} % (the run); attempts refused on every address tried / all attempts"
         )
+        band = d.get("band")
+        if band:
+            lines.append(
+                f"over {len(band['seeds'])} seeds: peak {band['peak']['min'] * 100:.3f} .. {band['peak']['max'] * 100:.3f} % "
+                f"(median {band['peak']['median'] * 100:.3f}), mean {band['mean']['min'] * 100:.3f} .. "
+                f"{band['mean']['max'] * 100:.3f} %, max/mean {band['max_over_mean']['min']:.2f} .. {band['max_over_mean']['max']:.2f}"
+            )
         steady = self.steady_state_seconds
         lines.append("steady state: " + ("not reached" if steady is None else f"after {steady:g} s"))
         lines.append(f"{'t s':>8} {'accepted':>14} {'refused':>14}")
@@ -223,6 +242,12 @@ def _validate(plan: DnsPlan, cfg: ModelConfig) -> None:
     _check(_finite(cfg.error_limit) and 0 <= cfg.error_limit <= 1,
            f"--error-limit must be 0..1 (got {cfg.error_limit})")
     _check(float(plan.ttl if cfg.ttl is None else cfg.ttl) > 0, f"{plan.name}: the records' TTL must be > 0")
+    _check(isinstance(cfg.connect_tries, Integral) and 1 <= cfg.connect_tries <= MAX_CONNECT_TRIES,
+           f"--connect-tries must be 1..{MAX_CONNECT_TRIES} (got {cfg.connect_tries})")
+    _check(_finite(cfg.scale_seconds) and cfg.scale_seconds >= 0,
+           f"--scale-seconds must be a finite number >= 0 (got {cfg.scale_seconds})")
+    if cfg.kill is not None:
+        _check(_finite(cfg.kill[1]) and cfg.kill[1] >= 0, f"--kill: seconds must be a finite number >= 0 (got {cfg.kill[1]})")
 
 
 def _step(plan: DnsPlan, cfg: ModelConfig, notes: list[str]) -> float:
@@ -233,6 +258,35 @@ def _step(plan: DnsPlan, cfg: ModelConfig, notes: list[str]) -> float:
         notes.append(f"step shortened from {dt:g} s to the health-check interval {min(intervals)} s")
         dt = float(min(intervals))
     return dt
+
+
+def _kill(plan: DnsPlan, cfg: ModelConfig) -> tuple[int, float] | None:
+    if cfg.kill is None:
+        return None
+    from edge_origin.rehearsal.model_inputs import resolve_origin_name
+
+    key = resolve_origin_name(plan.origin_keys, cfg.kill[0], "--kill")
+    return plan.origin_keys.index(key), float(cfg.kill[1])
+
+
+def run_model_seeds(plan: DnsPlan, cfg: ModelConfig, seeds: int) -> ModelResult:
+    """:func:`run_model` for ``seeds`` seeds (``cfg.seed``, +1, ...): the first run's result with
+    ``details["band"]``, the min / median / max over the seeds of the predicted errors and max/mean."""
+    _check(isinstance(seeds, Integral) and 1 <= seeds <= MAX_SEEDS, f"--seeds must be 1..{MAX_SEEDS} (got {seeds})")
+    first = cfg.seed if cfg.seed is not None else 0
+    runs = [run_model(plan, replace(cfg, seed=first + i)) for i in range(seeds)]
+    result = runs[0]
+
+    def band(values: list[float]) -> dict[str, float]:
+        return {"min": min(values), "median": float(np.median(values)), "max": max(values)}
+
+    result.details["band"] = {
+        "seeds": [first + i for i in range(seeds)],
+        "peak": band([r.predicted_errors["peak"] for r in runs]),
+        "mean": band([r.predicted_errors["mean"] for r in runs]),
+        "max_over_mean": band([r.max_over_mean for r in runs]),
+    }
+    return result
 
 
 def run_model(plan: DnsPlan, cfg: ModelConfig) -> ModelResult:
@@ -286,6 +340,9 @@ def run_model(plan: DnsPlan, cfg: ModelConfig) -> ModelResult:
             retry=retry,
             forced_unhealthy=frozenset(cfg.unhealthy),
             seed=cfg.seed,
+            connect_tries=cfg.connect_tries,
+            scale_seconds=float(cfg.scale_seconds),
+            kill=_kill(plan, cfg),
         )
     )
     return _result(plan, cfg, out, caps, notes, ttl=ttl, retry=retry, horizon=horizon, checks=bool(checks))
@@ -329,7 +386,7 @@ def _result(
     peak, mean, peak_at = error_shares(out, PEAK_WINDOW_SECONDS)
     sliding_peak, _mean, sliding_at = error_shares(out, PEAK_WINDOW_SECONDS, sliding=True)
     limited = any(c is not None for c in caps.values())
-    if not limited:
+    if not limited and cfg.kill is None:
         notes.append("no --origin-capacity: origins never refuse, so no errors are predicted")
     if horizon < PEAK_WINDOW_SECONDS:
         notes.append(f"the run ({horizon:g} s) is shorter than the 5-minute peak window: peak is over the run")
@@ -372,6 +429,9 @@ def _result(
             "step_seconds": dt,
             "horizon_seconds": horizon,
             "retry": str(retry),
+            "connect_tries": cfg.connect_tries,
+            "scale_seconds": cfg.scale_seconds,
+            "kill": None if cfg.kill is None else {"origin": cfg.kill[0], "at": cfg.kill[1]},
             "capacity": capacity_text,
             "health_checks": checks,
             "health_events": [{"t": t, "check": k, "healthy": h} for t, k, h in out.health_events],
