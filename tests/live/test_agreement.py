@@ -20,6 +20,14 @@ SETUPS: dict[str, Any] = {
     "one NLB, one zone, long TTL": lambda s: accounts.multivalue(s, nlbs=1, zones=1, ttl=3600),
     "keepalive vs idle, termination and cross-zone off, checkers blocked": lambda s: accounts.multivalue(
         s, idle=120, keepalive=180, termination=False, cross_zone=False, sg_cidr="10.0.0.0/8"),
+    "public and private zone of one name, reused set ids": accounts.public_and_private,
+    "latency, one address a set": accounts.latency,
+    "failover, one address a set": accounts.failover,
+    "geolocation, one address a set": accounts.geolocation,
+    "weighted CNAMEs to two NLBs": accounts.weighted_cnames,
+    "CNAME to an NLB": accounts.cname_to_nlb,
+    "alias to a weighted pool of the zone": accounts.alias_chain,
+    "disabled, inverted, calculated, regional checks": accounts.health_rules,
 }
 
 
@@ -27,7 +35,12 @@ def identity(model: TemplateModel, res: Resource) -> str:
     """A name for a resource that means the same in the template and in the account."""
     p = res.properties
     if res.type == "AWS::Route53::RecordSet":
-        return f"record {normalize_name(p['Name'])}/{p['Type']}/{p.get('SetIdentifier', '')}"
+        return f"record {zone_identity(model, p['HostedZoneId'])} {normalize_name(p['Name'])}/{p['Type']}/{p.get('SetIdentifier', '')}"
+    if res.type == "AWS::Route53::HostedZone":
+        return f"zone {zone_identity(model, res.ref)}"
+    if res.type == "AWS::Route53::HealthCheck":
+        cfg = p["HealthCheckConfig"]
+        return f"health check {cfg.get('Type')} {sorted(k for k in cfg if k != 'IPAddress')}"
     if res.type == "AWS::ElasticLoadBalancingV2::LoadBalancer":
         return f"nlb {p['Name']}"
     if res.type == "AWS::ElasticLoadBalancingV2::Listener":
@@ -40,17 +53,50 @@ def identity(model: TemplateModel, res: Resource) -> str:
     return f"{res.type} ?"
 
 
-@pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_audit_agrees_with_check(setup: str, moto_session: Any) -> None:
-    built = SETUPS[setup](moto_session)
-    accounts.fill_moto_gaps(moto_session, built)
-    live = audit(moto_session)
+def zone_identity(model: TemplateModel, ref: Any) -> str:
+    """A zone by name and visibility (private: it has ``VPCs``), the same in template and account."""
+    zone = model.target(ref)
+    if zone is None:
+        return f"? {ref!r}"
+    return f"{normalize_name(zone.properties['Name'])} {'private' if zone.properties.get('VPCs') else 'public'}"
+
+
+def judged(setup: str, session: Any) -> tuple[set[tuple[str, str, str]], set[tuple[str, str, str]]]:
+    """(what ``audit`` finds on the moto account, what the rules find on the equivalent template)."""
+    built = SETUPS[setup](session)
+    accounts.fill_moto_gaps(session, built)
+    live = audit(session)
     by_live_id = {live_id: lid for lid, (_, live_id) in live.account.ids.items()}
     live_found = {
         (f.rule, f.severity.value, identity(live.model, live.model.resource("Live", by_live_id[f.resource]))) for f in live.findings
     }
     template = TemplateModel.from_templates({"Plan": accounts.equivalent_template(built)})
     template_found = {(f.rule, f.severity.value, identity(template, template.resource(f.stack, f.resource))) for f in run_rules(template)}
+    return live_found, template_found
+
+
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_audit_agrees_with_check(setup: str, moto_session: Any) -> None:
+    live_found, template_found = judged(setup, moto_session)
     assert live_found == template_found
-    if setup != "fixed plan":
-        assert live_found, "each broken setup must find something"
+
+
+#: Setups whose pile-up (or check that checks nothing) only a rule judging by the answer, not by
+#: the word ``Weight``, sees (issue 17): strict xfail until the rules ask the answer model.
+BY_ANSWER = {
+    "CNAME to an NLB", "disabled, inverted, calculated, regional checks", "geolocation, one address a set",
+    "latency, one address a set", "weighted CNAMEs to two NLBs",
+}
+
+
+@pytest.mark.parametrize("setup", [
+    pytest.param(s, marks=pytest.mark.xfail(strict=True, reason="rules judge by Weight (issue 17)")) if s in BY_ANSWER else s
+    for s in sorted(set(SETUPS) - {"fixed plan"})
+])
+def test_each_broken_setup_finds_something(setup: str, moto_session: Any) -> None:
+    live_found, _ = judged(setup, moto_session)
+    assert live_found, "each broken setup must find something"
+
+
+def test_the_fixed_plan_finds_nothing(moto_session: Any) -> None:
+    assert judged("fixed plan", moto_session) == (set(), set())

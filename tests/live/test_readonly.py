@@ -49,6 +49,9 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
             session = LiveSession(region="us-east-1")
             built = accounts.multivalue(session)  # building the account mutates: record only afterwards
             ec2 = session.client("ec2")
+            private = accounts.zone(session, built, "internal.example", vpc_id=ec2.describe_vpcs()["Vpcs"][0]["VpcId"])
+            accounts.change(session, private, [{"Name": "db.internal.example", "Type": "A", "TTL": 60,
+                                                "ResourceRecords": [{"Value": "10.0.0.5"}]}])
             old = ec2.create_security_group(GroupName="old", Description="old", VpcId=ec2.describe_vpcs()["Vpcs"][0]["VpcId"])["GroupId"]
             session.client("cloudformation").create_stack(StackName=test_verify.STACK, TemplateBody=json.dumps(test_verify.edge_template()))
             session = LiveSession(region="us-east-1")  # fresh clients, made after the recorder is on

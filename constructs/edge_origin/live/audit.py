@@ -4,7 +4,9 @@ A rule whose inputs come from a service the account would not show (AccessDenied
 is reported once as ``Severity.NOT_CHECKED`` with the reason, and its findings are dropped (they
 would rest on missing data); it never passes as clean. Findings name the live resource: the
 template is ``aws:<region>``, the stack the service, the resource its ARN or id (records:
-``name/type/set-identifier``).
+``hostedzone/ZONE-ID/name/type/set-identifier``), and the message names resources as the account
+does (a record as ``name/type/set-id in public zone example.com (ZONE-ID)``), never by the
+reader's logical ids: a public and a private zone of one name are told apart in every finding.
 """
 
 from __future__ import annotations
@@ -58,9 +60,20 @@ def rule_needs(rule: Rule, grpc_origins: bool) -> frozenset[str]:
 
 
 def locate(finding: Finding, account: LiveAccount) -> Finding:
-    """The finding re-addressed to the live resource (service / ARN or id)."""
+    """The finding re-addressed to the live resource (service / ARN or id), its message and fix
+    naming resources as the account does (records with their zone)."""
     service, live_id = account.ids.get(finding.resource, ("", finding.resource))
-    return replace(finding, template=account.template_name, stack=service or finding.stack, resource=live_id)
+    message, fix = finding.message, finding.fix
+    # Logical ids end in an 8-hex digest, so one never is a prefix of another's text: replace the
+    # longest first all the same, so that no partial replacement can happen.
+    for logical in sorted((lid for lid in account.ids if lid in message or lid in fix), key=len, reverse=True):
+        label = account.describe(logical)
+        message, fix = message.replace(logical, label), fix.replace(logical, label)
+    zone = account.zone_of(finding.resource)
+    if zone is not None and zone["id"] not in message:
+        message = f"{account.describe(finding.resource)}: {message}"
+    return replace(finding, template=account.template_name, stack=service or finding.stack, resource=live_id,
+                   message=message, fix=fix)
 
 
 def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Iterable[Rule] | None = None) -> AuditResult:
