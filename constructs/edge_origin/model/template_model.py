@@ -601,6 +601,14 @@ class TemplateModel:
         out.update(dict.fromkeys(sorted(self.grpc_origin_names()), "grpc"))
         return dict(sorted(out.items()))
 
+    @cached_property
+    def zones(self) -> Any:
+        """The hosted zones, record sets and health checks as the answer model's input
+        (``edge_origin.model.zones.TemplateZones``; ``model.zones.resolve(name)``)."""
+        from edge_origin.model.zones import template_zones
+
+        return template_zones(self)
+
     def record_load_balancers(self, record: RecordSetView) -> list[LoadBalancerView]:
         """NLBs a record leads to: values that are attached EIPs, or an alias to an LB's DNS name."""
         out: list[LoadBalancerView] = []
