@@ -97,13 +97,21 @@ class ZoneSet:
                 return any(self.record_healthy(t, state, depth + 1) for t in targets)
         return True
 
-    def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, state: HealthState = ALL_HEALTHY) -> Resolution:
+    def zones_holding(self, name: str) -> list[HostedZone]:
+        """Every zone with a record set of this name (any type), public and private."""
+        name = normalize(name)
+        return [z for z in self.zones.values() if name in self._names.get(z.id, ())]
+
+    def resolve(
+        self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, state: HealthState = ALL_HEALTHY, zone_id: str | None = None
+    ) -> Resolution:
         """Every answer a resolver at ``vantage`` can receive for ``name``/``rtype`` (cached when
-        ``state`` is the default, all-healthy)."""
-        key = (normalize(name), rtype, vantage) if state is ALL_HEALTHY else None
+        ``state`` is the default, all-healthy). ``zone_id`` starts in that zone instead of the
+        one the vantage would consult (to judge a zone a resolver elsewhere sees)."""
+        key = (normalize(name), rtype, vantage, zone_id) if state is ALL_HEALTHY else None
         if key is not None and key in self._cache:
             return self._cache[key]
-        result = _Resolver(self, vantage, state).run(normalize(name), rtype)
+        result = _Resolver(self, vantage, state).run(normalize(name), rtype, self.zones.get(zone_id) if zone_id else None)
         if key is not None:
             self._cache[key] = result
         return result
@@ -124,8 +132,8 @@ class _Resolver:
         self.state = state
         self.problems: list[str] = []
 
-    def run(self, name: str, rtype: str) -> Resolution:
-        zone = self.zones.zone_for(name, self.vantage)
+    def run(self, name: str, rtype: str, zone: HostedZone | None = None) -> Resolution:
+        zone = zone or self.zones.zone_for(name, self.vantage)
         if zone is None:
             return Resolution(name, rtype, self.vantage, problems=(f"no {'visible ' if self.zones.zones else ''}hosted zone holds {name}",))
         records = self.zones.record_sets(zone.id, name, rtype) or self.zones.record_sets(zone.id, name, "CNAME")
@@ -141,11 +149,18 @@ class _Resolver:
             if depth == 0:
                 return []
             return [Answer(partial.probability, (), chain=partial.chain, condition=partial.condition, ttl=partial.ttl, empty=True)]
-        try:
-            outcomes = choices(records, lambda r: self.zones.record_healthy(r, self.state), self.vantage)
-        except ValueError as exc:
-            self.problems.append(f"{name} {rtype} in zone {zone.id}: {exc}")
-            return []
+        healthy = lambda r: self.zones.record_healthy(r, self.state)  # noqa: E731
+        groups = {r.policy: [x for x in records if x.policy == r.policy] for r in records}
+        outcomes: list[Choice] = []
+        if len(groups) > 1:
+            # Route 53 refuses the change; judge each policy's sets as if only they were deployed.
+            self.problems.append(f"{name} {rtype} in zone {zone.id}: records mix routing policies: {sorted(groups)}")
+            for policy, group in groups.items():
+                for c in choices(group, healthy, self.vantage):
+                    condition = " and ".join(x for x in (f"only the {policy} record sets deployed", c.condition) if x)
+                    outcomes.append(Choice(c.probability, c.records, condition, c.pick))
+        else:
+            outcomes = choices(records, healthy, self.vantage)
         out: list[Answer] = []
         for outcome in outcomes:
             out.extend(self._outcome(zone, rtype, partial, outcome, via, depth))
@@ -225,10 +240,12 @@ def _min_ttl(a: int | None, b: int | None) -> int | None:
     return min(a, b)
 
 
-def resolve(zones: ZoneSet, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, state: HealthState = ALL_HEALTHY) -> Resolution:
+def resolve(
+    zones: ZoneSet, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, state: HealthState = ALL_HEALTHY, zone_id: str | None = None
+) -> Resolution:
     """Every answer a resolver at ``vantage`` can receive for ``name``/``rtype``: the answer
     model's main entry (``ZoneSet.resolve``)."""
-    return zones.resolve(name, rtype, vantage, state)
+    return zones.resolve(name, rtype, vantage, state, zone_id)
 
 
 def health_checks_of(zones: ZoneSet) -> Mapping[str, HealthCheck]:

@@ -623,10 +623,14 @@ class TemplateModel:
         return _unique(out)
 
     def load_balancers_for_name(self, name: str) -> list[LoadBalancerView]:
-        """Load balancers behind a name: through its records, or the name is an LB's DNS name."""
+        """Load balancers behind a name, chains followed (CNAME and alias, across records of every
+        zone holding the name), as the answer model resolves it."""
+        zones = self.zones
         out: list[LoadBalancerView] = []
+        for item in zones.name_resolutions(name, cloudfront=False):
+            out.extend(zones.resolution_load_balancers(self, item.resolution))
         for record in self.record_sets(name):
-            out.extend(self.record_load_balancers(record))
+            out.extend(self.record_load_balancers(record))  # records the answer model cannot read (unknown)
         return _unique(out)
 
     def load_balancers_for_origin(self, origin: OriginView) -> list[LoadBalancerView]:

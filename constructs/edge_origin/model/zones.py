@@ -16,6 +16,7 @@ from typing import Any
 from edge_origin.answers import (
     PUBLIC,
     AliasTarget,
+    Answer,
     CidrRouting,
     Geo,
     GeoProximity,
@@ -78,6 +79,16 @@ def _cidr(value: Any) -> CidrRouting | None:
     return CidrRouting(_text(value.get("CollectionId")) or "?", _text(value.get("LocationName")) or "?")
 
 
+@dataclass(frozen=True)
+class OriginResolution:
+    """One zone's answers for an origin name, from the vantage that sees the zone."""
+
+    name: str
+    zone: HostedZone
+    vantage: Vantage
+    resolution: Resolution
+
+
 @dataclass
 class TemplateZones:
     """A template model's zones as the answer model's input, with the way back to the views."""
@@ -89,8 +100,50 @@ class TemplateZones:
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
 
-    def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC) -> Resolution:
-        return self.zone_set.resolve(name, rtype, vantage)
+    def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, zone_id: str | None = None) -> Resolution:
+        return self.zone_set.resolve(name, rtype, vantage, zone_id=zone_id)
+
+    def answer_load_balancers(self, model: Any, answer: Answer) -> list[LoadBalancerView]:
+        """The load balancer views an answer leads to: alias targets, and NLBs holding its EIPs."""
+        out: list[LoadBalancerView] = [lb.source for lb in answer.load_balancers if isinstance(lb.source, LoadBalancerView)]
+        for address in answer.addresses:
+            eip = model.eip(self.values.get(address))
+            if eip is not None:
+                out.extend(eip.load_balancers)
+        return list({id(lb): lb for lb in out}.values())
+
+    def resolution_load_balancers(self, model: Any, resolution: Resolution) -> list[LoadBalancerView]:
+        out: dict[int, LoadBalancerView] = {}
+        for answer in resolution.answers:
+            for lb in self.answer_load_balancers(model, answer):
+                out.setdefault(id(lb), lb)
+        return list(out.values())
+
+    def name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
+        """How each zone holding ``name`` answers it, from the vantage that sees that zone.
+
+        Public zones: a public resolver (CloudFront's). Private zones: a resolver in an
+        associated VPC; when ``cloudfront`` (the name is a CloudFront origin) and the private
+        zone's records carry no gRPC marker, the zone is left out: CloudFront resolves on the
+        public internet and never sees a private zone.
+        """
+        out = []
+        for zone in self.zone_set.zones_holding(name):
+            if zone.private:
+                marked = any(
+                    v.grpc_marker for key, views in self.views.items() if key.zone == zone.id and key.name == normalize_name(name) for v in views
+                )
+                if cloudfront and not marked:
+                    continue
+                vantage = Vantage("vpc", vpc_id=zone.vpcs[0] if zone.vpcs else "?")
+            else:
+                vantage = PUBLIC
+            for rtype in ("A", "AAAA"):
+                resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id)
+                if resolution.answers or (rtype == "A" and resolution.problems):
+                    out.append(OriginResolution(name, zone, vantage, resolution))
+        return out
+
 
     def view_of(self, key: RecordKey) -> RecordSetView | None:
         found = self.views.get(key)
@@ -231,4 +284,4 @@ def _health_check(res: Any) -> HealthCheck:
     )
 
 
-__all__ = ["TemplateZones", "template_zones", "value_key"]
+__all__ = ["OriginResolution", "TemplateZones", "template_zones", "value_key"]
