@@ -601,6 +601,14 @@ class TemplateModel:
         out.update(dict.fromkeys(sorted(self.grpc_origin_names()), "grpc"))
         return dict(sorted(out.items()))
 
+    @cached_property
+    def zones(self) -> Any:
+        """The hosted zones, record sets and health checks as the answer model's input
+        (``edge_origin.model.zones.TemplateZones``; ``model.zones.resolve(name)``)."""
+        from edge_origin.model.zones import template_zones
+
+        return template_zones(self)
+
     def record_load_balancers(self, record: RecordSetView) -> list[LoadBalancerView]:
         """NLBs a record leads to: values that are attached EIPs, or an alias to an LB's DNS name."""
         out: list[LoadBalancerView] = []
@@ -615,10 +623,14 @@ class TemplateModel:
         return _unique(out)
 
     def load_balancers_for_name(self, name: str) -> list[LoadBalancerView]:
-        """Load balancers behind a name: through its records, or the name is an LB's DNS name."""
+        """Load balancers behind a name, chains followed (CNAME and alias, across records of every
+        zone holding the name), as the answer model resolves it."""
+        zones = self.zones
         out: list[LoadBalancerView] = []
+        for item in zones.name_resolutions(name, cloudfront=False):
+            out.extend(zones.resolution_load_balancers(self, item.resolution))
         for record in self.record_sets(name):
-            out.extend(self.record_load_balancers(record))
+            out.extend(self.record_load_balancers(record))  # records the answer model cannot read (unknown)
         return _unique(out)
 
     def load_balancers_for_origin(self, origin: OriginView) -> list[LoadBalancerView]:
