@@ -433,12 +433,14 @@ def weighted_cnames(session: Any) -> Built:
 
 
 def cname_to_nlb(session: Any) -> Built:
-    """The origin a simple CNAME to one NLB's DNS name."""
+    """The origin a simple CNAME to one NLB's DNS name, whose listener idles out (120 s) before
+    CloudFront's origin keepalive (180 s): only a rule that follows the CNAME sees the NLB."""
     built = Built()
-    _, lbs = _fleet(session, built)
+    vpc_id, subnets = vpc(session.client("ec2"))
+    lb = nlb(session, built, "nlb-1", vpc_id, subnets, idle=120)
     change(session, zone(session, built), [
-        {"Name": ORIGIN, "Type": "CNAME", "TTL": 60, "ResourceRecords": [{"Value": lbs[0].dns}]}], built)
-    distribution(session, built)
+        {"Name": ORIGIN, "Type": "CNAME", "TTL": 60, "ResourceRecords": [{"Value": lb.dns}]}], built)
+    distribution(session, built, keepalive=180)
     return built
 
 
