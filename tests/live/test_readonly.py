@@ -1,4 +1,5 @@
-"""Read only: every API operation a full audit, verify and preflight makes is a List/Describe/Get,
+"""Read only: every API operation a full audit (with --test-dns-answer), verify and preflight makes is a
+List/Describe/Get or Route 53's TestDNSAnswer (a read-only GET that simulates a query),
 recorded through botocore's event system; the README's IAM policy allows exactly what they call."""
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from edge_origin.live.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "docs" / "iam" / "readonly-policy.json"
-READ_PREFIXES = ("List", "Describe", "Get")
-LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py")
+READ_PREFIXES = ("List", "Describe", "Get", "Test")
+LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py", "route53_answer.py")
 
 
 def _recorder(events: Any, seen: set[tuple[str, str]]) -> None:
@@ -58,6 +59,8 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
             _recorder(session.boto3_session.events, seen)
             accounts.fill_moto_gaps(session, built)
             assert {f.rule for f in audit(session).findings} == {"EO-NLB2"}  # the stack's records hold literal IPs
+            asked = audit(session, test_dns_answer=True)  # moto answers TestDNSAnswer 404: the call is still made
+            assert {f.rule for f in asked.not_checked} == {"EO-LIVE-TDA"}
             assert verify(session, test_verify.assembly(tmp, test_verify.edge_template())).ok
             extra = {"In": {"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {"GroupId": old, **cidrs(1)[0]}}}
             odd = [{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-0123456789abcdef0"}]
@@ -80,6 +83,8 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
 
 def test_only_list_describe_get(operations: set[tuple[str, str]]) -> None:
     assert len(operations) >= 20
+    assert ("route53", "TestDNSAnswer") in operations and ("route53", "GetHostedZone") in operations
+    assert {op for _, op in operations if op.startswith("Test")} == {"TestDNSAnswer"}
     writes = sorted(f"{svc}:{op}" for svc, op in operations if not op.startswith(READ_PREFIXES))
     assert writes == []
 

@@ -59,6 +59,11 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
     p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
     p.add_argument("--report", metavar="FILE", help="also write the review report (Markdown + Mermaid) of the live account here")
+    p.add_argument(
+        "--test-dns-answer", action="store_true",
+        help="also ask Route 53 itself (TestDNSAnswer, read-only) for each origin name in each public zone and report "
+             "where its answer is not one the answer model allows (needs route53:TestDNSAnswer)",
+    )
     p.set_defaults(func=_live(_cmd_audit))
 
 
@@ -73,7 +78,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         for name in names:
             if not _valid_dns_name(normalize_name(name)):
                 raise UsageError(f"{flag} {name!r}: not a DNS name (labels of letters, digits, '-', '_', '*')")
-    result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin)
+    result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin, test_dns_answer=args.test_dns_answer)
+    if result.answers is not None:
+        sys.stderr.write(result.answers.summary() + "\n")
     if args.report:
         from edge_origin.report import render_report
 

@@ -44,6 +44,8 @@ STACK = "Live"
 LIVE_ID_KEY = "edge-origin:live-id"
 LIVE_SERVICE_KEY = "edge-origin:live-service"
 HEALTH_STATUS_KEY = "edge-origin:live-health"
+#: A load balancer's DNS name as the account shows it (alias targets and CNAMEs name it).
+LIVE_DNS_NAME_KEY = "edge-origin:dns-name"
 #: Zone metadata: ``{"id": ZONE-ID, "name": "example.com", "private": bool}`` (Route 53's view).
 ZONE_KEY = "edge-origin:hosted-zone"
 #: A private zone whose VPC associations could not be read (``GetHostedZone`` refused) still
@@ -297,7 +299,8 @@ class _Reader:
             "SecurityGroups": list(lb.get("SecurityGroups") or []),
             "LoadBalancerAttributes": attrs,
         }
-        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props, label=lb.get("LoadBalancerName"))
+        meta = {LIVE_DNS_NAME_KEY: lb["DNSName"]} if lb.get("DNSName") else {}
+        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props, label=lb.get("LoadBalancerName"), **meta)
         self.nlb_by_arn[arn] = lid
         if lb.get("DNSName"):
             self.nlb_by_dns[dns_key(lb["DNSName"])] = lid

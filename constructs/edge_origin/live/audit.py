@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.live.account import ClientSource, LiveAccount, read_account
@@ -45,6 +46,8 @@ class AuditResult:
     account: LiveAccount
     model: TemplateModel
     findings: list[Finding]
+    #: ``--test-dns-answer``: Route 53's own answers against the answer model (None: not asked)
+    answers: Any = None
 
     @property
     def not_checked(self) -> list[Finding]:
@@ -105,8 +108,13 @@ def audit(
     source: ClientSource,
     names: Iterable[str] | None = None,
     grpc_origins: Iterable[str] = (),
+    test_dns_answer: bool = False,
 ) -> AuditResult:
-    """Read the account and audit it. ``LiveError`` for a ``--name`` without any record set."""
+    """Read the account and audit it. ``LiveError`` for a ``--name`` without any record set.
+
+    ``test_dns_answer``: also ask Route 53 (TestDNSAnswer) for each origin name and ``names``,
+    and add a finding where its answer is not one the answer model allows
+    (``edge_origin.live.route53_answer``)."""
     names = list(names or [])
     grpc = list(grpc_origins)
     account = read_account(source, names or None, grpc)
@@ -114,4 +122,18 @@ def audit(
         empty = [n for n, count in account.names.items() if count == 0]
         if empty:
             raise LiveError(f"--name {empty[0]}: no record sets of that name in any hosted zone of the account")
-    return audit_account(account, grpc_origins=bool(grpc))
+    result = audit_account(account, grpc_origins=bool(grpc))
+    if not test_dns_answer:
+        return result
+    from edge_origin.live.route53_answer import RULE, TITLE, AnswerComparison, compare_with_route53
+
+    if "route53" in account.unavailable:
+        comparison = AnswerComparison(unavailable=f"route53 could not be read ({account.unavailable['route53']})")
+        comparison.findings = [Finding(
+            rule=RULE, severity=Severity.NOT_CHECKED, message=f"not checked: {TITLE}: {comparison.unavailable}",
+            fix="Grant the read-only Route 53 actions (docs/iam/readonly-policy.json) or retry later.",
+            template=account.template_name, stack="route53", resource="*",
+        )]
+    else:
+        comparison = compare_with_route53(account, result.model, source.client("route53"), names)
+    return replace(result, findings=result.findings + comparison.findings, answers=comparison)
