@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from edge_origin.findings import Severity
 from edge_origin.live.audit import audit
-from edge_origin.live.route53_answer import RULE, AnswerCheck, _judge, _matches
+from edge_origin.live.route53_answer import RULE, AnswerCheck, _judge, matches
 
 Answerer = Callable[[str, str, str], tuple[str, list[str]]]
 
@@ -189,10 +189,10 @@ def test_a_multivalue_draw_agrees_and_one_more_value_does_not(pool: list[str], p
     allowed = tuple(sorted(pool))
     limit = pick if pick < len(pool) else None
     drawn = tuple(sorted(random.Random(seed).sample(pool, min(pick, len(pool)))))
-    assert _matches(drawn, allowed, limit)
-    assert not _matches(tuple(sorted((*drawn, "198.51.100.1"))), allowed, limit)
+    assert matches(drawn, allowed, limit)
+    assert not matches(tuple(sorted((*drawn, "198.51.100.1"))), allowed, limit)
     if len(drawn) > 1:
-        assert not _matches(drawn[1:], allowed, limit)
+        assert not matches(drawn[1:], allowed, limit)
 
 
 @settings(max_examples=100, deadline=None, database=None)

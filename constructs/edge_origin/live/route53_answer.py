@@ -95,7 +95,7 @@ def _health_state(account: LiveAccount) -> HealthState:
     return HealthState(checker_shares=shares)
 
 
-class _Values:
+class AccountValues:
     """The model's value keys (EIPs, NLB DNS names, literals) as the values Route 53 writes."""
 
     def __init__(self, account: LiveAccount) -> None:
@@ -126,16 +126,16 @@ def _is_ip(text: str) -> bool:
     return True
 
 
-def _route53_form(answer: Answer, resolution: Resolution, zones: Any, values: _Values) -> tuple[str, ...] | None:
-    """What Route 53's authoritative answer holds for this model answer (sorted), None when the
-    model cannot say (an address it does not know, e.g. an NLB without EIPs)."""
-    for hop in answer.chain:
-        if hop.key.type == "CNAME" and resolution.type != "CNAME":
-            records = [r for r in zones.record_sets(hop.key.zone, hop.key.name, "CNAME") if r.key == hop.key]
-            if not records or not records[0].values:
-                return None
-            target = values.value(records[0].values[0])
-            return (normalize(target).removeprefix("dualstack."),) if target else None
+class LiteralValues:
+    """A template's values: only addresses and names written in the record are known."""
+
+    def value(self, key: str) -> str | None:
+        return key if _is_literal(key) else None
+
+
+def answer_values(answer: Answer, values: Any) -> tuple[str, ...] | None:
+    """The addresses a recursive resolver ends with for this model answer (sorted; CNAMEs and
+    aliases followed), None when the model cannot name one of them."""
     out = []
     for key in answer.addresses:
         value = values.value(key)
@@ -151,11 +151,24 @@ def _route53_form(answer: Answer, resolution: Resolution, zones: Any, values: _V
                 return None
             out.append(value)
     if answer.end is not None and not out:
-        return None  # the chain leaves the zones: Route 53 resolves the alias, the model cannot
+        return None  # the chain leaves the zones the model knows
     return tuple(sorted(out))
 
 
-def _matches(got: tuple[str, ...], allowed: tuple[str, ...], pick: int | None) -> bool:
+def _route53_form(answer: Answer, resolution: Resolution, zones: Any, values: AccountValues) -> tuple[str, ...] | None:
+    """What Route 53's authoritative answer holds for this model answer (sorted), None when the
+    model cannot say (an address it does not know, e.g. an NLB without EIPs)."""
+    for hop in answer.chain:
+        if hop.key.type == "CNAME" and resolution.type != "CNAME":
+            records = [r for r in zones.record_sets(hop.key.zone, hop.key.name, "CNAME") if r.key == hop.key]
+            if not records or not records[0].values:
+                return None
+            target = values.value(records[0].values[0])
+            return (normalize(target).removeprefix("dualstack."),) if target else None
+    return answer_values(answer, values)
+
+
+def matches(got: tuple[str, ...], allowed: tuple[str, ...], pick: int | None) -> bool:
     if pick is None or pick >= len(allowed):
         return got == allowed
     return set(got) <= set(allowed) and len(got) == pick
@@ -183,7 +196,7 @@ def compare_with_route53(account: LiveAccount, model: Any, route53: Any, names: 
     out = AnswerComparison()
     zones = model.zones
     state = _health_state(account)
-    values = _Values(account)
+    values = AccountValues(account)
     asked: set[tuple[str, str, str]] = set()
     targets = [(item.name, item.zone, item.vantage, item.resolution.type) for _, _, item in origin_resolutions(model)]
     for name in names:
@@ -234,11 +247,11 @@ def _judge(check: AnswerCheck) -> None:
         check.agrees = not check.allowed or any(not v and p != -1 for v, _, p in check.allowed)
         check.why = "empty NOERROR answer" + ("" if check.agrees else " while the model's answers hold values")
         return
-    if any(p == -1 for _, _, p in check.allowed) and not any(_matches(check.route53, v, p) for v, _, p in check.allowed if p != -1):
+    if any(p == -1 for _, _, p in check.allowed) and not any(matches(check.route53, v, p) for v, _, p in check.allowed if p != -1):
         check.agrees = None
         check.why = "the model cannot name every value of its answers (a load balancer without known addresses, or a chain leaving the zones)"
         return
-    matched = [c for v, c, p in check.allowed if p != -1 and _matches(check.route53, v, p)]
+    matched = [c for v, c, p in check.allowed if p != -1 and matches(check.route53, v, p)]
     check.agrees = bool(matched)
     check.why = f"one of the model's answers{' (' + matched[0] + ')' if matched and matched[0] else ''}" if matched else \
         "not one of the model's answers"
