@@ -210,7 +210,7 @@ def template_zones(model: Any) -> TemplateZones:
         )
     by_zone: dict[str, list[RecordSetView]] = {}
     for view in model.all_record_sets:
-        if not isinstance(view.name, str) or view.type is None or view.unknown:
+        if not isinstance(view.name, str) or view.type is None or view.unknown or view.routing_policy == "unknown":
             continue
         kind, *rest = view.zone_key
         zone_id = f"{rest[0]}/{rest[1]}" if kind == "zone" else str(rest[0]) if kind == "id" else f"name:{rest[0]}"
