@@ -140,7 +140,7 @@ class TemplateZones:
             else:
                 vantage = PUBLIC
             for rtype in ("A", "AAAA"):
-                resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id)
+                resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id, scenarios=True)
                 if resolution.answers or (rtype == "A" and resolution.problems):
                     out.append(OriginResolution(name, zone, vantage, resolution))
         return out
