@@ -259,3 +259,15 @@ def test_dns1_error_iff_an_answer_holds_one_of_several(policy: str, sets: int, p
     else:
         expected = {f"Rec{i}" for i in range(sets) if len(values[i]) == 1} if len(distinct) > 1 else set()
     assert errors == expected
+
+
+def test_report_diagram_draws_the_chain_end() -> None:
+    from edge_origin.report import render_report
+
+    text = render_report(model(base(), Rec0=record(rtype="CNAME", ResourceRecords=[nlb_dns("NlbA")])), "markdown", [])
+    assert '-- "CNAME" --> ' in text and '["NLB NlbA"]' in text
+    pooled = {
+        "Front": record(AliasTarget={"DNSName": "pool.example.com", "HostedZoneId": "Z", "EvaluateTargetHealth": True}),
+        "Pool": record("pool.example.com", ResourceRecords=[nlb_dns("NlbB")], rtype="CNAME"),
+    }
+    assert '-- "pool.example.com" --> ' in render_report(model(base(), **pooled), "markdown", [])
