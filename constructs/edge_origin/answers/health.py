@@ -100,8 +100,7 @@ def reachable_share(check: HealthCheck, reachable_regions: frozenset[str] | set[
 def _raw_status(check: HealthCheck, checks: Mapping[str, HealthCheck], state: HealthState, depth: int) -> bool:
     if check.type == "CALCULATED":
         healthy_children = sum(1 for c in check.children if check_healthy(c, checks, state, depth + 1))
-        threshold = check.health_threshold if check.health_threshold is not None else len(check.children)
-        return healthy_children >= threshold  # 0: always healthy; > children: never
+        return healthy_children >= _threshold(check)  # 0: always healthy; above the children: never
     if check.type == "CLOUDWATCH_METRIC":
         alarm = state.alarms.get(check.alarm or "", "OK")
         if alarm == "ALARM":
@@ -141,17 +140,7 @@ def can_fail(check_id: str | None, checks: Mapping[str, HealthCheck], depth: int
         return True  # defined elsewhere: assume it works
     if check.disabled or depth > MAX_DEPTH:
         return False
-    if check.inverted:
-        return can_succeed(check_id, checks, depth)
-    if check.type == "CALCULATED":
-        threshold = check.health_threshold if check.health_threshold is not None else len(check.children)
-        if threshold <= 0:
-            return False
-        if threshold > len(check.children):
-            return True
-        failing = sum(1 for c in check.children if can_fail(c, checks, depth + 1))
-        return len(check.children) - failing < threshold
-    return True
+    return _raw_can_succeed(check, checks, depth) if check.inverted else _raw_can_fail(check, checks, depth)
 
 
 def can_succeed(check_id: str | None, checks: Mapping[str, HealthCheck], depth: int = 0) -> bool:
@@ -162,26 +151,25 @@ def can_succeed(check_id: str | None, checks: Mapping[str, HealthCheck], depth: 
     check = checks.get(check_id)
     if check is None or check.disabled or depth > MAX_DEPTH:
         return True
-    if check.inverted:
-        return _raw_can_fail(check, checks, depth)
-    return _raw_can_succeed(check, checks, depth)
+    return _raw_can_fail(check, checks, depth) if check.inverted else _raw_can_succeed(check, checks, depth)
+
+
+def _threshold(check: HealthCheck) -> int:
+    return check.health_threshold if check.health_threshold is not None else len(check.children)
 
 
 def _raw_can_succeed(check: HealthCheck, checks: Mapping[str, HealthCheck], depth: int) -> bool:
+    """Before Inverted: some state makes it healthy (CALCULATED: enough children can be healthy)."""
     if check.type == "CALCULATED":
-        threshold = check.health_threshold if check.health_threshold is not None else len(check.children)
-        return threshold <= sum(1 for c in check.children if can_succeed(c, checks, depth + 1))
+        return _threshold(check) <= sum(1 for c in check.children if can_succeed(c, checks, depth + 1))
     return True
 
 
 def _raw_can_fail(check: HealthCheck, checks: Mapping[str, HealthCheck], depth: int) -> bool:
+    """Before Inverted: some state makes it unhealthy (CALCULATED: too few children can stay healthy)."""
     if check.type == "CALCULATED":
-        threshold = check.health_threshold if check.health_threshold is not None else len(check.children)
-        if threshold <= 0:
-            return False
-        if threshold > len(check.children):
-            return True
-        return len(check.children) - sum(1 for c in check.children if can_fail(c, checks, depth + 1)) < threshold
+        always_healthy = sum(1 for c in check.children if not can_fail(c, checks, depth + 1))
+        return always_healthy < _threshold(check)
     return True
 
 

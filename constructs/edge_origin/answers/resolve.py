@@ -103,15 +103,23 @@ class ZoneSet:
         return [z for z in self.zones.values() if name in self._names.get(z.id, ())]
 
     def resolve(
-        self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, state: HealthState = ALL_HEALTHY, zone_id: str | None = None
+        self,
+        name: str,
+        rtype: str = "A",
+        vantage: Vantage = PUBLIC,
+        state: HealthState = ALL_HEALTHY,
+        zone_id: str | None = None,
+        scenarios: bool = False,
     ) -> Resolution:
         """Every answer a resolver at ``vantage`` can receive for ``name``/``rtype`` (cached when
         ``state`` is the default, all-healthy). ``zone_id`` starts in that zone instead of the
-        one the vantage would consult (to judge a zone a resolver elsewhere sees)."""
-        key = (normalize(name), rtype, vantage, zone_id) if state is ALL_HEALTHY else None
+        one the vantage would consult (to judge a zone a resolver elsewhere sees).
+        ``scenarios`` adds the answers given when sets fail (failover secondary, zero weights),
+        each under its condition."""
+        key = (normalize(name), rtype, vantage, zone_id, scenarios) if state is ALL_HEALTHY else None
         if key is not None and key in self._cache:
             return self._cache[key]
-        result = _Resolver(self, vantage, state).run(normalize(name), rtype, self.zones.get(zone_id) if zone_id else None)
+        result = _Resolver(self, vantage, state, scenarios).run(normalize(name), rtype, self.zones.get(zone_id) if zone_id else None)
         if key is not None:
             self._cache[key] = result
         return result
@@ -126,10 +134,11 @@ class _Partial:
 
 
 class _Resolver:
-    def __init__(self, zones: ZoneSet, vantage: Vantage, state: HealthState) -> None:
+    def __init__(self, zones: ZoneSet, vantage: Vantage, state: HealthState, scenarios: bool = False) -> None:
         self.zones = zones
         self.vantage = vantage
         self.state = state
+        self.scenarios = scenarios
         self.problems: list[str] = []
 
     def run(self, name: str, rtype: str, zone: HostedZone | None = None) -> Resolution:
@@ -156,11 +165,11 @@ class _Resolver:
             # Route 53 refuses the change; judge each policy's sets as if only they were deployed.
             self.problems.append(f"{name} {rtype} in zone {zone.id}: records mix routing policies: {sorted(groups)}")
             for policy, group in groups.items():
-                for c in choices(group, healthy, self.vantage):
+                for c in choices(group, healthy, self.vantage, self.scenarios):
                     condition = " and ".join(x for x in (f"only the {policy} record sets deployed", c.condition) if x)
                     outcomes.append(Choice(c.probability, c.records, condition, c.pick))
         else:
-            outcomes = choices(records, healthy, self.vantage)
+            outcomes = choices(records, healthy, self.vantage, self.scenarios)
         out: list[Answer] = []
         for outcome in outcomes:
             out.extend(self._outcome(zone, rtype, partial, outcome, via, depth))
@@ -241,11 +250,17 @@ def _min_ttl(a: int | None, b: int | None) -> int | None:
 
 
 def resolve(
-    zones: ZoneSet, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, state: HealthState = ALL_HEALTHY, zone_id: str | None = None
+    zones: ZoneSet,
+    name: str,
+    rtype: str = "A",
+    vantage: Vantage = PUBLIC,
+    state: HealthState = ALL_HEALTHY,
+    zone_id: str | None = None,
+    scenarios: bool = False,
 ) -> Resolution:
     """Every answer a resolver at ``vantage`` can receive for ``name``/``rtype``: the answer
     model's main entry (``ZoneSet.resolve``)."""
-    return zones.resolve(name, rtype, vantage, state, zone_id)
+    return zones.resolve(name, rtype, vantage, state, zone_id, scenarios)
 
 
 def health_checks_of(zones: ZoneSet) -> Mapping[str, HealthCheck]:

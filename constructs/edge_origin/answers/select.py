@@ -56,7 +56,7 @@ def policy_of(records: Sequence[RecordLike]) -> str:
     return policies.pop()
 
 
-def _weighted(records: Sequence[RecordLike], healthy: HealthyFn) -> list[Choice]:
+def _weighted(records: Sequence[RecordLike], healthy: HealthyFn, scenarios: bool = False) -> list[Choice]:
     # Weight: "Route 53 then responds to queries based on the ratio of a resource's weight to the
     # total"; "if you set Weight to 0 for a resource record set, Route 53 never responds to
     # queries with the applicable value"; "if you set Weight to 0 for all resource record sets
@@ -76,7 +76,11 @@ def _weighted(records: Sequence[RecordLike], healthy: HealthyFn) -> list[Choice]
     total = sum(max(0, r.weight or 0) for r in pool)
     if total <= 0:
         return [Choice(1.0 / len(pool), (r,)) for r in pool]
-    return [Choice((r.weight or 0) / total, (r,)) for r in pool if (r.weight or 0) > 0]
+    out = [Choice((r.weight or 0) / total, (r,)) for r in pool if (r.weight or 0) > 0]
+    spares = [r for r in records if (r.weight or 0) <= 0]
+    if scenarios and spares:
+        out.extend(Choice(1.0 / len(spares), (r,), "while every non-zero-weight set is unhealthy") for r in spares)
+    return out
 
 
 def _multivalue(records: Sequence[RecordLike], healthy: HealthyFn) -> list[Choice]:
@@ -90,7 +94,7 @@ def _multivalue(records: Sequence[RecordLike], healthy: HealthyFn) -> list[Choic
     return [Choice(1.0, tuple(alive), pick=pick)]
 
 
-def _failover(records: Sequence[RecordLike], healthy: HealthyFn) -> list[Choice]:
+def _failover(records: Sequence[RecordLike], healthy: HealthyFn, scenarios: bool = False) -> list[Choice]:
     # Failover: "When the primary resource record set is healthy, Route 53 responds to DNS queries
     # with the applicable value from the primary resource record set regardless of the health of
     # the secondary resource record set. When the primary resource record set is unhealthy and
@@ -102,7 +106,10 @@ def _failover(records: Sequence[RecordLike], healthy: HealthyFn) -> list[Choice]
     primary = [r for r in records if (r.failover or "").upper() == "PRIMARY"]
     secondary = [r for r in records if (r.failover or "").upper() == "SECONDARY"]
     if primary and (healthy(primary[0]) or not secondary or not healthy(secondary[0])):
-        return [Choice(1.0, (primary[0],))]
+        out = [Choice(1.0, (primary[0],))]
+        if scenarios and secondary:
+            out.append(Choice(1.0, (secondary[0],), "while the primary is unhealthy"))
+        return out
     if secondary:
         return [Choice(1.0, (secondary[0],))]
     return [Choice(1.0, (records[0],))]
@@ -186,17 +193,21 @@ def _simple(records: Sequence[RecordLike]) -> list[Choice]:
     return [Choice(1.0, tuple(records))]
 
 
-def choices(records: Sequence[RecordLike], healthy: HealthyFn = lambda _r: True, vantage: Vantage = PUBLIC) -> list[Choice]:
-    """Every outcome Route 53 can answer with for these record sets (one name, type and zone)."""
+def choices(
+    records: Sequence[RecordLike], healthy: HealthyFn = lambda _r: True, vantage: Vantage = PUBLIC, scenarios: bool = False
+) -> list[Choice]:
+    """Every outcome Route 53 can answer with for these record sets (one name, type and zone)
+    in this health state; ``scenarios`` adds what it answers when sets fail (the failover
+    secondary, zero-weight sets), each under its condition (for judging, never for drawing)."""
     if not records:
         return []
     policy = policy_of(records)
     if policy == "weighted":
-        return _weighted(records, healthy)
+        return _weighted(records, healthy, scenarios)
     if policy == "multivalue":
         return _multivalue(records, healthy)
     if policy == "failover":
-        return _failover(records, healthy)
+        return _failover(records, healthy, scenarios)
     if policy == "latency":
         return _nearest(records, healthy, vantage.region, lambda r: r.region, "region")
     if policy == "geoproximity":

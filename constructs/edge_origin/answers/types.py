@@ -52,6 +52,8 @@ class HostedZone:
 
     @property
     def label(self) -> str:
+        if self.id == f"name:{self.name}":
+            return f"zone {self.name}"  # known by name only (HostedZoneName): read as public
         return f"{'private' if self.private else 'public'} zone {self.name} ({self.id})"
 
 

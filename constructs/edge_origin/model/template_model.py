@@ -601,6 +601,21 @@ class TemplateModel:
         out.update(dict.fromkeys(sorted(self.grpc_origin_names()), "grpc"))
         return dict(sorted(out.items()))
 
+    def routing_choices(self) -> tuple[list[Any], int]:
+        """Non-default ``AllowedValues`` of parameters that decide routing (``model.parameters``):
+        ``([ParameterChoice], how many were left out over the bound)``."""
+        from edge_origin.model.parameters import routing_choices
+
+        return routing_choices(self.templates)
+
+    def with_choice(self, choice: Any) -> TemplateModel:
+        """The model of the same templates deployed with one ``ParameterChoice``."""
+        from edge_origin.model.parameters import with_choice
+
+        variant = TemplateModel(with_choice(self.templates, choice))
+        variant.acknowledged_paths = self.acknowledged_paths
+        return variant
+
     @cached_property
     def zones(self) -> Any:
         """The hosted zones, record sets and health checks as the answer model's input

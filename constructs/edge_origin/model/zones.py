@@ -96,6 +96,7 @@ class TemplateZones:
     zone_set: ZoneSet
     views: dict[RecordKey, list[RecordSetView]] = field(default_factory=dict)
     zone_of: dict[int, HostedZone] = field(default_factory=dict)
+    by_view: dict[int, Record] = field(default_factory=dict)
     lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
@@ -139,7 +140,7 @@ class TemplateZones:
             else:
                 vantage = PUBLIC
             for rtype in ("A", "AAAA"):
-                resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id)
+                resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id, scenarios=True)
                 if resolution.answers or (rtype == "A" and resolution.problems):
                     out.append(OriginResolution(name, zone, vantage, resolution))
         return out
@@ -153,13 +154,20 @@ class TemplateZones:
         return self.zone_of.get(id(view))
 
     def record(self, view: RecordSetView) -> Record | None:
-        zone = self.zone(view)
-        if zone is None:
-            return None
-        for record in self.zone_set.records:
-            if record.source is view:
-                return record
-        return None
+        """The answer model's record for a view (None: a record it cannot read, e.g. unknown)."""
+        return self.by_view.get(id(view))
+
+    def policy(self, view: RecordSetView) -> str:
+        """The routing policy of a record view ("unknown": decided at deploy time)."""
+        record = self.record(view)
+        return record.policy if record is not None else "unknown"
+
+    def sets_of(self, key: RecordKey) -> list[Record]:
+        """Every record set of the same zone, name and type as ``key``."""
+        return self.zone_set.record_sets(key.zone, key.name, key.type)
+
+    def record_by_key(self, key: RecordKey) -> Record | None:
+        return next((r for r in self.sets_of(key) if r.key == key), None)
 
 
 def value_key(value: Any) -> str:
@@ -202,7 +210,7 @@ def template_zones(model: Any) -> TemplateZones:
         )
     by_zone: dict[str, list[RecordSetView]] = {}
     for view in model.all_record_sets:
-        if not isinstance(view.name, str) or view.type is None or view.unknown:
+        if not isinstance(view.name, str) or view.type is None or view.unknown or view.routing_policy == "unknown":
             continue
         kind, *rest = view.zone_key
         zone_id = f"{rest[0]}/{rest[1]}" if kind == "zone" else str(rest[0]) if kind == "id" else f"name:{rest[0]}"
@@ -231,6 +239,7 @@ def template_zones(model: Any) -> TemplateZones:
             records.append(record)
             out.views.setdefault(record.key, []).append(view)
             out.zone_of[id(view)] = zones[zone_id]
+            out.by_view[id(view)] = record
     out.zone_set = ZoneSet(zones.values(), records, checks, lbs)
     return out
 

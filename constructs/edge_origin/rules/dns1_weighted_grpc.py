@@ -72,28 +72,45 @@ def _one(answer: Answer) -> str:
     return f"one address ({answer.addresses[0] if answer.addresses else 'none'})"
 
 
+def _undecided(model: TemplateModel, name: str, item: OriginResolution) -> bool:
+    """The zone holds records of the name the templates cannot decide (an undecidable Fn::If)."""
+    return any(
+        r.unknown and model.zones.zone(r) is None and r.zone_key is not None and _same_zone(model, r, item) for r in model.record_sets(name)
+    )
+
+
+def _same_zone(model: TemplateModel, view: object, item: OriginResolution) -> bool:
+    kind, *rest = view.zone_key  # type: ignore[attr-defined]
+    zone_id = f"{rest[0]}/{rest[1]}" if kind == "zone" else str(rest[0]) if kind == "id" else f"name:{rest[0]}"
+    return zone_id == item.zone.id
+
+
+def _first_views(model: TemplateModel, answers: list[Answer]) -> list[tuple[Answer, object]]:
+    out: dict[int, tuple[Answer, object]] = {}
+    for answer in answers:
+        views = answer_views(model, [answer.chain[0].key]) if answer.chain else []
+        if views:
+            out.setdefault(id(views[0]), (answer, views[0]))
+    return list(out.values())
+
+
 def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     resolution = item.resolution
     total = _targets(resolution)
-    if len(total) < 2:
+    undecided = _undecided(model, name, item)
+    if len(total) < 2 and not (undecided and total):
         return
-    seen: set[int] = set()
-    for answer in resolution.answers:
-        if answer.empty or answer.targets != 1:
-            continue
-        views = answer_views(model, [answer.chain[0].key]) if answer.chain else []
-        if not views or id(views[0]) in seen:
-            continue
-        seen.add(id(views[0]))
-        view = views[0]
+    has = f"{len(total)}" + (" (and records decided at deploy)" if undecided else "")
+    singles = [a for a in resolution.answers if not a.empty and a.targets == 1]
+    for answer, view in _first_views(model, singles):
         hop = answer.chain[0]
         when = f" for {answer.condition}" if answer.condition else ""
         policy = answer.policy
         yield finding(
-            RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
-            f"{view.label}: {policy} record ({hop.detail or 'no routing field'}, SetIdentifier {hop.key.set_id or '-'}) in "
+            RULE.id, origin_severity(Severity.ERROR, kind), view.resource,  # type: ignore[attr-defined]
+            f"{view.label}: {policy} record ({hop.detail or 'no routing field'}, SetIdentifier {hop.key.set_id or '-'}) in "  # type: ignore[attr-defined]
             f"{item.zone.label} for {origin_label(name, kind)}: its answer{when} holds {_one(answer)} "
-            f"(p={answer.probability:.2f}) while the name has {len(total)}; chain {answer.chain_text}: each resolver gets "
+            f"(p={answer.probability:.2f}) while the name has {has}; chain {answer.chain_text}: each resolver gets "
             "one address and every long-lived connection behind it lands on one NLB",
             FIX_BY_POLICY.get(policy, FIX),
         )
@@ -101,27 +118,24 @@ def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution)
 
 def _lone(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     resolution = item.resolution
-    answers = [a for a in resolution.answers if not a.empty]
-    if not answers or len(_targets(resolution)) != 1 or resolution.problems:
+    if len(_targets(resolution)) != 1 or _undecided(model, name, item):
         return
-    answer = answers[0]
-    views = answer_views(model, [answer.chain[0].key]) if answer.chain else []
-    if not views or answer.policy != "simple":  # other policies with one address: EO-DNS3 (too few)
-        return
-    view = views[0]
-    if answer.load_balancers and not answer.addresses:
-        lb = answer.load_balancers[0]
-        if len(lb.addresses) >= 2 or lb.kind == "cloudfront":
-            return  # an alias to a load balancer answers with every zonal address it has
-        where = f"{_one(answer)} with {len(lb.addresses) or 'no known'} zonal address(es)"
-    else:
-        where = _one(answer)
-    yield finding(
-        RULE.id, Severity.WARNING, view.resource,
-        f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type or 'A'} record in {item.zone.label} "
-        f"for {origin_label(name, kind)}: every answer holds it alone: {where} takes every connection (chain {answer.chain_text})",
-        FIX,
-    )
+    singles = [a for a in resolution.answers if not a.empty and a.targets == 1 and a.policy != "multivalue"]
+    for answer, view in _first_views(model, singles):  # multivalue with one address: EO-DNS3 (too few)
+        if answer.load_balancers and not answer.addresses:
+            lb = answer.load_balancers[0]
+            if len(lb.addresses) >= 2 or lb.kind == "cloudfront":
+                continue  # an alias to a load balancer answers with every zonal address it has
+            where = f"{_one(answer)} with {len(lb.addresses) or 'no known'} zonal address(es)"
+        else:
+            where = _one(answer)
+        yield finding(
+            RULE.id, Severity.WARNING, view.resource,  # type: ignore[attr-defined]
+            f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type or 'A'} record in "  # type: ignore[attr-defined]
+            f"{item.zone.label} for {origin_label(name, kind)}: every answer holds it alone: {where} takes every "
+            f"connection (chain {answer.chain_text})",
+            FIX,
+        )
 
 
 def _unchecked_simple(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:

@@ -33,7 +33,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     private = _private_addresses(model)
     for name, kind in model.origin_names().items():
         for record in model.record_sets(name):
-            if record.routing_policy != "multivalue" or record.type not in (None, "A"):
+            if model.zones.policy(record) != "multivalue" or record.type not in (None, "A"):
                 continue
             for value in record.values:
                 if isinstance(value, Unresolved) or (isinstance(value, str) and value in private):
