@@ -100,8 +100,6 @@ EXPECTED = {
 #: Classes the rules do not judge by the answer yet (the rules are the answers helper's): strict
 #: xfail, so the day a rule learns it this list must shrink.
 PENDING = {
-    "failover, one address a set": "EO-DNS1 does not count a failover set's one address as the pile-up",
-    "disabled, inverted, calculated, regional checks": "EO-DNS2 does not ask whether a check can fail",
 }
 
 
@@ -119,7 +117,7 @@ def test_every_setup_but_the_fixed_plan_has_expectations() -> None:
     assert set(EXPECTED) == set(SETUPS) - {"fixed plan"}
 
 
-@pytest.mark.xfail(strict=True, reason="EO-DNS2/EO-NLB2 still judge a private zone's records as the distribution's origin")
+@pytest.mark.xfail(strict=True, reason="EO-NLB2 still judges a private zone's records as the distribution's origin")
 def test_a_private_zone_is_not_the_distributions_origin(moto_session: Any) -> None:
     """CloudFront resolves on the public internet: the private zone's records (unmarked) are no origin of it."""
     live_found, _ = judged("public and private zone of one name, reused set ids", moto_session)
