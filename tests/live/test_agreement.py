@@ -126,3 +126,43 @@ def test_a_private_zone_is_not_the_distributions_origin(moto_session: Any) -> No
 
 def test_the_fixed_plan_finds_nothing(moto_session: Any) -> None:
     assert judged("fixed plan", moto_session) == (set(), set())
+
+
+#: moto 5.2.5 accepts geoproximity and CIDR record sets and drops their routing field (and has no
+#: CreateCidrCollection: 404), so these accounts are Route 53-shaped Stubber responses instead.
+STUBBED_POLICIES = {
+    "geoproximity": [{"GeoProximityLocation": {"AWSRegion": r}} for r in ("us-east-1", "eu-west-1", "ap-southeast-1")],
+    "cidr": [{"CidrRoutingConfig": {"CollectionId": "c8c02a84-aaaa-4e4b-9d2e-8f0f2d4d9a11", "LocationName": loc}}
+             for loc in ("office", "lab", "*")],
+}
+
+
+@pytest.mark.parametrize("policy", sorted(STUBBED_POLICIES))
+def test_stubbed_policies_moto_drops_agree_with_check(policy: str, moto_session: Any) -> None:
+    import botocore.session
+    from botocore.stub import Stubber
+    from helpers import Clients
+
+    sets = [{"Name": f"{accounts.ORIGIN}.", "Type": "A", "SetIdentifier": f"s{i}", "TTL": 60,
+             "ResourceRecords": [{"Value": f"192.0.2.{i + 1}"}], **extra} for i, extra in enumerate(STUBBED_POLICIES[policy])]
+    route53 = botocore.session.get_session().create_client("route53", region_name="us-east-1", aws_access_key_id="x",
+                                                           aws_secret_access_key="x")
+    stub = Stubber(route53)
+    stub.add_response("list_health_checks", {"HealthChecks": [], "Marker": "", "IsTruncated": False, "MaxItems": "100"})
+    stub.add_response("list_hosted_zones", {"HostedZones": [{"Id": "/hostedzone/Z0PUBLIC0000001", "Name": "example.com.",
+                                                             "CallerReference": "r", "Config": {"PrivateZone": False}}],
+                                            "Marker": "", "IsTruncated": False, "MaxItems": "100"})
+    stub.add_response("list_resource_record_sets", {"ResourceRecordSets": sets, "IsTruncated": False, "MaxItems": "300"})
+    with stub:
+        live = audit(Clients(moto_session, route53=route53), grpc_origins=[accounts.ORIGIN])
+    by_live_id = {live_id: lid for lid, (_, live_id) in live.account.ids.items()}
+    live_found = {(f.rule, f.severity.value, identity(live.model, live.model.resource("Live", by_live_id[f.resource]))) for f in live.findings}
+    res: dict[str, Any] = {"Zone0": {"Type": "AWS::Route53::HostedZone", "Properties": {"Name": "example.com"}}}
+    for i, record in enumerate(sets):
+        props = {**{k: v for k, v in record.items() if k != "ResourceRecords"}, "HostedZoneId": {"Ref": "Zone0"},
+                 "ResourceRecords": [r["Value"] for r in record["ResourceRecords"]]}
+        res[f"Record{i}"] = {"Type": "AWS::Route53::RecordSet", "Metadata": {"edge-origin:grpc-origin": True}, "Properties": props}
+    template = TemplateModel.from_templates({"Plan": {"Resources": res}})
+    template_found = {(f.rule, f.severity.value, identity(template, template.resource(f.stack, f.resource))) for f in run_rules(template)}
+    assert live_found == template_found
+    assert "EO-DNS1" in {rule for rule, _, _ in live_found}  # one address a set: the pile-up

@@ -11,6 +11,7 @@ reader's logical ids: a public and a private zone of one name are told apart in 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -62,16 +63,20 @@ def rule_needs(rule: Rule, grpc_origins: bool) -> frozenset[str]:
     return needs
 
 
+#: Logical ids are alphanumeric words: each word of a message is looked up, whole.
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
 def locate(finding: Finding, account: LiveAccount) -> Finding:
     """The finding re-addressed to the live resource (service / ARN or id), its message and fix
     naming resources as the account does (records with their zone)."""
     service, live_id = account.ids.get(finding.resource, ("", finding.resource))
-    message, fix = finding.message, finding.fix
-    # Logical ids end in an 8-hex digest, so one never is a prefix of another's text: replace the
-    # longest first all the same, so that no partial replacement can happen.
-    for logical in sorted((lid for lid in account.ids if lid in message or lid in fix), key=len, reverse=True):
-        label = account.describe(logical)
-        message, fix = message.replace(logical, label), fix.replace(logical, label)
+
+    def named(match: re.Match[str]) -> str:
+        word = match.group()
+        return account.describe(word) if word in account.ids else word
+
+    message, fix = _WORD.sub(named, finding.message), _WORD.sub(named, finding.fix)
     zone = account.zone_of(finding.resource)
     if zone is not None and zone["id"] not in message:
         message = f"{account.describe(finding.resource)}: {message}"
