@@ -63,8 +63,9 @@ def rule_needs(rule: Rule, grpc_origins: bool) -> frozenset[str]:
     return needs
 
 
-#: Logical ids are alphanumeric words: each word of a message is looked up, whole.
-_WORD = re.compile(r"[A-Za-z0-9]+")
+#: Logical ids are alphanumeric words (the answer model writes them stack-qualified, ``Live/Id``):
+#: each word of a message is looked up, whole.
+_WORD = re.compile(r"(?:\bLive/)?([A-Za-z0-9]+)")
 
 
 def locate(finding: Finding, account: LiveAccount) -> Finding:
@@ -73,13 +74,21 @@ def locate(finding: Finding, account: LiveAccount) -> Finding:
     service, live_id = account.ids.get(finding.resource, ("", finding.resource))
 
     def named(match: re.Match[str]) -> str:
-        word = match.group()
-        return account.describe(word) if word in account.ids else word
+        word = match.group(1)
+        if word not in account.ids:
+            return match.group()
+        zone = account.zone_of(word) if account.ids[word][1].startswith("hostedzone/") and "/" not in account.ids[word][1][11:] else None
+        return zone["id"] if zone else account.describe(word)  # a zone: the texts say "zone example.com (<id>)"
 
     message, fix = _WORD.sub(named, finding.message), _WORD.sub(named, finding.fix)
     zone = account.zone_of(finding.resource)
-    if zone is not None and zone["id"] not in message:
-        message = f"{account.describe(finding.resource)}: {message}"
+    if zone is not None:
+        head = f"{account.describe(finding.resource)}: "
+        if zone["id"] not in message:
+            message = head + message
+        elif message.startswith(head) and zone["id"] in message[len(head):]:
+            # the rule's text names the zone itself: the record's own head keeps name/type/set only
+            message = head.split(" in ", 1)[0] + ": " + message[len(head):]
     return replace(finding, template=account.template_name, stack=service or finding.stack, resource=live_id,
                    message=message, fix=fix)
 
