@@ -35,6 +35,8 @@ from edge_origin.answers.types import (
     normalize,
 )
 
+_NONE: list[Record] = []
+
 
 class ZoneSet:
     """Hosted zones with their record sets, health checks and known alias targets: the input of
@@ -62,7 +64,11 @@ class ZoneSet:
 
     def record_sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
         """The record sets of one name and type in one zone."""
-        return list(self._by_name.get((zone_id, normalize(name), rtype), ()))
+        return list(self._sets(zone_id, normalize(name), rtype))
+
+    def _sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
+        """``record_sets`` for a normalized name, not copied (internal)."""
+        return self._by_name.get((zone_id, name, rtype), _NONE)
 
     def visible_zones(self, vantage: Vantage) -> list[HostedZone]:
         """The zones a resolver at ``vantage`` consults, private (its VPC's) before public."""
@@ -92,7 +98,7 @@ class ZoneSet:
             lb = self.load_balancers.get(alias.dns_name)
             if lb is not None:
                 return lb.dns_name not in state.load_balancers_down
-            targets = self.record_sets(record.key.zone, alias.dns_name, record.key.type)
+            targets = self._sets(record.key.zone, alias.dns_name, record.key.type)
             if targets and depth < MAX_CHAIN:
                 return any(self.record_healthy(t, state, depth + 1) for t in targets)
         return True
@@ -145,15 +151,15 @@ class _Resolver:
         zone = zone or self.zones.zone_for(name, self.vantage)
         if zone is None:
             return Resolution(name, rtype, self.vantage, problems=(f"no {'visible ' if self.zones.zones else ''}hosted zone holds {name}",))
-        records = self.zones.record_sets(zone.id, name, rtype) or self.zones.record_sets(zone.id, name, "CNAME")
+        records = self.zones._sets(zone.id, name, rtype) or self.zones._sets(zone.id, name, "CNAME")
         policy = _policy(records)
         answers = self._answers(zone, name, rtype, _Partial(1.0, (), "", None), "query", 0)
         return Resolution(name, rtype, self.vantage, tuple(answers), zone, policy, tuple(dict.fromkeys(self.problems)))
 
     def _answers(self, zone: HostedZone, name: str, rtype: str, partial: _Partial, via: str, depth: int) -> list[Answer]:
-        records = self.zones.record_sets(zone.id, name, rtype)
+        records = self.zones._sets(zone.id, name, rtype)
         if not records and rtype != "CNAME":
-            records = self.zones.record_sets(zone.id, name, "CNAME")
+            records = self.zones._sets(zone.id, name, "CNAME")
         if not records:
             if depth == 0:
                 return []
@@ -231,7 +237,7 @@ class _Resolver:
         if self._too_deep(partial, depth, target):
             return []
         zone = self.zones.zone_for(target, self.vantage)
-        if zone is not None and (self.zones.record_sets(zone.id, target, rtype) or self.zones.record_sets(zone.id, target, "CNAME")):
+        if zone is not None and (self.zones._sets(zone.id, target, rtype) or self.zones._sets(zone.id, target, "CNAME")):
             return self._answers(zone, target, rtype, partial, "cname", depth + 1)
         return [Answer(partial.probability, (), (), None, partial.ttl, partial.chain, (partial.chain[-1].key,), partial.condition, end=target)]
 

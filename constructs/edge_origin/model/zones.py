@@ -97,6 +97,7 @@ class TemplateZones:
     views: dict[RecordKey, list[RecordSetView]] = field(default_factory=dict)
     zone_of: dict[int, HostedZone] = field(default_factory=dict)
     by_view: dict[int, Record] = field(default_factory=dict)
+    _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
     lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
@@ -121,6 +122,14 @@ class TemplateZones:
         return list(out.values())
 
     def name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
+        """See ``_name_resolutions`` (cached per name)."""
+        key = (normalize_name(name) or name, cloudfront)
+        found = self._resolutions.get(key)
+        if found is None:
+            found = self._resolutions[key] = self._name_resolutions(name, cloudfront=cloudfront)
+        return list(found)
+
+    def _name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
         """How each zone holding ``name`` answers it, from the vantage that sees that zone.
 
         Public zones: a public resolver (CloudFront's). Private zones: a resolver in an
@@ -132,7 +141,10 @@ class TemplateZones:
         for zone in self.zone_set.zones_holding(name):
             if zone.private:
                 marked = any(
-                    v.grpc_marker for key, views in self.views.items() if key.zone == zone.id and key.name == normalize_name(name) for v in views
+                    v.grpc_marker
+                    for r in self.zone_set.records
+                    if r.key.zone == zone.id and r.key.name == normalize_name(name)
+                    for v in self.views.get(r.key, ())
                 )
                 if cloudfront and not marked:
                     continue
@@ -274,21 +286,29 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
 
 
 def _health_check(res: Any) -> HealthCheck:
-    cfg = props_of(res).mapping("HealthCheckConfig")
-    alarm = cfg.mapping("AlarmIdentifier")
+    """The answer model's health check (shapes were checked when the model built its views)."""
+    cfg = res.properties.get("HealthCheckConfig")
+    cfg = cfg if isinstance(cfg, dict) else {}
+    alarm = cfg.get("AlarmIdentifier") if isinstance(cfg.get("AlarmIdentifier"), dict) else {}
+    children = cfg.get("ChildHealthChecks")
+    regions = cfg.get("Regions")
+    kind = cfg.get("Type")
+    ip = cfg.get("IPAddress")
+    fqdn = cfg.get("FullyQualifiedDomainName")
+    insufficient = cfg.get("InsufficientDataHealthStatus")
     return HealthCheck(
         id=value_key(res.ref),
-        type=(cfg.literal_str("Type") or "TCP").upper(),
-        disabled=cfg.bool("Disabled") is True,
-        inverted=cfg.bool("Inverted") is True,
-        children=tuple(value_key(c) for c in cfg.list("ChildHealthChecks")),
-        health_threshold=cfg.int("HealthThreshold"),
-        regions=tuple(_text(r) or "?" for r in cfg.list("Regions")),
-        ip_address=value_key(cfg.str("IPAddress")) if cfg.str("IPAddress") is not None else None,
-        fqdn=value_key(cfg.str("FullyQualifiedDomainName")) if cfg.str("FullyQualifiedDomainName") is not None else None,
-        port=cfg.int("Port"),
-        alarm=_text(alarm.str("Name")),
-        insufficient_data=cfg.literal_str("InsufficientDataHealthStatus"),
+        type=kind.upper() if isinstance(kind, str) else "TCP",
+        disabled=as_bool(cfg.get("Disabled")) is True,
+        inverted=as_bool(cfg.get("Inverted")) is True,
+        children=tuple(value_key(c) for c in children) if isinstance(children, list) else (),
+        health_threshold=as_int(cfg.get("HealthThreshold")),
+        regions=tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),
+        ip_address=value_key(ip) if ip is not None else None,
+        fqdn=value_key(fqdn) if fqdn is not None else None,
+        port=as_int(cfg.get("Port")),
+        alarm=_text(alarm.get("Name")),
+        insufficient_data=insufficient if isinstance(insufficient, str) else None,
         label=res.logical_id,
     )
 
