@@ -271,3 +271,15 @@ def test_report_diagram_draws_the_chain_end() -> None:
         "Pool": record("pool.example.com", ResourceRecords=[nlb_dns("NlbB")], rtype="CNAME"),
     }
     assert '-- "pool.example.com" --> ' in render_report(model(base(), **pooled), "markdown", [])
+
+
+def test_nlb2_sees_the_multivalue_pool_behind_an_alias() -> None:
+    records = {
+        "Front": record(AliasTarget={"DNSName": "pool.example.com", "HostedZoneId": "Z", "EvaluateTargetHealth": True}),
+        "Pool0": record("pool.example.com", SetIdentifier="p0", MultiValueAnswer=True, ResourceRecords=[eip(0)], HealthCheckId={"Ref": "Check0"}),
+        "Pool1": record("pool.example.com", SetIdentifier="p1", MultiValueAnswer=True, ResourceRecords=["203.0.113.9"], HealthCheckId={"Ref": "Check2"}),
+    }
+    findings = run_rules(model(base(), **records), [get_rule("EO-NLB2")])
+    assert [f.resource for f in findings] == ["Pool1"] and "203.0.113.9 is a literal address" in findings[0].message
+    records["Pool1"]["Properties"]["ResourceRecords"] = [eip(2)]
+    assert run_rules(model(base(), **records), [get_rule("EO-NLB2")]) == []
