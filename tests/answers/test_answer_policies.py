@@ -348,3 +348,8 @@ def test_choices_and_draw_agree_on_outcomes() -> None:
     assert [c.records[0].key.set_id for c in choices(records)] == ["a"]
     rng = random.Random(3)
     assert {tuple(draw(records, rng=rng)) for _ in range(50)} == {("192.0.2.1",)}
+
+
+def test_dualstack_alias_names_the_same_load_balancer() -> None:
+    r = zs(rec(None, "simple", alias=AliasTarget("dualstack." + NLB.dns_name, True)), lbs=[NLB]).resolve(NAME)
+    assert [a.load_balancers for a in r.answers] == [(NLB,)]

@@ -283,3 +283,16 @@ def test_nlb2_sees_the_multivalue_pool_behind_an_alias() -> None:
     assert [f.resource for f in findings] == ["Pool1"] and "203.0.113.9 is a literal address" in findings[0].message
     records["Pool1"]["Properties"]["ResourceRecords"] = [eip(2)]
     assert run_rules(model(base(), **records), [get_rule("EO-NLB2")]) == []
+
+
+def test_an_account_reads_load_balancers_by_their_dns_name() -> None:
+    body = base()
+    body["Resources"]["NlbA"]["Metadata"] = {"edge-origin:dns-name": "nlb-a-123.elb.us-east-1.amazonaws.com"}
+    body["Resources"]["NlbB"]["Metadata"] = {"edge-origin:dns-name": "nlb-b-456.elb.us-east-1.amazonaws.com"}
+    records = {
+        f"Rec{i}": record(SetIdentifier=f"s{i}", Weight=1, AliasTarget={"DNSName": f"dualstack.{n}", "HostedZoneId": "Z", "EvaluateTargetHealth": True})
+        for i, n in enumerate(("nlb-a-123.elb.us-east-1.amazonaws.com", "nlb-b-456.elb.us-east-1.amazonaws.com"))
+    }
+    m = model(body, **records)
+    assert sorted(lb.resource.logical_id for lb in m.load_balancers_for_name(NAME)) == ["NlbA", "NlbB"]
+    assert {f.resource for f in dns1(m) if f.severity is Severity.ERROR} == {"Rec0", "Rec1"}

@@ -95,13 +95,20 @@ class ZoneSet:
             return False
         alias = record.alias
         if alias is not None and alias.evaluate_target_health:
-            lb = self.load_balancers.get(alias.dns_name)
+            lb = self.load_balancer(alias.dns_name)
             if lb is not None:
                 return lb.dns_name not in state.load_balancers_down
             targets = self._sets(record.key.zone, alias.dns_name, record.key.type)
             if targets and depth < MAX_CHAIN:
                 return any(self.record_healthy(t, state, depth + 1) for t in targets)
         return True
+
+    def load_balancer(self, dns_name: str) -> LoadBalancer | None:
+        """The known load balancer of a DNS name (Route 53's ``dualstack.`` alias prefix ignored)."""
+        found = self.load_balancers.get(dns_name)
+        if found is None and dns_name.startswith("dualstack."):
+            found = self.load_balancers.get(dns_name.removeprefix("dualstack."))
+        return found
 
     def zones_holding(self, name: str) -> list[HostedZone]:
         """Every zone with a record set of this name (any type), public and private."""
@@ -198,7 +205,7 @@ class _Resolver:
             if record.key.type == "CNAME" and rtype != "CNAME" and record.values:
                 return self._cname(rtype, record.values[0], follow, depth)
         addresses = tuple(v for r in outcome.records for v in r.values)
-        lbs = tuple(lb for r in outcome.records if r.alias is not None for lb in [self.zones.load_balancers.get(r.alias.dns_name)] if lb)
+        lbs = tuple(lb for r in outcome.records if r.alias is not None for lb in [self.zones.load_balancer(r.alias.dns_name)] if lb)
         return [Answer(probability, addresses, lbs, outcome.pick, ttl, chain, record_keys, condition)]
 
     def _too_deep(self, partial: _Partial, depth: int, target: str) -> bool:
@@ -214,7 +221,7 @@ class _Resolver:
     def _alias(self, zone: HostedZone, rtype: str, record: Record, partial: _Partial, depth: int) -> list[Answer]:
         assert record.alias is not None
         target = record.alias.dns_name
-        lb = self.zones.load_balancers.get(target)
+        lb = self.zones.load_balancer(target)
         if lb is not None:
             # An alias to a load balancer answers with its zonal addresses (every zone's).
             return [Answer(partial.probability, (), (lb,), None, partial.ttl, partial.chain, (record.key,), partial.condition)]
@@ -231,7 +238,7 @@ class _Resolver:
 
     def _cname(self, rtype: str, target: str, partial: _Partial, depth: int) -> list[Answer]:
         target = normalize(target)
-        lb = self.zones.load_balancers.get(target)
+        lb = self.zones.load_balancer(target)
         if lb is not None:
             return [Answer(partial.probability, (), (lb,), None, partial.ttl, partial.chain, (partial.chain[-1].key,), partial.condition)]
         if self._too_deep(partial, depth, target):

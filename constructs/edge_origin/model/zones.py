@@ -33,6 +33,8 @@ from edge_origin.model.values import ResourceRef, display_value, normalize_name
 from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
 
 HOSTED_ZONE = "AWS::Route53::HostedZone"
+#: Load balancer metadata an account reader sets: its DNS name as aliases and CNAMEs name it.
+LIVE_DNS_NAME_KEY = "edge-origin:dns-name"
 
 
 def _policy(p: dict[str, Any]) -> str:
@@ -241,8 +243,13 @@ def template_zones(model: Any) -> TemplateZones:
                 address = value_key(mapping.eip.resource.ref)
             zonal.append((mapping.zone or "?", address))
         key = f"{lb.resource.stack}/{lb.resource.logical_id}.dnsname"
-        lbs.append(LoadBalancer(key, lb.type, tuple(zonal), lb.resource.logical_id, lb))
-        out.lb_views[key] = lb
+        names = [key]
+        live_name = lb.resource.metadata.get(LIVE_DNS_NAME_KEY)  # an account read: the name Route 53 shows
+        if isinstance(live_name, str) and live_name.strip():
+            names.append(live_name)
+        for dns_name in names:
+            lbs.append(LoadBalancer(dns_name, lb.type, tuple(zonal), lb.resource.logical_id, lb))
+            out.lb_views[normalize_name(dns_name) or dns_name] = lb
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
     for zone_id, views in by_zone.items():
