@@ -296,3 +296,19 @@ def test_an_account_reads_load_balancers_by_their_dns_name() -> None:
     m = model(body, **records)
     assert sorted(lb.resource.logical_id for lb in m.load_balancers_for_name(NAME)) == ["NlbA", "NlbB"]
     assert {f.resource for f in dns1(m) if f.severity is Severity.ERROR} == {"Rec0", "Rec1"}
+
+
+def test_two_stacks_with_the_same_record_identity_are_both_reported() -> None:
+    def stack() -> dict:
+        body = base()
+        for i in (0, 2):
+            body["Resources"][f"Rec{i}"] = record(SetIdentifier=f"s{i}", Weight=1, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"})
+            body["Resources"][f"Rec{i}"]["Properties"].pop("HostedZoneId")
+            body["Resources"][f"Rec{i}"]["Properties"]["HostedZoneName"] = "example.com."
+        return body
+
+    from edge_origin.model import TemplateModel
+
+    m = TemplateModel.from_templates({"A": stack(), "B": stack()})
+    errors = {(f.stack, f.resource) for f in dns1(m) if f.severity is Severity.ERROR}
+    assert errors == {("A", "Rec0"), ("A", "Rec2"), ("B", "Rec0"), ("B", "Rec2")}

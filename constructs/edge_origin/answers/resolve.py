@@ -193,7 +193,7 @@ class _Resolver:
         probability = partial.probability * outcome.probability
         if not outcome.records:
             return [Answer(probability, (), chain=partial.chain, condition=condition, ttl=partial.ttl, empty=True)]
-        hops = tuple(Hop(r.key, r.policy, via, r.routing_detail) for r in outcome.records)
+        hops = tuple(Hop(r.key, r.policy, via, r.routing_detail, r) for r in outcome.records)
         chain = partial.chain + (hops if len(hops) == 1 else hops[:1])
         ttl = _min_ttl(partial.ttl, min((r.ttl for r in outcome.records if r.ttl is not None), default=None))
         record_keys = tuple(r.key for r in outcome.records)

@@ -282,7 +282,8 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         ttl=view.ttl,
         alias=alias,
         health_check_id=value_key(hc) if hc is not None else None,
-        weight=view.weight if view.weight is not None else (0 if p.get("Weight") is not None and not isinstance(p.get("Weight"), (int, str)) else None),
+        # a Weight decided at deploy time: some weight (1), so the set counts among the answers
+        weight=view.weight if view.weight is not None else (1 if p.get("Weight") is not None else None),
         failover=_text(p.get("Failover")),
         region=_text(p.get("Region")),
         geo=_geo(p.get("GeoLocation")),
