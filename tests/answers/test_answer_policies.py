@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_origin.answers import (
     MAX_CHAIN,
@@ -348,3 +350,39 @@ def test_choices_and_draw_agree_on_outcomes() -> None:
     assert [c.records[0].key.set_id for c in choices(records)] == ["a"]
     rng = random.Random(3)
     assert {tuple(draw(records, rng=rng)) for _ in range(50)} == {("192.0.2.1",)}
+
+
+def test_dualstack_alias_names_the_same_load_balancer() -> None:
+    r = zs(rec(None, "simple", alias=AliasTarget("dualstack." + NLB.dns_name, True)), lbs=[NLB]).resolve(NAME)
+    assert [a.load_balancers for a in r.answers] == [(NLB,)]
+
+
+@settings(database=None, max_examples=80, deadline=None)
+@given(
+    weights=st.lists(st.integers(0, 5), min_size=1, max_size=6),
+    down=st.sets(st.integers(0, 5)),
+    policy=st.sampled_from(["weighted", "multivalue", "failover"]),
+    seed=st.integers(0, 2**16),
+)
+def test_draw_only_sends_what_choices_list(weights: list[int], down: set[int], policy: str, seed: int) -> None:
+    """The DNS server's draw and the rules' listing are one implementation: every drawn answer is
+    a listed outcome, and (probability > 0) every listed outcome can be drawn."""
+    if policy == "failover":
+        weights = weights[:2]
+    records = [
+        rec(f"s{i}", policy, f"192.0.2.{i}", weight=w if policy == "weighted" else None, health_check_id=f"h{i}",
+            failover=("PRIMARY", "SECONDARY")[i] if policy == "failover" else None)
+        for i, w in enumerate(weights)
+    ]
+    checks = {f"h{i}": HealthCheck(f"h{i}", ip_address=f"192.0.2.{i}") for i in range(len(weights))}
+    state = HealthState(down_addresses=frozenset(f"192.0.2.{i}" for i in down))
+    zoneset = ZoneSet([ZONE], records, checks.values())
+    healthy = lambda r: zoneset.record_healthy(r, state)  # noqa: E731
+    listed = {frozenset(v for r in c.records for v in r.values): c for c in choices(records, healthy)}
+    rng = random.Random(seed)
+    drawn = {frozenset(draw(records, healthy, rng)) for _ in range(200)}
+    for answer in drawn:
+        assert answer in listed or any(c.pick and answer <= {v for r in c.records for v in r.values} for c in listed.values())
+    for answer, choice in listed.items():
+        if choice.pick is None and choice.probability >= 0.1:
+            assert answer in drawn

@@ -271,3 +271,44 @@ def test_report_diagram_draws_the_chain_end() -> None:
         "Pool": record("pool.example.com", ResourceRecords=[nlb_dns("NlbB")], rtype="CNAME"),
     }
     assert '-- "pool.example.com" --> ' in render_report(model(base(), **pooled), "markdown", [])
+
+
+def test_nlb2_sees_the_multivalue_pool_behind_an_alias() -> None:
+    records = {
+        "Front": record(AliasTarget={"DNSName": "pool.example.com", "HostedZoneId": "Z", "EvaluateTargetHealth": True}),
+        "Pool0": record("pool.example.com", SetIdentifier="p0", MultiValueAnswer=True, ResourceRecords=[eip(0)], HealthCheckId={"Ref": "Check0"}),
+        "Pool1": record("pool.example.com", SetIdentifier="p1", MultiValueAnswer=True, ResourceRecords=["203.0.113.9"], HealthCheckId={"Ref": "Check2"}),
+    }
+    findings = run_rules(model(base(), **records), [get_rule("EO-NLB2")])
+    assert [f.resource for f in findings] == ["Pool1"] and "203.0.113.9 is a literal address" in findings[0].message
+    records["Pool1"]["Properties"]["ResourceRecords"] = [eip(2)]
+    assert run_rules(model(base(), **records), [get_rule("EO-NLB2")]) == []
+
+
+def test_an_account_reads_load_balancers_by_their_dns_name() -> None:
+    body = base()
+    body["Resources"]["NlbA"]["Metadata"] = {"edge-origin:dns-name": "nlb-a-123.elb.us-east-1.amazonaws.com"}
+    body["Resources"]["NlbB"]["Metadata"] = {"edge-origin:dns-name": "nlb-b-456.elb.us-east-1.amazonaws.com"}
+    records = {
+        f"Rec{i}": record(SetIdentifier=f"s{i}", Weight=1, AliasTarget={"DNSName": f"dualstack.{n}", "HostedZoneId": "Z", "EvaluateTargetHealth": True})
+        for i, n in enumerate(("nlb-a-123.elb.us-east-1.amazonaws.com", "nlb-b-456.elb.us-east-1.amazonaws.com"))
+    }
+    m = model(body, **records)
+    assert sorted(lb.resource.logical_id for lb in m.load_balancers_for_name(NAME)) == ["NlbA", "NlbB"]
+    assert {f.resource for f in dns1(m) if f.severity is Severity.ERROR} == {"Rec0", "Rec1"}
+
+
+def test_two_stacks_with_the_same_record_identity_are_both_reported() -> None:
+    def stack() -> dict:
+        body = base()
+        for i in (0, 2):
+            body["Resources"][f"Rec{i}"] = record(SetIdentifier=f"s{i}", Weight=1, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"})
+            body["Resources"][f"Rec{i}"]["Properties"].pop("HostedZoneId")
+            body["Resources"][f"Rec{i}"]["Properties"]["HostedZoneName"] = "example.com."
+        return body
+
+    from edge_origin.model import TemplateModel
+
+    m = TemplateModel.from_templates({"A": stack(), "B": stack()})
+    errors = {(f.stack, f.resource) for f in dns1(m) if f.severity is Severity.ERROR}
+    assert errors == {("A", "Rec0"), ("A", "Rec2"), ("B", "Rec0"), ("B", "Rec2")}

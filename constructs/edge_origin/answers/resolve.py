@@ -35,6 +35,8 @@ from edge_origin.answers.types import (
     normalize,
 )
 
+_NONE: list[Record] = []
+
 
 class ZoneSet:
     """Hosted zones with their record sets, health checks and known alias targets: the input of
@@ -62,7 +64,11 @@ class ZoneSet:
 
     def record_sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
         """The record sets of one name and type in one zone."""
-        return list(self._by_name.get((zone_id, normalize(name), rtype), ()))
+        return list(self._sets(zone_id, normalize(name), rtype))
+
+    def _sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
+        """``record_sets`` for a normalized name, not copied (internal)."""
+        return self._by_name.get((zone_id, name, rtype), _NONE)
 
     def visible_zones(self, vantage: Vantage) -> list[HostedZone]:
         """The zones a resolver at ``vantage`` consults, private (its VPC's) before public."""
@@ -89,13 +95,20 @@ class ZoneSet:
             return False
         alias = record.alias
         if alias is not None and alias.evaluate_target_health:
-            lb = self.load_balancers.get(alias.dns_name)
+            lb = self.load_balancer(alias.dns_name)
             if lb is not None:
                 return lb.dns_name not in state.load_balancers_down
-            targets = self.record_sets(record.key.zone, alias.dns_name, record.key.type)
+            targets = self._sets(record.key.zone, alias.dns_name, record.key.type)
             if targets and depth < MAX_CHAIN:
                 return any(self.record_healthy(t, state, depth + 1) for t in targets)
         return True
+
+    def load_balancer(self, dns_name: str) -> LoadBalancer | None:
+        """The known load balancer of a DNS name (Route 53's ``dualstack.`` alias prefix ignored)."""
+        found = self.load_balancers.get(dns_name)
+        if found is None and dns_name.startswith("dualstack."):
+            found = self.load_balancers.get(dns_name.removeprefix("dualstack."))
+        return found
 
     def zones_holding(self, name: str) -> list[HostedZone]:
         """Every zone with a record set of this name (any type), public and private."""
@@ -145,15 +158,15 @@ class _Resolver:
         zone = zone or self.zones.zone_for(name, self.vantage)
         if zone is None:
             return Resolution(name, rtype, self.vantage, problems=(f"no {'visible ' if self.zones.zones else ''}hosted zone holds {name}",))
-        records = self.zones.record_sets(zone.id, name, rtype) or self.zones.record_sets(zone.id, name, "CNAME")
+        records = self.zones._sets(zone.id, name, rtype) or self.zones._sets(zone.id, name, "CNAME")
         policy = _policy(records)
         answers = self._answers(zone, name, rtype, _Partial(1.0, (), "", None), "query", 0)
         return Resolution(name, rtype, self.vantage, tuple(answers), zone, policy, tuple(dict.fromkeys(self.problems)))
 
     def _answers(self, zone: HostedZone, name: str, rtype: str, partial: _Partial, via: str, depth: int) -> list[Answer]:
-        records = self.zones.record_sets(zone.id, name, rtype)
+        records = self.zones._sets(zone.id, name, rtype)
         if not records and rtype != "CNAME":
-            records = self.zones.record_sets(zone.id, name, "CNAME")
+            records = self.zones._sets(zone.id, name, "CNAME")
         if not records:
             if depth == 0:
                 return []
@@ -180,7 +193,7 @@ class _Resolver:
         probability = partial.probability * outcome.probability
         if not outcome.records:
             return [Answer(probability, (), chain=partial.chain, condition=condition, ttl=partial.ttl, empty=True)]
-        hops = tuple(Hop(r.key, r.policy, via, r.routing_detail) for r in outcome.records)
+        hops = tuple(Hop(r.key, r.policy, via, r.routing_detail, r) for r in outcome.records)
         chain = partial.chain + (hops if len(hops) == 1 else hops[:1])
         ttl = _min_ttl(partial.ttl, min((r.ttl for r in outcome.records if r.ttl is not None), default=None))
         record_keys = tuple(r.key for r in outcome.records)
@@ -192,7 +205,7 @@ class _Resolver:
             if record.key.type == "CNAME" and rtype != "CNAME" and record.values:
                 return self._cname(rtype, record.values[0], follow, depth)
         addresses = tuple(v for r in outcome.records for v in r.values)
-        lbs = tuple(lb for r in outcome.records if r.alias is not None for lb in [self.zones.load_balancers.get(r.alias.dns_name)] if lb)
+        lbs = tuple(lb for r in outcome.records if r.alias is not None for lb in [self.zones.load_balancer(r.alias.dns_name)] if lb)
         return [Answer(probability, addresses, lbs, outcome.pick, ttl, chain, record_keys, condition)]
 
     def _too_deep(self, partial: _Partial, depth: int, target: str) -> bool:
@@ -208,7 +221,7 @@ class _Resolver:
     def _alias(self, zone: HostedZone, rtype: str, record: Record, partial: _Partial, depth: int) -> list[Answer]:
         assert record.alias is not None
         target = record.alias.dns_name
-        lb = self.zones.load_balancers.get(target)
+        lb = self.zones.load_balancer(target)
         if lb is not None:
             # An alias to a load balancer answers with its zonal addresses (every zone's).
             return [Answer(partial.probability, (), (lb,), None, partial.ttl, partial.chain, (record.key,), partial.condition)]
@@ -225,13 +238,13 @@ class _Resolver:
 
     def _cname(self, rtype: str, target: str, partial: _Partial, depth: int) -> list[Answer]:
         target = normalize(target)
-        lb = self.zones.load_balancers.get(target)
+        lb = self.zones.load_balancer(target)
         if lb is not None:
             return [Answer(partial.probability, (), (lb,), None, partial.ttl, partial.chain, (partial.chain[-1].key,), partial.condition)]
         if self._too_deep(partial, depth, target):
             return []
         zone = self.zones.zone_for(target, self.vantage)
-        if zone is not None and (self.zones.record_sets(zone.id, target, rtype) or self.zones.record_sets(zone.id, target, "CNAME")):
+        if zone is not None and (self.zones._sets(zone.id, target, rtype) or self.zones._sets(zone.id, target, "CNAME")):
             return self._answers(zone, target, rtype, partial, "cname", depth + 1)
         return [Answer(partial.probability, (), (), None, partial.ttl, partial.chain, (partial.chain[-1].key,), partial.condition, end=target)]
 

@@ -48,12 +48,27 @@ def policy_of(records: Sequence[RecordLike]) -> str:
     """The routing policy the records share. "You can't create non-latency resource record sets
     that have the same values for the Name and Type elements as latency resource record sets"
     (and likewise for weighted, failover, geolocation): mixing is refused."""
+    if records and all(r.policy == records[0].policy for r in records):
+        return records[0].policy
     policies = {r.policy for r in records}
     if not policies:
         raise ValueError("no records")
     if len(policies) > 1:
         raise ValueError(f"records mix routing policies: {sorted(policies)}")
     return policies.pop()
+
+
+def _weighted_pool(records: Sequence[RecordLike], healthy: HealthyFn) -> tuple[list[Any], list[int]]:
+    """The weighted sets Route 53 chooses among now, and their weights (see ``_weighted``)."""
+    alive = [r for r in records if healthy(r)]
+    nonzero = [r for r in alive if (r.weight or 0) > 0]
+    if nonzero:
+        pool = nonzero
+    elif alive:
+        pool = alive
+    else:
+        pool = [r for r in records if (r.weight or 0) > 0] or list(records)
+    return pool, [max(0, r.weight or 0) for r in pool]
 
 
 def _weighted(records: Sequence[RecordLike], healthy: HealthyFn, scenarios: bool = False) -> list[Choice]:
@@ -65,18 +80,11 @@ def _weighted(records: Sequence[RecordLike], healthy: HealthyFn, scenarios: bool
     # non-zero set is healthy; HealthCheckId: "If the health check status for all resource
     # record sets in the group is unhealthy, Route 53 considers all resource record sets in the
     # group healthy".
-    alive = [r for r in records if healthy(r)]
-    nonzero = [r for r in alive if (r.weight or 0) > 0]
-    if nonzero:
-        pool = nonzero
-    elif alive:
-        pool = alive
-    else:
-        pool = [r for r in records if (r.weight or 0) > 0] or list(records)
-    total = sum(max(0, r.weight or 0) for r in pool)
+    pool, weights = _weighted_pool(records, healthy)
+    total = sum(weights)
     if total <= 0:
         return [Choice(1.0 / len(pool), (r,)) for r in pool]
-    out = [Choice((r.weight or 0) / total, (r,)) for r in pool if (r.weight or 0) > 0]
+    out = [Choice(w / total, (r,)) for r, w in zip(pool, weights, strict=True) if w > 0]
     spares = [r for r in records if (r.weight or 0) <= 0]
     if scenarios and spares:
         out.extend(Choice(1.0 / len(spares), (r,), "while every non-zero-weight set is unhealthy") for r in spares)
@@ -223,12 +231,20 @@ def pick_choice(outcomes: Sequence[Choice], rng: random.Random) -> Choice:
     """One outcome: conditions weigh equally, probabilities within a condition as given."""
     if len(outcomes) == 1:
         return outcomes[0]
-    conditions = list(dict.fromkeys(c.condition for c in outcomes))
-    condition = conditions[0] if len(conditions) == 1 else rng.choice(conditions)
-    pool = [c for c in outcomes if c.condition == condition]
-    if len(pool) == 1:
-        return pool[0]
-    return rng.choices(pool, weights=[c.probability for c in pool], k=1)[0]
+    pool: Sequence[Choice] = outcomes
+    first = outcomes[0].condition
+    if any(c.condition != first for c in outcomes):
+        condition = rng.choice(list(dict.fromkeys(c.condition for c in outcomes)))
+        pool = [c for c in outcomes if c.condition == condition]
+        if len(pool) == 1:
+            return pool[0]
+    # one draw against the cumulative probabilities (what rng.choices does, without its set-up)
+    point = rng.random() * sum(c.probability for c in pool)
+    for choice in pool:
+        point -= choice.probability
+        if point < 0:
+            return choice
+    return pool[-1]
 
 
 def values_of(choice: Choice, rng: random.Random) -> list[str]:
@@ -246,6 +262,13 @@ def values_of(choice: Choice, rng: random.Random) -> list[str]:
 def draw(records: Sequence[RecordLike], healthy: HealthyFn = lambda _r: True, rng: random.Random | None = None, vantage: Vantage = PUBLIC) -> list[str]:
     """One answer's values, drawn from :func:`choices` (what the DNS server sends)."""
     rng = rng or random.Random()
+    if policy_of(records) == "weighted":  # the hot path of the rehearsal model: no Choice objects
+        pool, weights = _weighted_pool(records, healthy)
+        total = sum(weights)
+        record = rng.choice(pool) if total <= 0 else rng.choices(pool, weights=weights, k=1)[0]
+        values = list(record.values)
+        rng.shuffle(values)
+        return values
     outcomes = choices(records, healthy, vantage)
     if not outcomes:
         return []

@@ -242,6 +242,8 @@ class Hop:
     policy: str
     via: str = "query"  # query | alias | cname
     detail: str = ""
+    #: The record set itself (its ``source`` leads back to the caller's object).
+    record: Record | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __str__(self) -> str:
         how = "" if self.via == "query" else f"{self.via} -> "

@@ -645,7 +645,8 @@ class TemplateModel:
         for item in zones.name_resolutions(name, cloudfront=False):
             out.extend(zones.resolution_load_balancers(self, item.resolution))
         for record in self.record_sets(name):
-            out.extend(self.record_load_balancers(record))  # records the answer model cannot read (unknown)
+            if zones.record(record) is None:  # a record the answer model cannot read (decided at deploy)
+                out.extend(self.record_load_balancers(record))
         return _unique(out)
 
     def load_balancers_for_origin(self, origin: OriginView) -> list[LoadBalancerView]:

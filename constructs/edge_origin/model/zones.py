@@ -33,6 +33,8 @@ from edge_origin.model.values import ResourceRef, display_value, normalize_name
 from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
 
 HOSTED_ZONE = "AWS::Route53::HostedZone"
+#: Load balancer metadata an account reader sets: its DNS name as aliases and CNAMEs name it.
+LIVE_DNS_NAME_KEY = "edge-origin:dns-name"
 
 
 def _policy(p: dict[str, Any]) -> str:
@@ -97,6 +99,7 @@ class TemplateZones:
     views: dict[RecordKey, list[RecordSetView]] = field(default_factory=dict)
     zone_of: dict[int, HostedZone] = field(default_factory=dict)
     by_view: dict[int, Record] = field(default_factory=dict)
+    _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
     lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
@@ -121,6 +124,14 @@ class TemplateZones:
         return list(out.values())
 
     def name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
+        """See ``_name_resolutions`` (cached per name)."""
+        key = (normalize_name(name) or name, cloudfront)
+        found = self._resolutions.get(key)
+        if found is None:
+            found = self._resolutions[key] = self._name_resolutions(name, cloudfront=cloudfront)
+        return list(found)
+
+    def _name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
         """How each zone holding ``name`` answers it, from the vantage that sees that zone.
 
         Public zones: a public resolver (CloudFront's). Private zones: a resolver in an
@@ -132,7 +143,10 @@ class TemplateZones:
         for zone in self.zone_set.zones_holding(name):
             if zone.private:
                 marked = any(
-                    v.grpc_marker for key, views in self.views.items() if key.zone == zone.id and key.name == normalize_name(name) for v in views
+                    v.grpc_marker
+                    for r in self.zone_set.records
+                    if r.key.zone == zone.id and r.key.name == normalize_name(name)
+                    for v in self.views.get(r.key, ())
                 )
                 if cloudfront and not marked:
                     continue
@@ -229,8 +243,13 @@ def template_zones(model: Any) -> TemplateZones:
                 address = value_key(mapping.eip.resource.ref)
             zonal.append((mapping.zone or "?", address))
         key = f"{lb.resource.stack}/{lb.resource.logical_id}.dnsname"
-        lbs.append(LoadBalancer(key, lb.type, tuple(zonal), lb.resource.logical_id, lb))
-        out.lb_views[key] = lb
+        names = [key]
+        live_name = lb.resource.metadata.get(LIVE_DNS_NAME_KEY)  # an account read: the name Route 53 shows
+        if isinstance(live_name, str) and live_name.strip():
+            names.append(live_name)
+        for dns_name in names:
+            lbs.append(LoadBalancer(dns_name, lb.type, tuple(zonal), lb.resource.logical_id, lb))
+            out.lb_views[normalize_name(dns_name) or dns_name] = lb
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
     for zone_id, views in by_zone.items():
@@ -263,7 +282,8 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         ttl=view.ttl,
         alias=alias,
         health_check_id=value_key(hc) if hc is not None else None,
-        weight=view.weight if view.weight is not None else (0 if p.get("Weight") is not None and not isinstance(p.get("Weight"), (int, str)) else None),
+        # a Weight decided at deploy time: some weight (1), so the set counts among the answers
+        weight=view.weight if view.weight is not None else (1 if p.get("Weight") is not None else None),
         failover=_text(p.get("Failover")),
         region=_text(p.get("Region")),
         geo=_geo(p.get("GeoLocation")),
@@ -274,21 +294,29 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
 
 
 def _health_check(res: Any) -> HealthCheck:
-    cfg = props_of(res).mapping("HealthCheckConfig")
-    alarm = cfg.mapping("AlarmIdentifier")
+    """The answer model's health check (shapes were checked when the model built its views)."""
+    cfg = res.properties.get("HealthCheckConfig")
+    cfg = cfg if isinstance(cfg, dict) else {}
+    alarm = cfg.get("AlarmIdentifier") if isinstance(cfg.get("AlarmIdentifier"), dict) else {}
+    children = cfg.get("ChildHealthChecks")
+    regions = cfg.get("Regions")
+    kind = cfg.get("Type")
+    ip = cfg.get("IPAddress")
+    fqdn = cfg.get("FullyQualifiedDomainName")
+    insufficient = cfg.get("InsufficientDataHealthStatus")
     return HealthCheck(
         id=value_key(res.ref),
-        type=(cfg.literal_str("Type") or "TCP").upper(),
-        disabled=cfg.bool("Disabled") is True,
-        inverted=cfg.bool("Inverted") is True,
-        children=tuple(value_key(c) for c in cfg.list("ChildHealthChecks")),
-        health_threshold=cfg.int("HealthThreshold"),
-        regions=tuple(_text(r) or "?" for r in cfg.list("Regions")),
-        ip_address=value_key(cfg.str("IPAddress")) if cfg.str("IPAddress") is not None else None,
-        fqdn=value_key(cfg.str("FullyQualifiedDomainName")) if cfg.str("FullyQualifiedDomainName") is not None else None,
-        port=cfg.int("Port"),
-        alarm=_text(alarm.str("Name")),
-        insufficient_data=cfg.literal_str("InsufficientDataHealthStatus"),
+        type=kind.upper() if isinstance(kind, str) else "TCP",
+        disabled=as_bool(cfg.get("Disabled")) is True,
+        inverted=as_bool(cfg.get("Inverted")) is True,
+        children=tuple(value_key(c) for c in children) if isinstance(children, list) else (),
+        health_threshold=as_int(cfg.get("HealthThreshold")),
+        regions=tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),
+        ip_address=value_key(ip) if ip is not None else None,
+        fqdn=value_key(fqdn) if fqdn is not None else None,
+        port=as_int(cfg.get("Port")),
+        alarm=_text(alarm.get("Name")),
+        insufficient_data=insufficient if isinstance(insufficient, str) else None,
         label=res.logical_id,
     )
 

@@ -88,9 +88,10 @@ def _same_zone(model: TemplateModel, view: object, item: OriginResolution) -> bo
 def _first_views(model: TemplateModel, answers: list[Answer]) -> list[tuple[Answer, object]]:
     out: dict[int, tuple[Answer, object]] = {}
     for answer in answers:
-        views = answer_views(model, [answer.chain[0].key]) if answer.chain else []
-        if views:
-            out.setdefault(id(views[0]), (answer, views[0]))
+        record = answer.chain[0].record if answer.chain else None
+        view = record.source if record is not None else None
+        if view is not None:
+            out.setdefault(id(view), (answer, view))
     return list(out.values())
 
 
