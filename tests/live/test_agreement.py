@@ -117,7 +117,6 @@ def test_every_setup_but_the_fixed_plan_has_expectations() -> None:
     assert set(EXPECTED) == set(SETUPS) - {"fixed plan"}
 
 
-@pytest.mark.xfail(strict=True, reason="EO-NLB2 still judges a private zone's records as the distribution's origin")
 def test_a_private_zone_is_not_the_distributions_origin(moto_session: Any) -> None:
     """CloudFront resolves on the public internet: the private zone's records (unmarked) are no origin of it."""
     live_found, _ = judged("public and private zone of one name, reused set ids", moto_session)

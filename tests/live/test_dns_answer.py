@@ -217,3 +217,14 @@ def test_an_answer_the_model_cannot_spell_is_not_judged() -> None:
                         allowed=[((), "?", -1)])
     _judge(check)
     assert check.agrees is None and "cannot name" in check.why
+
+
+def test_a_name_given_with_name_is_asked_even_when_no_distribution_uses_it(moto_session: Any) -> None:
+    built = accounts.Built()
+    zid = accounts.zone(moto_session, built)
+    accounts.change(moto_session, zid, [{"Name": "www.example.com", "Type": "A", "TTL": 60, "ResourceRecords": [{"Value": "192.0.2.5"}]}],
+                    built)
+    calls = route53_answers(moto_session, lambda z, n, t: ("NOERROR", ["192.0.2.5"]))
+    result = audit(moto_session, names=["www.example.com"], test_dns_answer=True)
+    assert calls == [(zid, "www.example.com", "A")]
+    assert [c.agrees for c in result.answers.checks] == [True] and _tda(result) == []
