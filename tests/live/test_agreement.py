@@ -97,17 +97,7 @@ EXPECTED = {
     "alias to a weighted pool of the zone": {"EO-DNS1"},
     "disabled, inverted, calculated, regional checks": {"EO-DNS2"},
 }
-#: Classes the rules do not judge by the answer yet (the rules are the answers helper's): strict
-#: xfail, so the day a rule learns it this list must shrink.
-PENDING = {
-}
-
-
-def _expected(setups: Any, pending: dict[str, str]) -> list[Any]:
-    return [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=pending[s])) if s in pending else s for s in sorted(setups)]
-
-
-@pytest.mark.parametrize("setup", _expected(EXPECTED, PENDING))
+@pytest.mark.parametrize("setup", sorted(EXPECTED))
 def test_each_broken_setup_finds_its_rules(setup: str, moto_session: Any) -> None:
     live_found, _ = judged(setup, moto_session)
     assert EXPECTED[setup] <= {rule for rule, _, _ in live_found}
