@@ -97,6 +97,8 @@ EXPECTED = {
     "alias to a weighted pool of the zone": {"EO-DNS1"},
     "disabled, inverted, calculated, regional checks": {"EO-DNS2"},
 }
+
+
 @pytest.mark.parametrize("setup", sorted(EXPECTED))
 def test_each_broken_setup_finds_its_rules(setup: str, moto_session: Any) -> None:
     live_found, _ = judged(setup, moto_session)
