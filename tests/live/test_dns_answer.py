@@ -228,3 +228,24 @@ def test_a_name_given_with_name_is_asked_even_when_no_distribution_uses_it(moto_
     result = audit(moto_session, names=["www.example.com"], test_dns_answer=True)
     assert calls == [(zid, "www.example.com", "A")]
     assert [c.agrees for c in result.answers.checks] == [True] and _tda(result) == []
+
+
+def test_the_model_is_asked_with_the_health_route53_reports(moto_session: Any) -> None:
+    """The primary's check failing (GetHealthCheckStatus: every checker "Failure"): Route 53 answers
+    the secondary, and the model, asked with that health, allows it and no longer the primary."""
+    built = accounts.failover(moto_session)
+    accounts.fill_moto_gaps(moto_session, built)
+
+    def failing(parsed: dict[str, Any], **_: Any) -> None:
+        for observation in parsed.get("HealthCheckObservations", []):
+            observation["StatusReport"]["Status"] = "Failure: Connection timed out."
+
+    moto_session.client("route53").meta.events.register("after-call.route53.GetHealthCheckStatus", failing)
+    primary, secondary = (r["ResourceRecords"][0]["Value"] for r in built.records)
+    answer = {"value": secondary}
+    route53_answers(moto_session, lambda z, n, t: ("NOERROR", [answer["value"]]))
+    result = audit(moto_session, test_dns_answer=True)
+    assert _tda(result) == [] and [c.agrees for c in result.answers.checks] == [True]
+    answer["value"] = primary
+    (finding,) = _tda(audit(moto_session, test_dns_answer=True))
+    assert primary in finding.message and secondary in finding.message
