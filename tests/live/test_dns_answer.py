@@ -249,3 +249,20 @@ def test_the_model_is_asked_with_the_health_route53_reports(moto_session: Any) -
     answer["value"] = primary
     (finding,) = _tda(audit(moto_session, test_dns_answer=True))
     assert primary in finding.message and secondary in finding.message
+
+
+def test_route53_unreadable_makes_the_comparison_not_checked(moto_session: Any) -> None:
+    from botocore.exceptions import ClientError
+
+    built = accounts.incident(moto_session)
+    accounts.fill_moto_gaps(moto_session, built)
+
+    def deny(**_: Any) -> None:
+        raise ClientError({"Error": {"Code": "AccessDenied", "Message": "no"}}, "ListHostedZones")
+
+    moto_session.client("route53").meta.events.register("before-call.route-53.ListHostedZones", deny)
+    calls = route53_answers(moto_session, lambda z, n, t: ("NOERROR", []))
+    result = audit(moto_session, test_dns_answer=True)
+    (finding,) = _tda(result)
+    assert finding.severity is Severity.NOT_CHECKED and "route53 could not be read" in finding.message
+    assert calls == []
