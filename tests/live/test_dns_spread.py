@@ -284,3 +284,10 @@ def test_cli_expect_account_reads_the_answer_model_of_the_account(server: Any) -
         code, out, _ = run_cli("dns-spread", name, "--resolver", f"127.0.0.1:{port}", "--queries", "3", "--expect-account",
                                "--endpoint-url", server.endpoint_url)
     assert code == 1 and "3 measured answer(s) the model does not allow: [127.0.10.1] x3" in out
+
+
+def test_cli_expect_a_bad_template_is_one_line_before_any_query(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"Resources": 5}')
+    code, out, err = run_cli("dns-spread", NAME, "--resolver", "127.0.0.1:1", "--expect", str(bad))
+    assert code == 2 and out == "" and err.strip().count("\n") == 0 and "Resources is a number" in err
