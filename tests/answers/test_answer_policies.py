@@ -423,3 +423,11 @@ def test_draw_spreads_over_equally_likely_outcomes_of_one_condition() -> None:
     rng = random.Random(5)
     drawn = [tuple(draw(records, lambda r: zoneset.record_healthy(r, state), rng, vantage)) for _ in range(200)]
     assert set(drawn) == {("192.0.2.2",), ("192.0.2.3",)} and 60 < drawn.count(("192.0.2.2",)) < 140
+
+
+def test_draw_of_nothing_is_an_empty_answer_and_values_come_shuffled() -> None:
+    assert draw([]) == [] and choices([]) == []
+    rng = random.Random(2)
+    records = [rec(None, "simple", "192.0.2.1", "192.0.2.2", "192.0.2.3")]
+    orders = {tuple(draw(records, rng=rng)) for _ in range(30)}
+    assert len(orders) > 1 and all(sorted(o) == ["192.0.2.1", "192.0.2.2", "192.0.2.3"] for o in orders)
