@@ -261,6 +261,8 @@ def values_of(choice: Choice, rng: random.Random) -> list[str]:
 
 def draw(records: Sequence[RecordLike], healthy: HealthyFn = lambda _r: True, rng: random.Random | None = None, vantage: Vantage = PUBLIC) -> list[str]:
     """One answer's values, drawn from :func:`choices` (what the DNS server sends)."""
+    if not records:
+        return []
     rng = rng or random.Random()
     if policy_of(records) == "weighted":  # the hot path of the rehearsal model: no Choice objects
         pool, weights = _weighted_pool(records, healthy)
