@@ -431,3 +431,14 @@ def test_draw_of_nothing_is_an_empty_answer_and_values_come_shuffled() -> None:
     records = [rec(None, "simple", "192.0.2.1", "192.0.2.2", "192.0.2.3")]
     orders = {tuple(draw(records, rng=rng)) for _ in range(30)}
     assert len(orders) > 1 and all(sorted(o) == ["192.0.2.1", "192.0.2.2", "192.0.2.3"] for o in orders)
+
+
+def test_selection_refuses_mixed_policies_and_nothing() -> None:
+    # "You can't create non-latency resource record sets that have the same values for the Name and
+    # Type elements as latency resource record sets" (and likewise for weighted, failover, geolocation)
+    with pytest.raises(ValueError, match=r"records mix routing policies: \['latency', 'weighted'\]"):
+        choices([rec("a", "weighted", "192.0.2.1", weight=1), rec("b", "latency", "192.0.2.2", region="us-east-1")])
+    from edge_origin.answers import policy_of
+
+    with pytest.raises(ValueError, match="no records"):
+        policy_of([])
