@@ -442,3 +442,28 @@ def test_selection_refuses_mixed_policies_and_nothing() -> None:
 
     with pytest.raises(ValueError, match="no records"):
         policy_of([])
+
+
+def test_scenarios_list_the_answers_under_failure() -> None:
+    listed = _failover().resolve(NAME, scenarios=True)
+    assert sorted((a.condition, a.probability, a.addresses) for a in listed.answers) == [
+        ("", 1.0, ("192.0.2.1",)),
+        ("while the primary is unhealthy", 1.0, ("192.0.2.2",)),
+    ]
+    assert [a.addresses for a in _failover().resolve(NAME).answers] == [("192.0.2.1",)]
+    spares = zs(rec("a", "weighted", "192.0.2.1", weight=2), rec("b", "weighted", "192.0.2.2", weight=0))
+    assert sorted((a.condition, a.probability) for a in spares.resolve(NAME, scenarios=True).answers) == [
+        ("", 1.0), ("while every non-zero-weight set is unhealthy", 1.0)
+    ]
+
+
+def test_geolocation_with_every_covering_set_unhealthy_answers_the_most_specific() -> None:
+    checks = [HealthCheck(f"h{i}", ip_address=f"192.0.2.{i}") for i in (1, 2)]
+    zoneset = zs(
+        rec("us", "geolocation", "192.0.2.1", geo=Geo(country="US"), health_check_id="h1"),
+        rec("na", "geolocation", "192.0.2.2", geo=Geo(continent="NA"), health_check_id="h2"),
+        checks=checks,
+    )
+    state = HealthState(down_addresses=frozenset({"192.0.2.1", "192.0.2.2"}))
+    r = zoneset.resolve(NAME, vantage=Vantage(location=Geo(continent="NA", country="US")), state=state)
+    assert [a.addresses for a in r.answers] == [("192.0.2.1",)]
