@@ -134,3 +134,24 @@ def test_static_verdicts_agree_with_every_state(threshold: int, children: list[t
         outcomes.add(check_healthy("top", checks, HealthState(down_addresses=down)))
     assert can_fail("top", checks) == (False in outcomes)
     assert can_succeed("top", checks) == (True in outcomes)
+
+
+def test_static_verdicts_of_missing_disabled_and_mixed_children() -> None:
+    assert can_succeed("missing", {}) is True and can_succeed(None, {}) is True
+    assert can_succeed("d", {"d": HealthCheck("d", disabled=True, inverted=True)}) is True
+    checks = {"d": HealthCheck("d", disabled=True), "e": HealthCheck("e", ip_address="192.0.2.1")}
+    checks["calc"] = HealthCheck("calc", "CALCULATED", children=("d", "e"), health_threshold=2)
+    assert can_fail("calc", checks) is True  # one child always healthy, the other can fail: 1 < 2
+    checks["calc"] = HealthCheck("calc", "CALCULATED", children=("d", "e"), health_threshold=1)
+    assert can_fail("calc", checks) is False  # the disabled child alone meets the threshold
+
+
+def test_nesting_is_bounded() -> None:
+    from edge_origin.answers.health import MAX_DEPTH
+
+    checks = {"c0": HealthCheck("c0", ip_address="192.0.2.1")}
+    for i in range(1, MAX_DEPTH + 4):
+        checks[f"c{i}"] = HealthCheck(f"c{i}", "CALCULATED", children=(f"c{i - 1}",), health_threshold=1)
+    assert check_healthy(f"c{MAX_DEPTH}", checks, DOWN) is False  # within the bound: the endpoint decides
+    assert check_healthy(f"c{MAX_DEPTH + 1}", checks, DOWN) is True  # one beyond it: stopped, counted healthy
+    assert check_healthy(f"c{MAX_DEPTH + 3}", checks, DOWN) is True

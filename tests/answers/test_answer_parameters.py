@@ -63,3 +63,18 @@ def test_choices_are_bounded() -> None:
     body = _template("multivalue", allowed=["multivalue", "weighted", *[f"v{i}" for i in range(40)]])
     choices, left_out = routing_choices(TemplateModel.from_templates({"S": copy.deepcopy(body)}).templates)
     assert len(choices) == MAX_CHOICES and left_out == 41 - MAX_CHOICES
+
+
+def test_a_resource_condition_decided_by_the_parameter_is_judged_too() -> None:
+    body = base()
+    body["Parameters"] = {"Mode": {"Type": "String", "Default": "spread", "AllowedValues": ["spread", "pinned"]}}
+    body["Conditions"] = {"Pinned": {"Fn::Equals": [{"Ref": "Mode"}, "pinned"]}, "Spread": {"Fn::Not": [{"Condition": "Pinned"}]}}
+    for i in (0, 2):
+        spread = record(SetIdentifier=f"m{i}", MultiValueAnswer=True, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"})
+        spread["Condition"] = "Spread"
+        pinned = record(SetIdentifier=f"w{i}", Weight=1, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"})
+        pinned["Condition"] = "Pinned"
+        body["Resources"][f"Spread{i}"], body["Resources"][f"Pinned{i}"] = spread, pinned
+    findings = _dns1(body)
+    assert {f.resource for f in findings} == {"Pinned0", "Pinned2"}
+    assert all("only with parameter Mode=pinned" in f.message for f in findings)

@@ -234,7 +234,8 @@ def test_geoproximity_one_set_per_place() -> None:
         rec("b", "geoproximity", "192.0.2.2", geoproximity=GeoProximity(region="eu-west-1", bias=10)),
     ).resolve(NAME)
     assert sorted(a.addresses for a in r.answers) == [("192.0.2.1",), ("192.0.2.2",)]
-    assert all(a.targets == 1 and a.condition for a in r.answers)
+    assert sorted(a.condition for a in r.answers) == ["resolver nearest place eu-west-1", "resolver nearest place us-east-1"]
+    assert all(a.targets == 1 for a in r.answers)
 
 
 def test_cidr_location_and_default() -> None:
@@ -386,3 +387,83 @@ def test_draw_only_sends_what_choices_list(weights: list[int], down: set[int], p
     for answer, choice in listed.items():
         if choice.pick is None and choice.probability >= 0.1:
             assert answer in drawn
+
+
+def test_geolocation_from_anywhere_lists_each_location_and_the_rest() -> None:
+    r = _geo().resolve(NAME)
+    assert sorted((a.condition, a.addresses) for a in r.answers) == [
+        ("queries from NA", ("192.0.2.3",)),
+        ("queries from US", ("192.0.2.2",)),
+        ("queries from US/CA", ("192.0.2.1",)),
+        ("queries from other locations", ("192.0.2.4",)),
+    ]
+    assert [a.empty for a in _geo(default=False).resolve(NAME).answers if a.condition == "queries from other locations (no record: no answer)"] == [True]
+
+
+def test_cidr_from_anywhere_lists_each_location_and_the_rest() -> None:
+    zoneset = zs(rec("a", "cidr", "192.0.2.1", cidr=CidrRouting("c1", "office")), rec("d", "cidr", "192.0.2.9", cidr=CidrRouting("c1", "*")))
+    assert sorted((a.condition, a.addresses) for a in zoneset.resolve(NAME).answers) == [
+        ("clients in CIDR location office", ("192.0.2.1",)),
+        ("clients in no CIDR location", ("192.0.2.9",)),
+    ]
+
+
+def test_draw_spreads_over_equally_likely_outcomes_of_one_condition() -> None:
+    checks = [HealthCheck("h1", ip_address="192.0.2.1")]
+    records = [
+        rec("use1", "latency", "192.0.2.1", region="us-east-1", health_check_id="h1"),
+        rec("euw1", "latency", "192.0.2.2", region="eu-west-1"),
+        rec("aps1", "latency", "192.0.2.3", region="ap-south-1"),
+    ]
+    zoneset = zs(*records, checks=checks)
+    state = HealthState(down_addresses=frozenset({"192.0.2.1"}))
+    vantage = Vantage(region="us-east-1")
+    outcomes = choices(records, lambda r: zoneset.record_healthy(r, state), vantage)
+    assert sorted((c.probability, c.records[0].values) for c in outcomes) == [(0.5, ("192.0.2.2",)), (0.5, ("192.0.2.3",))]
+    rng = random.Random(5)
+    drawn = [tuple(draw(records, lambda r: zoneset.record_healthy(r, state), rng, vantage)) for _ in range(200)]
+    assert set(drawn) == {("192.0.2.2",), ("192.0.2.3",)} and 60 < drawn.count(("192.0.2.2",)) < 140
+
+
+def test_draw_of_nothing_is_an_empty_answer_and_values_come_shuffled() -> None:
+    assert draw([]) == [] and choices([]) == []
+    rng = random.Random(2)
+    records = [rec(None, "simple", "192.0.2.1", "192.0.2.2", "192.0.2.3")]
+    orders = {tuple(draw(records, rng=rng)) for _ in range(30)}
+    assert len(orders) > 1 and all(sorted(o) == ["192.0.2.1", "192.0.2.2", "192.0.2.3"] for o in orders)
+
+
+def test_selection_refuses_mixed_policies_and_nothing() -> None:
+    # "You can't create non-latency resource record sets that have the same values for the Name and
+    # Type elements as latency resource record sets" (and likewise for weighted, failover, geolocation)
+    with pytest.raises(ValueError, match=r"records mix routing policies: \['latency', 'weighted'\]"):
+        choices([rec("a", "weighted", "192.0.2.1", weight=1), rec("b", "latency", "192.0.2.2", region="us-east-1")])
+    from edge_origin.answers import policy_of
+
+    with pytest.raises(ValueError, match="no records"):
+        policy_of([])
+
+
+def test_scenarios_list_the_answers_under_failure() -> None:
+    listed = _failover().resolve(NAME, scenarios=True)
+    assert sorted((a.condition, a.probability, a.addresses) for a in listed.answers) == [
+        ("", 1.0, ("192.0.2.1",)),
+        ("while the primary is unhealthy", 1.0, ("192.0.2.2",)),
+    ]
+    assert [a.addresses for a in _failover().resolve(NAME).answers] == [("192.0.2.1",)]
+    spares = zs(rec("a", "weighted", "192.0.2.1", weight=2), rec("b", "weighted", "192.0.2.2", weight=0))
+    assert sorted((a.condition, a.probability) for a in spares.resolve(NAME, scenarios=True).answers) == [
+        ("", 1.0), ("while every non-zero-weight set is unhealthy", 1.0)
+    ]
+
+
+def test_geolocation_with_every_covering_set_unhealthy_answers_the_most_specific() -> None:
+    checks = [HealthCheck(f"h{i}", ip_address=f"192.0.2.{i}") for i in (1, 2)]
+    zoneset = zs(
+        rec("us", "geolocation", "192.0.2.1", geo=Geo(country="US"), health_check_id="h1"),
+        rec("na", "geolocation", "192.0.2.2", geo=Geo(continent="NA"), health_check_id="h2"),
+        checks=checks,
+    )
+    state = HealthState(down_addresses=frozenset({"192.0.2.1", "192.0.2.2"}))
+    r = zoneset.resolve(NAME, vantage=Vantage(location=Geo(continent="NA", country="US")), state=state)
+    assert [a.addresses for a in r.answers] == [("192.0.2.1",)]

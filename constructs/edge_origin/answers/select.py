@@ -84,7 +84,7 @@ def _weighted(records: Sequence[RecordLike], healthy: HealthyFn, scenarios: bool
     total = sum(weights)
     if total <= 0:
         return [Choice(1.0 / len(pool), (r,)) for r in pool]
-    out = [Choice(w / total, (r,)) for r, w in zip(pool, weights, strict=True) if w > 0]
+    out = [Choice(w / total, (r,)) for r, w in zip(pool, weights, strict=True)]  # total > 0: no zero weight in the pool
     spares = [r for r in records if (r.weight or 0) <= 0]
     if scenarios and spares:
         out.extend(Choice(1.0 / len(spares), (r,), "while every non-zero-weight set is unhealthy") for r in spares)
@@ -261,6 +261,8 @@ def values_of(choice: Choice, rng: random.Random) -> list[str]:
 
 def draw(records: Sequence[RecordLike], healthy: HealthyFn = lambda _r: True, rng: random.Random | None = None, vantage: Vantage = PUBLIC) -> list[str]:
     """One answer's values, drawn from :func:`choices` (what the DNS server sends)."""
+    if not records:
+        return []
     rng = rng or random.Random()
     if policy_of(records) == "weighted":  # the hot path of the rehearsal model: no Choice objects
         pool, weights = _weighted_pool(records, healthy)

@@ -171,6 +171,10 @@ class TemplateZones:
         """The answer model's record for a view (None: a record it cannot read, e.g. unknown)."""
         return self.by_view.get(id(view))
 
+    def undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
+        """Whether ``zone`` holds records of ``name`` the answer model cannot read (decided at deploy)."""
+        return any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name))
+
     def policy(self, view: RecordSetView) -> str:
         """The routing policy of a record view ("unknown": decided at deploy time)."""
         record = self.record(view)
@@ -193,6 +197,15 @@ def value_key(value: Any) -> str:
     if isinstance(value, str):
         return normalize_name(value) or value
     return display_value(value)
+
+
+def zone_id_of(view: RecordSetView) -> str:
+    """The answer model's zone id of a record view: ``stack/ZoneLogicalId`` for a zone resource,
+    the literal id, else ``name:<zone name>``."""
+    kind, *rest = view.zone_key
+    if kind == "zone":
+        return f"{rest[0]}/{rest[1]}"
+    return str(rest[0]) if kind in ("id", "unknown") else f"name:{rest[0]}"
 
 
 def _zone_name(records: list[RecordSetView]) -> str:
@@ -226,9 +239,7 @@ def template_zones(model: Any) -> TemplateZones:
     for view in model.all_record_sets:
         if not isinstance(view.name, str) or view.type is None or view.unknown or view.routing_policy == "unknown":
             continue
-        kind, *rest = view.zone_key
-        zone_id = f"{rest[0]}/{rest[1]}" if kind == "zone" else str(rest[0]) if kind == "id" else f"name:{rest[0]}"
-        by_zone.setdefault(zone_id, []).append(view)
+        by_zone.setdefault(zone_id_of(view), []).append(view)
     zones = dict(zone_resources)
     for zone_id, views in by_zone.items():
         if zone_id not in zones:
@@ -321,4 +332,4 @@ def _health_check(res: Any) -> HealthCheck:
     )
 
 
-__all__ = ["OriginResolution", "TemplateZones", "template_zones", "value_key"]
+__all__ = ["OriginResolution", "TemplateZones", "zone_id_of", "template_zones", "value_key"]

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from edge_origin.answers import Answer, Resolution
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import RecordSetView, TemplateModel
 from edge_origin.model.zones import OriginResolution
 from edge_origin.rules.base import (
     Rule,
@@ -72,25 +72,13 @@ def _one(answer: Answer) -> str:
     return f"one address ({answer.addresses[0] if answer.addresses else 'none'})"
 
 
-def _undecided(model: TemplateModel, name: str, item: OriginResolution) -> bool:
-    """The zone holds records of the name the templates cannot decide (an undecidable Fn::If)."""
-    return any(
-        r.unknown and model.zones.zone(r) is None and r.zone_key is not None and _same_zone(model, r, item) for r in model.record_sets(name)
-    )
-
-
-def _same_zone(model: TemplateModel, view: object, item: OriginResolution) -> bool:
-    kind, *rest = view.zone_key  # type: ignore[attr-defined]
-    zone_id = f"{rest[0]}/{rest[1]}" if kind == "zone" else str(rest[0]) if kind == "id" else f"name:{rest[0]}"
-    return zone_id == item.zone.id
-
-
-def _first_views(model: TemplateModel, answers: list[Answer]) -> list[tuple[Answer, object]]:
-    out: dict[int, tuple[Answer, object]] = {}
+def _first_views(answers: list[Answer]) -> list[tuple[Answer, RecordSetView]]:
+    """Each answer's first record set (the one the policy chose), as the template's view."""
+    out: dict[int, tuple[Answer, RecordSetView]] = {}
     for answer in answers:
         record = answer.chain[0].record if answer.chain else None
         view = record.source if record is not None else None
-        if view is not None:
+        if isinstance(view, RecordSetView):
             out.setdefault(id(view), (answer, view))
     return list(out.values())
 
@@ -98,18 +86,18 @@ def _first_views(model: TemplateModel, answers: list[Answer]) -> list[tuple[Answ
 def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     resolution = item.resolution
     total = _targets(resolution)
-    undecided = _undecided(model, name, item)
+    undecided = model.zones.undecided(model, name, item.zone)
     if len(total) < 2 and not (undecided and total):
         return
     has = f"{len(total)}" + (" (and records decided at deploy)" if undecided else "")
     singles = [a for a in resolution.answers if not a.empty and a.targets == 1]
-    for answer, view in _first_views(model, singles):
+    for answer, view in _first_views(singles):
         hop = answer.chain[0]
         when = f" for {answer.condition}" if answer.condition else ""
         policy = answer.policy
         yield finding(
-            RULE.id, origin_severity(Severity.ERROR, kind), view.resource,  # type: ignore[attr-defined]
-            f"{view.label}: {policy} record ({hop.detail or 'no routing field'}, SetIdentifier {hop.key.set_id or '-'}) in "  # type: ignore[attr-defined]
+            RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
+            f"{view.label}: {policy} record ({hop.detail or 'no routing field'}, SetIdentifier {hop.key.set_id or '-'}) in "
             f"{item.zone.label} for {origin_label(name, kind)}: its answer{when} holds {_one(answer)} "
             f"(p={answer.probability:.2f}) while the name has {has}; chain {answer.chain_text}: each resolver gets "
             "one address and every long-lived connection behind it lands on one NLB",
@@ -119,10 +107,10 @@ def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution)
 
 def _lone(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     resolution = item.resolution
-    if len(_targets(resolution)) != 1 or _undecided(model, name, item):
+    if len(_targets(resolution)) != 1 or model.zones.undecided(model, name, item.zone):
         return
     singles = [a for a in resolution.answers if not a.empty and a.targets == 1 and a.policy != "multivalue"]
-    for answer, view in _first_views(model, singles):  # multivalue with one address: EO-DNS3 (too few)
+    for answer, view in _first_views(singles):  # multivalue with one address: EO-DNS3 (too few)
         if answer.load_balancers and not answer.addresses:
             lb = answer.load_balancers[0]
             if len(lb.addresses) >= 2 or lb.kind == "cloudfront":
@@ -131,8 +119,8 @@ def _lone(model: TemplateModel, name: str, kind: str, item: OriginResolution) ->
         else:
             where = _one(answer)
         yield finding(
-            RULE.id, Severity.WARNING, view.resource,  # type: ignore[attr-defined]
-            f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type or 'A'} record in "  # type: ignore[attr-defined]
+            RULE.id, Severity.WARNING, view.resource,
+            f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type or 'A'} record in "
             f"{item.zone.label} for {origin_label(name, kind)}: every answer holds it alone: {where} takes every "
             f"connection (chain {answer.chain_text})",
             FIX,
