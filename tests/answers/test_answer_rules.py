@@ -335,3 +335,15 @@ def test_a_cname_chain_answers_with_the_shortest_ttl() -> None:
     assert [(a.ttl, [h.via for h in a.chain]) for a in answers] == [(300, ["query", "cname"])]
     records["Pool"] = record("pool.example.com", ResourceRecords=[eip(0)], TTL=30)
     assert [a.ttl for a in model(base(), **records).zones.resolve(NAME).answers] == [30]
+
+
+def test_a_literal_zone_id_without_a_name_takes_its_records_common_suffix() -> None:
+    records = {
+        f"Rec{i}": record(n, SetIdentifier=f"s{i}", MultiValueAnswer=True, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"})
+        for i, n in ((0, NAME), (2, "other.example.com"))
+    }
+    for rec in records.values():
+        rec["Properties"]["HostedZoneId"] = "Z0123456789"
+    zones = model(base(), **records).zones
+    assert [(z.id, z.name) for z in zones.zone_set.zones.values() if z.id == "Z0123456789"] == [("Z0123456789", "example.com")]
+    assert zones.resolve(NAME).zone.id == "Z0123456789"
