@@ -467,3 +467,35 @@ def test_geolocation_with_every_covering_set_unhealthy_answers_the_most_specific
     state = HealthState(down_addresses=frozenset({"192.0.2.1", "192.0.2.2"}))
     r = zoneset.resolve(NAME, vantage=Vantage(location=Geo(continent="NA", country="US")), state=state)
     assert [a.addresses for a in r.answers] == [("192.0.2.1",)]
+
+
+def test_names_outside_every_zone_or_without_records() -> None:
+    zoneset = zs(rec(None, "simple", "192.0.2.1"))
+    outside = zoneset.resolve("o.example.org")
+    assert outside.zone is None and outside.answers == () and outside.problems == ("no visible hosted zone holds o.example.org",)
+    assert not outside.found
+    inside = zoneset.resolve("missing.example.com")
+    assert inside.zone == ZONE and inside.answers == () and inside.problems == () and not inside.found
+    assert zoneset.zone_for("O.Example.COM.") == ZONE
+    assert [a.addresses for a in zoneset.resolve("O.Example.COM.").answers] == [("192.0.2.1",)]
+
+
+def test_alias_with_evaluate_target_health_to_a_record_inherits_its_health() -> None:
+    # "an alias resource record set inherits the health of the referenced ... another resource record set in the hosted zone"
+    checks = [HealthCheck("h1", ip_address="192.0.2.1")]
+    zoneset = zs(
+        rec("a", "weighted", alias=AliasTarget("a.example.com", True), weight=1),
+        rec("b", "weighted", "192.0.2.2", weight=1),
+        rec(None, "simple", "192.0.2.1", name="a.example.com", health_check_id="h1"),
+        checks=checks,
+    )
+    down = zoneset.resolve(NAME, state=HealthState(down_addresses=frozenset({"192.0.2.1"})))
+    assert [a.addresses for a in down.answers] == [("192.0.2.2",)]
+    assert sorted(a.addresses for a in zoneset.resolve(NAME).answers) == [("192.0.2.1",), ("192.0.2.2",)]
+    without_eth = zs(
+        rec("a", "weighted", alias=AliasTarget("a.example.com", False), weight=1),
+        rec("b", "weighted", "192.0.2.2", weight=1),
+        rec(None, "simple", "192.0.2.1", name="a.example.com", health_check_id="h1"),
+        checks=checks,
+    )
+    assert len(without_eth.resolve(NAME, state=HealthState(down_addresses=frozenset({"192.0.2.1"}))).answers) == 2

@@ -312,3 +312,38 @@ def test_two_stacks_with_the_same_record_identity_are_both_reported() -> None:
     m = TemplateModel.from_templates({"A": stack(), "B": stack()})
     errors = {(f.stack, f.resource) for f in dns1(m) if f.severity is Severity.ERROR}
     assert errors == {("A", "Rec0"), ("A", "Rec2"), ("B", "Rec0"), ("B", "Rec2")}
+
+
+def test_template_zones_map_back_to_the_views() -> None:
+    from edge_origin.model.zones import value_key
+
+    records = {f"Rec{i}": record(SetIdentifier=f"s{i}", MultiValueAnswer=True, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"}) for i in (0, 2)}
+    m = model(base(), **records)
+    assert [lb.resource.logical_id for lb in m.load_balancers_for_name(NAME)] == ["NlbA", "NlbB"]
+    view = next(v for v in m.record_sets(NAME) if v.logical_id == "Rec0")
+    assert m.zones.zone(view).label == "public zone example.com (S/Zone)"
+    assert m.zones.policy(view) == "multivalue" and m.zones.record(view).key.set_id == "s0"
+    assert value_key("O.Example.COM.") == "o.example.com" and value_key(view.values[0]) == "S/Eip0"
+
+
+def test_a_cname_chain_answers_with_the_shortest_ttl() -> None:
+    records = {
+        "Front": record(rtype="CNAME", ResourceRecords=["pool.example.com"], TTL=300),
+        "Pool": record("pool.example.com", AliasTarget=nlb_alias("NlbA")),
+    }
+    answers = model(base(), **records).zones.resolve(NAME).answers
+    assert [(a.ttl, [h.via for h in a.chain]) for a in answers] == [(300, ["query", "cname"])]
+    records["Pool"] = record("pool.example.com", ResourceRecords=[eip(0)], TTL=30)
+    assert [a.ttl for a in model(base(), **records).zones.resolve(NAME).answers] == [30]
+
+
+def test_a_literal_zone_id_without_a_name_takes_its_records_common_suffix() -> None:
+    records = {
+        f"Rec{i}": record(n, SetIdentifier=f"s{i}", MultiValueAnswer=True, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"})
+        for i, n in ((0, NAME), (2, "other.example.com"))
+    }
+    for rec in records.values():
+        rec["Properties"]["HostedZoneId"] = "Z0123456789"
+    zones = model(base(), **records).zones
+    assert [(z.id, z.name) for z in zones.zone_set.zones.values() if z.id == "Z0123456789"] == [("Z0123456789", "example.com")]
+    assert zones.resolve(NAME).zone.id == "Z0123456789"

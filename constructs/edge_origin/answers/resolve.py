@@ -83,7 +83,9 @@ class ZoneSet:
         matching = [z for z in self.visible_zones(vantage) if name == z.name or name.endswith("." + z.name)]
         if not matching:
             return None
-        return max(matching, key=lambda z: (len(z.name), z.private))
+        # the most specific; a VPC's private zone before a public one; then a zone that holds the name
+        # (two public zones of one name: only one is delegated, the one with the records is meant)
+        return max(matching, key=lambda z: (len(z.name), z.private, name in self._names.get(z.id, ())))
 
     def zones_named(self, name: str) -> list[HostedZone]:
         return [z for z in self.zones.values() if z.name == normalize(name)]

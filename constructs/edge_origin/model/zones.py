@@ -165,6 +165,7 @@ class TemplateZones:
         return found[0] if found else None
 
     def zone(self, view: RecordSetView) -> HostedZone | None:
+        """The hosted zone of a record view (None: a record the answer model cannot read)."""
         return self.zone_of.get(id(view))
 
     def record(self, view: RecordSetView) -> Record | None:
