@@ -87,9 +87,6 @@ class ZoneSet:
         # (two public zones of one name: only one is delegated, the one with the records is meant)
         return max(matching, key=lambda z: (len(z.name), z.private, name in self._names.get(z.id, ())))
 
-    def zones_named(self, name: str) -> list[HostedZone]:
-        return [z for z in self.zones.values() if z.name == normalize(name)]
-
     def record_healthy(self, record: Record, state: HealthState = ALL_HEALTHY, depth: int = 0) -> bool:
         """Route 53's view of a record: its health check (none = healthy), and with
         EvaluateTargetHealth the health of its alias target."""
