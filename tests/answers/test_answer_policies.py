@@ -517,3 +517,12 @@ def test_a_check_defined_elsewhere_is_assumed_to_work() -> None:
 def test_alias_to_a_name_of_the_zone_without_records_is_an_empty_answer() -> None:
     r = zs(rec(None, "simple", alias=AliasTarget("gone.example.com", False))).resolve(NAME)
     assert [(a.empty, a.end) for a in r.answers] == [(True, None)]
+
+
+def test_alias_loops_stop() -> None:
+    loop = zs(
+        rec(None, "simple", alias=AliasTarget("b.example.com", True), name="a.example.com"),
+        rec(None, "simple", alias=AliasTarget("a.example.com", True), name="b.example.com"),
+    )
+    r = loop.resolve("a.example.com")
+    assert r.answers == () and any("loop" in p for p in r.problems)

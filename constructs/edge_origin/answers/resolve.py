@@ -227,9 +227,10 @@ class _Resolver:
         if target == zone.name or target.endswith("." + zone.name):
             if self._too_deep(partial, depth, target):
                 return []
+            before = len(self.problems)
             found = self._answers(zone, target, rtype, partial, "alias", depth + 1)
-            if found:
-                return found
+            if found or len(self.problems) > before:
+                return found  # answers, or nothing when the chain behind it loops or runs too long
         if target.endswith(".cloudfront.net"):
             dist = LoadBalancer(target, "cloudfront", label=target)
             return [Answer(partial.probability, (), (dist,), None, partial.ttl, partial.chain, (record.key,), partial.condition)]
