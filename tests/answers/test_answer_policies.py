@@ -24,6 +24,8 @@ from edge_origin.answers import (
     RecordKey,
     Vantage,
     ZoneSet,
+    can_fail,
+    check_healthy,
     choices,
     draw,
 )
@@ -499,3 +501,28 @@ def test_alias_with_evaluate_target_health_to_a_record_inherits_its_health() -> 
         checks=checks,
     )
     assert len(without_eth.resolve(NAME, state=HealthState(down_addresses=frozenset({"192.0.2.1"}))).answers) == 2
+
+
+def test_fail_open_keeps_zero_weights_out() -> None:
+    checks = [HealthCheck("h1", ip_address="192.0.2.1"), HealthCheck("h2", ip_address="192.0.2.2")]
+    zoneset = zs(rec("a", "weighted", "192.0.2.1", weight=1, health_check_id="h1"), rec("b", "weighted", "192.0.2.2", weight=0, health_check_id="h2"), checks=checks)
+    down = zoneset.resolve(NAME, state=HealthState(down_addresses=frozenset({"192.0.2.1", "192.0.2.2"})))
+    assert [(a.probability, a.addresses) for a in down.answers] == [(1.0, ("192.0.2.1",))]
+
+
+def test_a_check_defined_elsewhere_is_assumed_to_work() -> None:
+    assert can_fail("elsewhere", {}) is True and check_healthy("elsewhere", {}) is True
+
+
+def test_alias_to_a_name_of_the_zone_without_records_is_an_empty_answer() -> None:
+    r = zs(rec(None, "simple", alias=AliasTarget("gone.example.com", False))).resolve(NAME)
+    assert [(a.empty, a.end) for a in r.answers] == [(True, None)]
+
+
+def test_alias_loops_stop() -> None:
+    loop = zs(
+        rec(None, "simple", alias=AliasTarget("b.example.com", True), name="a.example.com"),
+        rec(None, "simple", alias=AliasTarget("a.example.com", True), name="b.example.com"),
+    )
+    r = loop.resolve("a.example.com")
+    assert r.answers == () and any("loop" in p for p in r.problems)

@@ -87,9 +87,6 @@ class ZoneSet:
         # (two public zones of one name: only one is delegated, the one with the records is meant)
         return max(matching, key=lambda z: (len(z.name), z.private, name in self._names.get(z.id, ())))
 
-    def zones_named(self, name: str) -> list[HostedZone]:
-        return [z for z in self.zones.values() if z.name == normalize(name)]
-
     def record_healthy(self, record: Record, state: HealthState = ALL_HEALTHY, depth: int = 0) -> bool:
         """Route 53's view of a record: its health check (none = healthy), and with
         EvaluateTargetHealth the health of its alias target."""
@@ -230,9 +227,10 @@ class _Resolver:
         if target == zone.name or target.endswith("." + zone.name):
             if self._too_deep(partial, depth, target):
                 return []
+            before = len(self.problems)
             found = self._answers(zone, target, rtype, partial, "alias", depth + 1)
-            if found:
-                return found
+            if found or len(self.problems) > before:
+                return found  # answers, or nothing when the chain behind it loops or runs too long
         if target.endswith(".cloudfront.net"):
             dist = LoadBalancer(target, "cloudfront", label=target)
             return [Answer(partial.probability, (), (dist,), None, partial.ttl, partial.chain, (record.key,), partial.condition)]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -691,6 +693,20 @@ def _unique(items: Iterable[Any]) -> list[Any]:
     return out
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a model is built or judged: the build makes
+    hundreds of thousands of objects and no cycles, so each collection would walk them all for
+    nothing (about 15 % of a large check). Restored as it was, even on an error."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def load_model(paths: Sequence[str | Path], *, strict: bool = True) -> TemplateModel:
     """Load template files (.json/.yaml/.yml/.template), folders and cdk.out directories as one model.
 
@@ -699,10 +715,11 @@ def load_model(paths: Sequence[str | Path], *, strict: bool = True) -> TemplateM
     be read. For a cdk.out, findings CDK suppressed for the EdgeOrigin pack
     (``validation-report.json``, acknowledged with a reason) are kept in ``model.acknowledged_paths``.
     """
-    result = read_paths_result(paths)
-    if strict and result.unreadable:
-        raise ModelError(result.unreadable[0][1])
-    model = TemplateModel(result.templates, strict=strict)
+    with collector_paused():
+        result = read_paths_result(paths)
+        if strict and result.unreadable:
+            raise ModelError(result.unreadable[0][1])
+        model = TemplateModel(result.templates, strict=strict)
     model.unreadable[:0] = result.unreadable
     for directory in result.assemblies:
         try:

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import ModelError, TemplateModel
+from edge_origin.model.template_model import collector_paused
 from edge_origin.rules import (
     cf1_grpc_behavior,
     cf2_keepalive_vs_idle,
@@ -125,7 +126,11 @@ def run_rules(
     also judge each other allowed value (``model.routing_choices()``); a finding that holds only
     for such a value says "only with parameter P=v".
     """
-    chosen = list(rules) if rules is not None else list(RULES)
+    with collector_paused():
+        return _run_rules(model, list(rules) if rules is not None else list(RULES), honour_acknowledgements, parameter_choices)
+
+
+def _run_rules(model: TemplateModel, chosen: list[Rule], honour_acknowledgements: bool, parameter_choices: bool) -> list[Finding]:
     acks = acknowledgements(model) if honour_acknowledgements else {}
     found = _run(model, chosen, acks)
     if parameter_choices:
