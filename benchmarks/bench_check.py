@@ -199,8 +199,51 @@ def main() -> int:
         print(f"edge-origin check {name} (fresh process, end to end): {wall:.3f} s wall, {cli_cpu[name]:.3f} s CPU")
     yaml_ok = cli_cpu["eo-dns1-fire.yaml"] < 0.2
     print(f"YAML end to end under 0.2 s (CPU; wall equals it on an idle machine): {'yes' if yaml_ok else 'NO'}")
+    parse_ok = bench_check_vs_parse()
     diff_ok = bench_diff()
-    return 0 if ok and yaml_ok and diff_ok else 1
+    return 0 if ok and yaml_ok and diff_ok and parse_ok else 1
+
+
+# --- check against the JSON parse (issue 17: the answer model must not add to it) ---------------
+def time_process(argv: list[str], repeat: int = 5) -> tuple[float, float]:
+    """Best (wall, CPU) seconds of a fresh interpreter running ``argv`` (one warm-up run first)."""
+    import resource
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(argv, capture_output=True, env=env, check=False)
+    best = best_cpu = float("inf")
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, capture_output=True, env=env, check=False)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        best = min(best, wall)
+        best_cpu = min(best_cpu, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return best, best_cpu
+
+
+def bench_check_vs_parse(sizes: tuple[int, ...] = (1_000, 10_000)) -> bool:
+    """``edge-origin check FILE`` in a fresh process against a fresh process that only parses the
+    file's JSON (``json.load``), CPU seconds, best of 5. Targets (issue 17): check at most 5x the
+    parse at 10k resources; check 10k/1k at most 11."""
+    cpu: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            path = Path(tmp) / f"synthetic-{size}.template.json"
+            path.write_text(json.dumps(template(size)))
+            parse_wall, parse_cpu = time_process([sys.executable, "-c", f"import json; json.load(open({str(path)!r}))"])
+            check_wall, cpu[size] = time_process([sys.executable, "-m", "edge_origin.cli", "check", str(path)])
+            print(
+                f"{size} resources, fresh process: check {cpu[size]:.3f} s CPU ({check_wall:.3f} s wall), JSON parse "
+                f"{parse_cpu:.3f} s CPU ({parse_wall:.3f} s wall): check/parse {cpu[size] / parse_cpu:.1f}x"
+                + (" (target <= 5)" if size == max(sizes) else "")
+            )
+            if size == max(sizes):
+                ratio_parse = cpu[size] / parse_cpu
+    ratio = cpu[max(sizes)] / cpu[min(sizes)]
+    print(f"check 10k/1k (fresh process, CPU): {ratio:.1f} (target <= 11)")
+    return ratio_parse <= 5 and ratio <= 11
 
 
 # --- edge-origin diff (issue 12) ----------------------------------------------------------------

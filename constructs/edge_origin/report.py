@@ -113,6 +113,25 @@ class _Graph:
         self.lines.append(f'  {a} -- "{_mm(label)}" --> {b}' if label else f"  {a} --> {b}")
 
 
+def _lb_kind(lb: LoadBalancerView) -> str:
+    return "NLB" if lb.is_network else "ALB"
+
+
+def _chain_ends(model: TemplateModel, name: str, record: RecordSetView) -> list[tuple[LoadBalancerView, str]]:
+    """Load balancers the answer model reaches from this record through a chain, with the chain."""
+    zones = model.zones
+    key = getattr(zones.record(record), "key", None)
+    out: dict[int, tuple[LoadBalancerView, str]] = {}
+    for item in zones.name_resolutions(name, cloudfront=False):
+        for answer in item.resolution.answers:
+            if key is None or not answer.chain or answer.chain[0].key != key or len(answer.chain) < 2 and not answer.load_balancers:
+                continue
+            hops = " -> ".join(h.key.name for h in answer.chain[1:]) or record.type or "alias"
+            for lb in zones.answer_load_balancers(model, answer):
+                out.setdefault(id(lb), (lb, hops))
+    return list(out.values())
+
+
 def _mermaid(model: TemplateModel, name: str, kind: str) -> str:
     g = _Graph()
     origin = g.node(f"name:{name}", f"{name} ({kind})")
@@ -140,6 +159,10 @@ def _mermaid(model: TemplateModel, name: str, kind: str) -> str:
         if record.alias_target is not None:
             for lb in model.record_load_balancers(record):
                 g.edge(rec, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"NLB {lb.resource.logical_id}"), "alias")
+                lbs.append(lb)
+        if not lbs:
+            for lb, chain in _chain_ends(model, name, record):  # CNAME / alias chains: draw where they end
+                g.edge(rec, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"{_lb_kind(lb)} {lb.resource.logical_id}"), _mm(chain))
                 lbs.append(lb)
         for lb in lbs:
             lb_node = g.ids[f"lb:{lb.resource.stack}/{lb.resource.logical_id}"]

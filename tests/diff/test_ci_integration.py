@@ -134,7 +134,7 @@ def test_action_script_diff_fails_on_a_naive_migration(tmp_path: Path) -> None:
 
 @needs_bash
 def test_action_script_defers_the_exit_and_checks_without_base(tmp_path: Path) -> None:
-    head = PAIRS / "single-record-in-place" / "base" / "Edge.template.json"  # a weighted gRPC origin: EO-DNS1
+    head = PAIRS / "naive-migration" / "base" / "Edge.template.json"  # weighted gRPC records, one address each: EO-DNS1
     proc, summary, output = run_action(tmp_path, EO_HEAD=f"{head}\n", EO_DEFER_EXIT="1")
     assert proc.returncode == 0, proc.stderr
     assert outputs(output)["exit-code"] == "1"

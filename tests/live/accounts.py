@@ -1,10 +1,13 @@
 """Accounts built through the AWS APIs (on moto), and the template each one is equivalent to.
 
-moto 5.2.5 drops two fields this project reads: CloudFront ``GrpcConfig`` and NLB
-``LoadBalancerAddresses`` (``AllocationId`` in subnet mappings is ignored). ``fill_moto_gaps``
-puts them back into the parsed responses (an ``after-call`` handler on the client), shaped as the
-API reference documents them (``AvailabilityZones[].LoadBalancerAddresses[].AllocationId``,
-``DefaultCacheBehavior.GrpcConfig.Enabled``), so the reader sees what real AWS would return.
+moto 5.2.5 drops fields this project reads: CloudFront ``GrpcConfig``, NLB
+``LoadBalancerAddresses`` (``AllocationId`` in subnet mappings is ignored), and a hosted zone
+created with a VPC reads ``Config.PrivateZone: False`` with no ``VPCs`` (Route 53's API reference,
+CreateHostedZone: "To create a private hosted zone, ... specify the VPC"). ``fill_moto_gaps`` puts
+them back into the parsed responses (an ``after-call`` handler on the client), shaped as the API
+reference documents them (``AvailabilityZones[].LoadBalancerAddresses[].AllocationId``,
+``DefaultCacheBehavior.GrpcConfig.Enabled``, ``HostedZones[].Config.PrivateZone``,
+``GetHostedZone`` ``VPCs``), so the reader sees what real AWS would return.
 """
 
 from __future__ import annotations
@@ -30,16 +33,25 @@ class Nlb:
 
 
 @dataclass
+class Zone:
+    name: str
+    vpc: tuple[str, str] | None = None  # (VPC id, region): a private zone
+
+
+@dataclass
 class Built:
     """What a setup made: ids for assertions, and the moto gaps to fill."""
 
-    zone_id: str = ""
+    zone_id: str = ""  # the last zone made
+    zones: dict[str, Zone] = field(default_factory=dict)
     nlbs: list[Nlb] = field(default_factory=list)
     lb_addresses: dict[str, dict[str, list[dict[str, str]]]] = field(default_factory=dict)
     grpc_distributions: set[str] = field(default_factory=set)
     health_checks: list[str] = field(default_factory=list)
     health_check_ips: dict[str, str] = field(default_factory=dict)
+    health_check_configs: dict[str, dict[str, Any]] = field(default_factory=dict)
     records: list[dict[str, Any]] = field(default_factory=list)
+    record_zones: list[str] = field(default_factory=list)  # the zone id of each of ``records``
     origins: list[tuple[str, bool, int]] = field(default_factory=list)  # (domain, grpc, keepalive)
     nlb_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -59,8 +71,22 @@ def fill_moto_gaps(session: Any, built: Built) -> None:
             if dist["Id"] in built.grpc_distributions:
                 dist["DefaultCacheBehavior"]["GrpcConfig"] = {"Enabled": True}
 
+    def private_zones(parsed: dict[str, Any], **_: Any) -> None:
+        for listed in parsed.get("HostedZones", []):
+            made = built.zones.get(listed["Id"].split("/")[-1])
+            if made is not None and made.vpc is not None:
+                listed.setdefault("Config", {})["PrivateZone"] = True
+
+    def zone_vpcs(parsed: dict[str, Any], **_: Any) -> None:
+        made = built.zones.get(((parsed.get("HostedZone") or {}).get("Id") or "").split("/")[-1])
+        if made is not None and made.vpc is not None and not parsed.get("VPCs"):
+            parsed["VPCs"] = [{"VPCId": made.vpc[0], "VPCRegion": made.vpc[1]}]
+            parsed["HostedZone"].setdefault("Config", {})["PrivateZone"] = True
+
     session.client("elbv2").meta.events.register("after-call.elastic-load-balancing-v2.DescribeLoadBalancers", lb_addresses)
     session.client("cloudfront").meta.events.register("after-call.cloudfront.ListDistributions", grpc)
+    session.client("route53").meta.events.register("after-call.route53.ListHostedZones", private_zones)
+    session.client("route53").meta.events.register("after-call.route53.GetHostedZone", zone_vpcs)
 
 
 def vpc(ec2: Any) -> tuple[str, list[str]]:
@@ -124,25 +150,35 @@ def nlb(
     return made
 
 
-def zone(session: Any, built: Built, name: str = HOSTED_ZONE) -> str:
-    zid = session.client("route53").create_hosted_zone(Name=name, CallerReference=str(uuid.uuid4()))["HostedZone"]["Id"]
+def zone(session: Any, built: Built, name: str = HOSTED_ZONE, vpc_id: str | None = None) -> str:
+    """A public zone, or with ``vpc_id`` a private one (made with the VPC only, as Route 53 documents;
+    moto then reads it as public: ``fill_moto_gaps`` says what Route 53 would)."""
+    extra = {"VPC": {"VPCRegion": "us-east-1", "VPCId": vpc_id}} if vpc_id else {}
+    zid = session.client("route53").create_hosted_zone(Name=name, CallerReference=str(uuid.uuid4()), **extra)["HostedZone"]["Id"]
     built.zone_id = zid.split("/")[-1]
+    built.zones[built.zone_id] = Zone(name, (vpc_id, "us-east-1") if vpc_id else None)
     return built.zone_id
 
 
-def health_check(session: Any, built: Built, ip: str, port: int = 443) -> str:
-    hc = session.client("route53").create_health_check(
-        CallerReference=str(uuid.uuid4()),
-        HealthCheckConfig={"Type": "TCP", "IPAddress": ip, "Port": port, "RequestInterval": 10, "FailureThreshold": 3},
-    )["HealthCheck"]["Id"]
+def health_check(session: Any, built: Built, ip: str | None, port: int = 443, **config: Any) -> str:
+    """A TCP check of ``ip`` (``config`` adds or overrides HealthCheckConfig fields: Disabled,
+    Inverted, Regions; ``ip=None`` with ``Type="CALCULATED"`` for a calculated check)."""
+    cfg: dict[str, Any] = {"Type": "TCP", "IPAddress": ip, "Port": port, "RequestInterval": 10, "FailureThreshold": 3}
+    if config.get("Type") == "CALCULATED":
+        cfg = {}
+    cfg.update(config)
+    hc = session.client("route53").create_health_check(CallerReference=str(uuid.uuid4()), HealthCheckConfig=cfg)["HealthCheck"]["Id"]
     built.health_checks.append(hc)
-    built.health_check_ips[hc] = ip
+    if ip is not None:
+        built.health_check_ips[hc] = ip
+    built.health_check_configs[hc] = cfg
     return hc
 
 
 def change(session: Any, zone_id: str, records: list[dict[str, Any]], built: Built | None = None) -> None:
     if built is not None:
         built.records.extend(records)
+        built.record_zones.extend([zone_id] * len(records))
     session.client("route53").change_resource_record_sets(
         HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": r} for r in records]}
     )
@@ -242,7 +278,14 @@ def multivalue(
 def equivalent_template(built: Built) -> dict[str, Any]:
     """What a CloudFormation template of the built account holds (hand-assembled from the builder's
     inputs, not from the reader), for comparing ``check`` with ``audit``."""
-    res: dict[str, Any] = {"Zone": {"Type": "AWS::Route53::HostedZone", "Properties": {"Name": HOSTED_ZONE}}}
+    res: dict[str, Any] = {}
+    zone_lids: dict[str, str] = {}
+    for n, (zid, made) in enumerate(built.zones.items()):
+        zone_lids[zid] = f"Zone{n}"
+        props: dict[str, Any] = {"Name": made.name}
+        if made.vpc is not None:
+            props["VPCs"] = [{"VPCId": made.vpc[0], "VPCRegion": made.vpc[1]}]
+        res[f"Zone{n}"] = {"Type": "AWS::Route53::HostedZone", "Properties": props}
     eip_of_ip: dict[str, str] = {}
     nlb_of_dns: dict[str, str] = {}
     for i, lb in enumerate(built.nlbs):
@@ -269,23 +312,33 @@ def equivalent_template(built: Built) -> dict[str, Any]:
         if opts["idle"] is not None:
             listener["ListenerAttributes"] = [{"Key": "tcp.idle_timeout.seconds", "Value": str(opts["idle"])}]
         res[f"Listener{i}"] = {"Type": "AWS::ElasticLoadBalancingV2::Listener", "Properties": listener}
-    hc_ids = {}
-    for n, (hc, ip) in enumerate(built.health_check_ips.items()):
-        hc_ids[hc] = f"Check{n}"
-        res[f"Check{n}"] = {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
-            "Type": "TCP", "IPAddress": {"Fn::GetAtt": [eip_of_ip[ip], "PublicIp"]} if ip in eip_of_ip else ip, "Port": 443,
-            "RequestInterval": 10, "FailureThreshold": 3}}}
-    for n, record in enumerate(built.records):
-        props: dict[str, Any] = {"HostedZoneId": {"Ref": "Zone"}, **{k: v for k, v in record.items() if k not in (
+    hc_ids = {hc: f"Check{n}" for n, hc in enumerate(built.health_check_configs)}
+    for hc, cfg in built.health_check_configs.items():
+        config = dict(cfg)
+        ip = config.get("IPAddress")
+        if ip in eip_of_ip:
+            config["IPAddress"] = {"Fn::GetAtt": [eip_of_ip[ip], "PublicIp"]}
+        if "ChildHealthChecks" in config:
+            config["ChildHealthChecks"] = [{"Ref": hc_ids[c]} for c in config["ChildHealthChecks"]]
+        res[hc_ids[hc]] = {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": config}}
+
+    def nlb_name(value: str) -> Any:
+        lid = nlb_of_dns.get(value.lower().rstrip(".").removeprefix("dualstack."))
+        return {"Fn::GetAtt": [lid, "DNSName"]} if lid else value
+
+    for n, (record, zid) in enumerate(zip(built.records, built.record_zones, strict=True)):
+        props = {"HostedZoneId": {"Ref": zone_lids[zid]}, **{k: v for k, v in record.items() if k not in (
             "ResourceRecords", "AliasTarget", "HealthCheckId")}}
         if "ResourceRecords" in record:
             props["ResourceRecords"] = [
-                {"Fn::GetAtt": [eip_of_ip[r["Value"]], "PublicIp"]} if r["Value"] in eip_of_ip else r["Value"]
+                {"Fn::GetAtt": [eip_of_ip[r["Value"]], "PublicIp"]} if r["Value"] in eip_of_ip else nlb_name(r["Value"])
                 for r in record["ResourceRecords"]
             ]
         if "AliasTarget" in record:
             alias = record["AliasTarget"]
-            props["AliasTarget"] = {**alias, "DNSName": {"Fn::GetAtt": [nlb_of_dns[alias["DNSName"].lower()], "DNSName"]}}
+            target_zone = alias["HostedZoneId"]
+            props["AliasTarget"] = {**alias, "DNSName": nlb_name(alias["DNSName"]),
+                                    "HostedZoneId": {"Ref": zone_lids[target_zone]} if target_zone in zone_lids else target_zone}
         if "HealthCheckId" in record:
             props["HealthCheckId"] = {"Ref": hc_ids[record["HealthCheckId"]]}
         res[f"Record{n}"] = {"Type": "AWS::Route53::RecordSet", "Properties": props}
@@ -300,3 +353,126 @@ def equivalent_template(built: Built) -> dict[str, Any]:
                                      "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"],
                                      "GrpcConfig": {"Enabled": grpc}}}}}
     return {"Resources": res}
+
+
+# --- every routing policy, chain, health rule and zone visibility (issue 17) --------------------
+def _fleet(session: Any, built: Built) -> tuple[str, list[Nlb]]:
+    vpc_id, subnets = vpc(session.client("ec2"))
+    return vpc_id, [nlb(session, built, f"nlb-{i}", vpc_id, subnets) for i in (1, 2)]
+
+
+def _per_address(built: Built, lbs: list[Nlb], extra: Any, ttl: int = 60) -> list[dict[str, Any]]:
+    """One record set a NLB address, ``extra(i)`` adding the routing fields of the i-th."""
+    addresses = [e for lb in lbs for e in lb.eips]
+    return [{"Name": ORIGIN, "Type": "A", "SetIdentifier": f"s{i}", "TTL": ttl, "ResourceRecords": [{"Value": e["ip"]}],
+             **extra(i)} for i, e in enumerate(addresses)]
+
+
+def public_and_private(session: Any) -> Built:
+    """The incident in the public zone, and a private zone of the same name whose multivalue
+    records reuse the public records' set identifiers (they must not hide the incident)."""
+    built = incident(session)
+    public = built.zone_id
+    vpc_id = session.client("ec2").describe_vpcs()["Vpcs"][0]["VpcId"]
+    private = zone(session, built, HOSTED_ZONE, vpc_id=vpc_id)
+    change(session, private, [
+        {"Name": ORIGIN, "Type": "A", "SetIdentifier": f"w-{lb.name}", "MultiValueAnswer": True, "TTL": 60,
+         "ResourceRecords": [{"Value": f"10.0.9.{i + 1}"}]}
+        for i, lb in enumerate(built.nlbs)
+    ], built)
+    built.zone_id = public
+    return built
+
+
+def latency(session: Any) -> Built:
+    """Latency record sets, one NLB address each (each answer is one set: one address)."""
+    built = Built()
+    _, lbs = _fleet(session, built)
+    regions = ("us-east-1", "us-west-2", "eu-west-1", "ap-southeast-1")
+    change(session, zone(session, built), _per_address(built, lbs, lambda i: {"Region": regions[i]}), built)
+    distribution(session, built)
+    return built
+
+
+def failover(session: Any) -> Built:
+    """A health-checked PRIMARY and a SECONDARY, one address each."""
+    built = Built()
+    _, lbs = _fleet(session, built)
+    primary, secondary = lbs[0].eips[0]["ip"], lbs[1].eips[0]["ip"]
+    check = health_check(session, built, primary)
+    change(session, zone(session, built), [
+        {"Name": ORIGIN, "Type": "A", "SetIdentifier": "primary", "Failover": "PRIMARY", "TTL": 60,
+         "ResourceRecords": [{"Value": primary}], "HealthCheckId": check},
+        {"Name": ORIGIN, "Type": "A", "SetIdentifier": "secondary", "Failover": "SECONDARY", "TTL": 60,
+         "ResourceRecords": [{"Value": secondary}]},
+    ], built)
+    distribution(session, built)
+    return built
+
+
+def geolocation(session: Any) -> Built:
+    """Geolocation sets (a country, a continent, the ``*`` default), one address each."""
+    built = Built()
+    _, lbs = _fleet(session, built)
+    where = ({"CountryCode": "US"}, {"ContinentCode": "EU"}, {"CountryCode": "JP"}, {"CountryCode": "*"})
+    change(session, zone(session, built), _per_address(built, lbs, lambda i: {"GeoLocation": where[i]}), built)
+    distribution(session, built)
+    return built
+
+
+def weighted_cnames(session: Any) -> Built:
+    """Weighted CNAMEs to the two NLBs' DNS names."""
+    built = Built()
+    _, lbs = _fleet(session, built)
+    change(session, zone(session, built), [
+        {"Name": ORIGIN, "Type": "CNAME", "SetIdentifier": lb.name, "Weight": 50, "TTL": 60, "ResourceRecords": [{"Value": lb.dns}]}
+        for lb in lbs
+    ], built)
+    distribution(session, built)
+    return built
+
+
+def cname_to_nlb(session: Any) -> Built:
+    """The origin a simple CNAME to one NLB's DNS name, whose listener idles out (120 s) before
+    CloudFront's origin keepalive (180 s): only a rule that follows the CNAME sees the NLB."""
+    built = Built()
+    vpc_id, subnets = vpc(session.client("ec2"))
+    lb = nlb(session, built, "nlb-1", vpc_id, subnets, idle=120)
+    change(session, zone(session, built), [
+        {"Name": ORIGIN, "Type": "CNAME", "TTL": 60, "ResourceRecords": [{"Value": lb.dns}]}], built)
+    distribution(session, built, keepalive=180)
+    return built
+
+
+def alias_chain(session: Any) -> Built:
+    """The origin a simple alias to another record of its zone, itself a weighted alias pool of the NLBs."""
+    built = Built()
+    _, lbs = _fleet(session, built)
+    zid = zone(session, built)
+    pool = f"pool.{HOSTED_ZONE}"
+    change(session, zid, [
+        {"Name": pool, "Type": "A", "SetIdentifier": lb.name, "Weight": 50,
+         "AliasTarget": {"HostedZoneId": "Z26RNL4JYFTOTI", "DNSName": lb.dns, "EvaluateTargetHealth": True}}
+        for lb in lbs
+    ], built)
+    change(session, zid, [
+        {"Name": ORIGIN, "Type": "A", "AliasTarget": {"HostedZoneId": zid, "DNSName": pool, "EvaluateTargetHealth": True}}], built)
+    distribution(session, built)
+    return built
+
+
+def health_rules(session: Any) -> Built:
+    """Multivalue records whose checks Route 53 counts unusually: Disabled (healthy), Inverted,
+    CALCULATED with HealthThreshold 0 over the others, one limited by ``Regions``."""
+    built = Built()
+    _, lbs = _fleet(session, built)
+    ips = [e["ip"] for lb in lbs for e in lb.eips]
+    disabled = health_check(session, built, ips[0], Disabled=True)
+    inverted = health_check(session, built, ips[1], Inverted=True)
+    regions = health_check(session, built, ips[2], Regions=["us-east-1", "eu-west-1", "ap-southeast-1"])
+    calculated = health_check(session, built, None, Type="CALCULATED", ChildHealthChecks=[disabled, inverted], HealthThreshold=0)
+    checks = [disabled, inverted, regions, calculated]
+    change(session, zone(session, built), _per_address(
+        built, lbs, lambda i: {"MultiValueAnswer": True, "HealthCheckId": checks[i]}), built)
+    distribution(session, built)
+    return built

@@ -28,12 +28,16 @@ def test_incident_weighted_alias_records_for_a_grpc_origin(moto_session: Any) ->
     built = accounts.incident(moto_session)
     accounts.fill_moto_gaps(moto_session, built)
     result = audit(moto_session)
+    zone = built.zone_id
     assert rules_at(result) == {
-        ("EO-DNS1", "api.example.com/A/w-nlb-blue"),
-        ("EO-DNS1", "api.example.com/A/w-nlb-green"),
+        ("EO-DNS1", f"hostedzone/{zone}/api.example.com/A/w-nlb-blue"),
+        ("EO-DNS1", f"hostedzone/{zone}/api.example.com/A/w-nlb-green"),
     }
     assert all(f.severity is Severity.ERROR and f.stack == "route53" for f in result.findings)
     assert all(f.template == "aws:us-east-1" for f in result.findings)
+    # the message names the record and its zone as the account does, not by the reader's logical ids
+    assert all(f"in public zone example.com ({zone})" in f.message for f in result.findings)
+    assert not any(lid in f.message + f.fix for f in result.findings for lid in result.account.ids)
 
 
 def test_incident_without_grpc_config_is_a_long_lived_origin_unless_marked(moto_session: Any) -> None:
@@ -63,7 +67,7 @@ def test_multivalue_without_health_checks(moto_session: Any) -> None:
     result = audit(moto_session)
     assert {f.rule for f in result.findings} == {"EO-DNS2"}
     allocs = {e["alloc"] for lb in built.nlbs for e in lb.eips}
-    assert {f.resource for f in result.findings} == {f"api.example.com/A/{a}" for a in allocs}
+    assert {f.resource for f in result.findings} == {f"hostedzone/{built.zone_id}/api.example.com/A/{a}" for a in allocs}
 
 
 def test_listener_left_at_the_350_s_default(moto_session: Any) -> None:

@@ -21,13 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_audit_incident_json_exit_1(server: Any) -> None:
-    accounts.incident(server)
+    zone = accounts.incident(server).zone_id
     code, out, err = run_cli("audit", "--endpoint-url", server.endpoint_url, "--grpc-origin", accounts.ORIGIN, "--format", "json")
     assert code == 1, err
     found = json.loads(out)["findings"]
     assert {(f["rule"], f["severity"], f["resource"]) for f in found} == {
-        ("EO-DNS1", "error", "api.example.com/A/w-nlb-blue"),
-        ("EO-DNS1", "error", "api.example.com/A/w-nlb-green"),
+        ("EO-DNS1", "error", f"hostedzone/{zone}/api.example.com/A/w-nlb-blue"),
+        ("EO-DNS1", "error", f"hostedzone/{zone}/api.example.com/A/w-nlb-green"),
     }
     assert set(found[0]) == {"rule", "severity", "message", "fix", "template", "stack", "resource", "path"}  # as `check`
 

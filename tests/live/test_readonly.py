@@ -1,4 +1,5 @@
-"""Read only: every API operation a full audit, verify, preflight and watch makes is a List/Describe/Get,
+"""Read only: every API operation a full audit (with --test-dns-answer), verify, preflight and watch makes
+is a List/Describe/Get or Route 53's TestDNSAnswer (a read-only GET that simulates a query),
 recorded through botocore's event system; the README's IAM policy allows exactly what they call."""
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from edge_origin.live.watch import watch
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "docs" / "iam" / "readonly-policy.json"
-READ_PREFIXES = ("List", "Describe", "Get")
-LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py", "watch.py")
+READ_PREFIXES = ("List", "Describe", "Get", "Test")
+LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py", "route53_answer.py", "watch.py")
 IAM_PREFIX = {"monitoring": "cloudwatch"}  # CloudWatch signs as "monitoring"; IAM actions read "cloudwatch:"
 
 
@@ -52,12 +53,17 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
             session = LiveSession(region="us-east-1")
             built = accounts.multivalue(session)  # building the account mutates: record only afterwards
             ec2 = session.client("ec2")
+            private = accounts.zone(session, built, "internal.example", vpc_id=ec2.describe_vpcs()["Vpcs"][0]["VpcId"])
+            accounts.change(session, private, [{"Name": "db.internal.example", "Type": "A", "TTL": 60,
+                                                "ResourceRecords": [{"Value": "10.0.0.5"}]}])
             old = ec2.create_security_group(GroupName="old", Description="old", VpcId=ec2.describe_vpcs()["Vpcs"][0]["VpcId"])["GroupId"]
             session.client("cloudformation").create_stack(StackName=test_verify.STACK, TemplateBody=json.dumps(test_verify.edge_template()))
             session = LiveSession(region="us-east-1")  # fresh clients, made after the recorder is on
             _recorder(session.boto3_session.events, seen)
             accounts.fill_moto_gaps(session, built)
             assert {f.rule for f in audit(session).findings} == {"EO-NLB2"}  # the stack's records hold literal IPs
+            asked = audit(session, test_dns_answer=True)  # moto answers TestDNSAnswer 404: the call is still made
+            assert {f.rule for f in asked.not_checked} == {"EO-LIVE-TDA"}
             assert verify(session, test_verify.assembly(tmp, test_verify.edge_template())).ok
             extra = {"In": {"Type": "AWS::EC2::SecurityGroupIngress", "Properties": {"GroupId": old, **cidrs(1)[0]}}}
             odd = [{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-0123456789abcdef0"}]
@@ -81,6 +87,8 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
 
 def test_only_list_describe_get(operations: set[tuple[str, str]]) -> None:
     assert len(operations) >= 20
+    assert ("route53", "TestDNSAnswer") in operations and ("route53", "GetHostedZone") in operations
+    assert {op for _, op in operations if op.startswith("Test")} == {"TestDNSAnswer"}
     writes = sorted(f"{svc}:{op}" for svc, op in operations if not op.startswith(READ_PREFIXES))
     assert writes == []
 

@@ -67,7 +67,7 @@ def test_audit_and_check_agree_on_any_record_mix(moto_session: Any, specs: list[
 
     def live_id(logical: str) -> str:
         p = model.resource("Plan", logical).properties
-        return f"{normalize_name(p['Name'])}/A/{p['SetIdentifier']}"
+        return f"hostedzone/{zone.split('/')[-1]}/{normalize_name(p['Name'])}/A/{p['SetIdentifier']}"
 
     template_found = {(f.rule, f.severity.value, live_id(f.resource)) for f in run_rules(model)}
     assert live_found == template_found

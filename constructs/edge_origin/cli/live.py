@@ -59,6 +59,11 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
     p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
     p.add_argument("--report", metavar="FILE", help="also write the review report (Markdown + Mermaid) of the live account here")
+    p.add_argument(
+        "--test-dns-answer", action="store_true",
+        help="also ask Route 53 itself (TestDNSAnswer, read-only) for each origin name in each public zone and report "
+             "where its answer is not one the answer model allows (needs route53:TestDNSAnswer)",
+    )
     p.set_defaults(func=_live(_cmd_audit))
 
 
@@ -73,7 +78,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         for name in names:
             if not _valid_dns_name(normalize_name(name)):
                 raise UsageError(f"{flag} {name!r}: not a DNS name (labels of letters, digits, '-', '_', '*')")
-    result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin)
+    result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin, test_dns_answer=args.test_dns_answer)
+    if result.answers is not None:
+        sys.stderr.write(result.answers.summary() + "\n")
     if args.report:
         from edge_origin.report import render_report
 
@@ -152,27 +159,57 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
 
 # --- dns-spread --------------------------------------------------------------------------------
 def _add_dns_spread(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
     p = sub.add_parser("dns-spread", help="ask a resolver N times for NAME and report how the answers spread")
     p.add_argument("name", metavar="NAME", help="the origin name (A records)")
     p.add_argument("--resolver", required=True, metavar="IP[:PORT]", help="the resolver to ask (port 53 by default)")
     p.add_argument("--queries", type=int_range(1, MAX_QUERIES), default=20, help=f"queries, 1..{MAX_QUERIES} (default 20)")
     p.add_argument("--timeout", type=finite_float(0.05, 30.0), default=2.0, help="seconds per query, 0.05..30 (default 2)")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_cmd_dns_spread)
+    p.add_argument(
+        "--expect", action="append", default=[], metavar="PATH",
+        help="compare each answer with the answer model of these templates or cdk.out directories (repeatable)",
+    )
+    p.add_argument(
+        "--expect-account", action="store_true",
+        help="compare each answer with the answer model of the live account (read-only; --region/--profile/--endpoint-url)",
+    )
+    add_session_arguments(p)
+    p.set_defaults(func=_live(_cmd_dns_spread))
 
 
 def _cmd_dns_spread(args: argparse.Namespace) -> int:
     import json
 
     require_extra("dns.resolver", "rehearsal", "dns-spread")
-    from edge_origin.live.dns_spread import SPREAD, SpreadError, probe
+    from edge_origin.live.dns_spread import SpreadError, expected_answers, parse_resolver, probe
 
+    if args.expect and args.expect_account:
+        raise UsageError("--expect and --expect-account: give one of them (templates, or the live account)")
     try:
-        report = probe(args.name, args.resolver, args.queries, args.timeout)
+        parse_resolver(args.resolver)  # bad input before any template or API is read
+    except SpreadError as exc:
+        raise UsageError(str(exc)) from None
+    expected = None
+    if args.expect:
+        from edge_origin.model import load_model
+
+        expected = expected_answers(load_model(args.expect), args.name)
+    elif args.expect_account:
+        from edge_origin.live.account import read_account
+        from edge_origin.live.route53_answer import AccountValues
+
+        account = read_account(_session(args), names=[args.name])
+        if "route53" in account.unavailable:
+            raise UsageError(f"--expect-account: Route 53 could not be read ({account.unavailable['route53']})")
+        expected = expected_answers(account.model(), args.name, AccountValues(account))
+    try:
+        report = probe(args.name, args.resolver, args.queries, args.timeout, expected=expected)
     except SpreadError as exc:
         raise UsageError(str(exc)) from None
     sys.stdout.write(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n" if args.json else report.text())
-    return EXIT_OK if report.verdict == SPREAD else EXIT_FINDINGS
+    return EXIT_OK if report.ok else EXIT_FINDINGS
 
 
 def register(sub: argparse._SubParsersAction) -> None:

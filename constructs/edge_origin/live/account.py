@@ -9,7 +9,14 @@ values a template would hold. References become ``Ref``/``Fn::GetAtt`` where the
 so ``TemplateModel.from_templates`` wires the same views the rules read on templates.
 
 Every resource keeps its live identity in Metadata ``edge-origin:live-id`` (an ARN, an id, or for a
-record ``name/type/set-identifier``) and ``edge-origin:live-service``. Only List/Describe/Get calls
+record ``hostedzone/ZONE-ID/name/type[/set-identifier]``: a public and a private zone of the same
+name may hold records of the same name, type and set identifier, and only the zone tells them
+apart) and ``edge-origin:live-service``. A zone Route 53 reports as private (``Config.PrivateZone``)
+carries ``VPCs`` as a template's private ``AWS::Route53::HostedZone`` does (from ``GetHostedZone``);
+records carry ``HostedZoneId: {"Ref": zone}``, so every record is keyed by its zone. Health checks
+carry their whole ``HealthCheckConfig`` (``Disabled``, ``Inverted``, a CALCULATED check's
+``ChildHealthChecks`` as ``Ref``s and ``HealthThreshold``, ``Regions``, ``AlarmIdentifier``,
+``InsufficientDataHealthStatus``), so health is judged from an account as from a template. Only List/Describe/Get calls
 are made. A service that answers AccessDenied or throttles is recorded in ``unavailable`` (the rules
 that need it are then "not checked"); credentials and connection problems raise ``LiveError``.
 
@@ -37,6 +44,26 @@ STACK = "Live"
 LIVE_ID_KEY = "edge-origin:live-id"
 LIVE_SERVICE_KEY = "edge-origin:live-service"
 HEALTH_STATUS_KEY = "edge-origin:live-health"
+#: A load balancer's DNS name as the account shows it (alias targets and CNAMEs name it).
+LIVE_DNS_NAME_KEY = "edge-origin:dns-name"
+#: Zone metadata: ``{"id": ZONE-ID, "name": "example.com", "private": bool}`` (Route 53's view).
+ZONE_KEY = "edge-origin:hosted-zone"
+#: A private zone whose VPC associations could not be read (``GetHostedZone`` refused) still
+#: reads as private: its ``VPCs`` hold this placeholder id.
+VPC_NOT_READ = "vpc-not-read"
+#: The ``HealthCheckConfig`` fields the model keeps (the API reference's ``HealthCheckConfig``
+#: members that decide health or what is probed; ``ChildHealthChecks`` become ``Ref``s).
+HEALTH_CHECK_FIELDS = (
+    "Type", "IPAddress", "Port", "ResourcePath", "FullyQualifiedDomainName", "RequestInterval",
+    "FailureThreshold", "MeasureLatency", "Inverted", "Disabled", "EnableSNI", "SearchString",
+    "HealthThreshold", "ChildHealthChecks", "Regions", "AlarmIdentifier", "InsufficientDataHealthStatus",
+    "RoutingControlArn",
+)
+#: Record set fields copied as they are (the routing policy fields of ``ResourceRecordSet``).
+RECORD_FIELDS = (
+    "SetIdentifier", "Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation",
+    "GeoProximityLocation", "CidrRoutingConfig", "TTL",
+)
 SERVICES = ("cloudfront", "route53", "ec2", "elbv2")
 NLB_DEFAULT_IDLE = "350"
 #: The parameter (no default: unresolved) that stands for every origin custom header's value.
@@ -149,6 +176,29 @@ class LiveAccount:
         res = self.template["Resources"]
         return {k: v for k, v in res.items() if type_name is None or v["Type"] == type_name}
 
+    def zone_of(self, logical: str) -> dict[str, Any] | None:
+        """``{"id", "name", "private"}`` of the hosted zone a record (or zone) resource is in."""
+        res = self.template["Resources"].get(logical)
+        if res is None:
+            return None
+        if res["Type"] == "AWS::Route53::HostedZone":
+            return res["Metadata"].get(ZONE_KEY)
+        ref = res["Properties"].get("HostedZoneId") if res["Type"] == "AWS::Route53::RecordSet" else None
+        zone = self.template["Resources"].get(ref["Ref"]) if isinstance(ref, dict) and "Ref" in ref else None
+        return zone["Metadata"].get(ZONE_KEY) if zone else None
+
+    def describe(self, logical: str) -> str:
+        """A resource as a reader of the account knows it: a record as ``name/type/set-id in public
+        zone example.com (ZONE-ID)``, anything else as its ARN or id."""
+        service, live_id = self.ids.get(logical, ("", logical))
+        zone = self.zone_of(logical)
+        if zone is None:
+            return live_id
+        where = f"{'private' if zone['private'] else 'public'} zone {zone['name']} ({zone['id']})"
+        if self.template["Resources"][logical]["Type"] == "AWS::Route53::HostedZone":
+            return where
+        return f"{live_id.removeprefix('hostedzone/' + zone['id'] + '/')} in {where}"
+
 
 class _Reader:
     def __init__(self, source: ClientSource, names: Iterable[str] | None, grpc_origins: Iterable[str]) -> None:
@@ -164,6 +214,7 @@ class _Reader:
         self.nlb_by_dns: dict[str, str] = {}
         self.nlb_by_arn: dict[str, str] = {}
         self.hc_by_id: dict[str, str] = {}
+        self.zone_by_id: dict[str, str] = {}
         self.tg_by_arn: dict[str, str] = {}
         self.sg_by_id: dict[str, str] = {}
         self.name_counts: dict[str, int] = {}
@@ -248,7 +299,8 @@ class _Reader:
             "SecurityGroups": list(lb.get("SecurityGroups") or []),
             "LoadBalancerAttributes": attrs,
         }
-        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props, label=lb.get("LoadBalancerName"))
+        meta = {LIVE_DNS_NAME_KEY: lb["DNSName"]} if lb.get("DNSName") else {}
+        lid = self.add("Nlb", "elbv2", arn, "AWS::ElasticLoadBalancingV2::LoadBalancer", props, label=lb.get("LoadBalancerName"), **meta)
         self.nlb_by_arn[arn] = lid
         if lb.get("DNSName"):
             self.nlb_by_dns[dns_key(lb["DNSName"])] = lid
@@ -352,10 +404,12 @@ class _Reader:
             checks = [hc for page in paginate(route53, "list_health_checks") for hc in page.get("HealthChecks", [])]
             for hc in checks:
                 self._health_check(route53, hc)
+            self._link_child_health_checks()
         with self.guard("route53", "ListResourceRecordSets"):
             zones = [z for page in paginate(route53, "list_hosted_zones") for z in page.get("HostedZones", [])]
             for zone in zones:
                 self._zone(route53, zone)
+            self._link_alias_zones()
         self._health_statuses(route53)
 
     def _health_statuses(self, route53: Any) -> None:
@@ -381,13 +435,17 @@ class _Reader:
         cfg = dict(hc.get("HealthCheckConfig") or {})
         if cfg.get("IPAddress"):
             cfg["IPAddress"] = self.eip_value(cfg["IPAddress"])
-        keep = (
-            "Type", "IPAddress", "Port", "ResourcePath", "FullyQualifiedDomainName", "RequestInterval",
-            "FailureThreshold", "MeasureLatency", "Inverted", "Disabled", "EnableSNI", "SearchString",
-        )
-        self.hc_by_id[hc["Id"]] = self.add(
-            "HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck", {"HealthCheckConfig": {k: cfg[k] for k in keep if k in cfg}}
-        )
+        kept = {k: cfg[k] for k in HEALTH_CHECK_FIELDS if k in cfg and cfg[k] not in (None, [])}
+        self.hc_by_id[hc["Id"]] = self.add("HealthCheck", "route53", hc["Id"], "AWS::Route53::HealthCheck", {"HealthCheckConfig": kept})
+
+    def _link_child_health_checks(self) -> None:
+        """A CALCULATED check's children as ``Ref``s to the checks read (as a template writes them)."""
+        for lid in self.hc_by_id.values():
+            cfg = self.resources[lid]["Properties"]["HealthCheckConfig"]
+            if cfg.get("ChildHealthChecks"):
+                cfg["ChildHealthChecks"] = [
+                    {"Ref": self.hc_by_id[c]} if c in self.hc_by_id else c for c in cfg["ChildHealthChecks"]
+                ]
 
     def _zone(self, route53: Any, zone: dict[str, Any]) -> None:
         zone_id = zone["Id"].split("/")[-1]
@@ -403,33 +461,72 @@ class _Reader:
                     records += found
             if not records:
                 return
-        zone_lid = self.add("Zone", "route53", zone_id, "AWS::Route53::HostedZone", {"Name": zone["Name"]})
+        # Route 53's own word: ListHostedZones ``Config.PrivateZone`` (API reference, HostedZoneConfig:
+        # "A value that indicates whether this is a private hosted zone").
+        private = bool((zone.get("Config") or {}).get("PrivateZone"))
+        props: dict[str, Any] = {"Name": zone["Name"]}
+        if private:
+            props["VPCs"] = self._zone_vpcs(route53, zone_id)
+        meta = {ZONE_KEY: {"id": zone_id, "name": zone_name, "private": private}}
+        label = f"{zone_name} {'private' if private else 'public'}"
+        zone_lid = self.add("Zone", "route53", f"hostedzone/{zone_id}", "AWS::Route53::HostedZone", props, label=label, **meta)
+        self.zone_by_id[zone_id.upper()] = zone_lid
         for record in records:
-            self._record(zone_lid, record)
+            self._record(zone_lid, zone_id, record)
 
-    def _record(self, zone_lid: str, rec: dict[str, Any]) -> None:
+    def _zone_vpcs(self, route53: Any, zone_id: str) -> list[dict[str, Any]]:
+        """The VPCs a private zone answers in (``GetHostedZone``); a placeholder when refused, so
+        the zone still reads as private."""
+        try:
+            vpcs = route53.get_hosted_zone(Id=zone_id).get("VPCs") or []
+        except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError) as exc:
+            classify_error(exc, "route53", "GetHostedZone")  # raises for credentials/connection
+            vpcs = []
+        out = [{"VPCId": v.get("VPCId"), "VPCRegion": v.get("VPCRegion")} for v in vpcs if v.get("VPCId")]
+        return out or [{"VPCId": VPC_NOT_READ, "VPCRegion": self.region}]
+
+    def _record(self, zone_lid: str, zone_id: str, rec: dict[str, Any]) -> None:
         name = normalize_name(rec["Name"])
-        live_id = f"{name}/{rec['Type']}" + (f"/{rec['SetIdentifier']}" if rec.get("SetIdentifier") else "")
+        key = f"{name}/{rec['Type']}" + (f"/{rec['SetIdentifier']}" if rec.get("SetIdentifier") else "")
+        live_id = f"hostedzone/{zone_id}/{key}"
         props: dict[str, Any] = {"HostedZoneId": {"Ref": zone_lid}, "Name": rec["Name"], "Type": rec["Type"]}
-        for key in ("SetIdentifier", "Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "TTL"):
-            if key in rec:
-                props[key] = rec[key]
+        for field_name in RECORD_FIELDS:
+            if field_name in rec:
+                props[field_name] = rec[field_name]
         if "ResourceRecords" in rec:
             values = [r["Value"] for r in rec["ResourceRecords"]]
-            props["ResourceRecords"] = [self.eip_value(v) for v in values] if rec["Type"] == "A" else values
+            if rec["Type"] == "A":
+                props["ResourceRecords"] = [self.eip_value(v) for v in values]
+            elif rec["Type"] == "CNAME":
+                props["ResourceRecords"] = [self.nlb_dns_value(v) for v in values]
+            else:
+                props["ResourceRecords"] = values
         if rec.get("HealthCheckId"):
             hc = self.hc_by_id.get(rec["HealthCheckId"])
             props["HealthCheckId"] = {"Ref": hc} if hc else rec["HealthCheckId"]
         alias = rec.get("AliasTarget")
         if alias:
-            nlb = self.nlb_by_dns.get(dns_key(alias["DNSName"]))
             props["AliasTarget"] = {
-                "DNSName": {"Fn::GetAtt": [nlb, "DNSName"]} if nlb else alias["DNSName"],
+                "DNSName": self.nlb_dns_value(alias["DNSName"]),
                 "HostedZoneId": alias.get("HostedZoneId"),
                 "EvaluateTargetHealth": alias.get("EvaluateTargetHealth", False),
             }
         meta = {GRPC_ORIGIN_METADATA_KEY: True} if name in self.grpc else {}
-        self.add("Record", "route53", live_id, "AWS::Route53::RecordSet", props, **meta)
+        self.add("Record", "route53", live_id, "AWS::Route53::RecordSet", props, label=key, **meta)
+
+    def _link_alias_zones(self) -> None:
+        """An alias to a record of a zone read here names that zone by ``Ref`` (as a template does):
+        of a public and a private zone of one name, the alias' ``HostedZoneId`` says which."""
+        for res in self.resources.values():
+            alias = res["Properties"].get("AliasTarget") if res["Type"] == "AWS::Route53::RecordSet" else None
+            target = alias.get("HostedZoneId") if alias else None
+            if isinstance(target, str) and target.split("/")[-1].upper() in self.zone_by_id:
+                alias["HostedZoneId"] = {"Ref": self.zone_by_id[target.split("/")[-1].upper()]}
+
+    def nlb_dns_value(self, dns_name: str) -> Any:
+        """An NLB's DNS name as ``Fn::GetAtt [nlb, DNSName]`` (alias targets, CNAME values), else as read."""
+        nlb = self.nlb_by_dns.get(dns_key(dns_name))
+        return {"Fn::GetAtt": [nlb, "DNSName"]} if nlb else dns_name
 
     # --- CloudFront --------------------------------------------------------------------------------------
     def read_cloudfront(self) -> None:

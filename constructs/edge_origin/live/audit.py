@@ -4,13 +4,17 @@ A rule whose inputs come from a service the account would not show (AccessDenied
 is reported once as ``Severity.NOT_CHECKED`` with the reason, and its findings are dropped (they
 would rest on missing data); it never passes as clean. Findings name the live resource: the
 template is ``aws:<region>``, the stack the service, the resource its ARN or id (records:
-``name/type/set-identifier``).
+``hostedzone/ZONE-ID/name/type/set-identifier``), and the message names resources as the account
+does (a record as ``name/type/set-id in public zone example.com (ZONE-ID)``), never by the
+reader's logical ids: a public and a private zone of one name are told apart in every finding.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.live.account import ClientSource, LiveAccount, read_account
@@ -43,6 +47,8 @@ class AuditResult:
     account: LiveAccount
     model: TemplateModel
     findings: list[Finding]
+    #: ``--test-dns-answer``: Route 53's own answers against the answer model (None: not asked)
+    answers: Any = None
 
     @property
     def not_checked(self) -> list[Finding]:
@@ -57,10 +63,34 @@ def rule_needs(rule: Rule, grpc_origins: bool) -> frozenset[str]:
     return needs
 
 
+#: Logical ids are alphanumeric words (the answer model writes them stack-qualified, ``Live/Id``):
+#: each word of a message is looked up, whole.
+_WORD = re.compile(r"(?:\bLive/)?([A-Za-z0-9]+)")
+
+
 def locate(finding: Finding, account: LiveAccount) -> Finding:
-    """The finding re-addressed to the live resource (service / ARN or id)."""
+    """The finding re-addressed to the live resource (service / ARN or id), its message and fix
+    naming resources as the account does (records with their zone)."""
     service, live_id = account.ids.get(finding.resource, ("", finding.resource))
-    return replace(finding, template=account.template_name, stack=service or finding.stack, resource=live_id)
+
+    def named(match: re.Match[str]) -> str:
+        word = match.group(1)
+        if word not in account.ids:
+            return match.group()
+        zone = account.zone_of(word) if account.ids[word][1].startswith("hostedzone/") and "/" not in account.ids[word][1][11:] else None
+        return zone["id"] if zone else account.describe(word)  # a zone: the texts say "zone example.com (<id>)"
+
+    message, fix = _WORD.sub(named, finding.message), _WORD.sub(named, finding.fix)
+    zone = account.zone_of(finding.resource)
+    if zone is not None:
+        head = f"{account.describe(finding.resource)}: "
+        if zone["id"] not in message:
+            message = head + message
+        elif message.startswith(head) and zone["id"] in message[len(head):]:
+            # the rule's text names the zone itself: the record's own head keeps name/type/set only
+            message = head.split(" in ", 1)[0] + ": " + message[len(head):]
+    return replace(finding, template=account.template_name, stack=service or finding.stack, resource=live_id,
+                   message=message, fix=fix)
 
 
 def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Iterable[Rule] | None = None) -> AuditResult:
@@ -92,8 +122,13 @@ def audit(
     source: ClientSource,
     names: Iterable[str] | None = None,
     grpc_origins: Iterable[str] = (),
+    test_dns_answer: bool = False,
 ) -> AuditResult:
-    """Read the account and audit it. ``LiveError`` for a ``--name`` without any record set."""
+    """Read the account and audit it. ``LiveError`` for a ``--name`` without any record set.
+
+    ``test_dns_answer``: also ask Route 53 (TestDNSAnswer) for each origin name and ``names``,
+    and add a finding where its answer is not one the answer model allows
+    (``edge_origin.live.route53_answer``)."""
     names = list(names or [])
     grpc = list(grpc_origins)
     account = read_account(source, names or None, grpc)
@@ -101,4 +136,18 @@ def audit(
         empty = [n for n, count in account.names.items() if count == 0]
         if empty:
             raise LiveError(f"--name {empty[0]}: no record sets of that name in any hosted zone of the account")
-    return audit_account(account, grpc_origins=bool(grpc))
+    result = audit_account(account, grpc_origins=bool(grpc))
+    if not test_dns_answer:
+        return result
+    from edge_origin.live.route53_answer import RULE, TITLE, AnswerComparison, compare_with_route53
+
+    if "route53" in account.unavailable:
+        comparison = AnswerComparison(unavailable=f"route53 could not be read ({account.unavailable['route53']})")
+        comparison.findings = [Finding(
+            rule=RULE, severity=Severity.NOT_CHECKED, message=f"not checked: {TITLE}: {comparison.unavailable}",
+            fix="Grant the read-only Route 53 actions (docs/iam/readonly-policy.json) or retry later.",
+            template=account.template_name, stack="route53", resource="*",
+        )]
+    else:
+        comparison = compare_with_route53(account, result.model, source.client("route53"), names)
+    return replace(result, findings=result.findings + comparison.findings, answers=comparison)

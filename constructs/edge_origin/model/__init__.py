@@ -73,8 +73,21 @@ Origins
     record sets take no tags; in CDK: ``record.node.default_child.add_metadata(key, True)``).
     ``model.long_lived_origin_names()``: other CloudFront origin names whose records lead to
     load balancers. ``model.origin_names()`` -> ``{name: "grpc" | "long-lived"}``.
-    ``model.load_balancers_for_name(name)``, ``model.record_load_balancers(record)``,
-    ``model.load_balancers_for_origin(origin)``, ``model.grpc_origins()``.
+    ``model.load_balancers_for_name(name)`` (CNAME and alias chains followed through the answer
+    model), ``model.record_load_balancers(record)``, ``model.load_balancers_for_origin(origin)``,
+    ``model.grpc_origins()``.
+
+Answers (``zones``)
+    ``model.zones`` (``edge_origin.model.zones.TemplateZones``): the hosted zones, record sets
+    (identified by zone + name + type + set id), health checks and load balancers as the answer
+    model's input (``edge_origin.answers.ZoneSet``); ``model.zones.resolve(name, "A", vantage)``,
+    ``name_resolutions(name, cloudfront=...)`` (per zone, from the vantage that sees it),
+    ``policy(view)``, ``record(view)``, ``zone(view)``. A ``HostedZone`` with ``VPCs`` is private.
+
+Parameters (``parameters``)
+    ``model.routing_choices()``: the non-default ``AllowedValues`` of parameters that decide a
+    routing resource (directly or through Conditions), at most 16; ``model.with_choice(choice)``:
+    the model deployed with one of them. ``rules.run_rules`` judges each.
 """
 
 from edge_origin.model.loader import MAX_DEPTH, MAX_TEMPLATE_BYTES, LoadedTemplate

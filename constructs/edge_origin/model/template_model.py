@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -601,6 +603,29 @@ class TemplateModel:
         out.update(dict.fromkeys(sorted(self.grpc_origin_names()), "grpc"))
         return dict(sorted(out.items()))
 
+    def routing_choices(self) -> tuple[list[Any], int]:
+        """Non-default ``AllowedValues`` of parameters that decide routing (``model.parameters``):
+        ``([ParameterChoice], how many were left out over the bound)``."""
+        from edge_origin.model.parameters import routing_choices
+
+        return routing_choices(self.templates)
+
+    def with_choice(self, choice: Any) -> TemplateModel:
+        """The model of the same templates deployed with one ``ParameterChoice``."""
+        from edge_origin.model.parameters import with_choice
+
+        variant = TemplateModel(with_choice(self.templates, choice))
+        variant.acknowledged_paths = self.acknowledged_paths
+        return variant
+
+    @cached_property
+    def zones(self) -> Any:
+        """The hosted zones, record sets and health checks as the answer model's input
+        (``edge_origin.model.zones.TemplateZones``; ``model.zones.resolve(name)``)."""
+        from edge_origin.model.zones import template_zones
+
+        return template_zones(self)
+
     def record_load_balancers(self, record: RecordSetView) -> list[LoadBalancerView]:
         """NLBs a record leads to: values that are attached EIPs, or an alias to an LB's DNS name."""
         out: list[LoadBalancerView] = []
@@ -615,10 +640,15 @@ class TemplateModel:
         return _unique(out)
 
     def load_balancers_for_name(self, name: str) -> list[LoadBalancerView]:
-        """Load balancers behind a name: through its records, or the name is an LB's DNS name."""
+        """Load balancers behind a name, chains followed (CNAME and alias, across records of every
+        zone holding the name), as the answer model resolves it."""
+        zones = self.zones
         out: list[LoadBalancerView] = []
+        for item in zones.name_resolutions(name, cloudfront=False):
+            out.extend(zones.resolution_load_balancers(self, item.resolution))
         for record in self.record_sets(name):
-            out.extend(self.record_load_balancers(record))
+            if zones.record(record) is None:  # a record the answer model cannot read (decided at deploy)
+                out.extend(self.record_load_balancers(record))
         return _unique(out)
 
     def load_balancers_for_origin(self, origin: OriginView) -> list[LoadBalancerView]:
@@ -663,6 +693,20 @@ def _unique(items: Iterable[Any]) -> list[Any]:
     return out
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a model is built or judged: the build makes
+    hundreds of thousands of objects and no cycles, so each collection would walk them all for
+    nothing (about 15 % of a large check). Restored as it was, even on an error."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def load_model(paths: Sequence[str | Path], *, strict: bool = True) -> TemplateModel:
     """Load template files (.json/.yaml/.yml/.template), folders and cdk.out directories as one model.
 
@@ -671,10 +715,11 @@ def load_model(paths: Sequence[str | Path], *, strict: bool = True) -> TemplateM
     be read. For a cdk.out, findings CDK suppressed for the EdgeOrigin pack
     (``validation-report.json``, acknowledged with a reason) are kept in ``model.acknowledged_paths``.
     """
-    result = read_paths_result(paths)
-    if strict and result.unreadable:
-        raise ModelError(result.unreadable[0][1])
-    model = TemplateModel(result.templates, strict=strict)
+    with collector_paused():
+        result = read_paths_result(paths)
+        if strict and result.unreadable:
+            raise ModelError(result.unreadable[0][1])
+        model = TemplateModel(result.templates, strict=strict)
     model.unreadable[:0] = result.unreadable
     for directory in result.assemblies:
         try:

@@ -10,9 +10,11 @@ acknowledged in the templates (or in a cdk.out's validation-report.json, see
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import ModelError, TemplateModel
+from edge_origin.model.template_model import collector_paused
 from edge_origin.rules import (
     cf1_grpc_behavior,
     cf2_keepalive_vs_idle,
@@ -105,17 +107,49 @@ def acknowledgements(model: TemplateModel) -> dict[tuple[str, str], dict[str, st
     return out
 
 
-def run_rules(
-    model: TemplateModel, rules: Iterable[Rule] | None = None, *, honour_acknowledgements: bool = True
-) -> list[Finding]:
-    """Run rules over the model; findings sorted by (template, resource, rule, message), unique."""
-    acks = acknowledgements(model) if honour_acknowledgements else {}
+def _run(model: TemplateModel, rules: Iterable[Rule], acks: dict[tuple[str, str], dict[str, str]]) -> set[Finding]:
     found: set[Finding] = set()
-    for rule in rules if rules is not None else RULES:
+    for rule in rules:
         for item in rule.check(model):
             if item.rule in acks.get((item.stack, item.resource), {}):
                 continue
             found.add(item)
+    return found
+
+
+def run_rules(
+    model: TemplateModel,
+    rules: Iterable[Rule] | None = None,
+    *,
+    honour_acknowledgements: bool = True,
+    parameter_choices: bool = True,
+) -> list[Finding]:
+    """Run rules over the model; findings sorted by (template, resource, rule, message), unique.
+
+    ``parameter_choices``: where a parameter with ``AllowedValues`` decides routing, the rules
+    also judge each other allowed value (``model.routing_choices()``); a finding that holds only
+    for such a value says "only with parameter P=v".
+    """
+    with collector_paused():
+        return _run_rules(model, list(rules) if rules is not None else list(RULES), honour_acknowledgements, parameter_choices)
+
+
+def _run_rules(model: TemplateModel, chosen: list[Rule], honour_acknowledgements: bool, parameter_choices: bool) -> list[Finding]:
+    acks = acknowledgements(model) if honour_acknowledgements else {}
+    found = _run(model, chosen, acks)
+    if parameter_choices:
+        choices, _left_out = model.routing_choices()
+        known = {(f.rule, f.stack, f.resource, f.severity) for f in found}
+        for choice in choices:
+            try:
+                variant = model.with_choice(choice)
+            except ModelError:
+                continue  # this value makes the template bad input: CloudFormation refuses it too
+            for item in _run(variant, chosen, acks):
+                key = (item.rule, item.stack, item.resource, item.severity)
+                if key not in known:
+                    known.add(key)
+                    found.add(replace(item, message=f"{item.message} (only with {choice.label})"))
     return sorted(found, key=lambda f: (f.template, f.stack, f.resource, f.rule, -f.severity.rank, f.message))
 
 

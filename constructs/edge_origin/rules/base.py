@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from edge_origin.answers import RecordKey
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import Resource, TemplateModel
+from edge_origin.model import RecordSetView, Resource, TemplateModel
+from edge_origin.model.zones import OriginResolution
 
 PACK_NAME = "EdgeOrigin"
 
@@ -78,6 +80,28 @@ def origin_load_balancers(model: TemplateModel) -> list[tuple[str, str, list]]:
                     kind = "grpc" if behavior.grpc_enabled else "long-lived"
                     out.append((f"{lbs[0].resource.logical_id}.DNSName", kind, lbs))
     return out
+
+
+def origin_resolutions(model: TemplateModel) -> list[tuple[str, str, OriginResolution]]:
+    """``[(name, kind, OriginResolution)]``: every origin name as the answer model resolves it,
+    per zone that holds it, from the vantage that sees that zone (CloudFront: the public
+    internet; a private zone only for names marked as in-VPC gRPC origins)."""
+    cloudfront = model.cloudfront_origin_names()
+    out = []
+    for name, kind in model.origin_names().items():
+        for item in model.zones.name_resolutions(name, cloudfront=name in cloudfront):
+            out.append((name, kind, item))
+    return out
+
+
+def answer_views(model: TemplateModel, keys: Iterable[RecordKey]) -> list[RecordSetView]:
+    """The record set views behind answer-model record keys (first of each, in order)."""
+    out: dict[int, RecordSetView] = {}
+    for key in keys:
+        view = model.zones.view_of(key)
+        if view is not None:
+            out.setdefault(id(view), view)
+    return list(out.values())
 
 
 def iter_rules(rules: Iterable[Rule]) -> list[Rule]:

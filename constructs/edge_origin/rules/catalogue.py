@@ -28,6 +28,40 @@ given templates (intrinsics resolved, `Fn::ImportValue` followed across stacks, 
   gRPC origins report these as warnings.
 - EO-DNS5, EO-NLB3 look at every record / NLB, origin or not.
 
+## How the DNS rules judge: the answer model
+
+EO-DNS1/2/3/5, EO-SG1, EO-NLB1/2 and EO-CF2 do not read `Weight`, `Failover`, `Region` or
+`MultiValueAnswer` themselves: they ask the answer model (`edge_origin.answers`) what a resolver
+receives for the origin name. It reads the record sets of every hosted zone (identified by zone
++ name + type + set id; a public and a private zone of one name are two zones), follows CNAME and
+alias chains (at most 8 hops; an alias to an NLB/ALB answers with its zonal addresses, an alias to
+another record of the zone with that record's answer), and judges each zone from the vantage that
+sees it: CloudFront resolves on the public internet, so a private zone's records are never a
+distribution's origin (they are judged for names marked as in-VPC gRPC origins, and findings name
+the zone). Findings name the zone, the policy, the answer's size and the chain.
+
+Health is Route 53's (API reference, `HealthCheckConfig`): no check = healthy; `Disabled` =
+always healthy; `Inverted` flips; CALCULATED is healthy with at least `HealthThreshold` healthy
+children (0: always; more than the children: never); CloudWatch-alarm checks follow the alarm and
+`InsufficientDataHealthStatus`; endpoint checks are healthy when more than 18 % of the checkers
+of the check's `Regions` (all regions when none) report healthy; an alias with
+`EvaluateTargetHealth` inherits its target's health.
+
+Parameters: where a parameter with `AllowedValues` decides a routing resource (directly or
+through a Condition), every other allowed value is judged too (one parameter at a time, at most
+16 values); a finding that holds only then ends "(only with parameter P=v in stack S (default d))".
+
+| Policy | One answer holds | API reference (ResourceRecordSet) | EO-DNS1 |
+|---|---|---|---|
+| simple | every value of the one set | one record set per name and type | warning when that is one address, or several without health checks |
+| weighted | one set, chosen by weight / sum | "You can only specify one ResourceRecord per weighted resource record set"; weight 0 never answers unless all are 0 | error when a set holds one address of several; warning when a set holds several values |
+| multivalue | up to 8 healthy sets (a different 8 per resolver above 8; up to 8 unhealthy when none is healthy) | "Route 53 responds to DNS queries with up to eight healthy records" | quiet (EO-DNS2: health; EO-DNS3: count, zones) |
+| failover | the PRIMARY while healthy, else the SECONDARY (the PRIMARY again when both fail) | "When the primary resource record set is healthy, Route 53 responds ... from the primary" | error when each set holds one address; fix: alias each to a multivalue pool |
+| latency | the set of the region nearest the resolver | "You can only specify one ResourceRecord per latency resource record set" | error per region; fix: alias each region's set to a pool of that region's addresses |
+| geolocation | the most specific location set, else `*`, else no answer | "priority goes to the smallest geographic region" | error per location; fix: alias each to a pool |
+| geoproximity | the set nearest the resolver (with bias) | `GeoProximityLocation` | error per set; fix: alias each to a pool |
+| CIDR | the set of the client's CIDR location, else `*`, else no answer | `CidrRoutingConfig` | error per location; fix: alias each to a pool |
+
 ## Severities and exit codes
 
 `error` > `warning` > `info`. `edge-origin check` exits 1 when a finding is at or above

@@ -64,12 +64,20 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             for origin in behavior.origins:
                 if origin.protocol_policy_unknown:
                     continue  # decided at deploy time
-                if not origin.custom or origin.protocol_policy != "https-only":
+                # "CloudFront only supports secure (HTTPS-based) gRPC connections. gRPC only supports
+                # end-to-end HTTPS" (CloudFront developer guide, Using gRPC with CloudFront): a gRPC
+                # viewer is HTTPS, so match-viewer connects to the origin with HTTPS too.
+                if not origin.custom or origin.protocol_policy not in HTTPS_TO_ORIGIN:
                     yield finding(
                         RULE.id, Severity.ERROR, res,
-                        f"{where}: origin {origin.id} is not https-only (OriginProtocolPolicy {origin.protocol_policy or 'unset'})",
+                        f"{where}: origin {origin.id} is not reached over HTTPS (OriginProtocolPolicy {origin.protocol_policy or 'unset'}; "
+                        "https-only, or match-viewer for gRPC viewers, which are HTTPS)",
                         FIX,
                     )
+
+
+#: Origin protocol policies that reach the origin with HTTPS for a gRPC (always HTTPS) viewer.
+HTTPS_TO_ORIGIN = ("https-only", "match-viewer")
 
 
 RULE = Rule(
@@ -78,7 +86,7 @@ RULE = Rule(
     title="gRPC behavior misconfigured",
     catches=(
         "A cache behavior with GrpcConfig.Enabled and AllowedMethods other than all, no HTTP/2 in HttpVersion, or an "
-        "origin that is not https-only (errors); one with a caching cache policy (a warning: CloudFront does not "
+        "origin not reached over HTTPS (https-only, or match-viewer: gRPC viewers are HTTPS) (errors); one with a caching cache policy (a warning: CloudFront does not "
         "cache gRPC, so the policy affects only the behavior's other requests)."
     ),
     incident="CloudFront forwards gRPC only over HTTP/2 to HTTPS origins with POST allowed and no caching; otherwise calls fail at the edge.",

@@ -1,63 +1,182 @@
-"""EO-DNS1: weighted routing for a gRPC origin name; a lone simple record for it."""
+"""EO-DNS1: answers for a long-lived-connection origin that hold one address (or one load
+balancer) while the name has more; a name that only ever answers with one.
+
+Judged from the answer model (``edge_origin.answers``): every routing policy, CNAME and alias
+chains followed, from the vantage that sees the zone. Each weighted, latency, failover,
+geolocation, geoproximity or CIDR answer is one record set ("Route 53 then returns the value that
+is associated with the selected resource record set", ResourceRecordSet.Region), so when each set
+holds one address every resolver, and every connection behind it, lands on one NLB.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from edge_origin.answers import Answer, Resolution
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import RecordSetView, TemplateModel, display_value
-from edge_origin.rules.base import Rule, finding, origin_label, origin_severity
+from edge_origin.model import RecordSetView, TemplateModel
+from edge_origin.model.zones import OriginResolution
+from edge_origin.rules.base import (
+    Rule,
+    answer_views,
+    finding,
+    origin_label,
+    origin_resolutions,
+    origin_severity,
+)
 
 FIX = (
     "Use multivalue answer routing: one A record per NLB EIP with MultiValueAnswer: true, a unique "
     "SetIdentifier and a HealthCheckId, and no Weight (Route 53 then answers with up to 8 healthy IPs)."
 )
+#: The fix per policy of the pile-up: what to point each record set at instead.
+FIX_BY_POLICY = {
+    "weighted": FIX,
+    "failover": (
+        "Point the PRIMARY (and SECONDARY) failover record at an alias of a multivalue record set of the same zone "
+        "(one health-checked A record per NLB EIP), with EvaluateTargetHealth: true, so each answer holds every address."
+    ),
+    "latency": (
+        "Point each region's latency record at an alias (EvaluateTargetHealth: true) of a multivalue record set holding "
+        "every NLB EIP of that region (one health-checked A record per EIP), so each region's answer holds all its addresses."
+    ),
+    "geolocation": (
+        "Point each location's geolocation record (and the * default) at an alias (EvaluateTargetHealth: true) of a "
+        "multivalue record set holding every NLB EIP that serves it, so each answer holds all those addresses."
+    ),
+    "geoproximity": (
+        "Point each geoproximity record at an alias (EvaluateTargetHealth: true) of a multivalue record set holding every "
+        "NLB EIP of that region, so each answer holds all its addresses."
+    ),
+    "cidr": (
+        "Point each CIDR location's record (and the * default) at an alias (EvaluateTargetHealth: true) of a multivalue "
+        "record set holding every NLB EIP that serves it."
+    ),
+    "simple": FIX,
+    "multivalue": FIX,
+}
+ONE_VALUE_FIX = (
+    "Publish one value per weighted record set (the API reference: 'You can only specify one ResourceRecord per weighted "
+    "resource record set'), or better, multivalue records: one health-checked A record per NLB EIP."
+)
 
 
-def check(model: TemplateModel) -> Iterator[Finding]:
-    for name, kind in model.origin_names().items():
-        records = [r for r in model.record_sets(name) if r.type in (None, "A", "AAAA")]
-        for record in records:
-            if record.routing_policy == "weighted":
-                yield finding(
-                    RULE.id, origin_severity(Severity.ERROR, kind), record.resource,
-                    f"{record.label}: weighted record (Weight {display_value(record.weight)}, SetIdentifier "
-                    f"{display_value(record.set_identifier)}) for {origin_label(name, kind)}: each resolver gets one IP "
-                    "and every long-lived connection behind it lands on one NLB",
-                    FIX,
-                )
-        if len(records) == 1 and records[0].routing_policy == "simple" and not records[0].unknown:
-            record = records[0]
+def _targets(resolution: Resolution) -> set[str]:
+    return set(resolution.all_addresses)
+
+
+def _one(answer: Answer) -> str:
+    if answer.load_balancers and not answer.addresses:
+        lb = answer.load_balancers[0]
+        return f"one {lb.kind_label} ({lb.label or lb.dns_name})"
+    return f"one address ({answer.addresses[0] if answer.addresses else 'none'})"
+
+
+def _first_views(answers: list[Answer]) -> list[tuple[Answer, RecordSetView]]:
+    """Each answer's first record set (the one the policy chose), as the template's view."""
+    out: dict[int, tuple[Answer, RecordSetView]] = {}
+    for answer in answers:
+        record = answer.chain[0].record if answer.chain else None
+        view = record.source if record is not None else None
+        if isinstance(view, RecordSetView):
+            out.setdefault(id(view), (answer, view))
+    return list(out.values())
+
+
+def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
+    resolution = item.resolution
+    total = _targets(resolution)
+    undecided = model.zones.undecided(model, name, item.zone)
+    if len(total) < 2 and not (undecided and total):
+        return
+    has = f"{len(total)}" + (" (and records decided at deploy)" if undecided else "")
+    singles = [a for a in resolution.answers if not a.empty and a.targets == 1]
+    for answer, view in _first_views(singles):
+        hop = answer.chain[0]
+        when = f" for {answer.condition}" if answer.condition else ""
+        policy = answer.policy
+        yield finding(
+            RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
+            f"{view.label}: {policy} record ({hop.detail or 'no routing field'}, SetIdentifier {hop.key.set_id or '-'}) in "
+            f"{item.zone.label} for {origin_label(name, kind)}: its answer{when} holds {_one(answer)} "
+            f"(p={answer.probability:.2f}) while the name has {has}; chain {answer.chain_text}: each resolver gets "
+            "one address and every long-lived connection behind it lands on one NLB",
+            FIX_BY_POLICY.get(policy, FIX),
+        )
+
+
+def _lone(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
+    resolution = item.resolution
+    if len(_targets(resolution)) != 1 or model.zones.undecided(model, name, item.zone):
+        return
+    singles = [a for a in resolution.answers if not a.empty and a.targets == 1 and a.policy != "multivalue"]
+    for answer, view in _first_views(singles):  # multivalue with one address: EO-DNS3 (too few)
+        if answer.load_balancers and not answer.addresses:
+            lb = answer.load_balancers[0]
+            if len(lb.addresses) >= 2 or lb.kind == "cloudfront":
+                continue  # an alias to a load balancer answers with every zonal address it has
+            where = f"{_one(answer)} with {len(lb.addresses) or 'no known'} zonal address(es)"
+        else:
+            where = _one(answer)
+        yield finding(
+            RULE.id, Severity.WARNING, view.resource,
+            f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type or 'A'} record in "
+            f"{item.zone.label} for {origin_label(name, kind)}: every answer holds it alone: {where} takes every "
+            f"connection (chain {answer.chain_text})",
+            FIX,
+        )
+
+
+def _unchecked_simple(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
+    """A simple record with several addresses: answered without health checks."""
+    for answer in item.resolution.answers:
+        if answer.policy != "simple" or len(answer.chain) != 1 or len(answer.addresses) < 2:
+            continue
+        for view in answer_views(model, answer.records):
             yield finding(
-                RULE.id, Severity.WARNING, record.resource,
-                f"{record.label}: a lone simple {'alias' if record.alias_target else record.type or 'A'} record for "
-                f"{origin_label(name, kind)}: {_lone_simple_problem(model, record)}",
+                RULE.id, Severity.WARNING, view.resource,
+                f"{view.label}: a lone simple {view.type or 'A'} record in {item.zone.label} for {origin_label(name, kind)}: its "
+                f"{len(answer.addresses)} addresses are answered without health checks: Route 53 keeps handing out a dead "
+                "origin's address",
                 FIX,
             )
 
 
-def _lone_simple_problem(model: TemplateModel, record: RecordSetView) -> str:
-    """What goes wrong with this one simple record, from what it holds."""
-    lbs = model.record_load_balancers(record)
-    if record.alias_target is not None:
-        target = lbs[0].resource.logical_id if lbs else display_value(record.alias_target.dns_name)
-        return f"every connection follows one alias target ({target}), with no health check of its own"
-    values = len(record.values)
-    if values <= 1:
-        where = f"NLB {lbs[0].resource.logical_id}" if lbs else f"one address ({display_value(record.values) or 'none'})"
-        return f"{where} takes every connection"
-    behind = f" (NLBs {', '.join(lb.resource.logical_id for lb in lbs)})" if lbs else ""
-    return (
-        f"its {values} addresses{behind} are answered without health checks: Route 53 keeps handing out a "
-        "dead origin's address"
-    )
+def _several_values_per_set(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
+    for key in item.resolution.record_keys:
+        record = next((r for r in model.zones.zone_set.record_sets(key.zone, key.name, key.type) if r.key == key), None)
+        if record is None or record.policy != "weighted" or len(record.values) < 2:
+            continue
+        view = model.zones.view_of(key)
+        if view is None:
+            continue
+        yield finding(
+            RULE.id, Severity.WARNING, view.resource,
+            f"{view.label}: weighted record set in {item.zone.label} for {origin_label(name, kind)} holds "
+            f"{len(record.values)} values; the API reference documents one value per weighted set ('You can only specify "
+            "one ResourceRecord per weighted resource record set'): Route 53 may refuse it",
+            ONE_VALUE_FIX,
+        )
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for name, kind, item in origin_resolutions(model):
+        yield from _pileups(model, name, kind, item)
+        yield from _lone(model, name, kind, item)
+        yield from _unchecked_simple(model, name, kind, item)
+        yield from _several_values_per_set(model, name, kind, item)
 
 
 RULE = Rule(
     id="EO-DNS1",
     severity=Severity.ERROR,
-    title="Weighted routing for a gRPC origin",
-    catches="Weight on a RecordSet (or a RecordSetGroup member) whose name is a gRPC origin; a lone simple A/alias record for one (warning: one address or NLB takes every connection, or several addresses are answered without health checks).",
+    title="Origin answers that hold one address",
+    catches=(
+        "An answer (weighted, latency, failover, geolocation, geoproximity or CIDR record set, CNAME and alias chains "
+        "followed) for a gRPC or long-lived origin name that holds one address or one load balancer while the name has "
+        "more; a name that only ever answers with one address (warning); a simple record answering several addresses "
+        "without health checks (warning); a weighted set with several values (warning: the API reference documents one)."
+    ),
     incident="Flash crowd at a broadcast start: weighted answers sent every CloudFront edge to one NLB, 79.8% errors (weighted-dns-flash-crowd-summary).",
     fix=FIX,
     check=check,

@@ -1,24 +1,65 @@
-"""EO-DNS2: a multivalue origin record without a health check."""
+"""EO-DNS2: an origin record Route 53 can never take out of its answers (no health check, or one
+that never fails: Disabled, HealthThreshold 0, ...), or whose check probes another address.
+
+Judged from the answer model's health (``edge_origin.answers.health``) for the record sets a
+resolver chooses among: multivalue records and failover PRIMARY records (CNAME/alias chains
+followed, per zone). An alias with EvaluateTargetHealth inherits its target's health.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from edge_origin.answers import probed_elsewhere, why_never_fails
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.rules.base import Rule, finding, origin_label, origin_severity
+from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity
 
-FIX = "Give every multivalue origin record a HealthCheckId (a TCP or HTTPS Route 53 health check on that record's IP and port)."
+FIX = (
+    "Give every multivalue (and failover) origin record a HealthCheckId: an enabled TCP or HTTPS Route 53 health check "
+    "on that record's own IP and port (not Disabled, not a CALCULATED check with HealthThreshold 0)."
+)
+#: Policies whose sets Route 53 drops from answers only by their health.
+HEALTH_DECIDES = ("multivalue", "failover")
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
-    for name, kind in model.origin_names().items():
-        for record in model.record_sets(name):
-            if record.routing_policy == "multivalue" and record.health_check_id is None:
+    zones = model.zones
+    checks = zones.zone_set.health_checks
+    seen: set[int] = set()
+    for name, kind, item in origin_resolutions(model):
+        for key in item.resolution.record_keys:
+            record = zones.record_by_key(key)
+            view = zones.view_of(key)
+            if record is None or view is None or id(view) in seen or record.policy not in HEALTH_DECIDES:
+                continue
+            if record.policy == "failover" and (record.failover or "").upper() != "PRIMARY":
+                continue  # the secondary answers only while the primary is unhealthy
+            seen.add(id(view))
+            if record.alias is not None and record.alias.evaluate_target_health and record.health_check_id is None:
+                continue  # "an alias resource record set inherits the health of the referenced resource"
+            where = f"{record.policy} record in {item.zone.label} for {origin_label(name, kind)}"
+            reason = why_never_fails(record.health_check_id, checks)
+            if reason == "no health check":
                 yield finding(
-                    RULE.id, origin_severity(Severity.ERROR, kind), record.resource,
-                    f"{record.label}: multivalue record for {origin_label(name, kind)} has no HealthCheckId: "
-                    "Route 53 keeps answering with a dead NLB's IP",
+                    RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
+                    f"{view.label}: {where} has no HealthCheckId: Route 53 keeps answering with a dead NLB's IP",
+                    FIX,
+                )
+            elif reason is not None:
+                yield finding(
+                    RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
+                    f"{view.label}: {where}: {reason}: Route 53 keeps answering with a dead NLB's IP",
+                    FIX,
+                )
+            hc = checks.get(record.health_check_id or "")
+            others = {v for r in zones.sets_of(key) if r.key != key for v in r.values}
+            if hc is not None and probed_elsewhere(hc, record.values) and hc.ip_address in others:
+                yield finding(
+                    RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
+                    f"{view.label}: {where}: health check {hc.label or hc.id} probes {hc.ip_address} (another record's address), not this record's "
+                    f"address ({', '.join(record.values)}); Route 53 \"doesn't check the health of the endpoint that is "
+                    "specified in the resource record set\": the record stays in answers when its own NLB is down",
                     FIX,
                 )
 
@@ -26,8 +67,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 RULE = Rule(
     id="EO-DNS2",
     severity=Severity.ERROR,
-    title="Multivalue origin record without a health check",
-    catches="A MultiValueAnswer record for an origin name without HealthCheckId.",
+    title="Origin record Route 53 cannot take out of its answers",
+    catches=(
+        "A multivalue (or failover PRIMARY) record for an origin name without HealthCheckId, with a health check that "
+        "never fails (Disabled, CALCULATED with HealthThreshold 0, Inverted over one that never succeeds), or with a "
+        "check that probes another record's address."
+    ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,
     check=check,

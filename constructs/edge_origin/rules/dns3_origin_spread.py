@@ -1,52 +1,74 @@
-"""EO-DNS3: too few origin IPs, all in one zone, or more than Route 53 answers (8)."""
+"""EO-DNS3: too few origin IPs, all in one zone, or more than Route 53 answers (8).
+
+Read from the answer model: every address any answer for the origin name holds (CNAME and
+alias chains followed; a load balancer counts its zonal addresses), per hosted zone.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from edge_origin.answers import MULTIVALUE_MAX
 from edge_origin.findings import Finding, Severity
-from edge_origin.model import TemplateModel, display_value
-from edge_origin.rules.base import Rule, finding, origin_label
+from edge_origin.model import TemplateModel
+from edge_origin.model.zones import OriginResolution
+from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
 
-MAX_ANSWERS = 8
+MAX_ANSWERS = MULTIVALUE_MAX  # "Route 53 responds to DNS queries with up to eight healthy records"
 FIX = "Publish one health-checked multivalue record per NLB EIP, at least 2 and at most 8, spread over at least 2 zones."
 
 
-def check(model: TemplateModel) -> Iterator[Finding]:
-    for name, kind in model.origin_names().items():
-        records = [r for r in model.record_sets(name) if r.type in (None, "A", "AAAA")]
-        if not records:
-            continue
-        first = records[0].resource
-        ips: set[str] = set()
-        zones: set[str] = set()
-        unknown_zone = False
-        for record in records:
-            for value in record.values:
-                ips.add(display_value(value))
-                eip = model.eip(value)
-                if eip is not None and eip.zone:
-                    zones.add(eip.zone)
+def _spread(model: TemplateModel, item: OriginResolution) -> tuple[set[str], set[str], bool]:
+    """(addresses, availability zones, whether some address's zone is not known)."""
+    ips: set[str] = set()
+    zones: set[str] = set()
+    unknown = False
+    for answer in item.resolution.answers:
+        for address in answer.addresses:
+            ips.add(address)
+            eip = model.eip(model.zones.values.get(address))
+            if eip is not None and eip.zone:
+                zones.add(eip.zone)
+            else:
+                unknown = True
+        for lb in answer.load_balancers:
+            if not lb.zonal_addresses:
+                ips.add(lb.dns_name)
+                unknown = True
+            for zone, address in lb.zonal_addresses:
+                ips.add(address)
+                if zone == "?":
+                    unknown = True
                 else:
-                    unknown_zone = True
-            for lb in model.record_load_balancers(record) if record.alias_target else []:
-                for mapping in lb.subnet_mappings or [None]:
-                    ips.add(f"{lb.resource.logical_id}:{display_value(mapping.subnet) if mapping else '?'}")
-                zones.update(lb.zones)
-                unknown_zone = unknown_zone or not lb.zones
-            if record.alias_target and not model.record_load_balancers(record):
-                ips.add(display_value(record.alias_target.dns_name))
-                unknown_zone = True
-        label = origin_label(name, kind)
+                    zones.add(zone)
+        if answer.end:
+            ips.add(answer.end)
+            unknown = True
+    return ips, zones, unknown
+
+
+def _multivalue_sets(model: TemplateModel, item: OriginResolution) -> int:
+    keys = {r.key for key in item.resolution.record_keys for r in model.zones.sets_of(key) if r.policy == "multivalue"}
+    return len(keys)
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for name, kind, item in origin_resolutions(model):
+        views = answer_views(model, item.resolution.record_keys)
+        if not views:
+            continue
+        first = views[0].resource
+        ips, zones, unknown_zone = _spread(model, item)
+        label = f"{origin_label(name, kind)} ({item.zone.label})"
         if len(ips) < 2:
             yield finding(RULE.id, Severity.WARNING, first, f"{label} has {len(ips)} origin IP(s): one NLB takes every connection", FIX)
         elif zones and not unknown_zone and len(zones) == 1:
             yield finding(RULE.id, Severity.WARNING, first, f"{label}: all {len(ips)} origin IPs are in one zone ({next(iter(zones))})", FIX)
-        multivalue = [r for r in records if r.routing_policy == "multivalue"]
-        if len(multivalue) > MAX_ANSWERS:
+        count = _multivalue_sets(model, item)
+        if count > MAX_ANSWERS:
             yield finding(
                 RULE.id, Severity.WARNING, first,
-                f"{label} has {len(multivalue)} multivalue records: Route 53 answers with at most {MAX_ANSWERS}, the rest only as spares",
+                f"{label} has {count} multivalue records: Route 53 answers with at most {MAX_ANSWERS}, the rest only as spares",
                 FIX,
             )
 
@@ -55,7 +77,10 @@ RULE = Rule(
     id="EO-DNS3",
     severity=Severity.WARNING,
     title="Origin IPs: too few, one zone, or more than 8",
-    catches="Fewer than 2 origin IPs for an origin name, all of them in one availability zone, or more than 8 multivalue records.",
+    catches=(
+        "Fewer than 2 origin IPs in the answers for an origin name (chains followed; a load balancer counts its zonal "
+        "addresses), all of them in one availability zone, or more than 8 multivalue records."
+    ),
     incident="One NLB (or one zone) took every connection of a synchronized burst; past 8 records Route 53 silently drops answers.",
     fix=FIX,
     check=check,

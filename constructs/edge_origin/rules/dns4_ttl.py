@@ -16,9 +16,11 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     for name, kind in model.origin_names().items():
         for record in model.record_sets(name):
             if record.ttl is not None and record.ttl > MAX_TTL:
+                zone = model.zones.zone(record)
+                where = f" in {zone.label}" if zone is not None else ""
                 yield finding(
                     RULE.id, Severity.WARNING, record.resource,
-                    f"{record.label}: TTL {record.ttl} s for {origin_label(name, kind)} is above {MAX_TTL} s: "
+                    f"{record.label}: TTL {record.ttl} s{where} for {origin_label(name, kind)} is above {MAX_TTL} s: "
                     "failover is slow and new connections pile onto stale answers",
                     FIX,
                 )

@@ -21,7 +21,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             continue
         groups[(record.zone_key, record.name, record.type or "?")].append(record)
     for (_, name, rtype), records in groups.items():
-        policies = sorted({r.routing_policy for r in records} - {"unknown"})  # unknown: decided at deploy
+        policies = sorted({model.zones.policy(r) for r in records} - {"unknown"})  # unknown: decided at deploy
         if len(policies) > 1:
             yield finding(
                 RULE.id, Severity.ERROR, records[0].resource,

@@ -6,7 +6,14 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import ResourceRef, TemplateModel, Unresolved, display_value
-from edge_origin.rules.base import Rule, finding, origin_label, origin_severity
+from edge_origin.rules.base import (
+    Rule,
+    answer_views,
+    finding,
+    origin_label,
+    origin_resolutions,
+    origin_severity,
+)
 
 FIX = (
     "Point each multivalue origin record at an EIP (Ref or Fn::GetAtt PublicIp) that the NLB attaches through "
@@ -31,10 +38,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     if not any(lb.is_network for lb in model.load_balancers):
         return
     private = _private_addresses(model)
-    for name, kind in model.origin_names().items():
-        for record in model.record_sets(name):
-            if record.routing_policy != "multivalue" or record.type not in (None, "A"):
+    seen: set[int] = set()
+    for name, kind, item in origin_resolutions(model):  # the records a resolver reaches, chains followed
+        for record in answer_views(model, item.resolution.record_keys):
+            if id(record) in seen or model.zones.policy(record) != "multivalue" or record.type not in (None, "A"):
                 continue
+            seen.add(id(record))
             for value in record.values:
                 if isinstance(value, Unresolved) or (isinstance(value, str) and value in private):
                     continue
@@ -58,7 +67,7 @@ RULE = Rule(
     id="EO-NLB2",
     severity=Severity.ERROR,
     title="Multivalue origin record not on an NLB's EIP",
-    catches="A multivalue origin record value that is not an EIP attached through an NLB SubnetMapping, nor the PrivateIPv4Address of an internal NLB's SubnetMapping (when the NLBs are in the given templates).",
+    catches="A multivalue record an origin name reaches (CNAME/alias chains followed) whose value is not an EIP attached through an NLB SubnetMapping, nor the PrivateIPv4Address of an internal NLB's SubnetMapping (when the NLBs are in the given templates).",
     incident="Hard-coded origin IPs outlived the NLB they belonged to; Route 53 kept answering with an address nobody served.",
     fix=FIX,
     check=check,

@@ -6,15 +6,18 @@ import ipaddress
 from collections.abc import Iterator
 from functools import cache
 
-from edge_origin.data import cloudfront_origin_facing_prefix_lists, route53_health_checker_cidrs
+from edge_origin.answers import HEALTHY_CHECKER_SHARE, HealthCheck, reachable_share, share_is_healthy
+from edge_origin.data import cloudfront_origin_facing_prefix_lists, load
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import HealthCheckView, SecurityGroupView, TemplateModel
+from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding
 
 DEFAULT_PORTS = {"HTTP": 80, "HTTP_STR_MATCH": 80, "HTTPS": 443, "HTTPS_STR_MATCH": 443}
 FIX = (
     "Add ingress on the health-checked port from the Route 53 health-checker CIDRs "
-    "(edge_origin/data/route53_health_checkers.json, ip-ranges.json service ROUTE53_HEALTHCHECKS; all of them: checkers of every region probe) to the NLB's security group."
+    "(edge_origin/data/route53_health_checkers.json, ip-ranges.json service ROUTE53_HEALTHCHECKS; those of every region in the check's Regions, all regions when it names none) to the NLB's security group: Route 53 "
+    "calls the endpoint healthy only when more than 18 % of its checkers do."
 )
 
 
@@ -22,9 +25,8 @@ def _port(hc: HealthCheckView) -> int | None:
     return hc.port if hc.port is not None else DEFAULT_PORTS.get((hc.type or "").upper())
 
 
-@cache
-def _required() -> tuple[ipaddress.IPv4Network, ...]:
-    return tuple(ipaddress.IPv4Network(c) for c in route53_health_checker_cidrs())
+def route53_health_checkers() -> dict:
+    return load("route53_health_checkers.json")
 
 
 @cache
@@ -56,14 +58,38 @@ def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4
     return nets
 
 
+@cache
+def _region_ranges() -> dict[str, tuple[ipaddress.IPv4Network, ...]]:
+    """Checker ranges per checker region, GLOBAL ranges included in every region."""
+    data = route53_health_checkers()["regions"]
+    shared = tuple(ipaddress.IPv4Network(c) for c in data.get("GLOBAL", ()))
+    return {r: tuple(ipaddress.IPv4Network(c) for c in cidrs) + shared for r, cidrs in data.items() if r != "GLOBAL"}
+
+
+def _coverage(check: HealthCheck, admitted: list[ipaddress.IPv4Network]) -> tuple[float, list[str], list[ipaddress.IPv4Network]]:
+    """(share of the check's checkers that get through, blocked regions, blocked ranges)."""
+    ranges = _region_ranges()
+    reachable: set[str] = set()
+    blocked: list[ipaddress.IPv4Network] = []
+    for region in check.checker_regions:
+        missing = [c for c in ranges.get(region, ()) if not any(c.subnet_of(n) for n in admitted)]
+        if missing:
+            blocked.extend(m for m in missing if m not in blocked)
+        else:
+            reachable.add(region)
+    blocked_regions = [r for r in check.checker_regions if r not in reachable]
+    return reachable_share(check, reachable), blocked_regions, blocked
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     seen: set[tuple[tuple[str, str], int]] = set()
+    checks = model.zones.zone_set.health_checks
     for hc in model.health_checks:
         port = _port(hc)
         eip = model.eip(hc.ip_address)
-        if port is None or eip is None:
+        answer_check = checks.get(value_key(hc.resource.ref))
+        if port is None or eip is None or answer_check is None:
             continue
-        required = _required()
         for lb in eip.load_balancers:
             if not lb.security_groups or (lb.resource.key, port) in seen:
                 continue
@@ -76,13 +102,27 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 continue
             if any(n.prefixlen == 0 for n in admitted):
                 continue  # 0.0.0.0/0
-            missing = [c for c in required if not any(c.subnet_of(n) for n in admitted)]
-            if missing:
+            share, regions, blocked = _coverage(answer_check, admitted)
+            if not blocked:
+                continue
+            where = (
+                f"NLB {lb.resource.logical_id}: security group(s) {', '.join(g.resource.logical_id for g in groups)} "
+                f"do not admit {len(blocked)} Route 53 health-checker range(s) on port {port} (health check "
+                f"{hc.resource.logical_id}, checker regions {', '.join(answer_check.checker_regions)}"
+                f"{'' if answer_check.regions else ' (all: no Regions given)'}; e.g. {blocked[0]})"
+            )
+            if not share_is_healthy(share):
                 yield finding(
                     RULE.id, Severity.ERROR, lb.resource,
-                    f"NLB {lb.resource.logical_id}: security group(s) {', '.join(g.resource.logical_id for g in groups)} "
-                    f"do not admit {len(missing)} of {len(required)} Route 53 health-checker ranges on port {port} "
-                    f"(health check {hc.resource.logical_id}; e.g. {missing[0]}): every check fails, Route 53 fails open",
+                    f"{where}: only {share:.0%} of the checkers get through and Route 53 needs more than "
+                    f"{HEALTHY_CHECKER_SHARE:.0%} healthy: the check reports unhealthy, Route 53 fails open",
+                    FIX,
+                )
+            else:
+                yield finding(
+                    RULE.id, Severity.WARNING, lb.resource,
+                    f"{where}: checkers of {', '.join(regions)} are blocked; {share:.0%} get through, so the check holds only "
+                    f"while more than {HEALTHY_CHECKER_SHARE:.0%} of all checkers see the NLB healthy",
                     FIX,
                 )
 
@@ -91,7 +131,11 @@ RULE = Rule(
     id="EO-SG1",
     severity=Severity.ERROR,
     title="Health checkers blocked by the NLB security group",
-    catches="An NLB whose security groups do not admit every Route 53 health-checker CIDR (or 0.0.0.0/0) on the health-checked port.",
+    catches=(
+        "An NLB whose security groups admit too few of the Route 53 health checkers of the check's Regions (all regions "
+        "when none are given) on the health-checked port for more than 18 % to report healthy (error), or leave some "
+        "checker regions out (warning); 0.0.0.0/0 admits all."
+    ),
     incident="The NLB security group (CDK's feature flag gives it no inbound rules) blocked health checks: all unhealthy, Route 53 failed open and answered with dead IPs too.",
     fix=FIX,
     check=check,

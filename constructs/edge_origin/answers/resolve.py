@@ -1,0 +1,280 @@
+"""Resolution: which zone answers a name from a vantage, and every answer, chains followed.
+
+Zone visibility: a public resolver (CloudFront's) sees public zones only; a resolver in a VPC
+sees the private zones associated with that VPC and, for names no such zone holds, the public
+zones (Route 53 developer guide, "Considerations when working with a private hosted zone": the
+private zone answers for its names inside the VPC; outside it the public DNS answers). The most
+specific zone (longest name suffix) holds the name.
+
+Chains: an alias to a load balancer answers with the load balancer's zonal addresses; an alias
+to another record of the zone answers with that record's answer ("You configure the alias
+resource record set to route traffic to a non-alias resource record set in the same hosted
+zone"); a CNAME is followed by the resolver for the queried type, across zones. At most
+``MAX_CHAIN`` hops; a loop or a longer chain is a problem of the resolution.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from edge_origin.answers import health as health_mod
+from edge_origin.answers.health import ALL_HEALTHY, HealthCheck, HealthState
+from edge_origin.answers.select import Choice, choices
+from edge_origin.answers.types import (
+    MAX_CHAIN,
+    PUBLIC,
+    Answer,
+    Hop,
+    HostedZone,
+    LoadBalancer,
+    Record,
+    Resolution,
+    Vantage,
+    normalize,
+)
+
+_NONE: list[Record] = []
+
+
+class ZoneSet:
+    """Hosted zones with their record sets, health checks and known alias targets: the input of
+    the answer model, built from a template model or from an account (the same shape)."""
+
+    def __init__(
+        self,
+        zones: Iterable[HostedZone],
+        records: Iterable[Record],
+        health_checks: Iterable[HealthCheck] = (),
+        load_balancers: Iterable[LoadBalancer] = (),
+    ) -> None:
+        self.zones: dict[str, HostedZone] = {z.id: z for z in zones}
+        self.records: list[Record] = list(records)
+        self.health_checks: dict[str, HealthCheck] = {h.id: h for h in health_checks}
+        self.load_balancers: dict[str, LoadBalancer] = {lb.dns_name: lb for lb in load_balancers}
+        self._by_name: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
+        self._names: dict[str, set[str]] = defaultdict(set)
+        for record in self.records:
+            if record.key.zone not in self.zones:
+                raise ValueError(f"{record.key}: no hosted zone {record.key.zone!r} in the zone set")
+            self._by_name[(record.key.zone, record.key.name, record.key.type)].append(record)
+            self._names[record.key.zone].add(record.key.name)
+        self._cache: dict[tuple[object, ...], Resolution] = {}
+
+    def record_sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
+        """The record sets of one name and type in one zone."""
+        return list(self._sets(zone_id, normalize(name), rtype))
+
+    def _sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
+        """``record_sets`` for a normalized name, not copied (internal)."""
+        return self._by_name.get((zone_id, name, rtype), _NONE)
+
+    def visible_zones(self, vantage: Vantage) -> list[HostedZone]:
+        """The zones a resolver at ``vantage`` consults, private (its VPC's) before public."""
+        private = [z for z in self.zones.values() if z.private and vantage.kind == "vpc" and vantage.vpc_id in z.vpcs]
+        public = [z for z in self.zones.values() if not z.private]
+        return private + public
+
+    def zone_for(self, name: str, vantage: Vantage = PUBLIC) -> HostedZone | None:
+        """The zone that answers ``name`` at ``vantage``: the most specific visible zone whose
+        name is a suffix of ``name`` (private zones of the VPC first); None when none is."""
+        name = normalize(name)
+        matching = [z for z in self.visible_zones(vantage) if name == z.name or name.endswith("." + z.name)]
+        if not matching:
+            return None
+        # the most specific; a VPC's private zone before a public one; then a zone that holds the name
+        # (two public zones of one name: only one is delegated, the one with the records is meant)
+        return max(matching, key=lambda z: (len(z.name), z.private, name in self._names.get(z.id, ())))
+
+    def record_healthy(self, record: Record, state: HealthState = ALL_HEALTHY, depth: int = 0) -> bool:
+        """Route 53's view of a record: its health check (none = healthy), and with
+        EvaluateTargetHealth the health of its alias target."""
+        if record.health_check_id is not None and not health_mod.check_healthy(record.health_check_id, self.health_checks, state):
+            return False
+        alias = record.alias
+        if alias is not None and alias.evaluate_target_health:
+            lb = self.load_balancer(alias.dns_name)
+            if lb is not None:
+                return lb.dns_name not in state.load_balancers_down
+            targets = self._sets(record.key.zone, alias.dns_name, record.key.type)
+            if targets and depth < MAX_CHAIN:
+                return any(self.record_healthy(t, state, depth + 1) for t in targets)
+        return True
+
+    def load_balancer(self, dns_name: str) -> LoadBalancer | None:
+        """The known load balancer of a DNS name (Route 53's ``dualstack.`` alias prefix ignored)."""
+        found = self.load_balancers.get(dns_name)
+        if found is None and dns_name.startswith("dualstack."):
+            found = self.load_balancers.get(dns_name.removeprefix("dualstack."))
+        return found
+
+    def zones_holding(self, name: str) -> list[HostedZone]:
+        """Every zone with a record set of this name (any type), public and private."""
+        name = normalize(name)
+        return [z for z in self.zones.values() if name in self._names.get(z.id, ())]
+
+    def resolve(
+        self,
+        name: str,
+        rtype: str = "A",
+        vantage: Vantage = PUBLIC,
+        state: HealthState = ALL_HEALTHY,
+        zone_id: str | None = None,
+        scenarios: bool = False,
+    ) -> Resolution:
+        """Every answer a resolver at ``vantage`` can receive for ``name``/``rtype`` (cached when
+        ``state`` is the default, all-healthy). ``zone_id`` starts in that zone instead of the
+        one the vantage would consult (to judge a zone a resolver elsewhere sees).
+        ``scenarios`` adds the answers given when sets fail (failover secondary, zero weights),
+        each under its condition."""
+        key = (normalize(name), rtype, vantage, zone_id, scenarios) if state is ALL_HEALTHY else None
+        if key is not None and key in self._cache:
+            return self._cache[key]
+        result = _Resolver(self, vantage, state, scenarios).run(normalize(name), rtype, self.zones.get(zone_id) if zone_id else None)
+        if key is not None:
+            self._cache[key] = result
+        return result
+
+
+@dataclass
+class _Partial:
+    probability: float
+    chain: tuple[Hop, ...]
+    condition: str
+    ttl: int | None
+
+
+class _Resolver:
+    def __init__(self, zones: ZoneSet, vantage: Vantage, state: HealthState, scenarios: bool = False) -> None:
+        self.zones = zones
+        self.vantage = vantage
+        self.state = state
+        self.scenarios = scenarios
+        self.problems: list[str] = []
+
+    def run(self, name: str, rtype: str, zone: HostedZone | None = None) -> Resolution:
+        zone = zone or self.zones.zone_for(name, self.vantage)
+        if zone is None:
+            return Resolution(name, rtype, self.vantage, problems=(f"no {'visible ' if self.zones.zones else ''}hosted zone holds {name}",))
+        records = self.zones._sets(zone.id, name, rtype) or self.zones._sets(zone.id, name, "CNAME")
+        policy = _policy(records)
+        answers = self._answers(zone, name, rtype, _Partial(1.0, (), "", None), "query", 0)
+        return Resolution(name, rtype, self.vantage, tuple(answers), zone, policy, tuple(dict.fromkeys(self.problems)))
+
+    def _answers(self, zone: HostedZone, name: str, rtype: str, partial: _Partial, via: str, depth: int) -> list[Answer]:
+        records = self.zones._sets(zone.id, name, rtype)
+        if not records and rtype != "CNAME":
+            records = self.zones._sets(zone.id, name, "CNAME")
+        if not records:
+            if depth == 0:
+                return []
+            return [Answer(partial.probability, (), chain=partial.chain, condition=partial.condition, ttl=partial.ttl, empty=True)]
+        healthy = lambda r: self.zones.record_healthy(r, self.state)  # noqa: E731
+        groups = {r.policy: [x for x in records if x.policy == r.policy] for r in records}
+        outcomes: list[Choice] = []
+        if len(groups) > 1:
+            # Route 53 refuses the change; judge each policy's sets as if only they were deployed.
+            self.problems.append(f"{name} {rtype} in zone {zone.id}: records mix routing policies: {sorted(groups)}")
+            for policy, group in groups.items():
+                for c in choices(group, healthy, self.vantage, self.scenarios):
+                    condition = " and ".join(x for x in (f"only the {policy} record sets deployed", c.condition) if x)
+                    outcomes.append(Choice(c.probability, c.records, condition, c.pick))
+        else:
+            outcomes = choices(records, healthy, self.vantage, self.scenarios)
+        out: list[Answer] = []
+        for outcome in outcomes:
+            out.extend(self._outcome(zone, rtype, partial, outcome, via, depth))
+        return out
+
+    def _outcome(self, zone: HostedZone, rtype: str, partial: _Partial, outcome: Choice, via: str, depth: int) -> list[Answer]:
+        condition = " and ".join(c for c in (partial.condition, outcome.condition) if c)
+        probability = partial.probability * outcome.probability
+        if not outcome.records:
+            return [Answer(probability, (), chain=partial.chain, condition=condition, ttl=partial.ttl, empty=True)]
+        hops = tuple(Hop(r.key, r.policy, via, r.routing_detail, r) for r in outcome.records)
+        chain = partial.chain + (hops if len(hops) == 1 else hops[:1])
+        ttl = _min_ttl(partial.ttl, min((r.ttl for r in outcome.records if r.ttl is not None), default=None))
+        record_keys = tuple(r.key for r in outcome.records)
+        if len(outcome.records) == 1:
+            record = outcome.records[0]
+            follow = _Partial(probability, chain, condition, ttl)
+            if record.alias is not None:
+                return self._alias(zone, rtype, record, follow, depth)
+            if record.key.type == "CNAME" and rtype != "CNAME" and record.values:
+                return self._cname(rtype, record.values[0], follow, depth)
+        addresses = tuple(v for r in outcome.records for v in r.values)
+        lbs = tuple(lb for r in outcome.records if r.alias is not None for lb in [self.zones.load_balancer(r.alias.dns_name)] if lb)
+        return [Answer(probability, addresses, lbs, outcome.pick, ttl, chain, record_keys, condition)]
+
+    def _too_deep(self, partial: _Partial, depth: int, target: str) -> bool:
+        names = [h.key.name for h in partial.chain]
+        if target in names:
+            self.problems.append(f"alias/CNAME loop: {' -> '.join(names)} -> {target}")
+            return True
+        if depth + 1 >= MAX_CHAIN:
+            self.problems.append(f"chain longer than {MAX_CHAIN} hops: {' -> '.join(names)} -> {target}")
+            return True
+        return False
+
+    def _alias(self, zone: HostedZone, rtype: str, record: Record, partial: _Partial, depth: int) -> list[Answer]:
+        assert record.alias is not None
+        target = record.alias.dns_name
+        lb = self.zones.load_balancer(target)
+        if lb is not None:
+            # An alias to a load balancer answers with its zonal addresses (every zone's).
+            return [Answer(partial.probability, (), (lb,), None, partial.ttl, partial.chain, (record.key,), partial.condition)]
+        if target == zone.name or target.endswith("." + zone.name):
+            if self._too_deep(partial, depth, target):
+                return []
+            before = len(self.problems)
+            found = self._answers(zone, target, rtype, partial, "alias", depth + 1)
+            if found or len(self.problems) > before:
+                return found  # answers, or nothing when the chain behind it loops or runs too long
+        if target.endswith(".cloudfront.net"):
+            dist = LoadBalancer(target, "cloudfront", label=target)
+            return [Answer(partial.probability, (), (dist,), None, partial.ttl, partial.chain, (record.key,), partial.condition)]
+        return [Answer(partial.probability, (), (), None, partial.ttl, partial.chain, (record.key,), partial.condition, end=target)]
+
+    def _cname(self, rtype: str, target: str, partial: _Partial, depth: int) -> list[Answer]:
+        target = normalize(target)
+        lb = self.zones.load_balancer(target)
+        if lb is not None:
+            return [Answer(partial.probability, (), (lb,), None, partial.ttl, partial.chain, (partial.chain[-1].key,), partial.condition)]
+        if self._too_deep(partial, depth, target):
+            return []
+        zone = self.zones.zone_for(target, self.vantage)
+        if zone is not None and (self.zones._sets(zone.id, target, rtype) or self.zones._sets(zone.id, target, "CNAME")):
+            return self._answers(zone, target, rtype, partial, "cname", depth + 1)
+        return [Answer(partial.probability, (), (), None, partial.ttl, partial.chain, (partial.chain[-1].key,), partial.condition, end=target)]
+
+
+def _policy(records: list[Record]) -> str | None:
+    policies = {r.policy for r in records}
+    return policies.pop() if len(policies) == 1 else None
+
+
+def _min_ttl(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+def resolve(
+    zones: ZoneSet,
+    name: str,
+    rtype: str = "A",
+    vantage: Vantage = PUBLIC,
+    state: HealthState = ALL_HEALTHY,
+    zone_id: str | None = None,
+    scenarios: bool = False,
+) -> Resolution:
+    """Every answer a resolver at ``vantage`` can receive for ``name``/``rtype``: the answer
+    model's main entry (``ZoneSet.resolve``)."""
+    return zones.resolve(name, rtype, vantage, state, zone_id, scenarios)
+
+
+def health_checks_of(zones: ZoneSet) -> Mapping[str, HealthCheck]:
+    return zones.health_checks

@@ -1,0 +1,348 @@
+"""The answer model's data: zones, record sets, load balancers, vantages, answers.
+
+Every record set is identified by :class:`RecordKey` (zone id + name + type + set id): a public
+and a private zone of the same name that reuse set identifiers hold different records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
+POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr")
+#: Policies whose answer depends on where the query comes from.
+LOCATION_POLICIES = ("latency", "geolocation", "geoproximity", "cidr")
+#: "Route 53 responds to DNS queries with up to eight healthy records" (MultiValueAnswer).
+MULTIVALUE_MAX = 8
+#: How many CNAME/alias hops a resolution follows before it stops (a loop, or a chain too long).
+MAX_CHAIN = 8
+
+
+def normalize(name: str) -> str:
+    """A DNS name in one spelling: lower case, no trailing dot."""
+    return name.strip().lower().rstrip(".")
+
+
+@dataclass(frozen=True, order=True)
+class RecordKey:
+    """Which record set: the hosted zone id, the name, the type and the set identifier."""
+
+    zone: str
+    name: str
+    type: str
+    set_id: str | None = None
+
+    def __str__(self) -> str:
+        ident = f" [{self.set_id}]" if self.set_id is not None else ""
+        return f"{self.name} {self.type}{ident} in zone {self.zone}"
+
+
+@dataclass(frozen=True)
+class HostedZone:
+    """A hosted zone: public (``private`` False) or private, associated with ``vpcs``."""
+
+    id: str
+    name: str
+    private: bool = False
+    vpcs: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", normalize(self.name))
+
+    @property
+    def label(self) -> str:
+        if self.id == f"name:{self.name}":
+            return f"zone {self.name}"  # known by name only (HostedZoneName): read as public
+        return f"{'private' if self.private else 'public'} zone {self.name} ({self.id})"
+
+
+@dataclass(frozen=True)
+class Geo:
+    """A geolocation: continent code, country code (``*`` = default), subdivision code."""
+
+    continent: str | None = None
+    country: str | None = None
+    subdivision: str | None = None
+
+    @property
+    def is_default(self) -> bool:
+        return self.country == "*"
+
+    @property
+    def specificity(self) -> int:
+        """3 subdivision, 2 country, 1 continent, 0 the ``*`` default."""
+        if self.subdivision:
+            return 3
+        if self.country and self.country != "*":
+            return 2
+        if self.continent:
+            return 1
+        return 0
+
+    def covers(self, where: Geo) -> bool:
+        """Whether a query from ``where`` falls inside this record's location."""
+        if self.is_default:
+            return True
+        if self.subdivision:
+            return where.country == self.country and where.subdivision == self.subdivision
+        if self.country:
+            return where.country == self.country
+        if self.continent:
+            return where.continent == self.continent
+        return False
+
+    def __str__(self) -> str:
+        if self.is_default:
+            return "* (default)"
+        return "/".join(p for p in (self.continent, self.country, self.subdivision) if p)
+
+
+@dataclass(frozen=True)
+class GeoProximity:
+    """Where a geoproximity record's resource is (AWS region, local zone group or coordinates)."""
+
+    region: str | None = None
+    local_zone_group: str | None = None
+    coordinates: tuple[str, str] | None = None
+    bias: int = 0
+
+    def __str__(self) -> str:
+        where = self.region or self.local_zone_group or (",".join(self.coordinates) if self.coordinates else "?")
+        return f"{where} (bias {self.bias})" if self.bias else where
+
+
+@dataclass(frozen=True)
+class CidrRouting:
+    """A CIDR record's collection and location (``*``: the default for unmatched clients)."""
+
+    collection_id: str
+    location_name: str
+
+
+@dataclass(frozen=True)
+class AliasTarget:
+    """Where an alias points: ``dns_name`` (a load balancer, a distribution or another record)."""
+
+    dns_name: str
+    evaluate_target_health: bool = False
+    hosted_zone_id: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dns_name", normalize(self.dns_name))
+
+
+@dataclass(frozen=True)
+class Record:
+    """One record set, with exactly the routing fields its policy uses.
+
+    ``values`` are the ResourceRecords (addresses for A/AAAA, a name for CNAME); ``source`` is
+    the caller's own object (a template view, an account record) for findings; it is opaque here.
+    """
+
+    key: RecordKey
+    policy: str = "simple"
+    values: tuple[str, ...] = ()
+    ttl: int | None = None
+    alias: AliasTarget | None = None
+    health_check_id: str | None = None
+    weight: int | None = None
+    failover: str | None = None
+    region: str | None = None
+    geo: Geo | None = None
+    geoproximity: GeoProximity | None = None
+    cidr: CidrRouting | None = None
+    source: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise ValueError(f"{self.key}: routing policy {self.policy!r} is not one of {', '.join(POLICIES)}")
+
+    @property
+    def routing_detail(self) -> str:
+        """The routing field that distinguishes this set (for messages)."""
+        if self.policy == "weighted":
+            return f"weight {self.weight}"
+        if self.policy == "failover":
+            return f"{self.failover}"
+        if self.policy == "latency":
+            return f"region {self.region}"
+        if self.policy == "geolocation":
+            return f"location {self.geo}"
+        if self.policy == "geoproximity":
+            return f"geoproximity {self.geoproximity}"
+        if self.policy == "cidr" and self.cidr is not None:
+            return f"CIDR location {self.cidr.location_name}"
+        return ""
+
+
+@dataclass(frozen=True)
+class LoadBalancer:
+    """An alias target that answers with addresses of its own: ``kind`` network | application |
+    cloudfront | other; ``zonal_addresses`` ``((zone, address), ...)`` (may be empty: unknown)."""
+
+    dns_name: str
+    kind: str = "network"
+    zonal_addresses: tuple[tuple[str, str], ...] = ()
+    label: str = ""
+    source: Any = field(default=None, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dns_name", normalize(self.dns_name))
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        return tuple(a for _, a in self.zonal_addresses)
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        return tuple(sorted({z for z, _ in self.zonal_addresses}))
+
+    @property
+    def kind_label(self) -> str:
+        return {"network": "NLB", "application": "ALB", "cloudfront": "CloudFront distribution"}.get(self.kind, "alias target")
+
+    def __str__(self) -> str:
+        return f"{self.kind_label} {self.label or self.dns_name}"
+
+
+@dataclass(frozen=True)
+class Vantage:
+    """Where the query comes from. ``internet``: a public resolver (what CloudFront uses), which
+    sees public zones only; ``vpc``: a resolver in ``vpc_id``, which sees the private zones
+    associated with it first. ``region``/``location``/``client_ip`` pin the location-dependent
+    policies; None means any (every location's answer is listed)."""
+
+    kind: str = "internet"
+    vpc_id: str | None = None
+    region: str | None = None
+    location: Geo | None = None
+    cidr_location: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("internet", "vpc"):
+            raise ValueError(f"vantage kind {self.kind!r} is not one of internet, vpc")
+        if self.kind == "vpc" and not self.vpc_id:
+            raise ValueError("a vpc vantage needs vpc_id")
+
+    @property
+    def label(self) -> str:
+        return "public internet resolver" if self.kind == "internet" else f"resolver in VPC {self.vpc_id}"
+
+
+#: A public resolver anywhere: what CloudFront uses to resolve an origin.
+PUBLIC = Vantage()
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One step of a resolution: the record set answered and how it was reached."""
+
+    key: RecordKey
+    policy: str
+    via: str = "query"  # query | alias | cname
+    detail: str = ""
+    #: The record set itself (its ``source`` leads back to the caller's object).
+    record: Record | None = field(default=None, compare=False, hash=False, repr=False)
+
+    def __str__(self) -> str:
+        how = "" if self.via == "query" else f"{self.via} -> "
+        detail = f", {self.detail}" if self.detail else ""
+        return f"{how}{self.key.name} {self.key.type} ({self.policy}{detail}, zone {self.key.zone})"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer a resolver can receive, with its probability (within ``condition``: "" for any
+    resolver, else e.g. "resolver nearest eu-west-1"), what it holds and how it was reached.
+
+    ``pick``: a resolver gets a random ``pick`` of ``addresses`` (multivalue above 8), else all.
+    ``end``: the chain left the known zones at this name (a CNAME to an outside name), or None.
+    ``empty``: NOERROR without records (e.g. geolocation without a ``*`` default).
+    """
+
+    probability: float
+    addresses: tuple[str, ...] = ()
+    load_balancers: tuple[LoadBalancer, ...] = ()
+    pick: int | None = None
+    ttl: int | None = None
+    chain: tuple[Hop, ...] = ()
+    records: tuple[RecordKey, ...] = ()
+    condition: str = ""
+    end: str | None = None
+    empty: bool = False
+
+    @property
+    def size(self) -> int:
+        """How many addresses one resolver receives (load balancers count their addresses, or 1)."""
+        lb_addresses = sum(max(1, len(lb.addresses)) for lb in self.load_balancers)
+        total = len(self.addresses) + lb_addresses
+        return min(total, self.pick) if self.pick is not None else total
+
+    @property
+    def targets(self) -> int:
+        """Distinct destinations one resolver receives: addresses plus load balancers (as one each)."""
+        count = len(self.addresses) + len(self.load_balancers)
+        return min(count, self.pick) if self.pick is not None else count
+
+    @property
+    def policy(self) -> str:
+        return self.chain[0].policy if self.chain else "none"
+
+    @property
+    def chain_text(self) -> str:
+        return " -> ".join(str(h) for h in self.chain) + (f" -> {self.end}" if self.end else "")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Every answer a resolver at ``vantage`` can receive for ``name``/``type``.
+
+    ``zone`` is the hosted zone that answers (None: no visible zone holds the name);
+    ``problems`` lists what stopped the resolution (a chain too long, a loop, mixed policies).
+    """
+
+    name: str
+    type: str
+    vantage: Vantage
+    answers: tuple[Answer, ...] = ()
+    zone: HostedZone | None = None
+    policy: str | None = None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def all_addresses(self) -> tuple[str, ...]:
+        """Every address (and load balancer, by DNS name) any answer holds, sorted."""
+        out = {a for ans in self.answers for a in ans.addresses}
+        out.update(lb.dns_name for ans in self.answers for lb in ans.load_balancers)
+        return tuple(sorted(out))
+
+    @property
+    def load_balancers(self) -> tuple[LoadBalancer, ...]:
+        seen: dict[str, LoadBalancer] = {}
+        for ans in self.answers:
+            for lb in ans.load_balancers:
+                seen.setdefault(lb.dns_name, lb)
+        return tuple(seen.values())
+
+    @property
+    def record_keys(self) -> tuple[RecordKey, ...]:
+        out: dict[RecordKey, None] = {}
+        for ans in self.answers:
+            for hop in ans.chain:
+                out[hop.key] = None
+            for key in ans.records:
+                out[key] = None
+        return tuple(out)
+
+    @property
+    def max_size(self) -> int:
+        return max((a.size for a in self.answers), default=0)
+
+    @property
+    def min_size(self) -> int:
+        return min((a.size for a in self.answers), default=0)
+
+    @property
+    def found(self) -> bool:
+        return self.zone is not None and bool(self.answers)

@@ -1,0 +1,132 @@
+"""Parameters that decide routing: every allowed value, not only the default.
+
+A template can leave the routing policy of an origin to a ``Parameter`` (directly, or through a
+``Condition`` of an ``Fn::If`` or of the resource). The model resolves parameters to their
+``Default``; where ``AllowedValues`` bounds the choices, :func:`routing_choices` lists each other
+value of each such parameter (one parameter changed at a time, at most ``MAX_CHOICES`` in all)
+and :func:`with_choice` builds the model a stack deployed with that value would have. The rule
+runner judges every choice; a finding that holds only for a non-default value names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from edge_origin.model.loader import LoadedTemplate
+
+#: How many non-default parameter values are judged at most (each costs one model build).
+MAX_CHOICES = 16
+#: Resources whose properties decide what Route 53 answers.
+ROUTING_TYPES = ("AWS::Route53::RecordSet", "AWS::Route53::RecordSetGroup", "AWS::Route53::HealthCheck", "AWS::Route53::HostedZone")
+
+
+@dataclass(frozen=True)
+class ParameterChoice:
+    """One non-default value of a parameter that decides routing."""
+
+    stack: str
+    parameter: str
+    value: str
+    default: str | None
+
+    @property
+    def label(self) -> str:
+        default = f"default {self.default}" if self.default is not None else "no default"
+        return f"parameter {self.parameter}={self.value} in stack {self.stack} ({default})"
+
+
+def _walk(value: Any) -> Iterator[tuple[str, Any]]:
+    """Every (key, value) pair of a JSON document, depth first (bounded by the loader's depth check)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                yield key, inner
+                stack.append(inner)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _refs_and_conditions(value: Any) -> tuple[set[str], set[str]]:
+    refs: set[str] = set()
+    conditions: set[str] = set()
+    for key, inner in _walk(value):
+        if key == "Ref" and isinstance(inner, str):
+            refs.add(inner)
+        elif key == "Fn::If" and isinstance(inner, list) and inner and isinstance(inner[0], str):
+            conditions.add(inner[0])
+        elif key == "Condition" and isinstance(inner, str):
+            conditions.add(inner)
+        elif key == "Fn::Sub" and isinstance(inner, (str, list)):
+            text = inner if isinstance(inner, str) else inner[0] if inner and isinstance(inner[0], str) else ""
+            refs.update(part.split("}")[0] for part in text.split("${")[1:])
+    return refs, conditions
+
+
+def routing_parameters(body: dict[str, Any]) -> set[str]:
+    """Parameters that the routing resources of one template read, directly or through Conditions."""
+    resources = body.get("Resources") or {}
+    all_conditions = body.get("Conditions") if isinstance(body.get("Conditions"), dict) else {}
+    refs: set[str] = set()
+    pending: set[str] = set()
+    for resource in resources.values() if isinstance(resources, dict) else ():
+        if not isinstance(resource, dict) or resource.get("Type") not in ROUTING_TYPES:
+            continue
+        found_refs, found_conditions = _refs_and_conditions({"Properties": resource.get("Properties"), "Condition": resource.get("Condition")})
+        refs |= found_refs
+        pending |= found_conditions
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        found_refs, found_conditions = _refs_and_conditions(all_conditions.get(name))
+        refs |= found_refs
+        pending |= found_conditions - seen
+    return refs
+
+
+def routing_choices(templates: dict[str, LoadedTemplate]) -> tuple[list[ParameterChoice], int]:
+    """(the choices to judge, how many more there were than ``MAX_CHOICES``)."""
+    choices: list[ParameterChoice] = []
+    skipped = 0
+    for stack, loaded in templates.items():
+        params = loaded.body.get("Parameters")
+        if not isinstance(params, dict) or not params:
+            continue
+        for name in sorted(routing_parameters(loaded.body)):
+            spec = params.get(name)
+            if not isinstance(spec, dict) or not isinstance(spec.get("AllowedValues"), list):
+                continue
+            default = spec.get("Default")
+            default_text = None if default is None else str(default)
+            for value in spec["AllowedValues"]:
+                if isinstance(value, (dict, list)) or str(value) == default_text:
+                    continue
+                if len(choices) >= MAX_CHOICES:
+                    skipped += 1
+                    continue
+                choices.append(ParameterChoice(stack, name, str(value), default_text))
+    return choices, skipped
+
+
+def with_choice(templates: dict[str, LoadedTemplate], choice: ParameterChoice) -> list[LoadedTemplate]:
+    """The templates as a stack deployed with ``choice`` reads them (its Default replaced)."""
+    out = []
+    for stack, loaded in templates.items():
+        if stack != choice.stack:
+            out.append(loaded)
+            continue
+        body = dict(loaded.body)
+        params = dict(body["Parameters"])
+        params[choice.parameter] = {**params[choice.parameter], "Default": choice.value}
+        body["Parameters"] = params
+        out.append(LoadedTemplate(loaded.stack, loaded.template, body))
+    return out
+
+
+__all__ = ["MAX_CHOICES", "ParameterChoice", "routing_choices", "routing_parameters", "with_choice"]

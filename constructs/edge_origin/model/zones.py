@@ -1,0 +1,336 @@
+"""The template model's hosted zones, record sets and health checks as the answer model's input.
+
+``template_zones(model)`` (cached as ``model.zones``) builds one :class:`~edge_origin.answers.ZoneSet`:
+records keyed by zone + name + type + set id (the zone: the HostedZone resource a record refers
+to, the literal zone id, else the zone name); zones private when their ``AWS::Route53::HostedZone``
+has ``VPCs`` (CloudFormation: "If you specify VPCs, the hosted zone is private"); load balancers
+with their zonal addresses (an EIP each, or the subnet); health checks with every field that
+decides their status. This is the one place that reads the routing fields of a record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from edge_origin.answers import (
+    PUBLIC,
+    AliasTarget,
+    Answer,
+    CidrRouting,
+    Geo,
+    GeoProximity,
+    HealthCheck,
+    HostedZone,
+    LoadBalancer,
+    Record,
+    RecordKey,
+    Resolution,
+    Vantage,
+    ZoneSet,
+)
+from edge_origin.model.values import ResourceRef, display_value, normalize_name
+from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
+
+HOSTED_ZONE = "AWS::Route53::HostedZone"
+#: Load balancer metadata an account reader sets: its DNS name as aliases and CNAMEs name it.
+LIVE_DNS_NAME_KEY = "edge-origin:dns-name"
+
+
+def _policy(p: dict[str, Any]) -> str:
+    if p.get("Weight") is not None:
+        return "weighted"
+    if as_bool(p.get("MultiValueAnswer")) is True:
+        return "multivalue"
+    if p.get("Failover") is not None:
+        return "failover"
+    if p.get("Region") is not None:
+        return "latency"
+    if p.get("GeoLocation") is not None:
+        return "geolocation"
+    if p.get("GeoProximityLocation") is not None:
+        return "geoproximity"
+    if p.get("CidrRoutingConfig") is not None:
+        return "cidr"
+    return "simple"
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else display_value(value)
+
+
+def _geo(value: Any) -> Geo | None:
+    if not isinstance(value, dict):
+        return None
+    return Geo(_text(value.get("ContinentCode")), _text(value.get("CountryCode")), _text(value.get("SubdivisionCode")))
+
+
+def _geoproximity(value: Any) -> GeoProximity | None:
+    if not isinstance(value, dict):
+        return None
+    coords = value.get("Coordinates")
+    coordinates = (_text(coords.get("Latitude")) or "?", _text(coords.get("Longitude")) or "?") if isinstance(coords, dict) else None
+    return GeoProximity(_text(value.get("AWSRegion")), _text(value.get("LocalZoneGroup")), coordinates, as_int(value.get("Bias")) or 0)
+
+
+def _cidr(value: Any) -> CidrRouting | None:
+    if not isinstance(value, dict):
+        return None
+    return CidrRouting(_text(value.get("CollectionId")) or "?", _text(value.get("LocationName")) or "?")
+
+
+@dataclass(frozen=True)
+class OriginResolution:
+    """One zone's answers for an origin name, from the vantage that sees the zone."""
+
+    name: str
+    zone: HostedZone
+    vantage: Vantage
+    resolution: Resolution
+
+
+@dataclass
+class TemplateZones:
+    """A template model's zones as the answer model's input, with the way back to the views."""
+
+    zone_set: ZoneSet
+    views: dict[RecordKey, list[RecordSetView]] = field(default_factory=dict)
+    zone_of: dict[int, HostedZone] = field(default_factory=dict)
+    by_view: dict[int, Record] = field(default_factory=dict)
+    _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
+    lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
+    #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, zone_id: str | None = None) -> Resolution:
+        return self.zone_set.resolve(name, rtype, vantage, zone_id=zone_id)
+
+    def answer_load_balancers(self, model: Any, answer: Answer) -> list[LoadBalancerView]:
+        """The load balancer views an answer leads to: alias targets, and NLBs holding its EIPs."""
+        out: list[LoadBalancerView] = [lb.source for lb in answer.load_balancers if isinstance(lb.source, LoadBalancerView)]
+        for address in answer.addresses:
+            eip = model.eip(self.values.get(address))
+            if eip is not None:
+                out.extend(eip.load_balancers)
+        return list({id(lb): lb for lb in out}.values())
+
+    def resolution_load_balancers(self, model: Any, resolution: Resolution) -> list[LoadBalancerView]:
+        out: dict[int, LoadBalancerView] = {}
+        for answer in resolution.answers:
+            for lb in self.answer_load_balancers(model, answer):
+                out.setdefault(id(lb), lb)
+        return list(out.values())
+
+    def name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
+        """See ``_name_resolutions`` (cached per name)."""
+        key = (normalize_name(name) or name, cloudfront)
+        found = self._resolutions.get(key)
+        if found is None:
+            found = self._resolutions[key] = self._name_resolutions(name, cloudfront=cloudfront)
+        return list(found)
+
+    def _name_resolutions(self, name: str, *, cloudfront: bool) -> list[OriginResolution]:
+        """How each zone holding ``name`` answers it, from the vantage that sees that zone.
+
+        Public zones: a public resolver (CloudFront's). Private zones: a resolver in an
+        associated VPC; when ``cloudfront`` (the name is a CloudFront origin) and the private
+        zone's records carry no gRPC marker, the zone is left out: CloudFront resolves on the
+        public internet and never sees a private zone.
+        """
+        out = []
+        for zone in self.zone_set.zones_holding(name):
+            if zone.private:
+                marked = any(
+                    v.grpc_marker
+                    for r in self.zone_set.records
+                    if r.key.zone == zone.id and r.key.name == normalize_name(name)
+                    for v in self.views.get(r.key, ())
+                )
+                if cloudfront and not marked:
+                    continue
+                vantage = Vantage("vpc", vpc_id=zone.vpcs[0] if zone.vpcs else "?")
+            else:
+                vantage = PUBLIC
+            for rtype in ("A", "AAAA"):
+                resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id, scenarios=True)
+                if resolution.answers or (rtype == "A" and resolution.problems):
+                    out.append(OriginResolution(name, zone, vantage, resolution))
+        return out
+
+
+    def view_of(self, key: RecordKey) -> RecordSetView | None:
+        found = self.views.get(key)
+        return found[0] if found else None
+
+    def zone(self, view: RecordSetView) -> HostedZone | None:
+        """The hosted zone of a record view (None: a record the answer model cannot read)."""
+        return self.zone_of.get(id(view))
+
+    def record(self, view: RecordSetView) -> Record | None:
+        """The answer model's record for a view (None: a record it cannot read, e.g. unknown)."""
+        return self.by_view.get(id(view))
+
+    def undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
+        """Whether ``zone`` holds records of ``name`` the answer model cannot read (decided at deploy)."""
+        return any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name))
+
+    def policy(self, view: RecordSetView) -> str:
+        """The routing policy of a record view ("unknown": decided at deploy time)."""
+        record = self.record(view)
+        return record.policy if record is not None else "unknown"
+
+    def sets_of(self, key: RecordKey) -> list[Record]:
+        """Every record set of the same zone, name and type as ``key``."""
+        return self.zone_set.record_sets(key.zone, key.name, key.type)
+
+    def record_by_key(self, key: RecordKey) -> Record | None:
+        return next((r for r in self.sets_of(key) if r.key == key), None)
+
+
+def value_key(value: Any) -> str:
+    """The answer model's key for a record value or alias target (a deploy-time value's text)."""
+    if isinstance(value, ResourceRef):
+        # Ref and GetAtt of one resource name one thing (an EIP's address, a check's id), except
+        # a load balancer's DNS name
+        return f"{value.stack}/{value.logical_id}" + (".dnsname" if value.attribute == "DNSName" else "")
+    if isinstance(value, str):
+        return normalize_name(value) or value
+    return display_value(value)
+
+
+def zone_id_of(view: RecordSetView) -> str:
+    """The answer model's zone id of a record view: ``stack/ZoneLogicalId`` for a zone resource,
+    the literal id, else ``name:<zone name>``."""
+    kind, *rest = view.zone_key
+    if kind == "zone":
+        return f"{rest[0]}/{rest[1]}"
+    return str(rest[0]) if kind in ("id", "unknown") else f"name:{rest[0]}"
+
+
+def _zone_name(records: list[RecordSetView]) -> str:
+    names = [r.name.split(".") for r in records if isinstance(r.name, str)]
+    if not names:
+        return "?"
+    common: list[str] = []
+    for labels in zip(*(list(reversed(n)) for n in names), strict=False):
+        if len(set(labels)) != 1:
+            break
+        common.append(labels[0])
+    if len(common) == len(min(names, key=len)) and len(common) > 2:
+        common = common[:-1]  # the zone is above the record's own name
+    return ".".join(reversed(common)) or "?"
+
+
+def template_zones(model: Any) -> TemplateZones:
+    """The answer model's input from a template model (see the module docstring)."""
+    out = TemplateZones(ZoneSet((), ()))
+    zone_resources: dict[str, HostedZone] = {}
+    for res in model.of_type(HOSTED_ZONE):
+        p = props_of(res)
+        vpcs = [v for v in p.list("VPCs") if isinstance(v, dict)]
+        zone_resources[f"{res.stack}/{res.logical_id}"] = HostedZone(
+            f"{res.stack}/{res.logical_id}",
+            normalize_name(p.literal_str("Name")) or "?",
+            private=bool(vpcs) or p.list_unknown("VPCs"),
+            vpcs=tuple(value_key(v.get("VPCId")) for v in vpcs),
+        )
+    by_zone: dict[str, list[RecordSetView]] = {}
+    for view in model.all_record_sets:
+        if not isinstance(view.name, str) or view.type is None or view.unknown or view.routing_policy == "unknown":
+            continue
+        by_zone.setdefault(zone_id_of(view), []).append(view)
+    zones = dict(zone_resources)
+    for zone_id, views in by_zone.items():
+        if zone_id not in zones:
+            name = views[0].hosted_zone_name or _zone_name(views)
+            zones[zone_id] = HostedZone(zone_id, name)
+    lbs: list[LoadBalancer] = []
+    for lb in model.load_balancers:
+        zonal = []
+        for mapping in lb.subnet_mappings:
+            address = value_key(mapping.allocation) if mapping.eip is not None else f"{lb.resource.logical_id}:{display_value(mapping.subnet)}"
+            if mapping.eip is not None:
+                address = value_key(mapping.eip.resource.ref)
+            zonal.append((mapping.zone or "?", address))
+        key = f"{lb.resource.stack}/{lb.resource.logical_id}.dnsname"
+        names = [key]
+        live_name = lb.resource.metadata.get(LIVE_DNS_NAME_KEY)  # an account read: the name Route 53 shows
+        if isinstance(live_name, str) and live_name.strip():
+            names.append(live_name)
+        for dns_name in names:
+            lbs.append(LoadBalancer(dns_name, lb.type, tuple(zonal), lb.resource.logical_id, lb))
+            out.lb_views[normalize_name(dns_name) or dns_name] = lb
+    checks = [_health_check(hc.resource) for hc in model.health_checks]
+    records = []
+    for zone_id, views in by_zone.items():
+        for view in views:
+            record = _record(zone_id, view, out.values)
+            records.append(record)
+            out.views.setdefault(record.key, []).append(view)
+            out.zone_of[id(view)] = zones[zone_id]
+            out.by_view[id(view)] = record
+    out.zone_set = ZoneSet(zones.values(), records, checks, lbs)
+    return out
+
+
+def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record:
+    p = view.properties
+    alias = None
+    if view.alias_target is not None:
+        alias = AliasTarget(value_key(view.alias_target.dns_name), view.alias_target.evaluate_target_health is True, _text(view.alias_target.hosted_zone_id))
+    keys = []
+    for value in view.values:
+        key = value_key(value)
+        values.setdefault(key, value)
+        keys.append(key)
+    set_id = view.set_identifier if view.set_identifier is None else _text(view.set_identifier)
+    hc = view.health_check_id
+    return Record(
+        key=RecordKey(zone_id, view.name, view.type or "A", set_id),
+        policy=_policy(p),
+        values=tuple(keys),
+        ttl=view.ttl,
+        alias=alias,
+        health_check_id=value_key(hc) if hc is not None else None,
+        # a Weight decided at deploy time: some weight (1), so the set counts among the answers
+        weight=view.weight if view.weight is not None else (1 if p.get("Weight") is not None else None),
+        failover=_text(p.get("Failover")),
+        region=_text(p.get("Region")),
+        geo=_geo(p.get("GeoLocation")),
+        geoproximity=_geoproximity(p.get("GeoProximityLocation")),
+        cidr=_cidr(p.get("CidrRoutingConfig")),
+        source=view,
+    )
+
+
+def _health_check(res: Any) -> HealthCheck:
+    """The answer model's health check (shapes were checked when the model built its views)."""
+    cfg = res.properties.get("HealthCheckConfig")
+    cfg = cfg if isinstance(cfg, dict) else {}
+    alarm = cfg.get("AlarmIdentifier") if isinstance(cfg.get("AlarmIdentifier"), dict) else {}
+    children = cfg.get("ChildHealthChecks")
+    regions = cfg.get("Regions")
+    kind = cfg.get("Type")
+    ip = cfg.get("IPAddress")
+    fqdn = cfg.get("FullyQualifiedDomainName")
+    insufficient = cfg.get("InsufficientDataHealthStatus")
+    return HealthCheck(
+        id=value_key(res.ref),
+        type=kind.upper() if isinstance(kind, str) else "TCP",
+        disabled=as_bool(cfg.get("Disabled")) is True,
+        inverted=as_bool(cfg.get("Inverted")) is True,
+        children=tuple(value_key(c) for c in children) if isinstance(children, list) else (),
+        health_threshold=as_int(cfg.get("HealthThreshold")),
+        regions=tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),
+        ip_address=value_key(ip) if ip is not None else None,
+        fqdn=value_key(fqdn) if fqdn is not None else None,
+        port=as_int(cfg.get("Port")),
+        alarm=_text(alarm.get("Name")),
+        insufficient_data=insufficient if isinstance(insufficient, str) else None,
+        label=res.logical_id,
+    )
+
+
+__all__ = ["OriginResolution", "TemplateZones", "zone_id_of", "template_zones", "value_key"]
