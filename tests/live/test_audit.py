@@ -211,7 +211,7 @@ def test_stubbed_load_balancer_addresses_attach_eips_and_grpc_config_marks_the_o
         "ListenerArn": LISTENER_ARN, "LoadBalancerArn": LB_ARN, "Port": 443, "Protocol": "TCP",
         "DefaultActions": [{"Type": "forward", "TargetGroupArn": TG_ARN}],
     }]}, {"LoadBalancerArn": LB_ARN})
-    elb_stub.add_response("describe_listener_attributes", {"Attributes": [{"Key": "tcp.idle_timeout.seconds", "Value": "600"}]}, {"ListenerArn": LISTENER_ARN})
+    elb_stub.add_response("describe_listener_attributes", {"Attributes": [{"Key": "tcp.idle_timeout.seconds", "Value": "340"}]}, {"ListenerArn": LISTENER_ARN})
     elb_stub.add_response("describe_target_groups", {"TargetGroups": [{
         "TargetGroupArn": TG_ARN, "TargetGroupName": "edge-a", "Protocol": "TCP", "Port": 8443, "TargetType": "ip",
     }]})
