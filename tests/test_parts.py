@@ -99,3 +99,15 @@ def test_explicit_prefix_list_and_checker_ranges_fit_one_group() -> None:
     assert len(fleet.members[0].security_groups) == 1
     template = Template.from_stack(stack).to_json()
     assert "pl-0123abcd" in str(template) and "Mappings" not in template
+
+
+
+def test_a_fleet_on_its_own_sets_an_idle_timeout_its_targets_keep_track_of() -> None:
+    """The default listener idle timeout is 350 s, set explicitly: no longer than the targets' connection
+    tracking (TcpEstablishedTimeout, 350 s on current Nitro), which EO-NLB1 holds an origin's listener to."""
+    stack = _stack()
+    fleet = OriginFleet(stack, "F", nlb_count=1)
+    assert fleet.idle_timeout_seconds == 350
+    listeners = Template.from_stack(stack).find_resources("AWS::ElasticLoadBalancingV2::Listener")
+    attributes = [a for li in listeners.values() for a in li["Properties"].get("ListenerAttributes", [])]
+    assert {"Key": "tcp.idle_timeout.seconds", "Value": "350"} in attributes, attributes

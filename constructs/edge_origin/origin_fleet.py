@@ -34,7 +34,7 @@ from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 NLB_IDLE_TIMEOUT_RANGE = (60, 6000)
 """``tcp.idle_timeout.seconds`` of an NLB TCP listener (AWS and CDK: 60..6000 s, default 350 s)."""
 DEREGISTRATION_DELAY_RANGE = (0, 3600)
-DEFAULT_IDLE_TIMEOUT_S = 600
+DEFAULT_IDLE_TIMEOUT_S = 350  # explicit, and no more than the targets' connection tracking (350 s on Nitro)
 TLS_IDLE_TIMEOUT_S = 350
 """AWS fixes a TLS listener's idle timeout at 350 s; it cannot be set."""
 TARGET_HEALTH_PROTOCOLS = ("HTTP", "HTTPS", "TCP")
@@ -153,8 +153,10 @@ class OriginFleet(Construct):
             timeout at 350 s, so ``idle_timeout`` must stay unset).
         :param listener_certificate_arns: ACM certificate ARNs of a TLS listener (required for TLS,
             refused for TCP). Default: none.
-        :param idle_timeout: TCP listener ``tcp.idle_timeout.seconds`` (60..6000 s). Default 600 s,
-            set explicitly; AWS's silent default is 350 s. An error with a TLS listener.
+        :param idle_timeout: TCP listener ``tcp.idle_timeout.seconds`` (60..6000 s). Default 350 s,
+            set explicitly: above the targets' connection tracking (``TcpEstablishedTimeout``, 350 s
+            on current Nitro instances) idle flows are dropped silently (EO-NLB1). An error with a
+            TLS listener.
         :param cross_zone_enabled: cross-zone load balancing. Default True.
         :param deregistration_delay: target group deregistration delay (0..3600 s). Default 30 s.
         :param target_health_check_protocol: the target group's check of the pods: HTTP, HTTPS or
