@@ -100,6 +100,7 @@ class TemplateZones:
     zone_of: dict[int, HostedZone] = field(default_factory=dict)
     by_view: dict[int, Record] = field(default_factory=dict)
     _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
+    _unnamed_stacks: set[str] | None = field(default=None, repr=False)
     lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
@@ -173,8 +174,16 @@ class TemplateZones:
         return self.by_view.get(id(view))
 
     def undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
-        """Whether ``zone`` holds records of ``name`` the answer model cannot read (decided at deploy)."""
-        return any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name))
+        """Whether ``zone`` may hold records of ``name`` the answer model cannot read: one of the
+        name decided at deploy, or one whose name itself is (an undecidable Fn::If) in a stack
+        that holds records of the zone."""
+        if any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name)):
+            return True
+        if self._unnamed_stacks is None:  # stacks with a record whose name is decided at deploy
+            self._unnamed_stacks = {v.stack for v in model.all_record_sets if not isinstance(v.name, str)}
+        if not self._unnamed_stacks:
+            return False
+        return any(v.stack in self._unnamed_stacks for key, views in self.views.items() if key.zone == zone.id for v in views)
 
     def policy(self, view: RecordSetView) -> str:
         """The routing policy of a record view ("unknown": decided at deploy time)."""
