@@ -51,6 +51,7 @@ def test_too_few_checkers_for_more_than_18_percent_is_an_error() -> None:
     assert [(f.severity, f.resource) for f in findings] == [(Severity.ERROR, "Nlb")]
     assert "only 12% of the checkers get through" in findings[0].message and "more than 18% healthy" in findings[0].message
     assert "every check fails" not in findings[0].message
+    assert f"e.g. {REGIONS['us-west-1'][0]})" in findings[0].message  # the first blocked range of the first blocked region
 
 
 def test_regions_given_but_not_admitted_is_an_error() -> None:
