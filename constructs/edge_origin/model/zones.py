@@ -101,7 +101,6 @@ class TemplateZones:
     by_view: dict[int, Record] = field(default_factory=dict)
     _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
     _unnamed_stacks: set[str] | None = field(default=None, repr=False)
-    lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
 
@@ -159,7 +158,6 @@ class TemplateZones:
                 if resolution.answers or (rtype == "A" and resolution.problems):
                     out.append(OriginResolution(name, zone, vantage, resolution))
         return out
-
 
     def view_of(self, key: RecordKey) -> RecordSetView | None:
         found = self.views.get(key)
@@ -270,7 +268,6 @@ def template_zones(model: Any) -> TemplateZones:
             names.append(live_name)
         for dns_name in names:
             lbs.append(LoadBalancer(dns_name, lb.type, tuple(zonal), lb.resource.logical_id, lb))
-            out.lb_views[normalize_name(dns_name) or dns_name] = lb
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
     for zone_id, views in by_zone.items():
