@@ -257,9 +257,11 @@ def template_zones(model: Any) -> TemplateZones:
     for lb in model.load_balancers:
         zonal = []
         for mapping in lb.subnet_mappings:
-            address = value_key(mapping.allocation) if mapping.eip is not None else f"{lb.resource.logical_id}:{display_value(mapping.subnet)}"
+            # an EIP's key is the one its records hold (Ref EIP); else the NLB's address in that subnet
             if mapping.eip is not None:
                 address = value_key(mapping.eip.resource.ref)
+            else:
+                address = f"{lb.resource.logical_id}:{display_value(mapping.subnet)}"
             zonal.append((mapping.zone or "?", address))
         key = f"{lb.resource.stack}/{lb.resource.logical_id}.dnsname"
         names = [key]
