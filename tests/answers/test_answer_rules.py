@@ -347,3 +347,46 @@ def test_a_literal_zone_id_without_a_name_takes_its_records_common_suffix() -> N
     zones = model(base(), **records).zones
     assert [(z.id, z.name) for z in zones.zone_set.zones.values() if z.id == "Z0123456789"] == [("Z0123456789", "example.com")]
     assert zones.resolve(NAME).zone.id == "Z0123456789"
+
+
+def test_dns1_a_record_decided_at_deploy_counts_as_more() -> None:
+    body = base()
+    body["Parameters"] = {"Flag": {"Type": "String"}}  # no default: undecidable
+    body["Conditions"] = {"On": {"Fn::Equals": [{"Ref": "Flag"}, "on"]}}
+    body["Resources"]["Rec0"] = record(SetIdentifier="s0", Weight=1, ResourceRecords=[eip(0)], HealthCheckId={"Ref": "Check0"})
+    body["Resources"]["Rec2"] = {
+        "Type": "AWS::Route53::RecordSet",
+        "Properties": {"Fn::If": ["On", record(SetIdentifier="s2", Weight=1, ResourceRecords=[eip(2)])["Properties"], {"Ref": "AWS::NoValue"}]},
+    }
+    findings = dns1(model(body))
+    assert [(f.resource, f.severity) for f in findings] == [("Rec0", Severity.ERROR)]
+    assert "while the name has 1 (and records decided at deploy)" in findings[0].message
+    del body["Resources"]["Rec2"]
+    assert [f.severity for f in dns1(model(body))] == [Severity.WARNING]  # alone: a lone weighted record
+
+
+def test_dns2_failover_alias_with_evaluate_target_health_is_its_health() -> None:
+    pool = {f"Pool{i}": record("pool.example.com", SetIdentifier=f"p{i}", MultiValueAnswer=True, ResourceRecords=[eip(i)], HealthCheckId={"Ref": f"Check{i}"}) for i in (0, 2)}
+    primary = record(SetIdentifier="p", Failover="PRIMARY", AliasTarget={"DNSName": "pool.example.com", "HostedZoneId": "Z", "EvaluateTargetHealth": True})
+    secondary = record(SetIdentifier="s", Failover="SECONDARY", ResourceRecords=[eip(1)], HealthCheckId={"Ref": "Check1"})
+    assert dns2(model(base(), Primary=primary, Secondary=secondary, **pool)) == []
+    primary["Properties"]["AliasTarget"]["EvaluateTargetHealth"] = False
+    findings = dns2(model(base(), Primary=primary, Secondary=secondary, **pool))
+    assert [f.resource for f in findings] == ["Primary"] and "no HealthCheckId" in findings[0].message
+
+
+def test_dns3_a_load_balancer_without_known_addresses_is_one_origin() -> None:
+    body = base()
+    body["Resources"]["NlbA"]["Properties"].pop("SubnetMappings")
+    findings = dns3(model(body, Rec0=record(AliasTarget=nlb_alias("NlbA"))))
+    assert [f.message for f in findings] == ["gRPC origin o.example.com (public zone example.com (S/Zone)) has 1 origin IP(s): one NLB takes every connection"]
+
+
+def test_dns_rules_survive_a_cname_loop_of_the_origin() -> None:
+    records = {
+        "Rec0": record(rtype="CNAME", ResourceRecords=["loop.example.com"]),
+        "Loop": record("loop.example.com", rtype="CNAME", ResourceRecords=[NAME]),
+    }
+    m = model(base(), **records)
+    assert m.zones.resolve(NAME).problems
+    assert [f.rule for f in run_rules(m, [get_rule("EO-DNS1"), get_rule("EO-DNS2"), get_rule("EO-DNS3"), get_rule("EO-NLB2")])] == []

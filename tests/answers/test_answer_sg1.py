@@ -51,6 +51,7 @@ def test_too_few_checkers_for_more_than_18_percent_is_an_error() -> None:
     assert [(f.severity, f.resource) for f in findings] == [(Severity.ERROR, "Nlb")]
     assert "only 12% of the checkers get through" in findings[0].message and "more than 18% healthy" in findings[0].message
     assert "every check fails" not in findings[0].message
+    assert f"e.g. {REGIONS['us-west-1'][0]})" in findings[0].message  # the first blocked range of the first blocked region
 
 
 def test_regions_given_but_not_admitted_is_an_error() -> None:
@@ -68,3 +69,39 @@ def test_partial_coverage_above_18_percent_is_a_warning() -> None:
 def test_anywhere_admits_all() -> None:
     assert _with([], extra=["0.0.0.0/0"]) == []
     assert [f.severity for f in _with([])] == [Severity.ERROR]
+
+
+def test_default_ports_of_the_check_types() -> None:
+    # HealthCheckConfig.Port: the default is 80 for HTTP and HTTP_STR_MATCH, 443 for HTTPS and HTTPS_STR_MATCH
+    for check_type, port in (("HTTPS", 443), ("HTTPS_STR_MATCH", 443), ("HTTP", 80), ("HTTP_STR_MATCH", 80)):
+        assert len(_with_all_on(check_type, port)) == 0, check_type
+        assert [f.severity for f in _with_all_on(check_type, port + 1)] == [Severity.ERROR], check_type
+
+
+def _with_all_on(check_type: str, port: int) -> list:
+    body: dict[str, Any] = copy.deepcopy(QUIET)
+    res = body["Resources"]
+    for key in [k for k, v in res.items() if v["Type"] == "AWS::EC2::SecurityGroupIngress"]:
+        del res[key]
+    for i, cidr in enumerate(c for cidrs in REGIONS.values() for c in cidrs):
+        res[f"In{i}"] = {
+            "Type": "AWS::EC2::SecurityGroupIngress",
+            "Properties": {"GroupId": {"Fn::GetAtt": ["NlbSg", "GroupId"]}, "IpProtocol": "tcp", "FromPort": port, "ToPort": port, "CidrIp": cidr},
+        }
+    for check in ("CheckA", "CheckB"):
+        cfg = res[check]["Properties"]["HealthCheckConfig"]
+        cfg["Type"] = check_type
+        cfg.pop("Port")
+    return run_rules(TemplateModel.from_templates({"S": body}), [get_rule("EO-SG1")])
+
+
+def test_a_source_decided_at_deploy_is_not_judged() -> None:
+    body: dict[str, Any] = copy.deepcopy(QUIET)
+    body["Parameters"] = {"Office": {"Type": "String"}}
+    body["Resources"]["Extra"] = {
+        "Type": "AWS::EC2::SecurityGroupIngress",
+        "Properties": {"GroupId": {"Fn::GetAtt": ["NlbSg", "GroupId"]}, "IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "CidrIp": {"Ref": "Office"}},
+    }
+    for key in [k for k, v in body["Resources"].items() if k.startswith("Checkers")]:
+        del body["Resources"][key]
+    assert run_rules(TemplateModel.from_templates({"S": body}), [get_rule("EO-SG1")]) == []

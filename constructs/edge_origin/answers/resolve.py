@@ -16,7 +16,7 @@ zone"); a CNAME is followed by the resolver for the queried type, across zones. 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from edge_origin.answers import health as health_mod
@@ -275,6 +275,3 @@ def resolve(
     model's main entry (``ZoneSet.resolve``)."""
     return zones.resolve(name, rtype, vantage, state, zone_id, scenarios)
 
-
-def health_checks_of(zones: ZoneSet) -> Mapping[str, HealthCheck]:
-    return zones.health_checks

@@ -100,7 +100,7 @@ class TemplateZones:
     zone_of: dict[int, HostedZone] = field(default_factory=dict)
     by_view: dict[int, Record] = field(default_factory=dict)
     _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
-    lb_views: dict[str, LoadBalancerView] = field(default_factory=dict)
+    _unnamed_stacks: set[str] | None = field(default=None, repr=False)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
 
@@ -159,7 +159,6 @@ class TemplateZones:
                     out.append(OriginResolution(name, zone, vantage, resolution))
         return out
 
-
     def view_of(self, key: RecordKey) -> RecordSetView | None:
         found = self.views.get(key)
         return found[0] if found else None
@@ -173,8 +172,16 @@ class TemplateZones:
         return self.by_view.get(id(view))
 
     def undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
-        """Whether ``zone`` holds records of ``name`` the answer model cannot read (decided at deploy)."""
-        return any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name))
+        """Whether ``zone`` may hold records of ``name`` the answer model cannot read: one of the
+        name decided at deploy, or one whose name itself is (an undecidable Fn::If) in a stack
+        that holds records of the zone."""
+        if any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name)):
+            return True
+        if self._unnamed_stacks is None:  # stacks with a record whose name is decided at deploy
+            self._unnamed_stacks = {v.stack for v in model.all_record_sets if not isinstance(v.name, str)}
+        if not self._unnamed_stacks:
+            return False
+        return any(v.stack in self._unnamed_stacks for key, views in self.views.items() if key.zone == zone.id for v in views)
 
     def policy(self, view: RecordSetView) -> str:
         """The routing policy of a record view ("unknown": decided at deploy time)."""
@@ -250,9 +257,11 @@ def template_zones(model: Any) -> TemplateZones:
     for lb in model.load_balancers:
         zonal = []
         for mapping in lb.subnet_mappings:
-            address = value_key(mapping.allocation) if mapping.eip is not None else f"{lb.resource.logical_id}:{display_value(mapping.subnet)}"
+            # an EIP's key is the one its records hold (Ref EIP); else the NLB's address in that subnet
             if mapping.eip is not None:
                 address = value_key(mapping.eip.resource.ref)
+            else:
+                address = f"{lb.resource.logical_id}:{display_value(mapping.subnet)}"
             zonal.append((mapping.zone or "?", address))
         key = f"{lb.resource.stack}/{lb.resource.logical_id}.dnsname"
         names = [key]
@@ -261,7 +270,6 @@ def template_zones(model: Any) -> TemplateZones:
             names.append(live_name)
         for dns_name in names:
             lbs.append(LoadBalancer(dns_name, lb.type, tuple(zonal), lb.resource.logical_id, lb))
-            out.lb_views[normalize_name(dns_name) or dns_name] = lb
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
     for zone_id, views in by_zone.items():

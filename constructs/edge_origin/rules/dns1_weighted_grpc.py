@@ -120,7 +120,7 @@ def _lone(model: TemplateModel, name: str, kind: str, item: OriginResolution) ->
             where = _one(answer)
         yield finding(
             RULE.id, Severity.WARNING, view.resource,
-            f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type or 'A'} record in "
+            f"{view.label}: a lone {answer.policy} {'alias' if view.alias_target else view.type} record in "
             f"{item.zone.label} for {origin_label(name, kind)}: every answer holds it alone: {where} takes every "
             f"connection (chain {answer.chain_text})",
             FIX,
