@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ACTION = ROOT / "scripts" / "edge_origin_action.sh"
 INSTALL = ROOT / "scripts" / "edge_origin_install.sh"
-WEIGHTED = ROOT / "tests" / "fixtures" / "diff" / "single-record-in-place" / "base" / "Edge.template.json"
+WEIGHTED = ROOT / "tests" / "fixtures" / "diff" / "naive-migration" / "base" / "Edge.template.json"  # weighted, errors
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash not installed")
 
