@@ -42,12 +42,13 @@ import botocore.exceptions
 from edge_origin.live.name_state import (
     Generation,
     LiveName,
+    NameStateError,
     plan_blocker,
     read_name,
     routing_policy,
     zone_name,
 )
-from edge_origin.live.paging import paginate
+from edge_origin.live.paging import PagingError, paginate
 from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
 
 MAX_BATCH_VALUES = 1000
@@ -58,7 +59,14 @@ DEFAULT_RETRIES = 3
 NEW_HEALTH_CHECK = "<created by enact: {sid}>"
 
 
-class Refusal(RuntimeError):
+class NotApplied(RuntimeError):
+    """The plan is not applied: the name holds the state enact read before (the reason, one line).
+    ``retry_safe``: running the same plan again as is may succeed (a transient AWS error)."""
+
+    retry_safe = False
+
+
+class Refusal(NotApplied):
     """enact will not apply the plan (nothing was changed): the reason, one line."""
 
 
@@ -70,8 +78,25 @@ class StalePlan(Refusal):
         super().__init__(f"stale plan: live generation is {live_generation}" + (f" ({detail})" if detail else ""))
 
 
-class EnactFailed(RuntimeError):
-    """Route 53 refused the batch for another reason than a stale view (its message)."""
+class EnactFailed(NotApplied):
+    """AWS refused a call for another reason than a stale view (its code and message); re-read
+    after the batch, the name holds the state read before it."""
+
+
+class TransientFailure(NotApplied):
+    """An AWS error that may pass (throttling, 5xx, timeout, reset connection); re-read after
+    it, the name holds the state read before: nothing changed, safe to run the same plan again."""
+
+    retry_safe = True
+
+
+class OutcomeUnknown(RuntimeError):
+    """After an error once the batch may have been sent, the name holds neither this plan's
+    generation nor the state read before it (or could not be read back): look before acting."""
+
+    def __init__(self, message: str, show_command: str) -> None:
+        self.show_command = show_command
+        super().__init__(f"{message}; see what is live: {show_command}")
 
 
 @dataclass(frozen=True)
@@ -130,6 +155,7 @@ class EnactResult:
     change_share: float = 0.0
     attempts: int = 1
     notes: list[str] = field(default_factory=list)
+    read_back: str | None = None  # matches | differs | not read (after applying)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +175,7 @@ class EnactResult:
             "change_id": self.change_id,
             "insync": self.insync,
             "attempts": self.attempts,
+            "read_back": self.read_back,
             "notes": self.notes,
         }
 
@@ -169,7 +196,7 @@ class EnactResult:
             done = "created" if self.health_checks_created else "to create"
             lines.append(f"  health checks {done}: {len(self.health_checks_to_create)}")
         if self.change_id:
-            lines.append(f"  change {self.change_id}: {'INSYNC' if self.insync else 'not yet INSYNC'}")
+            lines.append(f"  change {self.change_id}: {'INSYNC' if self.insync else 'not yet INSYNC' if self.insync is False else 'INSYNC not confirmed'}")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines) + "\n"
 
@@ -379,34 +406,179 @@ def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
     return created
 
 
+# --- sending and deciding what happened ----------------------------------------------------
+# botocore's standard retry mode resends these (botocore/retries/standard.py); after the last
+# attempt they leave the outcome to the re-read, never to a guess.
+TRANSIENT_CODES = frozenset({
+    "Throttling", "ThrottlingException", "RequestLimitExceeded", "PriorRequestNotComplete",
+    "RequestTimeout", "RequestTimeoutException", "InternalError", "InternalFailure", "ServiceUnavailable",
+})
+# Route 53 refuses a batch whose DELETE no longer matches with these (a lost race or a lost answer).
+REFUSED_BATCH_CODES = frozenset({"InvalidChangeBatch", "InvalidInput"})
+
+
+def _aws_error(exc: BaseException) -> tuple[str, bool]:
+    """One line for an AWS error, and whether it may pass on its own."""
+    if isinstance(exc, botocore.exceptions.ClientError):
+        err = exc.response.get("Error", {})
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+        code = err.get("Code") or f"HTTP {status}"
+        return f"{code}: {err.get('Message') or ''}".rstrip(": "), code in TRANSIENT_CODES or (status or 0) >= 500
+    return " ".join(str(exc).split()), True
+
+
+def _before_send(fn: Callable[[], Any], what: str) -> Any:
+    """Run a step before the batch is sent: an AWS error there means nothing changed."""
+    try:
+        return fn()
+    except NameStateError as exc:
+        raise TransientFailure(f"{what}: {exc}") from None
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+        text, transient = _aws_error(exc)
+        cls = TransientFailure if transient else EnactFailed
+        raise cls(f"{what}: {text} (before the batch was sent: nothing changed)") from None
+
+
+def show_command(plan: Plan) -> str:
+    return f"edge-origin plan show --name {plan.name.rstrip('.')} --zone-id {plan.zone_id}"
+
+
+def is_this_plan(live: LiveName, plan: Plan) -> bool:
+    g = live.generation
+    return g is not None and g.number == plan.generation and g.digest == plan.digest()
+
+
+def superseded_this_plan(live: LiveName, plan: Plan) -> bool:
+    """A later batch replaced this plan's generation (its record names this plan as previous)."""
+    g = live.generation
+    return g is not None and g.previous == plan.generation and g.previous_digest == plan.digest()
+
+
+def judge(fresh: LiveName, prepared: Prepared) -> str:
+    """What the re-read says about the batch: ``applied`` (the generation record holds this
+    plan's digest, or names it as the previous one), ``not-applied`` (the state read before),
+    ``other-writer`` (another edge-origin generation landed instead) or ``unknown``."""
+    if is_this_plan(fresh, prepared.plan) or superseded_this_plan(fresh, prepared.plan):
+        return "applied"
+    if _same_state(fresh, prepared.live):
+        return "not-applied"
+    if fresh.generation is not None and fresh.generation_record != prepared.live.generation_record:
+        return "other-writer"
+    return "unknown"
+
+
 def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
            sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> EnactResult:
-    """Create health checks, re-check health, send the batch, wait for INSYNC."""
+    """Create health checks, re-check health, send the batch; after any error once it may have
+    been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back."""
     result = _result(prepared, "applied")
-    result.health_checks_created = create_health_checks(client, prepared)
+    result.health_checks_created = _before_send(lambda: create_health_checks(client, prepared), "create_health_check")
     plan = prepared.plan
     ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"]
     kept_ids = [r["HealthCheckId"] for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept]
-    if not any(is_healthy(client, hc) for hc in ids + kept_ids):
+    if not _before_send(lambda: any(is_healthy(client, hc) for hc in ids + kept_ids), "get_health_check_status"):
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
-    except botocore.exceptions.ClientError as exc:
-        err = exc.response.get("Error", {})
-        if err.get("Code") in ("InvalidChangeBatch", "InvalidInput", "PriorRequestNotComplete"):
-            raise _LostRace(err.get("Code", ""), err.get("Message", "")) from None
-        raise EnactFailed(f"Route 53 refused the batch: {err.get('Code')}: {err.get('Message')}") from None
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+        return _after_error(client, prepared, result, exc)
     result.change_id = info["Id"]
-    result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
-    if not result.insync and options.wait_s > 0:
+    try:
+        result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+        result.insync = None
+        result.notes.append(f"applied; INSYNC not confirmed: get_change {info['Id']}: {_aws_error(exc)[0]}")
+    if result.insync is False and options.wait_s > 0:
         result.notes.append(f"change {info['Id']} applied but not INSYNC after {options.wait_s:g} s")
+    _read_back(client, prepared, result)
     return result
 
 
+def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: BaseException) -> EnactResult:
+    """The batch call failed: re-read the name and return (applied) or raise what happened."""
+    plan = prepared.plan
+    cause, transient = _aws_error(exc)
+    code = exc.response.get("Error", {}).get("Code") if isinstance(exc, botocore.exceptions.ClientError) else None
+    try:
+        fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, PagingError) as reread:
+        text = reread if isinstance(reread, PagingError) else _aws_error(reread)[0]
+        raise OutcomeUnknown(f"change_resource_record_sets failed ({cause}) and the name could not be read back ({text})",
+                             show_command(plan)) from None
+    verdict = judge(fresh, prepared)
+    if verdict == "applied":
+        result.insync = None
+        result.notes.append(
+            f"the answer to the batch was lost ({cause}); re-read: the generation record holds this plan's digest, "
+            "so the batch is applied; INSYNC not confirmed (no change id)"
+        )
+        _read_back(client, prepared, result, fresh)
+        return result
+    if verdict == "not-applied":
+        if code in REFUSED_BATCH_CODES or not transient:
+            raise EnactFailed(f"Route 53 refused the batch: {cause} (re-read: the name holds the state read before; nothing changed)") from None
+        raise TransientFailure(f"change_resource_record_sets: {cause}; re-read: the name holds the state read before, "
+                               "nothing changed: safe to run the same plan again") from None
+    if verdict == "other-writer":
+        raise _LostRace(cause, fresh)
+    raise OutcomeUnknown(
+        f"change_resource_record_sets failed ({cause}); re-read: {fresh.name} holds neither generation {plan.generation} "
+        f"of this plan nor the state read before it (generation {fresh.live_generation})", show_command(plan)) from None
+
+
+def _expected_records(prepared: Prepared) -> dict[str, tuple[Any, ...]]:
+    wanted = {c["ResourceRecordSet"]["SetIdentifier"]: c["ResourceRecordSet"] for c in prepared.changes
+              if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"}
+    wanted |= {r["SetIdentifier"]: r for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept}
+    return {sid: _record_shape(r) for sid, r in wanted.items()}
+
+
+def _record_shape(r: dict[str, Any]) -> tuple[Any, ...]:
+    return (r.get("Type"), routing_policy(r), r.get("TTL"), tuple(sorted(v["Value"] for v in r.get("ResourceRecords") or [])), r.get("HealthCheckId"))
+
+
+def read_back(fresh: LiveName, prepared: Prepared) -> list[str]:
+    """How the name as read now departs from the plan (empty: exactly the plan's records)."""
+    plan = prepared.plan
+    notes = []
+    if not is_this_plan(fresh, plan):
+        notes.append(f"read back: live generation is now {fresh.live_generation} (another batch landed after this one)")
+        return notes
+    want = _expected_records(prepared)
+    have: dict[str, list[tuple[Any, ...]]] = {}
+    for r in fresh.records:
+        have.setdefault(str(r.get("SetIdentifier") or "(simple)"), []).append(_record_shape(r))
+    extra = sorted(sid for sid in have if sid not in want)
+    missing = sorted(sid for sid in want if sid not in have)
+    differ = sorted(sid for sid in want if sid in have and have[sid] != [want[sid]])
+    if extra:
+        notes.append(f"read back: {fresh.name} also holds record sets this plan does not: {', '.join(extra)} "
+                     "(another writer's batch landed beside this one; Route 53 refuses that, moto does not)")
+    if missing:
+        notes.append(f"read back: record sets of this plan missing: {', '.join(missing)}")
+    if differ:
+        notes.append(f"read back: record sets that differ from the plan: {', '.join(differ)}")
+    return notes
+
+
+def _read_back(client: Any, prepared: Prepared, result: EnactResult, fresh: LiveName | None = None) -> None:
+    if fresh is None:
+        try:
+            fresh = read_name(client, prepared.plan.zone_id, prepared.plan.name, prepared.live.zone_name)
+        except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, PagingError) as exc:
+            result.read_back = "not read"
+            text = exc if isinstance(exc, PagingError) else _aws_error(exc)[0]
+            result.notes.append(f"read back failed ({text}): the batch is applied; check with {show_command(prepared.plan)}")
+            return
+    problems = read_back(fresh, prepared)
+    result.read_back = "differs" if problems else "matches"
+    result.notes.extend(problems)
+
+
 class _LostRace(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"{code}: {message}")
+    def __init__(self, cause: str, fresh: LiveName) -> None:
+        self.cause, self.fresh = cause, fresh
+        super().__init__(cause)
 
 
 def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
@@ -432,14 +604,17 @@ def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
 def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
           after_read: Callable[[Prepared], None] | None = None) -> EnactResult:
-    """Apply ``plan`` (see the module docstring). ``after_read`` runs between read and send (tests)."""
+    """Apply ``plan`` (see the module docstring). Returns an ``EnactResult`` (applied, no-op,
+    dry-run), raises ``NotApplied`` (``Refusal``/``StalePlan``/``EnactFailed``: nothing changed;
+    ``TransientFailure``: nothing changed, safe to retry) or ``OutcomeUnknown``.
+    ``after_read`` runs between read and send (tests)."""
     options = options or EnactOptions()
-    zone = zone_name(client, plan.zone_id)
+    zone = _before_send(lambda: zone_name(client, plan.zone_id), "get_hosted_zone")
     attempts = 0
     last_race = ""
     while True:
         attempts += 1
-        prepared = prepare(client, plan, options, zone=zone)
+        prepared = _before_send(lambda: prepare(client, plan, options, zone=zone), "reading the name")
         if prepared.noop:
             result = _result(prepared, "no-op")
             result.attempts = attempts
@@ -456,9 +631,7 @@ def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
         try:
             result = submit(client, prepared, options, sleep=sleep, clock=clock)
         except _LostRace as race:
-            fresh = read_name(client, plan.zone_id, plan.name, zone)
-            if fresh.live_generation == prepared.live.live_generation and _same_state(fresh, prepared.live):
-                raise EnactFailed(f"Route 53 refused the batch: {race}") from None
+            fresh = race.fresh
             if plan.generation <= fresh.live_generation:
                 raise StalePlan(fresh.live_generation) from None
             last_race = f"generation {fresh.live_generation} was applied while this plan waited"
