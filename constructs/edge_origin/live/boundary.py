@@ -4,7 +4,8 @@ botocore raises ``ResponseParserError`` when an answer is not an AWS one (an HTM
 text 503 from a proxy, an endpoint that is not AWS at all such as ``python -m http.server``). It
 is a plain ``Exception``, not a ``BotoCoreError``, so code that handles botocore's errors lets it
 through as a traceback. ``guard_client`` turns it into ``UnreadableResponse``, a ``BotoCoreError``
-with one line: the operation and what came back.
+with one line: the operation and what came back. (A 200 HTML page to an ELBv2 call makes
+botocore's query parser raise ``KeyError``: the same.)
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def guard_client(client: Any) -> Any:
             return make_api_call(operation_name, api_params)
         except botocore.parsers.ResponseParserError as exc:
             raise UnreadableResponse(operation=operation_name, detail=_detail(exc)) from None
+        except KeyError as exc:  # the query parser missing its result element
+            raise UnreadableResponse(operation=operation_name, detail=f"no {exc} in the answer") from None
 
     client._make_api_call = guarded
     client._edge_origin_guarded = True

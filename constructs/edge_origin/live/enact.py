@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import botocore.exceptions
+import botocore.parsers
 
 from edge_origin.live.name_state import (
     Generation,
@@ -392,11 +393,10 @@ def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
     """Create (or find again) the plan's missing health checks; fill their ids into the batch."""
     created: dict[str, str] = {}
     for spec in prepared.health_checks_to_create:
-        try:
-            hc = client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"])
-        except botocore.exceptions.ClientError as exc:
-            err = exc.response.get("Error", {})
-            raise EnactFailed(f"create_health_check for {spec['set_identifier']}: {err.get('Code')}: {err.get('Message')}") from None
+        hc = _before_send(
+            lambda spec=spec: client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"]),
+            f"create_health_check for {spec['set_identifier']}",
+        )
         created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
     for change in prepared.changes:
         rr = change["ResourceRecordSet"]
@@ -413,6 +413,10 @@ TRANSIENT_CODES = frozenset({
     "Throttling", "ThrottlingException", "RequestLimitExceeded", "PriorRequestNotComplete",
     "RequestTimeout", "RequestTimeoutException", "InternalError", "InternalFailure", "ServiceUnavailable",
 })
+# What a boto3 call raises when AWS (or what stands in front of it) answers with an error, no
+# answer, or an answer botocore cannot parse (an HTML 500 page: ResponseParserError is not a
+# BotoCoreError).
+AWS_ERRORS = (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, botocore.parsers.ResponseParserError)
 # Route 53 refuses a batch whose DELETE no longer matches with these (a lost race or a lost answer).
 REFUSED_BATCH_CODES = frozenset({"InvalidChangeBatch", "InvalidInput"})
 
@@ -433,7 +437,7 @@ def _before_send(fn: Callable[[], Any], what: str) -> Any:
         return fn()
     except NameStateError as exc:
         raise TransientFailure(f"{what}: {exc}") from None
-    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+    except AWS_ERRORS as exc:
         text, transient = _aws_error(exc)
         cls = TransientFailure if transient else EnactFailed
         raise cls(f"{what}: {text} (before the batch was sent: nothing changed)") from None
@@ -472,7 +476,7 @@ def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
     """Create health checks, re-check health, send the batch; after any error once it may have
     been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back."""
     result = _result(prepared, "applied")
-    result.health_checks_created = _before_send(lambda: create_health_checks(client, prepared), "create_health_check")
+    result.health_checks_created = create_health_checks(client, prepared)
     plan = prepared.plan
     ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"]
     kept_ids = [r["HealthCheckId"] for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept]
@@ -480,12 +484,12 @@ def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
-    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+    except AWS_ERRORS as exc:
         return _after_error(client, prepared, result, exc)
     result.change_id = info["Id"]
     try:
         result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
-    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+    except AWS_ERRORS as exc:
         result.insync = None
         result.notes.append(f"applied; INSYNC not confirmed: get_change {info['Id']}: {_aws_error(exc)[0]}")
     if result.insync is False and options.wait_s > 0:
@@ -501,7 +505,7 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
     code = exc.response.get("Error", {}).get("Code") if isinstance(exc, botocore.exceptions.ClientError) else None
     try:
         fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
-    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, PagingError) as reread:
+    except (*AWS_ERRORS, PagingError) as reread:
         text = reread if isinstance(reread, PagingError) else _aws_error(reread)[0]
         raise OutcomeUnknown(f"change_resource_record_sets failed ({cause}) and the name could not be read back ({text})",
                              show_command(plan)) from None
@@ -565,7 +569,7 @@ def _read_back(client: Any, prepared: Prepared, result: EnactResult, fresh: Live
     if fresh is None:
         try:
             fresh = read_name(client, prepared.plan.zone_id, prepared.plan.name, prepared.live.zone_name)
-        except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, PagingError) as exc:
+        except (*AWS_ERRORS, PagingError) as exc:
             result.read_back = "not read"
             text = exc if isinstance(exc, PagingError) else _aws_error(exc)[0]
             result.notes.append(f"read back failed ({text}): the batch is applied; check with {show_command(prepared.plan)}")

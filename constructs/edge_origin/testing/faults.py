@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import re
 import threading
 from collections.abc import Callable
@@ -261,6 +262,14 @@ def _snake(operation: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", operation).lower()
 
 
+@functools.cache
+def _service_model(service: str) -> tuple[Any, Any, dict[str, str]]:
+    """botocore's service model, paginator model and method -> operation names (loaded once)."""
+    session = botocore.session.get_session()
+    model = session.get_service_model(service)
+    return model, session.get_paginator_model(service), {_snake(op): op for op in model.operation_names}
+
+
 class FaultyClient:
     """A client-like object (StrictRoute53) behind ``Faults``, resending as botocore's standard
     retry mode does. Attributes that are not API operations pass through unchanged."""
@@ -268,12 +277,8 @@ class FaultyClient:
     def __init__(self, target: Any, faults: Faults, *, max_attempts: int = DEFAULT_MAX_ATTEMPTS, service: str = "route53") -> None:
         if not 1 <= max_attempts <= 20:
             raise ValueError(f"max_attempts: {max_attempts} is out of range 1..20")
-        session = botocore.session.get_session()
-        model = session.get_service_model(service)
         self._target, self._faults, self._max_attempts = target, faults, max_attempts
-        self._operations = {_snake(op): op for op in model.operation_names}
-        self._model = model
-        self._paginators = session.get_paginator_model(service)
+        self._model, self._paginators, self._operations = _service_model(service)
 
     @property
     def target(self) -> Any:
