@@ -28,10 +28,34 @@ def _detail(exc: Exception) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+XML_PROTOCOLS = ("rest-xml", "query", "ec2")
+
+
+def _looks_like_html(response_dict: dict[str, Any]) -> bool:
+    headers = {k.lower(): v for k, v in (response_dict.get("headers") or {}).items()}
+    if str(headers.get("content-type", "")).lower().startswith("text/html"):
+        return True
+    body = response_dict.get("body") or b""
+    head = body[:200].lstrip().lower() if isinstance(body, bytes) else b""
+    return head.startswith((b"<!doctype html", b"<html"))
+
+
+def _refuse_html(operation_model: Any, response_dict: dict[str, Any], **_: Any) -> None:
+    """``before-parse``: botocore's rest-xml parser reads an HTML page as an empty answer (a web
+    server's 200 "Directory listing" becomes ``{}``), so the callers fail later with KeyError."""
+    if operation_model.service_model.protocol in XML_PROTOCOLS and _looks_like_html(response_dict):
+        status = response_dict.get("status_code")
+        body = response_dict.get("body") or b""
+        excerpt = " ".join(body[:120].decode("utf-8", "replace").split()) if isinstance(body, bytes) else ""
+        raise UnreadableResponse(operation=operation_model.name, detail=f"HTTP {status}, an HTML page: {excerpt!r}")
+
+
 def guard_client(client: Any) -> Any:
-    """``client`` with ``ResponseParserError`` raised as ``UnreadableResponse`` (idempotent)."""
+    """``client`` with ``ResponseParserError`` (and HTML pages) raised as ``UnreadableResponse``
+    (idempotent)."""
     if getattr(client, "_edge_origin_guarded", False):
         return client
+    client.meta.events.register("before-parse", _refuse_html)
     make_api_call = client._make_api_call
 
     @functools.wraps(make_api_call)
