@@ -246,3 +246,30 @@ def test_session_max_attempts_is_checked(aws_env):
     config = LiveSession(max_attempts=4).client("route53").meta.config
     assert config.retries == {"mode": "standard", "total_max_attempts": 4}
 
+
+
+def test_dual_stack_migration_over_http(capsys, endpoint, tmp_path):
+    """Weighted A and AAAA alias records on moto: plan from-live with IPv4 and IPv6 addresses, enact,
+    plan show: no weighted set of either type is left."""
+    r53 = LiveSession(endpoint_url=endpoint).client("route53")
+    zone = f"dual{next(_counter)}.com"
+    zone_id = r53.create_hosted_zone(Name=zone, CallerReference=zone)["HostedZone"]["Id"].split("/")[-1]
+    r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+        "Name": f"origin.{zone}", "Type": rtype, "SetIdentifier": "nlb-1", "Weight": 50,
+        "AliasTarget": {"DNSName": "nlb-1-abcdef.elb.us-east-1.amazonaws.com", "HostedZoneId": "Z26RNL4JYFTOTI", "EvaluateTargetHealth": True}}}
+        for rtype in ("A", "AAAA")]})
+    name = f"origin.{zone}"
+    v4_only = tmp_path / "v4.json"
+    base = ["plan", "from-live", "--name", name, "--zone-id", zone_id, "--endpoint-url", endpoint]
+    assert run(capsys, *base, "--address", "203.0.113.10@us-east-1a", "-o", str(v4_only))[0] == 0
+    code, _, err = run(capsys, "enact", str(v4_only), "--endpoint-url", endpoint, "--allow-full-change")
+    assert code == 1 and "also holds AAAA record sets (nlb-1 (AAAA) (weighted))" in err, err
+    plan = tmp_path / "dual.json"
+    assert run(capsys, *base, "--address", "203.0.113.10@us-east-1a", "--address", "2001:db8::10@us-east-1a", "-o", str(plan))[0] == 0
+    code, out, err = run(capsys, "enact", str(plan), "--endpoint-url", endpoint, "--allow-full-change", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["read_back"] == "matches"
+    code, out, _ = run(capsys, "plan", "show", "--name", name, "--zone-id", zone_id, "--endpoint-url", endpoint, "--json")
+    shown = json.loads(out)
+    assert shown["routing_policy_by_type"] == {"A": "multivalue", "AAAA": "multivalue"}
+    assert not any(r.get("Weight") is not None for r in shown["records"])

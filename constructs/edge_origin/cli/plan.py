@@ -142,6 +142,8 @@ def _write(plan: Any, output: str | None) -> None:
     else:
         write_plan(plan, output)
         print(f"wrote {output}: {plan.name} generation {plan.generation}, {len(plan.records)} records", file=sys.stderr)
+    for note in plan.notes():
+        print(f"note: {note}", file=sys.stderr)
 
 
 # --- plan from-live ----------------------------------------------------------------------------
@@ -248,10 +250,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = plan_sub.add_parser("from-live", help="a multivalue plan from the live name (generation = live + 1)")
     _name_and_zone(p)
-    p.add_argument("--address", action="append", type=_address, metavar="IP@ZONE", help="an origin address and its zone (repeat)")
-    p.add_argument("--from-load-balancers", action="store_true", help="take the Elastic IPs of the NLBs the alias records point at")
+    p.add_argument("--address", action="append", type=_address, metavar="IP@ZONE",
+                   help="an origin address (IPv4: an A record, IPv6: an AAAA record) and its zone (repeat)")
+    p.add_argument("--from-load-balancers", action="store_true",
+                   help="take the Elastic IPs of the NLBs the alias records point at (and their IPv6 addresses for AAAA aliases)")
     p.add_argument("--health-check", type=_health_check, default=None, metavar="tcp:PORT|https:PORT/PATH", help="for new records (default tcp:443)")
-    p.add_argument("--ttl", type=int_range(1, 86400), help="record TTL (default: the live records', else 60)")
+    p.add_argument("--ttl", type=int_range(0, 86400), help="record TTL, 0..86400 (default: the live records', else 60)")
     p.add_argument("-o", "--output", help="plan file to write (default: stdout)")
     p.set_defaults(func=_cmd_from_live)
 
@@ -259,7 +263,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("paths", nargs="+", metavar="CDK_OUT|TEMPLATE", help="a cdk.out directory or template files")
     _name_and_zone(p)
     p.add_argument("--health-check", type=_health_check, default=None, metavar="tcp:PORT|https:PORT/PATH", help="when a record has none (default tcp:443)")
-    p.add_argument("--ttl", type=int_range(1, 86400), help="record TTL (default: the templates')")
+    p.add_argument("--ttl", type=int_range(0, 86400), help="record TTL, 0..86400 (default: the templates')")
     p.add_argument("-o", "--output", help="plan file to write (default: stdout)")
     p.set_defaults(func=_cmd_from_template)
 

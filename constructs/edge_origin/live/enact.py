@@ -3,23 +3,29 @@
 ``enact(client, plan, options)`` (``client``: a boto3 ``route53`` client, moto's, or
 ``edge_origin.testing.route53.StrictRoute53``):
 
-1. reads the name's A record sets and its generation record (``name_state.read_name``);
+1. reads the name's A and AAAA record sets and its generation record (``name_state.read_name``);
 2. refuses before calling Route 53 (``Refusal``, exit 1 in the CLI): a generation not above the
    live one (``StalePlan``; the same generation with the same digest is a no-op instead), a plan
    without records, a plan none of whose records is healthy now, more than ``max_change_share``
    of the records changed at once (unless ``allow_full_change``, which a routing-policy
-   migration needs), a batch above Route 53's 1,000 values;
+   migration needs), a batch above Route 53's 1,000 values, a name holding an address type (A or
+   AAAA) the plan has no records of (its sets would stay on the old routing policy);
 3. creates the missing health checks (idempotent: the CallerReference is derived from the name,
    the set identifier and the config, and an existing check with it is reused);
 4. sends one batch: DELETE the exact generation record + CREATE the next one, DELETE every live
-   A record set of the name that the plan does not keep (whatever its routing policy), DELETE +
+   A/AAAA record set of the name that the plan does not keep (whatever its routing policy), DELETE +
    CREATE the ones it changes, CREATE the new ones. Route 53 applies it all or nothing and
    refuses a DELETE that does not match exactly, so a writer whose view went stale loses the
-   whole batch. It then re-reads: if its generation is no longer above the live one it reports
-   ``stale plan: live generation is G``; if it still is (a lower plan won the race), it plans
-   again from the fresh state (every guard re-checked), at most ``retries`` times. It never
-   resends an old batch;
-5. waits for INSYNC with bounded exponential backoff (``get_change``).
+   whole batch. After ANY error once the batch may have been sent (a refusal, a 5xx, a timeout, a
+   reset connection: botocore may have resent it, and its first copy may have landed) it
+   re-reads the name and decides (``judge``): applied (the generation record holds this plan's
+   digest), not applied (the state read before: ``EnactFailed`` or ``TransientFailure``),
+   another writer's generation (``stale plan: live generation is G``, or, if this plan is still
+   above it, plan again from the fresh state, every guard re-checked, at most ``retries`` times),
+   or ``OutcomeUnknown``. It never resends an old batch itself;
+5. waits for INSYNC with bounded exponential backoff (``get_change``; a failure there leaves the
+   plan applied, "INSYNC not confirmed"), then reads the name back and notes how it departs from
+   the plan (another writer's records beside these: moto lets that happen).
 
 ``dry_run`` stops after step 2 and returns the batch in Route 53's own shape (no health check
 is created). ``PlanStore`` keeps applied plans on disk; its ``cleanup`` re-reads the generation
@@ -41,6 +47,7 @@ import botocore.exceptions
 import botocore.parsers
 
 from edge_origin.live.name_state import (
+    ADDRESS_TYPES,
     Generation,
     LiveName,
     NameStateError,
@@ -132,6 +139,7 @@ class Prepared:
     change_share: float
     noop: bool = False
     notes: list[str] = field(default_factory=list)
+    kept_records: list[dict[str, Any]] = field(default_factory=list)
 
     def change_batch(self) -> dict[str, Any]:
         return {"Comment": _comment(self.plan), "Changes": self.changes}
@@ -248,7 +256,7 @@ def is_healthy(client: Any, health_check_id: str) -> bool:
 def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
     return {
         "Name": plan.fqdn,
-        "Type": "A",
+        "Type": record.type,
         "SetIdentifier": record.set_identifier,
         "MultiValueAnswer": True,
         "TTL": plan.ttl,
@@ -258,6 +266,8 @@ def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict
 
 
 def _same_record(live: dict[str, Any], want: dict[str, Any]) -> bool:
+    if live.get("Type") != want["Type"]:
+        return False
     if any(live.get(k) is not None for k in ("Weight", "AliasTarget", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")):
         return False
     return (
@@ -313,7 +323,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     extra: list[dict[str, Any]] = []
     for rec in live.records:
         sid = rec.get("SetIdentifier")
-        if sid in wanted and sid not in live_by_sid:
+        if sid in wanted and wanted[sid]["Type"] == rec.get("Type") and sid not in live_by_sid:
             live_by_sid[sid] = rec
         else:
             extra.append(rec)
@@ -326,7 +336,17 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
             kept.append(sid)
         else:
             modified.append(sid)
-    removed = [str(r.get("SetIdentifier") or "(simple)") for r in extra]
+    removed = [_label(r) for r in extra]
+    lacking = sorted({r.get("Type", "A") for r in live.records} - set(plan.types()))
+    if lacking:
+        stays = [r for r in live.records if r.get("Type") in lacking]
+        sets = ", ".join(f"{_label(r)} ({routing_policy(r)})" for r in stays)
+        raise Refusal(
+            f"{plan.fqdn} also holds {'/'.join(lacking)} record sets ({sets}) and plan generation {plan.generation} has no "
+            f"{'/'.join(lacking)} records: migrating only {'/'.join(plan.types())} would leave them as they are. Add the "
+            "IPv6 addresses (--address 2001:db8::10@us-east-1a, or --from-load-balancers with dualstack NLBs) so every "
+            "address type moves in the same batch"
+        )
     changed = len(added) + len(modified) + len(removed)
     total = len(live.records) + len(added)
     share = changed / total if total else 0.0
@@ -376,7 +396,9 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         changes.append({"Action": "CREATE", "ResourceRecordSet": wanted[sid]})
     if _batch_values(changes) > MAX_BATCH_VALUES:
         raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
-    return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes)
+    notes.extend(plan.notes())
+    return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes,
+                    kept_records=[live_by_sid[sid] for sid in kept])
 
 
 def _result(prepared: Prepared, status: str) -> EnactResult:
@@ -478,8 +500,9 @@ def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
     result = _result(prepared, "applied")
     result.health_checks_created = create_health_checks(client, prepared)
     plan = prepared.plan
-    ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"]
-    kept_ids = [r["HealthCheckId"] for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept]
+    ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes
+           if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] in ADDRESS_TYPES]
+    kept_ids = [r["HealthCheckId"] for r in prepared.kept_records]
     if not _before_send(lambda: any(is_healthy(client, hc) for hc in ids + kept_ids), "get_health_check_status"):
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
     try:
@@ -531,10 +554,15 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
 
 
 def _expected_records(prepared: Prepared) -> dict[str, tuple[Any, ...]]:
-    wanted = {c["ResourceRecordSet"]["SetIdentifier"]: c["ResourceRecordSet"] for c in prepared.changes
-              if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"}
-    wanted |= {r["SetIdentifier"]: r for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept}
-    return {sid: _record_shape(r) for sid, r in wanted.items()}
+    wanted = [c["ResourceRecordSet"] for c in prepared.changes
+              if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] in ADDRESS_TYPES] + prepared.kept_records
+    return {_label(r): _record_shape(r) for r in wanted}
+
+
+def _label(record: dict[str, Any]) -> str:
+    """A record set's name in messages: its set identifier, with the type when it is not A."""
+    sid = str(record.get("SetIdentifier") or "(simple)")
+    return sid if record.get("Type", "A") == "A" else f"{sid} ({record['Type']})"
 
 
 def _record_shape(r: dict[str, Any]) -> tuple[Any, ...]:
@@ -551,7 +579,7 @@ def read_back(fresh: LiveName, prepared: Prepared) -> list[str]:
     want = _expected_records(prepared)
     have: dict[str, list[tuple[Any, ...]]] = {}
     for r in fresh.records:
-        have.setdefault(str(r.get("SetIdentifier") or "(simple)"), []).append(_record_shape(r))
+        have.setdefault(_label(r), []).append(_record_shape(r))
     extra = sorted(sid for sid in have if sid not in want)
     missing = sorted(sid for sid in want if sid not in have)
     differ = sorted(sid for sid in want if sid in have and have[sid] != [want[sid]])
@@ -744,7 +772,7 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
              "Action": "route53:ChangeResourceRecordSets", "Resource": zone_arn,
              "Condition": {"ForAllValues:StringEquals": {
                  "route53:ChangeResourceRecordSetsNormalizedRecordNames": names,
-                 "route53:ChangeResourceRecordSetsRecordTypes": ["A", "TXT"],
+                 "route53:ChangeResourceRecordSetsRecordTypes": ["A", "AAAA", "TXT"],
                  "route53:ChangeResourceRecordSetsActions": ["CREATE", "DELETE"],
              }}},
             {"Sid": "WaitForInsync", "Effect": "Allow", "Action": "route53:GetChange", "Resource": "arn:aws:route53:::change/*"},
