@@ -309,3 +309,36 @@ def test_every_fault_point_gives_the_verdict_the_name_shows(drawn):
         # unknown only when the re-read itself failed after the batch call
         batch_at = [i for i, (op, _) in enumerate(faults.log) if op == "ChangeResourceRecordSets"]
         assert batch_at and any(k != "ok" for op, k in faults.log[batch_at[0]:] if op == "ListResourceRecordSets"), faults.log
+
+
+def test_same_state_compares_the_generation_record_and_every_record_in_any_order():
+    from edge_origin.live.name_state import LiveName
+
+    gen = {"Name": "_edge-origin-generation.origin.example.com.", "Type": "TXT", "TTL": 60,
+           "ResourceRecords": [{"Value": '"edge-origin generation=1 digest=ab"'}]}
+    recs = [{"Name": NAME, "Type": "A", "SetIdentifier": s, "MultiValueAnswer": True, "TTL": 60,
+             "ResourceRecords": [{"Value": ip}]} for s, ip in (("a", "192.0.2.1"), ("b", "192.0.2.2"))]
+
+    def live(records, generation_record=gen):
+        return LiveName(NAME, "Z1", "example.com.", records=records, generation_record=generation_record)
+
+    assert _same_state(live(recs), live(list(reversed(recs))))
+    assert not _same_state(live(recs), live(recs[:1]))
+    assert not _same_state(live(recs), live([recs[0], {**recs[1], "TTL": 300}]))
+    assert not _same_state(live(recs), live(recs, {**gen, "ResourceRecords": [{"Value": '"edge-origin generation=2 digest=cd"'}]}))
+    assert not _same_state(live(recs), live(recs, None))
+
+
+def test_judge_names_each_outcome():
+    from edge_origin.live.enact import judge, prepare
+
+    r53, zone_id = _strict()
+    plan = make_plan(zone_id, 1, INCIDENT_IPS[:3])
+    prepared = prepare(r53, plan, OPTIONS)
+    assert judge(read_name(r53, zone_id, NAME), prepared) == "not-applied"
+    enact(r53, plan, OPTIONS, **NO_SLEEP)
+    assert judge(read_name(r53, zone_id, NAME), prepared) == "applied"
+    enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:4]), OPTIONS, **NO_SLEEP)
+    assert judge(read_name(r53, zone_id, NAME), prepared) == "applied"  # generation 2 names 1 as its previous
+    enact(r53, make_plan(zone_id, 3, INCIDENT_IPS[:5]), OPTIONS, **NO_SLEEP)
+    assert judge(read_name(r53, zone_id, NAME), prepared) == "other-writer"
