@@ -21,7 +21,20 @@ implements the Route 53 API reference's change semantics instead:
   (``set_health``), new checks start healthy (as Route 53 treats them until it has data);
 * ``list_resource_record_sets`` orders by name (labels reversed), type and set identifier, and
   pages with ``NextRecordName``/``NextRecordType``/``NextRecordIdentifier``; ``get_paginator`` is
-  botocore's own paginator over these methods.
+  botocore's own paginator over these methods; a wildcard label is listed as ``\\052``;
+* the API reference's per-set and per-group rules and the quotas (``_check_limits``,
+  ``_policy_limits``, ``_alias_problems``: one value a weighted/latency/failover/geolocation set,
+  100 weighted sets, one TTL among weighted sets, one PRIMARY/SECONDARY, one latency set a
+  region and only known regions, no multivalue CNAME/NS, field limits of the model, 32,000
+  characters a batch, label and name lengths, no wildcard NS, the apex SOA and NS stay, 10,000
+  records a zone, no CloudFront alias in a private zone, no alias to a missing record);
+* health checks refuse uncheckable addresses (private, loopback, ...), a CallerReference of a
+  deleted check, Port/IPAddress on CALCULATED checks; status is Route 53's (``is_healthy``:
+  Disabled, Inverted, HealthThreshold, more than 18 % of the checkers);
+* a zone created with a VPC is private (``PrivateZone``: true).
+
+Throttling, ``PriorRequestNotComplete``, lost answers and stalls come from
+``edge_origin.testing.faults`` (``Faults().throttle(...).attach(StrictRoute53())``).
 
 Errors are ``botocore`` ``ClientError`` subclasses with Route 53's codes (``client.exceptions.
 InvalidChangeBatch`` etc.), and request parameters go through botocore's own validator, so code
