@@ -46,6 +46,7 @@ from typing import Any
 import botocore.exceptions
 import botocore.parsers
 
+from edge_origin.live.boundary import UnreadableResponse
 from edge_origin.live.name_state import (
     ADDRESS_TYPES,
     Generation,
@@ -453,10 +454,18 @@ def _aws_error(exc: BaseException) -> tuple[str, bool]:
     return " ".join(str(exc).split()), True
 
 
+# Not an outcome but the setup (exit 2 in the CLI, raised as botocore raises them): an endpoint
+# that cannot be reached or is not AWS, no credentials, a request botocore refuses to send.
+SETUP_ERRORS = (botocore.exceptions.EndpointConnectionError, botocore.exceptions.NoCredentialsError,
+                botocore.exceptions.ParamValidationError, UnreadableResponse)
+
+
 def _before_send(fn: Callable[[], Any], what: str) -> Any:
     """Run a step before the batch is sent: an AWS error there means nothing changed."""
     try:
         return fn()
+    except SETUP_ERRORS:
+        raise
     except NameStateError as exc:
         raise TransientFailure(f"{what}: {exc}") from None
     except AWS_ERRORS as exc:
