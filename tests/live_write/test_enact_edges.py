@@ -106,3 +106,10 @@ def test_the_store_refuses_a_name_folder_that_is_a_file(tmp_path):
     with pytest.raises(PlanError, match=r"origin.example.com exists and is not a folder"):
         store.check_writable(NAME, 1)
     assert store.generations("other.example.com") == []
+
+
+def test_result_json_keeps_four_decimals_of_the_share():
+    from edge_origin.live.enact import EnactResult
+
+    result = EnactResult("applied", NAME, "Z1", 2, 1, {"Changes": []}, [], change_share=1 / 3)
+    assert result.to_json()["change_share"] == 0.3333
