@@ -308,3 +308,56 @@ def test_set_health_share_out_of_range(r53):
     hc = tcp_check(r53, "198.51.100.1", "x")
     with pytest.raises(ValueError, match=r"healthy: 1.5 is out of range 0.0..1.0"):
         r53.set_health(hc, 1.5)
+
+
+# --- edges found by mutants of testing/route53.py -------------------------------------------------------
+def test_changes_carry_their_submission_time(r53, zone_id):
+    from datetime import datetime
+
+    info = batch(r53, zone_id, change("CREATE", a_record(None, "192.0.2.1")))["ChangeInfo"]
+    assert isinstance(info["SubmittedAt"], datetime) and info["SubmittedAt"].tzinfo is not None
+    assert isinstance(r53.get_change(Id=info["Id"])["ChangeInfo"]["SubmittedAt"], datetime)
+
+
+def test_list_hosted_zones_validates_counts_and_pages(r53):
+    import botocore.exceptions
+
+    ids = sorted(r53.create_hosted_zone(Name=f"z{n}.example.com", CallerReference=f"z{n}")["HostedZone"]["Id"].split("/")[-1]
+                 for n in range(3))
+    with pytest.raises(botocore.exceptions.ParamValidationError):
+        r53.list_hosted_zones(MaxItems=2)  # the model wants a string
+    first = r53.list_hosted_zones(MaxItems="2")
+    assert r53.calls["ListHostedZones"] == 2
+    assert first["IsTruncated"] and first["NextMarker"] == ids[2]
+    rest = r53.list_hosted_zones(Marker=first["NextMarker"], MaxItems="2")
+    assert [z["Id"].split("/")[-1] for z in first["HostedZones"] + rest["HostedZones"]] == ids
+    assert not rest["IsTruncated"] and "NextMarker" not in rest
+
+
+def test_list_hosted_zones_by_name_starts_at_the_name_and_pages(r53):
+    for name in ("a.com", "b.com", "c.com"):
+        r53.create_hosted_zone(Name=name, CallerReference=name)
+    page = r53.list_hosted_zones_by_name(DNSName="b.com", MaxItems="1")
+    assert [z["Name"] for z in page["HostedZones"]] == ["b.com."]
+    assert page["IsTruncated"] and page["NextDNSName"] == "c.com." and page["NextHostedZoneId"]
+
+
+def test_create_of_an_existing_set_is_one_message(r53, zone_id):
+    batch(r53, zone_id, change("CREATE", a_record(None, "192.0.2.1")))
+    with pytest.raises(r53.exceptions.InvalidChangeBatch) as exc:
+        batch(r53, zone_id, change("CREATE", a_record(None, "192.0.2.2")))
+    assert exc.value.response["Error"]["Message"] == f"[Tried to create resource record set [name='{NAME}', type='A'] but it already exists]"
+
+
+def test_new_health_checks_are_version_1(r53):
+    hc = tcp_check(r53, "198.51.100.1", "v")
+    assert r53.get_health_check(HealthCheckId=hc)["HealthCheck"]["HealthCheckVersion"] == 1
+
+
+def test_a_health_check_in_use_cannot_be_deleted_an_unused_one_can(r53, zone_id):
+    used, unused = tcp_check(r53, "198.51.100.1", "used"), tcp_check(r53, "198.51.100.2", "unused")
+    batch(r53, zone_id, change("CREATE", a_record("m", "192.0.2.1", multivalue=True, hc=used)))
+    with pytest.raises(r53.exceptions.HealthCheckInUse, match=f"The health check {used} is still referenced"):
+        r53.delete_health_check(HealthCheckId=used)
+    r53.delete_health_check(HealthCheckId=unused)
+    assert [hc["Id"] for hc in r53.list_health_checks()["HealthChecks"]] == [used]
