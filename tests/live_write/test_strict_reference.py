@@ -361,3 +361,11 @@ def test_a_health_check_in_use_cannot_be_deleted_an_unused_one_can(r53, zone_id)
         r53.delete_health_check(HealthCheckId=used)
     r53.delete_health_check(HealthCheckId=unused)
     assert [hc["Id"] for hc in r53.list_health_checks()["HealthChecks"]] == [used]
+
+
+def test_list_hosted_zones_by_name_resumes_at_the_next_zone_itself(r53):
+    for name in ("a.com", "b.com", "c.com"):
+        r53.create_hosted_zone(Name=name, CallerReference=name)
+    first = r53.list_hosted_zones_by_name(DNSName="a.com", MaxItems="1")
+    second = r53.list_hosted_zones_by_name(DNSName=first["NextDNSName"], HostedZoneId=first["NextHostedZoneId"], MaxItems="1")
+    assert [z["Name"] for z in second["HostedZones"]] == ["b.com."]
