@@ -296,3 +296,11 @@ def test_two_public_zones_of_one_name_are_not_guessed(moto_session: Any, tmp_pat
     route53.meta.events.register("after-call.route53.ListHostedZonesByName", lambda parsed, **_: parsed.update(zones))
     result = verify(moto_session, assembly(tmp_path, template))
     assert any("2 public hosted zones of that name (Z1, Z2); name the zone by HostedZoneId" in n for n in result.not_checked)
+
+
+def test_with_two_public_zones_of_one_name_the_one_holding_the_record_is_read(moto_session: Any, deployed: Path) -> None:
+    """CloudFormation would refuse the stack with two zones of its HostedZoneName; moto does not."""
+    route53 = moto_session.client("route53")
+    route53.create_hosted_zone(Name=ZONE, CallerReference="second-public")
+    result = verify(moto_session, deployed)
+    assert result.drifts == [] and result.not_checked == [], result.text()

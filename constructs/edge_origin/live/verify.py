@@ -145,10 +145,10 @@ class _Verifier:
         if not name:
             return None
         if name not in self.zones_by_name:
-            self.zones_by_name[name] = self._zone_by_name(name)
+            self.zones_by_name[name] = self._zone_by_name(name, record)
         return self.zones_by_name[name]
 
-    def _zone_by_name(self, name: str) -> str | None:
+    def _zone_by_name(self, name: str, record: Any) -> str | None:
         """The hosted zone a record names by ``HostedZoneName``. CloudFormation does not create a
         stack whose ``AWS::Route53::RecordSet`` names a zone shared by "more than one hosted zone
         with the specified domain name" (CloudFormation template reference, HostedZoneName), so a
@@ -159,6 +159,10 @@ class _Verifier:
         page = self.call("route53", f"zone {name}", lambda: route53.list_hosted_zones_by_name(DNSName=name, MaxItems="100"))
         same = [z for z in (page or {}).get("HostedZones", []) if normalize_name(z["Name"]) == name]
         public = [z for z in same if not (z.get("Config") or {}).get("PrivateZone")]
+        if len(public) > 1:  # (moto lets a stack make one beside another): the one holding the record
+            holding = [z for z in public if self._holds(z["Id"].split("/")[-1], record)]
+            if len(holding) == 1:
+                return holding[0]["Id"].split("/")[-1]
         if len(public) > 1:
             self.result.not_checked.append(
                 f"zone {name}: {len(public)} public hosted zones of that name ({', '.join(z['Id'].split('/')[-1] for z in public)}); "
@@ -167,6 +171,11 @@ class _Verifier:
             return None
         chosen = public or same
         return chosen[0]["Id"].split("/")[-1] if chosen else None
+
+    def _holds(self, zone_id: str, record: Any) -> bool:
+        route53 = self.source.client("route53")
+        found = self.call("route53", f"zone {zone_id}", lambda: list_record_sets(route53, zone_id, record.name, record.type))
+        return bool(found)
 
     def records(self, stack: str) -> None:
         route53 = self.source.client("route53")
