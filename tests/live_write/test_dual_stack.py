@@ -238,3 +238,18 @@ def test_cli_ttl_zero_and_health_check_flag(capsys):
 
 def test_health_check_spec_for_ipv6_is_route53s_config():
     assert HealthCheckSpec("TCP", 443).config("2001:db8::1")["IPAddress"] == "2001:db8::1"
+
+
+def test_from_template_takes_the_aaaa_records_too(r53, zone_id, tmp_path):
+    from edge_origin.live.plan_sources import plan_from_template
+
+    resources = {}
+    for n, (rtype, ip) in enumerate((("A", "198.51.100.10"), ("AAAA", "2001:db8::10"))):
+        resources[f"Record{n}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneId": zone_id, "Name": NAME, "Type": rtype, "TTL": "60", "SetIdentifier": f"o-{rtype.lower()}",
+            "MultiValueAnswer": True, "ResourceRecords": [ip]}}
+    template = tmp_path / "t.template.json"
+    template.write_text(json.dumps({"Resources": resources}))
+    plan = plan_from_template([template], r53, None, None, zone_id, NAME)
+    assert sorted((r.type, r.ip, r.set_identifier) for r in plan.records) == [
+        ("A", "198.51.100.10", "o-a"), ("AAAA", "2001:db8::10", "o-aaaa")]

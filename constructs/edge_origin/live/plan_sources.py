@@ -163,7 +163,7 @@ def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
 # --- from synthesized templates ----------------------------------------------------------------
 def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation: Any, ec2: Any, zone_id: str, name: str, *,
                        health_check: HealthCheckSpec | None = None, ttl: int | None = None) -> Plan:
-    """A plan from the synthesized A records of ``name``, each EIP resolved through the deployed
+    """A plan from the synthesized A and AAAA records of ``name``, each EIP resolved through the deployed
     stack's physical ids (``describe_stack_resources``) and checked with ``describe_addresses``."""
     from edge_origin.model import ModelError, ResourceRef, load_model
 
@@ -171,9 +171,9 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
         model = load_model(paths)
     except ModelError as exc:
         raise PlanError(str(exc)) from None
-    records = [r for r in model.record_sets(fqdn(name).rstrip(".")) if r.type == "A"]
+    records = [r for r in model.record_sets(fqdn(name).rstrip(".")) if r.type in ("A", "AAAA")]  # every address type
     if not records:
-        raise PlanError(f"--name {name}: no A records of that name in {', '.join(map(str, paths))}")
+        raise PlanError(f"--name {name}: no A or AAAA records of that name in {', '.join(map(str, paths))}")
     zone = zone_name(route53, zone_id)
     live = read_name(route53, zone_id, name, zone)
     if (why := plan_blocker(live)) is not None:
