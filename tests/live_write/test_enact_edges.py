@@ -48,6 +48,7 @@ def test_result_json_rounds_the_change_share_and_text_lists_every_change(r53, zo
     assert f"{len(result.change_batch['Changes'])} changes in one batch" in text
     noop = enact(r53, plan, FULL)
     assert noop.text().startswith(f"{NAME}. generation 1: nothing to do") and "changes in one batch" not in noop.text()
+    assert noop.change_share == 0.0 and noop.to_json()["change_batch"]["Changes"] == []
 
 
 def test_caller_reference_is_stable_and_52_characters():
