@@ -114,3 +114,56 @@ def test_result_json_keeps_four_decimals_of_the_share():
 
     result = EnactResult("applied", NAME, "Z1", 2, 1, {"Changes": []}, [], change_share=1 / 3)
     assert result.to_json()["change_share"] == 0.3333
+
+
+def test_wait_insync_polls_once_for_any_positive_wait_and_caps_the_backoff_at_8_s():
+    from edge_origin.live.enact import wait_insync
+    from edge_origin.testing.route53 import StrictRoute53
+
+    r53 = StrictRoute53(insync_after_polls=10**6)
+    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="w")["HostedZone"]["Id"]
+    info = r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [
+        change("CREATE", a_record(None, "192.0.2.1"))]})["ChangeInfo"]
+    now = [0.0]
+    slept: list[float] = []
+
+    def sleep(s: float) -> None:
+        slept.append(s)
+        now[0] += s
+
+    assert wait_insync(r53, info, 0.5, sleep=sleep, clock=lambda: now[0]) is False
+    assert r53.calls["GetChange"] >= 1
+    slept.clear()
+    assert wait_insync(r53, info, 120, sleep=sleep, clock=lambda: now[0]) is False
+    assert slept[:5] == [0.5, 1.0, 2.0, 4.0, 8.0] and max(slept) == 8.0
+
+
+def test_read_back_names_missing_and_differing_record_sets(r53, zone_id):
+    import copy
+
+    from edge_origin.live.enact import prepare, read_back
+    from edge_origin.live.name_state import read_name
+
+    plan = make_plan(zone_id, 1, INCIDENT_IPS[:3])
+    prepared = prepare(r53, plan, FULL)
+    enact(r53, plan, FULL)
+    fresh = read_name(r53, zone_id, NAME)
+    prepared.changes = [c for c in prepared.changes if c["Action"] != "CREATE" or c["ResourceRecordSet"]["Type"] == "TXT"]
+    prepared.changes += [{"Action": "CREATE", "ResourceRecordSet": r} for r in fresh.records]
+    assert read_back(fresh, prepared) == []
+    changed = copy.deepcopy(fresh)
+    changed.records[0]["TTL"] = 300
+    dropped = copy.deepcopy(fresh)
+    gone = dropped.records.pop()
+    assert read_back(changed, prepared) == [f"read back: record sets that differ from the plan: {fresh.records[0]['SetIdentifier']}"]
+    assert read_back(dropped, prepared) == [f"read back: record sets of this plan missing: {gone['SetIdentifier']}"]
+
+
+def test_store_generations_are_numbered_files_only(tmp_path):
+    store = PlanStore(tmp_path)
+    folder = tmp_path / "origin.example.com"
+    folder.mkdir()
+    (folder / "3.json").write_text("{}")
+    (folder / "7.json").mkdir()
+    (folder / "notes.json").write_text("{}")
+    assert store.generations(NAME) == [3]
