@@ -240,3 +240,67 @@ def test_health_status_follows_route53s_18_percent_rule() -> None:
     with stub:
         got = [health_status(client, "hc")["healthy"] for _ in range(4)]
     assert got == [True, False, True, False]  # 3/16 = 18.75 % > 18 %: healthy; 2/16 = 12.5 %: not
+
+
+# --- extra records at a declared name; two zones of one name ----------------------------------------
+def test_a_hand_made_record_at_a_declared_name_is_drift(moto_session: Any, deployed: Path) -> None:
+    route53 = moto_session.client("route53")
+    zone = _zone_id(moto_session)
+    route53.change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+        "Name": "api.example.com.", "Type": "A", "SetIdentifier": "by-hand", "MultiValueAnswer": True, "TTL": 60,
+        "ResourceRecords": [{"Value": "198.51.100.7"}]}}]})
+    result = verify(moto_session, deployed)
+    assert [(d.what, d.declared, d.live) for d in result.drifts] == [
+        ("record api.example.com A set by-hand (not in the template)", "absent", "present: 198.51.100.7, no health check")
+    ]
+    assert "all as declared" not in result.text()
+
+
+def test_records_of_other_names_and_types_are_not_drift(moto_session: Any, deployed: Path) -> None:
+    route53 = moto_session.client("route53")
+    zone = _zone_id(moto_session)
+    for name, rtype, value in (("other.example.com.", "A", "198.51.100.8"), ("api.example.com.", "TXT", '"v=1"')):
+        route53.change_resource_record_sets(HostedZoneId=zone, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+            "Name": name, "Type": rtype, "TTL": 60, "ResourceRecords": [{"Value": value}]}}]})
+    assert verify(moto_session, deployed).drifts == []
+
+
+def test_with_a_private_zone_of_the_same_name_the_public_one_is_read(moto_session: Any, tmp_path: Path) -> None:
+    """The Www record names its zone by HostedZoneName: a private zone of that name listed first is not it."""
+    route53 = moto_session.client("route53")
+    template = edge_template()
+    moto_session.client("cloudformation").create_stack(StackName=STACK, TemplateBody=json.dumps(template))
+    public = _zone_id(moto_session)
+    vpc = moto_session.client("ec2").create_vpc(CidrBlock="10.9.0.0/16")["Vpc"]["VpcId"]
+    private = route53.create_hosted_zone(Name=ZONE, CallerReference="private", VPC={"VPCRegion": "us-east-1", "VPCId": vpc},
+                                         HostedZoneConfig={"PrivateZone": True})["HostedZone"]["Id"].split("/")[-1]
+    zones = {"HostedZones": [
+        {"Id": f"/hostedzone/{private}", "Name": ZONE, "CallerReference": "p", "Config": {"PrivateZone": True}},
+        {"Id": f"/hostedzone/{public}", "Name": ZONE, "CallerReference": "q", "Config": {"PrivateZone": False}},
+    ], "DNSName": ZONE, "IsTruncated": False, "MaxItems": "100"}
+
+    def private_first(parsed: dict[str, Any], **_: Any) -> None:  # moto gives a VPC zone PrivateZone False
+        parsed.update(zones)
+
+    route53.meta.events.register("after-call.route53.ListHostedZonesByName", private_first)
+    result = verify(moto_session, assembly(tmp_path, template))
+    assert result.drifts == [] and result.not_checked == [], result.text()
+
+
+def test_two_public_zones_of_one_name_are_not_guessed(moto_session: Any, tmp_path: Path) -> None:
+    route53 = moto_session.client("route53")
+    template = edge_template()
+    moto_session.client("cloudformation").create_stack(StackName=STACK, TemplateBody=json.dumps(template))
+    zones = {"HostedZones": [{"Id": f"/hostedzone/Z{n}", "Name": ZONE, "CallerReference": str(n), "Config": {"PrivateZone": False}}
+                             for n in (1, 2)], "DNSName": ZONE, "IsTruncated": False, "MaxItems": "100"}
+    route53.meta.events.register("after-call.route53.ListHostedZonesByName", lambda parsed, **_: parsed.update(zones))
+    result = verify(moto_session, assembly(tmp_path, template))
+    assert any("2 public hosted zones of that name (Z1, Z2); name the zone by HostedZoneId" in n for n in result.not_checked)
+
+
+def test_with_two_public_zones_of_one_name_the_one_holding_the_record_is_read(moto_session: Any, deployed: Path) -> None:
+    """CloudFormation would refuse the stack with two zones of its HostedZoneName; moto does not."""
+    route53 = moto_session.client("route53")
+    route53.create_hosted_zone(Name=ZONE, CallerReference="second-public")
+    result = verify(moto_session, deployed)
+    assert result.drifts == [] and result.not_checked == [], result.text()

@@ -143,8 +143,8 @@ BAD_PLANS = [
     ("duplicate set ids", lambda z, n: _plan(z, n, records=[
         {"set_identifier": "a", "ip": "203.0.113.10", "health_check_id": "h1"},
         {"set_identifier": "a", "ip": "203.0.113.11", "health_check_id": "h2"}]), "records[1].set_identifier: 'a' is also records[0]'s"),
-    ("invalid ip", lambda z, n: _plan(z, n, records=[{"set_identifier": "a", "ip": "203.0.113.256", "health_check_id": "h"}]), "records[0].ip: '203.0.113.256' is not an IPv4 address"),
-    ("ttl out of range", lambda z, n: _plan(z, n, ttl=0), "ttl: 0 is out of range 1..86400"),
+    ("invalid ip", lambda z, n: _plan(z, n, records=[{"set_identifier": "a", "ip": "203.0.113.256", "health_check_id": "h"}]), "records[0].ip: '203.0.113.256' is not an IPv4 or IPv6 address"),
+    ("ttl out of range", lambda z, n: _plan(z, n, ttl=-1), "ttl: -1 is out of range 0..86400"),
     ("generation boolean", lambda z, n: _plan(z, n, generation=True), "generation: must be an integer (got a boolean)"),
     ("generation float", lambda z, n: _plan(z, n, generation=2.5), "generation: must be an integer (got a number (2.5))"),
     ("generation huge", lambda z, n: _plan(z, n, generation=2**64), "generation: 18446744073709551616 is out of range 1..9007199254740991"),
@@ -168,7 +168,7 @@ def test_bad_plans_exit_2_naming_the_field_and_apply_nothing(capsys, endpoint, s
 
 BAD_FLAGS = [
     ("address without zone", ["plan", "from-live", "--name", "origin.example.com", "--zone-id", "Z1", "--address", "203.0.113.10"], "no zone; expected IP@ZONE"),
-    ("address bad ip", ["plan", "from-live", "--name", "origin.example.com", "--zone-id", "Z1", "--address", "203.0.113@us-east-1a"], "is not an IPv4 address"),
+    ("address bad ip", ["plan", "from-live", "--name", "origin.example.com", "--zone-id", "Z1", "--address", "203.0.113@us-east-1a"], "is not an IPv4 or IPv6 address"),
     ("address and lbs", ["plan", "from-live", "--name", "origin.example.com", "--zone-id", "Z1", "--address", "203.0.113.1@us-east-1a", "--from-load-balancers"], "not both or neither"),
     ("bad health check", ["plan", "from-live", "--name", "origin.example.com", "--zone-id", "Z1", "--address", "203.0.113.1@us-east-1a", "--health-check", "udp:53"], "expected tcp:PORT"),
     ("bad name", ["plan", "show", "--name", "origin..example.com", "--zone-id", "Z1"], "--name: 'origin..example.com' is not a DNS name"),
@@ -207,7 +207,10 @@ SNAPSHOT = Path(__file__).resolve().parents[1] / "snapshots" / "TelemetryIngest.
 
 @pytest.mark.slow  # moto's CloudFormation and EC2 take ~10 s to warm up in the server
 def test_from_template_through_a_deployed_stack(capsys, endpoint, tmp_path):
-    """The reference template's records; its EIPs deployed (alone) as stack TelemetryIngest on moto."""
+    """The reference template's records; its EIPs deployed (alone) as stack TelemetryIngest on moto.
+    moto's EIPs are 127.x addresses, which Route 53 cannot health-check (API reference,
+    HealthCheckConfig.IPAddress): the plan is refused at plan time, naming the address, instead of
+    CreateHealthCheck failing halfway through enact. (With public EIPs: test_plan_sources.py.)"""
     session = LiveSession(endpoint_url=endpoint)
     template = json.loads(SNAPSHOT.read_text())
     eips = {k: v for k, v in template["Resources"].items() if v["Type"] == "AWS::EC2::EIP"}
@@ -217,16 +220,10 @@ def test_from_template_through_a_deployed_stack(capsys, endpoint, tmp_path):
     plan_file = tmp_path / "plan.json"
     code, _, err = run(capsys, "plan", "from-template", str(SNAPSHOT), "--name", "origin.telemetry.example.com",
                        "--zone-id", zone_id, "--endpoint-url", endpoint, "-o", str(plan_file))
-    assert code == 0, err
-    plan = json.loads(plan_file.read_text())
     addresses = {a["PublicIp"] for a in session.client("ec2").describe_addresses()["Addresses"]}
-    assert len(plan["records"]) == 6 and {r["ip"] for r in plan["records"]} <= addresses
-    assert {r["zone"] for r in plan["records"]} == {"us-east-1a", "us-east-1b", "us-east-1c"}
-    code, out, err = run(capsys, "enact", str(plan_file), "--endpoint-url", endpoint, "--format", "json")
-    assert code == 0, err
-    assert json.loads(out)["status"] == "applied"
-    code, out, _ = run(capsys, "plan", "show", "--name", "origin.telemetry.example.com", "--zone-id", zone_id, "--endpoint-url", endpoint)
-    assert code == 0 and "routing policy: multivalue" in out and "generation: 1 " in out
+    assert code == 2 and "is loopback, 127.0.0.0/8: Route 53 cannot health-check it" in err, err
+    assert any(f"ip: {ip} is loopback" in err for ip in addresses) and len(err.strip().splitlines()) == 1
+    assert not plan_file.exists()
 
 
 def test_unwritable_outputs_are_bad_input_before_anything_is_applied(capsys, endpoint, shared_zone, tmp_path):

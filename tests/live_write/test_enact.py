@@ -57,17 +57,17 @@ def test_migration_needs_allow_full_change_and_says_why(r53, zone_id):
 def test_the_guides_two_steps_fail_on_route53(r53, zone_id):
     """Guide step 3 (create the multivalue records first, then delete the weighted ones) is refused."""
     incident_setup(r53, zone_id)
-    hcs = [tcp_check(r53, "10.0.1.100"), tcp_check(r53, "10.0.2.100")]
+    hcs = [tcp_check(r53, "198.51.100.100"), tcp_check(r53, "198.51.100.101")]
     # Exactly the guide's batch: its set identifiers are the weighted records' own.
     guide = {"Changes": [
-        change("CREATE", a_record("nlb-1", "10.0.1.100", multivalue=True, hc=hcs[0])),
-        change("CREATE", a_record("nlb-2", "10.0.2.100", multivalue=True, hc=hcs[1])),
+        change("CREATE", a_record("nlb-1", "198.51.100.100", multivalue=True, hc=hcs[0])),
+        change("CREATE", a_record("nlb-2", "198.51.100.101", multivalue=True, hc=hcs[1])),
     ]}
     with pytest.raises(r53.exceptions.InvalidChangeBatch) as exc:
         r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch=guide)
     assert "Tried to create resource record set [name='origin.example.com.', type='A', set-identifier='nlb-1'] but it already exists" in exc.value.response["Error"]["Message"]
     # With new set identifiers: the one-routing-policy rule.
-    renamed = {"Changes": [change("CREATE", a_record("mv-1", "10.0.1.100", multivalue=True, hc=hcs[0]))]}
+    renamed = {"Changes": [change("CREATE", a_record("mv-1", "198.51.100.100", multivalue=True, hc=hcs[0]))]}
     with pytest.raises(r53.exceptions.InvalidChangeBatch) as exc:
         r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch=renamed)
     assert exc.value.response["Error"]["Message"] == (

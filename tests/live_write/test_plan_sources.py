@@ -166,7 +166,7 @@ def test_from_template_resolves_eips_through_the_deployed_stack(r53):
 def test_from_template_bad_inputs(r53, zone_id, tmp_path):
     session = LiveSession(region="us-east-1")
     cfn, ec2 = session.client("cloudformation"), session.client("ec2")
-    with pytest.raises(PlanError, match="no A records of that name"):
+    with pytest.raises(PlanError, match="no A or AAAA records of that name"):
         plan_from_template([SNAPSHOT], r53, cfn, ec2, zone_id, NAME)
     with Stubber(cfn) as stub:
         stub.add_client_error("describe_stack_resources", "ValidationError", "Stack with id TelemetryIngest does not exist")

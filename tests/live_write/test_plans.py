@@ -84,16 +84,16 @@ def _record(**changes: Any) -> dict[str, Any]:
         (good_plan(generation="7"), "generation: must be an integer (got a string)"),
         (good_plan(generation=10**40), "generation: a 41-digit number is out of range 1..9007199254740991"),
         (good_plan(generation=0), "generation: 0 is out of range"),
-        (good_plan(ttl=0), "ttl: 0 is out of range 1..86400"),
-        (good_plan(ttl=86401), "ttl: 86401 is out of range 1..86400"),
+        (good_plan(ttl=-1), "ttl: -1 is out of range 0..86400"),
+        (good_plan(ttl=86401), "ttl: 86401 is out of range 0..86400"),
         (good_plan(name="origin..example.com"), "name: 'origin..example.com' is not a DNS name"),
         (good_plan(name="localhost"), "name: 'localhost' is not a DNS name"),
         (good_plan(hosted_zone_id="zone-1"), "hosted_zone_id: 'zone-1' is not a Route 53 hosted zone id"),
         (good_plan(extra=1), "extra: unknown field (allowed: schema_version, name"),
         (good_plan(schema_version=2), "schema_version: must be 1 (got 2)"),
         (good_plan(records={}), "records: must be a list (got an object)"),
-        (_record(ip="203.0.113.300"), "records[0].ip: '203.0.113.300' is not an IPv4 address"),
-        (_record(ip="2001:db8::1"), "records[0].ip: '2001:db8::1' is not an IPv4 address"),
+        (_record(ip="203.0.113.300"), "records[0].ip: '203.0.113.300' is not an IPv4 or IPv6 address"),
+        (_record(ip="fe80::1%eth0"), "records[0].ip: 'fe80::1%eth0' is not an IPv4 or IPv6 address"),
         (_record(ip="224.0.0.1"), "records[0].ip: 224.0.0.1 is not a unicast address"),
         (_record(set_identifier="nlb2-us-east-1b"), "records[1].set_identifier: 'nlb2-us-east-1b' is also records[0]'s"),
         (_record(ip="203.0.113.11"), "records[1].ip: 203.0.113.11 is also records[0]'s"),
@@ -174,5 +174,5 @@ def test_mutated_plans_agree_with_jsonschema(key, value):
 
 def test_jsonschema_agrees_on_the_bad_examples():
     validator = jsonschema.Draft202012Validator(plan_schema(), format_checker=jsonschema.FormatChecker())
-    for bad in (good_plan(ttl=0), good_plan(extra=1), _record(ip="1.2.3"), _record(health_check_id="x"), good_plan(generation=True)):
+    for bad in (good_plan(ttl=-1), good_plan(extra=1), _record(ip="1.2.3"), _record(health_check_id="x"), good_plan(generation=True)):
         assert not validator.is_valid(bad), json.dumps(bad)[:80]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_OK, UsageError
+from edge_origin.cli.common import EXIT_OK, UsageError, int_range
 
 
 def add_session_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,6 +14,8 @@ def add_session_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--region", help="AWS region (default: the profile's, else us-east-1)")
     parser.add_argument("--profile", help="AWS named profile")
     parser.add_argument("--endpoint-url", help="send every API call here (a moto server, a VPC endpoint)")
+    parser.add_argument("--max-attempts", type=int_range(1, 10), default=3, metavar="N",
+                        help="requests sent per API call in all, the first included (default 3)")
 
 
 def _add_parser(sub: argparse._SubParsersAction) -> None:

@@ -1,8 +1,18 @@
 """`edge-origin plan from-live | from-template | show` and `edge-origin enact`: parsing only.
 
-Bad input (plan file, flags, unknown zone, name outside the zone, unreachable endpoint) is one
-line and exit 2; a refusal (stale plan, no healthy record, too big a change, an NLB without
-Elastic IPs) is one line and exit 1; nothing is applied in either case.
+Exit codes of ``enact`` (each means one thing; the README's table):
+
+* 0 applied (also: nothing to do, dry run). Notes say when INSYNC was not confirmed or the name
+  read back differs from the plan;
+* 1 not applied, refused: a guard (stale plan, no healthy record, too big a change) or AWS
+  (its code and message); the name holds the state read before;
+* 2 bad input (plan file, flags, unknown zone, unreachable endpoint): nothing sent;
+* 3 not applied after a transient AWS error (throttling, 5xx, timeout, reset connection): the
+  re-read shows the state read before, safe to run the same plan again;
+* 4 unknown: after an error once the batch may have been sent, the name holds neither this plan
+  nor the state read before (or could not be read): the message names the ``plan show`` to run.
+
+``plan from-live``/``from-template``/``show`` use 0, 1 (refused) and 2 (bad input).
 """
 
 from __future__ import annotations
@@ -16,17 +26,26 @@ from typing import Any
 from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range
 from edge_origin.live.session import LiveError, add_session_arguments, session_from_args
 
+EXIT_NOT_APPLIED_RETRY = 3
+EXIT_UNKNOWN = 4
+
 
 def _run(command: str, body: Callable[[], int]) -> int:
-    """Map the library's errors to exit codes: bad input 2 (UsageError), refusals 1."""
+    """Map the library's errors to exit codes (the module docstring)."""
     import botocore.exceptions
 
-    from edge_origin.live.enact import EnactFailed, Refusal
+    from edge_origin.live.enact import EnactFailed, OutcomeUnknown, Refusal, TransientFailure
     from edge_origin.live.paging import PagingError
     from edge_origin.live.plans import PlanError
 
     try:
         return body()
+    except TransientFailure as exc:
+        print(f"edge-origin {command}: not applied: {exc}", file=sys.stderr)
+        return EXIT_NOT_APPLIED_RETRY
+    except OutcomeUnknown as exc:
+        print(f"edge-origin {command}: outcome unknown: {exc}", file=sys.stderr)
+        return EXIT_UNKNOWN
     except (PlanError, LiveError) as exc:
         raise UsageError(str(exc)) from None
     except (botocore.exceptions.EndpointConnectionError, botocore.exceptions.ConnectTimeoutError) as exc:
@@ -38,7 +57,10 @@ def _run(command: str, body: Callable[[], int]) -> int:
     except Refusal as exc:
         print(f"edge-origin {command}: refused: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
-    except (EnactFailed, PagingError) as exc:
+    except EnactFailed as exc:
+        print(f"edge-origin {command}: not applied: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    except PagingError as exc:
         print(f"edge-origin {command}: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
     except botocore.exceptions.ClientError as exc:
@@ -120,6 +142,8 @@ def _write(plan: Any, output: str | None) -> None:
     else:
         write_plan(plan, output)
         print(f"wrote {output}: {plan.name} generation {plan.generation}, {len(plan.records)} records", file=sys.stderr)
+    for note in plan.notes():
+        print(f"note: {note}", file=sys.stderr)
 
 
 # --- plan from-live ----------------------------------------------------------------------------
@@ -215,8 +239,6 @@ def _cmd_enact(args: argparse.Namespace) -> int:
             sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
         else:
             sys.stdout.write(result.text())
-        if result.status == "applied" and result.insync is False and args.wait > 0:
-            return EXIT_FINDINGS
         return EXIT_OK
 
     return _run("enact", body)
@@ -228,10 +250,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = plan_sub.add_parser("from-live", help="a multivalue plan from the live name (generation = live + 1)")
     _name_and_zone(p)
-    p.add_argument("--address", action="append", type=_address, metavar="IP@ZONE", help="an origin address and its zone (repeat)")
-    p.add_argument("--from-load-balancers", action="store_true", help="take the Elastic IPs of the NLBs the alias records point at")
+    p.add_argument("--address", action="append", type=_address, metavar="IP@ZONE",
+                   help="an origin address (IPv4: an A record, IPv6: an AAAA record) and its zone (repeat)")
+    p.add_argument("--from-load-balancers", action="store_true",
+                   help="take the Elastic IPs of the NLBs the alias records point at (and their IPv6 addresses for AAAA aliases)")
     p.add_argument("--health-check", type=_health_check, default=None, metavar="tcp:PORT|https:PORT/PATH", help="for new records (default tcp:443)")
-    p.add_argument("--ttl", type=int_range(1, 86400), help="record TTL (default: the live records', else 60)")
+    p.add_argument("--ttl", type=int_range(0, 86400), help="record TTL, 0..86400 (default: the live records', else 60)")
     p.add_argument("-o", "--output", help="plan file to write (default: stdout)")
     p.set_defaults(func=_cmd_from_live)
 
@@ -239,7 +263,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("paths", nargs="+", metavar="CDK_OUT|TEMPLATE", help="a cdk.out directory or template files")
     _name_and_zone(p)
     p.add_argument("--health-check", type=_health_check, default=None, metavar="tcp:PORT|https:PORT/PATH", help="when a record has none (default tcp:443)")
-    p.add_argument("--ttl", type=int_range(1, 86400), help="record TTL (default: the templates')")
+    p.add_argument("--ttl", type=int_range(0, 86400), help="record TTL, 0..86400 (default: the templates')")
     p.add_argument("-o", "--output", help="plan file to write (default: stdout)")
     p.set_defaults(func=_cmd_from_template)
 

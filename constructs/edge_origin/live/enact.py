@@ -3,23 +3,29 @@
 ``enact(client, plan, options)`` (``client``: a boto3 ``route53`` client, moto's, or
 ``edge_origin.testing.route53.StrictRoute53``):
 
-1. reads the name's A record sets and its generation record (``name_state.read_name``);
+1. reads the name's A and AAAA record sets and its generation record (``name_state.read_name``);
 2. refuses before calling Route 53 (``Refusal``, exit 1 in the CLI): a generation not above the
    live one (``StalePlan``; the same generation with the same digest is a no-op instead), a plan
    without records, a plan none of whose records is healthy now, more than ``max_change_share``
    of the records changed at once (unless ``allow_full_change``, which a routing-policy
-   migration needs), a batch above Route 53's 1,000 values;
+   migration needs), a batch above Route 53's 1,000 values, a name holding an address type (A or
+   AAAA) the plan has no records of (its sets would stay on the old routing policy);
 3. creates the missing health checks (idempotent: the CallerReference is derived from the name,
    the set identifier and the config, and an existing check with it is reused);
 4. sends one batch: DELETE the exact generation record + CREATE the next one, DELETE every live
-   A record set of the name that the plan does not keep (whatever its routing policy), DELETE +
+   A/AAAA record set of the name that the plan does not keep (whatever its routing policy), DELETE +
    CREATE the ones it changes, CREATE the new ones. Route 53 applies it all or nothing and
    refuses a DELETE that does not match exactly, so a writer whose view went stale loses the
-   whole batch. It then re-reads: if its generation is no longer above the live one it reports
-   ``stale plan: live generation is G``; if it still is (a lower plan won the race), it plans
-   again from the fresh state (every guard re-checked), at most ``retries`` times. It never
-   resends an old batch;
-5. waits for INSYNC with bounded exponential backoff (``get_change``).
+   whole batch. After ANY error once the batch may have been sent (a refusal, a 5xx, a timeout, a
+   reset connection: botocore may have resent it, and its first copy may have landed) it
+   re-reads the name and decides (``judge``): applied (the generation record holds this plan's
+   digest), not applied (the state read before: ``EnactFailed`` or ``TransientFailure``),
+   another writer's generation (``stale plan: live generation is G``, or, if this plan is still
+   above it, plan again from the fresh state, every guard re-checked, at most ``retries`` times),
+   or ``OutcomeUnknown``. It never resends an old batch itself;
+5. waits for INSYNC with bounded exponential backoff (``get_change``; a failure there leaves the
+   plan applied, "INSYNC not confirmed"), then reads the name back and notes how it departs from
+   the plan (another writer's records beside these: moto lets that happen).
 
 ``dry_run`` stops after step 2 and returns the batch in Route 53's own shape (no health check
 is created). ``PlanStore`` keeps applied plans on disk; its ``cleanup`` re-reads the generation
@@ -38,16 +44,20 @@ from pathlib import Path
 from typing import Any
 
 import botocore.exceptions
+import botocore.parsers
 
+from edge_origin.live.boundary import UnreadableResponse
 from edge_origin.live.name_state import (
+    ADDRESS_TYPES,
     Generation,
     LiveName,
+    NameStateError,
     plan_blocker,
     read_name,
     routing_policy,
     zone_name,
 )
-from edge_origin.live.paging import paginate
+from edge_origin.live.paging import PagingError, paginate
 from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
 
 MAX_BATCH_VALUES = 1000
@@ -58,7 +68,14 @@ DEFAULT_RETRIES = 3
 NEW_HEALTH_CHECK = "<created by enact: {sid}>"
 
 
-class Refusal(RuntimeError):
+class NotApplied(RuntimeError):
+    """The plan is not applied: the name holds the state enact read before (the reason, one line).
+    ``retry_safe``: running the same plan again as is may succeed (a transient AWS error)."""
+
+    retry_safe = False
+
+
+class Refusal(NotApplied):
     """enact will not apply the plan (nothing was changed): the reason, one line."""
 
 
@@ -70,8 +87,25 @@ class StalePlan(Refusal):
         super().__init__(f"stale plan: live generation is {live_generation}" + (f" ({detail})" if detail else ""))
 
 
-class EnactFailed(RuntimeError):
-    """Route 53 refused the batch for another reason than a stale view (its message)."""
+class EnactFailed(NotApplied):
+    """AWS refused a call for another reason than a stale view (its code and message); re-read
+    after the batch, the name holds the state read before it."""
+
+
+class TransientFailure(NotApplied):
+    """An AWS error that may pass (throttling, 5xx, timeout, reset connection); re-read after
+    it, the name holds the state read before: nothing changed, safe to run the same plan again."""
+
+    retry_safe = True
+
+
+class OutcomeUnknown(RuntimeError):
+    """After an error once the batch may have been sent, the name holds neither this plan's
+    generation nor the state read before it (or could not be read back): look before acting."""
+
+    def __init__(self, message: str, show_command: str) -> None:
+        self.show_command = show_command
+        super().__init__(f"{message}; see what is live: {show_command}")
 
 
 @dataclass(frozen=True)
@@ -106,6 +140,7 @@ class Prepared:
     change_share: float
     noop: bool = False
     notes: list[str] = field(default_factory=list)
+    kept_records: list[dict[str, Any]] = field(default_factory=list)
 
     def change_batch(self) -> dict[str, Any]:
         return {"Comment": _comment(self.plan), "Changes": self.changes}
@@ -130,6 +165,7 @@ class EnactResult:
     change_share: float = 0.0
     attempts: int = 1
     notes: list[str] = field(default_factory=list)
+    read_back: str | None = None  # matches | differs | not read (after applying)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +185,7 @@ class EnactResult:
             "change_id": self.change_id,
             "insync": self.insync,
             "attempts": self.attempts,
+            "read_back": self.read_back,
             "notes": self.notes,
         }
 
@@ -169,7 +206,7 @@ class EnactResult:
             done = "created" if self.health_checks_created else "to create"
             lines.append(f"  health checks {done}: {len(self.health_checks_to_create)}")
         if self.change_id:
-            lines.append(f"  change {self.change_id}: {'INSYNC' if self.insync else 'not yet INSYNC'}")
+            lines.append(f"  change {self.change_id}: {'INSYNC' if self.insync else 'not yet INSYNC' if self.insync is False else 'INSYNC not confirmed'}")
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines) + "\n"
 
@@ -220,7 +257,7 @@ def is_healthy(client: Any, health_check_id: str) -> bool:
 def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
     return {
         "Name": plan.fqdn,
-        "Type": "A",
+        "Type": record.type,
         "SetIdentifier": record.set_identifier,
         "MultiValueAnswer": True,
         "TTL": plan.ttl,
@@ -230,6 +267,8 @@ def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict
 
 
 def _same_record(live: dict[str, Any], want: dict[str, Any]) -> bool:
+    if live.get("Type") != want["Type"]:
+        return False
     if any(live.get(k) is not None for k in ("Weight", "AliasTarget", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")):
         return False
     return (
@@ -285,7 +324,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     extra: list[dict[str, Any]] = []
     for rec in live.records:
         sid = rec.get("SetIdentifier")
-        if sid in wanted and sid not in live_by_sid:
+        if sid in wanted and wanted[sid]["Type"] == rec.get("Type") and sid not in live_by_sid:
             live_by_sid[sid] = rec
         else:
             extra.append(rec)
@@ -298,7 +337,17 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
             kept.append(sid)
         else:
             modified.append(sid)
-    removed = [str(r.get("SetIdentifier") or "(simple)") for r in extra]
+    removed = [_label(r) for r in extra]
+    lacking = sorted({r.get("Type", "A") for r in live.records} - set(plan.types()))
+    if lacking:
+        stays = [r for r in live.records if r.get("Type") in lacking]
+        sets = ", ".join(f"{_label(r)} ({routing_policy(r)})" for r in stays)
+        raise Refusal(
+            f"{plan.fqdn} also holds {'/'.join(lacking)} record sets ({sets}) and plan generation {plan.generation} has no "
+            f"{'/'.join(lacking)} records: migrating only {'/'.join(plan.types())} would leave them as they are. Add the "
+            "IPv6 addresses (--address 2001:db8::10@us-east-1a, or --from-load-balancers with dualstack NLBs) so every "
+            "address type moves in the same batch"
+        )
     changed = len(added) + len(modified) + len(removed)
     total = len(live.records) + len(added)
     share = changed / total if total else 0.0
@@ -348,7 +397,9 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         changes.append({"Action": "CREATE", "ResourceRecordSet": wanted[sid]})
     if _batch_values(changes) > MAX_BATCH_VALUES:
         raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
-    return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes)
+    notes.extend(plan.notes())
+    return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes,
+                    kept_records=[live_by_sid[sid] for sid in kept])
 
 
 def _result(prepared: Prepared, status: str) -> EnactResult:
@@ -365,11 +416,10 @@ def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
     """Create (or find again) the plan's missing health checks; fill their ids into the batch."""
     created: dict[str, str] = {}
     for spec in prepared.health_checks_to_create:
-        try:
-            hc = client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"])
-        except botocore.exceptions.ClientError as exc:
-            err = exc.response.get("Error", {})
-            raise EnactFailed(f"create_health_check for {spec['set_identifier']}: {err.get('Code')}: {err.get('Message')}") from None
+        hc = _before_send(
+            lambda spec=spec: client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"]),
+            f"create_health_check for {spec['set_identifier']}",
+        )
         created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
     for change in prepared.changes:
         rr = change["ResourceRecordSet"]
@@ -379,34 +429,197 @@ def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
     return created
 
 
+# --- sending and deciding what happened ----------------------------------------------------
+# botocore's standard retry mode resends these (botocore/retries/standard.py); after the last
+# attempt they leave the outcome to the re-read, never to a guess.
+TRANSIENT_CODES = frozenset({
+    "Throttling", "ThrottlingException", "RequestLimitExceeded", "PriorRequestNotComplete",
+    "RequestTimeout", "RequestTimeoutException", "InternalError", "InternalFailure", "ServiceUnavailable",
+})
+# What a boto3 call raises when AWS (or what stands in front of it) answers with an error, no
+# answer, or an answer botocore cannot parse (an HTML 500 page: ResponseParserError is not a
+# BotoCoreError).
+AWS_ERRORS = (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, botocore.parsers.ResponseParserError)
+# Route 53 refuses a batch whose DELETE no longer matches with these (a lost race or a lost answer).
+REFUSED_BATCH_CODES = frozenset({"InvalidChangeBatch", "InvalidInput"})
+
+
+def _aws_error(exc: BaseException) -> tuple[str, bool]:
+    """One line for an AWS error, and whether it may pass on its own."""
+    if isinstance(exc, botocore.exceptions.ClientError):
+        err = exc.response.get("Error", {})
+        status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
+        code = err.get("Code") or f"HTTP {status}"
+        return f"{code}: {err.get('Message') or ''}".rstrip(": "), code in TRANSIENT_CODES or (status or 0) >= 500
+    return " ".join(str(exc).split()), True
+
+
+# Not an outcome but the setup (exit 2 in the CLI, raised as botocore raises them): an endpoint
+# that cannot be reached or is not AWS, no credentials, a request botocore refuses to send.
+SETUP_ERRORS = (botocore.exceptions.EndpointConnectionError, botocore.exceptions.NoCredentialsError,
+                botocore.exceptions.ParamValidationError, UnreadableResponse)
+
+
+def _before_send(fn: Callable[[], Any], what: str) -> Any:
+    """Run a step before the batch is sent: an AWS error there means nothing changed."""
+    try:
+        return fn()
+    except SETUP_ERRORS:
+        raise
+    except NameStateError as exc:
+        raise TransientFailure(f"{what}: {exc}") from None
+    except AWS_ERRORS as exc:
+        text, transient = _aws_error(exc)
+        cls = TransientFailure if transient else EnactFailed
+        raise cls(f"{what}: {text} (before the batch was sent: nothing changed)") from None
+
+
+def show_command(plan: Plan) -> str:
+    return f"edge-origin plan show --name {plan.name.rstrip('.')} --zone-id {plan.zone_id}"
+
+
+def is_this_plan(live: LiveName, plan: Plan) -> bool:
+    g = live.generation
+    return g is not None and g.number == plan.generation and g.digest == plan.digest()
+
+
+def superseded_this_plan(live: LiveName, plan: Plan) -> bool:
+    """A later batch replaced this plan's generation (its record names this plan as previous)."""
+    g = live.generation
+    return g is not None and g.previous == plan.generation and g.previous_digest == plan.digest()
+
+
+def judge(fresh: LiveName, prepared: Prepared) -> str:
+    """What the re-read says about the batch: ``applied`` (the generation record holds this
+    plan's digest, or names it as the previous one), ``not-applied`` (the state read before),
+    ``other-writer`` (another edge-origin generation landed instead) or ``unknown``."""
+    if is_this_plan(fresh, prepared.plan) or superseded_this_plan(fresh, prepared.plan):
+        return "applied"
+    if _same_state(fresh, prepared.live):
+        return "not-applied"
+    if fresh.generation is not None and fresh.generation_record != prepared.live.generation_record:
+        return "other-writer"
+    return "unknown"
+
+
 def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
            sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> EnactResult:
-    """Create health checks, re-check health, send the batch, wait for INSYNC."""
+    """Create health checks, re-check health, send the batch; after any error once it may have
+    been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back."""
     result = _result(prepared, "applied")
     result.health_checks_created = create_health_checks(client, prepared)
     plan = prepared.plan
-    ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"]
-    kept_ids = [r["HealthCheckId"] for r in prepared.live.records if r.get("SetIdentifier") in prepared.kept]
-    if not any(is_healthy(client, hc) for hc in ids + kept_ids):
+    ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes
+           if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] in ADDRESS_TYPES]
+    kept_ids = [r["HealthCheckId"] for r in prepared.kept_records]
+    if not _before_send(lambda: any(is_healthy(client, hc) for hc in ids + kept_ids), "get_health_check_status"):
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
-    except botocore.exceptions.ClientError as exc:
-        err = exc.response.get("Error", {})
-        if err.get("Code") in ("InvalidChangeBatch", "InvalidInput", "PriorRequestNotComplete"):
-            raise _LostRace(err.get("Code", ""), err.get("Message", "")) from None
-        raise EnactFailed(f"Route 53 refused the batch: {err.get('Code')}: {err.get('Message')}") from None
+    except AWS_ERRORS as exc:
+        return _after_error(client, prepared, result, exc)
     result.change_id = info["Id"]
-    result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
-    if not result.insync and options.wait_s > 0:
+    try:
+        result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
+    except AWS_ERRORS as exc:
+        result.insync = None
+        result.notes.append(f"applied; INSYNC not confirmed: get_change {info['Id']}: {_aws_error(exc)[0]}")
+    if result.insync is False and options.wait_s > 0:
         result.notes.append(f"change {info['Id']} applied but not INSYNC after {options.wait_s:g} s")
+    _read_back(client, prepared, result)
     return result
 
 
+def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: BaseException) -> EnactResult:
+    """The batch call failed: re-read the name and return (applied) or raise what happened."""
+    plan = prepared.plan
+    cause, transient = _aws_error(exc)
+    code = exc.response.get("Error", {}).get("Code") if isinstance(exc, botocore.exceptions.ClientError) else None
+    try:
+        fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
+    except (*AWS_ERRORS, PagingError) as reread:
+        text = reread if isinstance(reread, PagingError) else _aws_error(reread)[0]
+        raise OutcomeUnknown(f"change_resource_record_sets failed ({cause}) and the name could not be read back ({text})",
+                             show_command(plan)) from None
+    verdict = judge(fresh, prepared)
+    if verdict == "applied":
+        result.insync = None
+        result.notes.append(
+            f"the answer to the batch was lost ({cause}); re-read: the generation record holds this plan's digest, "
+            "so the batch is applied; INSYNC not confirmed (no change id)"
+        )
+        _read_back(client, prepared, result, fresh)
+        return result
+    if verdict == "not-applied":
+        if code in REFUSED_BATCH_CODES or not transient:
+            raise EnactFailed(f"Route 53 refused the batch: {cause} (re-read: the name holds the state read before; nothing changed)") from None
+        raise TransientFailure(f"change_resource_record_sets: {cause}; re-read: the name holds the state read before, "
+                               "nothing changed: safe to run the same plan again") from None
+    if verdict == "other-writer":
+        raise _LostRace(cause, fresh)
+    raise OutcomeUnknown(
+        f"change_resource_record_sets failed ({cause}); re-read: {fresh.name} holds neither generation {plan.generation} "
+        f"of this plan nor the state read before it (generation {fresh.live_generation})", show_command(plan)) from None
+
+
+def _expected_records(prepared: Prepared) -> dict[str, tuple[Any, ...]]:
+    wanted = [c["ResourceRecordSet"] for c in prepared.changes
+              if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] in ADDRESS_TYPES] + prepared.kept_records
+    return {_label(r): _record_shape(r) for r in wanted}
+
+
+def _label(record: dict[str, Any]) -> str:
+    """A record set's name in messages: its set identifier, with the type when it is not A."""
+    sid = str(record.get("SetIdentifier") or "(simple)")
+    return sid if record.get("Type", "A") == "A" else f"{sid} ({record['Type']})"
+
+
+def _record_shape(r: dict[str, Any]) -> tuple[Any, ...]:
+    return (r.get("Type"), routing_policy(r), r.get("TTL"), tuple(sorted(v["Value"] for v in r.get("ResourceRecords") or [])), r.get("HealthCheckId"))
+
+
+def read_back(fresh: LiveName, prepared: Prepared) -> list[str]:
+    """How the name as read now departs from the plan (empty: exactly the plan's records)."""
+    plan = prepared.plan
+    notes = []
+    if not is_this_plan(fresh, plan):
+        notes.append(f"read back: live generation is now {fresh.live_generation} (another batch landed after this one)")
+        return notes
+    want = _expected_records(prepared)
+    have: dict[str, list[tuple[Any, ...]]] = {}
+    for r in fresh.records:
+        have.setdefault(_label(r), []).append(_record_shape(r))
+    extra = sorted(sid for sid in have if sid not in want)
+    missing = sorted(sid for sid in want if sid not in have)
+    differ = sorted(sid for sid in want if sid in have and have[sid] != [want[sid]])
+    if extra:
+        notes.append(f"read back: {fresh.name} also holds record sets this plan does not: {', '.join(extra)} "
+                     "(another writer's batch landed beside this one; Route 53 refuses that, moto does not)")
+    if missing:
+        notes.append(f"read back: record sets of this plan missing: {', '.join(missing)}")
+    if differ:
+        notes.append(f"read back: record sets that differ from the plan: {', '.join(differ)}")
+    return notes
+
+
+def _read_back(client: Any, prepared: Prepared, result: EnactResult, fresh: LiveName | None = None) -> None:
+    if fresh is None:
+        try:
+            fresh = read_name(client, prepared.plan.zone_id, prepared.plan.name, prepared.live.zone_name)
+        except (*AWS_ERRORS, PagingError) as exc:
+            result.read_back = "not read"
+            text = exc if isinstance(exc, PagingError) else _aws_error(exc)[0]
+            result.notes.append(f"read back failed ({text}): the batch is applied; check with {show_command(prepared.plan)}")
+            return
+    problems = read_back(fresh, prepared)
+    result.read_back = "differs" if problems else "matches"
+    result.notes.extend(problems)
+
+
 class _LostRace(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        self.code, self.message = code, message
-        super().__init__(f"{code}: {message}")
+    def __init__(self, cause: str, fresh: LiveName) -> None:
+        self.cause, self.fresh = cause, fresh
+        super().__init__(cause)
 
 
 def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
@@ -432,14 +645,17 @@ def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
 def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
           after_read: Callable[[Prepared], None] | None = None) -> EnactResult:
-    """Apply ``plan`` (see the module docstring). ``after_read`` runs between read and send (tests)."""
+    """Apply ``plan`` (see the module docstring). Returns an ``EnactResult`` (applied, no-op,
+    dry-run), raises ``NotApplied`` (``Refusal``/``StalePlan``/``EnactFailed``: nothing changed;
+    ``TransientFailure``: nothing changed, safe to retry) or ``OutcomeUnknown``.
+    ``after_read`` runs between read and send (tests)."""
     options = options or EnactOptions()
-    zone = zone_name(client, plan.zone_id)
+    zone = _before_send(lambda: zone_name(client, plan.zone_id), "get_hosted_zone")
     attempts = 0
     last_race = ""
     while True:
         attempts += 1
-        prepared = prepare(client, plan, options, zone=zone)
+        prepared = _before_send(lambda: prepare(client, plan, options, zone=zone), "reading the name")
         if prepared.noop:
             result = _result(prepared, "no-op")
             result.attempts = attempts
@@ -456,9 +672,7 @@ def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
         try:
             result = submit(client, prepared, options, sleep=sleep, clock=clock)
         except _LostRace as race:
-            fresh = read_name(client, plan.zone_id, plan.name, zone)
-            if fresh.live_generation == prepared.live.live_generation and _same_state(fresh, prepared.live):
-                raise EnactFailed(f"Route 53 refused the batch: {race}") from None
+            fresh = race.fresh
             if plan.generation <= fresh.live_generation:
                 raise StalePlan(fresh.live_generation) from None
             last_race = f"generation {fresh.live_generation} was applied while this plan waited"
@@ -567,7 +781,7 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
              "Action": "route53:ChangeResourceRecordSets", "Resource": zone_arn,
              "Condition": {"ForAllValues:StringEquals": {
                  "route53:ChangeResourceRecordSetsNormalizedRecordNames": names,
-                 "route53:ChangeResourceRecordSetsRecordTypes": ["A", "TXT"],
+                 "route53:ChangeResourceRecordSetsRecordTypes": ["A", "AAAA", "TXT"],
                  "route53:ChangeResourceRecordSetsActions": ["CREATE", "DELETE"],
              }}},
             {"Sid": "WaitForInsync", "Effect": "Allow", "Action": "route53:GetChange", "Resource": "arn:aws:route53:::change/*"},

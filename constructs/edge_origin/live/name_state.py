@@ -1,4 +1,4 @@
-"""What Route 53 holds for one origin name: its A record sets and its generation record.
+"""What Route 53 holds for one origin name: its A and AAAA record sets and its generation record.
 
 The generation record is a TXT record at ``_edge-origin-generation.<name>`` whose values are
 ``"edge-origin generation=G digest=D"`` and, after the first change, ``"edge-origin previous=P
@@ -20,6 +20,7 @@ from edge_origin.live.plans import GENERATION_LABEL, PlanError
 GENERATION_TTL = 60
 _CURRENT = re.compile(r'^"edge-origin generation=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
 _PREVIOUS = re.compile(r'^"edge-origin previous=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
+ADDRESS_TYPES = ("A", "AAAA")  # every address type of a name: a plan migrates them together
 ROUTING_FIELDS = ("Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")
 
 
@@ -108,6 +109,13 @@ class LiveName:
             return "none"
         return policies.pop() if len(policies) == 1 else "mixed"
 
+    def policies_by_type(self) -> dict[str, str]:
+        """The routing policy of each address type the name holds (``A``/``AAAA``)."""
+        out: dict[str, set[str]] = {}
+        for r in self.records:
+            out.setdefault(r.get("Type", "A"), set()).add(routing_policy(r))
+        return {t: (p.pop() if len(p) == 1 else "mixed") for t, p in sorted(out.items())}
+
     @property
     def foreign_generation_record(self) -> bool:
         """A TXT record at the reserved label that edge-origin did not write."""
@@ -119,6 +127,7 @@ class LiveName:
             "hosted_zone_id": self.zone_id,
             "zone_name": self.zone_name,
             "routing_policy": self.routing_policy,
+            "routing_policy_by_type": self.policies_by_type(),
             "generation": self.live_generation,
             "digest": self.generation.digest if self.generation else None,
             "previous_generation": self.generation.previous if self.generation else None,
@@ -158,7 +167,7 @@ def _generation_record(client: Any, zone_id: str, name: str) -> dict[str, Any] |
 
 
 def read_name(client: Any, zone_id: str, name: str, zone: str | None = None) -> LiveName:
-    """The name's A record sets and its generation record, read now."""
+    """The name's A and AAAA record sets and its generation record, read now."""
     zone = zone or zone_name(client, zone_id)
     check_inside(name, zone)
     # One consistent view: the records are listed between two reads of the generation record, and
@@ -167,7 +176,7 @@ def read_name(client: Any, zone_id: str, name: str, zone: str | None = None) -> 
     # batch that only swaps the generation record pass Route 53's exact-match check).
     gen_record = _generation_record(client, zone_id, name)
     for _ in range(CONSISTENT_READ_ATTEMPTS):
-        records = list_record_sets(client, zone_id, fqdn(name), "A")
+        records = [r for rtype in ADDRESS_TYPES for r in list_record_sets(client, zone_id, fqdn(name), rtype)]
         after = _generation_record(client, zone_id, name)
         if after == gen_record:
             break

@@ -37,14 +37,15 @@ class Address:
 
 
 def parse_address(text: str) -> Address:
-    """``203.0.113.10@us-east-1a`` -> Address; PlanError naming ``--address`` otherwise."""
-    ip, sep, zone = text.partition("@")
-    if not sep or not zone:
-        raise PlanError(f"--address {text!r}: no zone; expected IP@ZONE such as 203.0.113.10@us-east-1a")
+    """``203.0.113.10@us-east-1a`` or ``2001:db8::10@us-east-1a`` -> Address (IPv6 in its short
+    form, as Route 53 spells it); PlanError naming ``--address`` otherwise."""
+    ip, sep, zone = text.rpartition("@")
+    if not sep or not zone or not ip:
+        raise PlanError(f"--address {text!r}: no zone; expected IP@ZONE such as 203.0.113.10@us-east-1a or 2001:db8::10@us-east-1a")
     try:
-        ipaddress.IPv4Address(ip)
+        ip = str(ipaddress.ip_address(ip))
     except ValueError:
-        raise PlanError(f"--address {text!r}: {ip!r} is not an IPv4 address") from None
+        raise PlanError(f"--address {text!r}: {ip!r} is not an IPv4 or IPv6 address") from None
     if not _ZONE.match(zone) or len(zone) > 64:
         raise PlanError(f"--address {text!r}: {zone!r} is not an Availability Zone name such as us-east-1a")
     return Address(ip, zone)
@@ -83,7 +84,7 @@ def _build_plan(live: LiveName, zone_id: str, name: str, addresses: Sequence[Add
         records.append(PlanRecord(sid, addr.ip, addr.zone, None, health_check))
     if ttl is None:
         ttls = {r["TTL"] for r in live.records if r.get("TTL") is not None}
-        ttl = ttls.pop() if len(ttls) == 1 and 1 <= next(iter(ttls)) <= 86400 else DEFAULT_TTL
+        ttl = ttls.pop() if len(ttls) == 1 and 0 <= next(iter(ttls)) <= 86400 else DEFAULT_TTL
     plan = Plan(name=name.rstrip("."), hosted_zone_id=zone_id, generation=live.live_generation + 1, ttl=ttl, records=tuple(records))
     return parse_plan(plan.to_json(), "generated plan")  # the same checks as a plan file
 
@@ -114,8 +115,11 @@ def _lb_dns(name: str) -> str:
 
 
 def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
-    """The Elastic IPs of the NLBs the name's alias records point at, one per zone."""
+    """The Elastic IPs of the NLBs the name's alias records point at, one per zone, and, when
+    the name has AAAA alias records, the NLBs' IPv6 addresses (a dualstack NLB has one a zone,
+    ``LoadBalancerAddresses[].IPv6Address``); Refusal when an AAAA alias points at an NLB with none."""
     targets = [_lb_dns(r["AliasTarget"]["DNSName"]) for r in live.records if r.get("AliasTarget")]
+    ipv6_targets = {_lb_dns(r["AliasTarget"]["DNSName"]) for r in live.records if r.get("AliasTarget") and r.get("Type") == "AAAA"}
     if not targets:
         raise Refusal(
             f"{live.name} has no alias records pointing at load balancers "
@@ -144,13 +148,22 @@ def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
                     "AllocationId, set when the NLB is created; edge-origin's OriginFleet does this), or pass --address IP@ZONE"
                 )
             out.extend(Address(e["IpAddress"], az["ZoneName"], lb["LoadBalancerName"]) for e in eips)
+            if target in ipv6_targets:
+                v6 = [a["IPv6Address"] for a in az.get("LoadBalancerAddresses", []) if a.get("IPv6Address")]
+                if not v6:
+                    raise Refusal(
+                        f"{live.name} has AAAA alias records to {lb['LoadBalancerName']}, which has no IPv6 address in "
+                        f"{az.get('ZoneName')} (IpAddressType {lb.get('IpAddressType', 'ipv4')}): pass --address IPV6@ZONE for "
+                        "each IPv6 origin address, or the AAAA sets would stay weighted"
+                    )
+                out.extend(Address(str(ipaddress.ip_address(a)), az["ZoneName"], f"{lb['LoadBalancerName']}-ipv6") for a in v6)
     return out
 
 
 # --- from synthesized templates ----------------------------------------------------------------
 def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation: Any, ec2: Any, zone_id: str, name: str, *,
                        health_check: HealthCheckSpec | None = None, ttl: int | None = None) -> Plan:
-    """A plan from the synthesized A records of ``name``, each EIP resolved through the deployed
+    """A plan from the synthesized A and AAAA records of ``name``, each EIP resolved through the deployed
     stack's physical ids (``describe_stack_resources``) and checked with ``describe_addresses``."""
     from edge_origin.model import ModelError, ResourceRef, load_model
 
@@ -158,9 +171,9 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
         model = load_model(paths)
     except ModelError as exc:
         raise PlanError(str(exc)) from None
-    records = [r for r in model.record_sets(fqdn(name).rstrip(".")) if r.type == "A"]
+    records = [r for r in model.record_sets(fqdn(name).rstrip(".")) if r.type in ("A", "AAAA")]  # every address type
     if not records:
-        raise PlanError(f"--name {name}: no A records of that name in {', '.join(map(str, paths))}")
+        raise PlanError(f"--name {name}: no A or AAAA records of that name in {', '.join(map(str, paths))}")
     zone = zone_name(route53, zone_id)
     live = read_name(route53, zone_id, name, zone)
     if (why := plan_blocker(live)) is not None:
@@ -220,7 +233,7 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
 
 def _template_ttl(records: Sequence[Any]) -> int | None:
     ttls = {r.ttl for r in records if isinstance(r.ttl, int)}
-    return ttls.pop() if len(ttls) == 1 and 1 <= next(iter(ttls)) <= 86400 else None
+    return ttls.pop() if len(ttls) == 1 and 0 <= next(iter(ttls)) <= 86400 else None
 
 
 def _stack_physical_ids(cloudformation: Any, stack: str) -> dict[str, str]:
@@ -251,9 +264,11 @@ def _eip_address(ec2: Any, physical_id: str, where: str) -> str:
 def show_text(live: LiveName) -> str:
     """What is live for one name: routing policy, generation, records."""
     gen = live.generation
+    by_type = live.policies_by_type()
+    per_type = f" ({', '.join(f'{t}: {p}' for t, p in by_type.items())})" if len(by_type) > 1 else ""
     lines = [
         f"{live.name} in {live.zone_name} ({live.zone_id})",
-        f"  routing policy: {live.routing_policy}",
+        f"  routing policy: {live.routing_policy}{per_type}",
         f"  generation: {gen.number} (digest {gen.digest}; previous {gen.previous if gen.previous is not None else '-'})"
         if gen else ("  generation: none (never enacted)" if not live.foreign_generation_record
                      else "  generation: a TXT record edge-origin did not write holds the label"),
@@ -267,5 +282,6 @@ def show_text(live: LiveName) -> str:
             what = ", ".join(v["Value"] for v in rec.get("ResourceRecords") or []) + f" ttl {rec.get('TTL')}"
         extra = f" weight {rec['Weight']}" if rec.get("Weight") is not None else ""
         hc = f" health check {rec['HealthCheckId']}" if rec.get("HealthCheckId") else ""
-        lines.append(f"    [{sid}] {routing_policy(rec)}{extra}: {what}{hc}")
+        rtype = f" {rec.get('Type')}" if rec.get("Type") != "A" else ""
+        lines.append(f"    [{sid}]{rtype} {routing_policy(rec)}{extra}: {what}{hc}")
     return "\n".join(lines) + "\n"

@@ -1,12 +1,13 @@
 """DNS plans: the file format, its validation, and where plans come from.
 
-A plan is the desired state of one origin name: multivalue A records, one per origin IP, each
-with a health check (an existing ``health_check_id`` or a ``health_check`` to create), at one
+A plan is the desired state of one origin name: multivalue A records (IPv4) and AAAA records
+(IPv6), one per origin IP, each with a health check (an existing ``health_check_id`` or a ``health_check`` to create), at one
 ``generation``. The format is the JSON Schema shipped as ``edge_origin/data/plan.schema.json``;
 ``parse_plan`` checks a document against it with a small validator of its own (the keywords the
 schema uses) and then what a schema cannot say (unique set identifiers and IPs, usable
-addresses). Every problem is ``PlanError``: one line naming the file and the field, such as
-``plan.json: records[2].ip: '203.0.113.300' is not an IPv4 address``.
+addresses, no duplicate JSON keys). Every problem is ``PlanError``: one line naming the file and
+the field, such as ``plan.json: records[2].ip: '203.0.113.300' is not an IPv4 or IPv6 address``.
+``Plan.notes()`` says what is accepted but worth knowing (more than 8 records of one type).
 
 ``plan_from_live``, ``plan_from_template`` and ``describe_live`` (``edge-origin plan from-live |
 from-template | show``) live in ``edge_origin.live.plan_sources``.
@@ -143,6 +144,10 @@ def _check(value: Any, schema: dict[str, Any], path: str, root: dict[str, Any]) 
             return [f"{where}: {_short(value)} is not {expected or 'valid'}"]
         if schema.get("format") == "ipv4" and not _ipv4(value):
             return [f"{where}: {_short(value)} is not an IPv4 address"]
+        if schema.get("format") == "ipv6" and not (_ip(value) and ":" in value):
+            return [f"{where}: {_short(value)} is not an IPv6 address"]
+    if "anyOf" in schema and all(_check(value, _resolve(o, root), path, root) for o in schema["anyOf"]):
+        return [f"{where}: {_short(value)} is not {expected or 'valid'}"]
     if isinstance(value, list):
         if len(value) > schema.get("maxItems", len(value)):
             return [f"{where}: {len(value)} items, at most {schema['maxItems']} allowed"]
@@ -181,6 +186,49 @@ def _ipv4(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _ip(value: str) -> bool:
+    """An IPv4 address, or an IPv6 address without a zone index (``fe80::1%eth0`` is not one)."""
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return "%" not in value
+
+
+# Route 53 API reference, HealthCheckConfig.IPAddress: "Route 53 can't check the health of
+# endpoints for which the IP address is in local, private, non-routable, or multicast ranges"
+# (RFC 5735, RFC 6598, RFC 5156). CreateHealthCheck refuses them, so a plan refuses them first.
+# The documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) stay
+# usable for examples and tests.
+UNCHECKABLE_NETWORKS: tuple[tuple[str, str], ...] = (
+    ("0.0.0.0/8", "'this network' (RFC 5735)"), ("10.0.0.0/8", "private (RFC 1918)"),
+    ("100.64.0.0/10", "shared address space (RFC 6598)"), ("127.0.0.0/8", "loopback"),
+    ("169.254.0.0/16", "link-local"), ("172.16.0.0/12", "private (RFC 1918)"),
+    ("192.0.0.0/24", "IETF protocol assignments (RFC 5735)"), ("192.168.0.0/16", "private (RFC 1918)"),
+    ("198.18.0.0/15", "benchmarking (RFC 5735)"), ("224.0.0.0/4", "multicast"), ("240.0.0.0/4", "reserved"),
+    ("::/128", "unspecified"), ("::1/128", "loopback"), ("::ffff:0:0/96", "IPv4-mapped (RFC 5156)"),
+    ("fc00::/7", "unique local (private, RFC 5156)"), ("fe80::/10", "link-local"), ("ff00::/8", "multicast"),
+)
+_UNCHECKABLE = tuple((ipaddress.ip_network(n), why) for n, why in UNCHECKABLE_NETWORKS)
+
+
+def uncheckable_reason(ip: str) -> str | None:
+    """Why Route 53 cannot health-check ``ip`` (its range), or None."""
+    address = ipaddress.ip_address(ip)
+    for network, why in _UNCHECKABLE:
+        if address.version == network.version and address in network:
+            return f"{why}, {network}"
+    return None
+
+
+def record_type(ip: str) -> str:
+    """``A`` for an IPv4 address, ``AAAA`` for IPv6."""
+    return "AAAA" if ipaddress.ip_address(ip).version == 6 else "A"
+
+
+MULTIVALUE_ANSWER_LIMIT = 8  # Route 53 answers with up to eight healthy records (API reference, MultiValueAnswer)
 
 
 # --- the plan ----------------------------------------------------------------------------------
@@ -253,6 +301,11 @@ class PlanRecord:
     health_check_id: str | None = None
     health_check: HealthCheckSpec | None = None
 
+    @property
+    def type(self) -> str:
+        """The record type: ``A`` (IPv4) or ``AAAA`` (IPv6)."""
+        return record_type(self.ip)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"set_identifier": self.set_identifier, "ip": self.ip}
         if self.zone is not None:
@@ -300,6 +353,22 @@ class Plan:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=2) + "\n"
 
+    def types(self) -> list[str]:
+        """The address types the plan holds records of (``A``, ``AAAA``)."""
+        return sorted({r.type for r in self.records})
+
+    def notes(self) -> list[str]:
+        """What the plan does that is allowed but worth knowing."""
+        out = []
+        for rtype in self.types():
+            n = sum(r.type == rtype for r in self.records)
+            if n > MULTIVALUE_ANSWER_LIMIT:
+                out.append(
+                    f"{n} {rtype} records: Route 53 answers with up to {MULTIVALUE_ANSWER_LIMIT} healthy ones, a different "
+                    f"{MULTIVALUE_ANSWER_LIMIT} per resolver (API reference, MultiValueAnswer), so each client sees only some origins"
+                )
+        return out
+
     def digest(self) -> str:
         """A short digest of what the plan puts in DNS (name, TTL, records; not the generation)."""
         body = {"name": self.fqdn, "ttl": self.ttl, "records": sorted((r.to_json() for r in self.records), key=lambda r: r["set_identifier"])}
@@ -318,11 +387,18 @@ def parse_plan(document: Any, where: str = "plan") -> Plan:
         sid, ip = raw["set_identifier"], raw["ip"]
         if sid in seen_ids:
             raise PlanError(f"{where}: records[{index}].set_identifier: {sid!r} is also records[{seen_ids[sid]}]'s (set identifiers must be unique)")
-        if ip in seen_ips:
-            raise PlanError(f"{where}: records[{index}].ip: {ip} is also records[{seen_ips[ip]}]'s (one record an address)")
-        address = ipaddress.IPv4Address(ip)
+        address = ipaddress.ip_address(ip)
+        canonical = str(address)
+        if canonical in seen_ips:
+            raise PlanError(f"{where}: records[{index}].ip: {ip} is also records[{seen_ips[canonical]}]'s (one record an address)")
         if address.is_multicast or address.is_unspecified or address == ipaddress.IPv4Address("255.255.255.255"):
             raise PlanError(f"{where}: records[{index}].ip: {ip} is not a unicast address")
+        if raw.get("health_check") is not None and (why := uncheckable_reason(ip)) is not None:
+            raise PlanError(
+                f"{where}: records[{index}].ip: {ip} is {why}: Route 53 cannot health-check it (CreateHealthCheck refuses "
+                "local, private, non-routable and multicast addresses); use the origin's public address"
+            )
+        ip = canonical  # Route 53 spells IPv6 values in their short form
         seen_ids[sid], seen_ips[ip] = index, index
         hc = raw.get("health_check")
         spec = None
@@ -347,7 +423,7 @@ def parse_plan(document: Any, where: str = "plan") -> Plan:
 def loads_plan(text: str, where: str = "plan") -> Plan:
     """A Plan from JSON text."""
     try:
-        document = json.loads(text, parse_constant=_no_constant)
+        document = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise PlanError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
     except RecursionError:
@@ -355,6 +431,16 @@ def loads_plan(text: str, where: str = "plan") -> Plan:
     except ValueError as exc:
         raise PlanError(f"{where}: not valid JSON ({exc})") from None
     return parse_plan(document, where)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (json.loads would keep the last one silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {key[:60]!r} is given twice in one object")
+        out[key] = value
+    return out
 
 
 def _no_constant(name: str) -> Any:

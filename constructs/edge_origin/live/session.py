@@ -14,8 +14,11 @@ from typing import Any
 # boto3 is imported on first use: every `edge-origin` command registers the session flags, and
 # importing boto3 costs 0.15-0.6 s of each CLI start.
 
-# Bounded: an unreachable endpoint fails in a few seconds, not minutes.
+# Bounded: an unreachable endpoint fails in a few seconds, not minutes. MAX_ATTEMPTS counts every
+# request sent, the first included: botocore's ``total_max_attempts`` (its ``max_attempts`` counts
+# the retries only, so ``max_attempts: 3`` sends 4 requests).
 MAX_ATTEMPTS = 3
+MAX_ATTEMPTS_RANGE = (1, 10)
 CONNECT_TIMEOUT_S = 2.0
 READ_TIMEOUT_S = 10.0
 DEFAULT_REGION = "us-east-1"
@@ -39,6 +42,9 @@ class LiveSession:
     _clients: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
+        lo, hi = MAX_ATTEMPTS_RANGE
+        if not (isinstance(self.max_attempts, int) and lo <= self.max_attempts <= hi):
+            raise LiveError(f"--max-attempts {self.max_attempts!r}: allowed {lo}..{hi} (requests sent in all, the first included)")
         import boto3
         import botocore.exceptions
 
@@ -63,17 +69,18 @@ class LiveSession:
 
             region = "us-east-1" if service in ("route53", "cloudfront") and not self.endpoint_url else self.region
             config = botocore.config.Config(
-                retries={"mode": "standard", "max_attempts": self.max_attempts},
+                retries={"mode": "standard", "total_max_attempts": self.max_attempts},
                 connect_timeout=self.connect_timeout,
                 read_timeout=self.read_timeout,
                 user_agent_extra="edge-origin",
             )
+            from edge_origin.live.boundary import guard_client
+
             try:
-                self._clients[service] = self._session.client(
-                    service, region_name=region, endpoint_url=self.endpoint_url, config=config
-                )
+                client = self._session.client(service, region_name=region, endpoint_url=self.endpoint_url, config=config)
             except (botocore.exceptions.BotoCoreError, ValueError) as exc:
                 raise LiveError(f"{service} client: {exc}") from None
+            self._clients[service] = guard_client(client)
         return self._clients[service]
 
     def check_credentials(self) -> None:
@@ -95,6 +102,21 @@ def add_session_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--region", help="AWS region (default: the profile's, else us-east-1)")
     parser.add_argument("--profile", help="AWS named profile")
     parser.add_argument("--endpoint-url", help="send every API call here (a moto server, a VPC endpoint)")
+    parser.add_argument(
+        "--max-attempts", type=_attempts, default=MAX_ATTEMPTS, metavar="N",
+        help=f"requests sent per API call in all, the first included (botocore standard retries; default {MAX_ATTEMPTS})",
+    )
+
+
+def _attempts(text: str) -> int:
+    lo, hi = MAX_ATTEMPTS_RANGE
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    if not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"{value} is out of range {lo}..{hi}")
+    return value
 
 
 def check_endpoint_url(url: str) -> None:
@@ -122,6 +144,7 @@ def session_from_args(args: argparse.Namespace) -> LiveSession:
     url = args.endpoint_url
     if url is not None:
         check_endpoint_url(url)
-    session = LiveSession(region=args.region, profile=args.profile, endpoint_url=url)
+    session = LiveSession(region=args.region, profile=args.profile, endpoint_url=url,
+                          max_attempts=getattr(args, "max_attempts", MAX_ATTEMPTS))
     session.check_credentials()
     return session

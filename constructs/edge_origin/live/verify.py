@@ -6,7 +6,9 @@ own service and compared with the template: record sets present with the declare
 TTL, routing, values and health check; health checks present and healthy; listener attributes (the
 idle timeout: 350 s when the template leaves it out); target-group and load-balancer attributes
 the template sets; the distribution's gRPC
-behaviors and origin timeouts. CloudFormation drift detection is not used (it misreports listener
+behaviors and origin timeouts. A record set at a declared name and type that no template declares
+(a hand-made record without a health check, a foreign address) is drift too. A zone named by
+``HostedZoneName`` is the public zone of that name when a private one shares it. CloudFormation drift detection is not used (it misreports listener
 attributes). Only List/Describe/Get calls are made.
 """
 
@@ -84,6 +86,7 @@ class _Verifier:
         self.model = model
         self.result = result
         self.physical: dict[tuple[str, str], str] = {}
+        self.zones_by_name: dict[str, str | None] = {}
 
     def drift(self, res: Any, what: str, declared: Any, live: Any) -> None:
         physical = self.physical.get(res.key, "-")
@@ -141,16 +144,48 @@ class _Verifier:
         name = record.hosted_zone_name
         if not name:
             return None
+        if name not in self.zones_by_name:
+            self.zones_by_name[name] = self._zone_by_name(name, record)
+        return self.zones_by_name[name]
+
+    def _zone_by_name(self, name: str, record: Any) -> str | None:
+        """The hosted zone a record names by ``HostedZoneName``. CloudFormation does not create a
+        stack whose ``AWS::Route53::RecordSet`` names a zone shared by "more than one hosted zone
+        with the specified domain name" (CloudFormation template reference, HostedZoneName), so a
+        second zone of that name came after the deploy: the record lives in the public one (a
+        private zone is named by id; edge-origin's internal origin does that). ``ListHostedZonesByName``
+        lists zones in name order from ``DNSName``, a private zone of the same name often first."""
         route53 = self.source.client("route53")
-        page = self.call("route53", f"zone {name}", lambda: route53.list_hosted_zones_by_name(DNSName=name, MaxItems="1"))
-        for zone_item in (page or {}).get("HostedZones", []):
-            if normalize_name(zone_item["Name"]) == name:
-                return zone_item["Id"].split("/")[-1]
-        return None
+        page = self.call("route53", f"zone {name}", lambda: route53.list_hosted_zones_by_name(DNSName=name, MaxItems="100"))
+        same = [z for z in (page or {}).get("HostedZones", []) if normalize_name(z["Name"]) == name]
+        public = [z for z in same if not (z.get("Config") or {}).get("PrivateZone")]
+        if len(public) > 1:  # (moto lets a stack make one beside another): the one holding the record
+            holding = [z for z in public if self._holds(z["Id"].split("/")[-1], record)]
+            if len(holding) == 1:
+                return holding[0]["Id"].split("/")[-1]
+        if len(public) > 1:
+            self.result.not_checked.append(
+                f"zone {name}: {len(public)} public hosted zones of that name ({', '.join(z['Id'].split('/')[-1] for z in public)}); "
+                "name the zone by HostedZoneId in the template"
+            )
+            return None
+        chosen = public or same
+        return chosen[0]["Id"].split("/")[-1] if chosen else None
+
+    def _holds(self, zone_id: str, record: Any) -> bool:
+        route53 = self.source.client("route53")
+        found = self.call("route53", f"zone {zone_id}", lambda: list_record_sets(route53, zone_id, record.name, record.type))
+        return bool(found)
 
     def records(self, stack: str) -> None:
         route53 = self.source.client("route53")
         cache: dict[tuple[str, str, str], list[dict[str, Any]] | None] = {}
+        first_of: dict[tuple[str, str, str], Any] = {}
+        declared_ids: dict[tuple[str, str], set[str | None]] = {}
+        for record in self.model.record_sets():  # every template of the assembly declares some
+            if isinstance(record.name, str) and record.type:
+                sid = record.set_identifier if isinstance(record.set_identifier, str) else None
+                declared_ids.setdefault((normalize_name(record.name), record.type), set()).add(sid)
         for record in self.model.record_sets():
             res = record.resource
             if res.stack != stack or not isinstance(record.name, str) or not record.type:
@@ -169,6 +204,7 @@ class _Verifier:
             live_sets = cache[key]
             if live_sets is None:
                 continue
+            first_of.setdefault(key, res)
             set_id = record.set_identifier if isinstance(record.set_identifier, str) else None
             match = [r for r in live_sets if r.get("SetIdentifier") == set_id]
             what = f"record {record.name} {record.type}" + (f" set {set_id}" if set_id else "")
@@ -192,6 +228,21 @@ class _Verifier:
                 self.compare(res, f"{what} HealthCheckId", declared_hc, live.get("HealthCheckId"))
             elif record.health_check_id is None and live.get("HealthCheckId"):
                 self.compare(res, f"{what} HealthCheckId", None, live.get("HealthCheckId"))
+        for key, res in first_of.items():
+            self.extra_records(res, key, cache[key] or [], declared_ids.get((normalize_name(key[1]), key[2]), set()))
+
+    def extra_records(self, res: Any, key: tuple[str, str, str], live_sets: list[dict[str, Any]], declared: set[str | None]) -> None:
+        """Record sets at a declared name and type that no template of the assembly declares."""
+        for live in live_sets:
+            sid = live.get("SetIdentifier")
+            self.result.checked += 1
+            if sid in declared:
+                continue
+            values = ", ".join(v["Value"] for v in live.get("ResourceRecords") or []) or (
+                f"alias {(live.get('AliasTarget') or {}).get('DNSName')}")
+            hc = f"health check {live['HealthCheckId']}" if live.get("HealthCheckId") else "no health check"
+            what = f"record {key[1]} {key[2]}" + (f" set {sid}" if sid else "") + " (not in the template)"
+            self.drift(res, what, "absent", f"present: {values}, {hc}")
 
     def health_checks(self, stack: str) -> None:
         route53 = self.source.client("route53")

@@ -21,7 +21,20 @@ implements the Route 53 API reference's change semantics instead:
   (``set_health``), new checks start healthy (as Route 53 treats them until it has data);
 * ``list_resource_record_sets`` orders by name (labels reversed), type and set identifier, and
   pages with ``NextRecordName``/``NextRecordType``/``NextRecordIdentifier``; ``get_paginator`` is
-  botocore's own paginator over these methods.
+  botocore's own paginator over these methods; a wildcard label is listed as ``\\052``;
+* the API reference's per-set and per-group rules and the quotas (``_check_limits``,
+  ``_policy_limits``, ``_alias_problems``: one value a weighted/latency/failover/geolocation set,
+  100 weighted sets, one TTL among weighted sets, one PRIMARY/SECONDARY, one latency set a
+  region and only known regions, no multivalue CNAME/NS, field limits of the model, 32,000
+  characters a batch, label and name lengths, no wildcard NS, the apex SOA and NS stay, 10,000
+  records a zone, no CloudFront alias in a private zone, no alias to a missing record);
+* health checks refuse uncheckable addresses (private, loopback, ...), a CallerReference of a
+  deleted check, Port/IPAddress on CALCULATED checks; status is Route 53's (``is_healthy``:
+  Disabled, Inverted, HealthThreshold, more than 18 % of the checkers);
+* a zone created with a VPC is private (``PrivateZone``: true).
+
+Throttling, ``PriorRequestNotComplete``, lost answers and stalls come from
+``edge_origin.testing.faults`` (``Faults().throttle(...).attach(StrictRoute53())``).
 
 Errors are ``botocore`` ``ClientError`` subclasses with Route 53's codes (``client.exceptions.
 InvalidChangeBatch`` etc.), and request parameters go through botocore's own validator, so code
@@ -54,7 +67,25 @@ import botocore.paginate
 import botocore.session
 import botocore.validate
 
+from edge_origin.live.plans import uncheckable_reason
+
 MAX_RECORDS_PER_BATCH = 1000
+# Route 53 quotas (developer guide, "Quotas on records"): 32,000 characters of values a
+# ChangeResourceRecordSets request (an UPSERT counts twice, as for the 1,000 values), 10,000
+# records a hosted zone; API reference (ResourceRecordSet.Weight): at most 100 weighted sets of
+# one name and type.
+MAX_CHARACTERS_PER_BATCH = 32000
+MAX_RECORDS_PER_ZONE = 10000
+MAX_WEIGHTED_SETS = 100
+# botocore's route53 model: ResourceRecordSetIdentifier 1..128, TTL 0..2147483647, Weight 0..255,
+# RData (a value) at most 4,000 characters, ResourceDescription (a batch comment) at most 256.
+FIELD_LIMITS = {"SetIdentifier": 128, "TTL": 2147483647, "Weight": 255}
+MAX_VALUE_CHARACTERS = 4000
+MAX_COMMENT_CHARACTERS = 256
+MAX_LABEL_CHARACTERS = 63
+MAX_NAME_CHARACTERS = 255
+CLOUDFRONT_ZONE_ID = "Z2FDTNDATAQYW2"  # API reference, AliasTarget.HostedZoneId: "CloudFront distribution Specify Z2FDTNDATAQYW2"
+HEALTHY_CHECKER_SHARE = 0.18  # Route 53 developer guide: healthy when more than 18 % of the checkers report healthy
 MAX_ITEMS = 300
 DEFAULT_MAX_HEALTH_CHECKS = 200
 ROUTING_FIELDS = ("Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")
@@ -209,7 +240,8 @@ class StrictRoute53:
         self._zones: dict[str, _Zone] = {}
         self._changes: dict[str, dict[str, Any]] = {}
         self._health_checks: dict[str, dict[str, Any]] = {}
-        self._health: dict[str, bool] = {}
+        self._health: dict[str, float] = {}  # share of the checkers reporting healthy
+        self._deleted_references: set[str] = set()
         self._observers: list[Observer] = []
         self.insync_after_polls = insync_after_polls
         self.insync_after_s = insync_after_s
@@ -265,12 +297,35 @@ class StrictRoute53:
         with self._lock:
             return _copy(sorted(self._zone(zone_id, "ListResourceRecordSets").records.values(), key=_sort_key))
 
-    def set_health(self, health_check_id: str, healthy: bool) -> None:
-        """What every checker reports for this health check from now on (a test helper)."""
+    def set_health(self, health_check_id: str, healthy: bool | float) -> None:
+        """What the checkers report for this health check from now on (a test helper): True
+        (all report success), False (all report failure), or the share of them reporting
+        success (0.0..1.0; Route 53 calls a check healthy above 18 %)."""
+        share = float(healthy)
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"healthy: {healthy!r} is out of range 0.0..1.0")
         with self._lock:
             if health_check_id not in self._health_checks:
                 raise KeyError(health_check_id)
-            self._health[health_check_id] = healthy
+            self._health[health_check_id] = share
+
+    def is_healthy(self, health_check_id: str, _seen: frozenset[str] = frozenset()) -> bool:
+        """The check's status as Route 53 computes it (developer guide, "How Amazon Route 53
+        determines whether a health check is healthy"): a ``Disabled`` check is healthy; otherwise
+        an endpoint check is healthy when more than 18 % of its checkers report success, a
+        ``CALCULATED`` one when at least ``HealthThreshold`` of its children are healthy (a
+        threshold of 0: always healthy); ``Inverted`` turns the result around."""
+        with self._lock:
+            config = self._health_check(health_check_id, "GetHealthCheckStatus")["HealthCheckConfig"]
+            if config.get("Disabled"):
+                return True
+            if config["Type"] == "CALCULATED":
+                children = [c for c in config.get("ChildHealthChecks") or [] if c in self._health_checks and c not in _seen]
+                up = sum(self.is_healthy(c, _seen | {health_check_id}) for c in children)
+                healthy = up >= int(config.get("HealthThreshold", 0))
+            else:
+                healthy = self._health[health_check_id] > HEALTHY_CHECKER_SHARE
+            return healthy != bool(config.get("Inverted"))
 
     # --- hosted zones -----------------------------------------------------------------------------
     def create_hosted_zone(self, **params: Any) -> dict[str, Any]:
@@ -283,7 +338,10 @@ class StrictRoute53:
                     raise self._error("HostedZoneAlreadyExists", f"A hosted zone has already been created with the specified caller reference {ref}", "CreateHostedZone", 409)
             zone_id = "Z" + uuid.uuid4().hex[:19].upper()
             config = params.get("HostedZoneConfig", {})
-            zone = _Zone(zone_id, name, ref, config.get("Comment"), bool(config.get("PrivateZone", False)))
+            # A zone created with a VPC is a private zone (API reference, CreateHostedZone: "To create
+            # a private hosted zone, specify VPC"); moto 5.2.5 says PrivateZone false for it.
+            private = params.get("VPC") is not None or bool(config.get("PrivateZone", False))
+            zone = _Zone(zone_id, name, ref, config.get("Comment"), private)
             servers = [f"ns-{n}.awsdns-{n:02d}.{tld}." for n, tld in ((1, "com"), (2, "net"), (3, "org"), (4, "co.uk"))]
             zone.records[(name, "NS", None)] = {"Name": name, "Type": "NS", "TTL": 172800, "ResourceRecords": [{"Value": s} for s in servers]}
             zone.records[(name, "SOA", None)] = {
@@ -369,9 +427,12 @@ class StrictRoute53:
                 records = [r for r in records if _sort_key(r) >= start]
             limit = _max_items(params.get("MaxItems"), MAX_ITEMS)
             page, rest = records[:limit], records[limit:]
-            out: dict[str, Any] = {"ResourceRecordSets": _copy(page), "IsTruncated": bool(rest), "MaxItems": str(limit)}
+            # Route 53 lists a wildcard label as the octal escape \052 (developer guide, "DNS domain
+            # name format": "*" is returned as \052 in ListResourceRecordSets).
+            listed = [{**r, "Name": _escape_wildcard(r["Name"])} for r in _copy(page)]
+            out: dict[str, Any] = {"ResourceRecordSets": listed, "IsTruncated": bool(rest), "MaxItems": str(limit)}
             if rest:
-                out["NextRecordName"] = rest[0]["Name"]
+                out["NextRecordName"] = _escape_wildcard(rest[0]["Name"])
                 out["NextRecordType"] = rest[0]["Type"]
                 if rest[0].get("SetIdentifier") is not None:
                     out["NextRecordIdentifier"] = rest[0]["SetIdentifier"]
@@ -383,6 +444,9 @@ class StrictRoute53:
         with self._lock:
             zone = self._zone(params["HostedZoneId"], op)
             batch = params["ChangeBatch"]
+            if len(batch.get("Comment") or "") > MAX_COMMENT_CHARACTERS:
+                self.batches_refused += 1
+                raise self._error("InvalidInput", f"1 validation error detected: Value at 'changeBatch.comment' failed to satisfy constraint: Member must have length less than or equal to {MAX_COMMENT_CHARACTERS}", op)
             try:
                 working = self._validate_batch(zone, batch["Changes"])
             except botocore.exceptions.ClientError:
@@ -402,6 +466,10 @@ class StrictRoute53:
         values = sum(len(c["ResourceRecordSet"].get("ResourceRecords") or [1]) * (2 if c["Action"] == "UPSERT" else 1) for c in changes)
         if values > MAX_RECORDS_PER_BATCH:
             raise self._error("InvalidChangeBatch", f"[Number of records limit of {MAX_RECORDS_PER_BATCH} exceeded.]", op)
+        characters = sum(len(rr["Value"]) * (2 if c["Action"] == "UPSERT" else 1)
+                         for c in changes for rr in c["ResourceRecordSet"].get("ResourceRecords") or [])
+        if characters > MAX_CHARACTERS_PER_BATCH:
+            raise self._error("InvalidChangeBatch", f"[Number of characters limit of {MAX_CHARACTERS_PER_BATCH} exceeded: {characters}.]", op)
         working = dict(zone.records)
         created: set[tuple[str, str, str | None]] = set()
         messages: list[str] = []
@@ -439,6 +507,16 @@ class StrictRoute53:
         touched = {(name, rtype) for name, rtype, _ in created}
         for name, rtype in sorted(touched):
             messages.extend(self._conflicts(zone, working, created, name, rtype))
+            messages.extend(self._policy_limits(working, name, rtype))
+        for key in sorted(created, key=lambda k: (k[0], k[1], k[2] or "")):
+            messages.extend(self._alias_problems(zone, working, working[key]))
+        # A zone keeps its apex SOA and NS record sets (Route 53 refuses deleting them).
+        if (zone.name, "SOA", None) not in working:
+            messages.append("A HostedZone must contain exactly one SOA record.")
+        if (zone.name, "NS", None) not in working:
+            messages.append("A HostedZone must contain at least one NS record for the zone itself.")
+        if len(working) > MAX_RECORDS_PER_ZONE and len(working) > len(zone.records):
+            messages.append(f"The hosted zone {zone.name} would hold {len(working)} records: the limit is {MAX_RECORDS_PER_ZONE} records per hosted zone.")
         if messages:
             raise self._error("InvalidChangeBatch", "[" + ", ".join(messages) + "]", op)
         return working
@@ -475,7 +553,85 @@ class StrictRoute53:
                 return ("InvalidChangeBatch", f"Invalid Resource Record: 'FATAL problem: InvalidCharacterString (Value should be enclosed in quotation marks) encountered with '{value}''")
         if raw["Type"] == "CNAME" and len(raw.get("ResourceRecords") or []) > 1:
             return ("InvalidChangeBatch", f"RRSet of type CNAME with DNS name {name} has more than one value")
+        return self._check_limits(zone, action, raw, name, where, policy)
+
+    def _check_limits(self, zone: _Zone, action: str, raw: Record, name: str, where: str, policy: str | None) -> tuple[str, str] | None:
+        """The API reference's field limits and per-set rules (botocore's validator checks types
+        and minimums only)."""
+        for field_name, limit in FIELD_LIMITS.items():
+            value = raw.get(field_name)
+            if value is None:
+                continue
+            too_big = len(value) > limit if isinstance(value, str) else value > limit
+            if too_big:
+                shown = f"length {len(value)}" if isinstance(value, str) else str(value)
+                bound = "have length less than or equal to" if isinstance(value, str) else "have value less than or equal to"
+                return ("InvalidInput", f"1 validation error detected: Value {shown} at '{field_name}' failed to satisfy constraint: Member must {bound} {limit}")
+        for rr in raw.get("ResourceRecords") or []:
+            if len(rr["Value"]) > MAX_VALUE_CHARACTERS:
+                return ("InvalidInput", f"1 validation error detected: a value of {len(rr['Value'])} characters at 'ResourceRecords' failed to satisfy constraint: Member must have length less than or equal to {MAX_VALUE_CHARACTERS}")
+        labels = name.rstrip(".").split(".")
+        if any(len(label) > MAX_LABEL_CHARACTERS for label in labels):
+            return ("InvalidChangeBatch", f"FATAL problem: DomainLabelTooLong (Domain label is too long) encountered with '{name}'")
+        if len(name) > MAX_NAME_CHARACTERS:
+            return ("InvalidChangeBatch", f"FATAL problem: DomainNameTooLong (Domain name is too long) encountered with '{name}'")
+        # ResourceRecordSet.Name: "You can't use the * wildcard for resource records sets that have a type of NS."
+        if labels[0] == "*" and raw["Type"] == "NS":
+            return ("InvalidChangeBatch", f"RRSet of type NS with DNS name {_escape_wildcard(name)} is not permitted: NS records cannot be wildcards")
+        # Weight / Region / Failover / GeoLocation: "You can only specify one ResourceRecord per
+        # weighted (latency, ...) resource record set": one set answers with one value.
+        if policy in ("Weight", "Region", "Failover", "GeoLocation") and len(raw.get("ResourceRecords") or []) > 1:
+            return ("InvalidChangeBatch", f"RRSet with DNS name {name}, type {raw['Type']}, SetIdentifier \"{raw.get('SetIdentifier')}\": "
+                                          f"a {POLICY_NAMES[policy]} record set can have only one ResourceRecord")
+        # Developer guide, multivalue answer records: any record type except NS and CNAME.
+        if policy == "MultiValueAnswer" and raw["Type"] in ("CNAME", "NS"):
+            return ("InvalidChangeBatch", f"RRSet with DNS name {name}, type {raw['Type']}: multivalue answer routing is not supported for {raw['Type']} records")
+        region = raw.get("Region")
+        if region is not None and region not in self._regions():
+            return ("InvalidInput", f"Invalid request: {region!r} is not a valid latency region (ResourceRecordSetRegion) in {where}")
         return None
+
+    def _regions(self) -> list[str]:
+        return self._model.shape_for("ResourceRecordSetRegion").enum
+
+    @staticmethod
+    def _policy_limits(working: dict[Any, Record], name: str, rtype: str) -> list[str]:
+        """The API reference's rules on a group of sets of one name and type, after the batch."""
+        same = [r for k, r in working.items() if k[0] == name and k[1] == rtype]
+        out: list[str] = []
+        weighted = [r for r in same if r.get("Weight") is not None]
+        # ResourceRecordSet.Weight: "You can create a maximum of 100 weighted resource record sets
+        # that have the same values for the Name and Type elements."
+        if len(weighted) > MAX_WEIGHTED_SETS:
+            out.append(f"RRSet with DNS name {name}, type {rtype}: {len(weighted)} weighted record sets, at most {MAX_WEIGHTED_SETS} are allowed.")
+        # ResourceRecordSet.TTL: "All of the resource record sets in a group of weighted resource
+        # record sets must have the same value for TTL."
+        ttls = sorted({r["TTL"] for r in weighted if r.get("TTL") is not None})
+        if len(ttls) > 1:
+            out.append(f"RRSet with DNS name {name}, type {rtype}: weighted record sets must have the same TTL (found {', '.join(map(str, ttls))}).")
+        # ResourceRecordSet.Failover: one PRIMARY and one SECONDARY set.
+        for role in ("PRIMARY", "SECONDARY"):
+            if sum(r.get("Failover") == role for r in same) > 1:
+                out.append(f"RRSet with DNS name {name}, type {rtype}: more than one failover record set with Failover {role}.")
+        # ResourceRecordSet.Region: "You can only create one latency resource record set for each Amazon EC2 Region."
+        regions = [r["Region"] for r in same if r.get("Region") is not None]
+        for region in sorted({g for g in regions if regions.count(g) > 1}):
+            out.append(f"RRSet with DNS name {name}, type {rtype}: more than one latency record set for region {region}.")
+        return out
+
+    def _alias_problems(self, zone: _Zone, working: dict[Any, Record], record: Record) -> list[str]:
+        alias = record.get("AliasTarget")
+        if alias is None:
+            return []
+        # AliasTarget.HostedZoneId: "Alias resource record sets for CloudFront can't be created in a private zone."
+        if alias["HostedZoneId"] == CLOUDFRONT_ZONE_ID and zone.private:
+            return [f"RRSet with DNS name {record['Name']}, type {record['Type']}: an alias to a CloudFront distribution cannot be created in a private hosted zone."]
+        # An alias to a record of the same zone needs that record (name and type) to exist.
+        if _bare_id(alias["HostedZoneId"], "/hostedzone/") == zone.id:
+            target = alias["DNSName"]
+            if not any(k[0] == target and k[1] == record["Type"] for k in working):
+                return [f"Tried to create an alias that targets {target}, type {record['Type']} in zone {zone.id}, but the alias target name does not lie within the target zone or does not exist."]
+        return []
 
     def _conflicts(self, zone: _Zone, working: dict[Any, Record], created: set[Any], name: str, rtype: str) -> list[str]:
         """Routing-policy and CNAME conflicts of ``name``/``rtype`` after the batch."""
@@ -538,6 +694,11 @@ class StrictRoute53:
         with self._lock:
             config = self._health_check_config(params["HealthCheckConfig"], op)
             ref = params["CallerReference"]
+            # API reference, CreateHealthCheck CallerReference: "If you send a CreateHealthCheck request
+            # with the same CallerReference as a deleted health check, regardless of the settings,
+            # Route 53 returns a HealthCheckAlreadyExists error."
+            if ref in self._deleted_references:
+                raise self._error("HealthCheckAlreadyExists", f"A health check with caller reference {ref} was deleted; a new CallerReference is needed.", op, 409)
             for hc in self._health_checks.values():
                 if hc["CallerReference"] == ref:
                     if hc["HealthCheckConfig"] == config:
@@ -552,7 +713,7 @@ class StrictRoute53:
             hc_id = str(uuid.uuid4())
             hc = {"Id": hc_id, "CallerReference": ref, "HealthCheckConfig": config, "HealthCheckVersion": 1}
             self._health_checks[hc_id] = hc
-            self._health[hc_id] = self.new_health_checks_healthy
+            self._health[hc_id] = 1.0 if self.new_health_checks_healthy else 0.0
             return self._ok({"HealthCheck": _copy(hc), "Location": self._hc_location(hc_id)}, 201)
 
     @staticmethod
@@ -567,11 +728,28 @@ class StrictRoute53:
                 raise self._error("InvalidInput", "Invalid parameter: IPAddress or FullyQualifiedDomainName is required", op)
             if config.get("IPAddress") is not None and not (_is_ipv4(config["IPAddress"]) or _is_ipv6(config["IPAddress"])):
                 raise self._error("InvalidInput", f"Invalid parameter: IPAddress {config['IPAddress']!r} is not a valid IP address", op)
+            # API reference, HealthCheckConfig.IPAddress: "Route 53 can't check the health of endpoints
+            # for which the IP address is in local, private, non-routable, or multicast ranges".
+            if config.get("IPAddress") is not None and (why := uncheckable_reason(config["IPAddress"])) is not None:
+                raise self._error("InvalidInput", f"Invalid parameter: IPAddress {config['IPAddress']} is {why}: Route 53 can't check the health of local, private, non-routable or multicast addresses", op)
             if kind == "TCP" and config.get("Port") is None:
                 raise self._error("InvalidInput", "Invalid parameter: Port is required for TCP health checks", op)
             config.setdefault("Port", 443 if kind.startswith("HTTPS") else 80)
             if not 1 <= int(config["Port"]) <= 65535:
                 raise self._error("InvalidInput", f"Invalid parameter: Port {config['Port']} must be between 1 and 65535", op)
+        if kind in ("CALCULATED", "CLOUDWATCH_METRIC"):
+            # HealthCheckConfig.Port / IPAddress: "Don't specify a value ... when you specify a value
+            # for Type of CLOUDWATCH_METRIC or CALCULATED" / "omit IPAddress".
+            for member in ("Port", "IPAddress", "FullyQualifiedDomainName", "ResourcePath"):
+                if raw.get(member) is not None:
+                    raise self._error("InvalidInput", f"Invalid parameter: {member} must not be specified for a {kind} health check", op)
+        if kind == "CALCULATED":
+            children = config.get("ChildHealthChecks") or []
+            missing = [c for c in children if c not in self._health_checks]
+            if missing:
+                raise self._error("NoSuchHealthCheck", f"A health check with id {missing[0]} does not exist.", op, 404)
+            if not 0 <= int(config.get("HealthThreshold", 0)) <= 256:
+                raise self._error("InvalidInput", f"Invalid parameter: HealthThreshold {config['HealthThreshold']} must be between 0 and 256", op)
         if config["RequestInterval"] not in (10, 30):
             raise self._error("InvalidInput", f"Invalid parameter: RequestInterval {config['RequestInterval']} must be 10 or 30", op)
         if not 1 <= config["FailureThreshold"] <= 10:
@@ -592,17 +770,22 @@ class StrictRoute53:
             return self._ok({"HealthCheck": _copy(self._health_check(params["HealthCheckId"], "GetHealthCheck"))})
 
     def get_health_check_status(self, **params: Any) -> dict[str, Any]:
+        """One observation a checker region; the share set by ``set_health`` reports success (the
+        first ``round(share * 8)`` regions). Disabled, inverted and calculated checks report what
+        Route 53 computes (``is_healthy``) from every checker."""
         self._enter("GetHealthCheckStatus", params)
         with self._lock:
             hc = self._health_check(params["HealthCheckId"], "GetHealthCheckStatus")
-            healthy = self._health[hc["Id"]]
-            kind = hc["HealthCheckConfig"]["Type"]
-            if healthy:
-                status = "Success: TCP connection established" if kind == "TCP" else "Success: HTTP Status Code 200, OK"
-            else:
-                status = "Failure: Connection timed out. The endpoint or the internet connection is down, or requests are being blocked by your firewall."
+            config = hc["HealthCheckConfig"]
+            kind = config["Type"]
+            plain = not (config.get("Disabled") or config.get("Inverted") or kind == "CALCULATED")
+            succeeding = round(self._health[hc["Id"]] * len(CHECKER_REGIONS)) if plain else (
+                len(CHECKER_REGIONS) if self.is_healthy(hc["Id"]) else 0)
+            ok = "Success: TCP connection established" if kind == "TCP" else "Success: HTTP Status Code 200, OK"
+            failed = "Failure: Connection timed out. The endpoint or the internet connection is down, or requests are being blocked by your firewall."
             observations = [
-                {"Region": region, "IPAddress": f"15.177.{n}.{10 + n}", "StatusReport": {"Status": status, "CheckedTime": _now()}}
+                {"Region": region, "IPAddress": f"15.177.{n}.{10 + n}",
+                 "StatusReport": {"Status": ok if n < succeeding else failed, "CheckedTime": _now()}}
                 for n, region in enumerate(CHECKER_REGIONS)
             ]
             return self._ok({"HealthCheckObservations": observations})
@@ -633,6 +816,7 @@ class StrictRoute53:
                 for record in zone.records.values():
                     if record.get("HealthCheckId") == hc_id:
                         raise self._error("HealthCheckInUse", f"The health check {hc_id} is still referenced from {_describe(record)}.", op)
+            self._deleted_references.add(self._health_checks[hc_id]["CallerReference"])
             del self._health_checks[hc_id]
             del self._health[hc_id]
             return self._ok({})
@@ -650,6 +834,11 @@ def _max_items(value: Any, default: int, cap: int | None = None) -> int:
     except (TypeError, ValueError):
         number = default
     return max(1, min(number, cap or default))
+
+
+def _escape_wildcard(name: str) -> str:
+    """A name as ListResourceRecordSets spells it: a leading ``*`` label as ``\\052``."""
+    return "\\052" + name[1:] if name.startswith("*.") or name == "*." else name
 
 
 def _is_ipv4(value: str) -> bool:
