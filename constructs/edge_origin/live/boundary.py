@@ -47,7 +47,9 @@ def _refuse_html(operation_model: Any, response_dict: dict[str, Any], **_: Any) 
         status = response_dict.get("status_code")
         body = response_dict.get("body") or b""
         excerpt = " ".join(body[:120].decode("utf-8", "replace").split()) if isinstance(body, bytes) else ""
-        raise UnreadableResponse(operation=operation_model.name, detail=f"HTTP {status}, an HTML page: {excerpt!r}")
+        raise UnreadableResponse(
+            operation=operation_model.name, detail=f"HTTP {status}, an HTML page: {excerpt!r}", status=status
+        )
 
 
 def guard_client(client: Any) -> Any:
