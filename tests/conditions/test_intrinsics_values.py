@@ -233,6 +233,19 @@ def test_nesting_deeper_than_the_limit_is_an_error() -> None:
         resolve(_nested(102))
 
 
+def _nested_intrinsic(levels: int) -> Any:
+    value: Any = "x"
+    for _ in range(levels):
+        value = {"Fn::Base64": value}
+    return value
+
+
+def test_each_intrinsic_counts_one_level() -> None:
+    assert isinstance(resolve(_nested_intrinsic(100)), Unresolved)
+    with pytest.raises(ModelError, match="nested deeper than 100 levels"):
+        resolve(_nested_intrinsic(101))
+
+
 def test_unchanged_values_are_returned_as_they_are() -> None:
     value = {"a": [1, {"b": "c"}], "d": "e"}
     assert resolve(value) is value
