@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import dataclasses
 import fnmatch
@@ -38,6 +39,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -318,16 +320,28 @@ def _run_tests(source: str | None, module: str, tests: list[str], timeout: float
         if not slow:
             cmd += ["-m", "not slow"]
         start = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)  # its own process group: a timeout stops all of it
         try:
-            proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout,
-                                  start_new_session=True)
+            stdout, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
+            _stop_group(proc)
             return "timeout", time.monotonic() - start, ""
+        except BaseException:
+            _stop_group(proc)
+            raise
         elapsed = time.monotonic() - start
-        tail = (proc.stdout.strip().splitlines() or [""])[-1]
+        tail = (stdout.strip().splitlines() or [""])[-1]
         if proc.returncode == 5:  # no tests collected: nothing can kill it, and that must show
             return "no-tests", elapsed, tail
         return ("survived" if proc.returncode == 0 else "killed"), elapsed, tail
+
+
+def _stop_group(proc: subprocess.Popen[str]) -> None:
+    """Stop the test run and everything it started (servers, subprocesses) by its process group."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
 
 
 def load_allow() -> dict[str, str]:
