@@ -1,0 +1,149 @@
+"""What the diff says a deploy does to each resource (diff/transition.py Transition.status and
+changed_keys): unchanged, updated, replaced (type, create-only property, a create-only reference to
+a replaced resource, transitively), may replace (no schema, unresolvable, a reference that may be)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from worlds import res, world
+
+from edge_origin.diff.transition import ADDED, MAY_REPLACE, REMOVED, REPLACED, UNCHANGED, UPDATED, Transition
+from edge_origin.model import TemplateModel
+
+
+def _tr(base: dict[str, Any], head: dict[str, Any]) -> Transition:
+    return Transition(TemplateModel.from_templates({"Edge": base}), TemplateModel.from_templates({"Edge": head}))
+
+
+def _status(base: dict[str, Any], head: dict[str, Any], logical_id: str) -> tuple[str, str]:
+    st = _tr(base, head).status(("Edge", logical_id))
+    return st.status, "; ".join(st.reasons)
+
+
+def _with_vpc(cidr: Any = "10.0.0.0/16") -> dict[str, Any]:
+    body = world()
+    body["Resources"]["Vpc"] = {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": cidr}}
+    res(body, "Targets")["VpcId"] = {"Ref": "Vpc"}
+    body.setdefault("Parameters", {})["Cidr"] = {"Type": "String"}
+    return body
+
+
+def test_nothing_changed() -> None:
+    tr = _tr(world(), world())
+    assert tr.changed_keys == {"added": [], "removed": [], "changed": []}
+    assert {tr.status(("Edge", k)).status for k in world()["Resources"]} == {UNCHANGED}
+
+
+def test_a_property_that_updates_in_place() -> None:
+    head = world()
+    res(head, "EipA")["Tags"] = [{"Key": "team", "Value": "edge"}]
+    assert _status(world(), head, "EipA") == (UPDATED, "Tags changed")
+    assert _tr(world(), head).changed_keys["changed"] == [("Edge", "EipA")]
+
+
+def test_a_create_only_property_replaces() -> None:
+    head = world()
+    res(head, "EipA")["Address"] = "198.51.100.7"
+    assert _status(world(), head, "EipA") == (REPLACED, "Address unset -> 198.51.100.7")
+    head = world()
+    res(head, "RecordA")["SetIdentifier"] = "A2"
+    assert _status(world(), head, "RecordA") == (REPLACED, "SetIdentifier A -> A2")
+
+
+def test_a_type_change_replaces() -> None:
+    head = world()
+    head["Resources"]["SubnetA"]["Type"] = "AWS::EC2::Subnet2"
+    assert _status(world(), head, "SubnetA") == (REPLACED, "type AWS::EC2::Subnet -> AWS::EC2::Subnet2")
+
+
+def test_an_unresolvable_create_only_property_may_replace() -> None:
+    head = world()
+    head["Parameters"] = {"P": {"Type": "String"}}
+    res(head, "EipA")["Address"] = {"Ref": "P"}
+    status, why = _status(world(), head, "EipA")
+    assert status == MAY_REPLACE and "Address not resolvable from the templates" in why
+
+
+def test_no_schema_may_replace() -> None:
+    def body(v: int) -> dict[str, Any]:
+        b = world()
+        b["Resources"]["Thing"] = {"Type": "Custom::Thing", "Properties": {"ServiceToken": "arn:aws:lambda:us-east-1:1:function:f", "V": v}}
+        return b
+
+    assert _status(body(1), body(2), "Thing") == (MAY_REPLACE, "no resource schema for Custom::Thing: changed V")
+    assert _status(body(1), body(1), "Thing") == (UNCHANGED, "")
+
+
+def test_a_reference_to_a_replaced_resource_in_a_create_only_property_replaces_transitively() -> None:
+    tr = _tr(_with_vpc(), _with_vpc("10.9.0.0/16"))
+    assert tr.status(("Edge", "Vpc")).status == REPLACED
+    targets = tr.status(("Edge", "Targets"))
+    assert targets.status == REPLACED and "VpcId: Vpc replaced" in targets.reasons
+    listener = tr.status(("Edge", "Listener"))  # refers to Targets in an updatable property
+    assert listener.status == UPDATED and listener.reasons == ("DefaultActions Targets replaced",)
+    assert tr.gone(("Edge", "Targets")) and not tr.gone(("Edge", "Listener"))
+    assert tr.changed_keys["changed"] == [("Edge", "Vpc")]  # only the text that differs
+    assert tr.status(("Edge", "Nlb")).status == UNCHANGED
+
+
+def test_a_reference_to_a_resource_that_may_be_replaced_may_replace() -> None:
+    tr = _tr(_with_vpc(), _with_vpc({"Ref": "Cidr"}))
+    assert tr.status(("Edge", "Vpc")).status == MAY_REPLACE
+    targets = tr.status(("Edge", "Targets"))
+    assert targets.status == MAY_REPLACE and "VpcId: Vpc may replace" in targets.reasons
+    assert not tr.gone(("Edge", "Targets"))
+    assert tr.status(("Edge", "Listener")).reasons == ("DefaultActions Targets may replace",)
+
+
+def test_replaced_wins_over_may_replace_among_references() -> None:
+    def body(cidr: Any, subnet_cidr: str) -> dict[str, Any]:
+        b = _with_vpc(cidr)
+        res(b, "SubnetA")["CidrBlock"] = subnet_cidr
+        return b
+
+    tr = _tr(body("10.0.0.0/16", "10.0.0.0/24"), body({"Ref": "Cidr"}, "10.0.7.0/24"))
+    # the NLB's SubnetMappings refer to SubnetA (replaced); nothing of the NLB refers to the Vpc
+    assert tr.status(("Edge", "SubnetA")).status == REPLACED
+    assert tr.status(("Edge", "Nlb")).reasons == ("SubnetMappings SubnetA replaced",)
+
+
+@pytest.mark.parametrize(("edit", "key", "status"), [("add", "added", ADDED), ("remove", "removed", REMOVED)])
+def test_added_and_removed_resources(edit: str, key: str, status: str) -> None:
+    small, big = world(), world()
+    big["Resources"]["Extra"] = {"Type": "AWS::SNS::Topic", "Properties": {}}
+    base, head = (small, big) if edit == "add" else (big, small)
+    tr = _tr(base, head)
+    assert tr.changed_keys[key] == [("Edge", "Extra")]
+    assert sum(len(v) for v in tr.changed_keys.values()) == 1
+    assert tr.status(("Edge", "Extra")).status == status
+    assert tr.gone(("Edge", "Extra")) is (status == REMOVED)
+
+
+def test_a_key_in_neither_side_is_unchanged() -> None:
+    assert _tr(world(), world()).status(("Edge", "Nope")).status == UNCHANGED
+
+
+# --- names: what the diff may skip -------------------------------------------------------------------------
+@pytest.mark.parametrize(("edit", "unchanged"), [
+    (lambda b: None, True),
+    (lambda b: res(b, "RecordA").__setitem__("TTL", 120), False),
+    (lambda b: res(b, "CheckA")["HealthCheckConfig"].__setitem__("Port", 444), False),
+    (lambda b: res(b, "EipA").__setitem__("Tags", [{"Key": "a", "Value": "b"}]), False),
+    (lambda b: res(b, "Listener").__setitem__("Port", 8443), False),
+    (lambda b: b["Resources"]["Listener"].__setitem__("Metadata", {"edge-origin:connection-profile": {"nlb_idle_timeout_s": 600}}), False),
+    (lambda b: b["Resources"].__delitem__("Dist"), False),
+    (lambda b: res(b, "Targets").__setitem__("Port", 9443), False),
+], ids=["same", "record", "health-check", "eip", "listener", "profile-metadata", "distribution-gone", "target-group"])
+def test_name_unchanged_only_when_nothing_on_its_path_changes(edit: Any, unchanged: bool) -> None:
+    head = world()
+    edit(head)
+    assert _tr(world(), head).name_unchanged("o.example.com") is unchanged
+
+
+def test_name_with_one_record_fewer_is_changed() -> None:
+    head = world()
+    for logical_id in ("RecordB",):
+        del head["Resources"][logical_id]
+    assert _tr(world(), head).name_unchanged("o.example.com") is False
