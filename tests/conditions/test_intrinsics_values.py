@@ -246,6 +246,28 @@ def test_each_intrinsic_counts_one_level() -> None:
         resolve(_nested_intrinsic(101))
 
 
+def _nested_dicts(levels: int) -> Any:
+    value: Any = "x"
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def test_scalars_do_not_count_a_level() -> None:
+    # 101 nested mappings: the innermost mapping is at depth 100, its plain value is not resolved
+    assert resolve(_nested_dicts(101)) == _nested_dicts(101)
+    with pytest.raises(ModelError, match="nested deeper than 100 levels"):
+        resolve(_nested_dicts(102))
+
+
+def test_a_condition_is_resolved_from_depth_zero() -> None:
+    from test_intrinsics_conditions import decide
+
+    assert decide({"Fn::Equals": [_nested(99), "a"]}) is False
+    with pytest.raises(ModelError, match="nested deeper than 100 levels"):
+        decide({"Fn::Equals": [_nested(100), "a"]})
+
+
 def test_unchanged_values_are_returned_as_they_are() -> None:
     value = {"a": [1, {"b": "c"}], "d": "e"}
     assert resolve(value) is value
