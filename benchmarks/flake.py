@@ -65,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         for test in failures:
             by_test[test].append(seed)
         print(f"run {i + 1}/{args.runs}  seed {seed}  {secs:6.0f} s  {summary}", flush=True)
+        for test in failures:
+            print(f"    failed: {test}", flush=True)
     total = sum(len(seeds) for seeds in by_test.values())
     print(f"\nflake: {args.runs} runs x {total} failures ({failed_runs} run(s) with a failure)")
     for test, seeds in sorted(by_test.items(), key=lambda kv: (-len(kv[1]), kv[0])):
