@@ -103,7 +103,15 @@ class _Sites(ast.NodeTransformer):
         self.count = 0
         self.found: list[Mutant] = []
         self.scope: list[str] = []
+        self.parents: list[ast.AST] = []
         self.applied = False
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        self.parents.append(node)
+        try:
+            return super().visit(node)
+        finally:
+            self.parents.pop()
 
     # -- bookkeeping ------------------------------------------------------------------------------
     def _site(self, node: ast.AST, kind: str, before: str, after: str) -> bool:
@@ -181,9 +189,15 @@ class _Sites(ast.NodeTransformer):
         value = node.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return node
+        # described in its context (``truths[0] -> truths[1]``), so two constants of one function differ
+        context = next((p for p in reversed(self.parents[:-1]) if isinstance(p, (ast.expr, ast.stmt))), node)
         for delta in (1, -1):
             new = value + delta
-            if self._site(node, "number", repr(value), repr(new)):
+            before = _short(context)
+            node.value = new
+            after = _short(context)
+            node.value = value
+            if self._site(node, "number", before, after):
                 return ast.copy_location(ast.Constant(new), node)
         return node
 
