@@ -147,3 +147,51 @@ def test_name_with_one_record_fewer_is_changed() -> None:
     for logical_id in ("RecordB",):
         del head["Resources"][logical_id]
     assert _tr(world(), head).name_unchanged("o.example.com") is False
+
+
+def test_name_whose_listener_is_removed_is_changed() -> None:
+    # a removed resource touches what it referred to: the NLB that loses a listener
+    head = world()
+    del head["Resources"]["Listener"]
+    assert _tr(world(), head).name_unchanged("o.example.com") is False
+
+
+def test_record_groups_are_sorted_by_zone_name_and_type() -> None:
+    def body() -> dict[str, Any]:
+        b = world()
+        # logical ids sort the other way round from the names they carry
+        b["Resources"]["ZRecord"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": "a.example.com", "Type": "A", "TTL": 60,
+            "ResourceRecords": ["192.0.2.1"]}}
+        b["Resources"]["ARecord"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": "b.example.com", "Type": "A", "TTL": 60,
+            "ResourceRecords": ["192.0.2.2"]}}
+        return b
+
+    groups = _tr(body(), body()).record_groups()
+    names = [key[1] for key, _, _ in groups]
+    assert names == sorted(names) and names[:2] == ["a.example.com", "b.example.com"]
+    assert all(len(b) == len(h) >= 1 for _, b, h in groups)
+
+
+def test_an_alias_to_a_name_outside_the_templates_is_an_address_of_its_own() -> None:
+    def body(target: str) -> dict[str, Any]:
+        b = world()
+        for logical_id in ("RecordB", "CheckB"):
+            del b["Resources"][logical_id]
+        record = res(b, "RecordA")
+        for key in ("TTL", "ResourceRecords", "HealthCheckId", "MultiValueAnswer", "SetIdentifier"):
+            record.pop(key, None)
+        record["AliasTarget"] = {"DNSName": target, "HostedZoneId": "Z2FDTNDATAQYW2"}
+        return b
+
+    tr = _tr(body("d1.cloudfront.net"), body("d2.cloudfront.net"))
+    (before,) = tr.name_addresses(tr.base, "o.example.com")
+    assert (before.kind, before.label) == ("value", "alias d1.cloudfront.net")
+    after = tr.name_addresses(tr.head, "o.example.com")
+    assert [a.label for a in after] == ["alias d2.cloudfront.net"]
+    fate = tr.address_fate(before, after)
+    assert fate.status == REMOVED and "no record answers with it" in fate.reasons[0]
+    same = _tr(body("d1.cloudfront.net"), body("d1.cloudfront.net"))
+    (kept,) = same.name_addresses(same.base, "o.example.com")
+    assert same.address_fate(kept, same.name_addresses(same.head, "o.example.com")).status == UNCHANGED
