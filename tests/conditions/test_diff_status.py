@@ -195,3 +195,14 @@ def test_an_alias_to_a_name_outside_the_templates_is_an_address_of_its_own() -> 
     same = _tr(body("d1.cloudfront.net"), body("d1.cloudfront.net"))
     (kept,) = same.name_addresses(same.base, "o.example.com")
     assert same.address_fate(kept, same.name_addresses(same.head, "o.example.com")).status == UNCHANGED
+
+
+def test_transition_of_shares_one_transition_per_pair_only() -> None:
+    from edge_origin.diff.transition import transition_of
+
+    a, b, c = (TemplateModel.from_templates({"Edge": world()}) for _ in range(3))
+    first = transition_of(a, b)
+    assert transition_of(a, b) is first
+    for base, head in ((a, c), (c, b), (b, a)):  # one side in common is another pair
+        tr = transition_of(base, head)
+        assert tr is not first and (tr.base, tr.head) == (base, head)
