@@ -394,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant run (default 300)")
     parser.add_argument("--slow", action="store_true", help="include tests marked slow")
     parser.add_argument("--kinds", default="compare,number,delete,boolop,negate", help="operators, comma-separated")
+    parser.add_argument("--match", help="only mutants whose printed form (path:line [function] kind: ...) matches this regex")
     parser.add_argument("--list", action="store_true", help="print the mutants and the tests, run nothing")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.sample < 0 or args.timeout <= 0:
@@ -406,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     equivalents: list[tuple[Mutant, str]] = []
     for module in _modules(args.modules):
         tests = args.tests or tests_for(module)
-        every = [m for m in mutants_of(module) if m.kind in kinds]
+        every = [m for m in mutants_of(module) if m.kind in kinds and (not args.match or re.search(args.match, str(m)))]
         chosen = sorted(rng.sample(every, args.sample), key=lambda m: m.site) if 0 < args.sample < len(every) else every
         print(f"== {module}: {len(chosen)} of {len(every)} mutants; tests: {' '.join(tests) or '(none)'}", flush=True)
         if args.list:
