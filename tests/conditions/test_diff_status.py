@@ -206,3 +206,25 @@ def test_transition_of_shares_one_transition_per_pair_only() -> None:
     for base, head in ((a, c), (c, b), (b, a)):  # one side in common is another pair
         tr = transition_of(base, head)
         assert tr is not first and (tr.base, tr.head) == (base, head)
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ({"Pool": "p"}, "{...}"), ([{"Pool": "p"}], "[...]"), (["a", "b"], "a, b"), ("198.51.100.7", "198.51.100.7"),
+])
+def test_a_replacing_change_shows_nested_values_elided(value: Any, shown: str) -> None:
+    head = world()
+    res(head, "EipA")["Address"] = value
+    assert _status(world(), head, "EipA") == (REPLACED, f"Address unset -> {shown}")
+
+
+def test_a_nested_create_only_property_replaces_with_its_path() -> None:
+    head = world()
+    res(head, "CheckA")["HealthCheckConfig"]["Type"] = "HTTP"
+    assert _status(world(), head, "CheckA") == (REPLACED, "HealthCheckConfig.Type TCP -> HTTP")
+
+
+def test_a_conditionally_replacing_property_may_replace() -> None:
+    head = world()
+    res(head, "SubnetA")["Ipv6CidrBlock"] = "2001:db8::/64"
+    status, why = _status(world(), head, "SubnetA")
+    assert status == MAY_REPLACE and "Ipv6CidrBlock changed (the schema does not say whether this one replaces)" in why

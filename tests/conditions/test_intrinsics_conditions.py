@@ -44,6 +44,14 @@ def test_and_with_one_false_is_false_wherever_it_is(n: int) -> None:
     assert outcomes == [False] * n
 
 
+@pytest.mark.parametrize("expr", [
+    {"Fn::Equals": [{"Ref": "Free"}, "x"]}, {"Fn::Equals": ["x", {"Ref": "Free"}]},
+    {"Fn::Equals": [{"Ref": "Free"}, {"Ref": "Free"}]},
+])
+def test_equals_with_an_undecided_side_is_undecided(expr: Any) -> None:
+    assert decide(expr) is None
+
+
 def test_and_with_an_undecided_condition_is_undecided_unless_one_is_false() -> None:
     assert decide({"Fn::And": [TRUE, UNKNOWN]}) is None
     assert decide({"Fn::And": [UNKNOWN, FALSE]}) is False
