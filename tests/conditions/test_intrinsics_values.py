@@ -277,3 +277,14 @@ def test_unchanged_values_are_returned_as_they_are() -> None:
     mixed = {"a": 1, "b": {"Ref": "Name"}, "c": 2}
     assert resolve(mixed) == {"a": 1, "b": "edge", "c": 2}
     assert resolve([1, {"Ref": "Name"}, 3]) == [1, "edge", 3]
+
+
+def test_a_bad_argument_is_quoted_up_to_60_characters() -> None:
+    fits = "x" * 58  # repr: 60 characters
+    with pytest.raises(ModelError) as exc:
+        resolve({"Fn::If": fits})
+    assert str(exc.value).endswith(f"got {fits!r}")
+    longer = "x" * 59  # repr: 61 characters -> 57 and an ellipsis
+    with pytest.raises(ModelError) as exc:
+        resolve({"Fn::If": longer})
+    assert str(exc.value).endswith(f"got {repr(longer)[:57]}...")
