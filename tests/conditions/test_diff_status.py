@@ -228,3 +228,24 @@ def test_a_conditionally_replacing_property_may_replace() -> None:
     res(head, "SubnetA")["Ipv6CidrBlock"] = "2001:db8::/64"
     status, why = _status(world(), head, "SubnetA")
     assert status == MAY_REPLACE and "Ipv6CidrBlock changed (the schema does not say whether this one replaces)" in why
+
+
+def test_an_unresolvable_value_inside_a_mapping_may_replace() -> None:
+    head = world()
+    head["Parameters"] = {"P": {"Type": "String"}}
+    res(head, "EipA")["Address"] = {"Pool": {"Ref": "P"}}
+    status, why = _status(world(), head, "EipA")
+    assert status == MAY_REPLACE and "Address not resolvable from the templates" in why
+
+
+def test_a_plain_record_keeps_its_identity_when_its_set_identifier_changes() -> None:
+    import json
+
+    from edge_origin.diff import diff_models, format_diff
+
+    head = world()
+    res(head, "RecordA")["SetIdentifier"] = "A2"
+    result = diff_models(TemplateModel.from_templates({"Edge": world()}), TemplateModel.from_templates({"Edge": head}))
+    changes = [c for c in json.loads(format_diff(result, "json"))["changes"] if c["logical_id"] == "RecordA"]
+    assert [(c["field"], c["before"], c["after"]) for c in changes if c["field"] == "set_identifier"] == [("set_identifier", "A", "A2")]
+    assert not any(c["field"] == "record" for c in changes)  # one record changed, not one removed and one added
