@@ -249,3 +249,16 @@ def test_a_plain_record_keeps_its_identity_when_its_set_identifier_changes() -> 
     changes = [c for c in json.loads(format_diff(result, "json"))["changes"] if c["logical_id"] == "RecordA"]
     assert [(c["field"], c["before"], c["after"]) for c in changes if c["field"] == "set_identifier"] == [("set_identifier", "A", "A2")]
     assert not any(c["field"] == "record" for c in changes)  # one record changed, not one removed and one added
+
+
+def test_live_in_head() -> None:
+    same = _tr(world(), world())
+    assert same.live_in_head("o.example.com") is True
+    assert same.live_in_head("nobody.example.com") is False  # an origin on neither side
+    head = world()
+    del head["Resources"]["Dist"]  # base's only distribution using it is gone: the safe clean-up
+    assert _tr(world(), head).live_in_head("o.example.com") is False
+    moved = world()
+    moved["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"][0]["DomainName"] = "p.example.com."
+    assert _tr(world(), moved).live_in_head("o.example.com") is False
+    assert _tr(world(), moved).live_in_head("p.example.com") is True
