@@ -262,3 +262,18 @@ def test_live_in_head() -> None:
     moved["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"][0]["DomainName"] = "p.example.com."
     assert _tr(world(), moved).live_in_head("o.example.com") is False
     assert _tr(world(), moved).live_in_head("p.example.com") is True
+
+
+def test_a_reference_cycle_ends() -> None:
+    # CloudFormation refuses circular dependencies; the diff must still end (no RecursionError)
+    def body(vpc: str) -> dict[str, Any]:
+        b = world()
+        b["Resources"]["SgA"] = {"Type": "AWS::EC2::SecurityGroup",
+                                 "Properties": {"GroupDescription": {"Fn::GetAtt": ["SgB", "GroupId"]}, "VpcId": "vpc-1"}}
+        b["Resources"]["SgB"] = {"Type": "AWS::EC2::SecurityGroup",
+                                 "Properties": {"GroupDescription": {"Fn::GetAtt": ["SgA", "GroupId"]}, "VpcId": vpc}}
+        return b
+
+    tr = _tr(body("vpc-1"), body("vpc-2"))
+    assert tr.status(("Edge", "SgB")).status == REPLACED
+    assert tr.status(("Edge", "SgA")).status in (UNCHANGED, UPDATED, REPLACED)
