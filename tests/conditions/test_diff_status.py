@@ -277,3 +277,19 @@ def test_a_reference_cycle_ends() -> None:
     tr = _tr(body("vpc-1"), body("vpc-2"))
     assert tr.status(("Edge", "SgB")).status == REPLACED
     assert tr.status(("Edge", "SgA")).status in (UNCHANGED, UPDATED, REPLACED)
+
+
+def test_a_second_distribution_on_the_name_changes_it() -> None:
+    head = world()
+    head["Resources"]["Dist2"] = world()["Resources"]["Dist"]  # added: the first one stays untouched
+    assert _tr(world(), head).name_unchanged("o.example.com") is False
+
+
+def test_transition_of_keeps_the_last_two_pairs() -> None:
+    from edge_origin.diff.transition import transition_of
+
+    a, b, c, d, e, f = (TemplateModel.from_templates({"Edge": world()}) for _ in range(6))
+    transition_of(a, b)
+    second = transition_of(c, d)
+    transition_of(e, f)
+    assert transition_of(c, d) is second
