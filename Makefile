@@ -11,7 +11,7 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 export CDK_DISABLE_NOTICES := true
 
-.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench clean
+.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench flake clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -38,6 +38,13 @@ test: setup
 
 test-fast: setup
 	$(BIN)/python -m pytest -q -m "not slow"
+
+## Flake watch: the non-slow suite N times (default 5), each with its own hypothesis seed and a fresh
+## example database, then the failures per test (`make flake N=1 FLAKE_ARGS="tests/diff"`).
+N ?= 5
+FLAKE_ARGS ?=
+flake: setup
+	$(BIN)/python benchmarks/flake.py --runs $(N) $(FLAKE_ARGS)
 
 ## The wheel and the sdist in dist/, checked by twine (long description, metadata).
 dist: setup

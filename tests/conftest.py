@@ -4,6 +4,7 @@ tests that need it on say so, and so does the real CDK CLI test."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -15,6 +16,24 @@ os.environ.setdefault("CDK_VALIDATION", "false")
 os.environ.setdefault("CDK_DISABLE_CLI_TELEMETRY", "true")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+def missing_tool(reason: str) -> None:
+    """One rule for a tool the suite needs and does not find: under CI (CI=true) it is a failure, since
+    CI must run every test; elsewhere a skip that says what is missing and how to get it."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true: a missing tool fails the run)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def cdk_cli() -> Path:
+    """The project's pinned CDK CLI (node_modules/.bin/cdk, from `npm ci`); see missing_tool."""
+    for cli in (ROOT / "node_modules" / ".bin" / "cdk", shutil.which("cdk")):
+        if cli and Path(cli).exists():
+            return Path(cli)
+    missing_tool(f"CDK CLI not installed: {ROOT / 'node_modules' / '.bin' / 'cdk'} missing (run `npm ci`; make setup does)")
+    raise AssertionError("unreachable")
 
 
 @pytest.fixture(scope="session")

@@ -244,9 +244,11 @@ def operable() -> tuple[GrpcEdgeToOrigin, dict, cdk.cx_api.CloudAssembly]:
 def test_tags_reach_nlbs_target_groups_eips_and_health_checks(operable) -> None:
     _, template, _ = operable
     for type_ in ("AWS::ElasticLoadBalancingV2::LoadBalancer", "AWS::ElasticLoadBalancingV2::TargetGroup", "AWS::EC2::EIP"):
+        assert _of_type(template, type_), type_  # the inner loop has something to check
         for resource in _of_type(template, type_).values():
             tags = {t["Key"]: t["Value"] for t in resource["Properties"]["Tags"]}
             assert tags["team"] == "ingest" and tags["cost-center"] == "42" and tags["Name"].startswith("origin-nlb1"), type_
+    assert _of_type(template, "AWS::Route53::HealthCheck")
     for check in _of_type(template, "AWS::Route53::HealthCheck").values():
         tags = {t["Key"]: t["Value"] for t in check["Properties"]["HealthCheckTags"]}
         assert tags["team"] == "ingest" and tags["Name"].startswith("o.example.com origin-nlb1-zone")

@@ -15,18 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "tests" / "fixtures" / "cdk_app"
 
 
-def _cdk() -> Path | None:
-    for base in (ROOT, Path("/work/main")):
-        cli = base / "node_modules" / ".bin" / "cdk"
-        if cli.exists():
-            return cli
-    return None
-
-
-def _synth(tmp_path: Path, *context: str) -> tuple[subprocess.CompletedProcess[str], Path]:
-    cli = _cdk()
-    if cli is None:
-        pytest.skip("CDK CLI not installed (npm ci)")
+def _synth(cli: Path, tmp_path: Path, *context: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     work = tmp_path / "app"
     shutil.copytree(APP, work)
     env = dict(os.environ)
@@ -46,8 +35,8 @@ def _synth(tmp_path: Path, *context: str) -> tuple[subprocess.CompletedProcess[s
 
 
 @pytest.mark.slow
-def test_weighted_grpc_origin_fails_cdk_synth(tmp_path: Path) -> None:
-    proc, _ = _synth(tmp_path, "weighted=true")
+def test_weighted_grpc_origin_fails_cdk_synth(cdk_cli: Path, tmp_path: Path) -> None:
+    proc, _ = _synth(cdk_cli, tmp_path, "weighted=true")
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0, output
     assert "EO-DNS1" in output
@@ -55,8 +44,8 @@ def test_weighted_grpc_origin_fails_cdk_synth(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_acknowledged_finding_passes_and_keeps_the_reason(tmp_path: Path) -> None:
-    proc, out = _synth(tmp_path, "weighted=true", "acknowledge=true")
+def test_acknowledged_finding_passes_and_keeps_the_reason(cdk_cli: Path, tmp_path: Path) -> None:
+    proc, out = _synth(cdk_cli, tmp_path, "weighted=true", "acknowledge=true")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads((out / "validation-report.json").read_text())
     text = json.dumps(report)
@@ -72,8 +61,8 @@ def test_acknowledged_finding_passes_and_keeps_the_reason(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-def test_clean_fixture_synthesizes_and_checks_clean(tmp_path: Path) -> None:
-    proc, out = _synth(tmp_path)
+def test_clean_fixture_synthesizes_and_checks_clean(cdk_cli: Path, tmp_path: Path) -> None:
+    proc, out = _synth(cdk_cli, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     check = subprocess.run(
         [sys.executable, "-m", "edge_origin.cli", "check", str(out), "--format", "json"],

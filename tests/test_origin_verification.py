@@ -16,7 +16,7 @@ import pytest
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_secretsmanager as secretsmanager
 from aws_cdk import aws_ssm as ssm
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from edge_origin import EdgeOriginPropError, GrpcEdgeDistribution, GrpcEdgeToOrigin, OriginVerification
@@ -265,15 +265,35 @@ def test_plain_ssm_parameter_is_not_a_secret(plain_template: dict[str, Any]) -> 
         .map(lambda ref: ("reference", "{{resolve:" + ref + "}}")),
     ),
 )
+@example(name="x-origin-verify", value=("literal", "distribu"))  # a piece of the message's own wording
+@example(name="x-origin-verify", value=("literal", "plaintext"))
+@example(name="x-origin-verify", value=("literal", "cloudfront"))
+@example(name="abcdefgh", value=("literal", "abcdefgh"))  # the value may equal the header's name
 def test_eo_sec1_fires_exactly_when_no_header_comes_from_a_secret(name: str, value: tuple[str, str]) -> None:
     kind, text = value
-    body = _with_headers(_PLAIN_TEMPLATE(), [{"HeaderName": name, "HeaderValue": text}])
+    messages, report = _sec1_output(name, text)
+    assert bool(messages) is (kind == "literal")
+    # The value can be any text, even a piece of the fixed wording ('distribu'), so the oracle is not
+    # "the value is no substring": the output must not depend on the value at all (another literal
+    # gives the same messages and report), and must not carry the header the way it would be printed.
+    other = "zz9" + text[::-1] + "9zz"  # a different literal of the same alphabet
+    assert _sec1_output(name, other if kind == "literal" else text) == (messages, report)
+    for printed in _printed_forms(name, text):
+        assert printed not in report and all(printed not in m for m in messages), printed
+
+
+def _sec1_output(name: str, value: str) -> tuple[list[str], str]:
+    """EO-SEC1's messages and the markdown report for the plain template with this one header."""
+    body = _with_headers(_PLAIN_TEMPLATE(), [{"HeaderName": name, "HeaderValue": value}])
     model = TemplateModel.from_templates({"S": body})
     findings = run_rules(model, [SEC1])
-    assert bool(findings) is (kind == "literal")
-    for f in findings:
-        assert text not in f.message
-    assert text not in render_report(model, "markdown", findings)
+    return [f.message for f in findings], render_report(model, "markdown", findings)
+
+
+def _printed_forms(name: str, value: str) -> list[str]:
+    """How a header and its value would appear if printed: 'name: value', 'name=value', quoted."""
+    forms = [f"{n}{sep}{value}" for n in {name, name.lower(), "HeaderValue"} for sep in (": ", ":", "=", " = ")]
+    return [*forms, repr(value), json.dumps(value)]
 
 
 def _plain_template_once() -> Any:

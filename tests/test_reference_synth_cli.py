@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CDK = ROOT / "node_modules" / ".bin" / "cdk"
 
 
 def _env() -> dict[str, str]:
@@ -26,12 +25,10 @@ def _env() -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def cli_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not CDK.exists():
-        pytest.fail(f"{CDK} missing: run `npm ci` (make setup does)")
+def cli_out(cdk_cli: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cli") / "cdk.out"
     result = subprocess.run(
-        [str(CDK), "synth", "--quiet", "--no-notices", "--output", str(out)],
+        [str(cdk_cli), "synth", "--quiet", "--no-notices", "--output", str(out)],
         cwd=ROOT,
         env=_env(),
         capture_output=True,

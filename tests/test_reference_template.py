@@ -46,6 +46,7 @@ def test_multivalue_records_one_eip_each_with_own_health_check(reference_templat
 def test_health_checks_target_their_own_eip(reference_template: dict) -> None:
     records = _of_type(reference_template, "AWS::Route53::RecordSet").values()
     checks = _of_type(reference_template, "AWS::Route53::HealthCheck")
+    assert len(records) == len(checks) > 0  # one record per health check, and some of each
     for props in (r["Properties"] for r in records):
         config = checks[props["HealthCheckId"]["Ref"]]["Properties"]["HealthCheckConfig"]
         assert config["IPAddress"] == props["ResourceRecords"][0]
@@ -171,10 +172,13 @@ def test_target_group_arns_are_outputs_and_bindings_are_written(reference_app) -
 def test_reference_defaults_match_cdk_json() -> None:
     context = json.loads((Path(__file__).parents[1] / "cdk.json").read_text())["context"]
     config = ReferenceConfig()
+    compared = 0
     for key, value in context.items():
         name = key.removeprefix("edge-origin:")
         if key.startswith("edge-origin:") and hasattr(config, name):
             assert getattr(config, name) == value, key
+            compared += 1
+    assert compared > 0, "no edge-origin: key of cdk.json names a ReferenceConfig field"
 
 
 def snapshot_template(outdir: str) -> dict:

@@ -69,6 +69,7 @@ def test_every_rule_has_quiet_pairs_that_change_its_subject() -> None:
         "EO-CHG1": "safe-migration", "EO-CHG2": "tags-only", "EO-CHG3": "safe-migration",
         "EO-CHG4": "idle-raised-first", "EO-CHG5": "set-identifier-changed",
     }
+    assert set(subjects) == set(QUIET_FOR)  # every transition rule has its subject case
     for rule, case in subjects.items():
         assert case in QUIET_FOR[rule], (rule, case)
 

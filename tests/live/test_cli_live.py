@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +120,7 @@ BAD: dict[str, tuple[list[str], str]] = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
+@pytest.mark.timeout(120)  # "no hang" is bounded by an event (this timeout), not a wall-clock assert
 def test_bad_input(case: str, server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     argv, expected = BAD[case]
     if case == "no credentials":
@@ -132,7 +132,6 @@ def test_bad_input(case: str, server: Any, tmp_path: Path, monkeypatch: pytest.M
         "assembly": test_verify.assembly(tmp_path, test_verify.edge_template()),
         "template": write(tmp_path, fleet()), "missing": tmp_path / "missing.json",
     }
-    started = time.monotonic()
     try:
         code, out, err = run_cli(*[a.format(**values) for a in argv])
     finally:
@@ -140,4 +139,3 @@ def test_bad_input(case: str, server: Any, tmp_path: Path, monkeypatch: pytest.M
     assert code == 2, (out, err)
     assert err.count("\n") == 1 and err.startswith("edge-origin") and "Traceback" not in err
     assert expected in err, err
-    assert time.monotonic() - started < 8.0

@@ -3,7 +3,6 @@ NextRecordIdentifier on list_resource_record_sets, so many records of one name l
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import accounts
@@ -27,12 +26,11 @@ def _one_name_many_records(session: Any, count: int) -> str:
     return zone
 
 
+@pytest.mark.timeout(120)  # "no hang" is bounded by this timeout, not a wall-clock assert
 def test_moto_repeats_the_cursor_for_many_records_of_one_name(moto_session: Any) -> None:
     zone = _one_name_many_records(moto_session, 320)
-    started = time.monotonic()
     with pytest.raises(PagingError, match="repeated the cursor"):
         list_record_sets(moto_session.client("route53"), zone)
-    assert time.monotonic() - started < 10
 
 
 def test_audit_reports_route53_not_checked_instead_of_hanging(moto_session: Any) -> None:

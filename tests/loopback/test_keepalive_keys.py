@@ -197,11 +197,11 @@ def test_client_keepalive_time_and_idle_ping_keys(seen: dict[str, Any]) -> None:
 
 def test_ping_timeout_is_what_notices_a_dead_flow(seen: dict[str, Any]) -> None:
     ok, code, elapsed = seen["ping_timeout_ms:on"]
-    assert not ok and code == "UNAVAILABLE" and elapsed < 5  # ~1 s keepalive + 1 s ping timeout
+    assert not ok and code == "UNAVAILABLE", (code, elapsed)  # the ping timeout (~2 s), not the 10 s deadline: the code says which
     ok, code, elapsed = seen["ping_timeout_ms:off"]  # keepalive_timeout_ms 1 s alone: 60 s default wait
     assert not ok and code == "DEADLINE_EXCEEDED" and elapsed >= 9.5
     ok, code, elapsed = seen["ping_timeout_ms:6s"]  # the 1 s keepalive timeout does not cut the 6 s wait short
-    assert not ok and code == "UNAVAILABLE" and 5.5 <= elapsed < 9.5, elapsed
+    assert not ok and code == "UNAVAILABLE" and elapsed >= 5.5, elapsed  # a lower bound cannot flake on a busy machine
     ok, code, elapsed = seen["keepalive_timeout_ms:infinite"]  # keepalive_timeout_ms gates the ping timeout
     assert not ok and code == "DEADLINE_EXCEEDED" and elapsed >= 9.5
 
@@ -219,7 +219,7 @@ def test_server_connection_lifetime_keys(seen: dict[str, Any]) -> None:
     assert b"max_age" in seen["max_connection_age_ms:on"]
     assert seen["max_connection_age_ms:off"] == []
     code, elapsed, closed_by = on = seen["max_connection_age_grace_ms:on"]
-    assert code == "UNAVAILABLE" and elapsed < 4.5 and closed_by == "server", on  # age 1 s (+-10 %) + grace 1 s
+    assert code == "UNAVAILABLE" and closed_by == "server", on  # age 1 s (+-10 %) + grace 1 s, before the 5 s deadline
     code, elapsed, _ = off = seen["max_connection_age_grace_ms:off"]
     assert code == "DEADLINE_EXCEEDED" and elapsed >= 4.5, off  # default grace: no limit, the stream lives on
     assert any(b"idle" in d for d in seen["max_connection_idle_ms:on"])
