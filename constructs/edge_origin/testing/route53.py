@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import copy
 import ipaddress
+import random
 import threading
 import time
 import uuid
@@ -251,6 +252,7 @@ class StrictRoute53:
         self.batches_applied = 0
         self.batches_refused = 0
         self.calls: dict[str, int] = {}
+        self._answer_rng = random.Random(0)  # TestDNSAnswer's draws, repeatable
 
     # --- plumbing -------------------------------------------------------------------------------
     def _enter(self, operation: str, params: dict[str, Any]) -> None:
@@ -672,6 +674,15 @@ class StrictRoute53:
             info["Comment"] = comment
         self._changes[change_id] = {"info": info, "polls": 0, "submitted": self._clock()}
         return dict(info)
+
+    def test_dns_answer(self, **params: Any) -> dict[str, Any]:
+        """Route 53's TestDNSAnswer: one draw of what the authoritative servers would answer,
+        from the answer model (``edge_origin.testing.route53_answer``)."""
+        from edge_origin.testing.route53_answer import test_dns_answer
+
+        self._enter("TestDNSAnswer", params)
+        with self._lock:
+            return self._ok(test_dns_answer(self, params, self._answer_rng))
 
     def get_change(self, **params: Any) -> dict[str, Any]:
         self._enter("GetChange", params)
