@@ -139,3 +139,14 @@ def test_bad_input(case: str, server: Any, tmp_path: Path, monkeypatch: pytest.M
     assert code == 2, (out, err)
     assert err.count("\n") == 1 and err.startswith("edge-origin") and "Traceback" not in err
     assert expected in err, err
+
+
+def test_audit_says_what_it_read_so_a_wrong_region_is_not_a_silent_no_findings(server: Any) -> None:
+    accounts.incident(server)
+    code, _out, err = run_cli("audit", "--endpoint-url", server.endpoint_url, "--region", "eu-west-3")
+    assert code == 0, err
+    assert "audit: read " in err and "0 load balancers in eu-west-3" in err
+    code, _out, err = run_cli("audit", "--endpoint-url", server.endpoint_url, "--grpc-origin", accounts.ORIGIN)
+    assert code == 1
+    summary = next(line for line in err.splitlines() if line.startswith("audit: read "))
+    assert "read 0 hosted zones" not in summary and "2 load balancers in us-east-1" in summary, summary

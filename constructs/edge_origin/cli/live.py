@@ -81,6 +81,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     result = audit(_session(args), names=args.name, grpc_origins=args.grpc_origin, test_dns_answer=args.test_dns_answer)
     if result.answers is not None:
         sys.stderr.write(result.answers.summary() + "\n")
+    sys.stderr.write(f"audit: {result.account.read_summary()}\n")  # 0 zones, 0 NLBs: a wrong region or endpoint
     if args.report:
         from edge_origin.report import render_report
 

@@ -172,6 +172,19 @@ class LiveAccount:
         """The account as a template model (one stack ``Live``)."""
         return TemplateModel([LoadedTemplate(STACK, self.template_name, self.template)])  # an empty account is fine
 
+    def read_summary(self) -> str:
+        """What was read, so an empty answer is seen for what it is (a wrong region or endpoint
+        reads "0 hosted zones, 0 load balancers" rather than a silent "no findings")."""
+        count = {t: len(self.resources(t)) for t in (
+            "AWS::Route53::HostedZone", "AWS::Route53::RecordSet",
+            "AWS::ElasticLoadBalancingV2::LoadBalancer", "AWS::CloudFront::Distribution",
+        )}
+        return (
+            f"read {count['AWS::Route53::HostedZone']} hosted zones ({count['AWS::Route53::RecordSet']} record sets), "
+            f"{count['AWS::ElasticLoadBalancingV2::LoadBalancer']} load balancers in {self.region}, "
+            f"{count['AWS::CloudFront::Distribution']} CloudFront distributions"
+        )
+
     def resources(self, type_name: str | None = None) -> dict[str, dict[str, Any]]:
         res = self.template["Resources"]
         return {k: v for k, v in res.items() if type_name is None or v["Type"] == type_name}
