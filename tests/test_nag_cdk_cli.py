@@ -78,9 +78,9 @@ def test_clean_fixture_synthesizes_and_checks_clean(cdk_cli: Path, tmp_path: Pat
 
 
 @pytest.mark.slow
-def test_stage_app_with_weighted_origin_fails_bare_cdk_synth(tmp_path: Path) -> None:
+def test_stage_app_with_weighted_origin_fails_bare_cdk_synth(cdk_cli: Path, tmp_path: Path) -> None:
     """Stacks in a Stage are not selected by a bare `cdk synth`: the summary entry fails it anyway."""
-    proc, out = _synth(tmp_path, "weighted=true", "stage=true")
+    proc, out = _synth(cdk_cli, tmp_path, "weighted=true", "stage=true")
     output = proc.stdout + proc.stderr
     assert proc.returncode != 0, output
     assert "Synthesis finished with errors" in output
@@ -92,8 +92,8 @@ def test_stage_app_with_weighted_origin_fails_bare_cdk_synth(tmp_path: Path) -> 
 
 
 @pytest.mark.slow
-def test_stage_app_acknowledged_passes_with_a_summary_line(tmp_path: Path) -> None:
-    proc, out = _synth(tmp_path, "weighted=true", "stage=true", "acknowledge=true")
+def test_stage_app_acknowledged_passes_with_a_summary_line(cdk_cli: Path, tmp_path: Path) -> None:
+    proc, out = _synth(cdk_cli, tmp_path, "weighted=true", "stage=true", "acknowledge=true")
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output
     assert "no unacknowledged findings at or above error" in output

@@ -149,7 +149,9 @@ def test_the_version_is_written_once_and_the_changelog_has_it() -> None:
 
     assert edge_origin.__version__ == version
     assert f"## [{version}]" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
-    hits = [p for p in PACKAGE_DIR.rglob("*.py") if p.name != "_version.py" and version in p.read_text()]
+    # the version as a written value (quoted), not a substring of an address like 192.0.2.0/24
+    written = re.compile(rf"""["']v?{re.escape(version)}["']""")
+    hits = [p for p in PACKAGE_DIR.rglob("*.py") if p.name != "_version.py" and written.search(p.read_text())]
     assert not hits, f"the version is also written in {hits}"
 
 
