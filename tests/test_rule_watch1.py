@@ -124,3 +124,23 @@ def test_internal_origin_nlbs_found_by_private_address(internal: dict[str, dict[
     (found,) = _run(internal["Off"])
     assert "tax.svc.internal" in found.message and len(_nlbs(internal["Off"])) == 2
     assert all(n in found.message for n in _nlbs(internal["Off"]))
+
+
+def test_check_runs_it_on_request_only(reference: dict[str, Any], tmp_path: Path, capsys) -> None:
+    """`edge-origin check --advisory` runs EO-WATCH1 (templates made elsewhere); plain `check` does not."""
+    from edge_origin import cli
+
+    body = copy.deepcopy(reference)
+    del body["Resources"][_imbalance_id(body)]
+    path = tmp_path / "no-imbalance-alarm.template.json"
+    path.write_text(json.dumps(body))
+
+    def rules(*flags: str) -> tuple[int, set[str]]:
+        code = cli.main(["check", str(path), "--format", "json", *flags])
+        return code, {f["rule"] for f in json.loads(capsys.readouterr().out)["findings"]}
+
+    code, plain = rules()
+    assert code == 0 and RULE.id not in plain
+    code, advised = rules("--advisory")
+    assert code == 0 and RULE.id in advised  # info: not a failure at the default --fail-on error
+    assert rules("--advisory", "--fail-on", "info")[0] == 1

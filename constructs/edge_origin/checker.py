@@ -12,7 +12,7 @@ from pathlib import Path
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
-from edge_origin.rules import CATALOGUE, RULES_BY_ID, at_or_above, run_rules
+from edge_origin.rules import ADVISORY_RULES, CATALOGUE, RULES, RULES_BY_ID, at_or_above, run_rules
 
 FORMATS = ("text", "json", "markdown", "sarif")
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
@@ -34,8 +34,9 @@ class CheckResult:
         return at_or_above(self.findings, fail_on)
 
 
-def check_paths(paths: Sequence[str | Path]) -> CheckResult:
-    """Load the templates and run every rule. A file that is bad input is listed in
+def check_paths(paths: Sequence[str | Path], *, advisory: bool = False) -> CheckResult:
+    """Load the templates and run every rule (``advisory``: also the advisory rules, e.g. EO-WATCH1,
+    a long-lived origin without an imbalance alarm). A file that is bad input is listed in
     ``result.unreadable`` and the rest is checked; ModelError only when no file could be read.
 
     The cyclic garbage collector is paused meanwhile: the model is acyclic and bounded by the
@@ -46,7 +47,7 @@ def check_paths(paths: Sequence[str | Path]) -> CheckResult:
     gc.disable()
     try:
         model = load_model(paths, strict=False)
-        return CheckResult(model, run_rules(model))
+        return CheckResult(model, run_rules(model, (*RULES, *ADVISORY_RULES)) if advisory else run_rules(model))
     finally:
         if paused:
             gc.enable()

@@ -21,6 +21,12 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
     p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.add_argument(
+        "--advisory",
+        action="store_true",
+        help="also run the advisory (info) rules, e.g. EO-WATCH1: a long-lived origin without an imbalance alarm "
+        "(for templates made without OriginWatch)",
+    )
     p.set_defaults(func=_cmd_check)
 
 
@@ -30,7 +36,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     fail_on = findings_flags(args, FORMATS)
     try:
-        result = check_paths(args.paths)
+        result = check_paths(args.paths, advisory=args.advisory)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     for _, message in result.unreadable:

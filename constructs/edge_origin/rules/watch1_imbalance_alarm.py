@@ -85,7 +85,8 @@ RULE = Rule(
     catches=(
         "A gRPC or long-lived origin whose NLBs no AWS::CloudWatch::Alarm covers with metric math taking MAX( over "
         "their ActiveFlowCount (AWS/NetworkELB, LoadBalancer dimension by reference or by name). Advisory: run by "
-        "`edge-origin watch` and `run_rules(model, ADVISORY_RULES)`, not in synth or `check`."
+        "`edge-origin check --advisory`, `edge-origin watch` and `run_rules(model, ADVISORY_RULES)`, not in synth or a "
+        "plain `check`."
     ),
     incident="\"Adding NLB capacity did nothing\": one NLB's flows climbed while the others idled, seen late in CloudWatch "
     "(weighted-dns-flash-crowd-summary).",
