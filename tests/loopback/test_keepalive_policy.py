@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from scaled_profile import SCALED_PROFILE
 
 from edge_origin.profile import ConnectionProfile, python_channel_options
 from edge_origin.profile.render import RenderError, render
@@ -23,22 +24,7 @@ from edge_origin.testing.rig import rig
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
-SCALED = ConnectionProfile(
-    client_keepalive_time_s=1,
-    client_keepalive_timeout_s=1,
-    client_permit_without_calls=True,
-    server_min_ping_interval_s=0.5,
-    server_permit_without_calls=True,
-    server_max_ping_strikes=2,
-    server_max_connection_age_s=None,
-    server_max_connection_age_grace_s=None,
-    server_max_connection_idle_s=None,
-    nlb_idle_timeout_s=3,
-    cloudfront_keepalive_timeout_s=1,
-    cloudfront_read_timeout_s=2,
-    longest_stream_gap_s=1,
-    p99_rpc_duration_s=0.05,
-)
+SCALED = SCALED_PROFILE
 IGNORED = {"EO-PROFILE-AGE-UNSET"}  # scaled proofs do not test an L4 age
 PINGS_SEEN = 7  # one allowed + the BDP probe + strikes: well past the GOAWAY point of 2 strikes
 

@@ -15,6 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from scaled_profile import SCALED_PROFILE
 
 from edge_origin.profile import ConnectionProfile, python_channel_options
 from edge_origin.testing.health import CallResult, health_check
@@ -24,22 +25,7 @@ from edge_origin.testing.rig import rig
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
 
 # A scaled profile that passes its own checks: pings every 1 s, the server allows one every 0.5 s.
-GOOD = ConnectionProfile(
-    client_keepalive_time_s=1,
-    client_keepalive_timeout_s=1,
-    client_permit_without_calls=True,
-    server_min_ping_interval_s=0.5,
-    server_permit_without_calls=True,
-    server_max_ping_strikes=2,
-    server_max_connection_age_s=None,
-    server_max_connection_age_grace_s=None,
-    server_max_connection_idle_s=None,
-    nlb_idle_timeout_s=3,
-    cloudfront_keepalive_timeout_s=1,
-    cloudfront_read_timeout_s=2,
-    longest_stream_gap_s=1,
-    p99_rpc_duration_s=0.05,
-)
+GOOD = SCALED_PROFILE
 # Scaled proofs do not test an L4 age; proof 3 adds one.
 AGE_RULES = {"EO-PROFILE-AGE-UNSET"}
 
