@@ -74,6 +74,7 @@ class Mutant:
     kind: str
     before: str
     after: str
+    end_line: int = 0  # the last line of the mutated node (the in-process engine's coverage span)
 
     @property
     def key(self) -> str:
@@ -118,8 +119,9 @@ class _Sites(ast.NodeTransformer):
         """Record a site; True when it is the one to apply."""
         index = self.count
         self.count += 1
-        self.found.append(Mutant(self.module, index, getattr(node, "lineno", 0), ".".join(self.scope) or "<module>",
-                                 kind, before, after))
+        line = getattr(node, "lineno", 0)
+        self.found.append(Mutant(self.module, index, line, ".".join(self.scope) or "<module>",
+                                 kind, before, after, getattr(node, "end_lineno", None) or line))
         if index == self.target:
             self.applied = True
             return True
@@ -384,6 +386,125 @@ def _modules(args: list[str]) -> Iterator[str]:
             raise SystemExit(f"mutate.py: module {arg!r}: no such file under {PKG}")
 
 
+# -- the in-process engine (benchmarks/mutate_inproc.py) ----------------------------------------------
+def _inproc_env(tmp: Path, mode: str, job: Path, out: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PKG.parent), str(Path(__file__).parent),
+                                         *filter(None, [env.get("PYTHONPATH", "")])])
+    env.update(EO_MUTATE_MODE=mode, EO_MUTATE_JOB=str(job), EO_MUTATE_OUT=str(out), PYTHONDONTWRITEBYTECODE="1",
+               HYPOTHESIS_STORAGE_DIRECTORY=str(tmp / "hypothesis"))
+    return env
+
+
+def _inproc_cmd(tests: list[str], slow: bool) -> list[str]:
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:timeout", "-p", "mutate_inproc",
+           "--no-header", "-rN", *tests]
+    return cmd if slow else [*cmd, "-m", "not slow"]
+
+
+def _read_lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    import json
+
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def inproc_baseline(modules: list[str], tests: list[str], slow: bool, tmp: Path) -> tuple[dict, list[str], list[str]]:
+    """One traced run of the tests: (coverage nodeid -> module -> lines, passing nodeids in order, failing)."""
+    import json
+
+    job, out = tmp / "baseline.json", tmp / "baseline.jsonl"
+    job.write_text(json.dumps({"modules": modules}))
+    proc = subprocess.run(_inproc_cmd(tests, slow), cwd=REPO, env=_inproc_env(tmp, "baseline", job, out),
+                          capture_output=True, text=True)
+    records = _read_lines(out)
+    if not records:
+        raise SystemExit(f"mutate.py: the traced baseline ran no test (pytest exit {proc.returncode}):\n"
+                         + (proc.stdout + proc.stderr)[-2000:])
+    coverage = {r["nodeid"]: r["lines"] for r in records if not r["failed"]}
+    order = [r["nodeid"] for r in records if not r["failed"]]
+    return coverage, order, [r["nodeid"] for r in records if r["failed"]]
+
+
+def inproc_run(mutants: list[Mutant], tests: list[str], jobs: int, timeout: float, slow: bool,
+               progress) -> dict[tuple[str, int], Outcome]:
+    """Every mutant through the in-process engine, ``jobs`` pytest sessions at once; a session that
+    hangs past the budget or dies is stopped, its mutant counted (timeout / killed) and restarted on
+    the rest."""
+    import json
+
+    results: dict[tuple[str, int], Outcome] = {}
+    by_key = {(m.module, m.site): m for m in mutants}
+    with tempfile.TemporaryDirectory(prefix="mutate-inproc-") as name:
+        tmp = Path(name)
+        modules = sorted({m.module for m in mutants})
+        start = time.monotonic()
+        coverage, order, failing = inproc_baseline(modules, tests, slow, tmp)
+        print(f"   traced baseline: {len(order)} tests pass, {len(failing)} fail (left out)"
+              f" in {time.monotonic() - start:.0f} s", flush=True)
+        for nodeid in failing[:10]:
+            print(f"     failing in the baseline: {nodeid}", flush=True)
+        shards = [mutants[i::jobs] for i in range(jobs)]
+        pending = {i: list(shard) for i, shard in enumerate(shards) if shard}
+        running: dict[int, tuple[subprocess.Popen, Path, int, float]] = {}
+        restarts = 0
+
+        def launch(i: int) -> None:
+            nonlocal restarts
+            job, out = tmp / f"shard{i}-{restarts}.json", tmp / f"shard{i}-{restarts}.jsonl"
+            restarts += 1
+            job.write_text(json.dumps({"coverage": coverage, "order": order, "timeout": timeout, "mutants": [
+                {"module": m.module, "site": m.site, "line": m.line, "end_line": m.end_line or m.line,
+                 "function": m.function} for m in pending[i]]}))
+            proc = subprocess.Popen(_inproc_cmd(tests, slow), cwd=REPO, env=_inproc_env(tmp, "mutants", job, out),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            running[i] = (proc, out, 0, time.monotonic())
+
+        for i in pending:
+            launch(i)
+        while running:
+            time.sleep(0.5)
+            for i in list(running):
+                proc, out, seen, last = running[i]
+                records = _read_lines(out)
+                for record in records[seen:]:
+                    if "start" in record:
+                        continue
+                    key = (record["module"], record["site"])
+                    results[key] = Outcome(by_key[key], record["status"], record["seconds"], record.get("killer", ""))
+                    pending[i] = [m for m in pending[i] if (m.module, m.site) != key]
+                    progress(results[key])
+                if len(records) > seen:
+                    last = time.monotonic()
+                seen = len(records)
+                inflight = (records[-1]["module"], records[-1]["start"]) if records and "start" in records[-1] else None
+                running[i] = (proc, out, seen, last)
+                done = proc.poll() is not None
+                hung = not done and time.monotonic() - last > timeout + 120
+                if not (done or hung):
+                    continue
+                if hung:
+                    _stop_group(proc)
+                del running[i]
+                if inflight is not None and inflight not in results and pending[i]:
+                    status = "timeout" if hung else "killed"  # a mutant that hangs or kills the session
+                    results[inflight] = Outcome(by_key[inflight], status, 0.0, "the pytest session " +
+                                                ("hung" if hung else f"exited {proc.returncode}"))
+                    pending[i] = [m for m in pending[i] if (m.module, m.site) != inflight]
+                    progress(results[inflight])
+                if pending[i]:
+                    if inflight is None and done and not records:
+                        raise SystemExit(f"mutate.py: an in-process session exited {proc.returncode} before any mutant")
+                    launch(i)
+    return results
+
+
+def _dedupe(paths: list[str]) -> list[str]:
+    dirs = {c for c in paths if (REPO / c).is_dir()}
+    return sorted({c for c in paths if not any(c != d and c.startswith(d + "/") for d in dirs)})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="+", help="paths under constructs/edge_origin (files or folders), or dotted names")
@@ -395,6 +516,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slow", action="store_true", help="include tests marked slow")
     parser.add_argument("--kinds", default="compare,number,delete,boolop,negate", help="operators, comma-separated")
     parser.add_argument("--match", help="only mutants whose printed form (path:line [function] kind: ...) matches this regex")
+    parser.add_argument("--engine", choices=("inproc", "subprocess"), default="inproc",
+                        help="inproc (default): one traced pytest session per job, each mutant swapped into the "
+                             "functions it changes and run against the tests that execute its lines; subprocess: "
+                             "a fresh pytest per mutant against the module's test files (slow, the reference)")
+    parser.add_argument("--confirm", action="store_true",
+                        help="with --engine inproc: re-run every survivor with the subprocess engine")
     parser.add_argument("--list", action="store_true", help="print the mutants and the tests, run nothing")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.sample < 0 or args.timeout <= 0:
@@ -402,9 +529,7 @@ def main(argv: list[str] | None = None) -> int:
     kinds = set(args.kinds.split(","))
     allowed = load_allow()
     rng = random.Random(args.seed)
-    totals: list[tuple[str, dict[str, int]]] = []
-    survivors: list[Mutant] = []
-    equivalents: list[tuple[Mutant, str]] = []
+    plan: list[tuple[str, list[str], list[Mutant]]] = []
     for module in _modules(args.modules):
         tests = args.tests or tests_for(module)
         every = [m for m in mutants_of(module) if m.kind in kinds and (not args.match or re.search(args.match, str(m)))]
@@ -417,36 +542,88 @@ def main(argv: list[str] | None = None) -> int:
         if not tests:
             print("   no tests found: give --tests or add the module to benchmarks/mutate_map.txt")
             continue
-        status, secs, tail = _run_tests(None, module, tests, args.timeout, args.slow)
-        if status != "survived":
-            print(f"   baseline is not green ({status}, {secs:.0f} s): {tail}; skipped")
-            continue
-        print(f"   baseline green in {secs:.0f} s", flush=True)
-        counts = {"killed": 0, "survived": 0, "timeout": 0, "equivalent": 0, "no-tests": 0}
+        plan.append((module, tests, chosen))
+    if args.list:
+        return 0
 
-        def one(m: Mutant, tests: list[str] = tests, module: str = module) -> Outcome:
+    def show(outcome: Outcome) -> None:
+        m = outcome.mutant
+        assert m is not None
+        mark = "equivalent" if outcome.status in {"survived", "no-tests"} and m.key in allowed else outcome.status
+        if outcome.status not in {"import-time", "identical"}:
+            print(f"   {mark:<10} {outcome.seconds:6.1f} s  {m}", flush=True)
+
+    outcomes: dict[tuple[str, int], Outcome] = {}
+    baselines: dict[str, str] = {}
+
+    def by_subprocess(module: str, tests: list[str], mutants: list[Mutant]) -> None:
+        if not mutants:
+            return
+        if module not in baselines:
+            status, secs, tail = _run_tests(None, module, tests, args.timeout, args.slow)
+            baselines[module] = status
+            print(f"   {module}: subprocess baseline {status} in {secs:.0f} s {tail if status != 'survived' else ''}",
+                  flush=True)
+        if baselines[module] != "survived":
+            for m in mutants:
+                outcomes.pop((m.module, m.site), None)
+            return
+
+        def one(m: Mutant) -> Outcome:
             status, secs, tail = _run_tests(mutant_source(m), module, tests, args.timeout, args.slow)
             return Outcome(m, status, secs, tail)
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            for outcome in pool.map(one, chosen):
-                m = outcome.mutant
-                assert m is not None
-                if outcome.status == "survived" and m.key in allowed:
-                    counts["equivalent"] += 1
-                    equivalents.append((m, allowed[m.key]))
-                    mark = "equivalent"
-                else:
-                    counts[outcome.status] += 1
-                    mark = outcome.status
-                    if outcome.status == "survived":
-                        survivors.append(m)
-                print(f"   {mark:<10} {outcome.seconds:6.1f} s  {m}", flush=True)
+            for outcome in pool.map(one, mutants):
+                outcomes[(module, outcome.mutant.site)] = outcome  # type: ignore[union-attr]
+                show(outcome)
+
+    started = time.monotonic()
+    if args.engine == "inproc":
+        everything = [m for _, _, chosen in plan for m in chosen]
+        tests = args.tests or _dedupe([t for _, module_tests, _ in plan for t in module_tests])
+        print(f"== in-process engine: {len(everything)} mutants, {args.jobs} session(s), tests: {' '.join(tests)}",
+              flush=True)
+        outcomes.update(inproc_run(everything, tests, args.jobs, args.timeout, args.slow, show))
+        for module, module_tests, chosen in plan:
+            late = [m for m in chosen if outcomes[(module, m.site)].status == "import-time"]
+            if late:
+                print(f"   {module}: {len(late)} mutants run at import: the subprocess engine", flush=True)
+            by_subprocess(module, module_tests, late)
+            if args.confirm:
+                alive = [m for m in chosen if (module, m.site) in outcomes
+                         and outcomes[(module, m.site)].status in {"survived", "no-tests"} and m.key not in allowed]
+                if alive:
+                    print(f"   {module}: confirming {len(alive)} survivors with the subprocess engine", flush=True)
+                by_subprocess(module, module_tests, alive)
+    else:
+        for module, module_tests, chosen in plan:
+            by_subprocess(module, module_tests, chosen)
+
+    totals: list[tuple[str, dict[str, int]]] = []
+    survivors: list[Mutant] = []
+    equivalents: list[tuple[Mutant, str]] = []
+    for module, _, chosen in plan:
+        if module in baselines and baselines[module] != "survived" and args.engine == "subprocess":
+            continue
+        counts = {"killed": 0, "survived": 0, "timeout": 0, "equivalent": 0, "no-tests": 0}
+        for m in chosen:
+            outcome = outcomes.get((module, m.site))
+            if outcome is None or outcome.status == "import-time":
+                continue  # its module's baseline was not green
+            if outcome.status == "identical":  # the mutant compiles to the very same bytecode
+                counts["equivalent"] += 1
+                equivalents.append((m, "compiles to the same bytecode as the original"))
+            elif outcome.status in {"survived", "no-tests"} and m.key in allowed:
+                counts["equivalent"] += 1
+                equivalents.append((m, allowed[m.key]))
+            else:
+                counts[outcome.status] += 1
+                if outcome.status in {"survived", "no-tests"}:
+                    survivors.append(m)
         totals.append((module, counts))
 
-    if args.list:
-        return 0
-    print("\nkill rate per module (killed + timeout) / (mutants - equivalent):")
+    print(f"\nkill rate per module (killed + timeout) / (mutants - equivalent), {time.monotonic() - started:.0f} s:")
     all_killed = all_counted = 0
     for module, c in totals:
         counted = c["killed"] + c["timeout"] + c["survived"] + c["no-tests"]
@@ -454,7 +631,8 @@ def main(argv: list[str] | None = None) -> int:
         all_killed += killed
         all_counted += counted
         rate = f"{100 * killed / counted:5.1f} %" if counted else "    -  "
-        print(f"  {module:<45} {rate}  killed {killed:>3}  survived {c['survived']:>3}  equivalent {c['equivalent']:>3}")
+        print(f"  {module:<45} {rate}  killed {killed:>4}  survived {c['survived'] + c['no-tests']:>3}"
+              f"  equivalent {c['equivalent']:>3}")
     if all_counted:
         print(f"  {'all':<45} {100 * all_killed / all_counted:5.1f} %  ({all_killed} of {all_counted})")
     if survivors:
