@@ -363,8 +363,11 @@ def _stop_group(proc: subprocess.Popen[str]) -> None:
 def load_allow() -> dict[str, str]:
     """Allow-list entries: key -> reason."""
     allowed: dict[str, str] = {}
-    if ALLOW_FILE.exists():
-        for raw in ALLOW_FILE.read_text().splitlines():
+    files = [ALLOW_FILE, *sorted(ALLOW_FILE.with_suffix(".d").glob("*.txt"))]  # mutate_allow.d/<area>.txt too
+    for path in files:
+        if not path.exists():
+            continue
+        for raw in path.read_text().splitlines():
             if not raw.strip() or raw.lstrip().startswith("#"):
                 continue
             key, _, reason = raw.partition("  # ")
@@ -586,9 +589,13 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
         outcomes.update(inproc_run(everything, tests, args.jobs, args.timeout, args.slow, show))
         for module, module_tests, chosen in plan:
-            late = [m for m in chosen if outcomes[(module, m.site)].status == "import-time"]
+            # run at import, or no test executes them after import (a function called while importing):
+            # the subprocess engine, which imports the mutant
+            late = [m for m in chosen if outcomes[(module, m.site)].status == "import-time"
+                    or (outcomes[(module, m.site)].status == "no-tests" and m.key not in allowed)]
             if late:
-                print(f"   {module}: {len(late)} mutants run at import: the subprocess engine", flush=True)
+                print(f"   {module}: {len(late)} mutants run at import or by no test after it: the subprocess engine",
+                      flush=True)
             by_subprocess(module, module_tests, late)
             if args.confirm:
                 alive = [m for m in chosen if (module, m.site) in outcomes
