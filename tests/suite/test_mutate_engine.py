@@ -1,0 +1,79 @@
+"""benchmarks/mutate.py's in-process engine: which mutants it can swap in, that a swapped mutant is
+what the rules run (also through ``from x import f`` bindings), and that it agrees with the
+subprocess engine on the same mutants."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+import mutate  # noqa: E402
+import mutate_inproc  # noqa: E402
+
+import edge_origin.rules.dns4_ttl as dns4  # noqa: E402
+from edge_origin.model import TemplateModel  # noqa: E402
+from edge_origin.model.loader import LoadedTemplate  # noqa: E402
+from edge_origin.rules import RULES_BY_ID  # noqa: E402
+
+MODULE = "rules/dns4_ttl.py"
+QUIET = BENCH.parent / "tests" / "fixtures" / "templates" / "rules" / "eo-nlb3-quiet.json"
+
+
+def dns4_world(ttl: int) -> TemplateModel:
+    """The quiet world of tests/conditions with the origin record's TTL set."""
+    body = copy.deepcopy(json.loads(QUIET.read_text()))
+    body["Resources"]["RecordA"]["Properties"]["TTL"] = ttl
+    return TemplateModel([LoadedTemplate("S", "t.json", body)])
+
+
+def _mutant(pattern: str) -> mutate.Mutant:
+    chosen = [m for m in mutate.mutants_of(MODULE) if pattern in str(m)]
+    assert len(chosen) == 1, [str(m) for m in chosen]
+    return chosen[0]
+
+
+def test_a_module_constant_is_import_time_and_a_function_body_is_swappable() -> None:
+    constant = _mutant("MAX_TTL = 300 -> MAX_TTL = 301")
+    assert mutate_inproc.changed_functions(MODULE, constant.site, dns4.__file__) == (None, "import-time code changed")
+    boundary = _mutant("record.ttl > MAX_TTL -> record.ttl >= MAX_TTL")
+    changed, why = mutate_inproc.changed_functions(MODULE, boundary.site, dns4.__file__)
+    assert why == "" and changed is not None and set(changed) == {"check"}
+
+
+def test_a_swapped_mutant_is_what_the_registered_rule_runs() -> None:
+    boundary = _mutant("record.ttl > MAX_TTL -> record.ttl >= MAX_TTL")
+    changed, _ = mutate_inproc.changed_functions(MODULE, boundary.site, dns4.__file__)
+    assert changed is not None
+    live = mutate_inproc._live_functions(dns4)
+    assert live["check"] == [dns4.check]
+    model = dns4_world(ttl=300)
+    rule = RULES_BY_ID["EO-DNS4"]
+    assert list(rule.check(model)) == []  # 300 s is the limit itself: quiet
+    original = dns4.check.__code__
+    try:
+        dns4.check.__code__ = changed["check"]
+        fired = list(rule.check(model))
+    finally:
+        dns4.check.__code__ = original
+    assert [(f.rule, f.resource) for f in fired] == [("EO-DNS4", "RecordA")]
+    assert list(rule.check(model)) == []  # restored
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["inproc", "subprocess"])
+def test_both_engines_kill_the_ttl_boundary_mutants(engine: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "mutate.py"), MODULE, "--match", r":1[18] ", "--engine", engine,
+         "--tests", "tests/conditions/test_rule_conditions.py", "--timeout", "120"],
+        cwd=BENCH.parent, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    summary = [line for line in proc.stdout.splitlines() if line.strip().startswith(MODULE)]
+    # MAX_TTL +/- 1 (run at import: the subprocess engine in both) and the 5 mutants of the `if` on line 18
+    assert summary and "100.0 %" in summary[-1] and "killed    7" in summary[-1], proc.stdout[-2000:]
