@@ -103,7 +103,7 @@ def _baseline(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
             sys.settrace(None)
             threading.settrace(None)  # type: ignore[arg-type]
         failed = any(r.failed for r in reports)
-        _write(out, {"nodeid": item.nodeid, "failed": failed,
+        _write(out, {"nodeid": item.nodeid, "failed": failed, "seconds": round(sum(r.duration for r in reports), 4),
                      "lines": {paths[p]: sorted(v) for p, v in hits.items() if v}})
 
 
@@ -222,7 +222,7 @@ def _alarm(signum: int, frame: Any) -> None:
 def _mutants(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
     by_id = {item.nodeid: item for item in session.items}
     coverage: dict[str, dict[str, list[int]]] = job["coverage"]  # nodeid -> module -> lines
-    order = [nodeid for nodeid in job["order"] if nodeid in by_id]
+    order = [nodeid for nodeid in job["order"] if nodeid in by_id]  # cheapest first (mutate.py sorts them)
     caches = _package_caches()
     killers: dict[str, str] = {}  # function -> the test that last killed a mutant there
     signal.signal(signal.SIGALRM, _alarm)
