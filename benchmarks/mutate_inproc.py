@@ -219,12 +219,48 @@ def _alarm(signum: int, frame: Any) -> None:
     raise MutantTimeout("mutant run exceeded its time budget")
 
 
+def _run(session: pytest.Session, by_id: dict[str, pytest.Item], candidates: list[str], timeout: float,
+         patches: dict[types.FunctionType, types.CodeType], caches: list[Any]) -> tuple[str, str, int]:
+    """Run the candidates in order with the patches applied until one fails: (status, killer, tests run).
+    Whatever happens, the original code is back, the caches empty and every fixture torn down."""
+    saved = {fn: fn.__code__ for fn in patches}
+    status, killer, ran = "survived", "", 0
+    _clear(caches)
+    try:
+        for fn, code in patches.items():
+            fn.__code__ = code
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        for index, nodeid in enumerate(candidates):
+            nextitem = by_id[candidates[index + 1]] if index + 1 < len(candidates) else None
+            ran += 1
+            try:
+                reports = runtestprotocol(by_id[nodeid], nextitem=nextitem, log=False)
+            except MutantTimeout:
+                return "timeout", nodeid, ran
+            if any(r.failed for r in reports):
+                timed_out = any("MutantTimeout" in str(r.longrepr) for r in reports if r.failed)
+                return ("timeout" if timed_out else "killed"), nodeid, ran
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        for fn, code in saved.items():
+            fn.__code__ = code
+        # a mutant's fixture that cannot tear down: the next mutant sets up its own anyway
+        with contextlib.suppress(Exception):
+            session._setupstate.teardown_exact(None)
+        _clear(caches)
+    return status, killer, ran
+
+
 def _mutants(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
     by_id = {item.nodeid: item for item in session.items}
     coverage: dict[str, dict[str, list[int]]] = job["coverage"]  # nodeid -> module -> lines
     order = [nodeid for nodeid in job["order"] if nodeid in by_id]  # cheapest first (mutate.py sorts them)
     caches = _package_caches()
     killers: dict[str, str] = {}  # function -> the test that last killed a mutant there
+    # A kill counts only if the killing test passes on the original code when run the same way (alone,
+    # out of its file's order): a test that fails like that is left out and the mutant run again.
+    trusted: set[str] = set()
+    unreliable: set[str] = set()
     signal.signal(signal.SIGALRM, _alarm)
     for entry in job["mutants"]:
         module, site, lines = entry["module"], entry["site"], set(range(entry["line"], entry["end_line"] + 1))
@@ -242,45 +278,29 @@ def _mutants(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
         if missing:
             _write(out, {**record, "status": "import-time", "why": f"no live function {missing[0]}", "seconds": 0.0})
             continue
-        candidates = [n for n in order if lines & set(coverage.get(n, {}).get(module, ()))]
-        favourite = killers.get(entry["function"])
-        if favourite in candidates:
-            candidates.remove(favourite)
-            candidates.insert(0, favourite)
-        if not candidates:
-            _write(out, {**record, "status": "no-tests", "seconds": 0.0, "ran": 0})
-            continue
-        saved = {fn: fn.__code__ for name in changed for fn in live[name]}
-        status, killer, ran = "survived", "", 0
-        _clear(caches)
-        try:
-            for name, code in changed.items():
-                for fn in live[name]:
-                    fn.__code__ = code
-            signal.setitimer(signal.ITIMER_REAL, job["timeout"])
-            for index, nodeid in enumerate(candidates):
-                nextitem = by_id[candidates[index + 1]] if index + 1 < len(candidates) else None
-                ran += 1
-                try:
-                    reports = runtestprotocol(by_id[nodeid], nextitem=nextitem, log=False)
-                except MutantTimeout:
-                    status, killer = "timeout", nodeid
-                    break
-                if any(r.failed for r in reports):
-                    timed_out = any("MutantTimeout" in str(r.longrepr) for r in reports if r.failed)
-                    status, killer = ("timeout" if timed_out else "killed"), nodeid
-                    break
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            for fn, code in saved.items():
-                fn.__code__ = code
-            # a mutant's fixture that cannot tear down: the next mutant sets up its own anyway
-            with contextlib.suppress(Exception):
-                session._setupstate.teardown_exact(None)
-            _clear(caches)
-        if status != "survived":
+        patches = {fn: code for name, code in changed.items() for fn in live[name]}
+        total = 0
+        while True:
+            candidates = [n for n in order if n not in unreliable and lines & set(coverage.get(n, {}).get(module, ()))]
+            favourite = killers.get(entry["function"])
+            if favourite in candidates:
+                candidates.remove(favourite)
+                candidates.insert(0, favourite)
+            if not candidates:
+                status, killer = "no-tests", ""
+                break
+            status, killer, ran = _run(session, by_id, candidates, job["timeout"], patches, caches)
+            total += ran
+            if status != "killed" or killer in trusted:
+                break
+            if _run(session, by_id, [killer], job["timeout"], {}, caches)[0] == "survived":
+                trusted.add(killer)
+                break
+            unreliable.add(killer)
+            _write(out, {"unreliable": killer})
+        if status in {"killed", "timeout"}:
             killers[entry["function"]] = killer
-        _write(out, {**record, "status": status, "killer": killer, "ran": ran,
+        _write(out, {**record, "status": status, "killer": killer, "ran": total,
                      "seconds": round(time.monotonic() - start, 3)})
 
 
