@@ -508,6 +508,22 @@ def inproc_run(mutants: list[Mutant], tests: list[str], jobs: int, timeout: floa
     return results
 
 
+def _known_kills(log: Path, commit: str) -> dict[str, set[str]]:
+    """Module -> the printed mutants an earlier run killed, for modules unchanged since ``commit``."""
+    kills: dict[str, set[str]] = {}
+    for raw in log.read_text().splitlines():
+        match = re.match(r"^   (killed|timeout) +[\d.]+ s  (\S+?):(\d+) (.*)$", raw)
+        if match:
+            kills.setdefault(match.group(2), set()).add(f"{match.group(2)}:{match.group(3)} {match.group(4)}")
+    unchanged: dict[str, set[str]] = {}
+    for module, printed in kills.items():
+        then = subprocess.run(["git", "show", f"{commit}:constructs/edge_origin/{module}"], cwd=REPO,
+                              capture_output=True, text=True)
+        if then.returncode == 0 and then.stdout == (PKG / module).read_text():
+            unchanged[module] = printed
+    return unchanged
+
+
 def _dedupe(paths: list[str]) -> list[str]:
     dirs = {c for c in paths if (REPO / c).is_dir()}
     return sorted({c for c in paths if not any(c != d and c.startswith(d + "/") for d in dirs)})
@@ -530,10 +546,17 @@ def main(argv: list[str] | None = None) -> int:
                              "a fresh pytest per mutant against the module's test files (slow, the reference)")
     parser.add_argument("--confirm", action="store_true",
                         help="with --engine inproc: re-run every survivor with the subprocess engine")
+    parser.add_argument("--known", metavar="LOG",
+                        help="a log of an earlier run: mutants it reports killed (or timed out) are counted killed "
+                             "without running, in every module whose source is unchanged since --known-commit")
+    parser.add_argument("--known-commit", metavar="REV", help="the commit the --known run mutated (required with it)")
     parser.add_argument("--list", action="store_true", help="print the mutants and the tests, run nothing")
     args = parser.parse_args(argv)
     if args.jobs < 1 or args.sample < 0 or args.timeout <= 0:
         parser.error("--jobs must be >= 1, --sample >= 0 and --timeout > 0")
+    if bool(args.known) != bool(args.known_commit):
+        parser.error("--known and --known-commit go together")
+    known = _known_kills(Path(args.known), args.known_commit) if args.known else {}
     kinds = set(args.kinds.split(","))
     allowed = load_allow()
     rng = random.Random(args.seed)
@@ -553,6 +576,15 @@ def main(argv: list[str] | None = None) -> int:
         plan.append((module, tests, chosen))
     if args.list:
         return 0
+    carried: dict[tuple[str, int], Outcome] = {}
+    for module, _, chosen in plan:
+        if module not in known:
+            continue
+        for m in chosen:
+            if str(m) in known[module]:
+                carried[(module, m.site)] = Outcome(m, "killed", 0.0, "killed in the --known run")
+        print(f"   {module}: {sum(1 for m in chosen if (module, m.site) in carried)} mutants killed in the"
+              f" --known run (source unchanged since {args.known_commit}): not run again", flush=True)
 
     def show(outcome: Outcome) -> None:
         m = outcome.mutant
@@ -587,8 +619,9 @@ def main(argv: list[str] | None = None) -> int:
                 show(outcome)
 
     started = time.monotonic()
+    outcomes.update(carried)
     if args.engine == "inproc":
-        everything = [m for _, _, chosen in plan for m in chosen]
+        everything = [m for _, _, chosen in plan for m in chosen if (m.module, m.site) not in carried]
         tests = args.tests or _dedupe([t for _, module_tests, _ in plan for t in module_tests])
         print(f"== in-process engine: {len(everything)} mutants, {args.jobs} session(s), tests: {' '.join(tests)}",
               flush=True)
@@ -610,7 +643,7 @@ def main(argv: list[str] | None = None) -> int:
                 by_subprocess(module, module_tests, alive)
     else:
         for module, module_tests, chosen in plan:
-            by_subprocess(module, module_tests, chosen)
+            by_subprocess(module, module_tests, [m for m in chosen if (module, m.site) not in carried])
 
     totals: list[tuple[str, dict[str, int]]] = []
     survivors: list[Mutant] = []
