@@ -133,3 +133,80 @@ def test_dns3_an_alias_to_an_nlb_with_a_zone_not_known_is_not_judged_one_zone() 
     body = _alias_to_nlb(2)
     del res(body, "SubnetB")["AvailabilityZone"]
     quiet(body, "EO-DNS3")
+
+
+# --- EO-DNS3: destinations whose zone is not known keep "all in one zone" quiet -----------------------------
+def _weighted_pair(second: dict[str, Any], *, record_type: str = "A") -> dict[str, Any]:
+    """o.example.com: weighted set ``a`` (EipA, zone us-east-1a, directly or through a CNAME) and ``second``."""
+    body = world()
+    _drop(body, "RecordA", "RecordB", "CheckA", "CheckB")
+    if record_type == "CNAME":
+        body["Resources"]["TargetA"] = _record("a.o.example.com", TTL=60, ResourceRecords=[{"Ref": "EipA"}])
+        first: dict[str, Any] = {"Type": "CNAME", "ResourceRecords": ["a.o.example.com"]}
+    else:
+        first = {"ResourceRecords": [{"Ref": "EipA"}]}
+    body["Resources"]["WeightedA"] = _record("o.example.com", TTL=60, SetIdentifier="a", Weight=1, **first)
+    body["Resources"]["WeightedZ"] = _record("o.example.com", SetIdentifier="z", Weight=1, **second)
+    return body
+
+
+def _with_nlb_of_unknown_subnets(body: dict[str, Any]) -> dict[str, Any]:
+    body["Parameters"] = {"Subnets": {"Type": "List<AWS::EC2::Subnet::Id>"}}
+    body["Resources"]["Nlb2"] = {
+        "Type": "AWS::ElasticLoadBalancingV2::LoadBalancer",
+        "Properties": {"Type": "network", "Subnets": {"Ref": "Subnets"}},
+    }
+    return body
+
+
+NLB2_ALIAS = {"AliasTarget": {"DNSName": {"Fn::GetAtt": ["Nlb2", "DNSName"]}, "HostedZoneId": {"Fn::GetAtt": ["Nlb2", "CanonicalHostedZoneID"]}}}
+OUTSIDE_CNAME = {"Type": "CNAME", "TTL": 60, "ResourceRecords": ["api.example.net"]}
+
+
+def test_dns3_an_nlb_without_known_zonal_addresses_next_to_a_known_eip_is_quiet() -> None:
+    # 2 destinations, one in us-east-1a, the other's zones not known: not "all in one zone"
+    quiet(_with_nlb_of_unknown_subnets(_weighted_pair(NLB2_ALIAS)), "EO-DNS3")
+
+
+def test_dns3_an_nlb_without_known_zonal_addresses_alone_counts_as_one_ip() -> None:
+    body = _with_nlb_of_unknown_subnets(_weighted_pair(NLB2_ALIAS))
+    _drop(body, "WeightedA")
+    one(body, "EO-DNS3", "WeightedZ", Severity.WARNING, "has 1 origin IP(s): one NLB takes every connection")
+
+
+def test_dns3_a_cname_leaving_the_zones_next_to_a_known_eip_is_quiet() -> None:
+    # api.example.net is one more destination, of a zone not known: 2 IPs, not "all in one zone"
+    quiet(_weighted_pair(OUTSIDE_CNAME, record_type="CNAME"), "EO-DNS3")
+
+
+def test_dns3_a_cname_leaving_the_zones_alone_counts_as_one_ip() -> None:
+    body = _weighted_pair(OUTSIDE_CNAME, record_type="CNAME")
+    _drop(body, "WeightedA", "TargetA")
+    one(body, "EO-DNS3", "WeightedZ", Severity.WARNING, "has 1 origin IP(s)")
+
+
+def test_dns3_a_known_eip_and_an_nlb_in_its_zone_are_one_zone() -> None:
+    # the other side of the two tests above: both destinations' zones known, both us-east-1a
+    body = _weighted_pair(NLB2_ALIAS)
+    body["Resources"]["Nlb2"] = {
+        "Type": "AWS::ElasticLoadBalancingV2::LoadBalancer",
+        "Properties": {"Type": "network", "SubnetMappings": [{"SubnetId": {"Ref": "SubnetA"}}]},
+    }
+    one(body, "EO-DNS3", "WeightedA", Severity.WARNING, "all 2 origin IPs are in one zone (us-east-1a)")
+
+
+# --- EO-DNS4: the zone the message names ------------------------------------------------------------------
+def test_dns4_names_the_hosted_zone_of_the_record() -> None:
+    body = world()
+    res(body, "RecordA")["TTL"] = 301
+    one(body, "EO-DNS4", "RecordA", Severity.WARNING, "RecordA: TTL 301 s in zone example.com for gRPC origin o.example.com")
+
+
+def test_dns4_a_record_the_answer_model_cannot_read_names_no_zone() -> None:
+    # MultiValueAnswer decided at deploy: the answer model has no zone for the record, the TTL still counts
+    body = world()
+    body["Parameters"] = {"Multi": {"Type": "String"}}
+    res(body, "RecordA")["TTL"] = 301
+    res(body, "RecordA")["MultiValueAnswer"] = {"Ref": "Multi"}
+    f = one(body, "EO-DNS4", "RecordA", Severity.WARNING, "RecordA: TTL 301 s for gRPC origin o.example.com")
+    assert " in zone" not in f.message
