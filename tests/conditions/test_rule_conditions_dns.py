@@ -56,6 +56,20 @@ def test_dns1_a_lone_alias_to_an_nlb_with_two_zonal_addresses_is_quiet() -> None
     quiet(_alias_to_nlb(2), "EO-DNS1")
 
 
+def test_dns1_a_simple_record_of_both_addresses_warns_without_health_checks() -> None:
+    body = world()
+    _drop(body, "RecordB", "CheckB")
+    record = res(body, "RecordA")
+    for key in ("SetIdentifier", "MultiValueAnswer", "HealthCheckId"):
+        del record[key]
+    record["ResourceRecords"] = [{"Ref": "EipA"}, {"Ref": "EipB"}]
+    one(
+        body, "EO-DNS1", "RecordA", Severity.WARNING,
+        "RecordA: a lone simple A record in zone example.com for gRPC origin o.example.com: its 2 addresses are "
+        "answered without health checks",
+    )
+
+
 # --- EO-DNS1: a pile-up is located at the record set the policy chose, not at the end of its chain ----------
 def _weighted_aliases() -> dict[str, Any]:
     """o.example.com: two weighted aliases (a, b), each to a simple record of one EIP (a.o / b.o.example.com)."""
