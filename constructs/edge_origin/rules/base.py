@@ -104,10 +104,6 @@ def answer_views(model: TemplateModel, keys: Iterable[RecordKey]) -> list[Record
     return list(out.values())
 
 
-def iter_rules(rules: Iterable[Rule]) -> list[Rule]:
-    return sorted(rules, key=lambda r: r.id)
-
-
 @dataclass(frozen=True)
 class TransitionRule:
     """A rule about a change: ``check(base, head)`` yields findings about deploying head over base.

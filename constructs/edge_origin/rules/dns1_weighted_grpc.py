@@ -135,7 +135,7 @@ def _unchecked_simple(model: TemplateModel, name: str, kind: str, item: OriginRe
         for view in answer_views(model, answer.records):
             yield finding(
                 RULE.id, Severity.WARNING, view.resource,
-                f"{view.label}: a lone simple {view.type or 'A'} record in {item.zone.label} for {origin_label(name, kind)}: its "
+                f"{view.label}: a lone simple {view.type} record in {item.zone.label} for {origin_label(name, kind)}: its "
                 f"{len(answer.addresses)} addresses are answered without health checks: Route 53 keeps handing out a dead "
                 "origin's address",
                 FIX,
@@ -144,11 +144,9 @@ def _unchecked_simple(model: TemplateModel, name: str, kind: str, item: OriginRe
 
 def _several_values_per_set(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     for key in item.resolution.record_keys:
-        record = next((r for r in model.zones.zone_set.record_sets(key.zone, key.name, key.type) if r.key == key), None)
-        if record is None or record.policy != "weighted" or len(record.values) < 2:
-            continue
+        record = model.zones.record_by_key(key)
         view = model.zones.view_of(key)
-        if view is None:
+        if record is None or view is None or record.policy != "weighted" or len(record.values) < 2:
             continue
         yield finding(
             RULE.id, Severity.WARNING, view.resource,
