@@ -394,7 +394,7 @@ def _inproc_env(tmp: Path, mode: str, job: Path, out: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PKG.parent), str(Path(__file__).parent),
                                          *filter(None, [env.get("PYTHONPATH", "")])])
-    env.update(EO_MUTATE_MODE=mode, EO_MUTATE_JOB=str(job), EO_MUTATE_OUT=str(out), PYTHONDONTWRITEBYTECODE="1",
+    env.update(EO_MUTATE_PKG=str(PKG), EO_MUTATE_MODE=mode, EO_MUTATE_JOB=str(job), EO_MUTATE_OUT=str(out), PYTHONDONTWRITEBYTECODE="1",
                HYPOTHESIS_STORAGE_DIRECTORY=str(tmp / "hypothesis"))
     return env
 
@@ -552,6 +552,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--known-commit", metavar="REV", help="the commit the --known run mutated (required with it)")
     parser.add_argument("--list", action="store_true", help="print the mutants and the tests, run nothing")
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="mutate-source-") as snapshot:
+        return _main(parser, args, Path(snapshot))
+
+
+def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, snapshot: Path) -> int:
+    # The run mutates a snapshot of the package taken now, so editing the worktree meanwhile changes nothing
+    global PKG
+    shutil.copytree(PKG, snapshot / "constructs" / "edge_origin", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    PKG = snapshot / "constructs" / "edge_origin"
     if args.jobs < 1 or args.sample < 0 or args.timeout <= 0:
         parser.error("--jobs must be >= 1, --sample >= 0 and --timeout > 0")
     if bool(args.known) != bool(args.known_commit):

@@ -46,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mutate  # noqa: E402  (the mutants are made by the same code as the subprocess engine's)
 
 MODE = os.environ.get("EO_MUTATE_MODE", "")
+if os.environ.get("EO_MUTATE_PKG"):
+    mutate.PKG = Path(os.environ["EO_MUTATE_PKG"])  # the run's snapshot of the package (on PYTHONPATH too)
 
 
 class MutantTimeout(Exception):
