@@ -123,14 +123,14 @@ def _ttl_findings(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]
         if kind != "grpc":
             continue
         old = [r.ttl for r in base.record_sets(name) if r.ttl is not None]
-        new = [r for r in head.record_sets(name) if r.ttl is not None]
+        new = [(r.ttl, r) for r in head.record_sets(name) if r.ttl is not None]
         if not old or not new:
             continue
-        top = max(new, key=lambda r: r.ttl or 0)
-        if (top.ttl or 0) > max(old):
+        top_ttl, top = max(new, key=lambda pair: pair[0])
+        if top_ttl > max(old):
             yield finding(
                 RULE.id, Severity.WARNING, top.resource,
-                f"{name}: TTL raised {max(old)} s -> {top.ttl} s on a gRPC origin: edges keep a dead or replaced address "
+                f"{name}: TTL raised {max(old)} s -> {top_ttl} s on a gRPC origin: edges keep a dead or replaced address "
                 "that much longer, and long-lived connections pile onto what one answer held",
                 FIX,
             )

@@ -1,0 +1,206 @@
+"""Each condition of EO-CHG4 (a connection-profile transition that breaks on the way; a TTL raised on a gRPC
+origin): one change of a quiet before/after pair makes exactly one finding, on the named resource, with the
+key phrase; boundaries are tested on both sides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from transition_worlds import (
+    make_pairs,
+    one_change,
+    props,
+    quiet_change,
+    record_ids,
+    resources,
+    transition_findings,
+    world,
+)
+
+from edge_origin.findings import Severity
+
+IDLE = "tcp.idle_timeout.seconds"
+# head's profile in the diff fixtures' keepalive-with-idle pair: client keepalive 600 s, for a 1200 s idle timeout
+LONG_KEEPALIVE = dict(nlb_idle_timeout_s=1200, client_keepalive_time_s=600, server_min_ping_interval_s=300,
+                      server_keepalive_time_s=None, target_tcp_established_timeout_s=1200)
+NEW_CLIENTS_ON_OLD = "the new clients (head's profile) on the old listener"
+
+
+def _listener(idle: int, **profile: Any) -> dict[str, Any]:
+    """One NLB whose TCP listener has ``idle`` and declares the streaming-telemetry profile with ``profile``."""
+    return world(nlbs=1, idle=idle, listener_profile=make_pairs.profile(**({"nlb_idle_timeout_s": idle} | profile)))
+
+
+def _set_idle(body: dict[str, Any], value: Any) -> dict[str, Any]:
+    """The listener's idle attribute set to ``value``, or dropped (None)."""
+    listener = props(body, "Nlb1Tcp")
+    listener["ListenerAttributes"] = [a for a in listener["ListenerAttributes"] if a["Key"] != IDLE]
+    if value is not None:
+        listener["ListenerAttributes"].append({"Key": IDLE, "Value": value})
+    return body
+
+
+# --- the listener: mixed pairs of clients and listeners -----------------------------------------------------
+def test_chg4_new_clients_on_the_old_listener_fire_with_both_sides_in_the_message() -> None:
+    one_change(_listener(400), _listener(1200, **LONG_KEEPALIVE), "EO-CHG4", "Nlb1Tcp", Severity.WARNING,
+               "Nlb1Tcp: idle timeout 400 s -> 1200 s, client keepalive 30 s -> 600 s",
+               f"{NEW_CLIENTS_ON_OLD} (400 s idle) fail EO-PROFILE-IDLE-MARGIN")
+
+
+def test_chg4_the_idle_raised_first_is_quiet() -> None:
+    quiet_change(_listener(400), _listener(1200), "EO-CHG4")
+
+
+def test_chg4_a_listener_without_the_idle_attribute_has_the_nlb_default() -> None:
+    base = _set_idle(_listener(350), None)
+    one_change(base, _listener(1200, **LONG_KEEPALIVE), "EO-CHG4", "Nlb1Tcp", Severity.WARNING,
+               "idle timeout 350 s -> 1200 s", f"{NEW_CLIENTS_ON_OLD} (350 s idle)")
+
+
+def test_chg4_an_idle_timeout_decided_at_deploy_time_is_not_compared() -> None:
+    """Neither the listener pairs nor the CloudFront keepalive are checked against an unknown idle timeout."""
+    base = _set_idle(_listener(400), {"Ref": "Idle"})
+    base["Parameters"] = {"Idle": {"Type": "String"}}
+    head = _listener(1200, **LONG_KEEPALIVE)
+    props(head, "Dist")["DistributionConfig"]["Origins"][0]["CustomOriginConfig"]["OriginKeepaliveTimeout"] = 60
+    quiet_change(base, head, "EO-CHG4")
+    quiet_change(head, base, "EO-CHG4")
+    long_base = _set_idle(_listener(1200, **LONG_KEEPALIVE), {"Ref": "Idle"})  # base's clients would fail on 400 s
+    long_base["Parameters"] = {"Idle": {"Type": "String"}}
+    quiet_change(long_base, _listener(400), "EO-CHG4")
+    one_change(_listener(1200, **LONG_KEEPALIVE), _listener(400), "EO-CHG4", "Nlb1Tcp", Severity.WARNING,
+               "the old clients (base's profile) on the new listener (400 s idle)")  # the same pair, idle known
+
+
+@pytest.mark.parametrize(("protocol", "fires"), [("TCP", True), ("TLS", False)])
+def test_chg4_a_tls_listener_has_the_fixed_default_whatever_its_attribute_says(protocol: str, fires: bool) -> None:
+    base, head = _listener(400), _listener(1200, **LONG_KEEPALIVE)
+    for body in (base, head):
+        props(body, "Nlb1Tcp")["Protocol"] = protocol
+    if fires:
+        one_change(base, head, "EO-CHG4", "Nlb1Tcp", Severity.WARNING, "idle timeout 400 s -> 1200 s")
+    else:
+        quiet_change(base, head, "EO-CHG4")
+
+
+@pytest.mark.parametrize(("scheme", "fires"), [("internet-facing", True), ("internal", False)])
+def test_chg4_a_replaced_listener_takes_the_old_connections_with_it(scheme: str, fires: bool) -> None:
+    """A create-only change of the NLB replaces it and its listener: old clients never meet the new one."""
+    head = _listener(1200, **LONG_KEEPALIVE)
+    props(head, "Nlb1")["Scheme"] = scheme
+    if fires:
+        one_change(_listener(400), head, "EO-CHG4", "Nlb1Tcp", Severity.WARNING, NEW_CLIENTS_ON_OLD)
+    else:
+        quiet_change(_listener(400), head, "EO-CHG4")
+
+
+def test_chg4_a_failure_head_already_has_alone_is_not_a_transition_failure() -> None:
+    """Head's clients fail on head's own listener too (EO-KA's business): the old listener adds nothing new."""
+    broken_head = LONG_KEEPALIVE | {"nlb_idle_timeout_s": 400, "target_tcp_established_timeout_s": 400}
+    quiet_change(_listener(300), _listener(400, **broken_head), "EO-CHG4")
+
+
+def test_chg4_a_failure_base_already_has_alone_is_not_a_transition_failure() -> None:
+    broken_base = LONG_KEEPALIVE | {"nlb_idle_timeout_s": 400, "target_tcp_established_timeout_s": 400}
+    quiet_change(_listener(400, **broken_base), _listener(300), "EO-CHG4")
+
+
+def test_chg4_a_listener_that_declared_no_profile_shows_an_unknown_keepalive() -> None:
+    base = _listener(400)
+    del resources(base)["Nlb1Tcp"]["Metadata"]
+    one_change(base, _listener(1200, **LONG_KEEPALIVE), "EO-CHG4", "Nlb1Tcp", Severity.WARNING,
+               "client keepalive ? s -> 600 s", f"{NEW_CLIENTS_ON_OLD} (400 s idle)")
+
+
+@pytest.mark.parametrize(("keepalive", "shown"), [(600.0, "600"), (600.5, "600.5")])
+def test_chg4_the_keepalive_is_shown_as_written_without_a_trailing_point_zero(keepalive: float, shown: str) -> None:
+    head = _listener(1200, **(LONG_KEEPALIVE | {"client_keepalive_time_s": keepalive}))
+    one_change(_listener(400), head, "EO-CHG4", "Nlb1Tcp", Severity.WARNING, f"client keepalive 30 s -> {shown} s:")
+
+
+def test_chg4_an_idle_timeout_the_profile_cannot_hold_does_not_break_the_check() -> None:
+    """Head's 0 s is no duration the profile takes (ProfileError): the pairs with it are not judged, the others are."""
+    head = _set_idle(_listener(1200, **LONG_KEEPALIVE), "0")
+    one_change(_listener(400), head, "EO-CHG4", "Nlb1Tcp", Severity.WARNING,
+               "idle timeout 400 s -> 0 s", f"{NEW_CLIENTS_ON_OLD} (400 s idle)")
+
+
+# --- CloudFront origin keepalive against the listener idle timeout ----------------------------------------------
+def _cloudfront(keepalive: int, idle: int) -> dict[str, Any]:
+    """One NLB; the origin keepalive and the idle timeout given; the clients' keepalive (45 s) fits every idle here."""
+    return world(nlbs=1, idle=idle, keepalive=keepalive,
+                 listener_profile=make_pairs.profile(nlb_idle_timeout_s=idle, client_keepalive_time_s=45))
+
+
+def _on_dist(base: dict[str, Any], head: dict[str, Any]) -> list[str]:
+    """EO-CHG4's messages on the distribution (the listener pairs are checked above)."""
+    return [f.message for f in transition_findings(base, head, "EO-CHG4") if f.resource == "Dist"]
+
+
+@pytest.mark.parametrize(("base", "head", "phrase"), [
+    ((60, 100), (150, 200), "keepalive 60 s -> 150 s, Edge/Nlb1Tcp idle 100 s -> 200 s: the new origin keepalive on "
+                            "the old listener (150 s >= 100 s)"),
+    ((60, 100), (100, 200), "the new origin keepalive on the old listener (100 s >= 100 s)"),
+    ((90, 180), (50, 90), "the old origin keepalive on the new listener (90 s >= 90 s)"),
+])
+def test_chg4_an_origin_keepalive_reaching_the_other_sides_idle_fires(
+        base: tuple[int, int], head: tuple[int, int], phrase: str) -> None:
+    messages = _on_dist(_cloudfront(*base), _cloudfront(*head))
+    assert len(messages) == 1 and phrase in messages[0], messages
+
+
+@pytest.mark.parametrize(("base", "head"), [
+    ((60, 100), (99, 200)),   # the new keepalive stays below the old idle
+    ((89, 180), (50, 90)),    # the old keepalive stays below the new idle
+    ((100, 100), (150, 200)),  # base alone is broken (EO-CF2's business)
+    ((60, 100), (200, 200)),  # head alone is broken
+])
+def test_chg4_an_origin_keepalive_below_both_idles_or_broken_alone_is_quiet(
+        base: tuple[int, int], head: tuple[int, int]) -> None:
+    assert _on_dist(_cloudfront(*base), _cloudfront(*head)) == []
+
+
+def test_chg4_an_origin_new_in_head_is_not_compared() -> None:
+    head = _cloudfront(150, 200)
+    config = props(head, "Dist")["DistributionConfig"]
+    config["Origins"][0]["Id"] = config["DefaultCacheBehavior"]["TargetOriginId"] = "o2"
+    assert _on_dist(_cloudfront(60, 100), head) == []
+
+
+# --- TTL raised on a gRPC origin ------------------------------------------------------------------------------------
+def _ttls(*ttls: int, grpc: bool = True) -> dict[str, Any]:
+    """Two NLBs' four records with these TTLs (in template order)."""
+    body = world()
+    for key, ttl in zip(record_ids(body), ttls, strict=True):
+        props(body, key)["TTL"] = ttl
+    props(body, "Dist")["DistributionConfig"]["DefaultCacheBehavior"]["GrpcConfig"]["Enabled"] = grpc
+    return body
+
+
+def test_chg4_the_highest_head_ttl_fires_on_its_record() -> None:
+    one_change(_ttls(60, 60, 60, 60), _ttls(60, 300, 60, 60), "EO-CHG4", "RecordNlb1B", Severity.WARNING,
+               f"{make_pairs.NAME}: TTL raised 60 s -> 300 s on a gRPC origin")
+
+
+def test_chg4_a_ttl_raised_from_zero_fires() -> None:
+    one_change(_ttls(0, 0, 0, 0), _ttls(0, 1, 0, 0), "EO-CHG4", "RecordNlb1B", Severity.WARNING, "TTL raised 0 s -> 1 s")
+
+
+@pytest.mark.parametrize(("before", "after"), [((0, 0, 0, 0), (0, 0, 0, 0)), ((60, 300, 60, 60), (300, 60, 60, 60))])
+def test_chg4_no_ttl_above_base_highest_is_quiet(before: tuple[int, ...], after: tuple[int, ...]) -> None:
+    quiet_change(_ttls(*before), _ttls(*after), "EO-CHG4")
+
+
+def test_chg4_a_ttl_raised_on_an_origin_that_is_not_grpc_is_quiet() -> None:
+    quiet_change(_ttls(60, 60, 60, 60, grpc=False), _ttls(300, 300, 300, 300, grpc=False), "EO-CHG4")
+
+
+@pytest.mark.parametrize("side", ["base", "head"])
+def test_chg4_a_ttl_decided_at_deploy_time_on_either_side_is_not_compared(side: str) -> None:
+    base, head = _ttls(60, 60, 60, 60), _ttls(300, 300, 300, 300)
+    unknown = base if side == "base" else head
+    unknown["Parameters"] = {"Ttl": {"Type": "Number"}}
+    for key in record_ids(unknown):
+        props(unknown, key)["TTL"] = {"Ref": "Ttl"}
+    quiet_change(base, head, "EO-CHG4")
