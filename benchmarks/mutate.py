@@ -413,8 +413,10 @@ def _read_lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def inproc_baseline(modules: list[str], tests: list[str], slow: bool, tmp: Path) -> tuple[dict, list[str], list[str]]:
-    """One traced run of the tests: (coverage nodeid -> module -> lines, passing nodeids in order, failing)."""
+def inproc_baseline(modules: list[str], tests: list[str], slow: bool, tmp: Path,
+                    durations: dict[str, float]) -> tuple[dict, list[str], list[str]]:
+    """One traced run of the tests: (coverage nodeid -> module -> lines, passing nodeids in order, failing);
+    each test's seconds go into ``durations``."""
     import json
 
     job, out = tmp / "baseline.json", tmp / "baseline.jsonl"
@@ -428,6 +430,7 @@ def inproc_baseline(modules: list[str], tests: list[str], slow: bool, tmp: Path)
     coverage = {r["nodeid"]: r["lines"] for r in records if not r["failed"]}
     # the cheapest tests first: a mutant is usually killed by the first test that reaches it
     order = [r["nodeid"] for r in sorted(records, key=lambda r: r.get("seconds", 0.0)) if not r["failed"]]
+    durations.update({r["nodeid"]: r.get("seconds", 0.0) for r in records})
     return coverage, order, [r["nodeid"] for r in records if r["failed"]]
 
 
@@ -444,7 +447,8 @@ def inproc_run(mutants: list[Mutant], tests: list[str], jobs: int, timeout: floa
         tmp = Path(name)
         modules = sorted({m.module for m in mutants})
         start = time.monotonic()
-        coverage, order, failing = inproc_baseline(modules, tests, slow, tmp)
+        durations: dict[str, float] = {}
+        coverage, order, failing = inproc_baseline(modules, tests, slow, tmp, durations)
         print(f"   traced baseline: {len(order)} tests pass, {len(failing)} fail (left out)"
               f" in {time.monotonic() - start:.0f} s", flush=True)
         for nodeid in failing[:10]:
@@ -458,7 +462,8 @@ def inproc_run(mutants: list[Mutant], tests: list[str], jobs: int, timeout: floa
             nonlocal restarts
             job, out = tmp / f"shard{i}-{restarts}.json", tmp / f"shard{i}-{restarts}.jsonl"
             restarts += 1
-            job.write_text(json.dumps({"coverage": coverage, "order": order, "timeout": timeout, "mutants": [
+            job.write_text(json.dumps({"coverage": coverage, "order": order, "timeout": timeout,
+                                       "durations": durations, "mutants": [
                 {"module": m.module, "site": m.site, "line": m.line, "end_line": m.end_line or m.line,
                  "function": m.function} for m in pending[i]]}))
             proc = subprocess.Popen(_inproc_cmd(tests, slow), cwd=REPO, env=_inproc_env(tmp, "mutants", job, out),
@@ -489,7 +494,8 @@ def inproc_run(mutants: list[Mutant], tests: list[str], jobs: int, timeout: floa
                 inflight = (starts[-1]["module"], starts[-1]["start"]) if starts and "start" in starts[-1] else None
                 running[i] = (proc, out, seen, last)
                 done = proc.poll() is not None
-                hung = not done and time.monotonic() - last > timeout + 120
+                # a hang SIGALRM cannot break (in C code): no result for far longer than any mutant takes
+                hung = not done and time.monotonic() - last > max(10 * timeout, 1800)
                 if not (done or hung):
                     continue
                 if hung:
@@ -536,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0, help="at most N mutants per module, drawn at random (0: all)")
     parser.add_argument("--seed", type=int, default=0, help="seed for --sample (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1; the machine has 2 cores)")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant run (default 300)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds per mutant run (default 300); in-process: per test, at least 20x its baseline time")
     parser.add_argument("--slow", action="store_true", help="include tests marked slow")
     parser.add_argument("--kinds", default="compare,number,delete,boolop,negate", help="operators, comma-separated")
     parser.add_argument("--match", help="only mutants whose printed form (path:line [function] kind: ...) matches this regex")

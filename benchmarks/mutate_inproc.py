@@ -222,7 +222,8 @@ def _alarm(signum: int, frame: Any) -> None:
 
 
 def _run(session: pytest.Session, by_id: dict[str, pytest.Item], candidates: list[str], timeout: float,
-         patches: dict[types.FunctionType, types.CodeType], caches: list[Any]) -> tuple[str, str, int]:
+         patches: dict[types.FunctionType, types.CodeType], caches: list[Any],
+         durations: dict[str, float]) -> tuple[str, str, int]:
     """Run the candidates in order with the patches applied until one fails: (status, killer, tests run).
     Whatever happens, the original code is back, the caches empty and every fixture torn down."""
     saved = {fn: fn.__code__ for fn in patches}
@@ -231,10 +232,11 @@ def _run(session: pytest.Session, by_id: dict[str, pytest.Item], candidates: lis
     try:
         for fn, code in patches.items():
             fn.__code__ = code
-        signal.setitimer(signal.ITIMER_REAL, timeout)
         for index, nodeid in enumerate(candidates):
             nextitem = by_id[candidates[index + 1]] if index + 1 < len(candidates) else None
             ran += 1
+            # a hang is a test running far longer than it did on the original code
+            signal.setitimer(signal.ITIMER_REAL, max(timeout, 20 * durations.get(nodeid, 0.0)))
             try:
                 reports = runtestprotocol(by_id[nodeid], nextitem=nextitem, log=False)
             except MutantTimeout:
@@ -257,6 +259,7 @@ def _mutants(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
     by_id = {item.nodeid: item for item in session.items}
     coverage: dict[str, dict[str, list[int]]] = job["coverage"]  # nodeid -> module -> lines
     order = [nodeid for nodeid in job["order"] if nodeid in by_id]  # cheapest first (mutate.py sorts them)
+    durations: dict[str, float] = job.get("durations", {})
     caches = _package_caches()
     killers: dict[str, str] = {}  # function -> the test that last killed a mutant there
     # A kill counts only if the killing test passes on the original code when run the same way (alone,
@@ -291,11 +294,11 @@ def _mutants(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
             if not candidates:
                 status, killer = "no-tests", ""
                 break
-            status, killer, ran = _run(session, by_id, candidates, job["timeout"], patches, caches)
+            status, killer, ran = _run(session, by_id, candidates, job["timeout"], patches, caches, durations)
             total += ran
             if status != "killed" or killer in trusted:
                 break
-            if _run(session, by_id, [killer], job["timeout"], {}, caches)[0] == "survived":
+            if _run(session, by_id, [killer], job["timeout"], {}, caches, durations)[0] == "survived":
                 trusted.add(killer)
                 break
             unreliable.add(killer)
