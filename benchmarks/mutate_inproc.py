@@ -93,7 +93,10 @@ def _tracer(files: dict[str, set[int]]) -> Any:
 def _baseline(session: pytest.Session, job: dict[str, Any], out: Any) -> None:
     paths = {os.path.realpath(importlib.import_module(_dotted(m)).__file__ or ""): m for m in job["modules"]}
     items = session.items
+    caches = _package_caches()
     for index, item in enumerate(items):
+        # cached functions (functools.cache) run again for every test, so each test's lines include them
+        _clear(caches)
         hits: dict[str, set[int]] = {path: set() for path in paths}
         tracer = _tracer(hits)
         nextitem = items[index + 1] if index + 1 < len(items) else None
