@@ -544,6 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1; the machine has 2 cores)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds per mutant run (default 300); in-process: per test, at least 20x its baseline time")
+    parser.add_argument("--subprocess-timeout", type=float, default=900.0,
+                        help="with --engine inproc: seconds for each subprocess run it hands over (default 900)")
     parser.add_argument("--slow", action="store_true", help="include tests marked slow")
     parser.add_argument("--kinds", default="compare,number,delete,boolop,negate", help="operators, comma-separated")
     parser.add_argument("--match", help="only mutants whose printed form (path:line [function] kind: ...) matches this regex")
@@ -611,22 +613,25 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, snapshot: P
 
     outcomes: dict[tuple[str, int], Outcome] = {}
     baselines: dict[str, str] = {}
+    # a subprocess run is a whole pytest session: --timeout bounds it with that engine; with the in-process
+    # engine --timeout is per test, and the subprocess runs it hands over get --subprocess-timeout
+    whole_run = args.timeout if args.engine == "subprocess" else args.subprocess_timeout
 
     def by_subprocess(module: str, tests: list[str], mutants: list[Mutant]) -> None:
         if not mutants:
             return
         if module not in baselines:
-            status, secs, tail = _run_tests(None, module, tests, args.timeout, args.slow)
+            status, secs, tail = _run_tests(None, module, tests, whole_run, args.slow)
             baselines[module] = status
             print(f"   {module}: subprocess baseline {status} in {secs:.0f} s {tail if status != 'survived' else ''}",
                   flush=True)
         if baselines[module] != "survived":
             for m in mutants:
-                outcomes.pop((m.module, m.site), None)
+                outcomes[(m.module, m.site)] = Outcome(m, "not-run", 0.0, f"subprocess baseline {baselines[module]}")
             return
 
         def one(m: Mutant) -> Outcome:
-            status, secs, tail = _run_tests(mutant_source(m), module, tests, args.timeout, args.slow)
+            status, secs, tail = _run_tests(mutant_source(m), module, tests, whole_run, args.slow)
             return Outcome(m, status, secs, tail)
 
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -665,13 +670,12 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, snapshot: P
     survivors: list[Mutant] = []
     equivalents: list[tuple[Mutant, str]] = []
     for module, _, chosen in plan:
-        if module in baselines and baselines[module] != "survived" and args.engine == "subprocess":
-            continue
-        counts = {"killed": 0, "survived": 0, "timeout": 0, "equivalent": 0, "no-tests": 0}
+        counts = {"killed": 0, "survived": 0, "timeout": 0, "equivalent": 0, "no-tests": 0, "not-run": 0}
         for m in chosen:
             outcome = outcomes.get((module, m.site))
-            if outcome is None or outcome.status == "import-time":
-                continue  # its module's baseline was not green
+            if outcome is None or outcome.status in {"import-time", "not-run"}:
+                counts["not-run"] += 1  # no engine could run it (a baseline was not green): shown, not counted
+                continue
             if outcome.status == "identical":  # the mutant compiles to the very same bytecode
                 counts["equivalent"] += 1
                 equivalents.append((m, "compiles to the same bytecode as the original"))
@@ -692,8 +696,9 @@ def _main(parser: argparse.ArgumentParser, args: argparse.Namespace, snapshot: P
         all_killed += killed
         all_counted += counted
         rate = f"{100 * killed / counted:5.1f} %" if counted else "    -  "
+        not_run = f"  NOT RUN {c['not-run']}" if c["not-run"] else ""
         print(f"  {module:<45} {rate}  killed {killed:>4}  survived {c['survived'] + c['no-tests']:>3}"
-              f"  equivalent {c['equivalent']:>3}")
+              f"  equivalent {c['equivalent']:>3}{not_run}")
     if all_counted:
         print(f"  {'all':<45} {100 * all_killed / all_counted:5.1f} %  ({all_killed} of {all_counted})")
     if survivors:
