@@ -79,12 +79,23 @@ def test_nlb1_tcp_listener_without_the_attribute_warns_of_the_default() -> None:
         "without sending FIN or RST")
 
 
+RANGE_FIX = "Use a whole number of seconds in 60..6000."
+
+
 @pytest.mark.parametrize("value", ["abc", "350.5"])
 def test_nlb1_attribute_not_a_whole_number_is_an_error(value: str) -> None:
     body = world()
     set_idle(body, value)
-    one(body, "EO-NLB1", "Listener", Severity.ERROR, f"{PATH}: {IDLE} {value!r} is not a whole number of seconds in 60..6000",
-        "the API refuses it")
+    f = one(body, "EO-NLB1", "Listener", Severity.ERROR,
+            f"{PATH}: {IDLE} {value!r} is not a whole number of seconds in 60..6000", "the API refuses it")
+    assert f.fix == RANGE_FIX
+
+
+def test_nlb1_a_long_attribute_value_is_cut_at_40_characters() -> None:
+    body = world()
+    set_idle(body, "x" * 39 + "yz")
+    f = one(body, "EO-NLB1", "Listener", Severity.ERROR, f"{IDLE} {'x' * 39 + 'y'!r} is not a whole number")
+    assert "yz" not in f.message
 
 
 def test_nlb1_attribute_decided_at_deploy_time_is_quiet() -> None:
@@ -98,8 +109,9 @@ def test_nlb1_attribute_decided_at_deploy_time_is_quiet() -> None:
 def test_nlb1_attribute_out_of_range_is_an_error_and_only_that(value: int) -> None:
     body = world()
     set_idle(body, str(value))
-    one(body, "EO-NLB1", "Listener", Severity.ERROR,
-        f"{PATH}: {IDLE} {value} s is outside the NLB TCP idle timeout range 60..6000", "the deploy is refused")
+    f = one(body, "EO-NLB1", "Listener", Severity.ERROR,
+            f"{PATH}: {IDLE} {value} s is outside the NLB TCP idle timeout range 60..6000", "the deploy is refused")
+    assert f.fix == RANGE_FIX
 
 
 @pytest.mark.parametrize("value", [60, 350])
