@@ -323,7 +323,8 @@ def test_sg1_every_checker_admitted_is_quiet() -> None:
 def test_sg1_nothing_admitted_is_one_error_on_the_nlb() -> None:
     one(sg_world([]), "EO-SG1", "Nlb", Severity.ERROR,
         f"NLB Nlb: security group(s) NlbSg do not admit {len(GLOBAL) + len(REGIONAL)} Route 53 health-checker range(s) "
-        "on port 443 (health check CheckA, checker regions us-east-1,", "(all: no Regions given); e.g. ",
+        "on port 443 (health check CheckA, checker regions us-east-1,",
+        f"(all: no Regions given); e.g. {CHECKER_REGIONS['us-east-1'][0]})",
         "only 0% of the checkers get through", "more than 18% healthy")
 
 
