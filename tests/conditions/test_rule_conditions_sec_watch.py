@@ -125,19 +125,25 @@ def test_sec1_long_lived_origin_is_judged_on_its_nlbs() -> None:
 
 def test_sec1_an_origin_of_two_behaviors_is_reported_once() -> None:
     body = open_world()
-    dist_config(body)["CacheBehaviors"] = [dict(behavior(body), PathPattern="/v2/*")]
-    one(body, "EO-SEC1", "Dist", Severity.WARNING, OPEN)
+    second = {k: v for k, v in behavior(body).items() if k != "GrpcConfig"}  # the same origin, not gRPC here
+    dist_config(body)["CacheBehaviors"] = [dict(second, PathPattern="/v2/*")]
+    one(body, "EO-SEC1", "Dist", Severity.WARNING, "Dist origin o (gRPC, o.example.com)", OPEN)
 
 
-def test_sec1_more_open_nlbs_are_counted() -> None:
-    body = open_world()
+def second_nlb(body: dict[str, Any]) -> None:
+    """A second NLB (Nlb2, same security groups) behind the origin name, on its own EIP and record."""
     body["Resources"]["EipC"] = {"Type": "AWS::EC2::EIP", "Properties": {"Domain": "vpc"}}
     body["Resources"]["Nlb2"] = {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": dict(
         res(body, "Nlb"), SubnetMappings=[{"SubnetId": {"Ref": "SubnetA"}, "AllocationId": {"Fn::GetAtt": ["EipC", "AllocationId"]}}])}
     body["Resources"]["RecordC"] = {"Type": "AWS::Route53::RecordSet", "Properties": dict(
         res(body, "RecordA"), SetIdentifier="C", ResourceRecords=[{"Ref": "EipC"}])}
     body["Resources"]["RecordC"]["Properties"].pop("HealthCheckId")
-    one(body, "EO-SEC1", "Dist", Severity.WARNING, "(and 1 more NLB(s)) admits")
+
+
+def test_sec1_more_open_nlbs_are_counted_after_the_first() -> None:
+    body = open_world()
+    second_nlb(body)
+    one(body, "EO-SEC1", "Dist", Severity.WARNING, "NLB Nlb (and 1 more NLB(s)) admits")
 
 
 # --- EO-WATCH1 (advisory) --------------------------------------------------------------------------------
@@ -236,3 +242,11 @@ def _internal_world(private: str) -> dict[str, Any]:
 def test_watch1_internal_nlb_found_by_its_private_address() -> None:
     watch_one(_internal_world("10.0.0.10"), "Nlb", "active flows of Nlb")
     assert watch(_internal_world("10.0.0.99")) == []
+
+
+def test_watch1_the_finding_is_on_the_first_nlb_left_out() -> None:
+    body = world()
+    second_nlb(body)
+    watch_one(body, "Nlb", "active flows of Nlb, Nlb2 with the others")
+    alarm(body)  # covers Nlb only
+    watch_one(body, "Nlb2", "active flows of Nlb2 with the others")
