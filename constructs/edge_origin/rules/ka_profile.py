@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from edge_origin.model import OriginView, Resource, TemplateModel
 from edge_origin.model.views import ListenerView, LoadBalancerView, TargetGroupView, attribute_known
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
-from edge_origin.rules.base import Rule, origin_load_balancers
+from edge_origin.rules.base import Rule
 
 DISTRIBUTION = "AWS::CloudFront::Distribution"
 LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
@@ -61,13 +61,7 @@ class HopRule(Rule):
 
 
 def origin_path_load_balancers(model: TemplateModel, origin: OriginView) -> list[LoadBalancerView]:
-    """The load balancers a CloudFront origin's path reaches, as rules/base.py's distribution -> NLB
-    helper (:func:`edge_origin.rules.base.origin_load_balancers`) resolves them (records, and the
-    chains it follows), falling back to the model's direct lookup for origins it does not list."""
-    by_label = {label: lbs for label, _, lbs in origin_load_balancers(model)}
-    if isinstance(origin.domain_name, str):
-        found = by_label.get(origin.domain_name)
-    else:
-        direct = model.load_balancers_for_origin(origin)
-        found = by_label.get(f"{direct[0].resource.logical_id}.DNSName") if direct else None
-    return list(found) if found else model.load_balancers_for_origin(origin)
+    """The load balancers a CloudFront origin's path reaches: through its name's records (CNAME and alias
+    chains followed, as :func:`edge_origin.rules.base.origin_load_balancers` sees them), or the load
+    balancer whose DNS name it points at (``Fn::GetAtt Nlb.DNSName``)."""
+    return model.load_balancers_for_origin(origin)

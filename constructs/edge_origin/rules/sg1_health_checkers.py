@@ -100,11 +100,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             admitted = _admitted(groups, port)
             if admitted is None:
                 continue
-            if any(n.prefixlen == 0 for n in admitted):
-                continue  # 0.0.0.0/0
             share, regions, blocked = _coverage(answer_check, admitted)
             if not blocked:
-                continue
+                continue  # every checker range admitted (0.0.0.0/0 admits them all)
             where = (
                 f"NLB {lb.resource.logical_id}: security group(s) {', '.join(g.resource.logical_id for g in groups)} "
                 f"do not admit {len(blocked)} Route 53 health-checker range(s) on port {port} (health check "
