@@ -1,0 +1,133 @@
+"""diff/transition.py: a record's identity across base and head (a RecordSetGroup member is known by
+its Route 53 identity, not its position), the zone part of that identity (HostedZoneName compared as a
+DNS name, HostedZoneId as written), and a create-only list with an unresolvable item (may replace)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from worlds import world
+
+from edge_origin.diff import diff_models, format_diff
+from edge_origin.diff.transition import MAY_REPLACE, REPLACED, Transition
+from edge_origin.model import TemplateModel
+
+
+def _tr(base: dict[str, Any], head: dict[str, Any]) -> Transition:
+    return Transition(TemplateModel.from_templates({"Edge": base}), TemplateModel.from_templates({"Edge": head}))
+
+
+def _changes(base: dict[str, Any], head: dict[str, Any]) -> list[dict[str, Any]]:
+    result = diff_models(TemplateModel.from_templates({"Edge": base}), TemplateModel.from_templates({"Edge": head}))
+    return json.loads(format_diff(result, "json"))["changes"]
+
+
+# --- RecordSetGroup members: identity by (name, type, set identifier) ----------------------------------------
+def _group_world(members: list[tuple[str, str]]) -> dict[str, Any]:
+    """The quiet world with its two records replaced by one RecordSetGroup: (set identifier, address)."""
+    body = world()
+    for logical_id in ("RecordA", "RecordB"):
+        del body["Resources"][logical_id]
+    body["Resources"]["Group"] = {"Type": "AWS::Route53::RecordSetGroup", "Properties": {
+        "HostedZoneName": "example.com.",
+        "RecordSets": [{"Name": "o.example.com", "Type": "A", "TTL": 60, "SetIdentifier": set_id,
+                        "MultiValueAnswer": True, "ResourceRecords": [address]} for set_id, address in members]}}
+    return body
+
+
+def test_a_member_added_in_front_of_a_group_is_the_only_change() -> None:
+    base = _group_world([("a", "192.0.2.1"), ("b", "192.0.2.2")])
+    head = _group_world([("c", "192.0.2.3"), ("a", "192.0.2.1"), ("b", "192.0.2.2")])
+    changes = _changes(base, head)
+    assert [(c["logical_id"], c["field"], c["before"], c["note"]) for c in changes] == [("Group[0]", "record", None, "added")]
+    assert "set c" in changes[0]["after"] and "192.0.2.3" in changes[0]["after"]
+
+
+def test_a_member_removed_from_a_group_is_the_only_change() -> None:
+    base = _group_world([("a", "192.0.2.1"), ("b", "192.0.2.2")])
+    head = _group_world([("b", "192.0.2.2")])
+    changes = _changes(base, head)
+    assert [(c["logical_id"], c["field"], c["after"]) for c in changes] == [("Group[0]", "record", None)]
+    assert "set a" in changes[0]["before"]
+
+
+# --- the zone in a record's Route 53 identity ---------------------------------------------------------------
+def _record(zone: dict[str, str], address: str) -> dict[str, Any]:
+    return {"Type": "AWS::Route53::RecordSet", "Properties": {
+        **zone, "Name": "api.example.com", "Type": "A", "TTL": 60, "ResourceRecords": [address]}}
+
+
+def _zones_world(*zones: dict[str, str]) -> dict[str, Any]:
+    body = world()
+    for i, zone in enumerate(zones):
+        body["Resources"][f"Api{i}"] = _record(zone, f"192.0.2.{i + 1}")
+    return body
+
+
+def _api_groups(tr: Transition) -> list[tuple[Any, int, int]]:
+    return [(key[0], len(b), len(h)) for key, b, h in tr.record_groups() if key[1] == "api.example.com"]
+
+
+def test_a_zone_named_with_other_case_or_dots_is_the_same_zone() -> None:
+    tr = _tr(_zones_world({"HostedZoneName": "example.com."}), _zones_world({"HostedZoneName": "EXAMPLE.com"}))
+    assert _api_groups(tr) == [("example.com", 1, 1)]
+
+
+def test_records_in_zones_given_by_id_are_grouped_per_zone() -> None:
+    body = _zones_world({"HostedZoneId": "Z111111111111"}, {"HostedZoneId": "Z222222222222"})
+    assert _api_groups(_tr(body, body)) == [("Z111111111111", 1, 1), ("Z222222222222", 1, 1)]
+
+
+# --- a create-only list property ---------------------------------------------------------------------------
+def _instance_world(groups: list[Any]) -> dict[str, Any]:
+    body = world()
+    body.setdefault("Parameters", {})["Sg"] = {"Type": "String"}  # no default: not resolvable
+    body["Resources"]["Host"] = {"Type": "AWS::EC2::Instance",
+                                 "Properties": {"ImageId": "ami-12345678", "SecurityGroups": groups}}
+    return body
+
+
+def test_an_unresolvable_item_in_a_create_only_list_may_replace() -> None:
+    st = _tr(_instance_world(["sg-1"]), _instance_world(["sg-1", {"Ref": "Sg"}])).status(("Edge", "Host"))
+    assert (st.status, st.reasons) == (MAY_REPLACE, ("SecurityGroups not resolvable from the templates",))
+
+
+def test_a_literal_change_of_a_create_only_list_replaces() -> None:
+    st = _tr(_instance_world(["sg-1"]), _instance_world(["sg-1", "sg-2"])).status(("Edge", "Host"))
+    assert (st.status, st.reasons) == (REPLACED, ("SecurityGroups sg-1 -> sg-1, sg-2",))
+
+
+# --- reasons: which property, and how ----------------------------------------------------------------------
+def test_an_updatable_change_beside_a_conditionally_replacing_property_only_updates() -> None:
+    # AWS::EC2::Subnet's Ipv6CidrBlock replaces only conditionally; the change is elsewhere (Tags)
+    head = world()
+    head["Resources"]["SubnetA"]["Properties"]["Tags"] = [{"Key": "team", "Value": "edge"}]
+    st = _tr(world(), head).status(("Edge", "SubnetA"))
+    assert (st.status, st.reasons) == ("updated", ("Tags changed",))
+
+
+def _vpc_world(cidr: str, action_order: int | None) -> dict[str, Any]:
+    body = world()
+    body["Resources"]["Vpc"] = {"Type": "AWS::EC2::VPC", "Properties": {"CidrBlock": cidr}}
+    body["Resources"]["Targets"]["Properties"]["VpcId"] = {"Ref": "Vpc"}
+    if action_order is not None:
+        body["Resources"]["Listener"]["Properties"]["DefaultActions"][0]["Order"] = action_order
+    return body
+
+
+def test_a_value_that_differs_is_changed_even_when_it_refers_to_a_replaced_resource() -> None:
+    tr = _tr(_vpc_world("10.0.0.0/16", None), _vpc_world("10.9.0.0/16", 1))
+    assert tr.status(("Edge", "Targets")).status == REPLACED  # its create-only VpcId refers to the new VPC
+    listener = tr.status(("Edge", "Listener"))
+    assert (listener.status, listener.reasons) == ("updated", ("DefaultActions changed",))
+
+
+def test_a_create_only_value_that_differs_is_one_reason_whatever_it_refers_to() -> None:
+    # Targets' create-only VpcId changes from a literal id to the VPC of the template, which is replaced too
+    base, head = _vpc_world("10.0.0.0/16", None), _vpc_world("10.9.0.0/16", None)
+    base["Resources"]["Targets"]["Properties"]["VpcId"] = "vpc-1"
+    tr = _tr(base, head)
+    assert tr.status(("Edge", "Vpc")).status == REPLACED
+    targets = tr.status(("Edge", "Targets"))
+    assert targets.status == REPLACED and len(targets.reasons) == 1 and targets.reasons[0].startswith("VpcId vpc-1 -> ")
