@@ -131,3 +131,45 @@ def test_a_create_only_value_that_differs_is_one_reason_whatever_it_refers_to() 
     assert tr.status(("Edge", "Vpc")).status == REPLACED
     targets = tr.status(("Edge", "Targets"))
     assert targets.status == REPLACED and len(targets.reasons) == 1 and targets.reasons[0].startswith("VpcId vpc-1 -> ")
+
+
+# --- addresses, liveness, sharing ---------------------------------------------------------------------------
+def _literal_world(values: list[Any]) -> dict[str, Any]:
+    """The quiet world with RecordA answering with ``values`` instead of its EIP."""
+    body = world()
+    body.setdefault("Parameters", {})["Ip"] = {"Type": "String"}  # no default: not resolvable
+    body["Resources"]["RecordA"]["Properties"]["ResourceRecords"] = values
+    return body
+
+
+def test_a_literal_ip_and_an_unresolvable_value_are_addresses_of_their_own() -> None:
+    tr = _tr(_literal_world(["192.0.2.1", {"Ref": "Ip"}]), _literal_world(["192.0.2.1"]))
+    before = tr.name_addresses(tr.base, "o.example.com")
+    kinds = sorted((a.kind, a.label) for a in before)
+    assert kinds == [("eip", "EIP Edge/EipB"), ("ip", "192.0.2.1"), ("value", "<Ref Ip>")]
+    after = tr.name_addresses(tr.head, "o.example.com")
+    fates = {a.kind: tr.address_fate(a, after).status for a in before}
+    assert fates == {"eip": "unchanged", "ip": "unchanged", "value": "removed"}
+
+
+def test_a_name_head_marks_as_a_grpc_origin_is_live_without_a_distribution() -> None:
+    def body(marked: bool) -> dict[str, Any]:
+        b = world()
+        del b["Resources"]["Dist"]
+        if marked:
+            b["Resources"]["RecordA"]["Metadata"] = {"edge-origin:grpc-origin": True}
+        return b
+
+    assert _tr(body(False), body(True)).live_in_head("o.example.com") is True
+    assert _tr(body(False), body(False)).live_in_head("o.example.com") is False
+
+
+def test_transition_of_forgets_the_third_pair_back() -> None:
+    from edge_origin.diff.transition import transition_of
+
+    a, b, c, d, e, f = (TemplateModel.from_templates({"Edge": world()}) for _ in range(6))
+    first = transition_of(a, b)
+    transition_of(c, d)
+    transition_of(e, f)
+    again = transition_of(a, b)
+    assert again is not first and (again.base, again.head) == (a, b)

@@ -205,7 +205,7 @@ class StackResolver:
             return Unresolved("other", "Fn::ToJsonString(...)")
         # OPAQUE: keep a readable form; resolve the argument to catch errors inside it.
         inner = self._resolve(arg, depth)
-        return Unresolved("other", f"{key}({display_value(inner) if inner != '' else ''})")
+        return Unresolved("other", f"{key}({display_value(inner)})")
 
     def _ref(self, name: Any) -> Any:
         if not isinstance(name, str):
@@ -342,9 +342,7 @@ class StackResolver:
         return None
 
     def _condition_expr(self, key: str, arg: Any, depth: int) -> Any:
-        if key == "Condition":
-            if not isinstance(arg, str):
-                raise self._error(f"Condition needs a condition name, got {_short(arg)}")
+        if key == "Condition":  # its argument is a name: _resolve reads any other as a plain mapping
             result = self.condition(arg)
             return Unresolved("condition", f"Condition {arg}") if result is None else result
         args = self._resolve(arg, depth)
