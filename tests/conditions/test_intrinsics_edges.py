@@ -57,3 +57,16 @@ def test_an_opaque_intrinsic_keeps_its_arguments_text(value: Any, expr: str) -> 
 ])
 def test_length_of_an_undecidable_list_is_undecided(arg: Any, expr: str) -> None:
     assert resolve({"Fn::Length": arg}) == Unresolved("other", expr)
+
+
+@pytest.mark.parametrize("expr", [
+    {"Fn::Equals": [{"Ref": "Free"}, "true"]}, {"Fn::Equals": ["true", {"Ref": "Free"}]},
+    {"Fn::Equals": [True, {"Ref": "Free"}]}, {"Fn::Equals": [{"Ref": "Free"}, "false"]},
+])
+def test_equals_with_a_truth_value_beside_an_undecidable_one_is_undecided(expr: Any) -> None:
+    assert decide(expr) is None
+
+
+def test_an_undecidable_if_names_its_condition() -> None:
+    assert resolve({"Fn::If": ["Maybe", "then", "else"]}) == Unresolved("condition", "Fn::If Maybe")
+    assert resolve({"Fn::Equals": [{"Ref": "Free"}, "a"]}) == Unresolved("condition", "Fn::Equals <Ref Free>, a")
