@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from worlds import world
 
 from edge_origin.diff import diff_models, format_diff
@@ -173,3 +174,26 @@ def test_transition_of_forgets_the_third_pair_back() -> None:
     transition_of(e, f)
     again = transition_of(a, b)
     assert again is not first and (again.base, again.head) == (a, b)
+
+
+# --- a replaced resource's dependents, whatever else changed ------------------------------------------------
+def _renamed_nlb_world(nlb_name: str, reader: str, version: int) -> dict[str, Any]:
+    """The world with the NLB's create-only Name given, and a custom resource ``reader`` (no schema:
+    a change may replace it) that reads the listener."""
+    body = world()
+    body["Resources"]["Nlb"]["Properties"]["Name"] = nlb_name
+    body["Resources"][reader] = {"Type": "Custom::Reader", "Properties": {
+        "ServiceToken": "arn:aws:lambda:us-east-1:111111111111:function:f", "Version": version,
+        "Listener": {"Ref": "Listener"}}}
+    return body
+
+
+# The changed resources are looked at in the order of a set (it varies with the names): one logical id
+# per case, so that every order is met.
+@pytest.mark.parametrize("reader", [f"Reader{i}" for i in range(16)])
+def test_a_listener_of_a_renamed_nlb_is_replaced_when_a_changed_resource_reads_it(reader: str) -> None:
+    tr = _tr(_renamed_nlb_world("a", reader, 1), _renamed_nlb_world("b", reader, 2))
+    assert tr.status(("Edge", "Nlb")).describe() == "replaced (Name a -> b)"
+    assert tr.status(("Edge", "Listener")).describe() == "replaced (LoadBalancerArn: Nlb replaced)"
+    assert tr.status(("Edge", reader)).describe() == \
+        "may replace (no resource schema for Custom::Reader: changed Version, Listener)"
