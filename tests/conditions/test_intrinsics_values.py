@@ -184,8 +184,7 @@ def test_import_value() -> None:
     (True, "true", True), (False, "false", True), (True, "false", False), (1, "1", True), (443, {"Ref": "Port"}, True),
     (["a"], ["a"], True), (["a"], ["b"], False),
     (["a"], "['a']", False),  # a list never equals a string, whatever it prints as
-    pytest.param("['a']", ["a"], False, marks=pytest.mark.xfail(
-        strict=True, reason="model/intrinsics.py Fn::Equals is asymmetric: a string first compares with str(list)")),
+    ("['a']", ["a"], False),  # ... on either side: Fn::Equals is symmetric
 ])
 def test_equals_compares_text(a: Any, b: Any, want: bool) -> None:
     assert resolve({"Fn::If": ["C", "yes", "no"]}, {**BODY, "Conditions": {"C": {"Fn::Equals": [a, b]}}}) == ("yes" if want else "no")

@@ -62,6 +62,14 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _equals(a: Any, b: Any) -> bool:
+    """Fn::Equals of two resolved values: scalars compare as text (``true`` equals ``"true"``, 1
+    equals ``"1"``); a list or a mapping equals only the same structure, never a string, on either side."""
+    if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
+        return a == b
+    return _text(a) == _text(b)
+
+
 class StackResolver:
     """Resolves values inside one stack. ``import_value(name)`` comes from the model (all stacks)."""
 
@@ -155,9 +163,7 @@ class StackResolver:
         return value
 
     def _intrinsic(self, key: str, arg: Any, depth: int) -> Any:
-        if key not in KNOWN:
-            if not key.startswith("Fn::"):
-                raise self._error(f"unknown intrinsic function {key!r}")
+        if key not in KNOWN:  # an Fn::* this module does not know (Ref and Condition are known)
             inner = self._resolve(arg, depth)
             return Unresolved("unknown", f"{key}({display_value(inner)[:80]})")
         if key == "Ref":
@@ -199,7 +205,7 @@ class StackResolver:
             return Unresolved("other", "Fn::ToJsonString(...)")
         # OPAQUE: keep a readable form; resolve the argument to catch errors inside it.
         inner = self._resolve(arg, depth)
-        return Unresolved("other", f"{key}({display_value(inner) if inner != '' else ''})")
+        return Unresolved("other", f"{key}({display_value(inner)})")
 
     def _ref(self, name: Any) -> Any:
         if not isinstance(name, str):
@@ -336,9 +342,7 @@ class StackResolver:
         return None
 
     def _condition_expr(self, key: str, arg: Any, depth: int) -> Any:
-        if key == "Condition":
-            if not isinstance(arg, str):
-                raise self._error(f"Condition needs a condition name, got {_short(arg)}")
+        if key == "Condition":  # its argument is a name: _resolve reads any other as a plain mapping
             result = self.condition(arg)
             return Unresolved("condition", f"Condition {arg}") if result is None else result
         args = self._resolve(arg, depth)
@@ -352,7 +356,7 @@ class StackResolver:
             if len(args) != 2:
                 raise self._error("Fn::Equals needs two values")
             if _concrete(args[0]) and _concrete(args[1]):
-                return _text(args[0]) == _text(args[1]) if not isinstance(args[0], list) else args[0] == args[1]
+                return _equals(args[0], args[1])
             return Unresolved("condition", f"Fn::Equals {display_value(args)}")
         truths = [self._truth(a) for a in args]
         if key == "Fn::Not":
