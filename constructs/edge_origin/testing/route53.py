@@ -553,8 +553,9 @@ class StrictRoute53:
                 return ("InvalidChangeBatch", f"Invalid Resource Record: 'FATAL problem: AAAARRDATAIllegalIPv6Address (Value is not a valid IPv6 address) encountered with '{value}''")
             if raw["Type"] in ("TXT", "SPF") and not (len(value) >= 2 and value.startswith('"') and value.endswith('"')):
                 return ("InvalidChangeBatch", f"Invalid Resource Record: 'FATAL problem: InvalidCharacterString (Value should be enclosed in quotation marks) encountered with '{value}''")
-        if raw["Type"] == "CNAME" and len(raw.get("ResourceRecords") or []) > 1:
-            return ("InvalidChangeBatch", f"RRSet of type CNAME with DNS name {name} has more than one value")
+        # ResourceRecord.Value: "You can specify more than one value for all record types except CNAME and SOA."
+        if raw["Type"] in ("CNAME", "SOA") and len(raw.get("ResourceRecords") or []) > 1:
+            return ("InvalidChangeBatch", f"RRSet of type {raw['Type']} with DNS name {name} has more than one value")
         return self._check_limits(zone, action, raw, name, where, policy)
 
     def _check_limits(self, zone: _Zone, action: str, raw: Record, name: str, where: str, policy: str | None) -> tuple[str, str] | None:
