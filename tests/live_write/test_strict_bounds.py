@@ -345,3 +345,185 @@ def test_an_alias_into_another_zone_is_not_looked_up(r53, zone_id):
     other = r53.create_hosted_zone(Name="example.org", CallerReference="o")["HostedZone"]["Id"].split("/")[-1]
     apply(r53, zone_id, change("CREATE", alias(NAME, "missing.example.org", other)))
     assert r53.records(zone_id)[-1]["AliasTarget"]["DNSName"] == "missing.example.org."
+
+
+# --- health checks ----------------------------------------------------------------------------------------
+ENDPOINT_TYPES = ["HTTP", "HTTPS", "HTTP_STR_MATCH", "HTTPS_STR_MATCH", "TCP"]
+PUBLIC_IP = "198.51.100.7"
+
+
+def create_check(r53: StrictRoute53, ref: str, **config: Any) -> dict[str, Any]:
+    return r53.create_health_check(CallerReference=ref, HealthCheckConfig=config)["HealthCheck"]
+
+
+def check_refusal(r53: StrictRoute53, **config: Any) -> tuple[str, str]:
+    before = r53.list_health_checks()["HealthChecks"]
+    with pytest.raises(botocore.exceptions.ClientError) as exc:
+        create_check(r53, "refused", **config)
+    assert r53.list_health_checks()["HealthChecks"] == before
+    return exc.value.response["Error"]["Code"], exc.value.response["Error"]["Message"]
+
+
+@pytest.mark.parametrize("kind", ENDPOINT_TYPES)
+def test_an_endpoint_check_needs_an_address_or_a_domain_name(r53, kind):
+    """HealthCheckConfig.IPAddress: "If you don't specify a value for IPAddress, Route 53 sends a DNS
+    request to resolve the domain name that you specify in FullyQualifiedDomainName"."""
+    port = {"Port": 443}
+    assert check_refusal(r53, Type=kind, **port) == ("InvalidInput", "Invalid parameter: IPAddress or FullyQualifiedDomainName is required")
+    assert create_check(r53, "fqdn", Type=kind, FullyQualifiedDomainName="origin.example.com", **port)["Id"]
+    assert create_check(r53, "ip", Type=kind, IPAddress=PUBLIC_IP, **port)["Id"]
+
+
+@pytest.mark.parametrize("ip", ["198.51.100.256", "not-an-ip", "2001:db8::g"])
+def test_an_address_that_is_no_ip_address_is_refused(r53, ip):
+    """HealthCheckConfig.IPAddress: an IPv4 address (four values between 0 and 255) or an IPv6 address."""
+    code, message = check_refusal(r53, Type="TCP", IPAddress=ip, Port=443)
+    assert (code, message) == ("InvalidInput", f"Invalid parameter: IPAddress {ip!r} is not a valid IP address")
+
+
+@pytest.mark.parametrize("ip", [PUBLIC_IP, "2600:1f18::1"])
+def test_a_public_ipv4_or_ipv6_address_is_accepted(r53, ip):
+    assert create_check(r53, "ok", Type="TCP", IPAddress=ip, Port=443)["HealthCheckConfig"]["IPAddress"] == ip
+
+
+def test_a_tcp_check_needs_a_port(r53):
+    assert check_refusal(r53, Type="TCP", IPAddress=PUBLIC_IP) == ("InvalidInput", "Invalid parameter: Port is required for TCP health checks")
+
+
+@pytest.mark.parametrize(("port", "accepted"), [(1, True), (65535, True), (65536, False), (100000, False)])
+def test_port_is_1_to_65535(r53, port, accepted):
+    """Model: Port 1..65535 (botocore's validator checks the minimum, StrictRoute53 the maximum)."""
+    if accepted:
+        assert create_check(r53, "p", Type="TCP", IPAddress=PUBLIC_IP, Port=port)["HealthCheckConfig"]["Port"] == port
+    else:
+        assert check_refusal(r53, Type="TCP", IPAddress=PUBLIC_IP, Port=port) == (
+            "InvalidInput", f"Invalid parameter: Port {port} must be between 1 and 65535")
+
+
+def test_port_0_is_botocores_refusal(r53):
+    with pytest.raises(botocore.exceptions.ParamValidationError, match="Port, value: 0, valid min value: 1"):
+        create_check(r53, "p", Type="TCP", IPAddress=PUBLIC_IP, Port=0)
+
+
+@pytest.mark.parametrize(("threshold", "accepted"), [(1, True), (10, True), (11, False)])
+def test_failure_threshold_is_1_to_10(r53, threshold, accepted):
+    """Model: FailureThreshold 1..10."""
+    config = {"Type": "TCP", "IPAddress": PUBLIC_IP, "Port": 443, "FailureThreshold": threshold}
+    if accepted:
+        assert create_check(r53, "f", **config)["HealthCheckConfig"]["FailureThreshold"] == threshold
+    else:
+        assert check_refusal(r53, **config) == ("InvalidInput", f"Invalid parameter: FailureThreshold {threshold} must be between 1 and 10")
+
+
+@pytest.mark.parametrize(("interval", "accepted"), [(10, True), (30, True), (11, False), (29, False), (31, False)])
+def test_request_interval_is_10_or_30(r53, interval, accepted):
+    """Model: RequestInterval 10..30; Route 53 offers standard (30 s) and fast (10 s) intervals only."""
+    config = {"Type": "TCP", "IPAddress": PUBLIC_IP, "Port": 443, "RequestInterval": interval}
+    if accepted:
+        assert create_check(r53, "i", **config)["HealthCheckConfig"]["RequestInterval"] == interval
+    else:
+        assert check_refusal(r53, **config) == ("InvalidInput", f"Invalid parameter: RequestInterval {interval} must be 10 or 30")
+
+
+def test_defaults_are_30_seconds_3_failures_not_inverted_not_disabled(r53):
+    """HealthCheckConfig.RequestInterval: "the default value is 30 seconds"; FailureThreshold: "the
+    default value is three health checks"."""
+    config = create_check(r53, "d", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["HealthCheckConfig"]
+    assert (config["RequestInterval"], config["FailureThreshold"], config["Inverted"], config["Disabled"]) == (30, 3, False, False)
+
+
+@pytest.mark.parametrize(("threshold", "accepted"), [(0, True), (256, True), (257, False)])
+def test_health_threshold_is_0_to_256(r53, threshold, accepted):
+    """Model: HealthThreshold 0..256."""
+    child = create_check(r53, "c", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    config = {"Type": "CALCULATED", "ChildHealthChecks": [child], "HealthThreshold": threshold}
+    if accepted:
+        assert create_check(r53, "calc", **config)["HealthCheckConfig"]["HealthThreshold"] == threshold
+    else:
+        assert check_refusal(r53, **config) == ("InvalidInput", f"Invalid parameter: HealthThreshold {threshold} must be between 0 and 256")
+
+
+def test_a_calculated_check_of_a_missing_child_is_refused(r53):
+    child = create_check(r53, "c", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    with pytest.raises(r53.exceptions.NoSuchHealthCheck) as exc:
+        create_check(r53, "calc", Type="CALCULATED", ChildHealthChecks=[child, "gone"], HealthThreshold=1)
+    assert exc.value.response["Error"]["Message"] == "A health check with id gone does not exist."
+    assert exc.value.response["ResponseMetadata"]["HTTPStatusCode"] == 404
+
+
+@pytest.mark.parametrize("member", [{"Port": 443}, {"IPAddress": PUBLIC_IP}])
+def test_a_cloudwatch_metric_check_takes_no_port_or_address(r53, member):
+    """HealthCheckConfig.Port: "Don't specify a value for Port when you specify a value for Type of
+    CLOUDWATCH_METRIC or CALCULATED"; IPAddress: "When the value of Type is CALCULATED or
+    CLOUDWATCH_METRIC, omit IPAddress"."""
+    alarm = {"AlarmIdentifier": {"Region": "us-east-1", "Name": "a"}, "InsufficientDataHealthStatus": "Unhealthy"}
+    field = next(iter(member))
+    assert check_refusal(r53, Type="CLOUDWATCH_METRIC", **alarm, **member) == (
+        "InvalidInput", f"Invalid parameter: {field} must not be specified for a CLOUDWATCH_METRIC health check")
+    assert create_check(r53, "cw", Type="CLOUDWATCH_METRIC", **alarm)["Id"]
+
+
+def test_max_health_checks_is_a_quota_of_that_many(r53):
+    r53 = StrictRoute53(max_health_checks=1)
+    create_check(r53, "one", Type="TCP", IPAddress=PUBLIC_IP, Port=443)
+    assert check_refusal(r53, Type="TCP", IPAddress=PUBLIC_IP, Port=444) == (
+        "TooManyHealthChecks", "This account has reached the limit of 1 health checks.")
+
+
+# --- health as Route 53 computes it -------------------------------------------------------------------------
+@pytest.mark.parametrize(("share", "healthy"), [(0.18, False), (0.1801, True)])
+def test_healthy_takes_more_than_18_percent_of_the_checkers(r53, share, healthy):
+    """Developer guide: "If more than 18% of health checkers report that an endpoint is healthy,
+    Route 53 considers it healthy"."""
+    hc = create_check(r53, "s", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    r53.set_health(hc, share)
+    assert r53.is_healthy(hc) is healthy
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+def test_set_health_takes_the_ends_of_0_to_1(r53, share):
+    hc = create_check(r53, "s", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    r53.set_health(hc, share)
+    assert r53.is_healthy(hc) is bool(share)
+
+
+def test_set_health_refuses_below_0_and_unknown_checks(r53):
+    hc = create_check(r53, "s", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    with pytest.raises(ValueError, match=r"healthy: -0.1 is out of range 0.0..1.0"):
+        r53.set_health(hc, -0.1)
+    with pytest.raises(KeyError):
+        r53.set_health("no-such-check", True)
+
+
+def test_a_calculated_threshold_above_its_children_is_never_healthy_0_always(r53):
+    """HealthCheckConfig.HealthThreshold: "If you specify a number greater than the number of child
+    health checks, Route 53 always considers this health check to be unhealthy. If you specify 0,
+    Route 53 always considers this health check to be healthy"."""
+    children = [create_check(r53, f"c{n}", Type="TCP", IPAddress=PUBLIC_IP, Port=440 + n)["Id"] for n in range(2)]
+    above = create_check(r53, "above", Type="CALCULATED", ChildHealthChecks=children, HealthThreshold=3)["Id"]
+    exactly = create_check(r53, "all", Type="CALCULATED", ChildHealthChecks=children, HealthThreshold=2)["Id"]
+    zero = create_check(r53, "zero", Type="CALCULATED", ChildHealthChecks=children, HealthThreshold=0)["Id"]
+    assert (r53.is_healthy(above), r53.is_healthy(exactly), r53.is_healthy(zero)) == (False, True, True)
+    for child in children:
+        r53.set_health(child, False)
+    assert (r53.is_healthy(above), r53.is_healthy(exactly), r53.is_healthy(zero)) == (False, False, True)
+
+
+def test_an_inverted_calculated_check(r53):
+    """HealthCheckConfig.Inverted: "invert the status of a health check"."""
+    child = create_check(r53, "c", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    calc = create_check(r53, "calc", Type="CALCULATED", ChildHealthChecks=[child], HealthThreshold=1, Inverted=True)["Id"]
+    assert not r53.is_healthy(calc)
+    r53.set_health(child, False)
+    assert r53.is_healthy(calc)
+
+
+@pytest.mark.parametrize(("share", "succeeding"), [(0.0, 0), (0.3, 2), (0.5, 4), (0.9, 7), (1.0, 8)])
+def test_status_reports_one_observation_a_checker_region(r53, share, succeeding):
+    """GetHealthCheckStatus: one observation a checker region (the eight HealthCheckRegion values)."""
+    hc = create_check(r53, "s", Type="HTTP", IPAddress=PUBLIC_IP, Port=80)["Id"]
+    r53.set_health(hc, share)
+    observations = r53.get_health_check_status(HealthCheckId=hc)["HealthCheckObservations"]
+    assert len(observations) == 8 and len({o["Region"] for o in observations}) == 8
+    assert sum(o["StatusReport"]["Status"] == "Success: HTTP Status Code 200, OK" for o in observations) == succeeding
+    assert sum(o["StatusReport"]["Status"].startswith("Failure") for o in observations) == 8 - succeeding
