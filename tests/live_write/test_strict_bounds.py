@@ -527,3 +527,39 @@ def test_status_reports_one_observation_a_checker_region(r53, share, succeeding)
     assert len(observations) == 8 and len({o["Region"] for o in observations}) == 8
     assert sum(o["StatusReport"]["Status"] == "Success: HTTP Status Code 200, OK" for o in observations) == succeeding
     assert sum(o["StatusReport"]["Status"].startswith("Failure") for o in observations) == 8 - succeeding
+
+
+# --- a refused change takes no further part in the batch ---------------------------------------------------
+def test_a_set_with_a_bad_value_is_not_also_judged_against_its_neighbours(r53, zone_id):
+    """The one message a set that is invalid on its own gets; it is not applied to the working zone,
+    so it adds no policy conflict with the valid set beside it."""
+    code, message = refusal(r53, zone_id, change("CREATE", a_record(None, "192.0.2.300")), change("CREATE", a_record("w", "192.0.2.1", weight=1)))
+    assert (code, message) == ("InvalidChangeBatch", "[Invalid Resource Record: 'FATAL problem: ARRDATAIllegalIPv4Address "
+                                                     "(Value is not a valid IPv4 address) encountered with '192.0.2.300'']")
+
+
+def test_a_create_of_an_existing_set_does_not_replace_it_for_the_rest_of_the_batch(r53, zone_id):
+    apply(r53, zone_id, change("CREATE", a_record("w1", "192.0.2.1", weight=1)), change("CREATE", a_record("w2", "192.0.2.2", weight=1)))
+    code, message = refusal(r53, zone_id, change("CREATE", a_record("w1", "192.0.2.3", multivalue=True)))
+    assert (code, message) == ("InvalidChangeBatch", f"[Tried to create resource record set [name='{NAME}', type='A', set-identifier='w1'] but it already exists]")
+
+
+def test_a_delete_that_does_not_match_removes_nothing_for_the_rest_of_the_batch(r53, zone_id):
+    soa = next(r for r in r53.records(zone_id) if r["Type"] == "SOA")
+    code, message = refusal(r53, zone_id, change("DELETE", {**soa, "TTL": soa["TTL"] + 1}))
+    assert (code, message) == ("InvalidChangeBatch", f"[Tried to delete resource record set [name='{ZONE}', type='SOA'] "
+                                                     "but the values provided do not match the current values]")
+
+
+def test_alias_problems_are_listed_in_name_type_and_set_identifier_order(r53, zone_id):
+    def to_missing(name: str, rtype: str, sid: str) -> dict[str, Any]:
+        record = alias(name, f"missing-{sid}.example.com", zone_id, SetIdentifier=sid, Weight=1)
+        return change("CREATE", {**record, "Type": rtype})
+
+    batch = [to_missing("b.example.com", "A", "a"), to_missing("a.example.com", "AAAA", "b"), to_missing("a.example.com", "A", "z"),
+             *(to_missing("c.example.com", "A", sid) for sid in "fedcba")]
+    code, message = refusal(r53, zone_id, *batch)
+    assert code == "InvalidChangeBatch"
+    targets = [part.split(" ")[0] for part in message.split("targets ")[1:]]
+    assert targets == ["missing-z.example.com.,", "missing-b.example.com.,", "missing-a.example.com.,",
+                       *(f"missing-{sid}.example.com.," for sid in "abcdef")]
