@@ -563,3 +563,68 @@ def test_alias_problems_are_listed_in_name_type_and_set_identifier_order(r53, zo
     targets = [part.split(" ")[0] for part in message.split("targets ")[1:]]
     assert targets == ["missing-z.example.com.,", "missing-b.example.com.,", "missing-a.example.com.,",
                        *(f"missing-{sid}.example.com.," for sid in "abcdef")]
+
+
+# --- create_health_check's answers ------------------------------------------------------------------------
+def test_create_health_check_answers_201_and_conflicts_409(r53):
+    """The model: CreateHealthCheck's responseCode 201; HealthCheckAlreadyExists is httpStatusCode 409
+    (a CallerReference reused with other settings, or of a deleted check)."""
+    config = {"Type": "TCP", "IPAddress": PUBLIC_IP, "Port": 443}
+    first = r53.create_health_check(CallerReference="r", HealthCheckConfig=config)
+    again = r53.create_health_check(CallerReference="r", HealthCheckConfig=dict(config))
+    assert [first["ResponseMetadata"]["HTTPStatusCode"], again["ResponseMetadata"]["HTTPStatusCode"]] == [201, 201]
+    assert again["Location"] == first["Location"] == f"https://route53.amazonaws.com/2013-04-01/healthcheck/{first['HealthCheck']['Id']}"
+    with pytest.raises(r53.exceptions.HealthCheckAlreadyExists) as different:
+        r53.create_health_check(CallerReference="r", HealthCheckConfig={**config, "Port": 444})
+    r53.delete_health_check(HealthCheckId=first["HealthCheck"]["Id"])
+    with pytest.raises(r53.exceptions.HealthCheckAlreadyExists) as deleted:
+        r53.create_health_check(CallerReference="r", HealthCheckConfig=config)
+    assert [different.value.response["ResponseMetadata"]["HTTPStatusCode"], deleted.value.response["ResponseMetadata"]["HTTPStatusCode"]] == [409, 409]
+
+
+def test_new_checks_can_start_unhealthy(r53):
+    """``new_health_checks_healthy=False``: a new check reports failure until ``set_health``."""
+    r53 = StrictRoute53(new_health_checks_healthy=False)
+    hc = create_check(r53, "n", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    assert not r53.is_healthy(hc)
+    assert all(o["StatusReport"]["Status"].startswith("Failure") for o in r53.get_health_check_status(HealthCheckId=hc)["HealthCheckObservations"])
+
+
+@pytest.mark.parametrize(("kind", "port"), [("HTTP", 80), ("HTTP_STR_MATCH", 80), ("HTTPS", 443), ("HTTPS_STR_MATCH", 443)])
+def test_an_http_check_without_a_port_probes_the_protocols_port(r53, kind, port):
+    """StrictRoute53 fills in the protocol's standard port (the ports HealthCheckConfig.FullyQualifiedDomainName
+    names as the plain Host-header cases: 80 for HTTP/HTTP_STR_MATCH, 443 for HTTPS/HTTPS_STR_MATCH)."""
+    extra = {"SearchString": "ok"} if kind.endswith("STR_MATCH") else {}
+    assert create_check(r53, "p", Type=kind, IPAddress=PUBLIC_IP, **extra)["HealthCheckConfig"]["Port"] == port
+
+
+@pytest.mark.parametrize(("kind", "sni"), [("HTTPS", True), ("HTTPS_STR_MATCH", True), ("HTTP", None), ("TCP", None)])
+def test_sni_is_on_by_default_for_https_checks_only(r53, kind, sni):
+    """EnableSNI (AWS' defaults, as the Terraform/Pulumi providers document them): true when the type
+    is HTTPS, otherwise not enabled."""
+    config = create_check(r53, "s", Type=kind, IPAddress=PUBLIC_IP, Port=443)["HealthCheckConfig"]
+    assert config.get("EnableSNI") is sni
+    assert create_check(r53, "off", Type=kind, IPAddress=PUBLIC_IP, Port=443, EnableSNI=False)["HealthCheckConfig"]["EnableSNI"] is False
+
+
+def test_a_calculated_check_without_health_threshold_is_accepted(r53):
+    child = create_check(r53, "c", Type="TCP", IPAddress=PUBLIC_IP, Port=443)["Id"]
+    calc = create_check(r53, "calc", Type="CALCULATED", ChildHealthChecks=[child])["Id"]
+    r53.set_health(child, False)
+    assert r53.is_healthy(calc)  # no threshold: 0 children need to be healthy
+
+
+def test_the_first_missing_child_is_named(r53):
+    with pytest.raises(r53.exceptions.NoSuchHealthCheck, match="A health check with id first does not exist."):
+        create_check(r53, "calc", Type="CALCULATED", ChildHealthChecks=["first", "second"], HealthThreshold=1)
+
+
+def test_weighted_groups_of_different_names_keep_their_own_ttls_and_roles(r53, zone_id):
+    """The one-TTL rule and the failover roles hold within one name and type, not across names."""
+    def failover(name: str, role: str, ip: str) -> dict[str, Any]:
+        return {"Name": name, "Type": "A", "SetIdentifier": role.lower(), "Failover": role, "TTL": 60, "ResourceRecords": [{"Value": ip}]}
+
+    apply(r53, zone_id, change("CREATE", a_record("w", "192.0.2.1", weight=1, ttl=60, name="a.example.com")),
+          change("CREATE", a_record("w", "192.0.2.2", weight=1, ttl=300, name="b.example.com")),
+          change("CREATE", failover("c.example.com", "PRIMARY", "192.0.2.3")), change("CREATE", failover("d.example.com", "PRIMARY", "192.0.2.4")))
+    assert len(r53.records(zone_id)) == 6
