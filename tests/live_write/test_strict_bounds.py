@@ -628,3 +628,122 @@ def test_weighted_groups_of_different_names_keep_their_own_ttls_and_roles(r53, z
           change("CREATE", a_record("w", "192.0.2.2", weight=1, ttl=300, name="b.example.com")),
           change("CREATE", failover("c.example.com", "PRIMARY", "192.0.2.3")), change("CREATE", failover("d.example.com", "PRIMARY", "192.0.2.4")))
     assert len(r53.records(zone_id)) == 6
+
+
+# --- deleting health checks ---------------------------------------------------------------------------------
+def test_a_calculated_check_counts_the_children_that_remain_after_a_delete(r53):
+    """DeleteHealthCheck does not prevent deleting a check other things refer to; a calculated
+    parent is judged on the children that still exist."""
+    kept, gone = (create_check(r53, ref, Type="TCP", IPAddress=PUBLIC_IP, Port=port)["Id"] for ref, port in (("k", 443), ("g", 444)))
+    calc = create_check(r53, "calc", Type="CALCULATED", ChildHealthChecks=[kept, gone], HealthThreshold=1)["Id"]
+    r53.delete_health_check(HealthCheckId=gone)
+    assert r53.is_healthy(calc)
+    r53.set_health(kept, False)
+    assert not r53.is_healthy(calc)
+
+
+def test_deleting_an_unknown_check_is_no_such_health_check(r53):
+    with pytest.raises(r53.exceptions.NoSuchHealthCheck) as exc:
+        r53.delete_health_check(HealthCheckId="nope")
+    assert exc.value.response["ResponseMetadata"]["HTTPStatusCode"] == 404
+
+
+# --- every call goes through botocore's validator ---------------------------------------------------------
+@pytest.mark.parametrize(("method", "params"), [
+    ("list_resource_record_sets", {"HostedZoneId": "Z1", "MaxItems": 5}),
+    ("get_change", {}),
+    ("get_health_check_status", {}),
+    ("list_health_checks", {"MaxItems": 5}),
+    ("delete_health_check", {}),
+    ("get_health_check", {"HealthCheckId": 7}),
+])
+def test_parameters_are_validated_against_the_model(r53, method, params):
+    """The model's shapes: a missing required member or a wrong type is botocore's ParamValidationError,
+    before anything is looked up (and the call is still counted)."""
+    with pytest.raises(botocore.exceptions.ParamValidationError):
+        getattr(r53, method)(**params)
+    operation = "".join(part.capitalize() for part in method.split("_"))
+    assert r53.calls[operation] == 1
+
+
+# --- listing records -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("params", "phrase"), [
+    ({"StartRecordType": "A"}, "StartRecordType requires StartRecordName"),
+    ({"StartRecordName": NAME, "StartRecordIdentifier": "s"}, "StartRecordIdentifier requires StartRecordType"),
+])
+def test_a_start_type_needs_a_name_and_a_start_identifier_a_type(r53, zone_id, params, phrase):
+    """ListResourceRecordSets StartRecordType: "Specifying type without specifying name returns an
+    InvalidInput error"; StartRecordIdentifier continues a name and type."""
+    with pytest.raises(r53.exceptions.InvalidInput, match=phrase):
+        r53.list_resource_record_sets(HostedZoneId=zone_id, **params)
+    assert r53.list_resource_record_sets(HostedZoneId=zone_id, StartRecordName=NAME, StartRecordType="A", StartRecordIdentifier="s")["IsTruncated"] is False
+
+
+def test_the_next_record_fields_name_the_first_set_of_the_next_page(r53, zone_id):
+    """ListResourceRecordSets MaxItems: "the values of NextRecordName and NextRecordType ... identify
+    the first resource record set in the next group"."""
+    apply(r53, zone_id, change("CREATE", single("a.example.com")),
+          change("CREATE", {**txt("b.example.com", 3), "SetIdentifier": "s1", "Weight": 1}),
+          change("CREATE", single("c.example.com")), change("CREATE", single("d.example.com")))
+    page = r53.list_resource_record_sets(HostedZoneId=zone_id, StartRecordName="a.example.com", MaxItems="1")
+    assert [r["Name"] for r in page["ResourceRecordSets"]] == ["a.example.com."]
+    assert (page["NextRecordName"], page["NextRecordType"], page["NextRecordIdentifier"]) == ("b.example.com.", "TXT", "s1")
+    page = r53.list_resource_record_sets(HostedZoneId=zone_id, StartRecordName="b.example.com", MaxItems="1")
+    assert (page["NextRecordName"], page["NextRecordType"], "NextRecordIdentifier" in page) == ("c.example.com.", "A", False)
+
+
+# --- change batches: bookkeeping, observers, change info -----------------------------------------------------
+def test_a_comment_too_long_counts_as_a_refused_batch(r53, zone_id):
+    with pytest.raises(r53.exceptions.InvalidInput):
+        r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Comment": "c" * 257, "Changes": [change("CREATE", single(NAME))]})
+    assert (r53.batches_refused, r53.batches_applied) == (1, 0)
+
+
+def test_observers_see_each_applied_batch_in_listing_order_and_no_refused_one(r53, zone_id):
+    seen: list[tuple[str, list[str]]] = []
+    r53.add_observer(lambda zone, records: seen.append((zone, [r["Name"] for r in records])))
+    apply(r53, zone_id, change("CREATE", single("b.example.com")), change("CREATE", single("a.example.com")))
+    refusal(r53, zone_id, change("CREATE", single("a.example.com")))
+    assert seen == [(zone_id, [ZONE, ZONE, "a.example.com.", "b.example.com."])]
+
+
+def test_change_info_carries_the_batch_comment(r53, zone_id):
+    """ChangeInfo.Comment: "A comment you can provide" (the ChangeBatch's Comment), absent without one."""
+    with_comment = r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Comment": "generation 2", "Changes": [change("CREATE", single(NAME))]})
+    without = apply(r53, zone_id, change("DELETE", single(NAME)))
+    assert with_comment["ChangeInfo"]["Comment"] == "generation 2" and "Comment" not in without["ChangeInfo"]
+    assert r53.get_change(Id=with_comment["ChangeInfo"]["Id"])["ChangeInfo"]["Comment"] == "generation 2"
+
+
+def test_an_unknown_change_is_no_such_change_404(r53):
+    with pytest.raises(r53.exceptions.NoSuchChange) as exc:
+        r53.get_change(Id="/change/CNOPE")
+    assert exc.value.response["Error"]["Message"] == "A change with the specified change ID CNOPE does not exist."
+    assert exc.value.response["ResponseMetadata"]["HTTPStatusCode"] == 404
+
+
+# --- listing health checks -----------------------------------------------------------------------------------
+def test_health_checks_page_by_marker_each_once(r53):
+    """ListHealthChecks Marker: "specify the value of NextMarker from the previous response, which is
+    the ID of the first health check that Amazon Route 53 will return"; Marker echoes the request."""
+    ids = sorted(create_check(r53, f"h{n}", Type="TCP", IPAddress=PUBLIC_IP, Port=440 + n)["Id"] for n in range(5))
+    first = r53.list_health_checks(MaxItems="2")
+    assert first["Marker"] == "" and first["IsTruncated"] and first["NextMarker"] == ids[2]
+    listed, marker = [hc["Id"] for hc in first["HealthChecks"]], first["NextMarker"]
+    while marker:
+        page = r53.list_health_checks(Marker=marker, MaxItems="2")
+        assert page["Marker"] == marker
+        listed += [hc["Id"] for hc in page["HealthChecks"]]
+        marker = page.get("NextMarker")
+    assert listed == ids and not page["IsTruncated"]
+
+
+def test_health_check_pages_hold_at_most_1000(r53):
+    """ListHealthChecks MaxItems: "If you set MaxItems to a value greater than 1000, Route 53 returns
+    only the first 1000 health checks"."""
+    r53 = StrictRoute53(max_health_checks=1001)
+    for n in range(1001):
+        create_check(r53, f"h{n}", Type="TCP", IPAddress=f"198.51.{100 + n // 250}.{n % 250 + 1}", Port=443)
+    page = r53.list_health_checks(MaxItems="5000")
+    assert (len(page["HealthChecks"]), page["MaxItems"], page["IsTruncated"]) == (1000, "1000", True)
+    assert len(r53.list_health_checks(MaxItems="1000")["HealthChecks"]) == 1000

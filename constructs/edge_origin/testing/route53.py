@@ -29,8 +29,10 @@ implements the Route 53 API reference's change semantics instead:
   characters a batch, label and name lengths, no wildcard NS, the apex SOA and NS stay, 10,000
   records a zone, no CloudFront alias in a private zone, no alias to a missing record);
 * health checks refuse uncheckable addresses (private, loopback, ...), a CallerReference of a
-  deleted check, Port/IPAddress on CALCULATED checks; status is Route 53's (``is_healthy``:
-  Disabled, Inverted, HealthThreshold, more than 18 % of the checkers);
+  deleted check, Port/IPAddress on CALCULATED checks; deleting a check that records still name is
+  allowed (as DeleteHealthCheck documents; a calculated check then counts its remaining children);
+  status is Route 53's (``is_healthy``: Disabled, Inverted, HealthThreshold, more than 18 % of the
+  checkers);
 * a zone created with a VPC is private (``PrivateZone``: true).
 
 Throttling, ``PriorRequestNotComplete``, lost answers and stalls come from
@@ -824,10 +826,9 @@ class StrictRoute53:
         with self._lock:
             hc_id = params["HealthCheckId"]
             self._health_check(hc_id, op)
-            for zone in self._zones.values():
-                for record in zone.records.values():
-                    if record.get("HealthCheckId") == hc_id:
-                        raise self._error("HealthCheckInUse", f"The health check {hc_id} is still referenced from {_describe(record)}.", op)
+            # API reference, DeleteHealthCheck: "Amazon Route 53 does not prevent you from deleting a
+            # health check even if the health check is associated with one or more resource record
+            # sets"; the model's HealthCheckInUse: "This error code is not in use."
             self._deleted_references.add(self._health_checks[hc_id]["CallerReference"])
             del self._health_checks[hc_id]
             del self._health[hc_id]
