@@ -747,3 +747,120 @@ def test_health_check_pages_hold_at_most_1000(r53):
     page = r53.list_health_checks(MaxItems="5000")
     assert (len(page["HealthChecks"]), page["MaxItems"], page["IsTruncated"]) == (1000, "1000", True)
     assert len(r53.list_health_checks(MaxItems="1000")["HealthChecks"]) == 1000
+
+
+# --- answers are copies --------------------------------------------------------------------------------------
+def test_what_a_call_returns_is_a_copy(r53, zone_id):
+    """Changing an answer (its dicts or lists) changes nothing in the double, as with a real client."""
+    apply(r53, zone_id, change("CREATE", {"Name": NAME, "Type": "A", "TTL": 60, "ResourceRecords": [{"Value": "192.0.2.1"}]}))
+    listed = r53.list_resource_record_sets(HostedZoneId=zone_id)["ResourceRecordSets"]
+    listed[-1]["ResourceRecords"].append({"Value": "192.0.2.2"})
+    listed[-1]["TTL"] = 1
+    records = r53.records(zone_id)
+    records[-1]["ResourceRecords"][0]["Value"] = "192.0.2.3"
+    hc = create_check(r53, "c", Type="TCP", IPAddress=PUBLIC_IP, Port=443)
+    hc["HealthCheckConfig"]["Port"] = 1
+    assert r53.records(zone_id)[-1] == {"Name": NAME, "Type": "A", "TTL": 60, "ResourceRecords": [{"Value": "192.0.2.1"}]}
+    assert r53.get_health_check(HealthCheckId=hc["Id"])["HealthCheck"]["HealthCheckConfig"]["Port"] == 443
+
+
+def test_a_delete_matches_values_in_any_order(r53, zone_id):
+    """A record set's values are a set: a DELETE that lists them in another order matches."""
+    record = {"Name": NAME, "Type": "A", "TTL": 60, "ResourceRecords": [{"Value": "192.0.2.1"}, {"Value": "192.0.2.2"}]}
+    apply(r53, zone_id, change("CREATE", record))
+    apply(r53, zone_id, change("DELETE", {**record, "ResourceRecords": record["ResourceRecords"][::-1]}))
+    assert [r for r in r53.records(zone_id) if r["Name"] == NAME] == []
+
+
+# --- responses ---------------------------------------------------------------------------------------------
+def test_responses_carry_status_request_id_and_no_retries(r53, zone_id):
+    meta = r53.get_hosted_zone(Id=zone_id)["ResponseMetadata"]
+    assert (meta["HTTPStatusCode"], meta["RetryAttempts"], len(meta["RequestId"])) == (200, 0, 36)
+
+
+def test_an_unknown_zone_is_no_such_hosted_zone_404(r53):
+    with pytest.raises(r53.exceptions.NoSuchHostedZone) as exc:
+        r53.get_hosted_zone(Id="/hostedzone/ZNOPE")
+    assert exc.value.response["Error"]["Message"] == "No hosted zone found with ID: ZNOPE"
+    assert exc.value.response["ResponseMetadata"]["HTTPStatusCode"] == 404
+
+
+@pytest.mark.parametrize(("method", "pages"), [
+    ("list_resource_record_sets", True), ("list_health_checks", True), ("list_hosted_zones", True),
+    ("list_hosted_zones_by_name", False), ("change_resource_record_sets", False), ("get_change", False),
+])
+def test_can_paginate_follows_botocores_paginator_model(r53, method, pages):
+    """botocore's route53 paginators-1.json (ListHostedZonesByName has none)."""
+    assert r53.can_paginate(method) is pages
+
+
+# --- hosted zones ------------------------------------------------------------------------------------------
+def test_create_hosted_zone_answers_201_with_the_default_ns_and_soa(r53):
+    """The model: CreateHostedZone's responseCode 201; developer guide, "NS and SOA records that Amazon
+    Route 53 creates for a public hosted zone": NS TTL 172800 (two days), SOA TTL 900, four name servers."""
+    created = r53.create_hosted_zone(Name="example.net", CallerReference="n", HostedZoneConfig={"Comment": "test zone"})
+    assert created["ResponseMetadata"]["HTTPStatusCode"] == 201
+    zone_id = created["HostedZone"]["Id"]
+    assert created["HostedZone"]["Config"] == {"PrivateZone": False, "Comment": "test zone"}
+    ttls = {r["Type"]: r["TTL"] for r in r53.records(zone_id)}
+    assert ttls == {"NS": 172800, "SOA": 900}
+    servers = created["DelegationSet"]["NameServers"]
+    assert len(set(servers)) == 4 and r53.get_hosted_zone(Id=zone_id)["DelegationSet"]["NameServers"] == servers
+    ns = next(r for r in r53.records(zone_id) if r["Type"] == "NS")
+    assert [v["Value"].rstrip(".") for v in ns["ResourceRecords"]] == servers
+
+
+def test_a_zone_without_a_comment_has_none(r53, zone_id):
+    assert r53.get_hosted_zone(Id=zone_id)["HostedZone"]["Config"] == {"PrivateZone": False}
+
+
+def test_a_reused_zone_caller_reference_is_409(r53, zone_id):
+    with pytest.raises(r53.exceptions.HostedZoneAlreadyExists) as exc:
+        r53.create_hosted_zone(Name="example.net", CallerReference="z")
+    assert exc.value.response["ResponseMetadata"]["HTTPStatusCode"] == 409
+    assert exc.value.response["Error"]["Message"] == "A hosted zone has already been created with the specified caller reference z"
+
+
+@pytest.mark.parametrize(("method", "params"), [
+    ("create_hosted_zone", {"Name": "example.net"}),
+    ("get_hosted_zone", {}),
+    ("list_hosted_zones_by_name", {"MaxItems": 1}),
+    ("test_dns_answer", {"HostedZoneId": "Z1", "RecordName": NAME}),
+])
+def test_zone_calls_are_validated_against_the_model(r53, method, params):
+    with pytest.raises(botocore.exceptions.ParamValidationError):
+        getattr(r53, method)(**params)
+
+
+def test_hosted_zone_pages_hold_at_most_100_and_echo_the_marker(r53, zone_id):
+    """ListHostedZones: "Amazon Route 53 returns a maximum of 100 items in each response"; the
+    response's Marker is the request's (required: empty on a first page)."""
+    for n in range(100):
+        r53.create_hosted_zone(Name=f"z{n}.example.org", CallerReference=f"z{n}")
+    first = r53.list_hosted_zones(MaxItems="500")
+    assert (len(first["HostedZones"]), first["MaxItems"], first["IsTruncated"], first["Marker"]) == (100, "100", True, "")
+    assert len(r53.list_hosted_zones()["HostedZones"]) == 100
+    ids = sorted(z.split("/")[-1] for z in (zone["Id"] for zone in first["HostedZones"]))
+    rest = r53.list_hosted_zones(Marker=first["NextMarker"])
+    assert rest["Marker"] == first["NextMarker"] and not rest["IsTruncated"] and len(rest["HostedZones"]) == 1
+    assert rest["HostedZones"][0]["Id"].split("/")[-1] > ids[-1]
+    by_name = r53.list_hosted_zones_by_name(MaxItems="500")
+    assert (len(by_name["HostedZones"]), by_name["IsTruncated"], "DNSName" in by_name) == (100, True, False)
+    assert len(r53.list_hosted_zones_by_name()["HostedZones"]) == 100
+
+
+def test_hosted_zones_by_name_echo_the_name_and_need_it_with_an_id(r53, zone_id):
+    """ListHostedZonesByName: DNSName in the response is "the value that you specified for the dnsname
+    parameter"; HostedZoneId continues a listing and goes with dnsname."""
+    assert r53.list_hosted_zones_by_name(DNSName="example.com")["DNSName"] == "example.com"
+    with pytest.raises(r53.exceptions.InvalidInput, match="HostedZoneId requires DNSName"):
+        r53.list_hosted_zones_by_name(HostedZoneId=zone_id)
+    assert [z["Name"] for z in r53.list_hosted_zones_by_name(DNSName="example.com", HostedZoneId=zone_id)["HostedZones"]] == [ZONE]
+
+
+def test_record_pages_hold_at_most_300(r53, zone_id):
+    """ListResourceRecordSets "returns up to 300 resource record sets at a time"."""
+    apply(r53, zone_id, *(change("CREATE", single(f"r{n}.example.com")) for n in range(299)))
+    page = r53.list_resource_record_sets(HostedZoneId=zone_id, MaxItems="1000")
+    assert (len(page["ResourceRecordSets"]), page["MaxItems"], page["IsTruncated"]) == (300, "300", True)
+    assert len(r53.list_resource_record_sets(HostedZoneId=zone_id)["ResourceRecordSets"]) == 300

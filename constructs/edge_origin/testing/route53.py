@@ -383,9 +383,11 @@ class StrictRoute53:
                 zones = [z for z in zones if z.id >= marker]
             limit = _max_items(params.get("MaxItems"), 100)
             page, rest = zones[:limit], zones[limit:]
-            out: dict[str, Any] = {"HostedZones": [z.describe() for z in page], "IsTruncated": bool(rest), "MaxItems": str(limit)}
-            if marker is not None:
-                out["Marker"] = marker
+            # ListHostedZonesResponse requires Marker: "the value that you specified for the marker
+            # parameter in the request that produced the current response" (empty on a first page).
+            out: dict[str, Any] = {
+                "HostedZones": [z.describe() for z in page], "Marker": marker or "", "IsTruncated": bool(rest), "MaxItems": str(limit),
+            }
             if rest:
                 out["NextMarker"] = rest[0].id
             return self._ok(out)
