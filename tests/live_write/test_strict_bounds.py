@@ -864,3 +864,29 @@ def test_record_pages_hold_at_most_300(r53, zone_id):
     page = r53.list_resource_record_sets(HostedZoneId=zone_id, MaxItems="1000")
     assert (len(page["ResourceRecordSets"]), page["MaxItems"], page["IsTruncated"]) == (300, "300", True)
     assert len(r53.list_resource_record_sets(HostedZoneId=zone_id)["ResourceRecordSets"]) == 300
+
+
+# --- the quotas at their real values -------------------------------------------------------------------------
+def test_a_zone_holds_10000_records_not_10001(r53, zone_id):
+    """Quotas: 10,000 records per hosted zone (the NS and SOA count)."""
+    for start in range(0, 9998, 1000):
+        apply(r53, zone_id, *(change("CREATE", single(f"r{n}.example.com")) for n in range(start, min(start + 1000, 9998))))
+    assert len(r53.records(zone_id)) == 10000
+    code, message = refusal(r53, zone_id, change("CREATE", single("one-more.example.com")))
+    assert code == "InvalidChangeBatch" and "would hold 10001 records: the limit is 10000 records per hosted zone" in message
+
+
+def test_the_default_health_check_quota_is_200(r53):
+    """Quotas: 200 health checks per account (the default, adjustable; ``max_health_checks``)."""
+    for n in range(200):
+        create_check(r53, f"h{n}", Type="TCP", IPAddress=PUBLIC_IP, Port=1000 + n)
+    assert check_refusal(r53, Type="TCP", IPAddress=PUBLIC_IP, Port=2000) == (
+        "TooManyHealthChecks", "This account has reached the limit of 200 health checks.")
+
+
+def test_weighted_groups_of_one_name_and_different_types_keep_their_own_ttls(r53, zone_id):
+    """The one-TTL rule holds within one name and type: weighted A and weighted TXT sets of one name
+    may differ."""
+    apply(r53, zone_id, change("CREATE", a_record("w", "192.0.2.1", weight=1, ttl=60)),
+          change("CREATE", {**txt(NAME, 3), "SetIdentifier": "w", "Weight": 1, "TTL": 300}))
+    assert sorted(r["TTL"] for r in r53.records(zone_id) if r["Name"] == NAME) == [60, 300]
