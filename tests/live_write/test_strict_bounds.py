@@ -729,13 +729,11 @@ def test_health_checks_page_by_marker_each_once(r53):
     ids = sorted(create_check(r53, f"h{n}", Type="TCP", IPAddress=PUBLIC_IP, Port=440 + n)["Id"] for n in range(5))
     first = r53.list_health_checks(MaxItems="2")
     assert first["Marker"] == "" and first["IsTruncated"] and first["NextMarker"] == ids[2]
-    listed, marker = [hc["Id"] for hc in first["HealthChecks"]], first["NextMarker"]
-    while marker:
-        page = r53.list_health_checks(Marker=marker, MaxItems="2")
-        assert page["Marker"] == marker
-        listed += [hc["Id"] for hc in page["HealthChecks"]]
-        marker = page.get("NextMarker")
-    assert listed == ids and not page["IsTruncated"]
+    second = r53.list_health_checks(Marker=first["NextMarker"], MaxItems="2")
+    third = r53.list_health_checks(Marker=second["NextMarker"], MaxItems="2")
+    assert (second["Marker"], third["Marker"]) == (first["NextMarker"], second["NextMarker"])
+    listed = [hc["Id"] for page in (first, second, third) for hc in page["HealthChecks"]]
+    assert listed == ids and not third["IsTruncated"] and "NextMarker" not in third
 
 
 def test_health_check_pages_hold_at_most_1000(r53):
@@ -835,15 +833,15 @@ def test_zone_calls_are_validated_against_the_model(r53, method, params):
 def test_hosted_zone_pages_hold_at_most_100_and_echo_the_marker(r53, zone_id):
     """ListHostedZones: "Amazon Route 53 returns a maximum of 100 items in each response"; the
     response's Marker is the request's (required: empty on a first page)."""
-    for n in range(100):
+    for n in range(101):
         r53.create_hosted_zone(Name=f"z{n}.example.org", CallerReference=f"z{n}")
     first = r53.list_hosted_zones(MaxItems="500")
     assert (len(first["HostedZones"]), first["MaxItems"], first["IsTruncated"], first["Marker"]) == (100, "100", True, "")
     assert len(r53.list_hosted_zones()["HostedZones"]) == 100
     ids = sorted(z.split("/")[-1] for z in (zone["Id"] for zone in first["HostedZones"]))
     rest = r53.list_hosted_zones(Marker=first["NextMarker"])
-    assert rest["Marker"] == first["NextMarker"] and not rest["IsTruncated"] and len(rest["HostedZones"]) == 1
-    assert rest["HostedZones"][0]["Id"].split("/")[-1] > ids[-1]
+    assert rest["Marker"] == first["NextMarker"] and not rest["IsTruncated"] and len(rest["HostedZones"]) == 2
+    assert first["NextMarker"] == min(z["Id"].split("/")[-1] for z in rest["HostedZones"]) > ids[-1]
     by_name = r53.list_hosted_zones_by_name(MaxItems="500")
     assert (len(by_name["HostedZones"]), by_name["IsTruncated"], "DNSName" in by_name) == (100, True, False)
     assert len(r53.list_hosted_zones_by_name()["HostedZones"]) == 100
@@ -890,3 +888,12 @@ def test_weighted_groups_of_one_name_and_different_types_keep_their_own_ttls(r53
     apply(r53, zone_id, change("CREATE", a_record("w", "192.0.2.1", weight=1, ttl=60)),
           change("CREATE", {**txt(NAME, 3), "SetIdentifier": "w", "Weight": 1, "TTL": 300}))
     assert sorted(r["TTL"] for r in r53.records(zone_id) if r["Name"] == NAME) == [60, 300]
+
+
+def test_hosted_zones_by_name_continue_at_the_first_zone_of_the_next_page(r53):
+    """ListHostedZonesByName NextDNSName / NextHostedZoneId: "the name (the ID) of the first hosted zone
+    in the next group of maxitems hosted zones"."""
+    ids = {name: r53.create_hosted_zone(Name=name, CallerReference=name)["HostedZone"]["Id"].split("/")[-1]
+           for name in ("a.com", "b.com", "c.com", "d.com")}
+    page = r53.list_hosted_zones_by_name(MaxItems="1")
+    assert (page["NextDNSName"], page["NextHostedZoneId"]) == ("b.com.", ids["b.com"])
