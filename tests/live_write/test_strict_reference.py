@@ -354,13 +354,16 @@ def test_new_health_checks_are_version_1(r53):
     assert r53.get_health_check(HealthCheckId=hc)["HealthCheck"]["HealthCheckVersion"] == 1
 
 
-def test_a_health_check_in_use_cannot_be_deleted_an_unused_one_can(r53, zone_id):
+def test_a_health_check_in_use_can_be_deleted_like_an_unused_one(r53, zone_id):
+    """DeleteHealthCheck: "Amazon Route 53 does not prevent you from deleting a health check even if
+    the health check is associated with one or more resource record sets"."""
     used, unused = tcp_check(r53, "198.51.100.1", "used"), tcp_check(r53, "198.51.100.2", "unused")
     batch(r53, zone_id, change("CREATE", a_record("m", "192.0.2.1", multivalue=True, hc=used)))
-    with pytest.raises(r53.exceptions.HealthCheckInUse, match=f"The health check {used} is still referenced"):
-        r53.delete_health_check(HealthCheckId=used)
+    kept = tcp_check(r53, "198.51.100.3", "kept")
+    assert r53.delete_health_check(HealthCheckId=used)["ResponseMetadata"]["HTTPStatusCode"] == 200
     r53.delete_health_check(HealthCheckId=unused)
-    assert [hc["Id"] for hc in r53.list_health_checks()["HealthChecks"]] == [used]
+    assert [hc["Id"] for hc in r53.list_health_checks()["HealthChecks"]] == [kept]
+    assert [r.get("HealthCheckId") for r in r53.records(zone_id) if r["Type"] == "A"] == [used]  # the record still names it
 
 
 def test_list_hosted_zones_by_name_resumes_at_the_next_zone_itself(r53):

@@ -29,8 +29,10 @@ implements the Route 53 API reference's change semantics instead:
   characters a batch, label and name lengths, no wildcard NS, the apex SOA and NS stay, 10,000
   records a zone, no CloudFront alias in a private zone, no alias to a missing record);
 * health checks refuse uncheckable addresses (private, loopback, ...), a CallerReference of a
-  deleted check, Port/IPAddress on CALCULATED checks; status is Route 53's (``is_healthy``:
-  Disabled, Inverted, HealthThreshold, more than 18 % of the checkers);
+  deleted check, Port/IPAddress on CALCULATED checks; deleting a check that records still name is
+  allowed (as DeleteHealthCheck documents; a calculated check then counts its remaining children);
+  status is Route 53's (``is_healthy``: Disabled, Inverted, HealthThreshold, more than 18 % of the
+  checkers);
 * a zone created with a VPC is private (``PrivateZone``: true).
 
 Throttling, ``PriorRequestNotComplete``, lost answers and stalls come from
@@ -381,9 +383,11 @@ class StrictRoute53:
                 zones = [z for z in zones if z.id >= marker]
             limit = _max_items(params.get("MaxItems"), 100)
             page, rest = zones[:limit], zones[limit:]
-            out: dict[str, Any] = {"HostedZones": [z.describe() for z in page], "IsTruncated": bool(rest), "MaxItems": str(limit)}
-            if marker is not None:
-                out["Marker"] = marker
+            # ListHostedZonesResponse requires Marker: "the value that you specified for the marker
+            # parameter in the request that produced the current response" (empty on a first page).
+            out: dict[str, Any] = {
+                "HostedZones": [z.describe() for z in page], "Marker": marker or "", "IsTruncated": bool(rest), "MaxItems": str(limit),
+            }
             if rest:
                 out["NextMarker"] = rest[0].id
             return self._ok(out)
@@ -507,9 +511,15 @@ class StrictRoute53:
                 working[key] = record
                 created.add(key)
         touched = {(name, rtype) for name, rtype, _ in created}
+        # The group rules look at one name only: index the touched names once (a batch of 1,000
+        # names in a zone of 10,000 records would otherwise scan the zone 1,000 times).
+        at_name: dict[str, dict[tuple[str, str, str | None], Record]] = {name: {} for name, _ in touched}
+        for key, record in working.items():
+            if key[0] in at_name:
+                at_name[key[0]][key] = record
         for name, rtype in sorted(touched):
-            messages.extend(self._conflicts(zone, working, created, name, rtype))
-            messages.extend(self._policy_limits(working, name, rtype))
+            messages.extend(self._conflicts(zone, at_name[name], created, name, rtype))
+            messages.extend(self._policy_limits(at_name[name], name, rtype))
         for key in sorted(created, key=lambda k: (k[0], k[1], k[2] or "")):
             messages.extend(self._alias_problems(zone, working, working[key]))
         # A zone keeps its apex SOA and NS record sets (Route 53 refuses deleting them).
@@ -553,8 +563,9 @@ class StrictRoute53:
                 return ("InvalidChangeBatch", f"Invalid Resource Record: 'FATAL problem: AAAARRDATAIllegalIPv6Address (Value is not a valid IPv6 address) encountered with '{value}''")
             if raw["Type"] in ("TXT", "SPF") and not (len(value) >= 2 and value.startswith('"') and value.endswith('"')):
                 return ("InvalidChangeBatch", f"Invalid Resource Record: 'FATAL problem: InvalidCharacterString (Value should be enclosed in quotation marks) encountered with '{value}''")
-        if raw["Type"] == "CNAME" and len(raw.get("ResourceRecords") or []) > 1:
-            return ("InvalidChangeBatch", f"RRSet of type CNAME with DNS name {name} has more than one value")
+        # ResourceRecord.Value: "You can specify more than one value for all record types except CNAME and SOA."
+        if raw["Type"] in ("CNAME", "SOA") and len(raw.get("ResourceRecords") or []) > 1:
+            return ("InvalidChangeBatch", f"RRSet of type {raw['Type']} with DNS name {name} has more than one value")
         return self._check_limits(zone, action, raw, name, where, policy)
 
     def _check_limits(self, zone: _Zone, action: str, raw: Record, name: str, where: str, policy: str | None) -> tuple[str, str] | None:
@@ -823,10 +834,9 @@ class StrictRoute53:
         with self._lock:
             hc_id = params["HealthCheckId"]
             self._health_check(hc_id, op)
-            for zone in self._zones.values():
-                for record in zone.records.values():
-                    if record.get("HealthCheckId") == hc_id:
-                        raise self._error("HealthCheckInUse", f"The health check {hc_id} is still referenced from {_describe(record)}.", op)
+            # API reference, DeleteHealthCheck: "Amazon Route 53 does not prevent you from deleting a
+            # health check even if the health check is associated with one or more resource record
+            # sets"; the model's HealthCheckInUse: "This error code is not in use."
             self._deleted_references.add(self._health_checks[hc_id]["CallerReference"])
             del self._health_checks[hc_id]
             del self._health[hc_id]
