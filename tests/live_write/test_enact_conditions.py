@@ -30,3 +30,14 @@ def test_a_caught_stale_plan_carries_the_live_generation(r53, zone_id):
         enact(r53, make_plan(zone_id, 3, INCIDENT_IPS[:3]), FULL)
     assert exc.value.live_generation == 7
     assert str(exc.value) == "stale plan: live generation is 7"
+
+
+def test_the_text_counts_the_health_checks_to_create_or_created(r53, zone_id):
+    """A dry run says how many it would create, an apply how many it created, a reuse says nothing."""
+    plan = make_plan(zone_id, 1, INCIDENT_IPS[:2])
+    dry = enact(r53, plan, EnactOptions(dry_run=True, max_change_share=1.0)).text().splitlines()
+    assert "  health checks to create: 2" in dry and not any("health checks created" in line for line in dry)
+    applied = enact(r53, plan, FULL).text().splitlines()
+    assert "  health checks created: 2" in applied and not any("to create" in line for line in applied)
+    reused = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:2]), FULL).text()
+    assert "health checks" not in reused
