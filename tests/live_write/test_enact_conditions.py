@@ -41,3 +41,47 @@ def test_the_text_counts_the_health_checks_to_create_or_created(r53, zone_id):
     assert "  health checks created: 2" in applied and not any("to create" in line for line in applied)
     reused = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:2]), FULL).text()
     assert "health checks" not in reused
+
+
+def _change_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.startswith("  change /change/")]
+    assert len(lines) == 1, text
+    return lines[0].split(": ", 1)[1]
+
+
+@pytest.mark.parametrize(("wait_s", "get_change_throttled", "said", "insync"), [
+    (30.0, False, "INSYNC", True),                  # polled until INSYNC
+    (0.0, False, "not yet INSYNC", False),          # --wait 0: not polled, the answer said PENDING
+    (30.0, True, "INSYNC not confirmed", None),     # get_change failed every attempt
+])
+def test_the_change_line_says_whether_insync_was_seen(wait_s, get_change_throttled, said, insync):
+    from edge_origin.testing.faults import Faults
+    from edge_origin.testing.route53 import StrictRoute53
+
+    r53 = StrictRoute53(insync_after_polls=1)
+    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+    faults = Faults()
+    if get_change_throttled:
+        faults.throttle("GetChange", times=None)
+    result = enact(faults.attach(r53), make_plan(zone_id, 1, INCIDENT_IPS[:2]),
+                   EnactOptions(max_change_share=1.0, wait_s=wait_s), sleep=lambda _s: None)
+    assert result.status == "applied" and result.insync is insync
+    assert _change_line(result.text()) == said
+
+
+def test_the_batch_comment_names_the_plan_and_keeps_route53s_256_characters(r53, zone_id):
+    """The change's Comment (what the Route 53 console and get_change show): the plan's own
+    comment after the digest, cut to the 256 characters Route 53 takes."""
+    import dataclasses
+
+    plain = make_plan(zone_id, 1, INCIDENT_IPS[:2])
+    base = f"edge-origin enact {NAME}. generation 1 digest {plain.digest()}"
+    result = enact(r53, plain, FULL)
+    assert r53.get_change(Id=result.change_id)["ChangeInfo"]["Comment"] == base
+    short = dataclasses.replace(make_plan(zone_id, 2, INCIDENT_IPS[:2]), comment="ticket OPS-42")
+    result = enact(r53, short, FULL)
+    assert r53.get_change(Id=result.change_id)["ChangeInfo"]["Comment"].endswith(" digest " + short.digest() + ": ticket OPS-42")
+    long = dataclasses.replace(make_plan(zone_id, 3, INCIDENT_IPS[:2]), comment="x" * 300)
+    result = enact(r53, long, FULL)
+    comment = r53.get_change(Id=result.change_id)["ChangeInfo"]["Comment"]
+    assert len(comment) == 256 and comment.startswith(f"edge-origin enact {NAME}. generation 3 digest {long.digest()}: xxx")

@@ -267,8 +267,7 @@ def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict
 
 
 def _same_record(live: dict[str, Any], want: dict[str, Any]) -> bool:
-    if live.get("Type") != want["Type"]:
-        return False
+    """``live`` (paired with ``want`` by set identifier and type in ``prepare``) as enact would write it."""
     if any(live.get(k) is not None for k in ("Weight", "AliasTarget", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")):
         return False
     return (
