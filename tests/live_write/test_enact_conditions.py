@@ -85,3 +85,20 @@ def test_the_batch_comment_names_the_plan_and_keeps_route53s_256_characters(r53,
     result = enact(r53, long, FULL)
     comment = r53.get_change(Id=result.change_id)["ChangeInfo"]["Comment"]
     assert len(comment) == 256 and comment.startswith(f"edge-origin enact {NAME}. generation 3 digest {long.digest()}: xxx")
+
+
+def test_allow_full_change_notes_the_share_it_let_through(r53, zone_id):
+    """Above --max-change-share, --allow-full-change applies and says how much changed; below it, no such note."""
+    incident_setup(r53, zone_id)
+    result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(allow_full_change=True, wait_s=0))
+    assert "100% of the record sets change at once (--allow-full-change)" in result.notes
+    assert "  note: 100% of the record sets change at once (--allow-full-change)" in result.text().splitlines()
+    small = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:3]), EnactOptions(allow_full_change=True, wait_s=0))
+    assert small.added == ["nlb-203-0-113-12"] and not any("change at once" in n for n in small.notes)
+
+
+def test_a_first_plan_on_an_empty_name_counts_as_a_full_change(r53, zone_id):
+    """Nothing live: every record set is new (100 %), and no share guard applies to an empty name."""
+    result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(wait_s=0))
+    assert result.status == "applied" and result.change_share == 1.0
+    assert "(100% changed)" in result.text()

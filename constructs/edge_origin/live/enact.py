@@ -286,8 +286,7 @@ def _batch_values(changes: list[dict[str, Any]]) -> int:
 # --- the engine --------------------------------------------------------------------------------
 def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None) -> Prepared:
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
-    zone = zone or zone_name(client, plan.zone_id)
-    live = read_name(client, plan.zone_id, plan.name, zone)
+    live = read_name(client, plan.zone_id, plan.name, zone)  # looks the zone's name up when not given
     if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
         raise Refusal(why)
     live_gen = live.generation
@@ -349,7 +348,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         )
     changed = len(added) + len(modified) + len(removed)
     total = len(live.records) + len(added)
-    share = changed / total if total else 0.0
+    share = changed / total  # total >= 1: the plan has records, each one live (paired) or added
     notes: list[str] = []
     policies = {routing_policy(r) for r in live.records}
     migration = bool(policies - {"multivalue"})
