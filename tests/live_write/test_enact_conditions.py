@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from edge_origin.live.enact import EnactOptions, StalePlan, enact
-from tests.live_write.conftest import INCIDENT_IPS, NAME, incident_setup, make_plan
+from tests.live_write.conftest import INCIDENT_IPS, NAME, incident_setup, make_plan, tcp_check
 
 FULL = EnactOptions(max_change_share=1.0, allow_full_change=True, wait_s=0)
 
@@ -102,3 +102,21 @@ def test_a_first_plan_on_an_empty_name_counts_as_a_full_change(r53, zone_id):
     result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(wait_s=0))
     assert result.status == "applied" and result.change_share == 1.0
     assert "(100% changed)" in result.text()
+
+
+def test_the_migration_note_only_when_another_routing_policy_was_live(r53, zone_id):
+    incident_setup(r53, zone_id)
+    first = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), FULL)
+    assert "routing-policy migration: weighted -> multivalue in one batch" in first.notes
+    second = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:3]), FULL)
+    assert second.added == ["nlb-203-0-113-12"] and not any("routing-policy migration" in n for n in second.notes)
+
+
+def test_a_note_says_when_every_health_check_is_new(r53, zone_id):
+    """Health is known for none of the records when all their checks are made by this run."""
+    new = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), FULL)
+    assert "health is known for none of the records yet: 2 health checks are new" in new.notes
+    known = {INCIDENT_IPS[0]: tcp_check(r53, INCIDENT_IPS[0], ref="known")}
+    mixed = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:3], health_check_ids=known), FULL)
+    assert len(mixed.health_checks_created) == 1  # 203.0.113.12's; .11's check from generation 1 is reused
+    assert not any("health is known for none" in n for n in mixed.notes)

@@ -364,7 +364,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
                 "pass --allow-full-change to apply it"
             )
         notes.append(f"{share:.0%} of the record sets change at once (--allow-full-change)")
-    if migration and live.records:
+    if migration:  # a policy other than multivalue is live, so the name has records
         notes.append(f"routing-policy migration: {'/'.join(sorted(policies))} -> multivalue in one batch")
 
     healthy = []
