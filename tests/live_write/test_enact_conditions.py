@@ -120,3 +120,25 @@ def test_a_note_says_when_every_health_check_is_new(r53, zone_id):
     mixed = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:3], health_check_ids=known), FULL)
     assert len(mixed.health_checks_created) == 1  # 203.0.113.12's; .11's check from generation 1 is reused
     assert not any("health is known for none" in n for n in mixed.notes)
+
+
+@pytest.mark.parametrize(("live_values", "applied"), [(997, True), (998, False)])
+def test_a_batch_above_route53s_1000_values_is_refused_before_anything_is_sent(r53, zone_id, live_values, applied):
+    """The batch: CREATE the generation record (1) + DELETE the simple set (its values) + CREATE 2
+    records. 1,000 values is Route 53's limit, and it is allowed; 1,001 is refused by enact itself."""
+    from edge_origin.live.enact import Refusal
+
+    values = [f"10.0.{n // 250}.{n % 250 + 1}" for n in range(live_values)]
+    simple = {"Name": NAME, "Type": "A", "TTL": 60, "ResourceRecords": [{"Value": v} for v in values]}
+    r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": simple}]})
+    batches = r53.batches_applied
+    plan = make_plan(zone_id, 1, INCIDENT_IPS[:2])
+    if applied:
+        result = enact(r53, plan, FULL)
+        assert result.status == "applied" and len(result.change_batch["Changes"]) == 4
+        assert r53.batches_applied == batches + 1
+        return
+    with pytest.raises(Refusal, match=r"^the batch would hold 1001 values, Route 53 takes at most 1000 in one batch$"):
+        enact(r53, plan, FULL)
+    assert r53.calls.get("CreateHealthCheck", 0) == 0 and r53.calls.get("ChangeResourceRecordSets") == 1
+    assert r53.batches_applied == batches and r53.batches_refused == 0
