@@ -142,3 +142,42 @@ def test_a_batch_above_route53s_1000_values_is_refused_before_anything_is_sent(r
         enact(r53, plan, FULL)
     assert r53.calls.get("CreateHealthCheck", 0) == 0 and r53.calls.get("ChangeResourceRecordSets") == 1
     assert r53.batches_applied == batches and r53.batches_refused == 0
+
+
+def test_a_wait_that_ends_before_insync_is_noted_with_its_length():
+    """--wait 1 and the change never INSYNC: applied, "not yet INSYNC", and a note naming the 1 s."""
+    from edge_origin.testing.route53 import StrictRoute53
+
+    r53 = StrictRoute53(insync_after_polls=10**6)
+    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+    now = [0.0]
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(max_change_share=1.0, wait_s=1),
+                   sleep=sleep, clock=lambda: now[0])
+    assert result.status == "applied" and result.insync is False and _change_line(result.text()) == "not yet INSYNC"
+    assert f"change {result.change_id} applied but not INSYNC after 1 s" in result.notes
+    unwaited = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:2]), FULL)  # --wait 0: not waiting is no news
+    assert unwaited.insync is False and not any("not INSYNC after" in n for n in unwaited.notes)
+
+
+@pytest.mark.parametrize(("status", "code", "shown", "transient"), [
+    (500, "InternalServerError", "InternalServerError: try later", True),  # any 5xx may pass, whatever its code
+    (503, "", "HTTP 503", True),                                          # no code in the answer: its status
+    (400, "ValidationError", "ValidationError: try later", False),
+    (499, "ClientClosedRequest", "ClientClosedRequest: try later", False),  # below 5xx: not by status
+])
+def test_an_aws_error_before_the_batch_is_transient_by_code_or_5xx_status(r53, zone_id, status, code, shown, transient):
+    """Exit 3 (TransientFailure) or exit 1 (EnactFailed), the error shown by its code or its HTTP status."""
+    from edge_origin.live.enact import EnactFailed, TransientFailure
+    from edge_origin.testing.faults import Fault, Faults
+
+    faults = Faults().add(Fault("server_error", "ListHealthChecks", None, 0, status, code, "try later" if code else ""))
+    expected = TransientFailure if transient else EnactFailed
+    with pytest.raises(expected) as exc:
+        enact(faults.attach(r53), make_plan(zone_id, 1, INCIDENT_IPS[:2]), FULL)
+    assert type(exc.value) is expected
+    assert str(exc.value) == f"reading the name: {shown} (before the batch was sent: nothing changed)"
+    assert r53.batches_applied == 0
