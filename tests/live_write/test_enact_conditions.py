@@ -181,3 +181,80 @@ def test_an_aws_error_before_the_batch_is_transient_by_code_or_5xx_status(r53, z
     assert type(exc.value) is expected
     assert str(exc.value) == f"reading the name: {shown} (before the batch was sent: nothing changed)"
     assert r53.batches_applied == 0
+
+
+def test_insync_in_the_last_half_second_of_the_wait_is_seen():
+    """--wait 16: polls at 0, 0.5, 1.5, 3.5, 7.5, 15.5 s and, with 0.5 s left, once more at 16 s."""
+    from edge_origin.testing.route53 import StrictRoute53
+
+    r53 = StrictRoute53(insync_after_polls=6)
+    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+    now = [0.0]
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(max_change_share=1.0, wait_s=16),
+                   sleep=sleep, clock=lambda: now[0])
+    assert result.insync is True and _change_line(result.text()) == "INSYNC"
+    assert r53.calls["GetChange"] == 7 and now[0] == 16.0
+
+
+def test_without_options_enact_uses_the_defaults(r53, zone_id):
+    """No options: --max-change-share 0.5 without --allow-full-change, so the migration is refused."""
+    from edge_origin.live.enact import Refusal
+
+    incident_setup(r53, zone_id)
+    with pytest.raises(Refusal, match=r"above --max-change-share 0\.5; pass --allow-full-change"):
+        enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]))
+    assert r53.calls.get("CreateHealthCheck", 0) == 0
+
+
+def test_a_dry_run_says_its_health_check_ids_are_placeholders_only_when_it_has_some(r53, zone_id):
+    note = "HealthCheckId values in <...> are placeholders for the health checks in health_checks_to_create"
+    dry = EnactOptions(dry_run=True, max_change_share=1.0)
+    new = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), dry)
+    assert note in new.notes
+    assert {c["ResourceRecordSet"].get("HealthCheckId") for c in new.change_batch["Changes"] if c["ResourceRecordSet"]["Type"] == "A"} == {
+        "<created by enact: nlb-203-0-113-10>", "<created by enact: nlb-203-0-113-11>"}
+    ids = {ip: tcp_check(r53, ip) for ip in INCIDENT_IPS[:2]}
+    known = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2], health_check_ids=ids), dry)
+    assert not known.health_checks_to_create and note not in known.notes
+
+
+@pytest.mark.parametrize(("other_generation", "retries"), [(9, 0), (4, 3)])
+def test_losing_the_batch_to_a_generation_at_or_above_this_one_is_stale_whatever_the_retries(r53, zone_id, other_generation, retries):
+    """Another writer lands generation 9 (above 4) or its own 4 while this plan 4 waits: never planned again."""
+    from edge_origin.live.name_state import read_name
+
+    enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:3]), FULL)
+
+    def overtaken(_prepared) -> None:
+        enact(r53, make_plan(zone_id, other_generation, INCIDENT_IPS[:5]), FULL)
+
+    options = EnactOptions(max_change_share=1.0, allow_full_change=True, wait_s=0, retries=retries)
+    with pytest.raises(StalePlan) as exc:
+        enact(r53, make_plan(zone_id, 4, INCIDENT_IPS[1:3]), options, after_read=overtaken)
+    assert str(exc.value) == f"stale plan: live generation is {other_generation}"
+    live = read_name(r53, zone_id, NAME)
+    assert live.live_generation == other_generation and len(live.records) == 5
+
+
+def test_cleanup_of_a_name_never_enacted_and_keep_one(r53, zone_id, tmp_path):
+    """No generation record: every stored plan is newer than live (0), none is removed. keep=1 keeps
+    the newest stored plan even when it is neither the live nor the previous one."""
+    from edge_origin.live.enact import PlanStore
+
+    store = PlanStore(tmp_path)
+    saved = store.save(make_plan(zone_id, 1, INCIDENT_IPS[:2]))
+    assert saved == tmp_path / "origin.example.com" / "1.json" and saved.is_file()
+    store.save(make_plan(zone_id, 2, INCIDENT_IPS[:2]))
+    assert store.cleanup(r53, zone_id, NAME, keep=0) == [] and store.generations(NAME) == [1, 2]
+    for gen in (1, 2, 3, 4, 5):
+        plan = make_plan(zone_id, gen, INCIDENT_IPS[:2])
+        if gen <= 3:
+            store.save(plan)
+        enact(r53, plan, FULL)
+    # live 5 and previous 4 are not stored: keep=1 keeps 3, the newest stored one
+    assert store.cleanup(r53, zone_id, NAME, keep=1) == [1, 2]
+    assert store.generations(NAME) == [3]

@@ -735,10 +735,8 @@ class PlanStore:
         return path
 
     def generations(self, name: str) -> list[int]:
-        folder = self._dir(name)
-        if not folder.is_dir():
-            return []
-        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit() and p.is_file())
+        # glob finds nothing in a folder that does not exist (or is a file): no plans
+        return sorted(int(p.stem) for p in self._dir(name).glob("*.json") if p.stem.isdigit() and p.is_file())
 
     def load(self, name: str, generation: int) -> Plan:
         return load_plan(self._dir(name) / f"{generation}.json")
