@@ -258,3 +258,57 @@ def test_cleanup_of_a_name_never_enacted_and_keep_one(r53, zone_id, tmp_path):
     # live 5 and previous 4 are not stored: keep=1 keeps 3, the newest stored one
     assert store.cleanup(r53, zone_id, NAME, keep=1) == [1, 2]
     assert store.generations(NAME) == [3]
+
+
+class _BusyWriters:
+    """A client behind which another writer lands the next generation after every A-record listing."""
+
+    def __init__(self, r53, zone_id: str) -> None:
+        self._r53, self._zone_id, self.generation = r53, zone_id, 1
+
+    def __getattr__(self, name: str):
+        return getattr(self._r53, name)
+
+    def list_resource_record_sets(self, **kwargs):
+        page = self._r53.list_resource_record_sets(**kwargs)
+        if kwargs.get("StartRecordType") == "A":
+            self.generation += 1
+            enact(self._r53, make_plan(self._zone_id, self.generation, INCIDENT_IPS[:2]), FULL)
+        return page
+
+
+def test_a_name_whose_generation_moves_on_every_read_is_not_applied_and_safe_to_retry(r53, zone_id):
+    """Exit 3: the view never settled, nothing of this plan was sent."""
+    from edge_origin.live.enact import TransientFailure
+    from edge_origin.live.name_state import CONSISTENT_READ_ATTEMPTS
+
+    enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), FULL)
+    client = _BusyWriters(r53, zone_id)
+    with pytest.raises(TransientFailure) as exc:
+        enact(client, make_plan(zone_id, 100, INCIDENT_IPS[:3]), FULL)
+    assert exc.value.retry_safe
+    assert str(exc.value) == (f"reading the name: {NAME}.: the generation record changed on each of {CONSISTENT_READ_ATTEMPTS} "
+                              "reads (other writers are busy); try again")
+    assert r53.batches_applied == client.generation  # generation 1 and the busy writers' batches, none of plan 100
+
+
+def test_a_generation_record_deleted_by_hand_before_the_batch_makes_the_outcome_unknown(r53, zone_id):
+    """Not another edge-origin writer (no generation landed), not the state read before: unknown, exit 4."""
+    from edge_origin.live.enact import OutcomeUnknown, judge, prepare
+    from edge_origin.live.name_state import read_name
+
+    enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), FULL)
+    plan = make_plan(zone_id, 2, INCIDENT_IPS[:3])
+
+    def delete_generation_record(prepared) -> None:
+        r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [
+            {"Action": "DELETE", "ResourceRecordSet": prepared.live.generation_record}]})
+
+    prepared = prepare(r53, plan, FULL)
+    delete_generation_record(prepared)
+    assert judge(read_name(r53, zone_id, NAME), prepared) == "unknown"
+    enact(r53, make_plan(zone_id, 3, INCIDENT_IPS[:2]), FULL)  # a fresh generation record again
+    with pytest.raises(OutcomeUnknown, match="holds neither generation 4 of this plan nor the state read before it"):
+        enact(r53, make_plan(zone_id, 4, INCIDENT_IPS[:3]), FULL, after_read=delete_generation_record)
+    live = read_name(r53, zone_id, NAME)
+    assert live.generation is None and len(live.records) == 2
