@@ -267,8 +267,7 @@ def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict
 
 
 def _same_record(live: dict[str, Any], want: dict[str, Any]) -> bool:
-    if live.get("Type") != want["Type"]:
-        return False
+    """``live`` (paired with ``want`` by set identifier and type in ``prepare``) as enact would write it."""
     if any(live.get(k) is not None for k in ("Weight", "AliasTarget", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")):
         return False
     return (
@@ -287,8 +286,7 @@ def _batch_values(changes: list[dict[str, Any]]) -> int:
 # --- the engine --------------------------------------------------------------------------------
 def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None) -> Prepared:
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
-    zone = zone or zone_name(client, plan.zone_id)
-    live = read_name(client, plan.zone_id, plan.name, zone)
+    live = read_name(client, plan.zone_id, plan.name, zone)  # looks the zone's name up when not given
     if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
         raise Refusal(why)
     live_gen = live.generation
@@ -350,7 +348,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         )
     changed = len(added) + len(modified) + len(removed)
     total = len(live.records) + len(added)
-    share = changed / total if total else 0.0
+    share = changed / total  # total >= 1: the plan has records, each one live (paired) or added
     notes: list[str] = []
     policies = {routing_policy(r) for r in live.records}
     migration = bool(policies - {"multivalue"})
@@ -366,7 +364,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
                 "pass --allow-full-change to apply it"
             )
         notes.append(f"{share:.0%} of the record sets change at once (--allow-full-change)")
-    if migration and live.records:
+    if migration:  # a policy other than multivalue is live, so the name has records
         notes.append(f"routing-policy migration: {'/'.join(sorted(policies))} -> multivalue in one batch")
 
     healthy = []
@@ -737,10 +735,8 @@ class PlanStore:
         return path
 
     def generations(self, name: str) -> list[int]:
-        folder = self._dir(name)
-        if not folder.is_dir():
-            return []
-        return sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit() and p.is_file())
+        # glob finds nothing in a folder that does not exist (or is a file): no plans
+        return sorted(int(p.stem) for p in self._dir(name).glob("*.json") if p.stem.isdigit() and p.is_file())
 
     def load(self, name: str, generation: int) -> Plan:
         return load_plan(self._dir(name) / f"{generation}.json")
