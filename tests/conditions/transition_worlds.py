@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from worlds import single
+
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules import TRANSITION_RULES_BY_ID, run_transition_rules
@@ -74,13 +76,7 @@ def transition_findings(base: Stacks | dict[str, Any], head: Stacks | dict[str, 
 
 def one_change(base: Any, head: Any, rule_id: str, resource: str, severity: Severity, *phrases: str) -> Finding:
     """The single finding of the rule: on that resource, at that severity, with every phrase."""
-    found = transition_findings(base, head, rule_id)
-    assert len(found) == 1, [(f.resource, f.message) for f in found]
-    (f,) = found
-    assert (f.rule, f.resource, f.severity) == (rule_id, resource, severity), f
-    for phrase in phrases:
-        assert phrase in f.message, (phrase, f.message)
-    return f
+    return single(transition_findings(base, head, rule_id), rule_id, resource, severity, *phrases)
 
 
 def quiet_change(base: Any, head: Any, rule_id: str) -> None:

@@ -54,7 +54,11 @@ def findings(body: dict[str, Any], rule_id: str) -> list[Finding]:
 
 def one(body: dict[str, Any], rule_id: str, resource: str, severity: Severity, *phrases: str) -> Finding:
     """The single finding of the rule: on that resource, at that severity, with every phrase."""
-    found = findings(body, rule_id)
+    return single(findings(body, rule_id), rule_id, resource, severity, *phrases)
+
+
+def single(found: list[Finding], rule_id: str, resource: str, severity: Severity, *phrases: str) -> Finding:
+    """The one finding in ``found``: of that rule, on that resource, at that severity, with every phrase."""
     assert len(found) == 1, [(f.resource, f.message) for f in found]
     (f,) = found
     assert (f.rule, f.resource, f.severity) == (rule_id, resource, severity), f
