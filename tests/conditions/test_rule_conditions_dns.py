@@ -224,3 +224,24 @@ def test_dns4_a_record_the_answer_model_cannot_read_names_no_zone() -> None:
     res(body, "RecordA")["MultiValueAnswer"] = {"Ref": "Multi"}
     f = one(body, "EO-DNS4", "RecordA", Severity.WARNING, "RecordA: TTL 301 s for gRPC origin o.example.com")
     assert " in zone" not in f.message
+
+
+# --- EO-DNS5: one name and one type; each record type is its own set ----------------------------------------
+def _aaaa_weighted(body: dict[str, Any]) -> dict[str, Any]:
+    for set_id, address in (("x", "2001:db8::1"), ("y", "2001:db8::2")):
+        body["Resources"][f"Six{set_id}"] = _record(
+            "o.example.com", Type="AAAA", TTL=60, SetIdentifier=set_id, Weight=1, ResourceRecords=[address]
+        )
+    return body
+
+
+def test_dns5_weighted_aaaa_beside_multivalue_a_is_quiet() -> None:
+    quiet(_aaaa_weighted(world()), "EO-DNS5")
+
+
+def test_dns5_a_weighted_a_record_among_multivalue_a_names_the_name_and_type() -> None:
+    body = world()
+    body["Resources"]["Extra"] = _record(
+        "o.example.com", TTL=60, SetIdentifier="w", Weight=1, ResourceRecords=["192.0.2.9"]
+    )
+    one(body, "EO-DNS5", "RecordA", Severity.ERROR, "o.example.com A: mixed routing policies (multivalue, weighted)")
