@@ -747,6 +747,16 @@ def test_health_check_pages_hold_at_most_1000(r53):
     assert len(r53.list_health_checks(MaxItems="1000")["HealthChecks"]) == 1000
 
 
+
+@pytest.mark.parametrize("max_items", ["0", "-3"])
+def test_a_page_size_below_one_still_lists_one_check_a_page(r53, max_items):
+    """The model's PageMaxItems is a bare string: below 1 the double pages one at a time, so a caller
+    following NextMarker always moves on (a page of none with NextMarker would never end)."""
+    ids = sorted(create_check(r53, f"h{n}", Type="TCP", IPAddress=PUBLIC_IP, Port=440 + n)["Id"] for n in range(2))
+    first = r53.list_health_checks(MaxItems=max_items)
+    assert [hc["Id"] for hc in first["HealthChecks"]] == ids[:1] and first["NextMarker"] == ids[1]
+    assert first["MaxItems"] == "1"
+
 # --- answers are copies --------------------------------------------------------------------------------------
 def test_what_a_call_returns_is_a_copy(r53, zone_id):
     """Changing an answer (its dicts or lists) changes nothing in the double, as with a real client."""
