@@ -158,3 +158,11 @@ def test_a_twin_run_that_applies_this_plan_first_makes_the_retry_a_no_op(r53, zo
     result = enact(r53, plan, FULL, after_read=lower_generation_lands)
     assert result.status == "no-op" and result.attempts == 2
     assert reads == [5, 5]
+
+
+def test_a_dry_run_and_a_first_try_count_one_attempt(r53, zone_id):
+    plan = make_plan(zone_id, 1, INCIDENT_IPS[:2])
+    dry = enact(r53, plan, EnactOptions(dry_run=True, max_change_share=1.0))
+    assert dry.status == "dry-run" and dry.to_json()["attempts"] == 1
+    applied = enact(r53, plan, FULL)
+    assert applied.to_json()["attempts"] == 1 and not any("planned again" in n for n in applied.notes)

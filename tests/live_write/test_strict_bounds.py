@@ -907,3 +907,11 @@ def test_hosted_zones_by_name_continue_at_the_first_zone_of_the_next_page(r53):
            for name in ("a.com", "b.com", "c.com", "d.com")}
     page = r53.list_hosted_zones_by_name(MaxItems="1")
     assert (page["NextDNSName"], page["NextHostedZoneId"]) == ("b.com.", ids["b.com"])
+
+
+def test_a_page_size_that_is_not_a_number_lists_the_default_page(r53):
+    """PageMaxItems is a string in the model, so botocore lets "many" through: the double reads it as
+    no MaxItems (a page of up to 100) rather than failing inside itself."""
+    create_check(r53, "h0", Type="TCP", IPAddress=PUBLIC_IP, Port=440)
+    page = r53.list_health_checks(MaxItems="many")
+    assert (len(page["HealthChecks"]), page["MaxItems"], page["IsTruncated"]) == (1, "100", False)
