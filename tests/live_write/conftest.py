@@ -42,6 +42,25 @@ def tcp_check(r53: StrictRoute53, ip: str, ref: str | None = None) -> str:
     return r53.create_health_check(CallerReference=ref or f"hc-{ip}", HealthCheckConfig=config)["HealthCheck"]["Id"]
 
 
+
+def strict_zone(**options: Any) -> tuple[StrictRoute53, str]:
+    """A strict Route 53 built with ``options`` and its one zone, example.com: (client, zone id)."""
+    r53 = StrictRoute53(**options)
+    return r53, r53.create_hosted_zone(Name=ZONE, CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+
+
+class FakeClock:
+    """enact's ``sleep``/``clock`` pair without real time: sleeping moves ``now`` on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+    def clock(self) -> float:
+        return self.now
+
 @pytest.fixture()
 def r53() -> StrictRoute53:
     return StrictRoute53()

@@ -7,7 +7,15 @@ from __future__ import annotations
 import pytest
 
 from edge_origin.live.enact import EnactOptions, StalePlan, enact
-from tests.live_write.conftest import INCIDENT_IPS, NAME, incident_setup, make_plan, tcp_check
+from tests.live_write.conftest import (
+    INCIDENT_IPS,
+    NAME,
+    FakeClock,
+    incident_setup,
+    make_plan,
+    strict_zone,
+    tcp_check,
+)
 
 FULL = EnactOptions(max_change_share=1.0, allow_full_change=True, wait_s=0)
 
@@ -56,10 +64,8 @@ def _change_line(text: str) -> str:
 ])
 def test_the_change_line_says_whether_insync_was_seen(wait_s, get_change_throttled, said, insync):
     from edge_origin.testing.faults import Faults
-    from edge_origin.testing.route53 import StrictRoute53
 
-    r53 = StrictRoute53(insync_after_polls=1)
-    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+    r53, zone_id = strict_zone(insync_after_polls=1)
     faults = Faults()
     if get_change_throttled:
         faults.throttle("GetChange", times=None)
@@ -146,17 +152,11 @@ def test_a_batch_above_route53s_1000_values_is_refused_before_anything_is_sent(r
 
 def test_a_wait_that_ends_before_insync_is_noted_with_its_length():
     """--wait 1 and the change never INSYNC: applied, "not yet INSYNC", and a note naming the 1 s."""
-    from edge_origin.testing.route53 import StrictRoute53
 
-    r53 = StrictRoute53(insync_after_polls=10**6)
-    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
-    now = [0.0]
-
-    def sleep(s: float) -> None:
-        now[0] += s
-
+    r53, zone_id = strict_zone(insync_after_polls=10**6)
+    time = FakeClock()
     result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(max_change_share=1.0, wait_s=1),
-                   sleep=sleep, clock=lambda: now[0])
+                   sleep=time.sleep, clock=time.clock)
     assert result.status == "applied" and result.insync is False and _change_line(result.text()) == "not yet INSYNC"
     assert f"change {result.change_id} applied but not INSYNC after 1 s" in result.notes
     unwaited = enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:2]), FULL)  # --wait 0: not waiting is no news
@@ -185,19 +185,13 @@ def test_an_aws_error_before_the_batch_is_transient_by_code_or_5xx_status(r53, z
 
 def test_insync_in_the_last_half_second_of_the_wait_is_seen():
     """--wait 16: polls at 0, 0.5, 1.5, 3.5, 7.5, 15.5 s and, with 0.5 s left, once more at 16 s."""
-    from edge_origin.testing.route53 import StrictRoute53
 
-    r53 = StrictRoute53(insync_after_polls=6)
-    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
-    now = [0.0]
-
-    def sleep(s: float) -> None:
-        now[0] += s
-
+    r53, zone_id = strict_zone(insync_after_polls=6)
+    time = FakeClock()
     result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(max_change_share=1.0, wait_s=16),
-                   sleep=sleep, clock=lambda: now[0])
+                   sleep=time.sleep, clock=time.clock)
     assert result.insync is True and _change_line(result.text()) == "INSYNC"
-    assert r53.calls["GetChange"] == 7 and now[0] == 16.0
+    assert r53.calls["GetChange"] == 7 and time.now == 16.0
 
 
 def test_without_options_enact_uses_the_defaults(r53, zone_id):

@@ -13,8 +13,7 @@ import pytest
 import edge_origin.live.enact as enact_module
 from edge_origin.live.enact import EnactOptions, OutcomeUnknown, Refusal, enact, prepare, read_back
 from edge_origin.live.name_state import read_name
-from edge_origin.testing.route53 import StrictRoute53
-from tests.live_write.conftest import INCIDENT_IPS, NAME, make_plan
+from tests.live_write.conftest import INCIDENT_IPS, NAME, FakeClock, make_plan, strict_zone
 
 FULL = EnactOptions(max_change_share=1.0, allow_full_change=True, wait_s=0)
 SHOW = "edge-origin plan show --name " + NAME + " --zone-id {zone_id}"
@@ -105,16 +104,11 @@ def test_outcome_unknown_says_where_to_look():
 
 
 def test_without_a_wait_given_enact_waits_300_seconds_for_insync():
-    r53 = StrictRoute53(insync_after_polls=10**6)
-    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
-    now = [0.0]
-
-    def sleep(seconds: float) -> None:
-        now[0] += seconds
-
+    r53, zone_id = strict_zone(insync_after_polls=10**6)
+    time = FakeClock()
     result = enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), EnactOptions(max_change_share=1.0),
-                   sleep=sleep, clock=lambda: now[0])
-    assert result.insync is False and now[0] == 300.0
+                   sleep=time.sleep, clock=time.clock)
+    assert result.insync is False and time.now == 300.0
     assert f"change {result.change_id} applied but not INSYNC after 300 s" in result.notes
 
 
