@@ -9,6 +9,8 @@ import dataclasses
 
 import botocore.exceptions
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import edge_origin.live.enact as enact_module
 from edge_origin.live.enact import EnactOptions, OutcomeUnknown, Refusal, enact, prepare, read_back
@@ -160,3 +162,44 @@ def test_a_dry_run_and_a_first_try_count_one_attempt(r53, zone_id):
     assert dry.status == "dry-run" and dry.to_json()["attempts"] == 1
     applied = enact(r53, plan, FULL)
     assert applied.to_json()["attempts"] == 1 and not any("planned again" in n for n in applied.notes)
+
+
+_EDITS = {
+    "ResourceRecords": [{"Value": "198.51.100.7"}],
+    "TTL": 61,
+    "HealthCheckId": "hc-by-hand",
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(2, 4), edits=st.lists(st.sampled_from(["keep", "drop", *_EDITS]), min_size=4, max_size=4),
+       extras=st.integers(0, 2))
+def test_read_back_names_exactly_the_sets_that_depart_from_the_plan(count, edits, extras):
+    """Whatever mix of dropped, changed and added record sets the name holds, the read back names
+    each in its note (added, then missing, then differing) and no other."""
+    r53, zone_id = strict_zone()
+    enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:count]), FULL)
+    plan = make_plan(zone_id, 2, INCIDENT_IPS[:count])
+    prepared = prepare(r53, plan, FULL)
+    enact(r53, plan, FULL)
+    fresh = read_name(r53, zone_id, NAME)
+    records, missing, differ = [], [], []
+    for record, edit in zip(copy.deepcopy(fresh.records), edits[:count], strict=True):
+        if edit == "drop":
+            missing.append(record["SetIdentifier"])
+            continue
+        if edit != "keep":
+            record[edit] = _EDITS[edit]
+            differ.append(record["SetIdentifier"])
+        records.append(record)
+    added = [f"hand-made-{n}" for n in range(extras)]
+    records += [{**copy.deepcopy(fresh.records[0]), "SetIdentifier": sid} for sid in added]
+    expected = []
+    if added:
+        expected.append(f"read back: {NAME}. also holds record sets this plan does not: {', '.join(added)} "
+                        "(another writer's batch landed beside this one; Route 53 refuses that, moto does not)")
+    if missing:
+        expected.append(f"read back: record sets of this plan missing: {', '.join(sorted(missing))}")
+    if differ:
+        expected.append(f"read back: record sets that differ from the plan: {', '.join(sorted(differ))}")
+    assert read_back(dataclasses.replace(fresh, records=records), prepared) == expected

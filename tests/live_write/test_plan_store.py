@@ -7,9 +7,12 @@ that one path, so they hold when the suite runs as root (where chmod refuses not
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import edge_origin.live.enact as enact_module
 from edge_origin.live.enact import PlanStore
@@ -93,3 +96,24 @@ def test_a_usable_store_passes_whether_new_or_holding_this_generation(tmp_path):
     (store / NAME / "1.json").write_text("{}")  # a regular file: written over on save
     PlanStore(store).check_writable(NAME, 1)
     PlanStore(store).check_writable(NAME.upper() + ".", 1)  # names fold to one folder
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(
+    st.text(alphabet=" \t\n\r\x0b\x0c\x1c\x85\xa0\u2003\u3000", max_size=6),  # what str.strip() removes
+    st.builds(lambda a, b: f"{a}\x00{b}", st.text(max_size=8), st.text(max_size=8)),
+))
+def test_every_blank_or_nul_holding_store_name_is_refused_before_the_disk_is_touched(given_name):
+    with pytest.raises(PlanError) as exc:
+        PlanStore(given_name).check_writable(NAME, 1)
+    assert str(exc.value) == f"--plan-store {given_name!r}: not a usable folder name"
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text(alphabet=st.characters(categories=["L", "N"]) | st.sampled_from(" -_."), min_size=1, max_size=20)
+       .filter(lambda s: s.strip() not in ("", ".", "..")))
+def test_every_plain_store_name_under_a_writable_folder_is_usable(folder_name):
+    with tempfile.TemporaryDirectory() as root:
+        store = Path(root) / folder_name
+        PlanStore(store).check_writable(NAME, 1)
+        assert store.is_dir()
