@@ -46,7 +46,12 @@ def tcp_check(r53: StrictRoute53, ip: str, ref: str | None = None) -> str:
 def strict_zone(**options: Any) -> tuple[StrictRoute53, str]:
     """A strict Route 53 built with ``options`` and its one zone, example.com: (client, zone id)."""
     r53 = StrictRoute53(**options)
-    return r53, r53.create_hosted_zone(Name=ZONE, CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+    return r53, create_zone(r53)
+
+
+def create_zone(r53: Any) -> str:
+    """Create example.com (caller reference "z") on ``r53``; its zone id."""
+    return r53.create_hosted_zone(Name=ZONE, CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
 
 
 class FakeClock:
@@ -68,7 +73,7 @@ def r53() -> StrictRoute53:
 
 @pytest.fixture()
 def zone_id(r53: StrictRoute53) -> str:
-    return r53.create_hosted_zone(Name=ZONE, CallerReference="zone-1")["HostedZone"]["Id"].split("/")[-1]
+    return create_zone(r53)
 
 
 INCIDENT_IPS = [f"203.0.113.{10 + n}" for n in range(6)]

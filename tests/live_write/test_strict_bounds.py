@@ -16,14 +16,7 @@ ZONE = "example.com."
 NAME = "origin.example.com."
 
 
-@pytest.fixture()
-def r53() -> StrictRoute53:
-    return StrictRoute53()
-
-
-@pytest.fixture()
-def zone_id(r53: StrictRoute53) -> str:
-    return r53.create_hosted_zone(Name=ZONE, CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+# r53 and zone_id: the fixtures of tests/live_write/conftest.py (a strict Route 53 holding example.com).
 
 
 def apply(r53: StrictRoute53, zone_id: str, *changes: dict[str, Any]) -> dict[str, Any]:

@@ -7,21 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from edge_origin.testing.route53 import CLOUDFRONT_ZONE_ID, StrictRoute53
+from edge_origin.testing.route53 import CLOUDFRONT_ZONE_ID
 from tests.live_write.conftest import a_record, change
 
 ZONE = "example.com."
 NAME = "origin.example.com."
 
 
-@pytest.fixture()
-def r53() -> StrictRoute53:
-    return StrictRoute53()
-
-
-@pytest.fixture()
-def zone_id(r53) -> str:
-    return r53.create_hosted_zone(Name=ZONE, CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+# r53 and zone_id: the fixtures of tests/live_write/conftest.py (a strict Route 53 holding example.com).
 
 
 def batch(r53, zone_id, *changes, comment=None):
