@@ -181,9 +181,9 @@ def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     work = prepare(module, tests)
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
     proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=_env(work), timeout=6 * 3600)
-    if proc.returncode not in (0, 1) and "Failed to run clean test" in proc.stdout:
+    if "Failed to run clean test" in proc.stdout or "failed to collect stats" in proc.stdout:
         tail = "\n".join(proc.stdout.splitlines()[-15:])
-        raise SystemExit(f"mutmut_run: {module}: the clean test run failed in {work}:\n{tail}")
+        raise SystemExit(f"mutmut_run: {module}: the tests fail before any mutant runs, in {work}:\n{tail}")
     return _counts(work, module, equivalent())
 
 

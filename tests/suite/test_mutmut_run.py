@@ -48,3 +48,34 @@ def test_score_leaves_equivalent_and_untested_out():
     row = _tool().Row("m", mutants=10, killed=8, survived=1, equivalent=1)
     assert row.score == pytest.approx(800 / 9)
     assert _tool().Row("m").score == 0.0
+
+
+def test_tests_failing_before_any_mutant_is_one_line_not_a_zero(tmp_path, monkeypatch):
+    tool = _tool()
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path)
+
+    class Done:
+        stdout = "....\nFAILED tests/x.py::t\nfailed to collect stats. runner returned 1\n"
+        returncode = 1
+
+    monkeypatch.setattr(tool.subprocess, "run", lambda *a, **k: Done())
+    fake = type("T", (), {"tests_for": staticmethod(lambda module: ["tests/answers"])})
+    with pytest.raises(SystemExit, match=r"answers/health.py: the tests fail before any mutant runs"):
+        tool.run_module("answers/health.py", 1, fake)
+
+
+def test_a_run_whose_tests_pass_is_counted(tmp_path, monkeypatch):
+    tool = _tool()
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path)
+
+    class Done:
+        stdout = ""
+        returncode = 0
+
+    results = "    edge_origin.answers.health.x_a__mutmut_1: killed\n    edge_origin.answers.health.x_a__mutmut_2: survived\n"
+    calls = iter([Done(), type("R", (), {"stdout": results, "returncode": 0})()])
+    monkeypatch.setattr(tool.subprocess, "run", lambda *a, **k: next(calls))
+    fake = type("T", (), {"tests_for": staticmethod(lambda module: ["tests/answers"])})
+    row, survivors = tool.run_module("answers/health.py", 1, fake)
+    assert (row.mutants, row.killed, row.survived) == (2, 1, 1)
+    assert survivors == ["edge_origin.answers.health.x_a__mutmut_2"]
