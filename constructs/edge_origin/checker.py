@@ -181,7 +181,7 @@ def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
     for (rule, stack, resource), members in groups.items():
         members.sort(key=lambda i: (_NUMBER.sub("#", findings[i].message), findings[i].message))
         for ordinal, i in enumerate(members):
-            out[i] = hashlib.sha256(f"{rule}\0{stack}\0{resource}\0{ordinal}".encode()).hexdigest()[:32]
+            out[i] = hashlib.sha256(f"{rule}\0{stack}\0{resource}\0{ordinal}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return out
 
 

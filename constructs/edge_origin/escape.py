@@ -43,9 +43,10 @@ MAX_TEXT = 2000
 MAX_SUMMARY_BYTES = 1_000_000
 
 # C0, DEL, C1 (NEL is U+0085), the Unicode line and paragraph separators, and the bidirectional
-# controls of "Trojan Source" (CVE-2021-42574): shown as escapes, never written raw.
+# controls of "Trojan Source" (CVE-2021-42574), and lone surrogates (a JSON "\\ud800" escape:
+# not encodable, a crash when printed): shown as escapes, never written raw.
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]")
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
 
 
 def _visible_one(match: re.Match[str]) -> str:
@@ -132,9 +133,9 @@ def mermaid_label(text: object, limit: int = MAX_NAME) -> str:
 
 def gha_data(text: object, limit: int = MAX_TEXT) -> str:
     """A workflow command's data (after ``::``), as GitHub's toolkit escapes it: ``%`` ``\\r``
-    ``\\n`` as ``%25`` ``%0D`` ``%0A``; other controls visible."""
+    ``\\n`` as ``%25`` ``%0D`` ``%0A``; other controls visible, ``##[`` defused as in ``plain``."""
     s = shorten(text, limit).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return visible(s)
+    return visible(s).replace("##[", "##\\x5b")
 
 
 def gha_property(text: object, limit: int = MAX_NAME) -> str:
