@@ -72,7 +72,16 @@ if [[ $code -eq 2 ]]; then
     sarif=""
     { echo "## edge-origin: bad input"; echo; echo '```'; cat "$errors"; echo '```'; } > "$report"
 fi
-cat "$errors" >&2
+# The messages quote template-controlled names (made one line, controls visible, by edge-origin);
+# on GitHub, also stop workflow commands while they are printed, with a token nobody can guess.
+if [[ -s "$errors" ]]; then
+    if [[ -n "${GITHUB_ACTIONS:-}" ]]; then
+        token="eo-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
+        { echo "::stop-commands::$token"; cat "$errors"; echo "::$token::"; } >&2  # one stream: no reordering
+    else
+        cat "$errors" >&2
+    fi
+fi
 if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
     cat "$report" >> "$GITHUB_STEP_SUMMARY"
 fi

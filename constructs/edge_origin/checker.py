@@ -9,13 +9,28 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
+from edge_origin.escape import (
+    MAX_SUMMARY_BYTES,
+    budget_lines,
+    gha_data,
+    gha_property,
+    md_code,
+    md_text,
+    plain,
+    sarif_text,
+)
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import ADVISORY_RULES, CATALOGUE, RULES, RULES_BY_ID, at_or_above, run_rules
 
-FORMATS = ("text", "json", "markdown", "sarif")
+FORMATS = ("text", "json", "markdown", "sarif", "github")
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
+#: GitHub workflow command per severity (``--format github``: annotations in the Actions log).
+GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.NOT_CHECKED: "warning"}
+#: Bytes of the findings table in ``--format markdown`` (the rest is counted, not shown).
+MARKDOWN_FINDINGS_BYTES = MAX_SUMMARY_BYTES - 50_000
 
 
 @dataclass(frozen=True)
@@ -70,11 +85,29 @@ def _counts(findings: Sequence[Finding]) -> str:
 
 
 def format_text(findings: Sequence[Finding]) -> str:
+    """Two lines a finding; every template-controlled part through ``escape.plain`` (one line,
+    controls visible, never at the start of a line)."""
     lines = []
     for f in findings:
-        lines.append(f"{f.severity.value:<7} {f.rule:<8} {f.template} {f.stack}/{f.resource}: {f.message}")
-        lines.append(f"        fix: {f.fix}")
+        lines.append(f"{f.severity.value:<7} {plain(f.rule):<8} {plain(f.template)} {plain(f.stack)}/{plain(f.resource)}: {plain(f.message)}")
+        lines.append(f"        fix: {plain(f.fix)}")
     lines.append(f"{len(findings)} finding(s): {_counts(findings)}" if findings else "no findings")
+    return "\n".join(lines) + "\n"
+
+
+def format_github(findings: Sequence[Finding]) -> str:
+    """One GitHub Actions annotation a finding (``::error file=...,line=...,title=...::message``),
+    properties and data escaped as GitHub's toolkit does (``escape.gha_property`` / ``gha_data``),
+    then a plain summary line."""
+    cache: dict[str, dict[str, int]] = {}
+    lines = []
+    for f in findings:
+        props = [f"file={gha_property(Path(f.template).as_posix())}"] if f.template else []
+        if f.template:
+            props.append(f"line={_line_of(f.template, f.resource, cache)}")
+        props.append(f"title={gha_property(f'{f.rule} {f.stack}/{f.resource}')}")
+        lines.append(f"::{GITHUB_LEVEL[f.severity]} {','.join(props)}::{gha_data(f'{f.stack}/{f.resource}: {f.message}. Fix: {f.fix}')}")
+    lines.append(f"edge-origin: {len(findings)} finding(s): {_counts(findings)}" if findings else "edge-origin: no findings")
     return "\n".join(lines) + "\n"
 
 
@@ -85,32 +118,50 @@ def format_json(findings: Sequence[Finding], unreadable: Sequence[tuple[str, str
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def markdown_rows(findings: Sequence[Finding], *, template: bool = True) -> list[str]:
+    """The findings table rows (``| Severity | Rule | Resource | Message | Fix |``), every
+    template-controlled string escaped (``escape.md_code`` / ``md_text``)."""
+    rows = []
+    for f in findings:
+        where = f" ({md_text(Path(f.template).name)})" if template and f.template else ""
+        rows.append(f"| {f.severity.value} | {md_text(f.rule)} | {md_code(f'{f.stack}/{f.resource}')}{where} | {md_text(f.message)} | {md_text(f.fix)} |")
+    return rows
+
+
+def budgeted_rows(rows: list[str], budget: int, what: str = "findings") -> list[str]:
+    """``rows`` within ``budget`` bytes; when some are left out, a note after the table says how many."""
+    kept, left = budget_lines(rows, budget)
+    if left:
+        return [*kept, "", f"_{left} more {what} not shown (size limit): `edge-origin check --format sarif` lists all._"]
+    return kept
 
 
 def format_markdown(findings: Sequence[Finding]) -> str:
     if not findings:
         return "No findings.\n"
     lines = ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
-    for f in findings:
-        lines.append(
-            f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` ({_md(Path(f.template).name)}) | {_md(f.message)} | {_md(f.fix)} |"
-        )
+    lines += budgeted_rows(markdown_rows(findings), MARKDOWN_FINDINGS_BYTES)
     return "\n".join(lines) + f"\n\n{len(findings)} finding(s): {_counts(findings)}\n"
 
 
-def _line_of(template: str, logical_id: str, cache: dict[str, list[str]]) -> int:
+_KEY_LINE = re.compile(r'^\s*(?:"([^"]*)"|([^\s"#:][^:]*?))\s*:')
+
+
+def _line_of(template: str, logical_id: str, cache: dict[str, dict[str, int]]) -> int:
+    """The first line where ``logical_id`` is a mapping key (JSON or YAML), else 1: each file
+    read and indexed once, so many findings cost one pass (linear, not lines x findings)."""
     if template not in cache:
+        index: dict[str, int] = {}
         try:
-            cache[template] = Path(template).read_text(encoding="utf-8", errors="replace").splitlines()
+            text = Path(template).read_text(encoding="utf-8", errors="replace")
         except OSError:
-            cache[template] = []
-    pattern = re.compile(rf'^\s*"?{re.escape(logical_id)}"?\s*:')
-    for number, line in enumerate(cache[template], start=1):
-        if pattern.match(line):
-            return number
-    return 1
+            text = ""
+        for number, line in enumerate(text.splitlines(), start=1):
+            m = _KEY_LINE.match(line)
+            if m:
+                index.setdefault(m.group(1) if m.group(1) is not None else m.group(2), number)
+        cache[template] = index
+    return cache[template].get(logical_id, 1)
 
 
 FINGERPRINT_KEY = "edgeOriginFinding/v1"
@@ -130,7 +181,7 @@ def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
     for (rule, stack, resource), members in groups.items():
         members.sort(key=lambda i: (_NUMBER.sub("#", findings[i].message), findings[i].message))
         for ordinal, i in enumerate(members):
-            out[i] = hashlib.sha256(f"{rule}\0{stack}\0{resource}\0{ordinal}".encode()).hexdigest()[:32]
+            out[i] = hashlib.sha256(f"{rule}\0{stack}\0{resource}\0{ordinal}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return out
 
 
@@ -152,21 +203,24 @@ def format_sarif(
         for r in CATALOGUE
     ]
     index = {r.id: i for i, r in enumerate(CATALOGUE)}
-    cache: dict[str, list[str]] = {}
+    cache: dict[str, dict[str, int]] = {}
     results = []
     prints = finding_fingerprints(findings)
     for number, f in enumerate(findings):
         result: dict = {
             "ruleId": f.rule,
             "level": SARIF_LEVEL[f.severity],
-            "message": {"text": f"{f.message}. Fix: {f.fix}"},
+            "message": {"text": sarif_text(f"{f.message}. Fix: {f.fix}")},
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": Path(f.template).as_posix()},
+                        # a URI reference (SARIF 2.1.0 3.10.2): spaces, '#', '%' ... percent-encoded
+                        "artifactLocation": {"uri": quote(Path(f.template).as_posix(), safe="/:")},
                         "region": {"startLine": _line_of(f.template, f.resource, cache)},
                     },
-                    "logicalLocations": [{"name": f.resource, "fullyQualifiedName": f"{f.stack}/{f.resource}", "kind": "resource"}],
+                    "logicalLocations": [
+                        {"name": sarif_text(f.resource), "fullyQualifiedName": sarif_text(f"{f.stack}/{f.resource}"), "kind": "resource"}
+                    ],
                 }
             ],
         }
@@ -192,7 +246,7 @@ def format_findings(findings: Sequence[Finding], fmt: str, unreadable: Sequence[
     ``unreadable`` files are listed in the JSON (``"unreadable": [{"file", "error"}]``); the
     other formats leave them to the caller (the CLI prints one line each on stderr).
     """
-    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif}
+    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif, "github": format_github}
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
     if fmt == "json":
@@ -208,6 +262,7 @@ __all__ = [
     "check_paths",
     "finding_fingerprints",
     "format_findings",
+    "format_github",
     "format_sarif",
     "parse_severity",
 ]

@@ -9,6 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from edge_origin.escape import (
+    MAX_NAME,
+    MAX_SUMMARY_BYTES,
+    fit_markdown,
+    md_code,
+    md_text,
+    mermaid_label,
+    plain,
+    shorten,
+)
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import EipView, LoadBalancerView, RecordSetView, TemplateModel, display_value
 from edge_origin.origin_verification import METADATA_KEY as VERIFICATION_METADATA_KEY
@@ -16,15 +26,26 @@ from edge_origin.origin_verification import VerificationStatus, verification_sta
 from edge_origin.rules import run_rules
 
 REPORT_FORMATS = ("markdown", "text")
+#: Characters of one line of the text plan (names in it are shortened to ``MAX_NAME`` each).
+TEXT_LINE = 20 * MAX_NAME
 
 
-def _mm(text: str) -> str:
+#: Nodes drawn in one Mermaid diagram (a name with thousands of records stays readable and small).
+MAX_DIAGRAM_NODES = 60
+#: Bytes of the findings section; the rest of the report fits in what is left of MAX_SUMMARY_BYTES.
+FINDINGS_BYTES = 600_000
+#: Bytes of the "What this change does" section of ``report --base --head``.
+CHANGE_SECTION_BYTES = 250_000
+
+
+def _mm(text: object) -> str:
     """Text safe inside a quoted Mermaid label."""
-    return text.replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;").replace("\n", " ")
+    return mermaid_label(text)
 
 
-def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _md(text: object) -> str:
+    """Inline Markdown text (table cells, headings): see ``edge_origin.escape.md_text``."""
+    return md_text(text)
 
 
 def _hc(record: RecordSetView) -> str:
@@ -95,19 +116,26 @@ def _verification_label(status: VerificationStatus) -> str:
 
 
 class _Graph:
+    """Mermaid nodes and edges; every label through ``escape.mermaid_label``. Past
+    ``MAX_DIAGRAM_NODES`` nodes further ones are counted, not drawn."""
+
     def __init__(self) -> None:
         self.ids: dict[str, str] = {}
         self.lines: list[str] = []
         self.edges: set[tuple[str, str, str]] = set()
+        self.left_out = 0
 
     def node(self, key: str, label: str) -> str:
         if key not in self.ids:
+            if len(self.ids) >= MAX_DIAGRAM_NODES:
+                self.left_out += 1
+                return ""
             self.ids[key] = f"n{len(self.ids)}"
             self.lines.append(f'  {self.ids[key]}["{_mm(label)}"]')
         return self.ids[key]
 
     def edge(self, a: str, b: str, label: str = "") -> None:
-        if (a, b, label) in self.edges:
+        if not a or not b or (a, b, label) in self.edges:
             return
         self.edges.add((a, b, label))
         self.lines.append(f'  {a} -- "{_mm(label)}" --> {b}' if label else f"  {a} --> {b}")
@@ -162,14 +190,16 @@ def _mermaid(model: TemplateModel, name: str, kind: str) -> str:
                 lbs.append(lb)
         if not lbs:
             for lb, chain in _chain_ends(model, name, record):  # CNAME / alias chains: draw where they end
-                g.edge(rec, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"{_lb_kind(lb)} {lb.resource.logical_id}"), _mm(chain))
+                g.edge(rec, g.node(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", f"{_lb_kind(lb)} {lb.resource.logical_id}"), chain)
                 lbs.append(lb)
         for lb in lbs:
-            lb_node = g.ids[f"lb:{lb.resource.stack}/{lb.resource.logical_id}"]
+            lb_node = g.ids.get(f"lb:{lb.resource.stack}/{lb.resource.logical_id}", "")
             for listener in lb.listeners:
                 for tg in listener.target_groups:
                     tg_node = g.node(f"tg:{tg.resource.stack}/{tg.resource.logical_id}", f"TG {tg.resource.logical_id} {tg.protocol or ''}:{tg.port or ''}")
                     g.edge(lb_node, tg_node, f"{listener.protocol} :{listener.port} idle {_idle(listener.protocol, listener.idle_timeout)}")
+    if g.left_out:
+        g.lines.append(f'  more["{g.left_out} more nodes not drawn"]')
     return "```mermaid\nflowchart LR\n" + "\n".join(g.lines) + "\n```"
 
 
@@ -183,9 +213,9 @@ def _records_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
             values = record.values or ([record.alias_target.dns_name] if record.alias_target else [])
             for value in values or ["-"]:
                 lines.append(
-                    f"| {_md(name)} | `{_md(record.stack)}/{_md(record.label)}` | {record.routing_policy} | "
+                    f"| {_md(name)} | {md_code(f'{record.stack}/{record.label}')} | {_md(record.routing_policy)} | "
                     f"{_md(display_value(record.set_identifier))} | {_md(display_value(value))} | {_md(_value_zone(model, value))} | "
-                    f"{_md(_hc(record))} | {record.ttl if record.ttl is not None else '-'} |"
+                    f"{_md(_hc(record))} | {_md(record.ttl) if record.ttl is not None else '-'} |"
                 )
     return lines
 
@@ -201,8 +231,8 @@ def _listener_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
                 seen.add(li.resource.key)
                 tgs = ", ".join(t.resource.logical_id for t in li.target_groups) or "-"
                 lines.append(
-                    f"| `{_md(lb.resource.stack)}/{_md(lb.resource.logical_id)}` | {_md(li.resource.logical_id)} | {li.protocol} | "
-                    f"{li.port} | {_idle(li.protocol, li.idle_timeout)} | {_md(tgs)} |"
+                    f"| {md_code(f'{lb.resource.stack}/{lb.resource.logical_id}')} | {_md(li.resource.logical_id)} | {_md(li.protocol)} | "
+                    f"{_md(li.port)} | {_md(_idle(li.protocol, li.idle_timeout))} | {_md(tgs)} |"
                 )
     return lines if len(lines) > 2 else ["No listeners of these origins' load balancers in the given templates."]
 
@@ -211,33 +241,51 @@ def _verification_table(model: TemplateModel, names: Sequence[str]) -> list[str]
     lines = ["| Origin | CloudFront origin | Verification |", "|---|---|---|"]
     for name in names:
         for user, origin_id, status in _verifications(model, name):
-            lines.append(f"| {_md(name)} | `{_md(user)}` {_md(origin_id)} | {_md(status.describe())} |")
+            lines.append(f"| {_md(name)} | {md_code(user)} {_md(origin_id)} | {_verification_md(status)} |")
     return lines if len(lines) > 2 else ["No CloudFront origins of these names in the given templates."]
 
 
-def render_markdown(model: TemplateModel, findings: Sequence[Finding]) -> str:
-    """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes."""
+def _verification_md(status: VerificationStatus) -> str:
+    """``status.describe()`` in Markdown, the header name (template text) as a code span."""
+    text = status.describe()
+    quoted = f"`{status.header}`"
+    if status.header is None or quoted not in text:
+        return _md(text)
+    head, _, tail = text.partition(quoted)
+    return f"{_md(head)}{md_code(status.header)}{_md(tail)}"
+
+
+def _findings_section(findings: Sequence[Finding], budget: int = FINDINGS_BYTES) -> list[str]:
+    from edge_origin.checker import budgeted_rows, markdown_rows
+
+    if not findings:
+        return ["### Findings", "", "No findings."]
+    rows = budgeted_rows(markdown_rows(findings, template=False), budget)
+    return ["### Findings", "", "| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|", *rows]
+
+
+def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: int = MAX_SUMMARY_BYTES) -> str:
+    """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes.
+
+    Every template-controlled string is escaped where it is written (``edge_origin.escape``);
+    the whole stays under ``limit`` bytes (GitHub's step summary takes 1 MiB): the findings
+    section first gets its share, the paths and tables before it are cut to what is left."""
     origins = model.origin_names()
     names = list(origins)
     out = ["## edge-origin review", ""]
-    out.append(f"{len(model.stacks)} stack(s): {', '.join(f'`{s}`' for s in model.stacks)}; {len(model.resources)} resources.")
+    out.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
     out.append("")
     if not names:
         out += ["No gRPC or long-lived CloudFront origins found.", ""]
     for name in names:
-        out += [f"### {name} ({origins[name]})", "", _mermaid(model, name, origins[name]), ""]
+        out += [f"### {_md(name)} ({_md(origins[name])})", "", _mermaid(model, name, origins[name]), ""]
     if names:
         out += ["### Records", "", *_records_table(model, names), ""]
         out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
         out += ["### Origin verification", "", *_verification_table(model, names), ""]
-    out += ["### Findings", ""]
-    if not findings:
-        out.append("No findings.")
-    else:
-        out += ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
-        for f in findings:
-            out.append(f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} | {_md(f.fix)} |")
-    return "\n".join(out).rstrip("\n") + "\n"
+    tail = "\n".join(_findings_section(findings, min(FINDINGS_BYTES, limit // 2))) + "\n"
+    head = fit_markdown("\n".join(out), limit - len(tail.encode("utf-8")) - 64, "paths and tables part of the report")
+    return head.rstrip("\n") + "\n\n" + tail
 
 
 def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
@@ -248,27 +296,28 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
         lines.append("no gRPC or long-lived CloudFront origins found")
     for name, kind in origins.items():
         users = ", ".join(_users(model, name)) or "no distribution in these templates"
-        lines.append(f"origin {name} ({kind}) <- {users}")
+        lines.append(f"origin {shorten(name)} ({kind}) <- {shorten(users, 4 * MAX_NAME)}")
         for user, origin_id, status in _verifications(model, name):
-            lines.append(f"  verification {user} {origin_id}: {status.describe().replace('`', '')}")
+            lines.append(f"  verification {shorten(user)} {shorten(origin_id)}: {shorten(status.describe().replace('`', ''))}")
         for record in model.record_sets(name):
-            values = ", ".join(f"{display_value(v)} [{_value_zone(model, v)}]" for v in record.values) or (
-                f"alias {display_value(record.alias_target.dns_name)}" if record.alias_target else "-"
+            values = ", ".join(f"{shorten(display_value(v))} [{shorten(_value_zone(model, v))}]" for v in record.values) or (
+                f"alias {shorten(display_value(record.alias_target.dns_name))}" if record.alias_target else "-"
             )
             ttl = f"ttl {record.ttl}" if record.ttl is not None else "alias"
-            zone = record.hosted_zone_name or display_value(record.hosted_zone)
-            set_id = f" set {record.set_identifier}" if record.set_identifier else ""
+            zone = shorten(record.hosted_zone_name or display_value(record.hosted_zone))
+            set_id = f" set {shorten(record.set_identifier)}" if record.set_identifier else ""
             lines.append(
-                f"  record {record.label}{set_id} ({zone}) {record.routing_policy} {ttl} -> {values}; health check {_hc(record)}"
+                f"  record {shorten(record.label)}{set_id} ({zone}) {record.routing_policy} {ttl} -> {values}; health check {shorten(_hc(record))}"
             )
         for lb in model.load_balancers_for_name(name):
             idles = ", ".join(f"{li.protocol}:{li.port} idle {_idle(li.protocol, li.idle_timeout)}" for li in lb.listeners) or "no listeners"
-            lines.append(f"  nlb {lb.resource.stack}/{lb.resource.logical_id} zones {_lb_zones(lb)}: {idles}")
+            lines.append(f"  nlb {shorten(lb.resource.stack)}/{shorten(lb.resource.logical_id)} zones {shorten(_lb_zones(lb))}: {idles}")
     counts = {s: sum(f.severity is s for f in findings) for s in Severity}
     lines.append(
         f"findings: {len(findings)} ({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, {counts[Severity.INFO]} info)"
     )
-    return "\n".join(lines) + "\n"
+    # every line starts with the plan's own words; what follows is one line with controls visible
+    return "\n".join(plain(line, TEXT_LINE) for line in lines) + "\n"
 
 
 def render_report(model: TemplateModel, fmt: str = "markdown", findings: Sequence[Finding] | None = None) -> str:
@@ -297,9 +346,9 @@ def render_change_section(result: object) -> str:
     out = ["### What this change does", ""]
     stacks = f"{len(tr.common_stacks)} stack(s) in common"
     if tr.added_stacks:
-        stacks += f", added {', '.join(f'`{s}`' for s in tr.added_stacks)}"
+        stacks += f", added {', '.join(md_code(s) for s in tr.added_stacks)}"
     if tr.removed_stacks:
-        stacks += f", removed {', '.join(f'`{s}`' for s in tr.removed_stacks)}"
+        stacks += f", removed {', '.join(md_code(s) for s in tr.removed_stacks)}"
     out += [f"{stacks}; resources: {len(keys['added'])} added, {len(keys['removed'])} removed, {len(keys['changed'])} changed.", ""]
     by_name: dict[str, list] = {}
     for change in result.changes:  # type: ignore[attr-defined]
@@ -308,26 +357,29 @@ def render_change_section(result: object) -> str:
         out += ["No change on any origin path.", ""]
     for name, changes in by_name.items():
         kind = tr.origin_names.get(name, "origin")
-        out += [f"#### {name} ({kind})", "", *changes_table(changes), ""]
+        out += [f"#### {_md(name)} ({_md(kind)})", "", *changes_table(changes), ""]
         for label, model in (("Before (base)", result.base), ("After (head)", result.head)):  # type: ignore[attr-defined]
             present = model.record_sets(name) or tr.distributions_using(model, name)
             out += [f"{label}:", "", _mermaid(model, name, kind) if present else "_not on this side_", ""]
+    from edge_origin.checker import budgeted_rows, markdown_rows
+
+    paths = fit_markdown("\n".join(out), CHANGE_SECTION_BYTES, "change section")
+    out = [paths.rstrip("\n"), ""]
     transition = result.transition_findings  # type: ignore[attr-defined]
     out += ["#### Transition findings", ""]
     if not transition:
         out.append("None: no EO-CHG rule found a problem with deploying this change.")
     else:
         out += ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
-        for f in transition:
-            out.append(f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} | {_md(f.fix)} |")
+        out += budgeted_rows(markdown_rows(transition, template=False), CHANGE_SECTION_BYTES)
     new = [f for i, f in enumerate(result.head_findings) if i in result.new]  # type: ignore[attr-defined]
     out += ["", f"#### New findings in head ({len(new)} of {len(result.head_findings)})", ""]  # type: ignore[attr-defined]
     if not new:
         out.append("None: head's findings (if any) were already in base.")
     else:
         out += ["| Severity | Rule | Resource | Message |", "|---|---|---|---|"]
-        for f in new:
-            out.append(f"| {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} |")
+        rows = [f"| {f.severity.value} | {md_text(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {_md(f.message)} |" for f in new]
+        out += budgeted_rows(rows, CHANGE_SECTION_BYTES)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -343,8 +395,8 @@ def report_change_paths(base_paths: Sequence[str | Path], head_paths: Sequence[s
     result = diff_paths(base_paths, head_paths)
     if fmt == "text":
         return render_text(result.head, result.head_findings) + format_diff(result, "text")
-    report = render_markdown(result.head, result.head_findings)
     section = render_change_section(result)
+    report = render_markdown(result.head, result.head_findings, MAX_SUMMARY_BYTES - len(section.encode("utf-8")) - 64)
     cut = report.find("\n### ")
     if cut < 0:
         return report + "\n" + section

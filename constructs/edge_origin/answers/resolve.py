@@ -171,7 +171,9 @@ class _Resolver:
                 return []
             return [Answer(partial.probability, (), chain=partial.chain, condition=partial.condition, ttl=partial.ttl, empty=True)]
         healthy = lambda r: self.zones.record_healthy(r, self.state)  # noqa: E731
-        groups = {r.policy: [x for x in records if x.policy == r.policy] for r in records}
+        groups: dict[str, list[Record]] = {}
+        for r in records:  # one pass: linear in records per name
+            groups.setdefault(r.policy, []).append(r)
         outcomes: list[Choice] = []
         if len(groups) > 1:
             # Route 53 refuses the change; judge each policy's sets as if only they were deployed.

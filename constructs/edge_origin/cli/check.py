@@ -19,7 +19,7 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
         "files that cannot be read are reported (stderr, and 'unreadable' in --format json) and the rest is checked: "
         "exit 1 then, 2 only when no file could be read",
     )
-    p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif | github (GitHub Actions annotations) (default: text)")
     p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
     p.add_argument(
         "--advisory",

@@ -25,12 +25,12 @@ class UsageError(Exception):
     """Bad input: printed as one line, exit code 2."""
 
 
-_CONTROL = {c: f"\\x{c:02x}" for c in range(32)} | {0x7F: "\\x7f", 10: "\\n", 13: "\\r", 9: "\\t"}
-
-
 def one_line(text: str) -> str:
-    """``text`` with line breaks and other control characters escaped (a file named ``a\\nb``)."""
-    return text.translate(_CONTROL)
+    """``text`` with line breaks and other control characters escaped (a file named ``a\\nb``),
+    long names shortened: ``edge_origin.escape.plain``."""
+    from edge_origin.escape import MAX_TEXT, plain
+
+    return plain(text, 4 * MAX_TEXT)
 
 
 def finite_float(lo: float | None = None, hi: float | None = None, *, lo_open: bool = False) -> Callable[[str], float]:

@@ -24,6 +24,7 @@ from edge_origin.diff.transition import (
     route53_identity,
     transition_of,
 )
+from edge_origin.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import (
     ListenerView,
@@ -399,11 +400,11 @@ def _show(value: Any) -> str:
 
 
 def _change_line(c: Change) -> str:
-    where = f"{c.kind} {c.stack}/{c.logical_id}"
+    where = f"{c.kind} {shorten(c.stack)}/{shorten(c.logical_id)}"
     if c.field == c.kind:
-        what = f"added: {c.after}" if c.before is None else f"removed: {c.before}" if c.after is None else f"{c.after}"
+        what = f"added: {shorten(c.after)}" if c.before is None else f"removed: {shorten(c.before)}" if c.after is None else f"{shorten(c.after)}"
     else:
-        what = f"{c.field} {_show(c.before)} -> {_show(c.after)}"
+        what = f"{shorten(c.field)} {shorten(_show(c.before))} -> {shorten(_show(c.after))}"
     note = f" [{c.note}]" if c.note and c.note not in ("added", "removed") else ""
     return f"  {where}: {what}{note}"
 
@@ -427,7 +428,7 @@ def format_text(result: DiffResult) -> str:
     if not by_name:
         lines.append("no change on any origin path")
     for name, changes in by_name.items():
-        lines.append(f"origin {name} ({s['origin_names'].get(name, '?')}):")
+        lines.append(f"origin {shorten(name)} ({s['origin_names'].get(name, '?')}):")
         lines += [_change_line(c) for c in changes]
     lines.append(f"transition findings: {len(result.transition_findings)} ({_counts(result.transition_findings)})")
     for f in result.transition_findings:
@@ -436,18 +437,20 @@ def format_text(result: DiffResult) -> str:
     for i, f in enumerate(result.head_findings):
         mark = "new " if i in result.new else "    "
         lines.append(f"  {mark}{f.severity.value:<7} {f.rule:<8} {f.stack}/{f.resource}: {f.message}")
-    return "\n".join(lines) + "\n"
+    # every line starts with the diff's own words; the rest is one line with controls visible
+    return "\n".join(plain(line, 40 * 256) for line in lines) + "\n"
 
 
 def _md(text: Any) -> str:
-    return _show(text).replace("|", "\\|").replace("\n", " ")
+    """Inline Markdown text (see ``edge_origin.escape.md_text``)."""
+    return md_text(_show(text))
 
 
 def changes_table(changes: Sequence[Change]) -> list[str]:
     """Markdown rows: one a change."""
     lines = ["| Resource | Field | Before | After | Note |", "|---|---|---|---|---|"]
     for c in changes:
-        lines.append(f"| {c.kind} `{_md(c.stack)}/{_md(c.logical_id)}` | {_md(c.field)} | {_md(c.before)} | {_md(c.after)} | {_md(c.note)} |")
+        lines.append(f"| {c.kind} {md_code(f'{c.stack}/{c.logical_id}')} | {_md(c.field)} | {_md(c.before)} | {_md(c.after)} | {_md(c.note)} |")
     return lines
 
 
@@ -458,7 +461,7 @@ def findings_table(result: DiffResult) -> list[str]:
     lines = ["| | Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|---|"]
     for f, source, new in items:
         mark = "transition" if source == "transition" else ("**new**" if new else "in base")
-        lines.append(f"| {mark} | {f.severity.value} | {f.rule} | `{_md(f.stack)}/{_md(f.resource)}` | {_md(f.message)} | {_md(f.fix)} |")
+        lines.append(f"| {mark} | {f.severity.value} | {_md(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {_md(f.message)} | {_md(f.fix)} |")
     return lines
 
 
@@ -476,9 +479,13 @@ def format_markdown(result: DiffResult) -> str:
     if not by_name:
         out += ["No change on any origin path.", ""]
     for name, changes in by_name.items():
-        out += [f"### {name}", "", *changes_table(changes), ""]
-    out += ["### Findings", "", *findings_table(result)]
-    return "\n".join(out) + "\n"
+        out += [f"### {_md(name)}", "", *changes_table(changes), ""]
+    from edge_origin.checker import budgeted_rows
+
+    table = findings_table(result)
+    tail = "\n".join(["### Findings", "", *table[:2], *budgeted_rows(table[2:], MAX_SUMMARY_BYTES // 2)]) + "\n"
+    head = fit_markdown("\n".join(out), MAX_SUMMARY_BYTES - len(tail.encode("utf-8")) - 64, "change list of the diff")
+    return head.rstrip("\n") + "\n\n" + tail
 
 
 def format_diff_sarif(result: DiffResult) -> str:

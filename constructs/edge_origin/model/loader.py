@@ -32,11 +32,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from edge_origin.escape import shorten
 from edge_origin.files import InputFileError, read_text_file
 from edge_origin.model.values import ModelError
 
@@ -102,6 +104,51 @@ def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > 19:
         raise ModelError(f"integer {text[:30]}{'...' if len(text) > 30 else ''} is out of range (at most 64 bits)")
     return int(text)
+
+
+class _DuplicateKey(ModelError):
+    """A JSON object with a key twice (raised by the parse hook; the message is located later)."""
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json``'s ``object_pairs_hook``: a dict, or _DuplicateKey when a key repeats (Python's
+    json keeps the last silently; YAML templates refuse duplicates, and so do JSON ones)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _DuplicateKey("duplicate key")
+    return out
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
+
+
+def _duplicate_key_message(text: str) -> str:
+    """The first repeated key of a JSON text in document order, with its lines (one linear scan
+    of strings and brackets; only on the error path)."""
+    stack: list[dict[str, int] | None] = []  # an object's keys -> line, or None for an array
+    expect_key = False
+    for token in _JSON_TOKEN.finditer(text):
+        t = token.group()
+        if t in "{[":
+            stack.append({} if t == "{" else None)
+            expect_key = t == "{"
+        elif t in "}]":
+            if stack:
+                stack.pop()
+            expect_key = False
+        elif t == ",":
+            expect_key = bool(stack) and stack[-1] is not None
+        elif expect_key and stack and stack[-1] is not None:
+            expect_key = False
+            try:
+                key = json.loads(t)
+            except ValueError:
+                continue
+            line = text.count("\n", 0, token.start()) + 1
+            if key in stack[-1]:
+                return f"duplicate key {shorten(key)!r} at line {line} (first at line {stack[-1][key]}): refused, as in YAML (a JSON parser keeps only one)"
+            stack[-1][key] = line
+    return "duplicate key in a JSON object: refused, as in YAML (a JSON parser keeps only one)"
 
 
 def _check_values(body: Any, where: str, *, scalars: bool = True) -> None:
@@ -211,7 +258,11 @@ def parse_document(text: str, where: str) -> Any:
     """JSON, else CloudFormation YAML -> plain data with checked values; ModelError otherwise."""
     body: Any
     try:
-        body = json.loads(text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int)
+        body = json.loads(
+            text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int, object_pairs_hook=_json_object
+        )
+    except _DuplicateKey:
+        raise ModelError(f"{where}: {_duplicate_key_message(text)}") from None
     except ModelError as exc:
         _name_the_bad_number(text, where)
         raise ModelError(f"{where}: {exc}") from None

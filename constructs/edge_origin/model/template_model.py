@@ -55,6 +55,14 @@ LOAD_BALANCER = "AWS::ElasticLoadBalancingV2::LoadBalancer"
 LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
 TARGET_GROUP = "AWS::ElasticLoadBalancingV2::TargetGroup"
 DISTRIBUTION = "AWS::CloudFront::Distribution"
+#: Route 53's default quota of records in one hosted zone ("Records per hosted zone: 10,000",
+#: Route 53 developer guide, Quotas; adjustable: ``GetHostedZoneLimit`` MAX_RRSETS_BY_ZONE).
+ROUTE53_RECORDS_PER_ZONE = 10_000
+#: Caps on what the review reads (bounded time and memory on untrusted templates): record sets of
+#: one name and type, and in all templates together. Both are far past what Route 53 takes by
+#: default; the check stays linear in records per name below them (benchmarks/bench_records_per_name.py).
+MAX_RECORD_SETS_PER_NAME = 50_000
+MAX_RECORD_SETS = 250_000
 
 
 def _routing_policy(p: Props) -> str:
@@ -179,10 +187,33 @@ class TemplateModel:
         """Build every typed view once, so a shape CloudFormation refuses is found here (and its
         template named) rather than in a rule."""
         self.health_checks  # noqa: B018
-        self.all_record_sets  # noqa: B018
+        self._check_record_caps(self.all_record_sets)
         self._elb  # noqa: B018
         self.security_groups  # noqa: B018
         self.distributions  # noqa: B018
+
+    @staticmethod
+    def _check_record_caps(views: Sequence[Any]) -> None:
+        """ModelError (naming the template) past MAX_RECORD_SETS or MAX_RECORD_SETS_PER_NAME."""
+        quota = f"Route 53 takes {ROUTE53_RECORDS_PER_ZONE:,} records in a hosted zone by default (Quotas: records per hosted zone)"
+        if len(views) > MAX_RECORD_SETS:
+            last = views[MAX_RECORD_SETS].resource
+            raise ModelError(
+                f"{last.template}: more than {MAX_RECORD_SETS:,} record sets in the given templates ({len(views):,}): "
+                f"over edge-origin's cap; {quota}", template=last.template,
+            )
+        counts: dict[tuple[str, Any], int] = defaultdict(int)
+        for view in views:
+            if isinstance(view.name, str):
+                key = (normalize_name(view.name) or view.name, view.type)
+                counts[key] += 1
+                if counts[key] > MAX_RECORD_SETS_PER_NAME:
+                    from edge_origin.escape import shorten
+
+                    raise ModelError(
+                        f"{view.resource.template}: more than {MAX_RECORD_SETS_PER_NAME:,} record sets of {shorten(view.name)!r} "
+                        f"{shorten(view.type)}: over edge-origin's cap; {quota}", template=view.resource.template,
+                    )
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -641,7 +672,14 @@ class TemplateModel:
 
     def load_balancers_for_name(self, name: str) -> list[LoadBalancerView]:
         """Load balancers behind a name, chains followed (CNAME and alias, across records of every
-        zone holding the name), as the answer model resolves it."""
+        zone holding the name), as the answer model resolves it. Cached per name: every
+        distribution of a name asks, and a name may hold thousands of records."""
+        memo = self.__dict__.setdefault("_load_balancers_by_name", {})
+        if name not in memo:
+            memo[name] = self._load_balancers_for_name(name)
+        return list(memo[name])
+
+    def _load_balancers_for_name(self, name: str) -> list[LoadBalancerView]:
         zones = self.zones
         out: list[LoadBalancerView] = []
         for item in zones.name_resolutions(name, cloudfront=False):

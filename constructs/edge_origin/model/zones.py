@@ -101,6 +101,7 @@ class TemplateZones:
     by_view: dict[int, Record] = field(default_factory=dict)
     _resolutions: dict[tuple[str, bool], list[OriginResolution]] = field(default_factory=dict, repr=False)
     _unnamed_stacks: set[str] | None = field(default=None, repr=False)
+    _by_key: dict[RecordKey, Record] | None = field(default=None, repr=False)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
 
@@ -193,7 +194,12 @@ class TemplateZones:
         return self.zone_set.record_sets(key.zone, key.name, key.type)
 
     def record_by_key(self, key: RecordKey) -> Record | None:
-        return next((r for r in self.sets_of(key) if r.key == key), None)
+        """The first record set of ``key`` (an index built once: linear in records per name)."""
+        if self._by_key is None:
+            self._by_key = {}
+            for record in self.zone_set.records:
+                self._by_key.setdefault(record.key, record)
+        return self._by_key.get(key)
 
 
 def value_key(value: Any) -> str:

@@ -8,7 +8,9 @@ followed, per zone). An alias with EvaluateTargetHealth inherits its target's he
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from edge_origin.answers import probed_elsewhere, why_never_fails
 from edge_origin.findings import Finding, Severity
@@ -27,6 +29,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     zones = model.zones
     checks = zones.zone_set.health_checks
     seen: set[int] = set()
+    # per zone + name + type: how many of its record sets hold each value (built once per group,
+    # so "another record's address" is a lookup: linear in records per name)
+    holders: dict[tuple[str, str, str], Any] = {}
     for name, kind, item in origin_resolutions(model):
         for key in item.resolution.record_keys:
             record = zones.record_by_key(key)
@@ -53,8 +58,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     FIX,
                 )
             hc = checks.get(record.health_check_id or "")
-            others = {v for r in zones.sets_of(key) if r.key != key for v in r.values}
-            if hc is not None and probed_elsewhere(hc, record.values) and hc.ip_address in others:
+            if hc is not None and probed_elsewhere(hc, record.values) and _held_by_another(zones, holders, key, hc.ip_address):
                 yield finding(
                     RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
                     f"{view.label}: {where}: health check {hc.label or hc.id} probes {hc.ip_address} (another record's address), not this record's "
@@ -62,6 +66,21 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     "specified in the resource record set\": the record stays in answers when its own NLB is down",
                     FIX,
                 )
+
+
+def _held_by_another(zones: Any, holders: dict[tuple[str, str, str], Any], key: Any, value: Any) -> bool:
+    """Whether a record set of ``key``'s zone, name and type with another key holds ``value``."""
+    group = (key.zone, key.name, key.type)
+    counts = holders.get(group)
+    if counts is None:
+        by_value: Counter[Any] = Counter()
+        by_key_value: Counter[Any] = Counter()
+        for r in zones.sets_of(key):
+            for v in set(r.values):
+                by_value[v] += 1
+                by_key_value[(r.key, v)] += 1
+        counts = holders[group] = (by_value, by_key_value)
+    return counts[0][value] - counts[1][(key, value)] > 0
 
 
 RULE = Rule(

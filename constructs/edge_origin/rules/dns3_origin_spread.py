@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from edge_origin.answers import MULTIVALUE_MAX
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.template_model import ROUTE53_RECORDS_PER_ZONE
 from edge_origin.model.zones import OriginResolution
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
 
@@ -48,7 +49,9 @@ def _spread(model: TemplateModel, item: OriginResolution) -> tuple[set[str], set
 
 
 def _multivalue_sets(model: TemplateModel, item: OriginResolution) -> int:
-    keys = {r.key for key in item.resolution.record_keys for r in model.zones.sets_of(key) if r.policy == "multivalue"}
+    # each zone + name + type once (not once per record key): linear in records per name
+    groups = dict.fromkeys((key.zone, key.name, key.type) for key in item.resolution.record_keys)
+    keys = {r.key for zone, name, rtype in groups for r in model.zones.zone_set.record_sets(zone, name, rtype) if r.policy == "multivalue"}
     return len(keys)
 
 
@@ -66,9 +69,14 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             yield finding(RULE.id, Severity.WARNING, first, f"{label}: all {len(ips)} origin IPs are in one zone ({next(iter(zones))})", FIX)
         count = _multivalue_sets(model, item)
         if count > MAX_ANSWERS:
+            over_quota = (
+                f"; more than the {ROUTE53_RECORDS_PER_ZONE:,} records a hosted zone takes by default (Route 53 quota): "
+                "the deploy fails unless the zone's quota was raised"
+                if count > ROUTE53_RECORDS_PER_ZONE else ""
+            )
             yield finding(
                 RULE.id, Severity.WARNING, first,
-                f"{label} has {count} multivalue records: Route 53 answers with at most {MAX_ANSWERS}, the rest only as spares",
+                f"{label} has {count} multivalue records: Route 53 answers with at most {MAX_ANSWERS}, the rest only as spares{over_quota}",
                 FIX,
             )
 

@@ -1,0 +1,205 @@
+"""Escaping at the point of writing: one function per output format, for every string a template
+controls (logical ids, record names, SetIdentifier, origin ids and domains, tags, descriptions,
+parameter defaults, file names) and every message that quotes one.
+
+The review commands run on templates someone else wrote (a pull request's author). Whatever a
+name holds, the output keeps the structure the tool gives it: no heading, table row, link,
+image, HTML, fence, workflow command or terminal sequence comes from template text. Escape where
+the text is written, in the format being written, never where it is read (the model and the
+findings keep the raw text; JSON carries it as data).
+
+==================  =========================================================================
+``plain``           one line of terminal / log text: control characters visible (``\\x1b``,
+                    ``\\n``, ``\\u2028``), GitHub's legacy ``##[command]`` defused, shortened
+``md_text``         inline Markdown (paragraphs, headings, table cells): every character
+                    CommonMark or GitHub gives a meaning escaped (emphasis, links, images,
+                    HTML, entities, autolinks, ``|``); line breaks visible, never raw
+``md_table_cell``   the same (``md_text`` already escapes ``|``): named for the reader
+``md_code``         a code span of any content (backtick runs, ``|`` in tables, line breaks)
+``mermaid_label``   text inside a quoted Mermaid label (``"``, brackets, ``%%``, ``#``, backticks)
+``gha_data``        a GitHub Actions workflow command's data (``%`` ``\\r`` ``\\n`` -> ``%25``...)
+``gha_property``    a workflow command's property value (also ``:`` and ``,``)
+``sarif_text``      a SARIF ``message.text``: one line, controls visible
+``shorten``         a name over a limit cut with a marker saying how much was left out
+``fit_markdown``    a whole Markdown document cut at a line under a byte limit (GitHub's step
+                    summary takes 1 MiB), an open fence closed, a note saying so
+==================  =========================================================================
+
+Each takes ``str`` (anything else is ``str()``-ed) and returns ``str``; none raises.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+#: Characters of one template-controlled name shown before ``shorten`` cuts it (Route 53 names
+#: and CloudFormation logical ids stop at 255).
+MAX_NAME = 256
+#: Characters of one message (which may quote names) shown.
+MAX_TEXT = 2000
+#: Bytes of Markdown the review report stays under: GitHub's step summary takes 1 MiB
+#: ("GITHUB_STEP_SUMMARY ... maximum size of 1MiB"), leave room for the job's other lines.
+MAX_SUMMARY_BYTES = 1_000_000
+
+# C0, DEL, C1 (NEL is U+0085), the Unicode line and paragraph separators, and the bidirectional
+# controls of "Trojan Source" (CVE-2021-42574), and lone surrogates (a JSON "\\ud800" escape:
+# not encodable, a crash when printed): shown as escapes, never written raw.
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+
+
+def _visible_one(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: object) -> str:
+    """``text`` with every control character and line or paragraph separator written as an
+    escape (``\\x1b``, ``\\r``, ``\\n``, ``\\u2028``): one line, nothing a terminal acts on."""
+    return _INVISIBLE.sub(_visible_one, text if isinstance(text, str) else str(text))
+
+
+def shorten(text: object, limit: int = MAX_NAME) -> str:
+    """``text`` cut to about ``limit`` characters with a marker: ``abc…[+1234 chars]``."""
+    s = text if isinstance(text, str) else str(text)
+    if len(s) <= limit:
+        return s
+    return f"{s[:limit]}…[+{len(s) - limit} chars]"
+
+
+def plain(text: object, limit: int = MAX_TEXT) -> str:
+    """One line of plain text (terminal, CI log, pre-commit output): shortened, controls visible,
+    GitHub's legacy ``##[command]`` form (recognised anywhere in a log line) defused. Callers put
+    it after a fixed prefix, so untrusted text never starts a line (``::command::`` forms)."""
+    return visible(shorten(text, limit)).replace("##[", "##\\x5b")
+
+
+# Markdown: CommonMark lets any ASCII punctuation be backslash-escaped; these are the ones that
+# open something inline (emphasis, strikethrough, code, links, images, HTML, entities) or in a
+# GFM table (``|``), or close a heading (``#``). Line-start constructs (lists, headings, fences,
+# HTML blocks) cannot arise: line breaks are made visible, and callers never start a line with it.
+# ``_`` between two letters or digits opens nothing (CommonMark's flanking rules): left as is,
+# so ``domain_name`` stays readable in the raw Markdown.
+_MD_SPECIAL = re.compile(r"([\\`*~\[\]<>&|#!])|_(?![^\W_])|(?<![^\W_])_")
+# GFM autolinks with no punctuation to escape: ``www.``, ``scheme:`` + ``//``, e-mail addresses
+# (and GitHub's @mentions): a word joiner (U+2060, invisible) breaks them.
+_MD_SCHEME = re.compile(r"(?i)(?<=[a-z0-9]):(?=//)|(?<=www)\.")
+
+
+def md_text(text: object, limit: int = MAX_TEXT) -> str:
+    """Inline Markdown text that renders as exactly ``text`` (shortened, controls visible) and
+    makes nothing: no emphasis, link, image, HTML, entity, autolink, code span or table cell."""
+    s = visible(shorten(text, limit))
+    s = _MD_SPECIAL.sub(lambda m: "\\" + m.group(), s)
+    return _MD_SCHEME.sub(r"\\\g<0>", s).replace("@", "\u2060@")
+
+
+#: The same escaping: ``md_text`` escapes ``|`` wherever it writes.
+md_table_cell = md_text
+
+
+def md_code(text: object, limit: int = MAX_NAME) -> str:
+    """A Markdown code span holding ``text`` (shortened, controls visible): fenced with one more
+    backtick than its longest run, padded when it starts or ends with a backtick or space, ``|``
+    escaped for GFM tables (the table parser splits cells before code spans are read)."""
+    s = visible(shorten(text, limit)).replace("|", "\\|")
+    if not s:
+        return "` `"
+    run = max((len(m) for m in re.findall(r"`+", s)), default=0)
+    fence = "`" * (run + 1)
+    if s[0] in "` " or s[-1] in "` ":
+        s = f" {s} "
+    return f"{fence}{s}{fence}"
+
+
+_MERMAID = {
+    '"': "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "%": "#37;", "`": "#96;", "&": "#38;",
+    "[": "#91;", "]": "#93;", "{": "#123;", "}": "#125;",
+}
+_MERMAID_SPECIAL = re.compile("[" + re.escape("".join(_MERMAID)) + "]")
+
+
+def mermaid_label(text: object, limit: int = MAX_NAME) -> str:
+    """Text for inside a quoted Mermaid label (``n0["..."]``): quotes, square and curly brackets,
+    ``%%`` directives, ``#`` entities, ``&`` and backtick Markdown strings written as Mermaid
+    entity codes (``#quot;``, ``#35;``); line breaks visible, so no ``click`` or other statement
+    can start (parentheses stay: inside quotes they are text)."""
+    return _MERMAID_SPECIAL.sub(lambda m: _MERMAID[m.group()], visible(shorten(text, limit)))
+
+
+def gha_data(text: object, limit: int = MAX_TEXT) -> str:
+    """A workflow command's data (after ``::``), as GitHub's toolkit escapes it: ``%`` ``\\r``
+    ``\\n`` as ``%25`` ``%0D`` ``%0A``; other controls visible, ``##[`` defused as in ``plain``."""
+    s = shorten(text, limit).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(s).replace("##[", "##\\x5b")
+
+
+def gha_property(text: object, limit: int = MAX_NAME) -> str:
+    """A workflow command's property value (``file=``, ``title=``): ``gha_data`` plus ``:`` and
+    ``,`` as ``%3A`` ``%2C``."""
+    return gha_data(text, limit).replace(":", "%3A").replace(",", "%2C")
+
+
+def stop_commands_token() -> str:
+    """A fresh token for ``::stop-commands::TOKEN`` ... ``::TOKEN::`` around untrusted log text."""
+    return secrets.token_hex(16)
+
+
+def sarif_text(text: object, limit: int = MAX_TEXT) -> str:
+    """A SARIF ``message.text`` (plain text, SARIF 2.1.0 §3.11.3): one line, controls visible."""
+    return visible(shorten(text, limit))
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def fit_markdown(text: str, limit: int = MAX_SUMMARY_BYTES, what: str = "report") -> str:
+    """``text`` when it fits in ``limit`` UTF-8 bytes; else cut at a line boundary, a fenced block
+    left open closed, and a note that the rest is not shown."""
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    note = f"\n_The {what} was cut here: it would pass {limit} bytes (GitHub's step summary takes 1 MiB)._\n"
+    budget = limit - len(note.encode()) - 16
+    kept = text.encode("utf-8")[: max(budget, 0)].decode("utf-8", errors="ignore")
+    kept = kept[: kept.rfind("\n") + 1] if "\n" in kept else ""
+    fence = None
+    for line in kept.splitlines():
+        m = _FENCE.match(line)
+        if m and (fence is None or (m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence))):
+            fence = None if fence is not None else m.group(1)
+    return kept + (f"{fence}\n" if fence else "") + note
+
+
+def budget_lines(lines: list[str], budget: int) -> tuple[list[str], int]:
+    """The leading ``lines`` whose UTF-8 size (with newlines) stays within ``budget`` bytes, and
+    how many were left out."""
+    used = 0
+    for i, line in enumerate(lines):
+        used += len(line.encode("utf-8")) + 1
+        if used > budget:
+            return lines[:i], len(lines) - i
+    return lines, 0
+
+
+__all__ = [
+    "MAX_NAME",
+    "MAX_SUMMARY_BYTES",
+    "MAX_TEXT",
+    "budget_lines",
+    "fit_markdown",
+    "gha_data",
+    "gha_property",
+    "md_code",
+    "md_table_cell",
+    "md_text",
+    "mermaid_label",
+    "plain",
+    "sarif_text",
+    "shorten",
+    "stop_commands_token",
+    "visible",
+]
