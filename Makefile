@@ -11,7 +11,7 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 export CDK_DISABLE_NOTICES := true
 
-.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench flake clean
+.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench flake mutate clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -46,6 +46,14 @@ FLAKE_ARGS ?=
 flake: setup
 	$(BIN)/python benchmarks/flake.py --runs $(N) $(FLAKE_ARGS)
 
+## Mutation testing of the judgment core with mutmut 3 (long; one module takes minutes):
+## `make mutate` (every module), `make mutate MODULE=answers/select.py`. Prints the per-module table and
+## writes docs/mutation.md; survivors: `python benchmarks/mutmut_run.py --table --survivors`.
+MODULE ?=
+JOBS ?= 2
+mutate: setup
+	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS)
+
 ## The wheel and the sdist in dist/, checked by twine (long description, metadata).
 dist: setup
 	rm -rf dist
@@ -68,4 +76,4 @@ bench: setup
 	$(BIN)/python benchmarks/bench_synth.py
 
 clean:
-	rm -rf cdk.out .pytest_cache build dist
+	rm -rf cdk.out .pytest_cache build dist mutants

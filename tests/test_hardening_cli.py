@@ -142,7 +142,7 @@ def test_profile_numbers_out_of_range_name_the_field(tmp_path: Path) -> None:
                                              "p99_rpc_duration_s", "unknown_key"]), json_values, max_size=4))
 def test_profile_loader_on_generated_mappings(data: dict) -> None:
     from edge_origin.profile import ConnectionProfile, ProfileError
-    from edge_origin.profile.render import LANGS, configmap, render
+    from edge_origin.profile.render import LANGS, RenderError, configmap, honour_problem, render
 
     try:
         profile = ConnectionProfile.from_mapping(data, source="gen")
@@ -154,5 +154,10 @@ def test_profile_loader_on_generated_mappings(data: dict) -> None:
     for lang in LANGS:
         if lang == "configmap":
             configmap(profile, "n")
+            continue
+        problem = honour_problem(profile, lang)
+        if problem:  # a profile the language's server cannot honour: an asserted refusal, one line
+            with pytest.raises(RenderError, match=f"--lang {lang}: not rendered: "):
+                render(profile, lang)
         else:
             render(profile, lang)

@@ -1,0 +1,236 @@
+"""Mutation testing of the judgment core with mutmut 3: one module at a time, a table per module.
+
+    make mutate                                   # every module of the judgment core (long)
+    make mutate MODULE=answers/select.py          # one module (minutes)
+    python benchmarks/mutmut_run.py answers/select.py --jobs 2
+    python benchmarks/mutmut_run.py --table       # the last results, no run
+
+Why a wrapper: mutmut 3 names a mutant after the file's path below the working folder, stripping
+only a leading ``src.``; the trampolines in the mutated code report ``edge_origin.<module>``. The
+source root of this project is ``constructs/`` (not ``src/``), so each module runs in its own
+scratch folder ``build/mutmut/<module>/`` whose ``src`` links to ``constructs``: mutant names and
+trampoline hits then agree, and mutmut puts ``mutants/src`` first on ``sys.path``.
+
+Which tests: benchmarks/mutate_map.txt plus the test files that import the module or name the rule
+ids it defines (the same selection as benchmarks/mutate.py), non-slow only. Equivalent mutants (no
+input can tell them apart) are listed in docs/mutation-equivalent.txt, one a line:
+``<mutant name>  # why``; they are counted apart and left out of the score.
+
+The table (module, mutants, killed, survived, equivalent, no tests, timeout, score) is printed and
+written to docs/mutation.md with the date and mutmut's version. A benchmark, not part of
+``make test`` or ``.ci/run``; a weekly scheduled CI job is where it belongs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.metadata
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "constructs" / "edge_origin"
+SCRATCH = REPO / "build" / "mutmut"
+EQUIVALENT = REPO / "docs" / "mutation-equivalent.txt"
+TABLE = REPO / "docs" / "mutation.md"
+RESULTS = SCRATCH / "results.json"
+
+#: The judgment core (issue 38): the answer model, the rules, the change model, the change engine's
+#: planning and the keepalive profile checks.
+CORE = (
+    "answers/health.py",
+    "answers/resolve.py",
+    "answers/select.py",
+    "answers/types.py",
+    "diff/transition.py",
+    "live/enact.py",
+    "live/plans.py",
+    "profile/checks.py",
+    "profile/hops.py",
+    "profile/policy.py",
+    "rules/",
+)
+#: What the scratch folder leaves out of the repository root (the rest: the tests and what they read).
+SKIP = {".git", ".venv", "node_modules", "build", "dist", "cdk.out", "mutants", ".pytest_cache",
+        ".ruff_cache", "pyproject.toml"}
+
+
+def also() -> list[str]:
+    return sorted(p.name for p in REPO.iterdir() if p.name not in SKIP and not p.name.endswith(".egg-info"))
+
+
+@dataclass
+class Row:
+    module: str
+    mutants: int = 0
+    killed: int = 0
+    survived: int = 0
+    equivalent: int = 0
+    no_tests: int = 0
+    timeout: int = 0
+    other: int = 0
+
+    @property
+    def score(self) -> float:
+        judged = self.killed + self.survived + self.timeout
+        return 100.0 * (self.killed + self.timeout) / judged if judged else 0.0
+
+
+def _mutate_tool():
+    spec = importlib.util.spec_from_file_location("eo_mutate", REPO / "benchmarks" / "mutate.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["eo_mutate"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def modules(args: list[str]) -> list[str]:
+    """Module paths below constructs/edge_origin (folders expanded), in order, each once."""
+    out: list[str] = []
+    for arg in args or CORE:
+        arg = arg.removeprefix("constructs/").removeprefix("edge_origin/")
+        path = PACKAGE / arg
+        if path.is_dir():
+            found = sorted(p.relative_to(PACKAGE).as_posix() for p in path.glob("*.py") if p.name != "__init__.py")
+        elif path.is_file():
+            found = [arg]
+        else:
+            raise SystemExit(f"mutmut_run: MODULE {arg!r}: no such module or folder under constructs/edge_origin")
+        out += [m for m in found if m not in out]
+    return out
+
+
+def equivalent() -> dict[str, str]:
+    """Mutant name -> why it is equivalent (docs/mutation-equivalent.txt)."""
+    if not EQUIVALENT.exists():
+        return {}
+    out = {}
+    for line in EQUIVALENT.read_text().splitlines():
+        name, _, why = line.partition("#")
+        if name.strip() and not line.lstrip().startswith("#"):
+            out[name.strip()] = why.strip()
+    return out
+
+
+def prepare(module: str, tests: list[str]) -> Path:
+    """The scratch folder for one module: src -> constructs, the tests, a pyproject.toml for mutmut."""
+    work = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    (work / "src").symlink_to(REPO / "constructs", target_is_directory=True)
+    for name in also():
+        (work / name).symlink_to(REPO / name)
+    config = {
+        "source_paths": ["src"],
+        "only_mutate": [f"src/edge_origin/{module}"],
+        "also_copy": also(),
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-m", "not slow", "-q", "-p", "no:randomly"],
+        "pytest_add_cli_args_test_selection": tests,
+    }
+    lines = ["[tool.mutmut]"] + [f"{k} = {json.dumps(v)}" for k, v in config.items()]
+    (work / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + "\n" + "\n".join(lines) + "\n")
+    return work
+
+
+def _counts(work: Path, module: str, known_equivalent: dict[str, str]) -> tuple[Row, list[str]]:
+    """Read mutmut's per-mutant results (``mutmut results --all true``)."""
+    proc = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=work,
+                          capture_output=True, text=True, env=_env(work), timeout=600)
+    row, survivors = Row(module), []
+    for line in proc.stdout.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if not sep or "__mutmut_" not in name:
+            continue
+        row.mutants += 1
+        if name in known_equivalent:
+            row.equivalent += 1
+        elif status == "killed":
+            row.killed += 1
+        elif status == "survived":
+            row.survived += 1
+            survivors.append(name)
+        elif status == "no tests":
+            row.no_tests += 1
+            survivors.append(f"{name} (no tests)")
+        elif status == "timeout":
+            row.timeout += 1
+        else:
+            row.other += 1
+    return row, survivors
+
+
+def _env(work: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)  # the mutated copy (mutants/src) must win over any other copy
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.setdefault("CDK_VALIDATION", "false")
+    return env
+
+
+def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
+    tests = tool.tests_for(module)
+    work = prepare(module, tests)
+    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=_env(work), timeout=6 * 3600)
+    if proc.returncode not in (0, 1) and "Failed to run clean test" in proc.stdout:
+        tail = "\n".join(proc.stdout.splitlines()[-15:])
+        raise SystemExit(f"mutmut_run: {module}: the clean test run failed in {work}:\n{tail}")
+    return _counts(work, module, equivalent())
+
+
+def write_table(rows: list[Row]) -> str:
+    version = importlib.metadata.version("mutmut")
+    today = dt.date.today().isoformat()
+    head = ("| module | mutants | killed | survived | equivalent | no tests | timeout | score |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|\n")
+    body = "".join(
+        f"| {r.module} | {r.mutants} | {r.killed} | {r.survived} | {r.equivalent} | {r.no_tests} | {r.timeout} "
+        f"| {r.score:.1f} % |\n" for r in rows
+    )
+    return (f"Measured {today} with mutmut {version} (`make mutate`, non-slow tests, "
+            f"benchmarks/mutmut_run.py). Score = (killed + timeout) / (killed + survived + timeout); "
+            f"equivalent mutants (docs/mutation-equivalent.txt) are left out.\n\n{head}{body}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="paths below constructs/edge_origin (default: the judgment core)")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    parser.add_argument("--table", action="store_true", help="print the last results; run nothing")
+    parser.add_argument("--survivors", action="store_true", help="list each surviving mutant's name")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: must be 1 or more")
+    stored: dict[str, dict] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    if not args.table:
+        tool = _mutate_tool()
+        for module in modules(args.modules):
+            row, survivors = run_module(module, args.jobs, tool)
+            stored[module] = {"row": row.__dict__, "survivors": survivors}
+            print(f"{module}: {row.mutants} mutants, {row.killed} killed, {row.survived} survived, "
+                  f"{row.equivalent} equivalent, {row.no_tests} no tests: {row.score:.1f} %", flush=True)
+            RESULTS.parent.mkdir(parents=True, exist_ok=True)
+            RESULTS.write_text(json.dumps(stored, indent=1))
+    rows = [Row(**v["row"]) for _, v in sorted(stored.items())]
+    table = write_table(rows)
+    print(table)
+    if args.survivors:
+        for module, v in sorted(stored.items()):
+            for name in v["survivors"]:
+                print(f"survived {module}: {name}")
+    if not args.table and rows:
+        TABLE.write_text("# Mutation testing of the judgment core\n\n" + table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
