@@ -18,7 +18,11 @@ def build_reference_app(
     context: dict[str, Any] | None = None, *, outdir: str | None = None, checks: bool = True
 ) -> tuple[cdk.App, TelemetryIngestStack]:
     """The reference app with its stack; ``checks`` adds cdk-nag's AwsSolutions pack and edge-origin's rules."""
-    app = cdk.App(context=context, outdir=outdir)
+    # stack_traces=False: in a Python app each annotation's JavaScript trace points into the jsii
+    # kernel, and the CDK CLI prints its first frame (`../tmpXXXX/lib/program.js:1:5591`) above every
+    # warning: noise. (The cdk.json context key aws:cdk:disable-stack-trace does the same, with a
+    # "reserved context key" warning from the CLI.)
+    app = cdk.App(context=context, outdir=outdir, stack_traces=False)
     config = ReferenceConfig.from_context(app.node)
     stack = TelemetryIngestStack(
         app,

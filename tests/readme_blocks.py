@@ -190,7 +190,21 @@ def _git_main(workdir: Path, assembly: Path) -> Path:
     return repo
 
 
-FIXTURES: dict[str, Callable[[Path, Path], Path]] = {"workdir": _workdir, "git-main": _git_main}
+def _clone(workdir: Path, assembly: Path) -> Path:
+    """What `git clone` of this repository gives: the files git knows (tracked, and new ones not
+    ignored), copied from this checkout."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            check=True, capture_output=True, timeout=60).stdout.decode().split("\0")
+    clone = workdir / "edge-origin"
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file() and not source.is_symlink():
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, clone / name)
+    return clone
+
+
+FIXTURES: dict[str, Callable[[Path, Path], Path]] = {"workdir": _workdir, "git-main": _git_main, "clone": _clone}
 
 _SYNTH_STAND_IN = ("installs the app's requirements from the registry and synthesizes with the CDK CLI: the "
                    "fixture holds the reference app synthesized as both sides (../main.cdk.out, cdk.out)")
@@ -199,9 +213,11 @@ _LIVE = "reads or changes a live AWS account"
 # key prefix -> what the tests do with the block (see the module docstring)
 BLOCKS: dict[str, Run | Skip] = {
     "make synth": Skip("builds a fresh venv and node_modules and runs the whole suite (what CI runs)"),
-    "pip install edge-origin": Skip("installs from the package index into this environment (tests/test_packaging.py "
-                                    "builds and installs the wheel)"),
-    "pip install git+<this repo>": Skip("a placeholder URL"),
+    # the install section: a copy of this checkout stands in for the clone; pip installs it into a
+    # fresh venv there (from the package index: slow), then the reference app synthesizes without the CLI
+    "git clone https://github.com/edge-origin/edge-origin": Run(
+        fixture="clone", slow=True, stand_ins={0: "the fixture is a copy of this checkout (what the clone holds)"}),
+    "edge-origin --version": Run(),
     "edge-origin check cdk.out/": Run(),
     "git worktree add --detach ../main-checkout main": Run(
         fixture="git-main", stand_ins={1: _SYNTH_STAND_IN, 2: _SYNTH_STAND_IN}),

@@ -643,7 +643,7 @@ def test_lying_cloud_assemblies_are_one_line_exit_2(reader: str, name: str, asse
 
 # --- argument shapes: missing, extra, unknown ----------------------------------------------------
 SHAPES = [
-    [], ["nope"], ["--version"], ["check"], ["report"], ["diff"], ["diff", "--base"], ["diff", "--head", "x"],
+    [], ["nope"], ["--versoin"], ["check"], ["report"], ["diff"], ["diff", "--base"], ["diff", "--head", "x"],
     ["profile"], ["profile", "nope"], ["profile", "check"], ["profile", "render"], ["rehearse"], ["audit", "extra"],
     ["verify"], ["preflight"], ["dns-spread"], ["dns-spread", "a", "b", "--resolver", "127.0.0.1"], ["plan"],
     ["plan", "nope"], ["plan", "from-live"], ["plan", "from-template"], ["plan", "show"], ["enact"],

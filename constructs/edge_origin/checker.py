@@ -25,7 +25,7 @@ from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import ADVISORY_RULES, CATALOGUE, RULES, RULES_BY_ID, at_or_above, run_rules
 
-FORMATS = ("text", "json", "markdown", "sarif", "github")
+FORMATS = ("text", "json", "markdown", "sarif", "github", "junit")
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
 #: GitHub workflow command per severity (``--format github``: annotations in the Actions log).
 GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.NOT_CHECKED: "warning"}
@@ -247,6 +247,10 @@ def format_findings(findings: Sequence[Finding], fmt: str, unreadable: Sequence[
     other formats leave them to the caller (the CLI prints one line each on stderr).
     """
     renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif, "github": format_github}
+    if fmt == "junit":  # edge_origin.junit.format_junit takes the rules run and --fail-on too
+        from edge_origin.junit import format_junit
+
+        return format_junit(findings, rules=RULES, unreadable=unreadable)
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
     if fmt == "json":

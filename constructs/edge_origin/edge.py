@@ -23,6 +23,7 @@ from edge_origin.errors import (
     require_port,
     require_seconds_range,
     require_str_list,
+    suggest_props,
 )
 from edge_origin.origin_verification import (
     METADATA_KEY,
@@ -111,6 +112,7 @@ def validate_distribution_props(
     return names
 
 
+@suggest_props
 class OriginVerificationSecret(Construct):
     """The secret (created or given) and the header CloudFront sends, as a dynamic reference.
 
@@ -180,6 +182,7 @@ class OriginVerificationSecret(Construct):
         }
 
 
+@suggest_props
 class GrpcEdgeDistribution(Construct):
     """CloudFront in front of a gRPC origin name: gRPC on, HTTP/2, no caching, HTTPS-only origin.
 

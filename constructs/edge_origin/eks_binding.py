@@ -15,7 +15,13 @@ from aws_cdk import aws_eks as eks
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_port
+from edge_origin.errors import (
+    ConstructLabel,
+    EdgeOriginPropError,
+    require_construct,
+    require_port,
+    suggest_props,
+)
 from edge_origin.quotas import QuotaLedger
 
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
@@ -81,6 +87,7 @@ def target_group_binding(
     }
 
 
+@suggest_props
 class TargetGroupBindings(Construct):
     """Manifests that bind target groups to a Service, written into the cloud assembly.
 

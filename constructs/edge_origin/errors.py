@@ -216,3 +216,32 @@ def require_construct(construct: str, prop: str, value: Any, interface: type, al
 def _short(value: Any) -> Any:
     text = repr(value)
     return value if len(text) <= 80 else text[:77] + "..."
+
+
+def suggest_props(cls: type) -> type:
+    """Class decorator: an unknown keyword prop (``hosted_zone=``) is a TypeError naming the nearest
+    prop and listing them all, instead of Python's bare "unexpected keyword argument". The
+    signature is unchanged (keyword-only props, as aws-cdk-lib's Python classes have them;
+    ``inspect.signature`` and IDEs still see the original through ``__wrapped__``)."""
+    import difflib
+    import functools
+    import inspect
+
+    init = cls.__init__
+    props = [n for n, p in inspect.signature(init).parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        unknown = [k for k in kwargs if k not in props]
+        if unknown:
+            # a prop named as the unknown one's last word first (hosted_zone -> zone), then difflib's nearest
+            near = [p for p in props if p == unknown[0].split("_")[-1]] or difflib.get_close_matches(
+                unknown[0], props, n=1, cutoff=0.5)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise TypeError(
+                f"{cls.__name__}: unknown prop {unknown[0]!r}{hint} (props: {', '.join(props)})"
+            )
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[method-assign]
+    return cls

@@ -12,7 +12,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError
+from edge_origin.errors import ConstructLabel, EdgeOriginPropError, suggest_props
 from edge_origin.origin_records import (
     MultivalueOriginRecords,
     OriginAddress,
@@ -28,6 +28,7 @@ from edge_origin.quotas import AccountQuotas, QuotaLedger
 from edge_origin.watch import DEFAULT_WATCH, WatchOptions, make_watch
 
 
+@suggest_props
 class InternalGrpcOrigin(Construct):
     """Internal NLBs with fixed private addresses behind multivalue records in a private zone.
 

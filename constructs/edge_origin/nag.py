@@ -55,6 +55,24 @@ from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import PACK_NAME, RULES_BY_ID, run_rules
 
 SUMMARY_RULE = f"{PACK_NAME}-Summary"
+def _report_path(app: Any) -> str:
+    """Where CDK writes the validation report: the app's real output folder (``App(outdir=)``,
+    ``CDK_OUTDIR``, ``cdk synth -o``; a temporary folder for ``python app.py`` without either),
+    relative to the current folder when it is below it."""
+    import os
+
+    try:
+        outdir = str(app.node.root.outdir)
+    except Exception:  # noqa: BLE001 - a scope without an outdir (unit tests): the CLI's default
+        return "cdk.out/validation-report.json"
+    try:
+        rel = os.path.relpath(outdir)
+        outdir = rel if not rel.startswith("..") else outdir
+    except ValueError:  # another drive (Windows)
+        pass
+    return os.path.join(outdir, "validation-report.json")
+
+
 # A resource without a construct path: the CLI keeps it for any stack selection and prints it.
 _NO_CONSTRUCT = cdk.PolicyViolatingResource(locations=["edge-origin summary"])
 
@@ -180,7 +198,7 @@ class EdgeOriginChecks(NagPack):
                 description=(
                     f"edge-origin: {len(open_errors)} unacknowledged finding(s) at or above {self._fail_on.value} "
                     f"({rules}) in {where}; {scope}. Each is listed under its resource in "
-                    "cdk.out/validation-report.json (and by `cdk synth '**'`). This entry fails `cdk synth` "
+                    f"{_report_path(app)} (and by `cdk synth '**'`). This entry fails `cdk synth` "
                     "whatever stacks are selected (stacks inside a Stage included)"
                 ),
                 severity="error",

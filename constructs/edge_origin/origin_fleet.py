@@ -28,6 +28,7 @@ from edge_origin.errors import (
     require_str,
     require_str_list,
     require_tags,
+    suggest_props,
 )
 from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 
@@ -83,6 +84,7 @@ class _IngressRule:
     description: str
 
 
+@suggest_props
 class OriginFleet(Construct):
     """Network Load Balancers for long-lived gRPC connections, one address per NLB per zone.
 

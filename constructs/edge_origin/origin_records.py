@@ -29,6 +29,7 @@ from edge_origin.errors import (
     require_str,
     require_tags,
     seconds_of,
+    suggest_props,
 )
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY
 from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
@@ -85,6 +86,7 @@ class OriginRecord:
     health_check: route53.IHealthCheck
 
 
+@suggest_props
 class MultivalueOriginRecords(Construct):
     """Multivalue-answer A records for one origin name, one record and one health check per address.
 

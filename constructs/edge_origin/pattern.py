@@ -25,6 +25,7 @@ from edge_origin.errors import (
     require_one_of,
     require_path,
     seconds_of,
+    suggest_props,
 )
 from edge_origin.origin_records import (
     FAILURE_THRESHOLD_RANGE,
@@ -49,6 +50,7 @@ from edge_origin.quotas import AccountQuotas
 from edge_origin.watch import DEFAULT_WATCH, WatchOptions, make_watch
 
 
+@suggest_props
 class GrpcEdgeToOrigin(Construct):
     """The whole edge-to-origin path for a gRPC service on EKS.
 

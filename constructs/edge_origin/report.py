@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from edge_origin.escape import (
     MAX_NAME,
@@ -320,18 +321,23 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
     return "\n".join(plain(line, TEXT_LINE) for line in lines) + "\n"
 
 
-def render_report(model: TemplateModel, fmt: str = "markdown", findings: Sequence[Finding] | None = None) -> str:
-    """Render the report; runs the rules unless ``findings`` are given."""
+def render_report(
+    model: TemplateModel, fmt: str = "markdown", findings: Sequence[Finding] | None = None, *, selection: Any = None
+) -> str:
+    """Render the report; runs the rules unless ``findings`` are given (``selection``: a
+    RuleSelection, the rules whose findings are shown)."""
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
     found = run_rules(model) if findings is None else list(findings)
+    if selection:
+        found = selection.filter(found)
     return render_markdown(model, found) if fmt == "markdown" else render_text(model, found)
 
 
-def report_paths(paths: Sequence[str | Path], fmt: str = "markdown") -> str:
+def report_paths(paths: Sequence[str | Path], fmt: str = "markdown", *, selection: Any = None) -> str:
     from edge_origin.model import load_model
 
-    return render_report(load_model(paths), fmt)
+    return render_report(load_model(paths), fmt, selection=selection)
 
 
 # --- "What this change does" (edge-origin report --base ... --head ...) ----------------------------
@@ -339,7 +345,7 @@ def render_change_section(result: object) -> str:
     """The PR comment's "What this change does": per changed origin name, its changes and a
     before/after Mermaid view of the path; then the transition findings and head's new findings.
     ``result`` is an ``edge_origin.diff.DiffResult``."""
-    from edge_origin.diff.engine import changes_table
+    from edge_origin.diff.engine import changes_table, fixed_section, quota_section
 
     tr = result.transition  # type: ignore[attr-defined]
     keys = tr.changed_keys
@@ -380,10 +386,16 @@ def render_change_section(result: object) -> str:
         out += ["| Severity | Rule | Resource | Message |", "|---|---|---|---|"]
         rows = [f"| {f.severity.value} | {md_text(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {_md(f.message)} |" for f in new]
         out += budgeted_rows(rows, CHANGE_SECTION_BYTES)
+    out += ["", *fixed_section(result, "####")]  # type: ignore[arg-type]
+    quotas = quota_section(result, "####")  # type: ignore[arg-type]
+    if quotas:
+        out += ["", *quotas]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def report_change_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path], fmt: str = "markdown") -> str:
+def report_change_paths(
+    base_paths: Sequence[str | Path], head_paths: Sequence[str | Path], fmt: str = "markdown", *, selection: Any = None
+) -> str:
     """The review report of head, with the "What this change does" section against base.
 
     Markdown: the section comes right after the report's title and summary; text: the plan of
@@ -392,7 +404,7 @@ def report_change_paths(base_paths: Sequence[str | Path], head_paths: Sequence[s
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
-    result = diff_paths(base_paths, head_paths)
+    result = diff_paths(base_paths, head_paths).selected(selection)
     if fmt == "text":
         return render_text(result.head, result.head_findings) + format_diff(result, "text")
     section = render_change_section(result)

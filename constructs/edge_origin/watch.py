@@ -41,6 +41,7 @@ from edge_origin.errors import (
     require_int_range,
     require_str,
     seconds_of,
+    suggest_props,
 )
 from edge_origin.origin_fleet import OriginFleet
 from edge_origin.origin_records import MultivalueOriginRecords
@@ -85,6 +86,7 @@ class _Node:
     full_name: str
 
 
+@suggest_props
 class OriginWatch(Construct):
     """A CloudWatch dashboard and four alarms for one origin path (see the module docstring).
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError, one_line
+from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError, did_you_mean, one_line
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_parser", "main"]
 
@@ -26,6 +27,7 @@ DESCRIPTION = (
 # One line a command family (module edge_origin.cli.<name>), in the order `--help` lists them.
 COMMAND_MODULES = (
     "check",
+    "rules",
     "diff",
     "profile",
     "origin_secret",
@@ -37,15 +39,55 @@ COMMAND_MODULES = (
 )
 
 
+_INVALID_CHOICE = re.compile(r"argument (\S+): invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$")
+_UNRECOGNIZED = "unrecognized arguments: "
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse, but bad flags are one line and exit 2 (argparse's own usage dump goes to stderr too)."""
+    """argparse, but bad flags are one line and exit 2 (argparse's own usage dump goes to stderr too),
+    with "did you mean" for a mistyped command, choice or flag (difflib, as git and pip do)."""
+
+    #: the command line being parsed (set by ``main``), to name mistyped flags in any error
+    argv: tuple[str, ...] = ()
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {one_line(message)}\n")
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {one_line(self._explain(message))}\n")
+
+    def known_flags(self) -> list[str]:
+        return [o for o in self._option_string_actions if o.startswith("--") and o != "--help"]
+
+    def _explain(self, message: str) -> str:
+        choice = _INVALID_CHOICE.match(message)
+        if choice:
+            what, word = choice.group(1), choice.group(2)
+            choices = [c.strip().strip("'") for c in choice.group(3).split(",")]
+            noun = "command" if what == "command" else f"{what} value"
+            return f"unknown {noun} {word!r}{did_you_mean(word, choices)} (choose from {', '.join(choices)})"
+        if message.startswith(_UNRECOGNIZED):
+            words = message[len(_UNRECOGNIZED):].split()
+            return _UNRECOGNIZED + " ".join(words) + self.flag_hints(words)
+        if message.startswith("the following arguments are required"):
+            return message + self.flag_hints(self.argv)
+        return message
+
+    def flag_hints(self, words: Sequence[str]) -> str:
+        """"; did you mean --head?" for each ``--flag`` in ``words`` this parser does not know."""
+        known = self.known_flags()
+        hints = []
+        for word in words:
+            flag = word.split("=", 1)[0]
+            if flag.startswith("--") and flag not in known:
+                hint = did_you_mean(flag, known)
+                if hint:
+                    hints.append(f"{flag}{hint[1:].replace(' did', ': did', 1)}")
+        return "; " + "; ".join(hints) if hints else ""
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from edge_origin._version import __version__
+
     parser = _Parser(prog="edge-origin", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"edge-origin {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMAND_MODULES:
         import_module(f"edge_origin.cli.{name}").register(sub)
@@ -68,6 +110,13 @@ def _quiet_closed_stdout() -> int:
     return EXIT_CLOSED_PIPE
 
 
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, _Parser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)  # type: ignore[arg-type]
+    return {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(argv)
@@ -77,7 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _Parser.argv = tuple(sys.argv[1:] if argv is None else argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # name the flag the subcommand has that is nearest (argparse only says "unrecognized")
+        subparser = _subparsers(parser).get(args.command, parser)
+        subparser.error(_UNRECOGNIZED + " ".join(extras))
     try:
         code = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, findings_flags, one_line
+from edge_origin.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    add_selection_flags,
+    findings_flags,
+    one_line,
+    project_settings,
+)
 
 
 # --- check -------------------------------------------------------------------------------------
@@ -19,8 +27,12 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
         "files that cannot be read are reported (stderr, and 'unreadable' in --format json) and the rest is checked: "
         "exit 1 then, 2 only when no file could be read",
     )
-    p.add_argument("--format", default="text", help="text | json | markdown | sarif | github (GitHub Actions annotations) (default: text)")
-    p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif | github (GitHub Actions annotations) | junit (default: text)")
+    p.add_argument(
+        "--fail-on", default=None,
+        help="exit 1 on findings at or above: error | warning | info (default: the config file's fail-on, else error)",
+    )
+    add_selection_flags(p)
     p.add_argument(
         "--advisory",
         action="store_true",
@@ -34,6 +46,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from edge_origin.checker import FORMATS, check_paths, format_findings
     from edge_origin.model import ModelError
 
+    selection = project_settings(args)
     fail_on = findings_flags(args, FORMATS)
     try:
         result = check_paths(args.paths, advisory=args.advisory)
@@ -41,8 +54,18 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     for _, message in result.unreadable:
         print(f"edge-origin check: {one_line(message)}", file=sys.stderr)
-    sys.stdout.write(format_findings(result.findings, args.format, result.unreadable))
-    return EXIT_FINDINGS if result.failing(fail_on) or result.unreadable else EXIT_OK
+    findings = selection.filter(result.findings)
+    if args.format == "junit":
+        from edge_origin.junit import format_junit
+        from edge_origin.rules import ADVISORY_RULES, RULES
+
+        rules = (*RULES, *ADVISORY_RULES) if args.advisory else RULES
+        left_out = {r.id: selection.reason(r.id) for r in rules if not selection.allows(r.id)}
+        sys.stdout.write(format_junit(findings, rules=rules, left_out=left_out, fail_on=fail_on, unreadable=result.unreadable))
+    else:
+        sys.stdout.write(format_findings(findings, args.format, result.unreadable))
+    failing = [f for f in findings if f.severity.at_least(fail_on)]
+    return EXIT_FINDINGS if failing or result.unreadable else EXIT_OK
 
 
 # --- report ------------------------------------------------------------------------------------
@@ -52,6 +75,7 @@ def _add_report_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", default="markdown", help="markdown | text (default: markdown)")
     p.add_argument("--base", nargs="+", metavar="PATH", help="with --head: add 'What this change does' (the deployed side)")
     p.add_argument("--head", nargs="+", metavar="PATH", help="with --base: the change (reported instead of PATH)")
+    add_selection_flags(p)
     p.set_defaults(func=_cmd_report)
 
 
@@ -59,6 +83,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from edge_origin.model import ModelError
     from edge_origin.report import REPORT_FORMATS, report_change_paths, report_paths
 
+    selection = project_settings(args)
     if args.format not in REPORT_FORMATS:
         raise UsageError(f"--format {args.format!r}: allowed {', '.join(REPORT_FORMATS)}")
     if (args.base is None) != (args.head is None):
@@ -69,9 +94,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
         raise UsageError("no templates given: PATH... (or --base PATH... --head PATH...)")
     try:
         if args.base is not None:
-            text = report_change_paths(args.base, args.head, args.format)
+            text = report_change_paths(args.base, args.head, args.format, selection=selection)
         else:
-            text = report_paths(args.paths, args.format)
+            text = report_paths(args.paths, args.format, selection=selection)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     sys.stdout.write(text)

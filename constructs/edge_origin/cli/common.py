@@ -80,7 +80,7 @@ def findings_flags(args: argparse.Namespace, formats: Sequence[str]) -> Severity
     if args.format not in formats:
         raise UsageError(f"--format {args.format!r}: allowed {', '.join(formats)}")
     try:
-        return parse_severity(args.fail_on)
+        return parse_severity(args.fail_on if args.fail_on is not None else "error")
     except ValueError as exc:
         raise UsageError(f"--fail-on: {exc}") from None
 
@@ -98,3 +98,50 @@ def require_extra(module: str, extra: str, command: str) -> ModuleType:
             f"{command} needs the '{extra}' extra ({exc.name or module} is not installed): "
             f"pip install 'edge-origin[{extra}]'"
         ) from None
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """``"; did you mean 'check'?"`` for the nearest of ``choices`` (difflib), else ``""``."""
+    import difflib
+
+    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+# --- rule selection and the project's config file (check, report, diff) ---------------------------
+def add_selection_flags(p: argparse.ArgumentParser) -> None:
+    """``--select`` / ``--ignore`` / ``--config``: which rules a run reports (see edge_origin.config)."""
+    p.add_argument(
+        "--select", action="append", default=None, metavar="IDS",
+        help="report only these rules: ids or prefixes, comma-separated or repeated (e.g. EO-DNS,EO-NLB1); "
+        "replaces the config file's select",
+    )
+    p.add_argument(
+        "--ignore", action="append", default=None, metavar="IDS",
+        help="leave out these rules: ids or prefixes (e.g. EO-NLB3 or EO-KA); added to the config file's ignore",
+    )
+    p.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="settings file (.edge-origin.yaml or a pyproject.toml with [tool.edge-origin]); default: the one found "
+        "from the current folder up to the repository root; --config none reads no file",
+    )
+
+
+def project_settings(args: argparse.Namespace):  # -> RuleSelection
+    """Merge the config file with the command line: sets ``args.fail_on`` when the command line did
+    not, and returns the RuleSelection. UsageError (one line) on a bad file or selector."""
+    from edge_origin.config import Config, ConfigError, load_config
+    from edge_origin.rules.selection import RuleSelection, parse_selectors
+
+    try:
+        config = Config() if args.config == "none" else load_config(args.config)
+    except ConfigError as exc:
+        raise UsageError(f"config: {exc}") from None
+    try:
+        select = parse_selectors(args.select, what="--select") if args.select else config.select
+        ignore = config.ignore + tuple(s for s in parse_selectors(args.ignore or (), what="--ignore") if s not in config.ignore)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if getattr(args, "fail_on", None) is None and hasattr(args, "fail_on"):
+        args.fail_on = config.fail_on or "error"
+    return RuleSelection(select=select, ignore=ignore)

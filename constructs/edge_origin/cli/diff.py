@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, findings_flags
+from edge_origin.cli.common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    UsageError,
+    add_selection_flags,
+    findings_flags,
+    project_settings,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base", nargs="+", required=True, metavar="PATH", help="the deployed side: template files or a cdk.out")
     p.add_argument("--head", nargs="+", required=True, metavar="PATH", help="the change: template files or a cdk.out")
     p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
-    p.add_argument("--fail-on", default="error", help="exit 1 on findings at or above: error | warning | info (default: error)")
+    p.add_argument(
+        "--fail-on", default=None,
+        help="exit 1 on findings at or above: error | warning | info (default: the config file's fail-on, else error)",
+    )
+    add_selection_flags(p)
     p.add_argument(
         "--fail-on-new-only", action="store_true",
         help="head's own findings fail the run only when base did not have them (transition findings always count)",
@@ -29,9 +40,10 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from edge_origin.diff import DIFF_FORMATS, diff_paths, format_diff
     from edge_origin.model import ModelError
 
+    selection = project_settings(args)
     fail_on = findings_flags(args, DIFF_FORMATS)
     try:
-        result = diff_paths(args.base, args.head)
+        result = diff_paths(args.base, args.head).selected(selection)
     except ModelError as exc:
         raise UsageError(str(exc)) from None
     except (RecursionError, MemoryError) as exc:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import gc
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from edge_origin.checker import finding_fingerprints, format_sarif
+from edge_origin.diff.quota_check import QuotaCount, quota_crossings
 from edge_origin.diff.transition import (
     ADDED,
     MAY_REPLACE,
@@ -35,7 +36,7 @@ from edge_origin.model import (
     load_model,
 )
 from edge_origin.profile import PROFILE_METADATA_KEY
-from edge_origin.rules import RULES_BY_ID, acknowledgements, run_rules, run_transition_rules
+from edge_origin.rules import acknowledgements, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
 DIFF_FORMATS = ("text", "json", "markdown", "sarif")
@@ -76,6 +77,23 @@ class DiffResult:
     head_findings: list[Finding]
     new: set[int] = field(default_factory=set)
     """Indexes into ``head_findings`` of the findings base does not have (by fingerprint)."""
+    fixed: list[Finding] = field(default_factory=list)
+    """Base's findings that head no longer has: what the change fixes."""
+    quotas: list[QuotaCount] = field(default_factory=list)
+    """Counts head takes past an AWS default quota (EIPs, NLBs, health checks, records per zone)."""
+
+    def selected(self, selection: Any) -> DiffResult:
+        """This result with only the findings of the rules ``selection`` (a RuleSelection) allows."""
+        if not selection:
+            return self
+        keep = [i for i, f in enumerate(self.head_findings) if selection.allows(f.rule)]
+        return replace(
+            self,
+            transition_findings=selection.filter(self.transition_findings),
+            head_findings=[self.head_findings[i] for i in keep],
+            new={j for j, i in enumerate(keep) if i in self.new},
+            fixed=selection.filter(self.fixed),
+        )
 
     @property
     def findings(self) -> list[tuple[Finding, str, bool]]:
@@ -152,15 +170,31 @@ def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
     """The change list and every finding of deploying ``head`` over ``base``."""
     tr = transition_of(base, head)
     head_acks = acknowledgements(head)
-    head_findings = [
-        f for f in run_rules(head, honour_acknowledgements=False) if f.rule not in head_acks.get((f.stack, f.resource), {})
-    ]
-    # Only the rules that found something in head can tell a head finding is old: run those on base.
-    fired = [RULES_BY_ID[r] for r in sorted({f.rule for f in head_findings}) if r in RULES_BY_ID]
-    base_prints = set(finding_fingerprints(run_rules(base, fired))) if fired else set()
+    head_all = run_rules(head, honour_acknowledgements=False)
+    head_findings = [f for f in head_all if f.rule not in head_acks.get((f.stack, f.resource), {})]
+    # Fingerprints are per (rule, stack, resource): base's full run tells which head findings are
+    # new and which of base's findings head no longer has (fixed; acknowledged in head is not fixed).
+    base_findings = run_rules(base)
+    base_prints = set(finding_fingerprints(base_findings))
     new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
+    head_prints = set(finding_fingerprints(head_all))
+    fixed = [f for f, fp in zip(base_findings, finding_fingerprints(base_findings), strict=True) if fp not in head_prints]
     transition = run_transition_rules(base, head, head_acknowledgements=head_acks)
-    return DiffResult(base, head, tr, list(_changes(tr)), transition, head_findings, new)
+    return DiffResult(base, head, tr, _one_line_per_fact(_changes(tr)), transition, head_findings, new, fixed,
+                      quota_crossings(base, head))
+
+
+def _one_line_per_fact(changes: Iterable[Change]) -> list[Change]:
+    """The change list without repeats: a fact reached from two origin names (or twice from one,
+    e.g. a listener of an NLB two records alias) is listed once, under the first name."""
+    seen: set[tuple[str, str, str, str, str, str]] = set()
+    out = []
+    for c in changes:
+        fact = (c.stack, c.logical_id, c.kind, c.field, repr(c.before), repr(c.after))
+        if fact not in seen:
+            seen.add(fact)
+            out.append(c)
+    return out
 
 
 # --- the change list ------------------------------------------------------------------------------
@@ -328,9 +362,15 @@ def _path_changes(tr: Transition, name: str) -> Iterable[Change]:
         for lkey in dict.fromkeys([*old, *new]):
             o, n = old.get(lkey), new.get(lkey)
             if o is not None and n is not None:
+                profile = list(_profile_changes(name, lkey, o, n))
                 if _idle_text(o) != _idle_text(n):
-                    yield Change(name, lkey[0], lkey[1], "listener", "idle_timeout", _idle_text(o), _idle_text(n))
-                yield from _profile_changes(name, lkey, o, n)
+                    # the declared profile's nlb_idle_timeout_s saying the same is the same fact: one line
+                    same = [c for c in profile if c.field == "profile nlb_idle_timeout_s"
+                            and str(c.before) == str(o.idle_timeout) and str(c.after) == str(n.idle_timeout)]
+                    note = "the declared connection profile's nlb_idle_timeout_s too" if same else ""
+                    profile = [c for c in profile if c not in same]
+                    yield Change(name, lkey[0], lkey[1], "listener", "idle_timeout", _idle_text(o), _idle_text(n), note)
+                yield from profile
                 st = tr.status(lkey)
                 if st.status in (REPLACED, MAY_REPLACE):
                     yield Change(name, lkey[0], lkey[1], "listener", "listener", lkey[1], st.describe(), st.status)
@@ -391,6 +431,8 @@ def format_json(result: DiffResult) -> str:
         "summary": _summary(result),
         "changes": [c.to_dict() for c in result.changes],
         "findings": [_finding_dict(f, s, n, p) for (f, s, n), p in zip(items, prints, strict=True)],
+        "fixed": [f.to_dict() for f in result.fixed],
+        "quotas": [{**asdict(q), "message": q.line()} for q in result.quotas],
     }
     return json.dumps(doc, indent=2, sort_keys=True, default=str) + "\n"
 
@@ -437,6 +479,11 @@ def format_text(result: DiffResult) -> str:
     for i, f in enumerate(result.head_findings):
         mark = "new " if i in result.new else "    "
         lines.append(f"  {mark}{f.severity.value:<7} {f.rule:<8} {f.stack}/{f.resource}: {f.message}")
+    lines.append(f"fixed by this change: {len(result.fixed)} (base's findings head no longer has)")
+    lines += [f"  fixed   {f.severity.value:<7} {f.rule:<8} {f.stack}/{f.resource}: {f.message}" for f in result.fixed]
+    if result.quotas:
+        lines.append(f"quotas: {len(result.quotas)} count(s) past an AWS default quota")
+        lines += [f"  {q.line()}" for q in result.quotas]
     # every line starts with the diff's own words; the rest is one line with controls visible
     return "\n".join(plain(line, 40 * 256) for line in lines) + "\n"
 
@@ -483,9 +530,32 @@ def format_markdown(result: DiffResult) -> str:
     from edge_origin.checker import budgeted_rows
 
     table = findings_table(result)
-    tail = "\n".join(["### Findings", "", *table[:2], *budgeted_rows(table[2:], MAX_SUMMARY_BYTES // 2)]) + "\n"
+    tail_lines = ["### Findings", "", *table[:2], *budgeted_rows(table[2:], MAX_SUMMARY_BYTES // 2)]
+    tail_lines += ["", *fixed_section(result, "###")]
+    if result.quotas:
+        tail_lines += ["", *quota_section(result, "###")]
+    tail = "\n".join(tail_lines) + "\n"
     head = fit_markdown("\n".join(out), MAX_SUMMARY_BYTES - len(tail.encode("utf-8")) - 64, "change list of the diff")
     return head.rstrip("\n") + "\n\n" + tail
+
+
+def fixed_section(result: DiffResult, level: str = "###") -> list[str]:
+    """Markdown: base's findings this change fixes (head no longer has them)."""
+    out = [f"{level} Fixed by this change ({len(result.fixed)})", ""]
+    if not result.fixed:
+        return [*out, "None: every finding base had is still in head (or base had none)."]
+    out += ["| Severity | Rule | Resource | Message (in base) |", "|---|---|---|---|"]
+    from edge_origin.checker import budgeted_rows
+
+    rows = [f"| {f.severity.value} | {_md(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {_md(f.message)} |" for f in result.fixed]
+    return [*out, *budgeted_rows(rows, MAX_SUMMARY_BYTES // 8)]
+
+
+def quota_section(result: DiffResult, level: str = "###") -> list[str]:
+    """Markdown: counts this change takes past an AWS default quota (empty list when none)."""
+    if not result.quotas:
+        return []
+    return [f"{level} Quotas", "", *[f"- {_md(q.line())}" for q in result.quotas]]
 
 
 def format_diff_sarif(result: DiffResult) -> str:

@@ -54,8 +54,24 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
             f"deploy (base: {', '.join(record_label(r) for r in before)}; head: {', '.join(record_label(r) for r in after)}): "
             "CloudFormation creates or updates them one at a time while the others are still on the old policy, and "
             "Route 53 refuses a name with two policies: the deploy fails and rolls back",
-            FIX,
+            _fix(before, after, old),
         )
+
+
+def _fix(before: list, after: list, old: list[str]) -> str:
+    """The fix for this change: records of another policy ADDED beside a name's unchanged records
+    (base's all still there, same policy) are most likely an accident: remove them. Otherwise the
+    policy is meant to change: migrate (FIX)."""
+    kept = {record_key(r): r.routing_policy for r in after}
+    added = [r for r in after if r.routing_policy not in old]
+    if added and all(kept.get(record_key(r)) == r.routing_policy for r in before):
+        policies = "/".join(sorted({r.routing_policy for r in added}))
+        return (
+            f"Remove the added {policies} record set(s) {', '.join(record_label(r) for r in added)}: the name keeps "
+            f"answering with its {'/'.join(old)} records, and Route 53 allows one routing policy per name and type. "
+            "If the routing policy is meant to change, migrate instead (see `edge-origin rules explain EO-CHG1`)."
+        )
+    return FIX
 
 
 RULE = TransitionRule(

@@ -18,6 +18,25 @@ FIX = (
     "raise it only when no address change is planned."
 )
 
+# The fix each kind of finding gets: one that speaks of the change the finding is about.
+FIX_IDLE_RAISED = (
+    "Split the change: raise the NLB idle timeout first (one deploy, clients unchanged), then roll out the clients "
+    "with the new keepalive time once every listener has it."
+)
+FIX_IDLE_LOWERED = (
+    "Split the change: lower the client keepalive time first (roll out the clients, and the CloudFront origin "
+    "keepalive), then lower the NLB idle timeout in a later deploy."
+)
+FIX_CLOUDFRONT = (
+    "Change the CloudFront origin keepalive and the NLB idle timeout in separate deploys: when raising both, raise "
+    "the idle timeout first; when lowering the idle timeout, lower the origin keepalive first. Each step then keeps "
+    "the origin keepalive below the idle timeout."
+)
+FIX_TTL = (
+    "Keep the gRPC origin's TTL at its base value (60 s or less), or raise it only when no address change (an EIP or "
+    "NLB replaced, records moved) is planned, and lower it again, one old TTL before the next address change."
+)
+
 WHY = (
     "Clients (pods, devices) take new keepalive settings on their own schedule while CloudFormation updates "
     "listeners and the distribution: for a while old listeners serve new clients and new listeners serve old "
@@ -75,7 +94,7 @@ def _listener_findings(base: TemplateModel, head: TemplateModel) -> Iterator[Fin
                     f"{new.resource.logical_id}: idle timeout {old_idle} s -> {new_idle} s, client keepalive "
                     f"{_n(old_profile)} s -> {_n(new_profile)} s: {who} on {what} ({idle} s idle) fail {', '.join(broken)} "
                     "while the change rolls out",
-                    FIX,
+                    FIX_IDLE_LOWERED if new_idle < old_idle else FIX_IDLE_RAISED,
                 )
 
 
@@ -114,7 +133,7 @@ def _cloudfront_findings(base: TemplateModel, head: TemplateModel) -> Iterator[F
                                 f"{dist.resource.logical_id} origin {origin.id}: keepalive {ka_old} s -> {ka_new} s, "
                                 f"{new.resource.stack}/{new.resource.logical_id} idle {idle_old} s -> {idle_new} s: {how} "
                                 f"({ka} s >= {idle} s) makes CloudFront reuse connections the NLB dropped during the deploy",
-                                FIX,
+                                FIX_CLOUDFRONT,
                             )
 
 
@@ -132,7 +151,7 @@ def _ttl_findings(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]
                 RULE.id, Severity.WARNING, top.resource,
                 f"{name}: TTL raised {max(old)} s -> {top_ttl} s on a gRPC origin: edges keep a dead or replaced address "
                 "that much longer, and long-lived connections pile onto what one answer held",
-                FIX,
+                FIX_TTL,
             )
 
 

@@ -1,0 +1,155 @@
+"""The project's settings for ``edge-origin check`` / ``report`` / ``diff``: ``[tool.edge-origin]`` in
+``pyproject.toml`` or a ``.edge-origin.yaml``, read from the repository root.
+
+Where: the nearest folder, from the current one up to the repository root (the folder holding
+``.git``), with a ``.edge-origin.yaml`` (or ``.yml``) or a ``pyproject.toml`` that has a
+``[tool.edge-origin]`` table; both in one folder is bad input (keep one). ``--config FILE`` names
+the file instead.
+
+Keys (``KEYS``): ``select`` and ``ignore`` (lists of rule ids or prefixes, see
+``edge_origin.rules.selection``) and ``fail-on`` (``error`` | ``warning`` | ``info``). An unknown
+key is bad input naming it and the allowed keys. On the command line, ``--select`` and
+``--fail-on`` replace the file's value; ``--ignore`` adds to the file's list.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+YAML_NAMES = (".edge-origin.yaml", ".edge-origin.yml")
+PYPROJECT = "pyproject.toml"
+TABLE = "tool.edge-origin"
+KEYS = ("select", "ignore", "fail-on")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used: the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings a file gave (``source``: the file, or "" when there was none)."""
+
+    source: str = ""
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    fail_on: str | None = None
+
+
+def _load_toml(path: Path) -> dict:
+    try:
+        import tomllib  # Python 3.11+
+    except ImportError:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ImportError:
+            raise ConfigError(
+                f"{path}: reading [{TABLE}] on Python 3.10 needs tomli (pip install tomli), or use {YAML_NAMES[0]}"
+            ) from None
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it: {exc}") from None
+
+
+def _pyproject_table(path: Path) -> dict | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if "edge-origin" not in text:  # most pyproject.toml files: no need to parse them
+        return None
+    tool = _load_toml(path).get("tool", {})
+    table = tool.get("edge-origin") if isinstance(tool, dict) else None
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [{TABLE}] must be a table")
+    return table
+
+
+def _yaml_table(path: Path) -> dict:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: cannot read it: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: must be a mapping of {', '.join(KEYS)}")
+    return data
+
+
+def find_config(start: Path | str | None = None) -> Path | None:
+    """The config file that applies in ``start`` (default: the current folder), or None."""
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        found = [folder / n for n in YAML_NAMES if (folder / n).is_file()]
+        pyproject = folder / PYPROJECT
+        if pyproject.is_file() and _pyproject_table(pyproject) is not None:
+            found.append(pyproject)
+        if len(found) > 1:
+            raise ConfigError(f"{folder}: both {' and '.join(p.name for p in found)} hold edge-origin settings; keep one")
+        if found:
+            return found[0]
+        if (folder / ".git").exists():
+            return None  # the repository root: settings above it belong to something else
+    return None
+
+
+def _strings(path: Path, key: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: {key} must be a list of rule ids or prefixes (e.g. [\"EO-NLB3\", \"EO-KA\"])")
+    return tuple(value)
+
+
+def parse_config(path: Path, table: Mapping[str, object]) -> Config:
+    """Check the keys and types of ``table`` (read from ``path``)."""
+    from edge_origin.rules.selection import parse_selectors
+
+    for key in table:
+        if key not in KEYS:
+            near = difflib.get_close_matches(str(key).replace("_", "-"), KEYS, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise ConfigError(f"{path}: unknown key {key!r}{hint} (allowed keys: {', '.join(KEYS)})")
+    fail_on = table.get("fail-on")
+    if fail_on is not None and fail_on not in ("error", "warning", "info"):
+        raise ConfigError(f"{path}: fail-on {fail_on!r}: allowed error, warning, info")
+    try:
+        select = parse_selectors(_strings(path, "select", table.get("select", [])), what="select")
+        ignore = parse_selectors(_strings(path, "ignore", table.get("ignore", [])), what="ignore")
+    except ConfigError:
+        raise
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    return Config(source=str(path), select=select, ignore=ignore, fail_on=fail_on)  # type: ignore[arg-type]
+
+
+def load_config(path: Path | str | None = None, *, start: Path | str | None = None) -> Config:
+    """The settings from ``path`` (a ``.edge-origin.yaml`` or a ``pyproject.toml``), else from the
+    file ``find_config(start)`` finds; ``Config()`` when there is none. ConfigError on bad input."""
+    if path is None:
+        found = find_config(start)
+        if found is None:
+            return Config()
+        path = found
+    path = Path(path)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such file")
+    if path.name == PYPROJECT or path.suffix == ".toml":
+        table = _pyproject_table(path)
+        if table is None:
+            raise ConfigError(f"{path}: no [{TABLE}] table")
+    else:
+        table = _yaml_table(path)
+    return parse_config(path, table)
+
+
+__all__ = ["KEYS", "Config", "ConfigError", "find_config", "load_config", "parse_config"]
