@@ -563,6 +563,7 @@ class TemplateModel:
         by_key = {v.resource.key: v for v in self.vpc_origins}
         view = by_key.get((ref.stack, ref.logical_id)) if isinstance(ref, ResourceRef) else None
         origin.vpc_origin = view
+        origin.protocol_policy_unknown = view is None  # the policy lives in a VPC origin outside these templates
         if view is not None:
             origin.protocol_policy = view.protocol_policy
             origin.protocol_policy_unknown = view.protocol_policy_unknown
