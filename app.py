@@ -7,5 +7,5 @@ synthesize with no AWS account, credentials or lookups.
 
 from stacks.app_builder import build_reference_app
 
-app, _ = build_reference_app()
+app, _ = build_reference_app(vpc_origin=True)  # both topologies: TelemetryIngest, TelemetryIngestVpcOrigin
 app.synth()

@@ -12,12 +12,14 @@ from stacks.acknowledgements import acknowledge_reference_findings
 from stacks.reference import ReferenceConfig, TelemetryIngestStack
 
 STACK_NAME = "TelemetryIngest"
+VPC_ORIGIN_STACK_NAME = "TelemetryIngestVpcOrigin"
 
 
 def build_reference_app(
-    context: dict[str, Any] | None = None, *, outdir: str | None = None, checks: bool = True
+    context: dict[str, Any] | None = None, *, outdir: str | None = None, checks: bool = True, vpc_origin: bool = False
 ) -> tuple[cdk.App, TelemetryIngestStack]:
-    """The reference app with its stack; ``checks`` adds cdk-nag's AwsSolutions pack and edge-origin's rules."""
+    """The reference app with its stack; ``checks`` adds cdk-nag's AwsSolutions pack and edge-origin's rules;
+    ``vpc_origin`` adds the second topology as stack ``TelemetryIngestVpcOrigin`` (app.py does)."""
     # stack_traces=False: in a Python app each annotation's JavaScript trace points into the jsii
     # kernel, and the CDK CLI prints its first frame (`../tmpXXXX/lib/program.js:1:5591`) above every
     # warning: noise. (The cdk.json context key aws:cdk:disable-stack-trace does the same, with a
@@ -31,10 +33,26 @@ def build_reference_app(
         env=cdk.Environment(account=config.account, region=config.region),
         description="edge-origin reference: gRPC telemetry ingest, CloudFront -> multivalue Route 53 -> NLB -> EKS",
     )
+    stacks = [stack]
+    if vpc_origin:
+        stacks.append(build_vpc_origin_stack(app, config))
     if checks:
-        acknowledge_reference_findings(stack)
+        for each in stacks:
+            acknowledge_reference_findings(each)
         cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(), EdgeOriginChecks())
     return app, stack
+
+
+def build_vpc_origin_stack(app: cdk.App, config: ReferenceConfig) -> TelemetryIngestStack:
+    """The same service on the second topology: CloudFront -> VPC origin -> internal NLB -> EKS."""
+    return TelemetryIngestStack(
+        app,
+        VPC_ORIGIN_STACK_NAME,
+        config=config,
+        origin_access="vpc-origin",
+        env=cdk.Environment(account=config.account, region=config.region),
+        description="edge-origin reference: gRPC telemetry ingest, CloudFront -> VPC origin -> internal NLB -> EKS",
+    )
 
 
 def cdk_json_context(path: str = "cdk.json") -> dict[str, Any]:

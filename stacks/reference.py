@@ -67,9 +67,14 @@ class ReferenceConfig:
 class TelemetryIngestStack(cdk.Stack):
     """Devices stream telemetry over gRPC: CloudFront -> multivalue records -> 2 NLBs x 3 zones -> EKS."""
 
-    def __init__(self, scope: Construct, construct_id: str, *, config: ReferenceConfig, **kwargs: Any) -> None:
+    def __init__(
+        self, scope: Construct, construct_id: str, *, config: ReferenceConfig, origin_access: str = "public-eip", **kwargs: Any
+    ) -> None:
+        """``origin_access="vpc-origin"``: the second topology (issue 31), CloudFront -> VPC origin ->
+        one internal NLB -> EKS; no zone, EIPs, records or health checks."""
         super().__init__(scope, construct_id, **kwargs)
-        zone = route53.HostedZone.from_hosted_zone_attributes(
+        vpc_origin = origin_access == "vpc-origin"
+        zone = None if vpc_origin else route53.HostedZone.from_hosted_zone_attributes(
             self, "Zone", hosted_zone_id=config.zoneId, zone_name=config.zoneName
         )
         log_bucket = None
@@ -91,7 +96,8 @@ class TelemetryIngestStack(cdk.Stack):
             origin_name=config.originName,
             service_name=config.serviceName,
             namespace=config.namespace,
-            nlb_count=config.nlbCount,
+            origin_access=origin_access,
+            nlb_count=None if vpc_origin else config.nlbCount,
             listener_port=config.listenerPort,
             target_port=config.targetPort,
             target_health_check_port=config.healthCheckPort,

@@ -94,6 +94,8 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "route53_health_checker_cidrs": [["1.2.3.4/99"], [], ["not-a-cidr"]],
         "client_cidrs": [["10.0.0.0/8"]],  # internet-facing refuses any
         "private_ip_offset": [3, 251],
+        "vpc_origin": [],  # with internet_facing=True (the row's default) any True is refused too
+        "vpc_origin_security_group_id": ["sg-0123456789abcdef0"],  # only with vpc_origin=True
         "rules_per_security_group": [0, 10, 1001],
         "name_prefix": ["UPPER", "a" * 42, "-x"],
         "tags": [{"": "v"}, {"k" * 129: "v"}, {"aws:x": "y"}, {"k": "v" * 257}],
@@ -133,6 +135,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "fleet": [],
         "records": [],
         "distribution": [],
+        "origin_name": ["", "a b"],
         "alarm_topic": [],
         "period": [30, 90, 3660, cdk.Duration.hours(2)],
         "imbalance_threshold": [1.0, 21, INF, -INF, "2"],
@@ -151,6 +154,8 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "zone": [],
         "origin_name": ["origin.example.org", "a..example.com"],
         "service_name": ["Ingest_Svc", "a" * 64],
+        "origin_access": ["vpc", "VPC-ORIGIN", "private-link"],
+        "vpc_origin_security_group_id": ["sg-0123456789abcdef0"],  # only with origin_access='vpc-origin'
         "vpc": [],
         "max_azs": [1, 7],
         "nlb_count": [0, 21],

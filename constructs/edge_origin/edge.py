@@ -279,6 +279,7 @@ class GrpcEdgeDistribution(Construct):
             read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
             custom_headers=self.origin_verification.custom_headers if self.origin_verification else None,
         )
+        self.origin = self._chosen_origin(self.origin)
         self.distribution = cloudfront.Distribution(
             self,
             "Distribution",
@@ -304,3 +305,8 @@ class GrpcEdgeDistribution(Construct):
         )
         if self.origin_verification is not None:
             self.distribution.node.default_child.add_metadata(METADATA_KEY, self.origin_verification.metadata)
+
+    def _chosen_origin(self, http_origin: cloudfront.IOrigin) -> cloudfront.IOrigin:
+        """The origin the distribution uses: the ``HttpOrigin`` here; ``GrpcVpcOriginDistribution``
+        (edge_origin.vpc_origin) returns a VPC origin with the same timeouts and headers."""
+        return http_origin

@@ -57,7 +57,8 @@ class ZonalAddress:
     """The zone's name (a token in an environment-agnostic stack)."""
     subnet: ec2.ISubnet
     ip_address: str
-    """A literal IP (internal NLBs) or the EIP's ``Ref`` token (internet-facing NLBs)."""
+    """A literal IP (internal NLBs), the EIP's ``Ref`` token (internet-facing NLBs), or "" (VPC-origin
+    NLBs: no address is published)."""
     eip: ec2.CfnEIP | None
     set_identifier: str
     """``<name_prefix>-nlb<i>-zone<k>``: k is the zone's 1-based position in the VPC's zone order."""
@@ -131,6 +132,8 @@ class OriginFleet(Construct):
         route53_health_checker_cidrs: Sequence[str] | None = None,
         client_cidrs: Sequence[str] | None = None,
         private_ip_offset: int = 200,
+        vpc_origin: bool = False,
+        vpc_origin_security_group_id: str | None = None,
         rules_per_security_group: int = 60,
         name_prefix: str = "origin",
         tags: Mapping[str, str] | None = None,
@@ -175,6 +178,15 @@ class OriginFleet(Construct):
         :param client_cidrs: internal NLBs only: who may connect. Default: the VPC CIDR.
         :param private_ip_offset: internal NLBs only: host offset of NLB ``i``'s address in each
             subnet is ``private_ip_offset + i`` (4..250). Default 200.
+        :param vpc_origin: internal NLBs for a CloudFront VPC origin (requires ``internet_facing=False``
+            and a TCP listener: CloudFront refuses NLBs with TLS listeners as VPC origins): no fixed
+            addresses, and the security groups admit, on the listener port, only CloudFront's VPC
+            origin service (the origin-facing prefix list, or ``vpc_origin_security_group_id``).
+            Default False.
+        :param vpc_origin_security_group_id: with ``vpc_origin``: admit this security group (the
+            ``CloudFront-VPCOrigins-Service-SG`` VPC origins create in the VPC; CloudFormation cannot
+            read its id, so it is known only after a first deploy) instead of the prefix list.
+            Default: the prefix list.
         :param rules_per_security_group: inbound-rule quota per security group, the prefix list
             counting as its weight (max entries). Default 60 (the AWS default quota).
         :param name_prefix: prefix of the set identifiers and Name tags (``<prefix>-nlb1-zone1``;
@@ -235,6 +247,20 @@ class OriginFleet(Construct):
         if client_cidrs is not None:
             require_str_list(where, "client_cidrs", client_cidrs, allow_empty=False)
         require_int_range(where, "private_ip_offset", private_ip_offset, 4, 250)
+        require_bool(where, "vpc_origin", vpc_origin)
+        if vpc_origin and internet_facing:
+            raise EdgeOriginPropError(where, "internet_facing", internet_facing, "False with vpc_origin=True (an internal NLB)")
+        if vpc_origin and listener_protocol != "TCP":
+            raise EdgeOriginPropError(
+                where, "listener_protocol", listener_protocol, "'TCP' with vpc_origin=True (NLBs with TLS listeners can't be VPC origins)"
+            )
+        if vpc_origin_security_group_id is not None:
+            if not vpc_origin:
+                raise EdgeOriginPropError(where, "vpc_origin_security_group_id", vpc_origin_security_group_id, "only with vpc_origin=True")
+            require_str(where, "vpc_origin_security_group_id", vpc_origin_security_group_id, r"sg-[0-9a-f]{8,17}",
+                        "a security group id sg-xxxxxxxx (CloudFront-VPCOrigins-Service-SG)")
+        self.vpc_origin = vpc_origin
+        self._vpc_origin_sg = vpc_origin_security_group_id
         require_int_range(where, "rules_per_security_group", rules_per_security_group, 1, 1000)
         require_str(where, "name_prefix", name_prefix, NAME_PREFIX_PATTERN, "1..41 of a-z, 0-9, '-'")
         self.tags = require_tags(where, "tags", tags) if tags is not None else {}
@@ -372,6 +398,18 @@ class OriginFleet(Construct):
         r53_cidrs: Sequence[str] | None,
         client_cidrs: Sequence[str] | None,
     ) -> list[_IngressRule]:
+        if self.vpc_origin:
+            if client_cidrs is not None:
+                raise EdgeOriginPropError(where, "client_cidrs", list(client_cidrs), "unset with vpc_origin=True (only CloudFront)")
+            if self._vpc_origin_sg is not None:
+                peer = ec2.Peer.security_group_id(self._vpc_origin_sg)
+                return [_IngressRule(peer, self.listener_port, 1, "CloudFront VPC origin service")]
+            return [
+                _IngressRule(
+                    ec2.Peer.prefix_list(self._prefix_list_id(where, prefix_list_id)), self.listener_port,
+                    self._prefix_list_weight(), "CloudFront origin-facing (VPC origin)",
+                )
+            ]
         if not internet_facing:
             cidrs = list(client_cidrs) if client_cidrs is not None else [self.vpc_cidr_block]
             for cidr in cidrs:
@@ -480,6 +518,9 @@ class OriginFleet(Construct):
                 addresses.append(ZonalAddress(name, zone, subnet, address, eip, set_id, zone_index))
                 self._output(f"{name}EipZone{zone_index + 1}Address", address, f"Elastic IP of {set_id}")
                 self._output(f"{name}EipZone{zone_index + 1}AllocationId", allocation_id, f"allocation id of {set_id}")
+            elif self.vpc_origin:  # no published address: CloudFront reaches the NLB through the VPC origin
+                mappings.append(elbv2.SubnetMapping(subnet=subnet))
+                addresses.append(ZonalAddress(name, zone, subnet, "", None, set_id, zone_index))
             else:
                 ip = _host_in(subnet, private_ip_offset + index, self.node.path)
                 mappings.append(elbv2.SubnetMapping(subnet=subnet, private_ipv4_address=ip))

@@ -73,12 +73,13 @@ class GrpcEdgeToOrigin(Construct):
         scope: Construct,
         construct_id: str,
         *,
-        zone: route53.IHostedZone,
+        zone: route53.IHostedZone | None = None,
         origin_name: str,
         service_name: str,
+        origin_access: str = "public-eip",
         vpc: ec2.IVpc | None = None,
         max_azs: int = 3,
-        nlb_count: int = 2,
+        nlb_count: int | None = None,
         listener_port: int = 443,
         target_port: int = 8443,
         service_port: int | None = None,
@@ -102,6 +103,7 @@ class GrpcEdgeToOrigin(Construct):
         cluster: eks.ICluster | None = None,
         cloudfront_prefix_list_id: str | None = None,
         route53_health_checker_cidrs: Sequence[str] | None = None,
+        vpc_origin_security_group_id: str | None = None,
         name_prefix: str = "origin",
         tags: Mapping[str, str] | None = None,
         deletion_protection: bool = True,
@@ -115,13 +117,22 @@ class GrpcEdgeToOrigin(Construct):
         """
         :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
             needs no lookup; a private zone is refused: CloudFront could not resolve the name).
-        :param origin_name: the origin DNS name CloudFront connects to, inside ``zone``.
+            Required with ``origin_access="public-eip"``; unset with ``"vpc-origin"`` (no records).
+        :param origin_name: the origin DNS name CloudFront connects to, inside ``zone``; with
+            ``"vpc-origin"`` the name CloudFront sends as Host and SNI (the pods' certificate name).
         :param service_name: the Kubernetes Service of the gRPC pods.
+        :param origin_access: how CloudFront reaches the NLBs: ``"public-eip"`` (default:
+            internet-facing NLBs, one EIP per zone, health-checked multivalue records) or
+            ``"vpc-origin"`` (a CloudFront VPC origin to one internal NLB in private subnets: no
+            EIPs, records or Route 53 health checks; the NLB admits only CloudFront's VPC-origin
+            traffic; timeouts 1..120 s). See README "Choosing a topology" and
+            ``edge_origin.vpc_origin``.
         :param vpc: VPC for the NLBs (public subnets in >= 2 zones). Default: the ``cluster``'s
             VPC, else a new VPC.
         :param max_azs: zones of a new VPC (2..6). Default 3.
-        :param nlb_count: NLBs (1..20). Default 2. Records and EIPs: ``nlb_count`` x zones (the
-            default EIP quota is 5 per region: 2 x 3 needs a raise, or ``nlb_count=1``).
+        :param nlb_count: NLBs (1..20). Default 2 (``"vpc-origin"``: 1, the only value). Records and
+            EIPs: ``nlb_count`` x zones (the default EIP quota is 5 per region: 2 x 3 needs a raise,
+            or ``nlb_count=1``).
         :param listener_port: NLB TCP listener port, also what CloudFront and Route 53 connect to.
             Default 443.
         :param target_port: pod port (TLS and HTTP/2 terminate on the pods). Default 8443.
@@ -150,7 +161,11 @@ class GrpcEdgeToOrigin(Construct):
         :param cluster: imported EKS cluster with a kubectl provider: the bindings are applied and,
             without ``vpc``, the NLBs go into its VPC. Default: none (manifests written to cdk.out).
         :param cloudfront_prefix_list_id: override of the per-region CloudFront prefix list id.
-        :param route53_health_checker_cidrs: override of the shipped Route 53 checker ranges.
+        :param route53_health_checker_cidrs: override of the shipped Route 53 checker ranges
+            (``"public-eip"`` only).
+        :param vpc_origin_security_group_id: ``"vpc-origin"`` only: admit the VPC origins' service
+            security group (``CloudFront-VPCOrigins-Service-SG``, known after a first deploy)
+            instead of the origin-facing prefix list. Default: the prefix list.
         :param name_prefix: prefix of the set identifiers and Name tags. Default ``origin``.
         :param tags: tags for NLBs, target groups, EIPs, security groups and health checks.
         :param deletion_protection: NLB deletion protection. Default True.
@@ -170,6 +185,10 @@ class GrpcEdgeToOrigin(Construct):
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeToOrigin", self)
+        vpc_path = _validate_origin_access(
+            where, origin_access, zone, nlb_count, route53_health_checker_cidrs, vpc_origin_security_group_id
+        )
+        nlb_count = nlb_count if nlb_count is not None else 1 if vpc_path else 2
         props = OriginProps(
             zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
             max_azs=max_azs, nlb_count=nlb_count, listener_port=listener_port, target_port=target_port,
@@ -178,13 +197,14 @@ class GrpcEdgeToOrigin(Construct):
             target_health_check_port=target_health_check_port, target_health_check_path=target_health_check_path,
             record_ttl=record_ttl, name_prefix=name_prefix, tags=tags, deletion_protection=deletion_protection,
             access_logs_bucket=access_logs_bucket, export_prefix=export_prefix, account_quotas=account_quotas,
+            zone_required=not vpc_path,
         ).validate(where)
         _validate_edge_props(
             where, origin_health_check_type, origin_health_check_path, origin_health_check_interval,
             origin_health_check_failure_threshold, http_version, domain_names, certificate, domain_zone,
             web_acl_id, log_bucket, price_class,
         )
-        if zone_privacy(zone) == "private":
+        if zone is not None and zone_privacy(zone) == "private":
             raise EdgeOriginPropError(
                 where, "zone", zone_name_of(zone), "a public hosted zone (CloudFront resolves origin_name on the internet)"
             )
@@ -195,6 +215,21 @@ class GrpcEdgeToOrigin(Construct):
             connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
             cloudfront=True,
         )
+        self.origin_access = origin_access
+        if vpc_path:
+            from edge_origin.vpc_origin import build_vpc_origin_path
+
+            build_vpc_origin_path(
+                self, where, props,
+                edge_kwargs=self._edge_kwargs(
+                    props.origin_name, listener_port, http_version, domain_names, certificate, web_acl_id, log_bucket,
+                    price_class, origin_verification,
+                ),
+                cloudfront_prefix_list_id=cloudfront_prefix_list_id,
+                vpc_origin_security_group_id=vpc_origin_security_group_id,
+            )
+            self._finish(props, service_name, namespace, domain_zone, domain_names, monitoring, where, export_prefix)
+            return
         self.fleet = props.make_fleet(
             self,
             where,
@@ -237,6 +272,31 @@ class GrpcEdgeToOrigin(Construct):
         # The distribution is created or updated only after its origin's records exist: renaming the
         # origin in one deploy never points CloudFront at a name without records (EO-CHG3).
         self.edge.distribution.node.add_dependency(self.records)
+        self._finish(props, service_name, namespace, domain_zone, domain_names, monitoring, where, export_prefix)
+
+    def _edge_kwargs(self, origin_name: str, listener_port: int, http_version: str, domain_names: Sequence[str] | None,
+                     certificate: acm.ICertificate | None, web_acl_id: str | None, log_bucket: s3.IBucket | None,
+                     price_class: cloudfront.PriceClass, origin_verification: OriginVerification | None) -> dict:
+        """The distribution's props from the pattern's (the VPC-origin path's ``GrpcVpcOriginDistribution``)."""
+        return {
+            "origin_name": origin_name,
+            "origin_port": listener_port,
+            "keepalive_timeout": round(self.profile.cloudfront_keepalive_timeout_s),
+            "read_timeout": round(self.profile.cloudfront_read_timeout_s),
+            "http_version": http_version,
+            "domain_names": list(domain_names) if domain_names is not None else None,
+            "certificate": certificate,
+            "web_acl_id": web_acl_id,
+            "log_bucket": log_bucket,
+            "price_class": price_class,
+            "origin_verification": origin_verification,
+        }
+
+    def _finish(self, props: OriginProps, service_name: str, namespace: str, domain_zone: route53.IHostedZone | None,
+                domain_names: Sequence[str] | None, monitoring: WatchOptions | None, where: ConstructLabel,
+                export_prefix: str | None) -> None:
+        """What both topologies share: bindings, profile metadata, the pods' verification ConfigMap,
+        custom-domain aliases, the watch and the outputs."""
         self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
         record_profile_on(self.edge.distribution, self.profile)
         if self.edge.origin_verification is not None:  # the pods' half of origin verification
@@ -246,7 +306,8 @@ class GrpcEdgeToOrigin(Construct):
                 verification_configmap(self.edge.origin_verification.verification, f"{service_name}-origin-verify", namespace)
             )
         self.aliases = self._aliases(domain_zone, list(domain_names or ()))
-        self.watch = make_watch(self, where, monitoring, self.fleet, self.records, self.edge.distribution)
+        origin = self.records.record_name if self.records is not None else self.edge.origin_name
+        self.watch = make_watch(self, where, monitoring, self.fleet, self.records, self.edge.distribution, origin_name=origin)
         self._outputs(export_prefix, [n.strip().rstrip('.').lower() for n in domain_names or ()])
 
     def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:
@@ -272,7 +333,7 @@ class GrpcEdgeToOrigin(Construct):
             ("DistributionDomainName", distribution.distribution_domain_name, "CloudFront domain name (*.cloudfront.net)"),
         ):
             cdk.CfnOutput(self, output_id, value=value, description=text)
-        origin_outputs(self, self.records.record_name, domain_names)
+        origin_outputs(self, self.records.record_name if self.records is not None else self.edge.origin_name, domain_names)
         secret_output = getattr(self.edge.origin_verification, "secret_arn_output", None)
         names = {secret_output.node.path: "OriginVerifySecretArn"} if secret_output is not None else {}
         self.exports = export_every_output(self, export_prefix, names=names)
@@ -291,6 +352,32 @@ class GrpcEdgeToOrigin(Construct):
 
 
 ORIGIN_HEALTH_CHECK_TYPES = ("TCP", "HTTPS")
+
+
+def _validate_origin_access(
+    where: ConstructLabel, origin_access: object, zone: object, nlb_count: object, r53_cidrs: object, vpc_sg: object
+) -> bool:
+    """``origin_access`` and the props that depend on it; True for the VPC-origin path."""
+    from edge_origin.vpc_origin import ORIGIN_ACCESS, VPC_ORIGIN
+
+    require_one_of(where, "origin_access", origin_access, ORIGIN_ACCESS)
+    if origin_access != VPC_ORIGIN:
+        if zone is None:
+            raise EdgeOriginPropError(where, "zone", None, "a public route53.IHostedZone with origin_access='public-eip'")
+        if vpc_sg is not None:
+            raise EdgeOriginPropError(where, "vpc_origin_security_group_id", vpc_sg, "only with origin_access='vpc-origin'")
+        return False
+    for prop, value in (("zone", zone), ("route53_health_checker_cidrs", r53_cidrs)):
+        if value is not None:
+            shown = zone_name_of(value) if prop == "zone" else value
+            raise EdgeOriginPropError(where, prop, shown, "unset with origin_access='vpc-origin' (no records, no Route 53 health checks)")
+    if nlb_count not in (None, 1):
+        raise EdgeOriginPropError(
+            where, "nlb_count", nlb_count,
+            "1 with origin_access='vpc-origin' (a gRPC behavior targets one origin, a VPC origin names one NLB, and "
+            "origin groups fail over only GET/HEAD/OPTIONS)",
+        )
+    return True
 
 
 def _validate_edge_props(

@@ -68,9 +68,11 @@ class OriginProps:
     :param access_logs_bucket: S3 bucket for NLB access logs (TLS listeners only write them).
     :param export_prefix: export the stack outputs under ``<prefix>-...``. Default: no exports.
     :param account_quotas: the account's real quotas (``AccountQuotas``). Default: AWS defaults.
+    :param zone_required: False for ``GrpcEdgeToOrigin(origin_access="vpc-origin")``, which makes no
+        records (``zone`` may then be None). Default True.
     """
 
-    zone: route53.IHostedZone
+    zone: route53.IHostedZone | None
     origin_name: str
     service_name: str
     listener_port: int
@@ -91,12 +93,14 @@ class OriginProps:
     access_logs_bucket: s3.IBucket | None = None
     export_prefix: str | None = None
     account_quotas: AccountQuotas | Mapping[str, int] | None = None
+    zone_required: bool = True
     quotas: AccountQuotas | None = field(default=None, init=False)
 
     def validate(self, where: ConstructLabel) -> OriginProps:
         """Check every shared prop before anything is made; returns self."""
-        require_construct(where, "zone", self.zone, route53.IHostedZone, "a route53.IHostedZone", optional=False)
-        normalize_record_name(where, self.origin_name, self.zone, "origin_name")
+        if self.zone is not None or self.zone_required:  # a VPC-origin path publishes no records
+            require_construct(where, "zone", self.zone, route53.IHostedZone, "a route53.IHostedZone", optional=False)
+            normalize_record_name(where, self.origin_name, self.zone, "origin_name")
         for prop in ("service_name", "namespace"):
             require_str(where, prop, getattr(self, prop), K8S_NAME_PATTERN, K8S_NAME_ALLOWED)
         require_port(where, "listener_port", self.listener_port)

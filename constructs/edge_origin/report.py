@@ -276,10 +276,14 @@ def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: in
     out = ["## edge-origin review", ""]
     out.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
     out.append("")
-    if not names:
+    from edge_origin import report_vpc  # the VPC-origin topology (issue 31)
+
+    vpc_sections = report_vpc.markdown_sections(model)
+    if not names and not vpc_sections:
         out += ["No gRPC or long-lived CloudFront origins found.", ""]
     for name in names:
         out += [f"### {_md(name)} ({_md(origins[name])})", "", _mermaid(model, name, origins[name]), ""]
+    out += vpc_sections
     if names:
         out += ["### Records", "", *_records_table(model, names), ""]
         out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
@@ -293,8 +297,12 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
     """A short plan: origin names, their records and zones, health checks, idle timeouts, findings count."""
     origins = model.origin_names()
     lines = [f"edge-origin plan: {len(model.stacks)} stack(s), {len(model.resources)} resource(s)"]
-    if not origins:
+    from edge_origin import report_vpc  # the VPC-origin topology (issue 31)
+
+    vpc_lines = report_vpc.text_lines(model)
+    if not origins and not vpc_lines:
         lines.append("no gRPC or long-lived CloudFront origins found")
+    lines += vpc_lines
     for name, kind in origins.items():
         users = ", ".join(_users(model, name)) or "no distribution in these templates"
         lines.append(f"origin {shorten(name)} ({kind}) <- {shorten(users, 4 * MAX_NAME)}")

@@ -104,8 +104,9 @@ class OriginWatch(Construct):
         construct_id: str,
         *,
         fleet: OriginFleet,
-        records: MultivalueOriginRecords,
+        records: MultivalueOriginRecords | None,
         distribution: cloudfront.IDistribution | None = None,
+        origin_name: str | None = None,
         alarm_topic: sns.ITopic | None = None,
         period: cdk.Duration | int = wm.DEFAULT_PERIOD_S,
         imbalance_threshold: float = wm.IMBALANCE_THRESHOLD,
@@ -120,9 +121,12 @@ class OriginWatch(Construct):
     ) -> None:
         """
         :param fleet: the path's ``OriginFleet``.
-        :param records: the path's ``MultivalueOriginRecords``.
+        :param records: the path's ``MultivalueOriginRecords``; None for a VPC-origin path (no
+            records: no healthy-records alarm or widget; ``origin_name`` names the path).
         :param distribution: the CloudFront distribution in front (5xx alarm, CloudFront widgets).
             Default: none (an internal path).
+        :param origin_name: the path's name in alarm texts when ``records`` is None (a VPC-origin
+            path). Default: the records' name.
         :param alarm_topic: SNS topic for every alarm's ALARM and OK actions. Default: no actions.
         :param period: metric period, 60..3600 s in whole minutes. Default 60 s.
         :param imbalance_threshold: max/mean of the zonal nodes' active flows that alarms,
@@ -144,8 +148,10 @@ class OriginWatch(Construct):
         super().__init__(scope, construct_id)
         where = ConstructLabel("OriginWatch", self)
         require_construct(where, "fleet", fleet, OriginFleet, "an OriginFleet", optional=False)
-        require_construct(where, "records", records, MultivalueOriginRecords, "a MultivalueOriginRecords", optional=False)
+        require_construct(where, "records", records, MultivalueOriginRecords, "a MultivalueOriginRecords", optional=origin_name is not None)
         require_construct(where, "distribution", distribution, cloudfront.IDistribution, "a cloudfront.IDistribution")
+        if origin_name is not None:
+            require_str(where, "origin_name", origin_name, r"[A-Za-z0-9_.-]{1,253}", "the path's origin DNS name")
         require_construct(where, "alarm_topic", alarm_topic, sns.ITopic, "an sns.ITopic")
         period_s = seconds_of(where, "period", period)
         if not (wm.PERIOD_RANGE_S[0] <= period_s <= wm.PERIOD_RANGE_S[1]) or period_s % 60:
@@ -159,7 +165,8 @@ class OriginWatch(Construct):
                 where, "evaluation_periods", evaluation_periods, f"at most {86400 // self.period_seconds} with period {self.period_seconds}s (one day)"
             )
         self.datapoints_to_alarm = require_int_range(where, "datapoints_to_alarm", datapoints_to_alarm, 1, self.evaluation_periods)
-        record_count = len(records.records)
+        record_count = len(records.records) if records is not None else 0
+        self.path_name = records.record_name if records is not None else origin_name
         if min_healthy_records is None:
             self.min_healthy_records = wm.default_min_healthy(record_count)
         else:
@@ -181,7 +188,8 @@ class OriginWatch(Construct):
         self._global_alarms = self._global_alarm_placement()
 
         self._imbalance_alarm()
-        self._healthy_records_alarm()
+        if records is not None:
+            self._healthy_records_alarm()
         self._reset_alarms()
         if distribution is not None:
             self._origin_5xx_alarm()
@@ -280,10 +288,10 @@ class OriginWatch(Construct):
         self.imbalance_expression = expression
         alarm = self._alarm(
             "Imbalance", expression, self.imbalance_threshold, cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-            f"{self.records.record_name}: one of the {unit} holds more than {self.imbalance_threshold} x the mean of active "
+            f"{self.path_name}: one of the {unit} holds more than {self.imbalance_threshold} x the mean of active "
             f"flows (total >= {self.imbalance_flow_floor}): connections piled up",
         )
-        alarm.node.default_child.add_metadata(IMBALANCE_ALARM_METADATA_KEY, self.records.record_name)
+        alarm.node.default_child.add_metadata(IMBALANCE_ALARM_METADATA_KEY, self.path_name)
 
     def _healthy_records_alarm(self) -> None:
         checks = [r.health_check.health_check_id for r in self.records.records]
@@ -303,7 +311,7 @@ class OriginWatch(Construct):
         alarm = self._alarm(
             "HealthyRecords", self._math(wm.healthy_expression(ids), metrics, "healthy records", "h"),
             self.min_healthy_records, cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
-            f"{self.records.record_name}: fewer than {self.min_healthy_records} of {len(checks)} records healthy",
+            f"{self.path_name}: fewer than {self.min_healthy_records} of {len(checks)} records healthy",
             cloudwatch.TreatMissingData.BREACHING,
         )
         self._place_global(alarm)
@@ -318,7 +326,7 @@ class OriginWatch(Construct):
             self._alarm(
                 alarm_id, self._math(wm.reset_rate_expression(ids), [by_name[n] for n in names], "NLB resets per second", "r"),
                 self.reset_rate_threshold, cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-                f"{self.records.record_name}: NLBs {', '.join(names)} reset more than {self.reset_rate_threshold}/s "
+                f"{self.path_name}: NLBs {', '.join(names)} reset more than {self.reset_rate_threshold}/s "
                 "(flows idle past the NLB idle timeout, then used: keepalive shorter than the idle timeout?)",
             )
 
@@ -329,7 +337,7 @@ class OriginWatch(Construct):
         alarm = self._alarm(
             "Origin5xx", self._cloudfront_metric("5xxErrorRate", None), self.origin_5xx_threshold,
             cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-            f"{self.records.record_name}: CloudFront 5xx error rate above {self.origin_5xx_threshold} %",
+            f"{self.path_name}: CloudFront 5xx error rate above {self.origin_5xx_threshold} %",
         )
         self._place_global(alarm)
 
@@ -369,14 +377,15 @@ class OriginWatch(Construct):
                 "Healthy targets",
                 [m.target_group.metrics.healthy_host_count(period=self._period, label=m.name) for m in self.fleet.members],
             ),
-            graph(
+        ]
+        if self.records is not None:
+            widgets.append(graph(
                 "Record health (Route 53, us-east-1)",
                 [
                     self._health_metric(r.health_check.health_check_id, GLOBAL_METRICS_REGION).with_(label=r.address.set_identifier)
                     for r in self.records.records
                 ],
-            ),
-        ]
+            ))
         if hasattr(self, "imbalance_expression"):
             widgets.append(
                 graph(
@@ -408,8 +417,9 @@ def make_watch(
     where: ConstructLabel,
     monitoring: WatchOptions | None,
     fleet: OriginFleet,
-    records: MultivalueOriginRecords,
+    records: MultivalueOriginRecords | None,
     distribution: cloudfront.IDistribution | None = None,
+    origin_name: str | None = None,
 ) -> OriginWatch | None:
     """A pattern's ``monitoring=`` prop: ``OriginWatch`` "Watch" from ``WatchOptions``, or None when off."""
     if monitoring is None:
@@ -423,6 +433,8 @@ def make_watch(
         if monitoring.additional_metrics:
             raise EdgeOriginPropError(where, "monitoring.additional_metrics", True, "False (no CloudFront in this pattern)")
     try:
-        return OriginWatch(scope, "Watch", fleet=fleet, records=records, distribution=distribution, **kwargs)
+        return OriginWatch(
+            scope, "Watch", fleet=fleet, records=records, distribution=distribution, origin_name=origin_name, **kwargs
+        )
     except EdgeOriginPropError as exc:
         raise EdgeOriginPropError(where, f"monitoring.{exc.prop}", exc.value, exc.allowed) from None

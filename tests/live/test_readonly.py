@@ -52,6 +52,9 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
         with mock_aws():
             session = LiveSession(region="us-east-1")
             built = accounts.multivalue(session)  # building the account mutates: record only afterwards
+            import test_vpc_origins_read as vpc_read
+
+            vpc_origin_nlb = vpc_read._internal_nlb(session)
             ec2 = session.client("ec2")
             private = accounts.zone(session, built, "internal.example", vpc_id=ec2.describe_vpcs()["Vpcs"][0]["VpcId"])
             accounts.change(session, private, [{"Name": "db.internal.example", "Type": "A", "TTL": 60,
@@ -69,6 +72,9 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
             odd = [{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-0123456789abcdef0"}]
             preflight(session, [REFERENCE, write(tmp, {**fleet(eips=0, nlbs=0, ingress=odd), **extra})])
             assert [p.origin for p in watch(session, origins=[accounts.ORIGIN], since_s=600).paths] == [accounts.ORIGIN]
+            # VPC origins (issue 31): moto has none, so ListVpcOrigins/GetVpcOrigin come from a Stubber
+            with vpc_read._stub(session, vpc_origin_nlb, keepalive=60):
+                audit(session)
     finally:
         for key, value in saved.items():
             if value is None:

@@ -16,6 +16,11 @@ def _add_profile_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("file", help="profile file, JSON or YAML")
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.add_argument("--no-cloudfront", action="store_true", help="internal origin: skip the CloudFront checks")
+    c.add_argument(
+        "--in-vpc-clients", action=argparse.BooleanOptionalAction, default=None,
+        help="whether clients in the VPC reach the NLB directly (default: the file's in_vpc_clients key, else yes); "
+        "--no-in-vpc-clients for a CloudFront-only path (no in-VPC client checks)",
+    )
     r = psub.add_parser("render", help="render the matching gRPC settings for the services")
     r.add_argument("file", nargs="?", help="profile file (default: --preset, or the defaults)")
     r.add_argument("--preset", help="start from this preset (a file's own 'preset' key wins)")
@@ -36,7 +41,9 @@ def _cmd_profile(args: argparse.Namespace) -> int:
 
     try:
         if args.profile_command == "check":
-            code, out = profile_cli.check_file(args.file, args.format, cloudfront=not args.no_cloudfront)
+            code, out = profile_cli.check_file(
+                args.file, args.format, cloudfront=not args.no_cloudfront, in_vpc_clients=args.in_vpc_clients
+            )
         else:
             code, out = profile_cli.render_profile(
                 args.file, args.preset, args.lang, args.name, args.namespace, cloudfront=not args.no_cloudfront,

@@ -36,6 +36,7 @@ from edge_origin.model.views import (
     SecurityGroupView,
     SubnetMappingView,
     TargetGroupView,
+    VpcOriginView,
     as_bool,
     props_of,
 )
@@ -63,6 +64,7 @@ ROUTE53_RECORDS_PER_ZONE = 10_000
 #: default; the check stays linear in records per name below them (benchmarks/bench_records_per_name.py).
 MAX_RECORD_SETS_PER_NAME = 50_000
 MAX_RECORD_SETS = 250_000
+VPC_ORIGIN = "AWS::CloudFront::VpcOrigin"
 
 
 def _routing_policy(p: Props) -> str:
@@ -480,7 +482,8 @@ class TemplateModel:
     @cached_property
     def _views_by_key(self) -> dict[tuple[str, str], Any]:
         out: dict[tuple[str, str], Any] = {}
-        for group in (self.load_balancers, self.target_groups, self.eips, self.security_groups, self.distributions):
+        for group in (self.load_balancers, self.target_groups, self.eips, self.security_groups, self.distributions,
+                      self.vpc_origins):
             for view in group:
                 out[view.resource.key] = view
         return out
@@ -538,7 +541,7 @@ class TemplateModel:
         views = []
         for res in self._by_type.get(DISTRIBUTION, ()):
             cfg = props_of(res).mapping("DistributionConfig")
-            origins = [self._origin(o) for o in cfg.mappings("Origins")]
+            origins = [self._with_vpc_origin(self._origin(o)) for o in cfg.mappings("Origins")]
             by_id = {o.id: o for o in origins}
             groups: dict[str, list[OriginView]] = {}
             for item in cfg.mapping("OriginGroups").mappings("Items"):
@@ -563,10 +566,54 @@ class TemplateModel:
             )
         return views
 
+    @cached_property
+    def vpc_origins(self) -> list[VpcOriginView]:
+        """Every ``AWS::CloudFront::VpcOrigin`` (issue 31: CloudFront -> VPC origin -> internal NLB)."""
+        views = []
+        for res in self._by_type.get(VPC_ORIGIN, ()):
+            cfg = props_of(res).mapping("VpcOriginEndpointConfig")
+            address_type = cfg.literal_str("IpAddressType")
+            views.append(VpcOriginView(
+                resource=res,
+                endpoint=cfg.str("Arn"),
+                name=cfg.str("Name"),
+                protocol_policy=cfg.literal_str("OriginProtocolPolicy"),
+                https_port=cfg.int("HTTPSPort"),
+                http_port=cfg.int("HTTPPort"),
+                ip_address_type=address_type.lower() if address_type is not None else None,
+                protocol_policy_unknown=cfg.unknown or _deploy_time(cfg.raw("OriginProtocolPolicy")),
+            ))
+        return views
+
+    def _with_vpc_origin(self, origin: OriginView) -> OriginView:
+        """A ``VpcOriginConfig`` origin joined to its ``AWS::CloudFront::VpcOrigin`` (when in the
+        templates): protocol policy and port come from the VPC origin's endpoint config."""
+        if origin.vpc_origin_id is None:
+            return origin
+        ref = origin.vpc_origin_id
+        by_key = {v.resource.key: v for v in self.vpc_origins}
+        view = by_key.get((ref.stack, ref.logical_id)) if isinstance(ref, ResourceRef) else None
+        origin.vpc_origin = view
+        origin.protocol_policy_unknown = view is None  # the policy lives in a VPC origin outside these templates
+        if view is not None:
+            origin.protocol_policy = view.protocol_policy
+            origin.protocol_policy_unknown = view.protocol_policy_unknown
+            origin.https_port = view.https_port
+            origin.http_port = view.http_port
+        return origin
+
+    def vpc_origin_load_balancer(self, origin: OriginView) -> LoadBalancerView | None:
+        """The load balancer a VPC origin's endpoint names (None: not a VPC origin, or not in the templates)."""
+        view = origin.vpc_origin
+        return self.load_balancer(view.endpoint) if view is not None else None
+
     @staticmethod
     def _origin(o: Props) -> OriginView:
         custom = o.mapping("CustomOriginConfig")
         domain = o.str("DomainName")
+        vpc = o.mapping("VpcOriginConfig")
+        if o.has("VpcOriginConfig") and not o.has("CustomOriginConfig"):
+            custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
         return OriginView(
             id=display_value(o.str("Id")),
             domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
@@ -578,6 +625,7 @@ class TemplateModel:
             http_port=custom.int("HTTPPort"),
             raw=o.data,
             protocol_policy_unknown=custom.unknown or _deploy_time(custom.raw("OriginProtocolPolicy")),
+            vpc_origin_id=vpc.str("VpcOriginId") if o.has("VpcOriginConfig") else None,
         )
 
     @staticmethod
@@ -610,13 +658,17 @@ class TemplateModel:
         """Names that are gRPC origins: (a) the DomainName of an origin used by a behavior with
         ``GrpcConfig.Enabled``; (b) names of record sets with the metadata marker
         ``edge-origin:grpc-origin: true``."""
-        names = {o.domain_name for _, _, o in self.grpc_origins() if isinstance(o.domain_name, str)}
+        names = {o.domain_name for _, _, o in self.grpc_origins() if isinstance(o.domain_name, str) and o.vpc_origin_id is None}
         names.update(r.name for r in self.all_record_sets if r.grpc_marker and isinstance(r.name, str))
         return names
 
     def cloudfront_origin_names(self) -> set[str]:
-        """DomainNames (normalized literal strings) of every CloudFront origin."""
-        return {o.domain_name for d in self.distributions for o in d.origins if isinstance(o.domain_name, str)}
+        """DomainNames (normalized literal strings) of every CloudFront origin CloudFront resolves (a VPC
+        origin's DomainName is its Host/SNI name: CloudFront reaches the VPC origin's endpoint)."""
+        return {
+            o.domain_name for d in self.distributions for o in d.origins
+            if isinstance(o.domain_name, str) and o.vpc_origin_id is None
+        }
 
     def long_lived_origin_names(self) -> set[str]:
         """CloudFront origin names (not gRPC) whose records point at NLBs: long-lived
@@ -690,7 +742,12 @@ class TemplateModel:
         return _unique(out)
 
     def load_balancers_for_origin(self, origin: OriginView) -> list[LoadBalancerView]:
-        """Load balancers an origin reaches: by its name's records, or directly (GetAtt DNSName)."""
+        """Load balancers an origin reaches: a VPC origin's endpoint, by its name's records, or
+        directly (GetAtt DNSName)."""
+        if origin.vpc_origin_id is not None:
+            lb = self.vpc_origin_load_balancer(origin)
+            if lb is not None:
+                return [lb]
         if isinstance(origin.domain_name, str):
             return self.load_balancers_for_name(origin.domain_name)
         lb = self.load_balancer(origin.domain_name)

@@ -474,6 +474,12 @@ class OriginView:
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
     #: ``OriginProtocolPolicy`` is not decidable from the templates.
     protocol_policy_unknown: bool = False
+    #: ``VpcOriginConfig.VpcOriginId`` (a CloudFront VPC origin: ``keepalive_timeout`` and
+    #: ``read_timeout`` then come from ``VpcOriginConfig``; ``protocol_policy`` and ``https_port``
+    #: from the VPC origin's endpoint config when it is in the templates). None: not a VPC origin.
+    vpc_origin_id: Any = None
+    #: The ``AWS::CloudFront::VpcOrigin`` it names, when that is in the templates.
+    vpc_origin: VpcOriginView | None = None
 
     @property
     def custom_headers(self) -> dict[str, Any]:
@@ -485,6 +491,25 @@ class OriginView:
             if isinstance(item, dict) and isinstance(item.get("HeaderName"), str):
                 out[item["HeaderName"].strip().lower()] = item.get("HeaderValue")
         return out
+
+
+@dataclass(eq=False)
+class VpcOriginView:
+    """An ``AWS::CloudFront::VpcOrigin``: CloudFront's way into a private ALB, NLB or EC2 instance.
+
+    ``endpoint`` is ``VpcOriginEndpointConfig.Arn`` (a load balancer ``Ref`` or an ARN);
+    ``ip_address_type`` ``ipv4`` (the API's default) or ``dualstack`` (botocore 1.44.8
+    ``VpcIpAddressType``: "IPv6-only is not supported for VPC origins")."""
+
+    resource: Resource
+    endpoint: Any
+    name: Any
+    protocol_policy: str | None
+    https_port: int | None
+    http_port: int | None
+    ip_address_type: str | None
+    #: ``OriginProtocolPolicy`` is decided at deploy time.
+    protocol_policy_unknown: bool = False
 
 
 @dataclass(eq=False)

@@ -22,15 +22,41 @@ K8S_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]
 K8S_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
+#: Profile-file key that is not a profile field but a fact about the path (issue 31): whether clients
+#: inside the VPC reach the NLB directly. ``false`` for a CloudFront-only path (the public-EIP path
+#: whose security groups admit only CloudFront, or a VPC origin to an internal NLB): the in-VPC
+#: client checks (hop "in-VPC client -> NLB") are then not run. Default true.
+IN_VPC_CLIENTS_KEY = "in_vpc_clients"
+
+
+def load_path_profile(path: str, preset: str | None = None) -> tuple[ConnectionProfile, bool | None]:
+    """A profile file and its ``in_vpc_clients`` key (None when absent); ProfileError for bad input."""
+    data = parse_profile_text(read_profile_file(path), path)
+    in_vpc: bool | None = None
+    if isinstance(data, dict) and IN_VPC_CLIENTS_KEY in data:
+        data = dict(data)
+        in_vpc = data.pop(IN_VPC_CLIENTS_KEY)
+        if not isinstance(in_vpc, bool):
+            raise ProfileError(f"{path}: {IN_VPC_CLIENTS_KEY}: must be true or false, got {in_vpc!r:.60}")
+    if isinstance(data, dict) and preset and "preset" not in data:
+        data = {"preset": preset, **data}
+    return ConnectionProfile.from_mapping(data, source=path), in_vpc
+
+
 def check_file(
-    path: str, fmt: str = "text", *, cloudfront: bool = True, langs: tuple[str, ...] | None = None
+    path: str, fmt: str = "text", *, cloudfront: bool = True, langs: tuple[str, ...] | None = None,
+    in_vpc_clients: bool | None = None,
 ) -> tuple[int, str]:
     """Check a profile file: (exit code, output). Raises ProfileError for bad input.
 
     ``langs`` the gRPC implementations judged (go, java, python); default all three.
+    ``in_vpc_clients`` whether clients in the VPC reach the NLB directly: the flag
+    (``--in-vpc-clients`` / ``--no-in-vpc-clients``) wins over the file's ``in_vpc_clients`` key;
+    neither: True. False (a CloudFront-only path) skips the in-VPC client checks.
     """
-    profile = ConnectionProfile.from_file(path)
-    findings = profile.check(source=path, cloudfront=cloudfront, langs=langs)
+    profile, from_file = load_path_profile(path)
+    in_vpc = in_vpc_clients if in_vpc_clients is not None else from_file
+    findings = profile.check(source=path, cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc)
     code = EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in findings) else EXIT_OK
     if fmt == "json":
         return code, json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n"
@@ -74,10 +100,7 @@ def render_profile(
         check_configmap_names(name, namespace)
     source = path or f"preset {preset or 'default'}"
     if path:
-        data = parse_profile_text(read_profile_file(path), path)
-        if isinstance(data, dict) and preset and "preset" not in data:
-            data = {"preset": preset, **data}
-        profile = ConnectionProfile.from_mapping(data, source=path)
+        profile, _in_vpc = load_path_profile(path, preset)  # rendered settings serve every client alike
     else:
         profile = ConnectionProfile.preset(preset or "default")
     if lang in POLICIES:

@@ -52,6 +52,7 @@ class Hop(str, Enum):
     TARGET = "target connection tracking"
     POD_SERVER = "pod gRPC server"
     IN_VPC_CLIENT = "in-VPC client -> NLB"
+    CLOUDFRONT_VPC_ORIGIN_TO_NLB = "CloudFront VPC origin -> internal NLB"
 
     def says(self, message: str) -> str:
         return f"[{self.value}] {message}"
@@ -93,6 +94,21 @@ CF_DEFAULT_KEEPALIVE_S = 5
 CF_DEFAULT_READ_S = 30
 CF_TIMEOUT_RANGE = (1, 60)
 CF_EXTENDED_MAX_S = 180
+
+# --- CloudFront VPC origin (issue 31) -------------------------------------------------------------
+CF_VPC_ORIGIN_TIMEOUT_RANGE = (1, 120)
+"""``VpcOriginConfig.OriginKeepaliveTimeout`` and ``OriginReadTimeout``: 1..120 s, defaults 5 s and 30 s.
+Source: the CloudFront API reference, shape ``VpcOriginConfig`` (botocore 1.44.8
+``cloudfront/2020-05-31/service-2.json``: "The minimum timeout is 1 second, the maximum is 120
+seconds, and the default ... is 5 seconds" / "... 30 seconds"), the same text in aws-cdk-lib 2.275's
+``CfnDistribution.VpcOriginConfigProperty``. aws-cdk-lib 2.275's L2 ``VpcOrigin`` calls both
+adjustable quotas (read 120 s, keep-alive 300 s by default quota) and checks only the minimum."""
+CF_VPC_ORIGIN_DEFAULT_KEEPALIVE_S = 5
+CF_VPC_ORIGIN_DEFAULT_READ_S = 30
+SRC_VPC_ORIGIN = (
+    "CloudFront API reference VpcOriginConfig (botocore 1.44.8 cloudfront service-2.json); CloudFront "
+    "Developer Guide private-content-vpc-origins.html"
+)
 
 # --- margins -------------------------------------------------------------------------------------
 IDLE_GUARD_S = 5

@@ -36,6 +36,10 @@ from edge_origin.rules import (
     nlb3_termination_cross_zone,
     sec1_origin_verification,
     sg1_health_checkers,
+    vpc1_timeouts,
+    vpc2_nlb_not_vpc_origin,
+    vpc3_dns_vantage,
+    vpc4_reachable_around_cloudfront,
     watch1_imbalance_alarm,
 )
 from edge_origin.rules.base import PACK_NAME, Rule, TransitionRule
@@ -60,6 +64,10 @@ RULES: tuple[Rule, ...] = tuple(
         ka2_origin_timeouts_drift,
         ka3_profile_invalid,
         sec1_origin_verification,
+        vpc1_timeouts,
+        vpc2_nlb_not_vpc_origin,
+        vpc3_dns_vantage,
+        vpc4_reachable_around_cloudfront,
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}

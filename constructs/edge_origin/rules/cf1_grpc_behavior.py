@@ -67,7 +67,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 # "CloudFront only supports secure (HTTPS-based) gRPC connections. gRPC only supports
                 # end-to-end HTTPS" (CloudFront developer guide, Using gRPC with CloudFront): a gRPC
                 # viewer is HTTPS, so match-viewer connects to the origin with HTTPS too.
-                if not origin.custom or origin.protocol_policy not in HTTPS_TO_ORIGIN:
+                if not (origin.custom or origin.vpc_origin is not None) or origin.protocol_policy not in HTTPS_TO_ORIGIN:
                     yield finding(
                         RULE.id, Severity.ERROR, res,
                         f"{where}: origin {origin.id} is not reached over HTTPS (OriginProtocolPolicy {origin.protocol_policy or 'unset'}; "

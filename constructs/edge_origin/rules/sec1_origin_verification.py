@@ -67,6 +67,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 kind = "gRPC" if behavior.grpc_enabled else "long-lived"
                 if not behavior.grpc_enabled:
                     lbs = [lb for lb in lbs if lb.is_network]
+                if origin.vpc_origin_id is not None:  # only the account's VPC origins reach an internal NLB (EO-VPC4)
+                    lbs = [lb for lb in lbs if lb.scheme != "internal"]
                 open_lbs = [(lb, ingress) for lb in lbs if (ingress := cloudfront_ingress(model, lb)) is not None]
                 if not open_lbs:
                     continue

@@ -1,0 +1,87 @@
+"""EO-VPC1: a VPC origin's keepalive or read timeout outside 1..120 s, or not below its NLB's idle
+timeout (hop model: CloudFront VPC origin -> internal NLB)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import TemplateModel
+from edge_origin.profile import hops
+from edge_origin.profile.hops import Hop
+from edge_origin.rules.base import finding
+from edge_origin.rules.ka_profile import HopRule, listener_idle
+from edge_origin.rules.vpc_paths import vpc_origin_paths
+
+LOW, HIGH = hops.CF_VPC_ORIGIN_TIMEOUT_RANGE
+FIX = (
+    f"Set VpcOriginConfig OriginKeepaliveTimeout and OriginReadTimeout within {LOW}..{HIGH} s, the keepalive well below "
+    "the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s) and the read timeout below it too "
+    "(GrpcEdgeToOrigin(origin_access='vpc-origin') takes both from the connection profile)."
+)
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for path in vpc_origin_paths(model):
+        origin, res = path.origin, path.distribution.resource
+        keepalive = origin.keepalive_timeout if origin.keepalive_timeout is not None else hops.CF_VPC_ORIGIN_DEFAULT_KEEPALIVE_S
+        read = origin.read_timeout if origin.read_timeout is not None else hops.CF_VPC_ORIGIN_DEFAULT_READ_S
+        for field, value in (("OriginKeepaliveTimeout", keepalive), ("OriginReadTimeout", read)):
+            if not LOW <= value <= HIGH:
+                yield finding(
+                    RULE.id, Severity.ERROR, res,
+                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                        f"{path.label}: VpcOriginConfig {field} {value} s is outside {LOW}..{HIGH} s (CloudFront API "
+                        "reference, VpcOriginConfig): CloudFront refuses the distribution"
+                    ),
+                    FIX,
+                )
+        if path.load_balancer is None:
+            continue
+        for listener in path.load_balancer.listeners:
+            idle = listener_idle(listener).seconds
+            if idle is None:
+                continue
+            where = f"{listener.resource.stack}/{listener.resource.logical_id}"
+            severity = hops.idle_severity(keepalive, idle)
+            if severity is not None:
+                yield finding(
+                    RULE.id, Severity.WARNING, res,
+                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                        f"{path.label}: keepalive {keepalive} s is not well below the idle timeout {idle} s of {where} "
+                        f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; {hops.NLB_EXPIRY}"
+                    ),
+                    FIX,
+                )
+            if read >= idle:
+                yield finding(
+                    RULE.id, Severity.WARNING, res,
+                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                        f"{path.label}: read timeout {read} s is not below the idle timeout {idle} s of {where}: a response "
+                        "silent that long loses its flow at the NLB before CloudFront's own timeout answers the viewer"
+                    ),
+                    FIX,
+                )
+
+
+RULE = HopRule(
+    id="EO-VPC1",
+    severity=Severity.ERROR,
+    title="VPC origin timeouts out of range or not below the NLB idle timeout",
+    catches=(
+        f"A distribution origin with VpcOriginConfig whose OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout "
+        f"(default 30 s) is outside {LOW}..{HIGH} s (error); whose keepalive comes within 5 s or 10 % of the idle timeout "
+        "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings)."
+    ),
+    incident=(
+        "Idle connections reused by CloudFront after the NLB dropped them: resets and 502s "
+        "(keepalive-vs-nlb-idle-timeout), on the VPC-origin path as on the public one."
+    ),
+    fix=FIX,
+    check=check,
+    why=(
+        "Hop: CloudFront VPC origin -> internal NLB. Margin: " + hops.MARGIN_IDLE + ". Sources: " + hops.SRC_VPC_ORIGIN
+        + " (1..120 s, defaults 5 and 30; aws-cdk-lib 2.275's L1 CfnDistribution.VpcOriginConfigProperty says the same, "
+        "its L2 VpcOrigin calls both adjustable quotas); " + hops.SRC_NLB + "."
+    ),
+)

@@ -1,0 +1,61 @@
+"""EO-VPC3: a VPC origin's NLB with zonal DNS affinity: the NLB's DNS attributes seen from CloudFront."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import TemplateModel, display_value
+from edge_origin.model.views import attribute_known
+from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.vpc_paths import vpc_origin_paths
+
+ATTRIBUTE = "dns_record.client_routing_policy"
+AFFINITY = ("availability_zone_affinity", "partial_availability_zone_affinity")
+FIX = (
+    f"Leave {ATTRIBUTE} at any_availability_zone (the default) on an NLB behind a VPC origin, and keep cross-zone load "
+    "balancing on, so every zonal node's answer reaches every zone's pods whatever CloudFront resolves."
+)
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    seen: set[tuple[str, str]] = set()
+    for path in vpc_origin_paths(model):
+        lb = path.load_balancer
+        if lb is None or not lb.is_network or lb.resource.key in seen:
+            continue
+        seen.add(lb.resource.key)
+        policy = lb.attributes.get(ATTRIBUTE)
+        if not isinstance(policy, str) or policy.lower() not in AFFINITY or not attribute_known(lb.attributes, ATTRIBUTE):
+            continue
+        cross_zone_off = not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled")
+        worse = (
+            "; with cross-zone load balancing off, the favoured zone's pods take every CloudFront connection"
+            if cross_zone_off else ""
+        )
+        yield finding(
+            RULE.id, Severity.ERROR if cross_zone_off else Severity.WARNING, lb.resource,
+            f"{path.label}: NLB {lb.resource.logical_id} sets {ATTRIBUTE} {display_value(policy)}. Zonal affinity is "
+            "applied to clients that resolve through Route 53 Resolver in the VPC from a zone; a public resolver has no zone. "
+            "How CloudFront's VPC origin resolves the NLB's name and spreads connections over its zonal nodes is not "
+            "documented, so this setting either does nothing for CloudFront or favours the zone of wherever CloudFront "
+            f"resolves{worse}",
+            FIX,
+        )
+
+
+RULE = Rule(
+    id="EO-VPC3",
+    severity=Severity.WARNING,
+    title="VPC origin NLB with zonal DNS affinity",
+    catches=(
+        f"An NLB behind a VPC origin whose {ATTRIBUTE} is availability_zone_affinity or "
+        "partial_availability_zone_affinity (warning; error when cross-zone load balancing is off too)."
+    ),
+    incident=(
+        "The pile-up question moves from multivalue records to the NLB's DNS: a resolver that favours one zone's "
+        "node sends one zone's pods every new connection (l4-load-balancer-pins-grpc)."
+    ),
+    fix=FIX,
+    check=check,
+)
