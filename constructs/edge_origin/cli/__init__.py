@@ -78,18 +78,36 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from edge_origin.live.guard import RunGuard, Stop, default_deadline
+
+    live = hasattr(args, "deadline")  # the live commands: signals, the deadline, redacted output
+    guard = RunGuard(args.command, args.deadline or default_deadline(args)) if live else None
     try:
+        if guard is not None:
+            with guard:
+                code = int(args.func(args))
+                sys.stdout.flush()
+            return code
         code = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
         return code
     except BrokenPipeError:
         raise
     except UsageError as exc:
-        print(f"edge-origin {args.command}: {one_line(str(exc))}", file=sys.stderr)
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}")
         return EXIT_BAD_INPUT
+    except Stop as exc:
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}")
+        return exc.exit_code
     except KeyboardInterrupt:
         print(f"edge-origin {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _say(line: str) -> None:
+    from edge_origin.live.redact import redact
+
+    print(redact(line), file=sys.stderr)
 
 
 if __name__ == "__main__":

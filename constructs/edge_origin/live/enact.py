@@ -46,7 +46,11 @@ from typing import Any
 import botocore.exceptions
 import botocore.parsers
 
+from edge_origin.live import steps
 from edge_origin.live.boundary import UnreadableResponse
+from edge_origin.live.guard import Stop
+from edge_origin.live.guard import active as active_guard
+from edge_origin.live.health_owner import clean_owned, tag_owned
 from edge_origin.live.name_state import (
     ADDRESS_TYPES,
     Generation,
@@ -58,7 +62,9 @@ from edge_origin.live.name_state import (
     zone_name,
 )
 from edge_origin.live.paging import PagingError, paginate
-from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
+from edge_origin.live.plan_journal import Journal, reconcile, state_generations, state_path, write_plan_file
+from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path
+from edge_origin.live.redact import redact
 
 MAX_BATCH_VALUES = 1000
 HEALTHY_CHECKER_SHARE = 0.18  # Route 53: healthy when more than 18 % of its checkers say so
@@ -108,6 +114,16 @@ class OutcomeUnknown(RuntimeError):
         super().__init__(f"{message}; see what is live: {show_command}")
 
 
+class Interrupted(OutcomeUnknown):
+    """SIGINT, SIGTERM or the deadline once the batch may have been sent: the run did not finish
+    (exit 4). ``outcome`` is what the read-back found (``applied``, ``not-applied``,
+    ``other-writer``) or None when it could not finish; ``change_id`` when Route 53 answered."""
+
+    def __init__(self, message: str, show_command: str, outcome: str | None, change_id: str | None) -> None:
+        self.outcome, self.change_id = outcome, change_id
+        super().__init__(message, show_command)
+
+
 @dataclass(frozen=True)
 class EnactOptions:
     dry_run: bool = False
@@ -115,6 +131,7 @@ class EnactOptions:
     allow_full_change: bool = False
     wait_s: float = DEFAULT_WAIT_S
     retries: int = DEFAULT_RETRIES
+    keep_health_checks: bool = False  # True: never delete the owned health checks no record uses
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_change_share <= 1.0:
@@ -141,6 +158,7 @@ class Prepared:
     noop: bool = False
     notes: list[str] = field(default_factory=list)
     kept_records: list[dict[str, Any]] = field(default_factory=list)
+    reused_health_checks: dict[str, str] = field(default_factory=dict)  # re-tagged with this generation before sending
 
     def change_batch(self) -> dict[str, Any]:
         return {"Comment": _comment(self.plan), "Changes": self.changes}
@@ -166,6 +184,7 @@ class EnactResult:
     attempts: int = 1
     notes: list[str] = field(default_factory=list)
     read_back: str | None = None  # matches | differs | not read (after applying)
+    health_checks_deleted: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,6 +205,7 @@ class EnactResult:
             "insync": self.insync,
             "attempts": self.attempts,
             "read_back": self.read_back,
+            "health_checks_deleted": self.health_checks_deleted,
             "notes": self.notes,
         }
 
@@ -224,11 +244,37 @@ def caller_reference(plan: Plan, record: PlanRecord) -> str:
     return "edge-origin-" + hashlib.sha256(body.encode()).hexdigest()[:40]
 
 
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if number == 0:
+            return out
+
+
+def creation_reference(plan: Plan, record: PlanRecord, attempt: int = 1) -> str:
+    """The CallerReference a new check is created with: ``caller_reference`` + the generation
+    (base 36, at most 64 characters in all). Route 53 never takes the CallerReference of a DELETED
+    check again (API reference, CreateHealthCheck), and enact deletes the checks it owns once no
+    record uses them: a later plan with the same address gets a fresh reference. Retries of one
+    generation reuse theirs; a check of any generation is found again by ``caller_reference``
+    (its first 32 hex digits). ``attempt`` > 1 (planning again after a lost race) adds itself."""
+    again = f"-{_base36(attempt)}" if attempt > 1 else ""
+    return f"{caller_reference(plan, record)[:_BASE_REFERENCE_LENGTH]}-{_base36(plan.generation)}{again}"
+
+
+_BASE_REFERENCE_LENGTH = len("edge-origin-") + 32
+
+
 def _existing_health_checks(client: Any) -> dict[str, dict[str, Any]]:
+    """Existing checks by ``caller_reference`` (with or without the generation suffix)."""
     out: dict[str, dict[str, Any]] = {}
     for page in paginate(client, "list_health_checks"):
         for hc in page.get("HealthChecks", []):
-            out[hc["CallerReference"]] = hc
+            ref = hc["CallerReference"]
+            out.setdefault(ref[:_BASE_REFERENCE_LENGTH] if ref.startswith("edge-origin-") else ref, hc)
     return out
 
 
@@ -284,7 +330,7 @@ def _batch_values(changes: list[dict[str, Any]]) -> int:
 
 
 # --- the engine --------------------------------------------------------------------------------
-def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None) -> Prepared:
+def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None, attempt: int = 1) -> Prepared:
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
     live = read_name(client, plan.zone_id, plan.name, zone)  # looks the zone's name up when not given
     if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
@@ -301,19 +347,21 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
 
     existing = _existing_health_checks(client) if any(r.health_check_id is None for r in plan.records) else {}
     to_create: list[dict[str, Any]] = []
+    reused: dict[str, str] = {}  # set identifier -> an existing check found by its CallerReference
     wanted: dict[str, dict[str, Any]] = {}
     for record in plan.records:
         hc_id = record.health_check_id
         if hc_id is None:
             ref = caller_reference(plan, record)
-            found = existing.get(ref)
+            found = existing.get(ref[:_BASE_REFERENCE_LENGTH])
             if found is not None:
                 hc_id = found["Id"]
+                reused[record.set_identifier] = hc_id
             else:
                 hc_id = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
                 to_create.append({
                     "set_identifier": record.set_identifier,
-                    "CallerReference": ref,
+                    "CallerReference": creation_reference(plan, record, attempt),
                     "HealthCheckConfig": record.health_check.config(record.ip),  # type: ignore[union-attr]
                 })
         wanted[record.set_identifier] = desired_record(plan, record, hc_id)
@@ -373,6 +421,12 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         if hc_id.startswith("<"):
             continue
         state = health_state(client, hc_id)
+        if state is None and reused.pop(record.set_identifier, None) is not None:
+            # found by its reference a moment ago, deleted since (another enactor's clean-up): make a new one
+            wanted[record.set_identifier]["HealthCheckId"] = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
+            to_create.append({"set_identifier": record.set_identifier, "CallerReference": creation_reference(plan, record, attempt),
+                              "HealthCheckConfig": record.health_check.config(record.ip)})  # type: ignore[union-attr]
+            continue
         if state is None:
             raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
         if state != "unhealthy":
@@ -397,7 +451,12 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
     notes.extend(plan.notes())
     return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes,
-                    kept_records=[live_by_sid[sid] for sid in kept])
+                    kept_records=[live_by_sid[sid] for sid in kept],
+                    reused_health_checks={sid: hc for sid, hc in reused.items() if sid in added or sid in modified})
+
+
+def _raise(exc: BaseException) -> None:
+    raise exc
 
 
 def _result(prepared: Prepared, status: str) -> EnactResult:
@@ -411,20 +470,46 @@ def _result(prepared: Prepared, status: str) -> EnactResult:
 
 
 def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
-    """Create (or find again) the plan's missing health checks; fill their ids into the batch."""
+    """Create (or find again) the plan's missing health checks; fill their ids into the batch; tag
+    them, and re-tag the checks the plan takes up again, with this generation (another enactor's
+    clean-up deletes only checks of generations below the live one). A check deleted since
+    planning, or a reference Route 53 will not take again, is a lost race: plan again."""
     created: dict[str, str] = {}
-    for spec in prepared.health_checks_to_create:
-        hc = _before_send(
-            lambda spec=spec: client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"]),
-            f"create_health_check for {spec['set_identifier']}",
-        )
-        created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
+    plan = prepared.plan
+    try:
+        for spec in prepared.health_checks_to_create:
+            hc = _before_send(
+                lambda spec=spec: _race_on_deleted(lambda: client.create_health_check(
+                    CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"])),
+                f"create_health_check for {spec['set_identifier']}",
+            )
+            created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
+        for sid, hc_id in [*created.items(), *prepared.reused_health_checks.items()]:
+            _before_send(lambda hc_id=hc_id: _race_on_deleted(lambda: tag_owned(client, hc_id, plan.name, plan.generation)),
+                         f"change_tags_for_resource for {sid}")
+    except _DeletedMeanwhile as gone:
+        fresh = _before_send(lambda: read_name(client, plan.zone_id, plan.name, prepared.live.zone_name), "reading the name")
+        raise _LostRace(f"a health check was deleted while this plan waited ({gone})", fresh) from None
     for change in prepared.changes:
         rr = change["ResourceRecordSet"]
         placeholder = rr.get("HealthCheckId", "")
         if change["Action"] == "CREATE" and placeholder.startswith("<"):
             rr["HealthCheckId"] = created[rr["SetIdentifier"]]
     return created
+
+
+class _DeletedMeanwhile(Exception):
+    pass
+
+
+def _race_on_deleted(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except botocore.exceptions.ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code")
+        if code in ("NoSuchHealthCheck", "HealthCheckAlreadyExists"):
+            raise _DeletedMeanwhile(_aws_error(exc)[0]) from None
+        raise
 
 
 # --- sending and deciding what happened ----------------------------------------------------
@@ -448,8 +533,9 @@ def _aws_error(exc: BaseException) -> tuple[str, bool]:
         err = exc.response.get("Error", {})
         status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
         code = err.get("Code") or f"HTTP {status}"
-        return f"{code}: {err.get('Message') or ''}".rstrip(": "), code in TRANSIENT_CODES or (status or 0) >= 500
-    return " ".join(str(exc).split()), True
+        text = redact(f"{code}: {err.get('Message') or ''}".rstrip(": "))
+        return text, code in TRANSIENT_CODES or (status or 0) >= 500
+    return redact(" ".join(str(exc).split())), True
 
 
 # Not an outcome but the setup (exit 2 in the CLI, raised as botocore raises them): an endpoint
@@ -501,22 +587,59 @@ def judge(fresh: LiveName, prepared: Prepared) -> str:
 
 
 def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
-           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> EnactResult:
+           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
+           journal: Journal | None = None) -> EnactResult:
     """Create health checks, re-check health, send the batch; after any error once it may have
-    been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back."""
+    been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back.
+    ``journal``: the plan store's write-ahead entries (intent before the batch, the outcome after).
+    SIGINT, SIGTERM or the deadline (``Stop``, ``KeyboardInterrupt``) once the batch may have been
+    sent: read the name back and raise ``Interrupted``."""
     result = _result(prepared, "applied")
     result.health_checks_created = create_health_checks(client, prepared)
     plan = prepared.plan
     ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes
            if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] in ADDRESS_TYPES]
     kept_ids = [r["HealthCheckId"] for r in prepared.kept_records]
-    if not _before_send(lambda: any(is_healthy(client, hc) for hc in ids + kept_ids), "get_health_check_status"):
+    states = _before_send(lambda: [health_state(client, hc) for hc in ids + kept_ids], "get_health_check_status")
+    if not any(state in ("healthy", "pending") for state in states):
+        if None in states:  # a check of this plan deleted meanwhile (a newer plan's clean-up): plan again
+            fresh = _before_send(lambda: read_name(client, plan.zone_id, plan.name, prepared.live.zone_name), "reading the name")
+            raise _LostRace("a health check of this plan was deleted while it waited", fresh)
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
+    if journal is not None:
+        journal.intent()  # written ahead: a kill from here on leaves the intent for the next run
+    steps.reach("before-send")
+    try:
+        return _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+    except (Stop, KeyboardInterrupt) as stop:
+        raise _interrupted(client, prepared, result, stop, journal) from None
+
+
+def _send_and_settle(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult, journal: Journal | None, *,
+                     sleep: Callable[[float], None], clock: Callable[[], float]) -> EnactResult:
+    """From the batch on: send it, decide, wait, read back, record the outcome, clean up."""
+    plan = prepared.plan
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
     except AWS_ERRORS as exc:
-        return _after_error(client, prepared, result, exc)
+        try:
+            settled = _after_error(client, prepared, result, exc)
+        except NotApplied as failed:
+            _record(journal, "not-applied", [str(failed)])
+            raise
+        except OutcomeUnknown as unknown:
+            _record(journal, "unknown", [str(unknown)])
+            raise
+        except _LostRace as race:
+            _record(journal, "not-applied", [f"another writer's generation {race.fresh.live_generation} landed: {race.cause}"])
+            raise
+        _record(journal, "applied", settled.notes)
+        _clean_health_checks(client, prepared, options, settled)
+        return settled
+    steps.reach("after-send")
     result.change_id = info["Id"]
+    if journal is not None:
+        journal.sent(info["Id"])
     try:
         result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
     except AWS_ERRORS as exc:
@@ -525,7 +648,72 @@ def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
     if result.insync is False and options.wait_s > 0:
         result.notes.append(f"change {info['Id']} applied but not INSYNC after {options.wait_s:g} s")
     _read_back(client, prepared, result)
+    _record(journal, "applied", result.notes)
+    _clean_health_checks(client, prepared, options, result)
     return result
+
+
+def _record(journal: Journal | None, state: str, notes: list[str]) -> None:
+    if journal is not None:
+        journal.outcome(state, notes)
+
+
+def _clean_health_checks(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult) -> None:
+    """Once the plan is live and read back as planned: delete the checks this name owns that no
+    record uses (``health_owner.clean_owned``), unless ``keep_health_checks``."""
+    if options.keep_health_checks or result.read_back != "matches":
+        return
+    try:
+        plan = prepared.plan
+        deleted, notes = clean_owned(client, plan.name, plan.generation, still_live=lambda: read_name(
+            client, plan.zone_id, plan.name, prepared.live.zone_name).live_generation == plan.generation)
+    except (*AWS_ERRORS, PagingError) as exc:
+        text = exc if isinstance(exc, PagingError) else _aws_error(exc)[0]
+        result.notes.append(f"unused health checks not cleaned ({text}); the plan is applied")
+        return
+    result.health_checks_deleted = deleted
+    result.notes.extend(notes)
+    if deleted:
+        result.notes.append(f"deleted {len(deleted)} health check(s) this name owned that no record uses (--keep-health-checks keeps them)")
+
+
+INTERRUPT_OUTCOMES = {
+    "applied": "applied: generation {gen} of this plan is live{change}",
+    "not-applied": "not applied: the name holds the state read before{change}",
+    "other-writer": "not applied: another writer's generation {live} is live",
+}
+
+
+def _interrupted(client: Any, prepared: Prepared, result: EnactResult, stop: BaseException, journal: Journal | None) -> Interrupted:
+    """A stop once the batch may have been sent: read the name back (a short grace of its own),
+    record what is known, and say it."""
+    plan = prepared.plan
+    what = str(stop) if isinstance(stop, Stop) else "interrupted (KeyboardInterrupt)"
+    guard = active_guard()
+    if guard is not None:
+        guard.grace()
+    verdict: str | None = None
+    fresh = None
+    try:
+        steps.reach("during-read-back")
+        fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
+        verdict = judge(fresh, prepared)
+        if verdict == "unknown":
+            verdict = None
+        if journal is not None:
+            journal.outcome({"applied": "applied", None: "unknown"}.get(verdict, "not-applied"), [what])
+    except (Stop, KeyboardInterrupt, *AWS_ERRORS, PagingError, NameStateError, OSError, PlanError):
+        pass
+    finally:
+        if guard is not None:
+            guard.disarm()
+    change = f" (change {result.change_id})" if result.change_id else ""
+    if verdict is None:
+        found = "the read-back did not finish: outcome unknown" if fresh is None else \
+            f"read back: {plan.fqdn} holds neither this plan nor the state read before (generation {fresh.live_generation}): outcome unknown"
+    else:
+        found = "read back: " + INTERRUPT_OUTCOMES[verdict].format(gen=plan.generation, change=change, live=fresh.live_generation if fresh else "?")
+    return Interrupted(f"{what} after the batch may have been sent; {found}", show_command(plan), verdict, result.change_id)
 
 
 def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: BaseException) -> EnactResult:
@@ -548,6 +736,8 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
         )
         _read_back(client, prepared, result, fresh)
         return result
+    if verdict == "not-applied" and code == "NoSuchHealthCheck":
+        raise _LostRace(cause, fresh)  # a check deleted between planning and sending: plan again
     if verdict == "not-applied":
         if code in REFUSED_BATCH_CODES or not transient:
             raise EnactFailed(f"Route 53 refused the batch: {cause} (re-read: the name holds the state read before; nothing changed)") from None
@@ -602,6 +792,7 @@ def read_back(fresh: LiveName, prepared: Prepared) -> list[str]:
 
 def _read_back(client: Any, prepared: Prepared, result: EnactResult, fresh: LiveName | None = None) -> None:
     if fresh is None:
+        steps.reach("during-read-back")
         try:
             fresh = read_name(client, prepared.plan.zone_id, prepared.plan.name, prepared.live.zone_name)
         except (*AWS_ERRORS, PagingError) as exc:
@@ -630,6 +821,7 @@ def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
     deadline = clock() + wait_s
     delay = 0.5
     while True:
+        steps.reach("during-wait")
         status = client.get_change(Id=info["Id"])["ChangeInfo"]["Status"]
         if status == "INSYNC":
             return True
@@ -642,18 +834,28 @@ def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
 
 def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
-          after_read: Callable[[Prepared], None] | None = None) -> EnactResult:
+          after_read: Callable[[Prepared], None] | None = None, journal: Journal | None = None) -> EnactResult:
     """Apply ``plan`` (see the module docstring). Returns an ``EnactResult`` (applied, no-op,
     dry-run), raises ``NotApplied`` (``Refusal``/``StalePlan``/``EnactFailed``: nothing changed;
-    ``TransientFailure``: nothing changed, safe to retry) or ``OutcomeUnknown``.
-    ``after_read`` runs between read and send (tests)."""
+    ``TransientFailure``: nothing changed, safe to retry) or ``OutcomeUnknown`` (``Interrupted``:
+    a stop once the batch may have been sent). ``after_read`` runs between read and send (tests);
+    ``journal`` (``PlanStore.journal(plan)``) gets the write-ahead entries. A ``Stop`` before the
+    batch is sent propagates, saying nothing was sent."""
+    try:
+        return _enact(client, plan, options, sleep=sleep, clock=clock, after_read=after_read, journal=journal)
+    except Stop as stop:
+        raise Stop(stop.kind, f"{stop} (before the batch was sent: nothing changed)") from None
+
+
+def _enact(client: Any, plan: Plan, options: EnactOptions | None, *, sleep: Callable[[float], None], clock: Callable[[], float],
+           after_read: Callable[[Prepared], None] | None, journal: Journal | None) -> EnactResult:
     options = options or EnactOptions()
     zone = _before_send(lambda: zone_name(client, plan.zone_id), "get_hosted_zone")
     attempts = 0
     last_race = ""
     while True:
         attempts += 1
-        prepared = _before_send(lambda: prepare(client, plan, options, zone=zone), "reading the name")
+        prepared = _before_send(lambda n=attempts: prepare(client, plan, options, zone=zone, attempt=n), "reading the name")
         if prepared.noop:
             result = _result(prepared, "no-op")
             result.attempts = attempts
@@ -668,7 +870,7 @@ def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
         if after_read is not None:
             after_read(prepared)
         try:
-            result = submit(client, prepared, options, sleep=sleep, clock=clock)
+            result = submit(client, prepared, options, sleep=sleep, clock=clock, journal=journal)
         except _LostRace as race:
             fresh = race.fresh
             if plan.generation <= fresh.live_generation:
@@ -729,10 +931,24 @@ class PlanStore:
         return self.directory / name.lower().rstrip(".")
 
     def save(self, plan: Plan) -> Path:
-        path = self._dir(plan.name) / f"{plan.generation}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_plan(plan, path)
-        return path
+        return write_plan_file(self._dir(plan.name), plan)
+
+    def journal(self, plan: Plan) -> Journal:
+        """The write-ahead entries of ``plan`` (``edge_origin.live.plan_journal``)."""
+        return Journal(self._dir(plan.name), plan)
+
+    def reconcile(self, client: Any, zone_id: str, name: str) -> list[str]:
+        """Make the store agree with Route 53 for ``name`` (``plan_journal.reconcile``): notes."""
+        live = read_name(client, zone_id, name)
+        folder = self._dir(name)
+        if not folder.is_dir() and live.generation is None:
+            return []
+        return reconcile(folder, live, zone_id)
+
+    def state(self, name: str, generation: int) -> dict[str, Any] | None:
+        from edge_origin.live.plan_journal import read_state
+
+        return read_state(self._dir(name), generation)
 
     def generations(self, name: str) -> list[int]:
         # glob finds nothing in a folder that does not exist (or is a file): no plans
@@ -755,7 +971,12 @@ class PlanStore:
             if gen in protected or gen in newest or gen > live.live_generation:
                 continue
             (self._dir(name) / f"{gen}.json").unlink(missing_ok=True)
+            state_path(self._dir(name), gen).unlink(missing_ok=True)
             removed.append(gen)
+        oldest_kept = min([g for g in stored if g not in removed] or [live.live_generation])
+        for gen in state_generations(self._dir(name)):  # entries of plans never applied, older than every kept plan
+            if gen < oldest_kept and gen not in protected and not (self._dir(name) / f"{gen}.json").exists():
+                state_path(self._dir(name), gen).unlink(missing_ok=True)
         return removed
 
 
