@@ -24,14 +24,19 @@ def _live(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
     """Turn the live layer's one-line errors (credentials, endpoint, bad input) into exit 2."""
 
     def run(args: argparse.Namespace) -> int:
+        import botocore.exceptions
+
         from edge_origin.live.paging import PagingError
-        from edge_origin.live.session import LiveError
+        from edge_origin.live.session import LiveError, credential_error
         from edge_origin.model import ModelError
 
         try:
             return fn(args)
         except (LiveError, ModelError, PagingError) as exc:
             raise UsageError(str(exc)) from None
+        except (botocore.exceptions.SSOError, botocore.exceptions.CredentialRetrievalError) as exc:
+            profile = f"--profile {args.profile!r}" if getattr(args, "profile", None) else "the profile in use"
+            raise UsageError(str(credential_error(profile, exc))) from None
 
     return run
 

@@ -140,8 +140,11 @@ class RunGuard:
 
 
 def default_deadline(args: Any) -> float:
-    """``--deadline`` when not given: 120 s, plus ``--wait`` (enact) and the ``--follow`` rounds (watch)."""
+    """``--deadline`` when not given: 120 s, plus ``--wait`` (enact), the ``--follow`` rounds
+    (watch) and ``--queries`` x ``--timeout`` (dns-spread)."""
     extra = float(getattr(args, "wait", 0.0) or 0.0)
+    if getattr(args, "queries", None) and getattr(args, "timeout", None):  # dns-spread: every query may time out
+        extra += float(args.queries) * float(args.timeout)
     follow = getattr(args, "follow", None)
     if follow:
         every = getattr(args, "every", None)

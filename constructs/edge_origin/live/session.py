@@ -122,7 +122,8 @@ def credential_error(profile: str, exc: BaseException) -> LiveError:
     detail = redact(" ".join(str(exc).split()))[:200]
     if isinstance(exc, json.JSONDecodeError) or "credential_process" in detail.lower() and isinstance(exc, ValueError):
         return LiveError(f"{profile}: its credential_process printed something that is not the JSON AWS expects ({detail}): "
-                         "run the command by hand; it must print {\"Version\": 1, \"AccessKeyId\": ..., \"SecretAccessKey\": ...}")
+                         "run the command by hand; it must print one JSON object with Version 1, AccessKeyId, SecretAccessKey "
+                         "(and SessionToken, Expiration for temporary credentials)")
     if isinstance(exc, botocore.exceptions.CredentialRetrievalError):
         return LiveError(f"{profile}: its credential_process failed ({detail}): run the command by hand and fix it")
     if isinstance(exc, botocore.exceptions.SSOError) or type(exc).__name__.startswith(("SSO", "UnauthorizedSSO")):
