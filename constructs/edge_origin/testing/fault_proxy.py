@@ -18,6 +18,7 @@ Every wait is bounded; ``close()`` stops the server and releases whatever it hol
 from __future__ import annotations
 
 import http.client
+import json
 import http.server
 import re
 import threading
@@ -202,7 +203,7 @@ class FaultProxy:
         auth = handler.headers.get("Authorization", "")
         said = f"Request rejected by gateway: token={token} authorization={auth}"
         if handler.headers.get("X-Amz-Target"):
-            answer = ('{"__type": "AccessDeniedException", "message": "%s"}' % said.replace('"', "'")).encode()
+            answer = json.dumps({"__type": "AccessDeniedException", "message": said}).encode()
             content_type = "application/x-amz-json-1.1"
         else:
             answer = (f'<?xml version="1.0"?>\n<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code>'
