@@ -18,8 +18,8 @@ Every wait is bounded; ``close()`` stops the server and releases whatever it hol
 from __future__ import annotations
 
 import http.client
-import json
 import http.server
+import json
 import re
 import threading
 import time
