@@ -1003,6 +1003,10 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
              }}},
             {"Sid": "WaitForInsync", "Effect": "Allow", "Action": "route53:GetChange", "Resource": "arn:aws:route53:::change/*"},
             {"Sid": "HealthChecksOfThePlan", "Effect": "Allow",
-             "Action": ["route53:ListHealthChecks", "route53:CreateHealthCheck", "route53:GetHealthCheckStatus"], "Resource": "*"},
+             "Action": ["route53:ListHealthChecks", "route53:CreateHealthCheck", "route53:GetHealthCheckStatus",
+                        "route53:ChangeTagsForResource", "route53:ListTagsForResource", "route53:ListTagsForResources",
+                        "route53:DeleteHealthCheck"], "Resource": "*"},
+            {"Sid": "NoRecordAnywhereUsesACheckBeforeItIsDeleted", "Effect": "Allow",
+             "Action": ["route53:ListHostedZones", "route53:ListResourceRecordSets"], "Resource": "*"},
         ],
     }

@@ -127,3 +127,29 @@ def clean_owned(client: Any, name: str, live_generation: int,
             continue
         deleted.append(check.id)
     return deleted, notes
+
+
+AUDIT_RULE = "EO-LIVE-HC"
+AUDIT_TITLE = "health checks edge-origin enact created are used by a record"
+
+
+def audit_findings(client: Any, template: str) -> list[Any]:
+    """``edge-origin audit``: one info finding per owned check no record uses (read-only: List calls)."""
+    from edge_origin.findings import Finding, Severity
+
+    try:
+        unused = unused_owned(client)
+    except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
+        code = exc.response.get("Error", {}).get("Code") if isinstance(exc, botocore.exceptions.ClientError) else type(exc).__name__
+        return [Finding(rule=AUDIT_RULE, severity=Severity.NOT_CHECKED, message=f"not checked: {AUDIT_TITLE}: {code}",
+                        fix="Grant route53:ListTagsForResources (docs/iam/readonly-policy.json) or retry later.",
+                        template=template, stack="route53", resource="*")]
+    return [Finding(
+        rule=AUDIT_RULE, severity=Severity.INFO,
+        message=(f"health check {c.id}{f' ({c.ip})' if c.ip else ''} was created by edge-origin enact for {c.owner} "
+                 f"(generation {c.generation}) and no record set uses it: Route 53 bills it and it counts against the "
+                 "account's health-check quota (200 by default)"),
+        fix=(f"the next `edge-origin enact` of {c.owner.rstrip('.')} deletes it (unless --keep-health-checks), or: "
+             f"aws route53 delete-health-check --health-check-id {c.id}"),
+        template=template, stack="route53", resource=c.id,
+    ) for c in unused]
