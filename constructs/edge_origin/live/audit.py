@@ -140,7 +140,9 @@ def audit(
     if "route53" not in account.unavailable:  # enact's own health checks that no record uses any more
         from edge_origin.live.health_owner import audit_findings
 
-        result = replace(result, findings=result.findings + audit_findings(source.client("route53"), account.template_name))
+        found = audit_findings(source.client("route53"), account.template_name, any_checks=any(
+            r.get("Type") == "AWS::Route53::HealthCheck" for r in account.template.get("Resources", {}).values()))
+        result = replace(result, findings=result.findings + found)
     if not test_dns_answer:
         return result
     from edge_origin.live.route53_answer import RULE, TITLE, AnswerComparison, compare_with_route53

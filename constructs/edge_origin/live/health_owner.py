@@ -133,10 +133,13 @@ AUDIT_RULE = "EO-LIVE-HC"
 AUDIT_TITLE = "health checks edge-origin enact created are used by a record"
 
 
-def audit_findings(client: Any, template: str) -> list[Any]:
-    """``edge-origin audit``: one info finding per owned check no record uses (read-only: List calls)."""
+def audit_findings(client: Any, template: str, any_checks: bool = True) -> list[Any]:
+    """``edge-origin audit``: one info finding per owned check no record uses (read-only: List
+    calls). ``any_checks`` False (the account reader found no health check): no call at all."""
     from edge_origin.findings import Finding, Severity
 
+    if not any_checks:
+        return []
     try:
         unused = unused_owned(client)
     except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as exc:
