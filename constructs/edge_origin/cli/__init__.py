@@ -94,20 +94,23 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         raise
     except UsageError as exc:
-        _say(f"edge-origin {args.command}: {one_line(str(exc))}")
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
         return EXIT_BAD_INPUT
     except Stop as exc:
-        _say(f"edge-origin {args.command}: {one_line(str(exc))}")
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"edge-origin {args.command}: interrupted", file=sys.stderr)
         return 130
 
 
-def _say(line: str) -> None:
-    from edge_origin.live.redact import redact
+def _say(line: str, live: bool) -> None:
+    """One line on stderr; a live command's passes the redactor (it may quote an AWS answer)."""
+    if live:
+        from edge_origin.live.redact import redact
 
-    print(redact(line), file=sys.stderr)
+        line = redact(line)
+    print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":

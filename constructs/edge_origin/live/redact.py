@@ -8,8 +8,8 @@ commands print it. ``redact(text)`` removes:
 * every value given to ``remember`` (``LiveSession`` remembers the secret key and session token
   of the credentials it resolves);
 * anything that looks like a session token (a run of 100 or more base64 characters) or a secret
-  access key (exactly 40 base64 characters mixing upper case, lower case and digits: not a
-  lower-case SHA-1 digest, not a change id);
+  access key (exactly 40 base64 characters), each only when it mixes upper case, lower case and
+  digits (not a lower-case SHA-1 digest, not a change id, not a long plain file name);
 * the value after ``aws_secret_access_key``, ``aws_session_token``, ``X-Amz-Security-Token``
   and ``Signature=`` / ``Credential=``.
 """
@@ -61,7 +61,7 @@ def redact(text: str) -> str:
         if value in text:
             text = text.replace(value, MASK)
     text = _ASSIGNED.sub(lambda m: m.group(1) + m.group(2) + MASK, text)
-    text = _TOKEN_RUN.sub(MASK, text)
+    text = _TOKEN_RUN.sub(_looks_like_key, text)
     return _KEY_SHAPE.sub(_looks_like_key, text)
 
 
