@@ -116,10 +116,10 @@ def test_deadline_flag_is_checked(capsys):
 
 
 # --- redaction --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("command", ["show", "enact"])
+@pytest.mark.parametrize("command", ["show", "enact", "enact-batch"])
 def test_an_endpoint_echoing_the_session_token_never_gets_it_printed_or_stored(capsys, planned, proxy, tmp_path, command):
     zone_id, name, plan, _ = planned
-    proxy.echo("*")
+    proxy.echo("ChangeResourceRecordSets" if command == "enact-batch" else "*")
     store = tmp_path / "store"
     argv = (["plan", "show", "--name", name, "--zone-id", zone_id] if command == "show"
             else ["enact", str(plan), "--plan-store", str(store)])

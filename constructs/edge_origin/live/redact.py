@@ -10,8 +10,8 @@ commands print it. ``redact(text)`` removes:
 * anything that looks like a session token (a run of 100 or more base64 characters) or a secret
   access key (exactly 40 base64 characters), each only when it mixes upper case, lower case and
   digits (not a lower-case SHA-1 digest, not a change id, not a long plain file name);
-* the value after ``aws_secret_access_key``, ``aws_session_token``, ``X-Amz-Security-Token``
-  and ``Signature=`` / ``Credential=``.
+* the value after ``aws_secret_access_key``, ``aws_session_token``, ``X-Amz-Security-Token`` and
+  ``Signature=`` (a request signature is derived from the secret key: not needed in a message).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _remembered: set[str] = set()
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9+/]{100,}={0,2}")
 _KEY_SHAPE = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/=])")
 _ASSIGNED = re.compile(
-    r"(?i)(aws_secret_access_key|aws_session_token|secretaccesskey|sessiontoken|x-amz-security-token|security-token)"
+    r"(?i)(aws_secret_access_key|aws_session_token|secretaccesskey|sessiontoken|x-amz-security-token|security-token|signature)"
     r"(\"?\s*[=:]\s*\"?)([^\s\"',;&<]+)"
 )
 
