@@ -71,6 +71,7 @@ import botocore.session
 import botocore.validate
 
 from edge_origin.live.plans import uncheckable_reason
+from edge_origin.testing.route53_guards import GuardsMixin
 
 MAX_RECORDS_PER_BATCH = 1000
 # Route 53 quotas (developer guide, "Quotas on records"): 32,000 characters of values a
@@ -226,8 +227,9 @@ class _Zone:
         }
 
 
-class StrictRoute53:
-    """Route 53's change semantics in memory, called like a boto3 ``route53`` client."""
+class StrictRoute53(GuardsMixin):
+    """Route 53's change semantics in memory, called like a boto3 ``route53`` client (with the
+    November 2026 guards: ``edge_origin.testing.route53_guards``)."""
 
     def __init__(
         self,
@@ -365,7 +367,8 @@ class StrictRoute53:
         self._enter("GetHostedZone", params)
         with self._lock:
             zone = self._zone(params["Id"], "GetHostedZone")
-            return self._ok({"HostedZone": zone.describe(), "DelegationSet": {"NameServers": self._name_servers(zone)}})
+            described = {**zone.describe(), "Features": self._features(zone.id)}
+            return self._ok({"HostedZone": described, "DelegationSet": {"NameServers": self._name_servers(zone)}})
 
     def _name_servers(self, zone: _Zone) -> list[str]:
         ns = zone.records.get((zone.name, "NS", None), {"ResourceRecords": []})
@@ -455,12 +458,14 @@ class StrictRoute53:
                 raise self._error("InvalidInput", f"1 validation error detected: Value at 'changeBatch.comment' failed to satisfy constraint: Member must have length less than or equal to {MAX_COMMENT_CHARACTERS}", op)
             try:
                 working = self._validate_batch(zone, batch["Changes"])
+                self._check_guards(zone, batch["Changes"], working)  # protections, guardrails
             except botocore.exceptions.ClientError:
                 self.batches_refused += 1
                 raise
             zone.records = working
             self.batches_applied += 1
             change = self._new_change(batch.get("Comment"))
+            self._record_history(zone, batch, change)
             snapshot = sorted(working.values(), key=_sort_key)
             for observer in self._observers:
                 observer(zone.id, _copy(snapshot))
