@@ -237,7 +237,7 @@ def _cmd_enact(args: argparse.Namespace) -> int:
         options = EnactOptions(
             dry_run=args.dry_run, max_change_share=args.max_change_share,
             allow_full_change=args.allow_full_change, wait_s=args.wait,
-            keep_health_checks=args.keep_health_checks,
+            keep_health_checks=args.keep_health_checks, unprotect=args.unprotect,
         )
         store = PlanStore(args.plan_store) if args.plan_store is not None else None
         if store is not None:
@@ -306,5 +306,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--keep", type=int_range(0, 10_000), default=10, help="newest plans the store keeps besides those (default 10)")
     p.add_argument("--keep-health-checks", action="store_true",
                    help="do not delete the health checks enact created for this name that no record uses any more")
+    p.add_argument("--unprotect", action="store_true",
+                   help="lift Route 53 record set protections on the name for the batch and put them back after "
+                        "(three calls, not one batch: the window is reported); without it a protected name is refused")
     add_session_arguments(p)
     p.set_defaults(func=_cmd_enact)

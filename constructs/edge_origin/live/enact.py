@@ -37,9 +37,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,14 @@ from edge_origin.live.paging import PagingError, paginate
 from edge_origin.live.plan_journal import Journal, reconcile, state_generations, state_path, write_plan_file
 from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path
 from edge_origin.live.redact import redact
+from edge_origin.live.zone_guards import (
+    Protection,
+    guardrail_named,
+    history_enabled,
+    outcome_from_history,
+    protections,
+    set_protections,
+)
 
 MAX_BATCH_VALUES = 1000
 HEALTHY_CHECKER_SHARE = 0.18  # Route 53: healthy when more than 18 % of its checkers say so
@@ -132,6 +142,7 @@ class EnactOptions:
     wait_s: float = DEFAULT_WAIT_S
     retries: int = DEFAULT_RETRIES
     keep_health_checks: bool = False  # True: never delete the owned health checks no record uses
+    unprotect: bool = False  # lift Route 53 record set protections for the batch, and put them back
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_change_share <= 1.0:
@@ -159,6 +170,8 @@ class Prepared:
     notes: list[str] = field(default_factory=list)
     kept_records: list[dict[str, Any]] = field(default_factory=list)
     reused_health_checks: dict[str, str] = field(default_factory=dict)  # re-tagged with this generation before sending
+    protected: list[Protection] = field(default_factory=list)  # lifted for the batch (--unprotect), put back after
+    sent_at: Any = None  # when the batch call started (UTC): where to look in the change history
 
     def change_batch(self) -> dict[str, Any]:
         return {"Comment": _comment(self.plan), "Changes": self.changes}
@@ -450,9 +463,27 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     if _batch_values(changes) > MAX_BATCH_VALUES:
         raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
     notes.extend(plan.notes())
+    guarded = _protections_met(client, plan, changes, options, notes)
     return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes,
                     kept_records=[live_by_sid[sid] for sid in kept],
-                    reused_health_checks={sid: hc for sid, hc in reused.items() if sid in added or sid in modified})
+                    reused_health_checks={sid: hc for sid, hc in reused.items() if sid in added or sid in modified},
+                    protected=guarded)
+
+
+def _protections_met(client: Any, plan: Plan, changes: list[dict[str, Any]], options: EnactOptions, notes: list[str]) -> list[Protection]:
+    """Route 53's record set protections on the names and types the batch touches: refused before
+    sending unless ``unprotect`` (then lifted for the batch and put back); a dry run notes them."""
+    touched = sorted({(c["ResourceRecordSet"]["Name"], c["ResourceRecordSet"]["Type"]) for c in changes})
+    found = protections(client, plan.zone_id, touched)
+    if not found:
+        return []
+    shown = ", ".join(f"{p.name} {p.type}" + (f" ({p.comment})" if p.comment else "") for p in found)
+    if options.dry_run:
+        notes.append(f"protected by Route 53 record set protections: {shown}: enact refuses unless --unprotect")
+        return []
+    if not options.unprotect:
+        raise Refusal(f"protected by Route 53 record set protections: {shown}: remove the protection or pass --unprotect")
+    return found
 
 
 def _raise(exc: BaseException) -> None:
@@ -609,16 +640,76 @@ def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
     if journal is not None:
         journal.intent()  # written ahead: a kill from here on leaves the intent for the next run
     steps.reach("before-send")
+    if not prepared.protected:
+        try:
+            return _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+        except (Stop, KeyboardInterrupt) as stop:
+            raise _interrupted(client, prepared, result, stop, journal) from None
+    return _unprotected_send(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+
+
+def _unprotected_send(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult, journal: Journal | None, *,
+                      sleep: Callable[[float], None], clock: Callable[[], float]) -> EnactResult:
+    """``--unprotect``: delete the protections, send, put them back on EVERY path out (success,
+    refusal, unknown, interrupt, deadline); the window the name was unprotected is reported."""
+    plan = prepared.plan
     try:
-        return _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+        _before_send(lambda: set_protections(client, plan.zone_id, prepared.protected, on=False), "delete_resource_record_set_protections")
+    except BaseException:
+        note = _reprotect(client, prepared, clock, None)
+        raise _with_note(sys.exc_info()[1], note) from None
+    lifted = clock()
+    failure: BaseException | None = None
+    try:
+        outcome = _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
     except (Stop, KeyboardInterrupt) as stop:
-        raise _interrupted(client, prepared, result, stop, journal) from None
+        failure = _interrupted(client, prepared, result, stop, journal)
+    except BaseException as exc:  # noqa: BLE001 - re-raised below, after the protections are back
+        failure = exc
+    note = _reprotect(client, prepared, clock, lifted)
+    if failure is not None:
+        raise _with_note(failure, note)
+    outcome.notes.append(note)
+    return outcome
+
+
+def _with_note(exc: BaseException | None, note: str) -> BaseException:
+    assert exc is not None
+    if exc.args and isinstance(exc.args[0], str):
+        exc.args = (f"{exc.args[0]}; {note}", *exc.args[1:])
+    return exc
+
+
+def _reprotect(client: Any, prepared: Prepared, clock: Callable[[], float], lifted: float | None) -> str:
+    """Put the protections back (three tries, shielded from a second interrupt); the note to report."""
+    plan = prepared.plan
+    shown = ", ".join(f"{p.name} {p.type}" for p in prepared.protected)
+    last = ""
+    for _ in range(3):
+        try:
+            set_protections(client, plan.zone_id, prepared.protected, on=True)
+        except botocore.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "ProtectionAlreadyExists":
+                break
+            last = _aws_error(exc)[0]
+            continue
+        except (*AWS_ERRORS, Stop, KeyboardInterrupt) as exc:
+            last = str(exc) if isinstance(exc, Stop) else _aws_error(exc)[0] if not isinstance(exc, KeyboardInterrupt) else "interrupted"
+            continue
+        break
+    else:
+        keys = " ".join(f"RecordName={p.name},RecordType={p.type}" for p in prepared.protected)
+        return (f"PROTECTION NOT RESTORED on {shown} ({last}): run aws route53 create-resource-record-set-protections "
+                f"--hosted-zone-id {plan.zone_id} --protections {keys}")
+    window = f" for {clock() - lifted:.1f} s" if lifted is not None else ""
+    return f"record set protections lifted for the batch{window} and put back: {shown}"
 
 
 def _send_and_settle(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult, journal: Journal | None, *,
                      sleep: Callable[[float], None], clock: Callable[[], float]) -> EnactResult:
     """From the batch on: send it, decide, wait, read back, record the outcome, clean up."""
     plan = prepared.plan
+    prepared.sent_at = datetime.now(timezone.utc)
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
     except AWS_ERRORS as exc:
@@ -721,13 +812,29 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
     plan = prepared.plan
     cause, transient = _aws_error(exc)
     code = exc.response.get("Error", {}).get("Code") if isinstance(exc, botocore.exceptions.ClientError) else None
+    logged = _history_verdict(client, prepared)  # a resend refused after the first copy landed is the usual case
+    if logged is not None and logged[0] == "applied":
+        result.change_id, result.insync = f"/change/{logged[1]}", None
+        result.notes.append(f"the answer to the batch was lost ({cause}); Route 53's change history holds it "
+                            f"(change {logged[1]}, GetHostedZoneChangeBatch): applied")
+        _read_back(client, prepared, result)
+        return result
     try:
         fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
     except (*AWS_ERRORS, PagingError) as reread:
         text = reread if isinstance(reread, PagingError) else _aws_error(reread)[0]
+        if logged is not None:  # the history says not applied: nothing of ours changed
+            raise TransientFailure(f"change_resource_record_sets: {cause}; Route 53's change history holds no such batch: "
+                                   f"not applied (the name could not be read back: {text}); safe to run the same plan again") from None
         raise OutcomeUnknown(f"change_resource_record_sets failed ({cause}) and the name could not be read back ({text})",
                              show_command(plan)) from None
     verdict = judge(fresh, prepared)
+    if verdict == "not-applied" and code in REFUSED_BATCH_CODES:
+        if (guardrail := guardrail_named(cause)) is not None:
+            raise EnactFailed(f"refused by Route 53's guardrail {guardrail}, nothing applied ({cause})") from None
+        if "protect" in cause.lower():
+            raise EnactFailed(f"refused: a Route 53 record set protection covers the batch (made after enact looked), nothing applied "
+                              f"({cause}): remove the protection or pass --unprotect") from None
     if verdict == "applied":
         result.insync = None
         result.notes.append(
@@ -745,9 +852,19 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
                                "nothing changed: safe to run the same plan again") from None
     if verdict == "other-writer":
         raise _LostRace(cause, fresh)
+    if logged is not None:
+        raise EnactFailed(f"change_resource_record_sets failed ({cause}); Route 53's change history holds no such batch: not applied "
+                          f"(the name changed meanwhile: generation {fresh.live_generation})") from None
     raise OutcomeUnknown(
         f"change_resource_record_sets failed ({cause}); re-read: {fresh.name} holds neither generation {plan.generation} "
         f"of this plan nor the state read before it (generation {fresh.live_generation})", show_command(plan)) from None
+
+
+def _history_verdict(client: Any, prepared: Prepared) -> tuple[str, str | None] | None:
+    """Route 53's change history on a batch whose answer was lost (None: no history here)."""
+    if prepared.sent_at is None or not history_enabled(client, prepared.plan.zone_id):
+        return None
+    return outcome_from_history(client, prepared.plan.zone_id, _comment(prepared.plan), prepared.sent_at, len(prepared.changes))
 
 
 def _expected_records(prepared: Prepared) -> dict[str, tuple[Any, ...]]:
@@ -994,6 +1111,10 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
         "Statement": [
             {"Sid": "ReadTheZone", "Effect": "Allow",
              "Action": ["route53:GetHostedZone", "route53:ListResourceRecordSets"], "Resource": zone_arn},
+            {"Sid": "RouteFiftyThreesOwnGuards", "Effect": "Allow",
+             "Action": ["route53:ListResourceRecordSetProtections", "route53:ListHostedZoneChangeBatches",
+                        "route53:GetHostedZoneChangeBatch", "route53:DeleteResourceRecordSetProtections",
+                        "route53:CreateResourceRecordSetProtections"], "Resource": zone_arn},
             {"Sid": "ChangeOnlyTheOriginNameAndItsGenerationRecord", "Effect": "Allow",
              "Action": "route53:ChangeResourceRecordSets", "Resource": zone_arn,
              "Condition": {"ForAllValues:StringEquals": {

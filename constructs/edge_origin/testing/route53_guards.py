@@ -320,6 +320,14 @@ def _listed(record: dict[str, Any], action: str) -> dict[str, Any]:
     return out
 
 
+def _bound(text: str | None) -> datetime | None:
+    """A ChangeHistoryTimeBound (a string: ISO 8601) as a time."""
+    if text is None:
+        return None
+    value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
 def _time_bound(rows: list[dict[str, Any]], params: dict[str, Any]) -> list[dict[str, Any]]:
-    after, before = params.get("SubmittedAfter"), params.get("SubmittedBefore")
+    after, before = _bound(params.get("SubmittedAfter")), _bound(params.get("SubmittedBefore"))
     return [r for r in rows if (after is None or r["SubmittedAt"] > after) and (before is None or r["SubmittedAt"] < before)]
