@@ -87,6 +87,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if result.answers is not None:
         sys.stderr.write(result.answers.summary() + "\n")
     sys.stderr.write(f"audit: {result.account.read_summary()}\n")  # 0 zones, 0 NLBs: a wrong region or endpoint
+    for guards in result.guards or []:  # only what the endpoint reports (moto 5.2.5 reports none of it)
+        if (guards.guardrails, guards.history, guards.protected) != (None, None, None):
+            sys.stderr.write(f"audit: guards: {guards.line()}\n")
     if args.report:
         from edge_origin.report import render_report
 
