@@ -470,6 +470,19 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
                     protected=guarded)
 
 
+def _guards_met(client: Any, plan: Plan) -> list[str]:
+    """What of Route 53's own guards the batch will meet (a dry run says it)."""
+    from edge_origin.live.zone_guards import enabled_guardrails, features
+
+    found = features(client, plan.zone_id)
+    if found is None:
+        return []
+    rails = enabled_guardrails(found)
+    history = (found.get("ChangeHistory") or {}).get("Status") == "ENABLED"
+    return [f"Route 53 guards on the zone: guardrails {', '.join(rails) or 'none on'}; change history "
+            + ("on (a lost answer is read from it)" if history else "off")]
+
+
 def _protections_met(client: Any, plan: Plan, changes: list[dict[str, Any]], options: EnactOptions, notes: list[str]) -> list[Protection]:
     """Route 53's record set protections on the names and types the batch touches: refused before
     sending unless ``unprotect`` (then lifted for the batch and put back); a dry run notes them."""
@@ -979,6 +992,7 @@ def _enact(client: Any, plan: Plan, options: EnactOptions | None, *, sleep: Call
             return result
         if options.dry_run:
             result = _result(prepared, "dry-run")
+            result.notes.extend(_guards_met(client, plan))
             if prepared.health_checks_to_create:
                 result.notes.append(
                     "HealthCheckId values in <...> are placeholders for the health checks in health_checks_to_create"
