@@ -227,7 +227,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # --- enact -------------------------------------------------------------------------------------
 def _cmd_enact(args: argparse.Namespace) -> int:
     from edge_origin.live.enact import EnactOptions, PlanStore, enact
-    from edge_origin.live.plans import PlanError, load_plan
+    from edge_origin.live.guard import Stop
+    from edge_origin.live.plans import load_plan
 
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: allowed text, json")
@@ -247,22 +248,37 @@ def _cmd_enact(args: argparse.Namespace) -> int:
         reconciled = store.reconcile(client, plan.zone_id, plan.name) if store is not None and not args.dry_run else []
         journal = store.journal(plan) if store is not None and not args.dry_run else None
         result = enact(client, plan, options, journal=journal)
-        result.notes.extend(reconciled)
-        if store is not None and result.status == "applied":
-            try:
-                removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
-            except (PlanError, OSError) as exc:
-                result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
-                removed = []
-            if removed:
-                result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")
-        if args.format == "json":
-            sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
-        else:
-            sys.stdout.write(result.text())
-        return EXIT_OK
+        try:
+            return _after_enact(args, store, client, plan, result, reconciled)
+        except Stop as stop:  # the batch is applied; only the store clean-up or the printing was cut short
+            if result.status != "applied":
+                raise
+            change = f" (change {result.change_id})" if result.change_id else ""
+            print(f"edge-origin enact: {stop} after the batch was applied: generation {plan.generation} is live{change}",
+                  file=sys.stderr)
+            return EXIT_UNKNOWN
 
     return _run("enact", body)
+
+
+def _after_enact(args: argparse.Namespace, store: Any, client: Any, plan: Any, result: Any, reconciled: list[str]) -> int:
+    """Clean the store, print the result (the batch is decided by now)."""
+    from edge_origin.live.plans import PlanError
+
+    result.notes.extend(reconciled)
+    if store is not None and result.status == "applied":
+        try:
+            removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
+        except (PlanError, OSError) as exc:
+            result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
+            removed = []
+        if removed:
+            result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
+    else:
+        sys.stdout.write(result.text())
+    return EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
