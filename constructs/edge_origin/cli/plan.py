@@ -245,7 +245,10 @@ def _cmd_enact(args: argparse.Namespace) -> int:
             store.check_writable(plan.name, plan.generation)
         session = session_from_args(args)
         client = session.client("route53")
-        reconciled = store.reconcile(client, plan.zone_id, plan.name) if store is not None and not args.dry_run else []
+        try:
+            reconciled = store.reconcile(client, plan.zone_id, plan.name) if store is not None and not args.dry_run else []
+        except Stop as stop:
+            raise Stop(stop.kind, f"{stop} (before the batch was sent: nothing changed)") from None
         journal = store.journal(plan) if store is not None and not args.dry_run else None
         result = enact(client, plan, options, journal=journal)
         try:

@@ -65,9 +65,15 @@ def track_client(client: Any) -> Any:
     def before(model: Any = None, **_: Any) -> None:
         guard = _active
         if guard is not None and model is not None:
-            guard.current = (model.name, endpoint)
+            guard.current, guard.answered = (model.name, endpoint), False
+
+    def after(model: Any = None, **_: Any) -> None:
+        guard = _active
+        if guard is not None and model is not None and guard.current == (model.name, endpoint):
+            guard.answered = True
 
     client.meta.events.register("before-call", before)
+    client.meta.events.register("after-call", after)
     client._edge_origin_tracked = True
     return client
 
@@ -79,6 +85,7 @@ class RunGuard:
         self.command = command
         self.deadline_s = deadline_s
         self.current: tuple[str, str] | None = None
+        self.answered = False  # the current call has its answer (the command is between calls)
         self.started = time.monotonic()
         self.in_grace = False
         self._saved: dict[int, Any] = {}
@@ -90,7 +97,7 @@ class RunGuard:
         if self.current is None:
             return "before any AWS call"
         operation, endpoint = self.current
-        return f"during {operation} to {endpoint}"
+        return f"{'after' if self.answered else 'during'} {operation} to {endpoint}"
 
     # --- handlers ---------------------------------------------------------------------------
     def _on_signal(self, signum: int, _frame: FrameType | None) -> None:
