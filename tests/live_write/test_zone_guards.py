@@ -160,3 +160,33 @@ def test_strict_double_protection_and_history_errors():
     features = r53.get_hosted_zone(Id=zone_id)["HostedZone"]["Features"]
     assert features["ChangeHistory"]["Status"] == "ENABLED"
     assert {"Name": "ACTIVE_RECORD_CHECK", "Status": "ENABLED"} in features["ChangeGuardrails"]
+
+
+def test_a_run_killed_while_the_name_is_unprotected_has_the_next_run_put_the_protections_back(tmp_path, monkeypatch):
+    """SIGKILL between lifting and putting back (simulated: the process 'dies' at the batch) leaves
+    the lifted protections recorded in the plan store; the next run's reconcile puts them back."""
+    from edge_origin.live import enact as engine
+    from edge_origin.live.enact import PlanStore
+
+    r53, zone_id = strict_zone()
+    enact(r53, make_plan(zone_id, 1, IPS[:2]), FULL)
+    _protect(r53, zone_id)
+    before = _protected(r53, zone_id)
+    store = PlanStore(tmp_path / "store")
+    plan = make_plan(zone_id, 2, IPS[1:])
+
+    class Killed(BaseException):
+        pass
+
+    def die(*_a, **_k):
+        raise Killed
+
+    monkeypatch.setattr(engine, "_send_and_settle", die)
+    monkeypatch.setattr(engine, "_reprotect", die)
+    with pytest.raises(Killed):
+        enact(r53, plan, UNPROTECT, journal=store.journal(plan))
+    assert _protected(r53, zone_id) == set()  # the window a kill leaves open
+    monkeypatch.undo()
+    notes = store.reconcile(r53, zone_id, NAME)
+    assert _protected(r53, zone_id) == before and any("were put back" in n for n in notes)
+    assert store.reconcile(r53, zone_id, NAME) == [] or not any("put back" in n for n in store.reconcile(r53, zone_id, NAME))

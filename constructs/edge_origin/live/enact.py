@@ -64,7 +64,16 @@ from edge_origin.live.name_state import (
     zone_name,
 )
 from edge_origin.live.paging import PagingError, paginate
-from edge_origin.live.plan_journal import Journal, reconcile, state_generations, state_path, write_plan_file
+from edge_origin.live.plan_journal import (
+    Journal,
+    clear_lifted,
+    lifted,
+    note_lifted,
+    reconcile,
+    state_generations,
+    state_path,
+    write_plan_file,
+)
 from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path
 from edge_origin.live.redact import redact
 from edge_origin.live.zone_guards import (
@@ -666,12 +675,14 @@ def _unprotected_send(client: Any, prepared: Prepared, options: EnactOptions, re
     """``--unprotect``: delete the protections, send, put them back on EVERY path out (success,
     refusal, unknown, interrupt, deadline); the window the name was unprotected is reported."""
     plan = prepared.plan
+    if journal is not None:
+        note_lifted(journal.folder, plan.zone_id, prepared.protected)  # a kill from here on: the next run puts them back
     try:
         _before_send(lambda: set_protections(client, plan.zone_id, prepared.protected, on=False), "delete_resource_record_set_protections")
     except BaseException:
         note = _reprotect(client, prepared, clock, None)
         raise _with_note(sys.exc_info()[1], note) from None
-    lifted = clock()
+    lifted_at = clock()
     failure: BaseException | None = None
     try:
         outcome = _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
@@ -679,7 +690,9 @@ def _unprotected_send(client: Any, prepared: Prepared, options: EnactOptions, re
         failure = _interrupted(client, prepared, result, stop, journal)
     except BaseException as exc:  # noqa: BLE001 - re-raised below, after the protections are back
         failure = exc
-    note = _reprotect(client, prepared, clock, lifted)
+    note = _reprotect(client, prepared, clock, lifted_at)
+    if journal is not None and not note.startswith("PROTECTION NOT RESTORED"):
+        clear_lifted(journal.folder)
     if failure is not None:
         raise _with_note(failure, note)
     outcome.notes.append(note)
@@ -1074,7 +1087,23 @@ class PlanStore:
         folder = self._dir(name)
         if not folder.is_dir() and live.generation is None:
             return []
-        return reconcile(folder, live, zone_id)
+        return self._put_back(client, folder) + reconcile(folder, live, zone_id)
+
+    @staticmethod
+    def _put_back(client: Any, folder: Path) -> list[str]:
+        """Protections a run lifted (``--unprotect``) and never put back (it was killed): put them back."""
+        found = lifted(folder)
+        if found is None:
+            return []
+        zone_id, items = found
+        try:
+            set_protections(client, zone_id, items, on=True)
+        except botocore.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "ProtectionAlreadyExists":
+                return [f"plan store: record set protections a stopped run lifted could not be put back ({_aws_error(exc)[0]})"]
+        clear_lifted(folder)
+        return ["plan store: record set protections a stopped run lifted were put back: "
+                + ", ".join(f"{p.name} {p.type}" for p in items)]
 
     def state(self, name: str, generation: int) -> dict[str, Any] | None:
         from edge_origin.live.plan_journal import read_state

@@ -115,6 +115,32 @@ class Journal:
         self.written.append(state)
 
 
+LIFTED_FILE = "protections-lifted.json"
+
+
+def note_lifted(folder: Path, zone_id: str, items: list[Any]) -> None:
+    """Written BEFORE ``--unprotect`` deletes protections: a kill before they are back leaves this
+    file, and the next run's ``reconcile`` puts them back."""
+    body = {"zone_id": zone_id, "protections": [{"name": p.name, "type": p.type, "comment": p.comment} for p in items]}
+    atomic_write(folder / LIFTED_FILE, json.dumps(body, indent=2, sort_keys=True) + "\n")
+
+
+def clear_lifted(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        (folder / LIFTED_FILE).unlink()
+
+
+def lifted(folder: Path) -> tuple[str, list[Any]] | None:
+    """The protections a run lifted and did not put back (zone id, protections), if any."""
+    from edge_origin.live.zone_guards import Protection
+
+    try:
+        body = json.loads((folder / LIFTED_FILE).read_text(encoding="utf-8"))
+        return body["zone_id"], [Protection(p["name"], p["type"], p.get("comment")) for p in body["protections"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def plan_from_records(name: str, zone_id: str, generation: int, records: list[dict[str, Any]]) -> Plan:
     """The plan a live name holds, for a generation nobody recorded (health checks by id)."""
     out = []
