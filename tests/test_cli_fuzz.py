@@ -702,7 +702,7 @@ def test_plan_store_cleanup_skips_what_is_not_a_plan_file(moto_zone: str, in_tmp
     outcome = run_cli(argv, fifos=[store / NAME / "2.json"])
     assert_clean(outcome, argv)
     assert outcome.code == 0, outcome.err
-    assert sorted(p.name for p in (store / NAME).iterdir()) == ["10.json", "2.json", "3.json"]
+    assert sorted(p.name for p in (store / NAME).iterdir()) == ["10.json", "10.state.json", "2.json", "3.json"]  # 10.state.json: the write-ahead entry
     assert "removed generations 1" in outcome.out
 
 

@@ -137,14 +137,14 @@ def test_a_twin_run_that_applies_this_plan_first_makes_the_retry_a_no_op(r53, zo
     plan = make_plan(zone_id, 5, INCIDENT_IPS[:3])
     reads = []
 
-    def prepare_after_the_twin(client, plan_, options, *, zone=None):
+    def prepare_after_the_twin(client, plan_, options, *, zone=None, **kw):
         if plan_ is not plan:  # the lower generation's own run
-            return plain_prepare(client, plan_, options, zone=zone)
+            return plain_prepare(client, plan_, options, zone=zone, **kw)
         reads.append(plan_.generation)
         if len(reads) == 2:
             monkeypatch.setattr(enact_module, "prepare", plain_prepare)
             enact(r53, plan, FULL)  # the twin
-        return plain_prepare(client, plan_, options, zone=zone)
+        return plain_prepare(client, plan_, options, zone=zone, **kw)
 
     def lower_generation_lands(_prepared) -> None:
         enact(r53, make_plan(zone_id, 2, INCIDENT_IPS[:2]), FULL)

@@ -131,18 +131,39 @@ def _run(argv: Sequence[str] | None) -> int:
     if extras:  # name the flag the subcommand has that is nearest (argparse only says "unrecognized")
         subparser = _subparsers(parser).get(args.command, parser)
         subparser.error(_UNRECOGNIZED + " ".join(extras))
+    from edge_origin.live.guard import RunGuard, Stop, default_deadline
+
+    live = hasattr(args, "deadline")  # the live commands: signals, the deadline, redacted output
+    guard = RunGuard(args.command, args.deadline or default_deadline(args)) if live else None
     try:
+        if guard is not None:
+            with guard:
+                code = int(args.func(args))
+                sys.stdout.flush()
+            return code
         code = int(args.func(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
         return code
     except BrokenPipeError:
         raise
     except UsageError as exc:
-        print(f"edge-origin {args.command}: {one_line(str(exc))}", file=sys.stderr)
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
         return EXIT_BAD_INPUT
+    except Stop as exc:
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
+        return exc.exit_code
     except KeyboardInterrupt:
         print(f"edge-origin {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def _say(line: str, live: bool) -> None:
+    """One line on stderr; a live command's passes the redactor (it may quote an AWS answer)."""
+    if live:
+        from edge_origin.live.redact import redact
+
+        line = redact(line)
+    print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":

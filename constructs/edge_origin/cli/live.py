@@ -24,14 +24,19 @@ def _live(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespa
     """Turn the live layer's one-line errors (credentials, endpoint, bad input) into exit 2."""
 
     def run(args: argparse.Namespace) -> int:
+        import botocore.exceptions
+
         from edge_origin.live.paging import PagingError
-        from edge_origin.live.session import LiveError
+        from edge_origin.live.session import LiveError, credential_error
         from edge_origin.model import ModelError
 
         try:
             return fn(args)
         except (LiveError, ModelError, PagingError) as exc:
             raise UsageError(str(exc)) from None
+        except (botocore.exceptions.SSOError, botocore.exceptions.CredentialRetrievalError) as exc:
+            profile = f"--profile {args.profile!r}" if getattr(args, "profile", None) else "the profile in use"
+            raise UsageError(str(credential_error(profile, exc))) from None
 
     return run
 
@@ -82,6 +87,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if result.answers is not None:
         sys.stderr.write(result.answers.summary() + "\n")
     sys.stderr.write(f"audit: {result.account.read_summary()}\n")  # 0 zones, 0 NLBs: a wrong region or endpoint
+    for guards in result.guards or []:  # only what the endpoint reports (moto 5.2.5 reports none of it)
+        if (guards.guardrails, guards.history, guards.protected) != (None, None, None):
+            sys.stderr.write(f"audit: guards: {guards.line()}\n")
     if args.report:
         from edge_origin.report import render_report
 

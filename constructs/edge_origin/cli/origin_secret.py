@@ -16,6 +16,14 @@ def add_session_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--endpoint-url", help="send every API call here (a moto server, a VPC endpoint)")
     parser.add_argument("--max-attempts", type=int_range(1, 10), default=3, metavar="N",
                         help="requests sent per API call in all, the first included (default 3)")
+    parser.add_argument("--deadline", type=_deadline, default=None, metavar="SECONDS",
+                        help="stop the whole command after this many seconds, whatever call is in flight (default 120; enact: 120 + --wait)")
+
+
+def _deadline(text: str) -> float:
+    from edge_origin.live.session import _deadline as parse
+
+    return parse(text)
 
 
 def _add_parser(sub: argparse._SubParsersAction) -> None:

@@ -11,6 +11,11 @@ Exit codes of ``enact`` (each means one thing; the README's table):
   re-read shows the state read before, safe to run the same plan again;
 * 4 unknown: after an error once the batch may have been sent, the name holds neither this plan
   nor the state read before (or could not be read): the message names the ``plan show`` to run.
+  Also: SIGINT, SIGTERM or ``--deadline`` once the batch may have been sent: enact reads the name
+  back and says what it found (applied / not applied / unknown) with the ``plan show`` line.
+
+Before the batch is sent, SIGINT exits 130 and SIGTERM 143 (nothing sent), the deadline exits 2
+naming the call in flight and the endpoint.
 
 ``plan from-live``/``from-template``/``show`` use 0, 1 (refused) and 2 (bad input).
 """
@@ -34,15 +39,19 @@ def _run(command: str, body: Callable[[], int]) -> int:
     """Map the library's errors to exit codes (the module docstring)."""
     import botocore.exceptions
 
-    from edge_origin.live.enact import EnactFailed, OutcomeUnknown, Refusal, TransientFailure
+    from edge_origin.live.enact import EnactFailed, Interrupted, OutcomeUnknown, Refusal, TransientFailure
     from edge_origin.live.paging import PagingError
     from edge_origin.live.plans import PlanError
+    from edge_origin.live.session import credential_error
 
     try:
         return body()
     except TransientFailure as exc:
         print(f"edge-origin {command}: not applied: {exc}", file=sys.stderr)
         return EXIT_NOT_APPLIED_RETRY
+    except Interrupted as exc:
+        print(f"edge-origin {command}: {exc}", file=sys.stderr)
+        return EXIT_UNKNOWN
     except OutcomeUnknown as exc:
         print(f"edge-origin {command}: outcome unknown: {exc}", file=sys.stderr)
         return EXIT_UNKNOWN
@@ -54,6 +63,8 @@ def _run(command: str, body: Callable[[], int]) -> int:
         raise UsageError("no AWS credentials found (set AWS_PROFILE / --profile, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)") from None
     except botocore.exceptions.ParamValidationError as exc:
         raise UsageError(f"invalid request parameters: {' '.join(str(exc).split())}") from None
+    except (botocore.exceptions.SSOError, botocore.exceptions.CredentialRetrievalError) as exc:
+        raise UsageError(str(credential_error(_profile(), exc))) from None
     except Refusal as exc:
         print(f"edge-origin {command}: refused: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
@@ -69,6 +80,13 @@ def _run(command: str, body: Callable[[], int]) -> int:
         return EXIT_FINDINGS
     except botocore.exceptions.BotoCoreError as exc:
         raise UsageError(f"AWS call failed: {exc}") from None
+
+
+def _profile() -> str:
+    import os
+
+    env = os.environ.get("AWS_PROFILE")
+    return f"profile {env!r}" if env else "the profile in use"
 
 
 class _LazyClient:
@@ -209,7 +227,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # --- enact -------------------------------------------------------------------------------------
 def _cmd_enact(args: argparse.Namespace) -> int:
     from edge_origin.live.enact import EnactOptions, PlanStore, enact
-    from edge_origin.live.plans import PlanError, load_plan
+    from edge_origin.live.guard import Stop
+    from edge_origin.live.plans import load_plan
 
     if args.format not in ("text", "json"):
         raise UsageError(f"--format {args.format!r}: allowed text, json")
@@ -219,29 +238,50 @@ def _cmd_enact(args: argparse.Namespace) -> int:
         options = EnactOptions(
             dry_run=args.dry_run, max_change_share=args.max_change_share,
             allow_full_change=args.allow_full_change, wait_s=args.wait,
+            keep_health_checks=args.keep_health_checks, unprotect=args.unprotect,
         )
         store = PlanStore(args.plan_store) if args.plan_store is not None else None
         if store is not None:
             store.check_writable(plan.name, plan.generation)
         session = session_from_args(args)
         client = session.client("route53")
-        result = enact(client, plan, options)
-        if store is not None and result.status == "applied":
-            try:
-                store.save(plan)
-                removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
-            except (PlanError, OSError) as exc:
-                result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
-                removed = []
-            if removed:
-                result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")
-        if args.format == "json":
-            sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
-        else:
-            sys.stdout.write(result.text())
-        return EXIT_OK
+        try:
+            reconciled = store.reconcile(client, plan.zone_id, plan.name) if store is not None and not args.dry_run else []
+        except Stop as stop:
+            raise Stop(stop.kind, f"{stop} (before the batch was sent: nothing changed)") from None
+        journal = store.journal(plan) if store is not None and not args.dry_run else None
+        result = enact(client, plan, options, journal=journal)
+        try:
+            return _after_enact(args, store, client, plan, result, reconciled)
+        except Stop as stop:  # the batch is applied; only the store clean-up or the printing was cut short
+            if result.status != "applied":
+                raise
+            change = f" (change {result.change_id})" if result.change_id else ""
+            print(f"edge-origin enact: {stop} after the batch was applied: generation {plan.generation} is live{change}",
+                  file=sys.stderr)
+            return EXIT_UNKNOWN
 
     return _run("enact", body)
+
+
+def _after_enact(args: argparse.Namespace, store: Any, client: Any, plan: Any, result: Any, reconciled: list[str]) -> int:
+    """Clean the store, print the result (the batch is decided by now)."""
+    from edge_origin.live.plans import PlanError
+
+    result.notes.extend(reconciled)
+    if store is not None and result.status == "applied":
+        try:
+            removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
+        except (PlanError, OSError) as exc:
+            result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
+            removed = []
+        if removed:
+            result.notes.append(f"plan store: removed generations {', '.join(map(str, removed))} (live and previous kept)")
+    if args.format == "json":
+        sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
+    else:
+        sys.stdout.write(result.text())
+    return EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -283,5 +323,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="wait for INSYNC at most this long (default 300; 0: do not wait)")
     p.add_argument("--plan-store", metavar="DIR", help="keep applied plans here; clean-up keeps the live and previous ones")
     p.add_argument("--keep", type=int_range(0, 10_000), default=10, help="newest plans the store keeps besides those (default 10)")
+    p.add_argument("--keep-health-checks", action="store_true",
+                   help="do not delete the health checks enact created for this name that no record uses any more")
+    p.add_argument("--unprotect", action="store_true",
+                   help="lift Route 53 record set protections on the name for the batch and put them back after "
+                        "(three calls, not one batch: the window is reported); without it a protected name is refused")
     add_session_arguments(p)
     p.set_defaults(func=_cmd_enact)

@@ -49,6 +49,8 @@ class AuditResult:
     findings: list[Finding]
     #: ``--test-dns-answer``: Route 53's own answers against the answer model (None: not asked)
     answers: Any = None
+    #: Route 53's guards on each origin name (``guards_audit.NameGuards``)
+    guards: Any = None
 
     @property
     def not_checked(self) -> list[Finding]:
@@ -137,6 +139,18 @@ def audit(
         if empty:
             raise LiveError(f"--name {empty[0]}: no record sets of that name in any hosted zone of the account")
     result = audit_account(account, grpc_origins=bool(grpc))
+    if "route53" not in account.unavailable:  # enact's own health checks that no record uses any more
+        from edge_origin.live.health_owner import audit_findings
+
+        found = audit_findings(source.client("route53"), account.template_name, any_checks=any(
+            r.get("Type") == "AWS::Route53::HealthCheck" for r in account.template.get("Resources", {}).values()))
+        result = replace(result, findings=result.findings + found)
+    if "route53" not in account.unavailable:  # Route 53's own guards on each origin name
+        from edge_origin.live.guards_audit import findings as guard_findings
+        from edge_origin.live.guards_audit import name_guards
+
+        guards = name_guards(account, result.model, source.client("route53"))
+        result = replace(result, findings=result.findings + guard_findings(account, guards), guards=guards)
     if not test_dns_answer:
         return result
     from edge_origin.live.route53_answer import RULE, TITLE, AnswerComparison, compare_with_route53

@@ -33,9 +33,11 @@ XML_PROTOCOLS = ("rest-xml", "query", "ec2")
 
 def _looks_like_html(response_dict: dict[str, Any]) -> bool:
     headers = {k.lower(): v for k, v in (response_dict.get("headers") or {}).items()}
+    body = response_dict.get("body") or b""
+    if isinstance(body, bytes) and not body.strip() and response_dict.get("status_code") == 200:
+        return False  # an empty answer (moto's ChangeTagsForResource says text/html): nothing to misread
     if str(headers.get("content-type", "")).lower().startswith("text/html"):
         return True
-    body = response_dict.get("body") or b""
     head = body[:200].lstrip().lower() if isinstance(body, bytes) else b""
     return head.startswith((b"<!doctype html", b"<html"))
 

@@ -37,16 +37,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import botocore.exceptions
 import botocore.parsers
 
+from edge_origin.live import steps
 from edge_origin.live.boundary import UnreadableResponse
+from edge_origin.live.guard import Stop
+from edge_origin.live.guard import active as active_guard
+from edge_origin.live.health_owner import clean_owned, tag_owned
 from edge_origin.live.name_state import (
     ADDRESS_TYPES,
     Generation,
@@ -58,7 +64,26 @@ from edge_origin.live.name_state import (
     zone_name,
 )
 from edge_origin.live.paging import PagingError, paginate
-from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path, write_plan
+from edge_origin.live.plan_journal import (
+    Journal,
+    clear_lifted,
+    lifted,
+    note_lifted,
+    reconcile,
+    state_generations,
+    state_path,
+    write_plan_file,
+)
+from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path
+from edge_origin.live.redact import redact
+from edge_origin.live.zone_guards import (
+    Protection,
+    guardrail_named,
+    history_enabled,
+    outcome_from_history,
+    protections,
+    set_protections,
+)
 
 MAX_BATCH_VALUES = 1000
 HEALTHY_CHECKER_SHARE = 0.18  # Route 53: healthy when more than 18 % of its checkers say so
@@ -108,6 +133,16 @@ class OutcomeUnknown(RuntimeError):
         super().__init__(f"{message}; see what is live: {show_command}")
 
 
+class Interrupted(OutcomeUnknown):
+    """SIGINT, SIGTERM or the deadline once the batch may have been sent: the run did not finish
+    (exit 4). ``outcome`` is what the read-back found (``applied``, ``not-applied``,
+    ``other-writer``) or None when it could not finish; ``change_id`` when Route 53 answered."""
+
+    def __init__(self, message: str, show_command: str, outcome: str | None, change_id: str | None) -> None:
+        self.outcome, self.change_id = outcome, change_id
+        super().__init__(message, show_command)
+
+
 @dataclass(frozen=True)
 class EnactOptions:
     dry_run: bool = False
@@ -115,6 +150,8 @@ class EnactOptions:
     allow_full_change: bool = False
     wait_s: float = DEFAULT_WAIT_S
     retries: int = DEFAULT_RETRIES
+    keep_health_checks: bool = False  # True: never delete the owned health checks no record uses
+    unprotect: bool = False  # lift Route 53 record set protections for the batch, and put them back
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_change_share <= 1.0:
@@ -141,6 +178,9 @@ class Prepared:
     noop: bool = False
     notes: list[str] = field(default_factory=list)
     kept_records: list[dict[str, Any]] = field(default_factory=list)
+    reused_health_checks: dict[str, str] = field(default_factory=dict)  # re-tagged with this generation before sending
+    protected: list[Protection] = field(default_factory=list)  # lifted for the batch (--unprotect), put back after
+    sent_at: Any = None  # when the batch call started (UTC): where to look in the change history
 
     def change_batch(self) -> dict[str, Any]:
         return {"Comment": _comment(self.plan), "Changes": self.changes}
@@ -166,6 +206,7 @@ class EnactResult:
     attempts: int = 1
     notes: list[str] = field(default_factory=list)
     read_back: str | None = None  # matches | differs | not read (after applying)
+    health_checks_deleted: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,6 +227,7 @@ class EnactResult:
             "insync": self.insync,
             "attempts": self.attempts,
             "read_back": self.read_back,
+            "health_checks_deleted": self.health_checks_deleted,
             "notes": self.notes,
         }
 
@@ -224,11 +266,37 @@ def caller_reference(plan: Plan, record: PlanRecord) -> str:
     return "edge-origin-" + hashlib.sha256(body.encode()).hexdigest()[:40]
 
 
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if number == 0:
+            return out
+
+
+def creation_reference(plan: Plan, record: PlanRecord, attempt: int = 1) -> str:
+    """The CallerReference a new check is created with: ``caller_reference`` + the generation
+    (base 36, at most 64 characters in all). Route 53 never takes the CallerReference of a DELETED
+    check again (API reference, CreateHealthCheck), and enact deletes the checks it owns once no
+    record uses them: a later plan with the same address gets a fresh reference. Retries of one
+    generation reuse theirs; a check of any generation is found again by ``caller_reference``
+    (its first 32 hex digits). ``attempt`` > 1 (planning again after a lost race) adds itself."""
+    again = f"-{_base36(attempt)}" if attempt > 1 else ""
+    return f"{caller_reference(plan, record)[:_BASE_REFERENCE_LENGTH]}-{_base36(plan.generation)}{again}"
+
+
+_BASE_REFERENCE_LENGTH = len("edge-origin-") + 32
+
+
 def _existing_health_checks(client: Any) -> dict[str, dict[str, Any]]:
+    """Existing checks by ``caller_reference`` (with or without the generation suffix)."""
     out: dict[str, dict[str, Any]] = {}
     for page in paginate(client, "list_health_checks"):
         for hc in page.get("HealthChecks", []):
-            out[hc["CallerReference"]] = hc
+            ref = hc["CallerReference"]
+            out.setdefault(ref[:_BASE_REFERENCE_LENGTH] if ref.startswith("edge-origin-") else ref, hc)
     return out
 
 
@@ -284,7 +352,7 @@ def _batch_values(changes: list[dict[str, Any]]) -> int:
 
 
 # --- the engine --------------------------------------------------------------------------------
-def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None) -> Prepared:
+def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None, attempt: int = 1) -> Prepared:
     """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
     live = read_name(client, plan.zone_id, plan.name, zone)  # looks the zone's name up when not given
     if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
@@ -301,19 +369,21 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
 
     existing = _existing_health_checks(client) if any(r.health_check_id is None for r in plan.records) else {}
     to_create: list[dict[str, Any]] = []
+    reused: dict[str, str] = {}  # set identifier -> an existing check found by its CallerReference
     wanted: dict[str, dict[str, Any]] = {}
     for record in plan.records:
         hc_id = record.health_check_id
         if hc_id is None:
             ref = caller_reference(plan, record)
-            found = existing.get(ref)
+            found = existing.get(ref[:_BASE_REFERENCE_LENGTH])
             if found is not None:
                 hc_id = found["Id"]
+                reused[record.set_identifier] = hc_id
             else:
                 hc_id = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
                 to_create.append({
                     "set_identifier": record.set_identifier,
-                    "CallerReference": ref,
+                    "CallerReference": creation_reference(plan, record, attempt),
                     "HealthCheckConfig": record.health_check.config(record.ip),  # type: ignore[union-attr]
                 })
         wanted[record.set_identifier] = desired_record(plan, record, hc_id)
@@ -373,6 +443,12 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         if hc_id.startswith("<"):
             continue
         state = health_state(client, hc_id)
+        if state is None and reused.pop(record.set_identifier, None) is not None:
+            # found by its reference a moment ago, deleted since (another enactor's clean-up): make a new one
+            wanted[record.set_identifier]["HealthCheckId"] = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
+            to_create.append({"set_identifier": record.set_identifier, "CallerReference": creation_reference(plan, record, attempt),
+                              "HealthCheckConfig": record.health_check.config(record.ip)})  # type: ignore[union-attr]
+            continue
         if state is None:
             raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
         if state != "unhealthy":
@@ -396,8 +472,44 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
     if _batch_values(changes) > MAX_BATCH_VALUES:
         raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
     notes.extend(plan.notes())
+    guarded = _protections_met(client, plan, changes, options, notes)
     return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes,
-                    kept_records=[live_by_sid[sid] for sid in kept])
+                    kept_records=[live_by_sid[sid] for sid in kept],
+                    reused_health_checks={sid: hc for sid, hc in reused.items() if sid in added or sid in modified},
+                    protected=guarded)
+
+
+def _guards_met(client: Any, plan: Plan) -> list[str]:
+    """What of Route 53's own guards the batch will meet (a dry run says it)."""
+    from edge_origin.live.zone_guards import enabled_guardrails, features
+
+    found = features(client, plan.zone_id)
+    if found is None:
+        return []
+    rails = enabled_guardrails(found)
+    history = (found.get("ChangeHistory") or {}).get("Status") == "ENABLED"
+    return [f"Route 53 guards on the zone: guardrails {', '.join(rails) or 'none on'}; change history "
+            + ("on (a lost answer is read from it)" if history else "off")]
+
+
+def _protections_met(client: Any, plan: Plan, changes: list[dict[str, Any]], options: EnactOptions, notes: list[str]) -> list[Protection]:
+    """Route 53's record set protections on the names and types the batch touches: refused before
+    sending unless ``unprotect`` (then lifted for the batch and put back); a dry run notes them."""
+    touched = sorted({(c["ResourceRecordSet"]["Name"], c["ResourceRecordSet"]["Type"]) for c in changes})
+    found = protections(client, plan.zone_id, touched)
+    if not found:
+        return []
+    shown = ", ".join(f"{p.name} {p.type}" + (f" ({p.comment})" if p.comment else "") for p in found)
+    if options.dry_run:
+        notes.append(f"protected by Route 53 record set protections: {shown}: enact refuses unless --unprotect")
+        return []
+    if not options.unprotect:
+        raise Refusal(f"protected by Route 53 record set protections: {shown}: remove the protection or pass --unprotect")
+    return found
+
+
+def _raise(exc: BaseException) -> None:
+    raise exc
 
 
 def _result(prepared: Prepared, status: str) -> EnactResult:
@@ -411,20 +523,46 @@ def _result(prepared: Prepared, status: str) -> EnactResult:
 
 
 def create_health_checks(client: Any, prepared: Prepared) -> dict[str, str]:
-    """Create (or find again) the plan's missing health checks; fill their ids into the batch."""
+    """Create (or find again) the plan's missing health checks; fill their ids into the batch; tag
+    them, and re-tag the checks the plan takes up again, with this generation (another enactor's
+    clean-up deletes only checks of generations below the live one). A check deleted since
+    planning, or a reference Route 53 will not take again, is a lost race: plan again."""
     created: dict[str, str] = {}
-    for spec in prepared.health_checks_to_create:
-        hc = _before_send(
-            lambda spec=spec: client.create_health_check(CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"]),
-            f"create_health_check for {spec['set_identifier']}",
-        )
-        created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
+    plan = prepared.plan
+    try:
+        for spec in prepared.health_checks_to_create:
+            hc = _before_send(
+                lambda spec=spec: _race_on_deleted(lambda: client.create_health_check(
+                    CallerReference=spec["CallerReference"], HealthCheckConfig=spec["HealthCheckConfig"])),
+                f"create_health_check for {spec['set_identifier']}",
+            )
+            created[spec["set_identifier"]] = hc["HealthCheck"]["Id"]
+        for sid, hc_id in [*created.items(), *prepared.reused_health_checks.items()]:
+            _before_send(lambda hc_id=hc_id: _race_on_deleted(lambda: tag_owned(client, hc_id, plan.name, plan.generation)),
+                         f"change_tags_for_resource for {sid}")
+    except _DeletedMeanwhile as gone:
+        fresh = _before_send(lambda: read_name(client, plan.zone_id, plan.name, prepared.live.zone_name), "reading the name")
+        raise _LostRace(f"a health check was deleted while this plan waited ({gone})", fresh) from None
     for change in prepared.changes:
         rr = change["ResourceRecordSet"]
         placeholder = rr.get("HealthCheckId", "")
         if change["Action"] == "CREATE" and placeholder.startswith("<"):
             rr["HealthCheckId"] = created[rr["SetIdentifier"]]
     return created
+
+
+class _DeletedMeanwhile(Exception):
+    pass
+
+
+def _race_on_deleted(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except botocore.exceptions.ClientError as exc:
+        code = exc.response.get("Error", {}).get("Code")
+        if code in ("NoSuchHealthCheck", "HealthCheckAlreadyExists"):
+            raise _DeletedMeanwhile(_aws_error(exc)[0]) from None
+        raise
 
 
 # --- sending and deciding what happened ----------------------------------------------------
@@ -448,8 +586,9 @@ def _aws_error(exc: BaseException) -> tuple[str, bool]:
         err = exc.response.get("Error", {})
         status = exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
         code = err.get("Code") or f"HTTP {status}"
-        return f"{code}: {err.get('Message') or ''}".rstrip(": "), code in TRANSIENT_CODES or (status or 0) >= 500
-    return " ".join(str(exc).split()), True
+        text = redact(f"{code}: {err.get('Message') or ''}".rstrip(": "))
+        return text, code in TRANSIENT_CODES or (status or 0) >= 500
+    return redact(" ".join(str(exc).split())), True
 
 
 # Not an outcome but the setup (exit 2 in the CLI, raised as botocore raises them): an endpoint
@@ -501,22 +640,123 @@ def judge(fresh: LiveName, prepared: Prepared) -> str:
 
 
 def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
-           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> EnactResult:
+           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
+           journal: Journal | None = None) -> EnactResult:
     """Create health checks, re-check health, send the batch; after any error once it may have
-    been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back."""
+    been sent, re-read the name and decide (``judge``); wait for INSYNC; read the name back.
+    ``journal``: the plan store's write-ahead entries (intent before the batch, the outcome after).
+    SIGINT, SIGTERM or the deadline (``Stop``, ``KeyboardInterrupt``) once the batch may have been
+    sent: read the name back and raise ``Interrupted``."""
     result = _result(prepared, "applied")
     result.health_checks_created = create_health_checks(client, prepared)
     plan = prepared.plan
     ids = [c["ResourceRecordSet"]["HealthCheckId"] for c in prepared.changes
            if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] in ADDRESS_TYPES]
     kept_ids = [r["HealthCheckId"] for r in prepared.kept_records]
-    if not _before_send(lambda: any(is_healthy(client, hc) for hc in ids + kept_ids), "get_health_check_status"):
+    states = _before_send(lambda: [health_state(client, hc) for hc in ids + kept_ids], "get_health_check_status")
+    if not any(state in ("healthy", "pending") for state in states):
+        if None in states:  # a check of this plan deleted meanwhile (a newer plan's clean-up): plan again
+            fresh = _before_send(lambda: read_name(client, plan.zone_id, plan.name, prepared.live.zone_name), "reading the name")
+            raise _LostRace("a health check of this plan was deleted while it waited", fresh)
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
+    if journal is not None:
+        journal.intent()  # written ahead: a kill from here on leaves the intent for the next run
+    steps.reach("before-send")
+    if not prepared.protected:
+        try:
+            return _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+        except (Stop, KeyboardInterrupt) as stop:
+            raise _interrupted(client, prepared, result, stop, journal) from None
+    return _unprotected_send(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+
+
+def _unprotected_send(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult, journal: Journal | None, *,
+                      sleep: Callable[[float], None], clock: Callable[[], float]) -> EnactResult:
+    """``--unprotect``: delete the protections, send, put them back on EVERY path out (success,
+    refusal, unknown, interrupt, deadline); the window the name was unprotected is reported."""
+    plan = prepared.plan
+    if journal is not None:
+        note_lifted(journal.folder, plan.zone_id, prepared.protected)  # a kill from here on: the next run puts them back
+    try:
+        _before_send(lambda: set_protections(client, plan.zone_id, prepared.protected, on=False), "delete_resource_record_set_protections")
+    except BaseException:
+        note = _reprotect(client, prepared, clock, None)
+        raise _with_note(sys.exc_info()[1], note) from None
+    lifted_at = clock()
+    failure: BaseException | None = None
+    try:
+        outcome = _send_and_settle(client, prepared, options, result, journal, sleep=sleep, clock=clock)
+    except (Stop, KeyboardInterrupt) as stop:
+        failure = _interrupted(client, prepared, result, stop, journal)
+    except BaseException as exc:  # noqa: BLE001 - re-raised below, after the protections are back
+        failure = exc
+    note = _reprotect(client, prepared, clock, lifted_at)
+    if journal is not None and not note.startswith("PROTECTION NOT RESTORED"):
+        clear_lifted(journal.folder)
+    if failure is not None:
+        raise _with_note(failure, note)
+    outcome.notes.append(note)
+    return outcome
+
+
+def _with_note(exc: BaseException | None, note: str) -> BaseException:
+    assert exc is not None
+    if exc.args and isinstance(exc.args[0], str):
+        exc.args = (f"{exc.args[0]}; {note}", *exc.args[1:])
+    return exc
+
+
+def _reprotect(client: Any, prepared: Prepared, clock: Callable[[], float], lifted: float | None) -> str:
+    """Put the protections back (three tries, shielded from a second interrupt); the note to report."""
+    plan = prepared.plan
+    shown = ", ".join(f"{p.name} {p.type}" for p in prepared.protected)
+    last = ""
+    for _ in range(3):
+        try:
+            set_protections(client, plan.zone_id, prepared.protected, on=True)
+        except botocore.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "ProtectionAlreadyExists":
+                break
+            last = _aws_error(exc)[0]
+            continue
+        except (*AWS_ERRORS, Stop, KeyboardInterrupt) as exc:
+            last = str(exc) if isinstance(exc, Stop) else _aws_error(exc)[0] if not isinstance(exc, KeyboardInterrupt) else "interrupted"
+            continue
+        break
+    else:
+        keys = " ".join(f"RecordName={p.name},RecordType={p.type}" for p in prepared.protected)
+        return (f"PROTECTION NOT RESTORED on {shown} ({last}): run aws route53 create-resource-record-set-protections "
+                f"--hosted-zone-id {plan.zone_id} --protections {keys}")
+    window = f" for {clock() - lifted:.1f} s" if lifted is not None else ""
+    return f"record set protections lifted for the batch{window} and put back: {shown}"
+
+
+def _send_and_settle(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult, journal: Journal | None, *,
+                     sleep: Callable[[float], None], clock: Callable[[], float]) -> EnactResult:
+    """From the batch on: send it, decide, wait, read back, record the outcome, clean up."""
+    plan = prepared.plan
+    prepared.sent_at = datetime.now(timezone.utc)
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
     except AWS_ERRORS as exc:
-        return _after_error(client, prepared, result, exc)
+        try:
+            settled = _after_error(client, prepared, result, exc)
+        except NotApplied as failed:
+            _record(journal, "not-applied", [str(failed)])
+            raise
+        except OutcomeUnknown as unknown:
+            _record(journal, "unknown", [str(unknown)])
+            raise
+        except _LostRace as race:
+            _record(journal, "not-applied", [f"another writer's generation {race.fresh.live_generation} landed: {race.cause}"])
+            raise
+        _record(journal, "applied", settled.notes)
+        _clean_health_checks(client, prepared, options, settled)
+        return settled
+    steps.reach("after-send")
     result.change_id = info["Id"]
+    if journal is not None:
+        journal.sent(info["Id"])
     try:
         result.insync = wait_insync(client, info, options.wait_s, sleep=sleep, clock=clock)
     except AWS_ERRORS as exc:
@@ -525,7 +765,72 @@ def submit(client: Any, prepared: Prepared, options: EnactOptions, *,
     if result.insync is False and options.wait_s > 0:
         result.notes.append(f"change {info['Id']} applied but not INSYNC after {options.wait_s:g} s")
     _read_back(client, prepared, result)
+    _record(journal, "applied", result.notes)
+    _clean_health_checks(client, prepared, options, result)
     return result
+
+
+def _record(journal: Journal | None, state: str, notes: list[str]) -> None:
+    if journal is not None:
+        journal.outcome(state, notes)
+
+
+def _clean_health_checks(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult) -> None:
+    """Once the plan is live and read back as planned: delete the checks this name owns that no
+    record uses (``health_owner.clean_owned``), unless ``keep_health_checks``."""
+    if options.keep_health_checks or result.read_back != "matches":
+        return
+    try:
+        plan = prepared.plan
+        deleted, notes = clean_owned(client, plan.name, plan.generation, still_live=lambda: read_name(
+            client, plan.zone_id, plan.name, prepared.live.zone_name).live_generation == plan.generation)
+    except (*AWS_ERRORS, PagingError) as exc:
+        text = exc if isinstance(exc, PagingError) else _aws_error(exc)[0]
+        result.notes.append(f"unused health checks not cleaned ({text}); the plan is applied")
+        return
+    result.health_checks_deleted = deleted
+    result.notes.extend(notes)
+    if deleted:
+        result.notes.append(f"deleted {len(deleted)} health check(s) this name owned that no record uses (--keep-health-checks keeps them)")
+
+
+INTERRUPT_OUTCOMES = {
+    "applied": "applied: generation {gen} of this plan is live{change}",
+    "not-applied": "not applied: the name holds the state read before{change}",
+    "other-writer": "not applied: another writer's generation {live} is live",
+}
+
+
+def _interrupted(client: Any, prepared: Prepared, result: EnactResult, stop: BaseException, journal: Journal | None) -> Interrupted:
+    """A stop once the batch may have been sent: read the name back (a short grace of its own),
+    record what is known, and say it."""
+    plan = prepared.plan
+    what = str(stop) if isinstance(stop, Stop) else "interrupted (KeyboardInterrupt)"
+    guard = active_guard()
+    if guard is not None:
+        guard.grace()
+    verdict: str | None = None
+    fresh = None
+    try:
+        steps.reach("during-read-back")
+        fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
+        verdict = judge(fresh, prepared)
+        if verdict == "unknown":
+            verdict = None
+        if journal is not None:
+            journal.outcome({"applied": "applied", None: "unknown"}.get(verdict, "not-applied"), [what])
+    except (Stop, KeyboardInterrupt, *AWS_ERRORS, PagingError, NameStateError, OSError, PlanError):
+        pass
+    finally:
+        if guard is not None:
+            guard.disarm()
+    change = f" (change {result.change_id})" if result.change_id else ""
+    if verdict is None:
+        found = "the read-back did not finish: outcome unknown" if fresh is None else \
+            f"read back: {plan.fqdn} holds neither this plan nor the state read before (generation {fresh.live_generation}): outcome unknown"
+    else:
+        found = "read back: " + INTERRUPT_OUTCOMES[verdict].format(gen=plan.generation, change=change, live=fresh.live_generation if fresh else "?")
+    return Interrupted(f"{what} after the batch may have been sent; {found}", show_command(plan), verdict, result.change_id)
 
 
 def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: BaseException) -> EnactResult:
@@ -533,13 +838,29 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
     plan = prepared.plan
     cause, transient = _aws_error(exc)
     code = exc.response.get("Error", {}).get("Code") if isinstance(exc, botocore.exceptions.ClientError) else None
+    logged = _history_verdict(client, prepared)  # a resend refused after the first copy landed is the usual case
+    if logged is not None and logged[0] == "applied":
+        result.change_id, result.insync = f"/change/{logged[1]}", None
+        result.notes.append(f"the answer to the batch was lost ({cause}); Route 53's change history holds it "
+                            f"(change {logged[1]}, GetHostedZoneChangeBatch): applied")
+        _read_back(client, prepared, result)
+        return result
     try:
         fresh = read_name(client, plan.zone_id, plan.name, prepared.live.zone_name)
     except (*AWS_ERRORS, PagingError) as reread:
         text = reread if isinstance(reread, PagingError) else _aws_error(reread)[0]
+        if logged is not None:  # the history says not applied: nothing of ours changed
+            raise TransientFailure(f"change_resource_record_sets: {cause}; Route 53's change history holds no such batch: "
+                                   f"not applied (the name could not be read back: {text}); safe to run the same plan again") from None
         raise OutcomeUnknown(f"change_resource_record_sets failed ({cause}) and the name could not be read back ({text})",
                              show_command(plan)) from None
     verdict = judge(fresh, prepared)
+    if verdict == "not-applied" and code in REFUSED_BATCH_CODES:
+        if (guardrail := guardrail_named(cause)) is not None:
+            raise EnactFailed(f"refused by Route 53's guardrail {guardrail}, nothing applied ({cause})") from None
+        if "protect" in cause.lower():
+            raise EnactFailed(f"refused: a Route 53 record set protection covers the batch (made after enact looked), nothing applied "
+                              f"({cause}): remove the protection or pass --unprotect") from None
     if verdict == "applied":
         result.insync = None
         result.notes.append(
@@ -548,6 +869,8 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
         )
         _read_back(client, prepared, result, fresh)
         return result
+    if verdict == "not-applied" and code == "NoSuchHealthCheck":
+        raise _LostRace(cause, fresh)  # a check deleted between planning and sending: plan again
     if verdict == "not-applied":
         if code in REFUSED_BATCH_CODES or not transient:
             raise EnactFailed(f"Route 53 refused the batch: {cause} (re-read: the name holds the state read before; nothing changed)") from None
@@ -555,9 +878,19 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
                                "nothing changed: safe to run the same plan again") from None
     if verdict == "other-writer":
         raise _LostRace(cause, fresh)
+    if logged is not None:
+        raise EnactFailed(f"change_resource_record_sets failed ({cause}); Route 53's change history holds no such batch: not applied "
+                          f"(the name changed meanwhile: generation {fresh.live_generation})") from None
     raise OutcomeUnknown(
         f"change_resource_record_sets failed ({cause}); re-read: {fresh.name} holds neither generation {plan.generation} "
         f"of this plan nor the state read before it (generation {fresh.live_generation})", show_command(plan)) from None
+
+
+def _history_verdict(client: Any, prepared: Prepared) -> tuple[str, str | None] | None:
+    """Route 53's change history on a batch whose answer was lost (None: no history here)."""
+    if prepared.sent_at is None or not history_enabled(client, prepared.plan.zone_id):
+        return None
+    return outcome_from_history(client, prepared.plan.zone_id, _comment(prepared.plan), prepared.sent_at, len(prepared.changes))
 
 
 def _expected_records(prepared: Prepared) -> dict[str, tuple[Any, ...]]:
@@ -602,6 +935,7 @@ def read_back(fresh: LiveName, prepared: Prepared) -> list[str]:
 
 def _read_back(client: Any, prepared: Prepared, result: EnactResult, fresh: LiveName | None = None) -> None:
     if fresh is None:
+        steps.reach("during-read-back")
         try:
             fresh = read_name(client, prepared.plan.zone_id, prepared.plan.name, prepared.live.zone_name)
         except (*AWS_ERRORS, PagingError) as exc:
@@ -630,6 +964,7 @@ def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
     deadline = clock() + wait_s
     delay = 0.5
     while True:
+        steps.reach("during-wait")
         status = client.get_change(Id=info["Id"])["ChangeInfo"]["Status"]
         if status == "INSYNC":
             return True
@@ -642,24 +977,35 @@ def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
 
 def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
           sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
-          after_read: Callable[[Prepared], None] | None = None) -> EnactResult:
+          after_read: Callable[[Prepared], None] | None = None, journal: Journal | None = None) -> EnactResult:
     """Apply ``plan`` (see the module docstring). Returns an ``EnactResult`` (applied, no-op,
     dry-run), raises ``NotApplied`` (``Refusal``/``StalePlan``/``EnactFailed``: nothing changed;
-    ``TransientFailure``: nothing changed, safe to retry) or ``OutcomeUnknown``.
-    ``after_read`` runs between read and send (tests)."""
+    ``TransientFailure``: nothing changed, safe to retry) or ``OutcomeUnknown`` (``Interrupted``:
+    a stop once the batch may have been sent). ``after_read`` runs between read and send (tests);
+    ``journal`` (``PlanStore.journal(plan)``) gets the write-ahead entries. A ``Stop`` before the
+    batch is sent propagates, saying nothing was sent."""
+    try:
+        return _enact(client, plan, options, sleep=sleep, clock=clock, after_read=after_read, journal=journal)
+    except Stop as stop:
+        raise Stop(stop.kind, f"{stop} (before the batch was sent: nothing changed)") from None
+
+
+def _enact(client: Any, plan: Plan, options: EnactOptions | None, *, sleep: Callable[[float], None], clock: Callable[[], float],
+           after_read: Callable[[Prepared], None] | None, journal: Journal | None) -> EnactResult:
     options = options or EnactOptions()
     zone = _before_send(lambda: zone_name(client, plan.zone_id), "get_hosted_zone")
     attempts = 0
     last_race = ""
     while True:
         attempts += 1
-        prepared = _before_send(lambda: prepare(client, plan, options, zone=zone), "reading the name")
+        prepared = _before_send(lambda n=attempts: prepare(client, plan, options, zone=zone, attempt=n), "reading the name")
         if prepared.noop:
             result = _result(prepared, "no-op")
             result.attempts = attempts
             return result
         if options.dry_run:
             result = _result(prepared, "dry-run")
+            result.notes.extend(_guards_met(client, plan))
             if prepared.health_checks_to_create:
                 result.notes.append(
                     "HealthCheckId values in <...> are placeholders for the health checks in health_checks_to_create"
@@ -668,7 +1014,7 @@ def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
         if after_read is not None:
             after_read(prepared)
         try:
-            result = submit(client, prepared, options, sleep=sleep, clock=clock)
+            result = submit(client, prepared, options, sleep=sleep, clock=clock, journal=journal)
         except _LostRace as race:
             fresh = race.fresh
             if plan.generation <= fresh.live_generation:
@@ -729,10 +1075,40 @@ class PlanStore:
         return self.directory / name.lower().rstrip(".")
 
     def save(self, plan: Plan) -> Path:
-        path = self._dir(plan.name) / f"{plan.generation}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_plan(plan, path)
-        return path
+        return write_plan_file(self._dir(plan.name), plan)
+
+    def journal(self, plan: Plan) -> Journal:
+        """The write-ahead entries of ``plan`` (``edge_origin.live.plan_journal``)."""
+        return Journal(self._dir(plan.name), plan)
+
+    def reconcile(self, client: Any, zone_id: str, name: str) -> list[str]:
+        """Make the store agree with Route 53 for ``name`` (``plan_journal.reconcile``): notes."""
+        live = read_name(client, zone_id, name)
+        folder = self._dir(name)
+        if not folder.is_dir() and live.generation is None:
+            return []
+        return self._put_back(client, folder) + reconcile(folder, live, zone_id)
+
+    @staticmethod
+    def _put_back(client: Any, folder: Path) -> list[str]:
+        """Protections a run lifted (``--unprotect``) and never put back (it was killed): put them back."""
+        found = lifted(folder)
+        if found is None:
+            return []
+        zone_id, items = found
+        try:
+            set_protections(client, zone_id, items, on=True)
+        except botocore.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") != "ProtectionAlreadyExists":
+                return [f"plan store: record set protections a stopped run lifted could not be put back ({_aws_error(exc)[0]})"]
+        clear_lifted(folder)
+        return ["plan store: record set protections a stopped run lifted were put back: "
+                + ", ".join(f"{p.name} {p.type}" for p in items)]
+
+    def state(self, name: str, generation: int) -> dict[str, Any] | None:
+        from edge_origin.live.plan_journal import read_state
+
+        return read_state(self._dir(name), generation)
 
     def generations(self, name: str) -> list[int]:
         # glob finds nothing in a folder that does not exist (or is a file): no plans
@@ -755,7 +1131,12 @@ class PlanStore:
             if gen in protected or gen in newest or gen > live.live_generation:
                 continue
             (self._dir(name) / f"{gen}.json").unlink(missing_ok=True)
+            state_path(self._dir(name), gen).unlink(missing_ok=True)
             removed.append(gen)
+        oldest_kept = min([g for g in stored if g not in removed] or [live.live_generation])
+        for gen in state_generations(self._dir(name)):  # entries of plans never applied, older than every kept plan
+            if gen < oldest_kept and gen not in protected and not (self._dir(name) / f"{gen}.json").exists():
+                state_path(self._dir(name), gen).unlink(missing_ok=True)
         return removed
 
 
@@ -773,6 +1154,10 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
         "Statement": [
             {"Sid": "ReadTheZone", "Effect": "Allow",
              "Action": ["route53:GetHostedZone", "route53:ListResourceRecordSets"], "Resource": zone_arn},
+            {"Sid": "RouteFiftyThreesOwnGuards", "Effect": "Allow",
+             "Action": ["route53:ListResourceRecordSetProtections", "route53:ListHostedZoneChangeBatches",
+                        "route53:GetHostedZoneChangeBatch", "route53:DeleteResourceRecordSetProtections",
+                        "route53:CreateResourceRecordSetProtections"], "Resource": zone_arn},
             {"Sid": "ChangeOnlyTheOriginNameAndItsGenerationRecord", "Effect": "Allow",
              "Action": "route53:ChangeResourceRecordSets", "Resource": zone_arn,
              "Condition": {"ForAllValues:StringEquals": {
@@ -782,6 +1167,10 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
              }}},
             {"Sid": "WaitForInsync", "Effect": "Allow", "Action": "route53:GetChange", "Resource": "arn:aws:route53:::change/*"},
             {"Sid": "HealthChecksOfThePlan", "Effect": "Allow",
-             "Action": ["route53:ListHealthChecks", "route53:CreateHealthCheck", "route53:GetHealthCheckStatus"], "Resource": "*"},
+             "Action": ["route53:ListHealthChecks", "route53:CreateHealthCheck", "route53:GetHealthCheckStatus",
+                        "route53:ChangeTagsForResource", "route53:ListTagsForResource", "route53:ListTagsForResources",
+                        "route53:DeleteHealthCheck"], "Resource": "*"},
+            {"Sid": "NoRecordAnywhereUsesACheckBeforeItIsDeleted", "Effect": "Allow",
+             "Action": ["route53:ListHostedZones", "route53:ListResourceRecordSets"], "Resource": "*"},
         ],
     }

@@ -51,7 +51,8 @@ class LiveSession:
         try:
             self._session = boto3.session.Session(profile_name=self.profile, region_name=self.region)
         except botocore.exceptions.ProfileNotFound:
-            raise LiveError(f"--profile {self.profile!r}: no such profile in the AWS config files") from None
+            raise LiveError(f"{self._profile_shown()}: no such profile in the AWS config files "
+                            "(list them with: aws configure list-profiles; or pass another --profile)") from None
         except botocore.exceptions.BotoCoreError as exc:
             raise LiveError(f"AWS configuration: {exc}") from None
         if self.region is None:
@@ -75,26 +76,64 @@ class LiveSession:
                 user_agent_extra="edge-origin",
             )
             from edge_origin.live.boundary import guard_client
+            from edge_origin.live.guard import track_client
 
             try:
                 client = self._session.client(service, region_name=region, endpoint_url=self.endpoint_url, config=config)
             except (botocore.exceptions.BotoCoreError, ValueError) as exc:
                 raise LiveError(f"{service} client: {exc}") from None
-            self._clients[service] = guard_client(client)
+            self._clients[service] = track_client(guard_client(client))
         return self._clients[service]
 
+    def _profile_shown(self) -> str:
+        import os
+
+        if self.profile is not None:
+            return f"--profile {self.profile!r}"
+        env = os.environ.get("AWS_PROFILE") or os.environ.get("AWS_DEFAULT_PROFILE")
+        return f"profile {env!r} (AWS_PROFILE)" if env else "the default profile"
+
     def check_credentials(self) -> None:
-        """Raise LiveError when no credentials can be found (before any API call)."""
-        import botocore.exceptions
+        """Resolve the credentials now (before any API call), remember their secret parts for
+        ``redact``, and raise LiveError, one line naming the profile and what to do, when they
+        cannot be had (``credential_error``)."""
+        from edge_origin.live.redact import remember
 
         try:
             creds = self._session.get_credentials()
-        except botocore.exceptions.BotoCoreError as exc:
-            raise LiveError(f"AWS credentials: {exc}") from None
-        if creds is None:
+            frozen = creds.get_frozen_credentials() if creds is not None else None
+        except Exception as exc:  # botocore raises ValueError (JSON), BotoCoreError, OSError
+            raise credential_error(self._profile_shown(), exc) from None
+        if frozen is None:
             raise LiveError(
                 "no AWS credentials found (set AWS_PROFILE / --profile, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
             )
+        remember(frozen.secret_key, frozen.token)
+
+
+def credential_error(profile: str, exc: BaseException) -> LiveError:
+    """One line for credentials that cannot be resolved: the profile and what to do (no traceback)."""
+    import json
+
+    import botocore.exceptions
+
+    from edge_origin.live.redact import redact
+
+    detail = redact(" ".join(str(exc).split()))[:200]
+    if isinstance(exc, json.JSONDecodeError) or "credential_process" in detail.lower() and isinstance(exc, ValueError):
+        return LiveError(f"{profile}: its credential_process printed something that is not the JSON AWS expects ({detail}): "
+                         "run the command by hand; it must print one JSON object with Version 1, AccessKeyId, SecretAccessKey "
+                         "(and SessionToken, Expiration for temporary credentials)")
+    if isinstance(exc, botocore.exceptions.CredentialRetrievalError):
+        return LiveError(f"{profile}: its credential_process failed ({detail}): run the command by hand and fix it")
+    if isinstance(exc, botocore.exceptions.SSOError) or type(exc).__name__.startswith(("SSO", "UnauthorizedSSO")):
+        name = profile.split("'")[1] if "'" in profile else "default"
+        return LiveError(f"{profile}: the SSO token is missing or expired ({detail}): run: aws sso login --profile {name}")
+    if isinstance(exc, botocore.exceptions.ProfileNotFound):
+        return LiveError(f"{profile}: {detail} (list them with: aws configure list-profiles)")
+    if isinstance(exc, botocore.exceptions.PartialCredentialsError):
+        return LiveError(f"{profile}: incomplete credentials ({detail}): give both the access key id and the secret access key")
+    return LiveError(f"{profile}: AWS credentials cannot be loaded ({type(exc).__name__}: {detail})")
 
 
 def add_session_arguments(parser: argparse.ArgumentParser) -> None:
@@ -106,6 +145,10 @@ def add_session_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-attempts", type=_attempts, default=MAX_ATTEMPTS, metavar="N",
         help=f"requests sent per API call in all, the first included (botocore standard retries; default {MAX_ATTEMPTS})",
     )
+    parser.add_argument(
+        "--deadline", type=_deadline, default=None, metavar="SECONDS",
+        help="stop the whole command after this many seconds, whatever call is in flight (default 120; enact: 120 + --wait)",
+    )
 
 
 def _attempts(text: str) -> int:
@@ -116,6 +159,19 @@ def _attempts(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
     if not lo <= value <= hi:
         raise argparse.ArgumentTypeError(f"{value} is out of range {lo}..{hi}")
+    return value
+
+
+def _deadline(text: str) -> float:
+    import math
+
+    lo, hi = 1.0, 86400.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds") from None
+    if not math.isfinite(value) or not lo <= value <= hi:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is out of range {lo:g}..{hi:g} seconds")
     return value
 
 

@@ -71,6 +71,7 @@ import botocore.session
 import botocore.validate
 
 from edge_origin.live.plans import uncheckable_reason
+from edge_origin.testing.route53_guards import GuardsMixin
 
 MAX_RECORDS_PER_BATCH = 1000
 # Route 53 quotas (developer guide, "Quotas on records"): 32,000 characters of values a
@@ -226,8 +227,9 @@ class _Zone:
         }
 
 
-class StrictRoute53:
-    """Route 53's change semantics in memory, called like a boto3 ``route53`` client."""
+class StrictRoute53(GuardsMixin):
+    """Route 53's change semantics in memory, called like a boto3 ``route53`` client (with the
+    November 2026 guards: ``edge_origin.testing.route53_guards``)."""
 
     def __init__(
         self,
@@ -365,7 +367,8 @@ class StrictRoute53:
         self._enter("GetHostedZone", params)
         with self._lock:
             zone = self._zone(params["Id"], "GetHostedZone")
-            return self._ok({"HostedZone": zone.describe(), "DelegationSet": {"NameServers": self._name_servers(zone)}})
+            described = {**zone.describe(), "Features": self._features(zone.id)}
+            return self._ok({"HostedZone": described, "DelegationSet": {"NameServers": self._name_servers(zone)}})
 
     def _name_servers(self, zone: _Zone) -> list[str]:
         ns = zone.records.get((zone.name, "NS", None), {"ResourceRecords": []})
@@ -455,12 +458,14 @@ class StrictRoute53:
                 raise self._error("InvalidInput", f"1 validation error detected: Value at 'changeBatch.comment' failed to satisfy constraint: Member must have length less than or equal to {MAX_COMMENT_CHARACTERS}", op)
             try:
                 working = self._validate_batch(zone, batch["Changes"])
+                self._check_guards(zone, batch["Changes"], working)  # protections, guardrails
             except botocore.exceptions.ClientError:
                 self.batches_refused += 1
                 raise
             zone.records = working
             self.batches_applied += 1
             change = self._new_change(batch.get("Comment"))
+            self._record_history(zone, batch, change)
             snapshot = sorted(working.values(), key=_sort_key)
             for observer in self._observers:
                 observer(zone.id, _copy(snapshot))
@@ -840,7 +845,58 @@ class StrictRoute53:
             self._deleted_references.add(self._health_checks[hc_id]["CallerReference"])
             del self._health_checks[hc_id]
             del self._health[hc_id]
+            self._tag_store().pop(("healthcheck", hc_id), None)
             return self._ok({})
+
+    # --- tags (ChangeTagsForResource, ListTagsForResource(s)) ---------------------------------------
+    # API reference, ChangeTagsForResource: ResourceType "healthcheck" or "hostedzone"; "AddTags: A
+    # complex type that contains a list of the tags that you want to add ... You can add a maximum of
+    # 10 tags"; a tag's Key "Name" is special (the console's name). ListTagsForResources: "ResourceIds:
+    # A complex type that contains the ResourceId element for each resource" (at most 10).
+    def _tag_store(self) -> dict[tuple[str, str], dict[str, str]]:
+        return self.__dict__.setdefault("_tags", {})
+
+    def _tagged(self, resource_type: str, resource_id: str, op: str) -> dict[str, str]:
+        if resource_type == "healthcheck":
+            self._health_check(resource_id, op)
+        else:
+            self._zone(resource_id, op)
+        return self._tag_store().setdefault((resource_type, _bare_id(resource_id, "/hostedzone/")), {})
+
+    def change_tags_for_resource(self, **params: Any) -> dict[str, Any]:
+        op = "ChangeTagsForResource"
+        self._enter(op, params)
+        with self._lock:
+            tags = self._tagged(params["ResourceType"], params["ResourceId"], op)
+            updated = dict(tags)
+            for key in params.get("RemoveTagKeys") or []:
+                updated.pop(key, None)
+            for tag in params.get("AddTags") or []:
+                updated[tag["Key"]] = tag.get("Value", "")
+            if len(updated) > 50:
+                raise self._error("InvalidInput", "Invalid parameter: a resource can have at most 50 tags", op)
+            tags.clear()
+            tags.update(updated)
+            return self._ok({})
+
+    def list_tags_for_resource(self, **params: Any) -> dict[str, Any]:
+        op = "ListTagsForResource"
+        self._enter(op, params)
+        with self._lock:
+            tags = self._tagged(params["ResourceType"], params["ResourceId"], op)
+            return self._ok({"ResourceTagSet": {"ResourceType": params["ResourceType"], "ResourceId": params["ResourceId"],
+                                                "Tags": [{"Key": k, "Value": v} for k, v in tags.items()]}})
+
+    def list_tags_for_resources(self, **params: Any) -> dict[str, Any]:
+        op = "ListTagsForResources"
+        self._enter(op, params)
+        with self._lock:
+            sets = []
+            for resource_id in params["ResourceIds"]:
+                tags = self._tagged(params["ResourceType"], resource_id, op)
+                sets.append({"ResourceType": params["ResourceType"], "ResourceId": resource_id,
+                             "Tags": [{"Key": k, "Value": v} for k, v in tags.items()]})
+            return self._ok({"ResourceTagSets": sets})
 
 
 def _camel(operation_name: str) -> str:
