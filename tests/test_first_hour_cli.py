@@ -65,6 +65,7 @@ def test_rules_explain_gives_why_source_fix_and_an_example_that_fires(capsys, tm
 def test_every_bundled_example_is_the_tests_fire_fixture() -> None:
     from edge_origin.rules.explain import example_template
 
+    assert len(RULES) >= 19
     for rule in RULES:
         assert example_template(rule.id) == (RULE_FIXTURES / f"{rule.id.lower()}-fire.yaml").read_text(encoding="utf-8")
 

@@ -68,13 +68,17 @@ def test_chg4_fix_on_a_ttl_raise_speaks_of_the_ttl() -> None:
 
 
 def test_chg4_fix_on_a_keepalive_raise_says_idle_first() -> None:
-    for f in diff_paths(*_pair("keepalive-with-idle")).transition_findings:
+    findings = diff_paths(*_pair("keepalive-with-idle")).transition_findings
+    assert findings, "the keepalive raise with its idle timeout gives a transition finding"
+    for f in findings:
         assert "idle timeout 400 s -> 1200 s" in f.message
         assert "raise the NLB idle timeout first" in f.fix and "TTL" not in f.fix
 
 
 def test_chg4_fix_on_cloudfront_keepalive_speaks_of_the_origin_keepalive() -> None:
-    for f in diff_paths(*_pair("cloudfront-keepalive-with-idle")).transition_findings:
+    chg4 = [f for f in diff_paths(*_pair("cloudfront-keepalive-with-idle")).transition_findings if f.rule == "EO-CHG4"]
+    assert chg4, "the CloudFront keepalive raise gives EO-CHG4"
+    for f in chg4:
         if f.rule == "EO-CHG4":
             assert "origin" in f.message and "CloudFront origin keepalive" in f.fix and "TTL" not in f.fix
 
