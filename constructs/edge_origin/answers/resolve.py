@@ -33,6 +33,7 @@ from edge_origin.answers.types import (
     Resolution,
     Vantage,
     normalize,
+    undeclared_load_balancer,
 )
 
 _NONE: list[Record] = []
@@ -105,9 +106,10 @@ class ZoneSet:
     def load_balancer(self, dns_name: str) -> LoadBalancer | None:
         """The known load balancer of a DNS name (Route 53's ``dualstack.`` alias prefix ignored)."""
         found = self.load_balancers.get(dns_name)
-        if found is None and dns_name.startswith("dualstack."):
-            found = self.load_balancers.get(dns_name.removeprefix("dualstack."))
-        return found
+        for prefix in ("dualstack.", "ipv6."):
+            if found is None and dns_name.startswith(prefix):
+                found = self.load_balancers.get(dns_name.removeprefix(prefix))
+        return found if found is not None else undeclared_load_balancer(dns_name)
 
     def zones_holding(self, name: str) -> list[HostedZone]:
         """Every zone with a record set of this name (any type), public and private."""

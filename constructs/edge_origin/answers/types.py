@@ -6,6 +6,7 @@ and a private zone of the same name that reuse set identifiers hold different re
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +175,26 @@ class Record:
         if self.policy == "cidr" and self.cidr is not None:
             return f"CIDR location {self.cidr.location_name}"
         return ""
+
+
+#: Elastic Load Balancing's public DNS names (ELB guide, "DNS name"): an NLB's is
+#: ``<name>-<id>.elb.<region>.amazonaws.com``; an ALB's or Classic Load Balancer's
+#: ``<name>-<id>.<region>.elb.amazonaws.com``. A name of that form is a load balancer even when no
+#: template declares it (its addresses are then unknown).
+NLB_DNS_NAME = re.compile(r"(^|\.)elb\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$")
+ALB_DNS_NAME = re.compile(r"\.[a-z0-9-]+\.elb\.amazonaws\.com(\.cn)?$")
+
+
+def undeclared_load_balancer(dns_name: str) -> LoadBalancer | None:
+    """A load balancer known only by its ELB DNS name (``dualstack.``/``ipv6.`` prefix ignored)."""
+    name = normalize(dns_name)
+    for prefix in ("dualstack.", "ipv6."):
+        name = name.removeprefix(prefix)
+    if NLB_DNS_NAME.search(name):
+        return LoadBalancer(name, "network", label=f"{name} (not in these templates)")
+    if ALB_DNS_NAME.search(name):
+        return LoadBalancer(name, "application", label=f"{name} (not in these templates)")
+    return None
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,45 @@ def _equals(a: Any, b: Any) -> bool:
     return _text(a) == _text(b)
 
 
+#: Prefixes Route 53 accepts before an Elastic Load Balancing DNS name in an alias target, and
+#: which name the same load balancer: "If you're routing traffic to an ELB load balancer ...
+#: DNSName: the value ... prefixed with dualstack." (Route 53 API reference, AliasTarget.DNSName);
+#: ``ipv6.`` is the Classic Load Balancer's IPv6-only name. aws-cdk-lib's
+#: ``route53_targets.LoadBalancerTarget`` / ``ClassicLoadBalancerTarget`` write
+#: ``Fn::Join ["", ["dualstack.", GetAtt Lb.DNSName]]``.
+ELB_NAME_PREFIXES = ("dualstack.", "ipv6.")
+
+
+def _names_a_host(attribute: str | None) -> bool:
+    """An attribute whose value is a DNS name (DNSName, DomainName, RegionalDomainName, DnsName...)."""
+    return attribute is None or "name" in attribute.lower()
+
+
+def dns_name_parts(parts: list[Any]) -> ResourceRef | Unresolved | None:
+    """The resource whose DNS name ``parts`` (a Fn::Join / Fn::Sub, split at its references) spell,
+    or None. One reference with nothing around it, a trailing root dot (``name.`` is ``name``), or an
+    ELB prefix before a load balancer's ``DNSName`` (case-insensitive, as DNS is) name the
+    referenced resource itself; anything else stays a composite."""
+    pieces = [p for p in parts if not (isinstance(p, str) and p == "")]
+    refs = [i for i, p in enumerate(pieces) if isinstance(p, (ResourceRef, Unresolved))]
+    if len(refs) != 1 or not all(isinstance(p, (str, ResourceRef, Unresolved)) for p in pieces):
+        return None
+    ref = pieces[refs[0]]
+    prefix = "".join(pieces[: refs[0]]).lower()
+    suffix = "".join(pieces[refs[0] + 1 :])
+    if isinstance(ref, Unresolved):
+        # the name around an import or parameter the templates do not decide is that value's name:
+        # say why it is not known (the import), not that the join is a composite
+        return ref if suffix in ("", ".") and prefix in ("", *ELB_NAME_PREFIXES) and ref.reason != "composite" else None
+    if suffix not in ("", ".") or (suffix and not _names_a_host(ref.attribute)):
+        return None
+    if not prefix:
+        return ref
+    if prefix in ELB_NAME_PREFIXES and ref.attribute == "DNSName":
+        return ref
+    return None
+
+
 class StackResolver:
     """Resolves values inside one stack. ``import_value(name)`` comes from the model (all stacks)."""
 
@@ -278,6 +317,9 @@ class StackResolver:
     def _concat(self, parts: list[Any], fn: str) -> Any:
         if all(isinstance(p, (str, int, float)) and not isinstance(p, bool) for p in parts):
             return "".join(_text(p) for p in parts)
+        named = dns_name_parts(parts)
+        if named is not None:
+            return named
         rendered = "".join(p if isinstance(p, str) else "${" + display_value(p) + "}" for p in parts)
         return Unresolved("composite", rendered)
 

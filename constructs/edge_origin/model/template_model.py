@@ -299,6 +299,16 @@ class TemplateModel:
             return self._health_check_by_key.get((ref.stack, ref.logical_id))
         return None
 
+    def record_name_of(self, value: Any) -> Any:
+        """A ``Ref`` of an ``AWS::Route53::RecordSet`` is that record's name (CloudFormation: "Ref
+        returns the domain name of the record set"; aws-cdk-lib's ``Route53RecordTarget`` writes it);
+        anything else is returned as it is."""
+        res = self.target(value) if isinstance(value, ResourceRef) and value.attribute is None else None
+        if res is None or res.type != RECORD_SET or not isinstance(res.properties, dict):
+            return value
+        name = res.properties.get("Name")  # resolved already
+        return normalize_name(name) if isinstance(name, str) else value
+
     def _hosted_zone_name(self, zone_id: Any, zone_name: Any) -> str | None:
         if isinstance(zone_name, str):
             return normalize_name(zone_name)
@@ -311,13 +321,15 @@ class TemplateModel:
         alias_view = None
         if p.has("AliasTarget"):
             alias = p.mapping("AliasTarget")
-            dns = alias.str("DNSName")
+            dns = self.record_name_of(alias.str("DNSName"))
             alias_view = AliasTargetView(
                 dns_name=_name_key(dns) if isinstance(dns, str) else dns,
                 hosted_zone_id=alias.str("HostedZoneId"),
                 evaluate_target_health=alias.bool("EvaluateTargetHealth"),
             )
         values = p.strs("ResourceRecords")
+        if p.literal_str("Type") == "CNAME":
+            values = [self.record_name_of(v) for v in values]
         zone_id = p.str("HostedZoneId")
         zone_name = p.str("HostedZoneName")
         if group is not None:
@@ -428,6 +440,7 @@ class TemplateModel:
                 attributes=p.key_values("LoadBalancerAttributes"),
                 security_groups=p.items("SecurityGroups"),
                 subnet_mappings=mappings,
+                subnets=[SubnetMappingView(sn, None, None, self._zone_of_subnet(sn)) for sn in p.items("Subnets")],
             )
             lbs[res.key] = view
             for mapping in mappings:

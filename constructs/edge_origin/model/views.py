@@ -444,6 +444,9 @@ class LoadBalancerView:
     security_groups: list[Any]
     subnet_mappings: list[SubnetMappingView]
     listeners: list[ListenerView] = field(default_factory=list)
+    #: ``Subnets`` (the form aws-cdk-lib writes without EIPs): one zonal node, with an address of
+    #: AWS's choosing, per subnet.
+    subnets: list[SubnetMappingView] = field(default_factory=list)
 
     @property
     def is_network(self) -> bool:

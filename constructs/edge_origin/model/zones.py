@@ -262,7 +262,7 @@ def template_zones(model: Any) -> TemplateZones:
     lbs: list[LoadBalancer] = []
     for lb in model.load_balancers:
         zonal = []
-        for mapping in lb.subnet_mappings:
+        for mapping in lb.subnet_mappings or lb.subnets:
             # an EIP's key is the one its records hold (Ref EIP); else the NLB's address in that subnet
             if mapping.eip is not None:
                 address = value_key(mapping.eip.resource.ref)
@@ -276,6 +276,10 @@ def template_zones(model: Any) -> TemplateZones:
             names.append(live_name)
         for dns_name in names:
             lbs.append(LoadBalancer(dns_name, lb.type, tuple(zonal), lb.resource.logical_id, lb))
+    for dist in model.of_type("AWS::CloudFront::Distribution"):
+        # an alias to GetAtt Distribution.DomainName (aws-cdk-lib's CloudFrontTarget) ends at CloudFront
+        key = value_key(ResourceRef(dist.stack, dist.logical_id, "DomainName"))
+        lbs.append(LoadBalancer(key, "cloudfront", label=f"{dist.stack}/{dist.logical_id}"))
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
     for zone_id, views in by_zone.items():

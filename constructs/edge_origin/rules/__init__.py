@@ -31,6 +31,7 @@ from edge_origin.rules import (
     ka1_listener_idle_drift,
     ka2_origin_timeouts_drift,
     ka3_profile_invalid,
+    nj1_unread_names,
     nlb1_idle_timeout,
     nlb2_eip_subnet_mapping,
     nlb3_termination_cross_zone,
@@ -68,6 +69,7 @@ RULES: tuple[Rule, ...] = tuple(
         vpc2_nlb_not_vpc_origin,
         vpc3_dns_vantage,
         vpc4_reachable_around_cloudfront,
+        nj1_unread_names,
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}

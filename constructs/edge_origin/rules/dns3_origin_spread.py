@@ -42,10 +42,13 @@ def _spread(model: TemplateModel, item: OriginResolution) -> tuple[set[str], set
                     unknown = True
                 else:
                     zones.add(zone)
-        if answer.end:
-            ips.add(answer.end)
-            unknown = True
     return ips, zones, unknown
+
+
+def _leaves_the_model(item: OriginResolution) -> bool:
+    """Some answer ends at a name the model does not follow (EO-NJ1 names it), or at a CloudFront
+    distribution (its edges, not an NLB's addresses): not judged here."""
+    return any(answer.end or any(lb.kind == "cloudfront" for lb in answer.load_balancers) for answer in item.resolution.answers)
 
 
 def _multivalue_sets(model: TemplateModel, item: OriginResolution) -> int:
@@ -63,7 +66,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         first = views[0].resource
         ips, zones, unknown_zone = _spread(model, item)
         label = f"{origin_label(name, kind)} ({item.zone.label})"
-        if len(ips) < 2:
+        if _leaves_the_model(item):
+            pass  # how many addresses lie behind a name the model does not follow: not judged (EO-NJ1)
+        elif len(ips) < 2:
             yield finding(RULE.id, Severity.WARNING, first, f"{label} has {len(ips)} origin IP(s): one NLB takes every connection", FIX)
         elif zones and not unknown_zone and len(zones) == 1:
             yield finding(RULE.id, Severity.WARNING, first, f"{label}: all {len(ips)} origin IPs are in one zone ({next(iter(zones))})", FIX)

@@ -1,0 +1,164 @@
+"""EO-NJ1: a name on a gRPC origin's path that edge-origin cannot follow: not judged, never quiet.
+
+The answer model judges what a resolver receives for an origin name by following its records'
+alias targets and CNAME values. When one of them, or the CloudFront origin's domain itself, is
+an expression the templates do not decide (a parameter without a default, an import of an export
+no given template declares, a ``Fn::Join`` that is not one name), or names an endpoint the model
+does not know the answers of (a Classic Load Balancer, Global Accelerator, API Gateway, AppSync,
+S3 website, VPC endpoint, Cognito or Elastic Beanstalk domain, a name in no given zone), the
+other rules cannot say whether every edge gets one address. This rule names each such record or
+origin, the expression as read, why, and what would let edge-origin judge it (issue 36).
+Severity warning: ``--fail-on warning`` and the cdk-nag pack fail on it like any warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from edge_origin.answers.types import normalize
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import RecordSetView, TemplateModel, display_value
+from edge_origin.model.names import NameTarget, classify
+from edge_origin.model.values import ResourceRef, Unresolved
+from edge_origin.rules.base import Rule
+from edge_origin.rules.not_judged import not_judged
+
+#: How many alias/CNAME hops from an origin name are followed to find the names on its path.
+MAX_HOPS = 8
+#: What lets edge-origin judge it, by what it is.
+NEEDS = {
+    "import": "check the stack that exports it together with this one (edge-origin check on the whole cloud assembly)",
+    "parameter": "give the parameter a Default (or check with the value you deploy)",
+    "name": "check the stack that holds its records together with this one",
+    "endpoint": (
+        "edge-origin does not model this endpoint kind: judge by hand how many addresses, in how many zones, each "
+        "answer holds, then acknowledge this finding (edge-origin:acknowledge) with the reason"
+    ),
+    "expression": "spell the name as a literal, or as GetAtt of the load balancer's DNSName (a dualstack. prefix is read)",
+}
+
+
+def _needs(value: Any, target: NameTarget) -> str:
+    if isinstance(value, Unresolved):
+        return NEEDS.get(value.reason, NEEDS["expression"])
+    if target.kind == "name":
+        return NEEDS["name"]
+    if isinstance(value, ResourceRef) and target.kind.startswith("resource not in"):
+        return NEEDS["name"]
+    return NEEDS["endpoint"]
+
+
+def _target(model: TemplateModel, value: Any) -> NameTarget:
+    res = model.target(value) if isinstance(value, ResourceRef) else None
+    return classify(value, res.type if res is not None else None)
+
+
+def _in_a_zone(model: TemplateModel, name: str) -> bool:
+    """Some record set of the given templates carries the name (so the model follows it)."""
+    return bool(model.record_sets(name))
+
+
+def path_names(model: TemplateModel, start: set[str]) -> set[str]:
+    """``start`` and every literal name its records lead to (alias targets, CNAME values)."""
+    seen: set[str] = set()
+    todo = sorted(normalize(n) for n in start)
+    for _ in range(MAX_HOPS):
+        following: list[str] = []
+        for name in todo:
+            if name in seen:
+                continue
+            seen.add(name)
+            for view in model.record_sets(name):
+                for value in _ends(view):
+                    if isinstance(value, str):
+                        following.append(normalize(value))
+        todo = following
+        if not todo:
+            break
+    return seen
+
+
+def _ends(view: RecordSetView) -> list[Any]:
+    """What a record set leads to: its alias target, or its CNAME values."""
+    if view.alias_target is not None:
+        return [view.alias_target.dns_name]
+    if view.type == "CNAME":
+        return list(view.values)
+    return []
+
+
+def _verdict(model: TemplateModel, value: Any) -> tuple[str, str, str] | None:
+    """(what it is, why it is not judged, what would let edge-origin judge it) for a name the
+    model cannot follow, else None."""
+    target = _target(model, value)
+    if not target.judged:
+        return target.kind, target.reason, _needs(value, target)
+    if isinstance(value, str) and target.kind == "name" and not _in_a_zone(model, value):
+        return "a name no given template holds", f"no record set of {value} is in the given templates", NEEDS["name"]
+    return None
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    grpc_names: set[str] = set()
+    for dist, _behavior, origin in model.grpc_origins():
+        if origin.vpc_origin_id is not None:
+            continue  # a VPC origin: CloudFront reaches its endpoint (EO-VPC rules)
+        domain = origin.domain_name
+        if isinstance(domain, str):
+            grpc_names.add(domain)
+        verdict = _verdict(model, domain)
+        if verdict is None:
+            continue
+        kind, reason, needs = verdict
+        res = dist.resource
+        yield not_judged(
+            RULE.id, Severity.WARNING,
+            subject=f"{res.logical_id} gRPC origin {origin.id} DomainName ({kind})", element=display_value(domain),
+            reason=f"{reason}; what CloudFront's connections reach is not judged", needs=needs,
+            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        )
+    grpc_names.update(n for n, kind in model.origin_names().items() if kind == "grpc")
+    names = path_names(model, grpc_names)
+    seen: set[tuple[str, str, int | None]] = set()
+    for name in sorted(names):
+        for view in model.record_sets(name):
+            res = view.resource
+            if (res.stack, res.logical_id, view.member_index) in seen:
+                continue
+            seen.add((res.stack, res.logical_id, view.member_index))
+            for value in _ends(view):
+                verdict = _verdict(model, value)
+                if verdict is None:
+                    continue
+                kind, reason, needs = verdict
+                how = "alias target" if view.alias_target is not None else "CNAME value"
+                yield not_judged(
+                    RULE.id, Severity.WARNING,
+                    subject=f"{view.label}: {how} of {name} {view.type or '?'} (SetIdentifier {display_value(view.set_identifier)}; {kind})",
+                    element=display_value(value),
+                    reason=f"{reason}; the answers for {name} are not judged",
+                    needs=needs,
+                    template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                )
+
+
+RULE = Rule(
+    id="EO-NJ1",
+    severity=Severity.WARNING,
+    title="Origin name not judged",
+    catches=(
+        "An alias target, CNAME value or CloudFront gRPC origin domain on an origin's path that edge-origin cannot "
+        "follow: an expression the templates do not decide (a parameter without Default, Fn::ImportValue of an export "
+        "no given template declares, a Fn::Join/Fn::Sub that is not one name), an endpoint kind the answer model does "
+        "not know (Classic Load Balancer, Global Accelerator, API Gateway, AppSync, S3 website, VPC endpoint, Cognito, "
+        "Elastic Beanstalk), or a name no given template holds."
+    ),
+    incident=(
+        "A plain aws-cdk-lib stack with weighted LoadBalancerTarget aliases (Fn::Join dualstack. + DNSName) passed with "
+        "'no findings': the model read the alias as a name it did not know and said nothing (issue 36); weighted "
+        "answers sent every CloudFront edge to one NLB (weighted-dns-flash-crowd-summary)."
+    ),
+    fix="Check the stacks together, give parameters a Default, or spell names as literals or GetAtt DNSName.",
+    check=check,
+)
