@@ -25,10 +25,13 @@ def test_equals_of_a_structure_with_an_undecidable_item_is_undecided(expr: Any) 
 
 
 def test_sub_of_a_resource_name_is_its_ref() -> None:
+    # a Fn::Sub of one reference and nothing else is that reference's value (issue 36)
     nlb = ResourceRef("Stack", "Nlb", None)
-    assert resolve({"Fn::Sub": "${Nlb}"}) == Unresolved("composite", "${" + display_value(nlb) + "}")
+    assert resolve({"Fn::Sub": "${Nlb}"}) == nlb
     dns = ResourceRef("Stack", "Nlb", "DNSName")
-    assert resolve({"Fn::Sub": "${Nlb.DNSName}"}) == Unresolved("composite", "${" + display_value(dns) + "}")
+    assert resolve({"Fn::Sub": "${Nlb.DNSName}"}) == dns
+    assert resolve({"Fn::Sub": "dualstack.${Nlb.DNSName}"}) == dns
+    assert resolve({"Fn::Sub": "https://${Nlb.DNSName}"}) == Unresolved("composite", "https://${" + display_value(dns) + "}")
 
 
 def test_sub_of_a_dotted_name_that_is_no_resource_is_a_ref_to_nothing() -> None:
