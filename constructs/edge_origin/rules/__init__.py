@@ -34,6 +34,7 @@ from edge_origin.rules import (
     nlb1_idle_timeout,
     nlb2_eip_subnet_mapping,
     nlb3_termination_cross_zone,
+    nj2_unknown_routing,
     sec1_origin_verification,
     sg1_health_checkers,
     watch1_imbalance_alarm,
@@ -60,6 +61,7 @@ RULES: tuple[Rule, ...] = tuple(
         ka2_origin_timeouts_drift,
         ka3_profile_invalid,
         sec1_origin_verification,
+        nj2_unknown_routing,
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
