@@ -11,7 +11,8 @@ which sees the private zones associated with it). Answer: a :class:`Resolution` 
 TTL and the chain of :class:`Hop` that led there.
 
 Every routing policy (``select``: simple, weighted, multivalue, failover, latency, geolocation,
-geoproximity, CIDR), aliases to load balancers, CloudFront and other records, CNAME chains
+geoproximity, CIDR, AZ-affinity), read from a record set by the one table of routing elements
+(``routing.read_routing``: unknown elements are not judged), aliases to load balancers, CloudFront and other records, CNAME chains
 (bounded by ``MAX_CHAIN``), A and AAAA; health as Route 53 decides it (``health``). The
 loopback DNS server and the rehearsal model draw answers with :func:`draw` from the same
 outcomes (:func:`choices`) that :func:`resolve` lists.
@@ -32,8 +33,11 @@ from edge_origin.answers.health import (
     why_never_fails,
 )
 from edge_origin.answers.resolve import ZoneSet, resolve
+from edge_origin.answers.routing import ROUTING_ELEMENTS, Routing, RoutingElement, read_routing
 from edge_origin.answers.select import Choice, choices, draw, pick_choice, policy_of, values_of
 from edge_origin.answers.types import (
+    AZ_LOCATION_TYPES,
+    GLOBAL,
     LOCATION_POLICIES,
     MAX_CHAIN,
     MULTIVALUE_MAX,
@@ -41,6 +45,7 @@ from edge_origin.answers.types import (
     PUBLIC,
     AliasTarget,
     Answer,
+    AzLocation,
     CidrRouting,
     Geo,
     GeoProximity,
@@ -56,6 +61,13 @@ from edge_origin.answers.types import (
 
 __all__ = [
     "ALL_HEALTHY",
+    "AZ_LOCATION_TYPES",
+    "GLOBAL",
+    "ROUTING_ELEMENTS",
+    "AzLocation",
+    "Routing",
+    "RoutingElement",
+    "read_routing",
     "CHECKER_REGIONS",
     "HEALTHY_CHECKER_SHARE",
     "LOCATION_POLICIES",

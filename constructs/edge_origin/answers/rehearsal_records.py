@@ -36,6 +36,7 @@ class AnswerRecord:
     geo: Geo | None = None
     geoproximity: Any = None
     cidr: Any = None
+    az: Any = None
 
     @property
     def policy(self) -> str:

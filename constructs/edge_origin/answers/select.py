@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from edge_origin.answers.types import MULTIVALUE_MAX, PUBLIC, Geo, Vantage
+from edge_origin.answers.types import GLOBAL, MULTIVALUE_MAX, PUBLIC, AzLocation, Geo, Vantage
 
 
 class RecordLike(Protocol):
@@ -29,6 +29,7 @@ class RecordLike(Protocol):
     geo: Geo | None
     geoproximity: Any
     cidr: Any
+    az: AzLocation | None
 
 
 HealthyFn = Callable[[Any], bool]
@@ -196,6 +197,41 @@ def _cidr(records: Sequence[RecordLike], healthy: HealthyFn, where: str | None) 
     return out
 
 
+#: The condition of the answer a query Route 53 cannot place in an AZ receives (CloudFront's).
+NO_AZ_CONDITION = "queries Route 53 cannot place in an AZ (public resolvers, CloudFront)"
+
+
+def _azaffinity(records: Sequence[RecordLike], healthy: HealthyFn, vantage: Vantage) -> list[Choice]:
+    # AZAffinity: "A query matches a location when Route 53 VPC Resolver reports that the query
+    # came from an Availability Zone (AZ) in that location. If Route 53 doesn't know which AZ a
+    # query came from, the query matches only the record for the Global location type." "For each
+    # query, Route 53 starts with the most specific location that the query matches and falls back
+    # to a less specific location when there's no record for that location or the record is
+    # unhealthy". "If every record that matches a query is unhealthy, Route 53 responds with the
+    # most specific one." LocationType: "Without a Global record, Route 53 returns a "no answer"
+    # response to queries that don't match any other record."
+    def answer_for(locations: Sequence[AzLocation], condition: str) -> Choice:
+        matching = [r for loc in locations for r in records if r.az == loc]
+        for record in matching:
+            if healthy(record):
+                return Choice(1.0, (record,), condition)
+        if matching:
+            return Choice(1.0, (matching[0],), condition + " (none healthy: the most specific)")
+        return Choice(1.0, (), condition + " (no record: no answer)")
+
+    locations = vantage.az_locations
+    if locations == (GLOBAL,):
+        return [answer_for(locations, NO_AZ_CONDITION)]
+    if locations is not None:
+        return [answer_for(locations, f"queries from {vantage.az}")]
+    # A VPC resolver in any AZ: each named location's answer (falling back to Global: the
+    # hierarchy between AZ, zone group and region is not in the records), then the rest.
+    named = dict.fromkeys(r.az for r in records if r.az is not None and not r.az.is_global)
+    out = [answer_for((loc, GLOBAL), f"queries from {loc}") for loc in named]
+    out.append(answer_for((GLOBAL,), "queries from AZs no record names, or that Route 53 cannot place"))
+    return out
+
+
 def _simple(records: Sequence[RecordLike]) -> list[Choice]:
     # Simple routing: one record set per name and type; every value in the answer.
     return [Choice(1.0, tuple(records))]
@@ -224,6 +260,8 @@ def choices(
         return _geolocation(records, healthy, vantage.location)
     if policy == "cidr":
         return _cidr(records, healthy, vantage.cidr_location)
+    if policy == "azaffinity":
+        return _azaffinity(records, healthy, vantage)
     return _simple(records)
 
 

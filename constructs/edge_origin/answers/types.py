@@ -11,9 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
-POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr")
+POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")
 #: Policies whose answer depends on where the query comes from.
-LOCATION_POLICIES = ("latency", "geolocation", "geoproximity", "cidr")
+LOCATION_POLICIES = ("latency", "geolocation", "geoproximity", "cidr", "azaffinity")
+#: AZAffinity.LocationType values, "from most to least specific" (AZAffinityLocationType).
+AZ_LOCATION_TYPES = ("AvailabilityZone", "AvailabilityZoneGroup", "Region", "Partition", "Global")
+#: The one location a query whose AZ Route 53 does not know matches: "If Route 53 doesn't know
+#: which AZ a query came from, the query matches only the record for the Global location type".
+GLOBAL_LOCATION_ID = "global"
 #: "Route 53 responds to DNS queries with up to eight healthy records" (MultiValueAnswer).
 MULTIVALUE_MAX = 8
 #: How many CNAME/alias hops a resolution follows before it stops (a loop, or a chain too long).
@@ -122,6 +127,35 @@ class CidrRouting:
 
 
 @dataclass(frozen=True)
+class AzLocation:
+    """An AZ-affinity record's location: ``type`` (``AZ_LOCATION_TYPES``) and ``id`` (lower case:
+    "Specify the ID in lowercase": ``use1-az1``, ``us-east-1-zg-1``, ``us-east-1``, ``aws``,
+    ``global``)."""
+
+    type: str
+    id: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", self.id.strip().lower())
+
+    @property
+    def specificity(self) -> int:
+        """4 for an AZ down to 0 for Global."""
+        return len(AZ_LOCATION_TYPES) - 1 - AZ_LOCATION_TYPES.index(self.type)
+
+    @property
+    def is_global(self) -> bool:
+        return self.type == "Global"
+
+    def __str__(self) -> str:
+        return "Global" if self.is_global else f"{self.type} {self.id}"
+
+
+#: The Global location (what a query Route 53 cannot place in an AZ matches).
+GLOBAL = AzLocation("Global", GLOBAL_LOCATION_ID)
+
+
+@dataclass(frozen=True)
 class AliasTarget:
     """Where an alias points: ``dns_name`` (a load balancer, a distribution or another record)."""
 
@@ -153,6 +187,7 @@ class Record:
     geo: Geo | None = None
     geoproximity: GeoProximity | None = None
     cidr: CidrRouting | None = None
+    az: AzLocation | None = None
     source: Any = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -174,6 +209,8 @@ class Record:
             return f"geoproximity {self.geoproximity}"
         if self.policy == "cidr" and self.cidr is not None:
             return f"CIDR location {self.cidr.location_name}"
+        if self.policy == "azaffinity" and self.az is not None:
+            return f"AZ-affinity {self.az}"
         return ""
 
 
@@ -232,23 +269,58 @@ class Vantage:
     """Where the query comes from. ``internet``: a public resolver (what CloudFront uses), which
     sees public zones only; ``vpc``: a resolver in ``vpc_id``, which sees the private zones
     associated with it first. ``region``/``location``/``client_ip`` pin the location-dependent
-    policies; None means any (every location's answer is listed)."""
+    policies; None means any (every location's answer is listed).
+
+    AZ-affinity: "A query matches a location when Route 53 VPC Resolver reports that the query
+    came from an Availability Zone (AZ) in that location. If Route 53 doesn't know which AZ a
+    query came from, the query matches only the record for the Global location type". A public
+    resolver (``internet``, CloudFront's) never carries an AZ; a VPC resolver carries ``az`` (an
+    AZ id such as ``use1-az1``) with its ``zone_group`` (default ``<region>-zg-1``, the API
+    reference's example), ``region`` and ``partition`` (from the region). A VPC vantage without
+    ``az`` lists every location's answer."""
 
     kind: str = "internet"
     vpc_id: str | None = None
     region: str | None = None
     location: Geo | None = None
     cidr_location: str | None = None
+    az: str | None = None
+    zone_group: str | None = None
+    partition: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("internet", "vpc"):
             raise ValueError(f"vantage kind {self.kind!r} is not one of internet, vpc")
         if self.kind == "vpc" and not self.vpc_id:
             raise ValueError("a vpc vantage needs vpc_id")
+        if self.az is not None and self.kind != "vpc":
+            raise ValueError("only a VPC resolver reports an AZ (a public resolver's queries match Global only)")
+        if self.az is not None and not self.region:
+            raise ValueError("a vantage with an AZ needs its region")
+
+    @property
+    def az_locations(self) -> tuple[AzLocation, ...] | None:
+        """The AZ-affinity locations a query from here matches, most specific first (None: a VPC
+        resolver in any AZ, every location listed)."""
+        if self.kind != "vpc":
+            return (GLOBAL,)
+        if self.az is None:
+            return None
+        region = self.region or ""
+        partition = self.partition or ("aws-cn" if region.startswith("cn-") else "aws-us-gov" if region.startswith("us-gov-") else "aws")
+        return (
+            AzLocation("AvailabilityZone", self.az),
+            AzLocation("AvailabilityZoneGroup", self.zone_group or f"{region}-zg-1"),
+            AzLocation("Region", region),
+            AzLocation("Partition", partition),
+            GLOBAL,
+        )
 
     @property
     def label(self) -> str:
-        return "public internet resolver" if self.kind == "internet" else f"resolver in VPC {self.vpc_id}"
+        if self.kind == "internet":
+            return "public internet resolver"
+        return f"resolver in VPC {self.vpc_id}" + (f" ({self.az})" if self.az else "")
 
 
 #: A public resolver anywhere: what CloudFront uses to resolve an origin.

@@ -36,9 +36,11 @@ from typing import Any, Protocol
 
 import botocore.exceptions
 
+from edge_origin.live.name_state import sdk_reads
 from edge_origin.live.paging import PagingError, list_record_sets, paginate
 from edge_origin.live.session import LiveError
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY, LoadedTemplate, TemplateModel, normalize_name
+from edge_origin.model.template_model import SDK_DROPS_AZ_AFFINITY_KEY
 
 STACK = "Live"
 LIVE_ID_KEY = "edge-origin:live-id"
@@ -59,11 +61,9 @@ HEALTH_CHECK_FIELDS = (
     "HealthThreshold", "ChildHealthChecks", "Regions", "AlarmIdentifier", "InsufficientDataHealthStatus",
     "RoutingControlArn",
 )
-#: Record set fields copied as they are (the routing policy fields of ``ResourceRecordSet``).
-RECORD_FIELDS = (
-    "SetIdentifier", "Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation",
-    "GeoProximityLocation", "CidrRoutingConfig", "TTL",
-)
+#: Record set members read into other shapes; every other member is copied as it is (routing
+#: elements the answer model's table does not know then reach it and are not judged: fail closed).
+RECORD_MEMBERS_READ = ("Name", "Type", "ResourceRecords", "HealthCheckId", "AliasTarget")
 SERVICES = ("cloudfront", "route53", "ec2", "elbv2")
 VPC_ORIGINS_SERVICE = "cloudfront-vpc-origins"
 """``unavailable`` key when ListVpcOrigins/GetVpcOrigin fail (issue 31)."""
@@ -505,9 +505,9 @@ class _Reader:
         key = f"{name}/{rec['Type']}" + (f"/{rec['SetIdentifier']}" if rec.get("SetIdentifier") else "")
         live_id = f"hostedzone/{zone_id}/{key}"
         props: dict[str, Any] = {"HostedZoneId": {"Ref": zone_lid}, "Name": rec["Name"], "Type": rec["Type"]}
-        for field_name in RECORD_FIELDS:
-            if field_name in rec:
-                props[field_name] = rec[field_name]
+        for field_name, value in rec.items():
+            if field_name not in RECORD_MEMBERS_READ and value is not None:
+                props[field_name] = value
         if "ResourceRecords" in rec:
             values = [r["Value"] for r in rec["ResourceRecords"]]
             if rec["Type"] == "A":
@@ -526,7 +526,9 @@ class _Reader:
                 "HostedZoneId": alias.get("HostedZoneId"),
                 "EvaluateTargetHealth": alias.get("EvaluateTargetHealth", False),
             }
-        meta = {GRPC_ORIGIN_METADATA_KEY: True} if name in self.grpc else {}
+        meta: dict[str, Any] = {GRPC_ORIGIN_METADATA_KEY: True} if name in self.grpc else {}
+        if not sdk_reads("AZAffinity"):  # this botocore drops AZAffinity from what it lists
+            meta[SDK_DROPS_AZ_AFFINITY_KEY] = True
         self.add("Record", "route53", live_id, "AWS::Route53::RecordSet", props, label=key, **meta)
 
     def _link_alias_zones(self) -> None:

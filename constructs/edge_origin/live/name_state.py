@@ -8,12 +8,15 @@ change batch itself (its exact DELETE), not in a separate store a slow writer co
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import botocore.exceptions
+import botocore.session
 
+from edge_origin.answers.routing import ROUTING_ELEMENTS, read_routing
 from edge_origin.live.paging import PagingError, list_record_sets
 from edge_origin.live.plans import GENERATION_LABEL, PlanError
 
@@ -21,7 +24,8 @@ GENERATION_TTL = 60
 _CURRENT = re.compile(r'^"edge-origin generation=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
 _PREVIOUS = re.compile(r'^"edge-origin previous=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
 ADDRESS_TYPES = ("A", "AAAA")  # every address type of a name: a plan migrates them together
-ROUTING_FIELDS = ("Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")
+#: Every routing element of ``ResourceRecordSet``: the answer model's one table (``answers.routing``).
+ROUTING_FIELDS = tuple(e.member for e in ROUTING_ELEMENTS)
 
 
 def fqdn(name: str) -> str:
@@ -73,16 +77,28 @@ class Generation:
 
 
 def routing_policy(record: dict[str, Any]) -> str:
-    """``weighted`` | ``multivalue`` | ``failover`` | ... | ``simple`` (alias or not)."""
-    if record.get("Weight") is not None:
-        return "weighted"
-    if record.get("MultiValueAnswer"):
-        return "multivalue"
-    for key, name in (("Failover", "failover"), ("Region", "latency"), ("GeoLocation", "geolocation"),
-                      ("GeoProximityLocation", "geoproximity"), ("CidrRoutingConfig", "cidr")):
-        if record.get(key) is not None:
-            return name
-    return "simple"
+    """``weighted`` | ``multivalue`` | ``failover`` | ... | ``azaffinity`` | ``simple`` (alias or
+    not), read by the answer model's one table; ``unknown`` when it does not judge the set (an
+    element it does not know, or a set id whose routing element this botocore dropped)."""
+    return read_routing(record, sdk_reads_az_affinity=sdk_reads("AZAffinity")).policy
+
+
+def unread_routing(record: dict[str, Any]) -> str | None:
+    """Why the routing of a listed record set is not judged (None: it is)."""
+    routing = read_routing(record, sdk_reads_az_affinity=sdk_reads("AZAffinity"))
+    return None if routing.judged else f"{routing.element}: {routing.reason or 'decided elsewhere'}"
+
+
+def sdk_reads(member: str) -> bool:
+    """Whether the installed botocore's Route 53 model has ``ResourceRecordSet.<member>`` (a
+    listed record loses members its botocore does not know: AZAffinity needs botocore >= 1.44)."""
+    return member in _record_members()
+
+
+@functools.lru_cache(maxsize=1)
+def _record_members() -> frozenset[str]:
+    model = botocore.session.get_session().get_service_model("route53")
+    return frozenset(model.shape_for("ResourceRecordSet").members)
 
 
 @dataclass

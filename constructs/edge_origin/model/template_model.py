@@ -10,6 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from edge_origin.answers.routing import Routing, read_routing
 from edge_origin.model.intrinsics import StackResolver
 from edge_origin.model.loader import (
     LoadedTemplate,
@@ -67,24 +68,22 @@ MAX_RECORD_SETS = 250_000
 VPC_ORIGIN = "AWS::CloudFront::VpcOrigin"
 
 
-def _routing_policy(p: Props) -> str:
-    if p.has("Weight"):
-        return "weighted"
-    if isinstance(p.raw("MultiValueAnswer"), (ResourceRef, Unresolved)):
-        return "unknown"  # multivalue or simple: decided at deploy time
-    if p.bool("MultiValueAnswer") is True:
-        return "multivalue"
-    if p.has("Failover"):
-        return "failover"
-    if p.has("Region"):
-        return "latency"
-    if p.has("GeoLocation"):
-        return "geolocation"
-    if p.has("GeoProximityLocation"):
-        return "geoproximity"
-    if p.has("CidrRoutingConfig"):
-        return "cidr"
-    return "simple"
+#: Resource metadata an account reader sets when its botocore drops ``ResourceRecordSet.AZAffinity``.
+SDK_DROPS_AZ_AFFINITY_KEY = "edge-origin:sdk-drops-azaffinity"
+
+
+def _routing(p: Props, sdk_reads_az_affinity: bool = True) -> Routing:
+    """The record set's routing, read by the answer model's one table (``answers.routing``)."""
+
+    def truth(value: Any) -> bool | None:
+        if isinstance(value, (ResourceRef, Unresolved)):
+            return None  # multivalue or simple: decided at deploy time
+        return p.bool("MultiValueAnswer")
+
+    def literal(value: Any) -> str | None:
+        return value if isinstance(value, str) else None
+
+    return read_routing(p.data, truth=truth, literal=literal, sdk_reads_az_affinity=sdk_reads_az_affinity)
 
 
 def _name_key(value: Any) -> Any:
@@ -339,6 +338,7 @@ class TemplateModel:
         hc_id = p.str("HealthCheckId")
         name = p.str("Name")
         rtype = p.literal_str("Type")
+        routing = _routing(p, sdk_reads_az_affinity=res.metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
         if rtype is not None and rtype not in ROUTE53_RECORD_TYPES:
             # Route 53 refuses it at deploy; read as another type, a weighted gRPC record would pass unseen
             raise p._error(p._at("Type"), rtype, f"a Route 53 record type, upper case ({', '.join(ROUTE53_RECORD_TYPES)})")
@@ -348,7 +348,7 @@ class TemplateModel:
             name=_name_key(name) if name is not None else None,
             type=rtype,
             set_identifier=p.str("SetIdentifier"),
-            routing_policy=_routing_policy(p),
+            routing_policy=routing.policy,
             weight=p.int("Weight"),
             ttl=p.int("TTL"),
             values=values,
@@ -361,6 +361,7 @@ class TemplateModel:
             properties=p.data,
             unknown=p.unknown,
             hosted_zone_id=zone_id,
+            routing=routing,
         )
 
     @cached_property

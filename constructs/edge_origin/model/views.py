@@ -283,7 +283,8 @@ class RecordSetView:
     ``member_index`` is the position inside the group (None for a plain RecordSet).
     ``name`` is normalized (str) or the raw Unresolved/ResourceRef when not a literal.
     ``routing_policy``: ``weighted`` | ``multivalue`` | ``failover`` | ``latency`` |
-    ``geolocation`` | ``geoproximity`` | ``cidr`` | ``simple``.
+    ``geolocation`` | ``geoproximity`` | ``cidr`` | ``azaffinity`` | ``simple`` | ``unknown``
+    (not judged: see ``routing.reason``).
     ``grpc_marker`` is True when the record (or its group) has the metadata key
     ``edge-origin:grpc-origin`` set to true.
     """
@@ -308,6 +309,9 @@ class RecordSetView:
     unknown: bool = False
     #: ``HostedZoneId`` as written (the record's, else its group's), or None.
     hosted_zone_id: Any = None
+    #: The routing as ``edge_origin.answers.read_routing`` reads it (policy, AZ location, and why
+    #: it is not judged when ``routing_policy`` is ``unknown``).
+    routing: Any = None
 
     @property
     def zone_key(self) -> tuple[Any, ...]:

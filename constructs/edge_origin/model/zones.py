@@ -5,7 +5,9 @@ records keyed by zone + name + type + set id (the zone: the HostedZone resource 
 to, the literal zone id, else the zone name); zones private when their ``AWS::Route53::HostedZone``
 has ``VPCs`` (CloudFormation: "If you specify VPCs, the hosted zone is private"); load balancers
 with their zonal addresses (an EIP each, or the subnet); health checks with every field that
-decides their status. This is the one place that reads the routing fields of a record.
+decides their status. The routing element of each record comes from the answer model's one table
+(``answers.routing.read_routing``, read once by the template model into ``RecordSetView.routing``);
+a record it does not judge stays out of the zone set (``undecided`` names it).
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from edge_origin.answers import (
     Record,
     RecordKey,
     Resolution,
+    Routing,
     Vantage,
     ZoneSet,
+    read_routing,
 )
 from edge_origin.model.values import ResourceRef, display_value, normalize_name
 from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
@@ -37,22 +41,11 @@ HOSTED_ZONE = "AWS::Route53::HostedZone"
 LIVE_DNS_NAME_KEY = "edge-origin:dns-name"
 
 
-def _policy(p: dict[str, Any]) -> str:
-    if p.get("Weight") is not None:
-        return "weighted"
-    if as_bool(p.get("MultiValueAnswer")) is True:
-        return "multivalue"
-    if p.get("Failover") is not None:
-        return "failover"
-    if p.get("Region") is not None:
-        return "latency"
-    if p.get("GeoLocation") is not None:
-        return "geolocation"
-    if p.get("GeoProximityLocation") is not None:
-        return "geoproximity"
-    if p.get("CidrRoutingConfig") is not None:
-        return "cidr"
-    return "simple"
+def _routing(view: RecordSetView) -> Routing:
+    """The view's routing as the answer model's one table read it (``answers.routing``)."""
+    if isinstance(view.routing, Routing):
+        return view.routing
+    return read_routing(view.properties, truth=as_bool)
 
 
 def _text(value: Any) -> str | None:
@@ -305,9 +298,10 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         keys.append(key)
     set_id = view.set_identifier if view.set_identifier is None else _text(view.set_identifier)
     hc = view.health_check_id
+    routing = _routing(view)
     return Record(
         key=RecordKey(zone_id, view.name, view.type or "A", set_id),
-        policy=_policy(p),
+        policy=routing.policy,
         values=tuple(keys),
         ttl=view.ttl,
         alias=alias,
@@ -319,6 +313,7 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         geo=_geo(p.get("GeoLocation")),
         geoproximity=_geoproximity(p.get("GeoProximityLocation")),
         cidr=_cidr(p.get("CidrRoutingConfig")),
+        az=routing.az,
         source=view,
     )
 

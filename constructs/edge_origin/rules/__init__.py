@@ -32,6 +32,7 @@ from edge_origin.rules import (
     ka2_origin_timeouts_drift,
     ka3_profile_invalid,
     nj1_unread_names,
+    nj2_unknown_routing,
     nlb1_idle_timeout,
     nlb2_eip_subnet_mapping,
     nlb3_termination_cross_zone,
@@ -70,6 +71,7 @@ RULES: tuple[Rule, ...] = tuple(
         vpc3_dns_vantage,
         vpc4_reachable_around_cloudfront,
         nj1_unread_names,
+        nj2_unknown_routing,
     )
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}

@@ -70,6 +70,7 @@ import botocore.paginate
 import botocore.session
 import botocore.validate
 
+from edge_origin.answers.routing import ROUTING_ELEMENTS, routing_elements
 from edge_origin.live.plans import uncheckable_reason
 from edge_origin.testing.route53_guards import GuardsMixin
 
@@ -92,8 +93,10 @@ CLOUDFRONT_ZONE_ID = "Z2FDTNDATAQYW2"  # API reference, AliasTarget.HostedZoneId
 HEALTHY_CHECKER_SHARE = 0.18  # Route 53 developer guide: healthy when more than 18 % of the checkers report healthy
 MAX_ITEMS = 300
 DEFAULT_MAX_HEALTH_CHECKS = 200
-ROUTING_FIELDS = ("Weight", "MultiValueAnswer", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")
+#: Every routing element of ``ResourceRecordSet``: the answer model's one table (``answers.routing``).
+ROUTING_FIELDS = tuple(e.member for e in ROUTING_ELEMENTS)
 POLICY_NAMES = {
+    "AZAffinity": "AZ-affinity",
     "Weight": "weighted",
     "MultiValueAnswer": "multivalue answer",
     "Failover": "failover",
@@ -149,10 +152,21 @@ def _describe(record: Record) -> str:
 
 
 def _policy(record: Record) -> str | None:
-    for name in ROUTING_FIELDS:
-        value = record.get(name)
-        if value is not None and not (name == "MultiValueAnswer" and value is False):
-            return name
+    """The routing element of a record set (the answer model's table), None for simple."""
+    found = routing_elements(record)
+    return found[0] if found else None
+
+
+def _az_affinity_problem(az: dict[str, Any]) -> str | None:
+    """What the API reference refuses in an AZAffinity (botocore checks the enum and lengths)."""
+    # AZAffinityLocationId: "Specify the ID in lowercase"; "For Global, the value global".
+    kind, ident = az.get("LocationType"), az.get("LocationId")
+    if kind is None or ident is None:
+        return "AZAffinity needs both LocationType and LocationId ('You must specify both LocationType and LocationId')"
+    if ident != ident.lower():
+        return f"AZAffinity LocationId {ident!r} must be lower case"
+    if kind == "Global" and ident != "global":
+        return f"AZAffinity LocationId for the Global location type must be 'global', not {ident!r}"
     return None
 
 
@@ -551,8 +565,18 @@ class StrictRoute53(GuardsMixin):
         if has_alias == has_values or (has_alias and (raw.get("TTL") is not None or raw.get("ResourceRecords"))):
             return ("InvalidInput", f"Invalid request: Expected exactly one of [AliasTarget, all of [TTL, and ResourceRecords], or TrafficPolicyInstanceId], but found {'both' if has_alias else 'none'} in {where}")
         policy = _policy(raw)
+        elements = routing_elements(raw)
         if raw.get("SetIdentifier") is not None and policy is None:
+            # (the message as Route 53 wrote it before AZAffinity; whether it now lists AZAffinity is not measured)
             return ("InvalidInput", f"Invalid request: Expected exactly one of [Weight, Region, Failover, GeoLocation, MultiValueAnswer, GeoProximityLocation, or CidrRoutingConfig], but found none in {where}")
+        # AZAffinity: "you can't specify another routing policy element, such as Weight, in the same
+        # resource record set" (and Route 53 reads one routing element a set).
+        if len(elements) > 1:
+            return ("InvalidInput", f"Invalid request: Expected exactly one of [Weight, Region, Failover, GeoLocation, MultiValueAnswer, GeoProximityLocation, CidrRoutingConfig, or AZAffinity], but found {', '.join(elements)} in {where}")
+        if policy == "AZAffinity":
+            problem = _az_affinity_problem(raw["AZAffinity"])
+            if problem:
+                return ("InvalidInput", f"Invalid request: {problem} in {where}")
         if policy is not None and raw.get("SetIdentifier") is None:
             return ("InvalidInput", f"Invalid request: Missing field 'SetIdentifier' in {where}")
         if policy == "MultiValueAnswer" and has_alias:
@@ -631,10 +655,6 @@ class StrictRoute53(GuardsMixin):
         for role in ("PRIMARY", "SECONDARY"):
             if sum(r.get("Failover") == role for r in same) > 1:
                 out.append(f"RRSet with DNS name {name}, type {rtype}: more than one failover record set with Failover {role}.")
-        # ResourceRecordSet.Region: "You can only create one latency resource record set for each Amazon EC2 Region."
-        regions = [r["Region"] for r in same if r.get("Region") is not None]
-        for region in sorted({g for g in regions if regions.count(g) > 1}):
-            out.append(f"RRSet with DNS name {name}, type {rtype}: more than one latency record set for region {region}.")
         return out
 
     def _alias_problems(self, zone: _Zone, working: dict[Any, Record], record: Record) -> list[str]:

@@ -8,6 +8,8 @@ routing policy, so the double draws one of the answers :func:`edge_origin.answer
 lists, with the health each check has in the double (one health computation: the double's
 ``is_healthy``, which applies Disabled, Inverted, HealthThreshold and the checkers' share).
 A CNAME is returned as the CNAME (the resolver follows it, not Route 53); an alias is resolved.
+AZ-affinity: TestDNSAnswer names a resolver by IP, never an AZ, so the query matches "only the
+record for the Global location type" (no Global record: NOERROR with no data).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 from typing import Any
 
 from edge_origin.answers import HealthCheck, HealthState, ZoneSet
+from edge_origin.answers.routing import read_routing
 from edge_origin.answers.types import (
     AliasTarget,
     CidrRouting,
@@ -31,27 +34,16 @@ from edge_origin.answers.types import (
 DEFAULT_RESOLVER_REGION = "us-east-1"  # "a DNS resolver in ... US East (N. Virginia)"
 
 
-def _policy(rrset: dict[str, Any]) -> str:
-    """The routing policy a record set's fields declare (Route 53 allows one per name and type)."""
-    if "Weight" in rrset:
-        return "weighted"
-    if rrset.get("MultiValueAnswer"):
-        return "multivalue"
-    if "Failover" in rrset:
-        return "failover"
-    if "Region" in rrset:
-        return "latency"
-    if "GeoLocation" in rrset:
-        return "geolocation"
-    if "GeoProximityLocation" in rrset:
-        return "geoproximity"
-    if "CidrRoutingConfig" in rrset:
-        return "cidr"
-    return "simple"
+class UnreadRouting(ValueError):
+    """A stored record set whose routing the answer model's table does not read (not answered)."""
 
 
 def answer_record(zone_id: str, rrset: dict[str, Any]) -> Record:
-    """One API-shaped record set as the answer model's :class:`Record`."""
+    """One API-shaped record set as the answer model's :class:`Record` (its routing read by the
+    one table, ``answers.routing``; :class:`UnreadRouting` when the table does not judge it)."""
+    routing = read_routing(rrset)
+    if not routing.judged:
+        raise UnreadRouting(f"{rrset.get('Name')} {rrset.get('Type')}: not judged: {routing.element} ({routing.reason})")
     geo = rrset.get("GeoLocation")
     prox = rrset.get("GeoProximityLocation")
     cidr = rrset.get("CidrRoutingConfig")
@@ -59,7 +51,7 @@ def answer_record(zone_id: str, rrset: dict[str, Any]) -> Record:
     coordinates = (prox or {}).get("Coordinates")
     return Record(
         key=RecordKey(zone=zone_id, name=normalize(rrset["Name"]), type=rrset["Type"], set_id=rrset.get("SetIdentifier")),
-        policy=_policy(rrset),
+        policy=routing.policy,
         values=tuple(rr["Value"] for rr in rrset.get("ResourceRecords", ())),
         ttl=rrset.get("TTL"),
         alias=None if alias is None else AliasTarget(
@@ -81,6 +73,7 @@ def answer_record(zone_id: str, rrset: dict[str, Any]) -> Record:
             bias=int(prox.get("Bias", 0)),
         ),
         cidr=None if cidr is None else CidrRouting(collection_id=cidr["CollectionId"], location_name=cidr["LocationName"]),
+        az=routing.az,
     )
 
 
@@ -91,7 +84,10 @@ def test_dns_answer(double: Any, params: dict[str, Any], rng: random.Random) -> 
         raise double._error("InvalidInput", "TestDNSAnswer only supports public hosted zones", "TestDNSAnswer")
     name, rtype = normalize(params["RecordName"]), params["RecordType"]
     rrsets = list(double.records(zone.id))
-    records = [answer_record(zone.id, r) for r in rrsets]
+    try:
+        records = [answer_record(zone.id, r) for r in rrsets]
+    except UnreadRouting as exc:  # fail closed: never answer as if the element were absent
+        raise double._error("InvalidInput", f"StrictRoute53 cannot answer: {exc}", "TestDNSAnswer") from None
     check_ids = {r.health_check_id for r in records if r.health_check_id}
     zones = ZoneSet(
         [HostedZone(id=zone.id, name=normalize(zone.name))],

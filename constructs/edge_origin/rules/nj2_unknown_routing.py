@@ -1,0 +1,70 @@
+"""EO-NJ2: a record set of an origin's path whose routing the answer model does not judge.
+
+The one table of Route 53 routing elements (``edge_origin.answers.routing``) reads every record
+set. A member the table does not know (a routing element AWS shipped after it), a
+``SetIdentifier`` with no routing element (Route 53 refuses it, or the reader's botocore dropped
+the element: AZAffinity needs botocore >= 1.44), or a traffic-policy record is **not judged**:
+the record is left out of the answers (the rules that judge its name say "records decided at
+deploy") and this rule names it, never reading it as simple. Severity ``not-checked``: no
+``--fail-on`` threshold reads the name as clean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from edge_origin.answers.routing import Routing
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import RecordSetView, TemplateModel
+from edge_origin.rules.base import Rule
+from edge_origin.rules.nj1_unread_names import path_names
+from edge_origin.rules.not_judged import not_judged
+
+NEEDS = (
+    "an edge-origin release whose routing table knows this element (python benchmarks/aws_drift.py lists what the "
+    "installed botocore documents and the table lacks), or, for a live read, botocore >= 1.44 (AZAffinity); "
+    "a SetIdentifier needs one routing element"
+)
+def unjudged(view: RecordSetView) -> Routing | None:
+    """The view's routing when the table does not judge it for a reason this rule names."""
+    routing = view.routing
+    if isinstance(routing, Routing) and not routing.judged and routing.reason is not None:
+        return routing
+    return None
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    names = path_names(model, set(model.origin_names()))
+    for view in model.all_record_sets:
+        routing = unjudged(view)
+        if routing is None or not isinstance(view.name, str) or view.name not in names:
+            continue
+        res = view.resource
+        yield not_judged(
+            RULE.id, Severity.NOT_CHECKED,
+            subject=f"{view.label}: record set {view.name} {view.type or '?'} (SetIdentifier {view.set_identifier or '-'})",
+            element=routing.element or "?",
+            reason=f"{routing.reason}; its answers are left out of every verdict on {view.name}",
+            needs=NEEDS,
+            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        )
+
+
+RULE = Rule(
+    id="EO-NJ2",
+    severity=Severity.NOT_CHECKED,
+    title="Routing element not judged",
+    catches=(
+        "A record set on an origin's path (the origin name, or a name its aliases and CNAMEs reach) with a member "
+        "edge-origin's table of Route 53 routing elements does not know, a SetIdentifier with no routing element (Route "
+        "53: 'Expected exactly one of [Weight, Region, Failover, GeoLocation, MultiValueAnswer, GeoProximityLocation, or "
+        "CidrRoutingConfig]'; a botocore older than 1.44 drops AZAffinity from what it lists), or a traffic-policy record "
+        "(TrafficPolicyInstanceId): not judged, never read as simple."
+    ),
+    incident=(
+        "AZ-affinity records read by a tool that did not know AZAffinity were judged 'a lone simple A record' while "
+        "CloudFront received only the Global record's one address (issue 34)."
+    ),
+    fix="Use an edge-origin release that knows the element, or botocore >= 1.44 for a live read; give a set id its routing element.",
+    check=check,
+)
