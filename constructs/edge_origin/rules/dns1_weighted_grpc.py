@@ -91,6 +91,11 @@ def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution)
         return
     has = f"{len(total)}" + (" (and records decided at deploy)" if undecided else "")
     singles = [a for a in resolution.answers if not a.empty and a.targets == 1]
+    if undecided:
+        # a multivalue answer holds every healthy set of the name, the undecided ones too: how many
+        # it holds is not known (EO-NJ1/EO-NJ2 name what was not read); a weighted, latency, ...
+        # answer holds one set whatever the others are
+        singles = [a for a in singles if a.policy != "multivalue"]
     for answer, view in _first_views(singles):
         hop = answer.chain[0]
         when = f" for {answer.condition}" if answer.condition else ""

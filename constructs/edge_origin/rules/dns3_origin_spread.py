@@ -66,8 +66,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         first = views[0].resource
         ips, zones, unknown_zone = _spread(model, item)
         label = f"{origin_label(name, kind)} ({item.zone.label})"
-        if _leaves_the_model(item):
-            pass  # how many addresses lie behind a name the model does not follow: not judged (EO-NJ1)
+        if _leaves_the_model(item) or model.zones.undecided(model, name, item.zone):
+            pass  # how many addresses lie behind what the model does not read: not judged (EO-NJ1, EO-NJ2)
         elif len(ips) < 2:
             yield finding(RULE.id, Severity.WARNING, first, f"{label} has {len(ips)} origin IP(s): one NLB takes every connection", FIX)
         elif zones and not unknown_zone and len(zones) == 1:

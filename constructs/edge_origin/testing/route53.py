@@ -655,6 +655,10 @@ class StrictRoute53(GuardsMixin):
         for role in ("PRIMARY", "SECONDARY"):
             if sum(r.get("Failover") == role for r in same) > 1:
                 out.append(f"RRSet with DNS name {name}, type {rtype}: more than one failover record set with Failover {role}.")
+        # ResourceRecordSet.Region: "You can only create one latency resource record set for each Amazon EC2 Region."
+        regions = [r["Region"] for r in same if r.get("Region") is not None]
+        for region in sorted({g for g in regions if regions.count(g) > 1}):
+            out.append(f"RRSet with DNS name {name}, type {rtype}: more than one latency record set for region {region}.")
         return out
 
     def _alias_problems(self, zone: _Zone, working: dict[Any, Record], record: Record) -> list[str]:
