@@ -19,8 +19,6 @@ from edge_origin.profile import hops, policy
 from edge_origin.profile.core import (
     AGE_JITTER,
     AGE_P99_FACTOR,
-    CLOUDFRONT_EXTENDED_MAX,
-    CLOUDFRONT_TIMEOUT_RANGE,
     ConnectionProfile,
     _fmt,
 )
@@ -389,7 +387,8 @@ def check_cloudfront_read(p: ConnectionProfile, j: Judgement) -> list[Finding]:
             f"cloudfront_read_timeout_s {_fmt(p.cloudfront_read_timeout_s)} s is not longer than "
             f"longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s: CloudFront times out a stream that is "
             "merely quiet",
-            "raise cloudfront_read_timeout_s (above 60 s needs the quota increase) or send messages more often",
+            f"raise cloudfront_read_timeout_s (above {hops.CF_ORIGIN_TIMEOUTS['read'].default_quota_s} s needs an increase of "
+            f"the quota '{hops.CF_ORIGIN_TIMEOUTS['read'].quota}') or send messages more often",
         )
     ]
 
@@ -457,24 +456,22 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
                 f"nlb_idle_timeout_s {problem}", f"use a whole number of seconds in {lo}..{hi}",
             )
         )
-    cf_lo, cf_hi = CLOUDFRONT_TIMEOUT_RANGE
-    top = CLOUDFRONT_EXTENDED_MAX if p.cloudfront_extended_timeouts else cf_hi
-    for name in ("cloudfront_keepalive_timeout_s", "cloudfront_read_timeout_s"):
-        value = getattr(p, name)
-        if not cf_lo <= value <= top or not float(value).is_integer():
-            extra = (
-                ""
-                if p.cloudfront_extended_timeouts or value > CLOUDFRONT_EXTENDED_MAX
-                else f" (up to {CLOUDFRONT_EXTENDED_MAX} with the quota increase: cloudfront_extended_timeouts true)"
+    for name, kind in (("cloudfront_keepalive_timeout_s", "keepalive"), ("cloudfront_read_timeout_s", "read")):
+        problem = hops.origin_timeout_problem(kind, getattr(p, name), quota_raised=p.cloudfront_extended_timeouts)
+        if problem is None:
+            continue
+        severity, why = problem
+        limit = hops.CF_ORIGIN_TIMEOUTS[kind]
+        found.append(
+            _finding(
+                "EO-PROFILE-RANGE", severity, Hop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
+                f"{name} {why}",
+                f"use whole seconds in {limit.minimum_s}..{limit.default_quota_s}, or raise the quota '{limit.quota}' "
+                "and set cloudfront_extended_timeouts true"
+                if severity is Severity.WARNING
+                else f"use whole seconds in {limit.minimum_s}..{hops.CF_TIMEOUT_CEILING_S}",
             )
-            found.append(
-                _finding(
-                    "EO-PROFILE-RANGE", Severity.ERROR, Hop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
-                    f"{name} {_fmt(value)} s is outside the CloudFront origin timeout range {cf_lo}..{top} whole "
-                    f"seconds{extra}",
-                    f"use a whole number of seconds in {cf_lo}..{top}",
-                )
-            )
+        )
     raised = [i for i in j.policies if p.client_keepalive_time_s < i.client_min_keepalive_s]
     if raised and j.in_vpc_clients:
         floor = raised[0].client_min_keepalive_s

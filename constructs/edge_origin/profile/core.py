@@ -36,9 +36,9 @@ METADATA_UNSET_KEY = "unset"
 NLB_IDLE_RANGE = hops.NLB_IDLE_RANGE
 """NLB TCP listener ``tcp.idle_timeout.seconds``: 60..6000 (default 350)."""
 CLOUDFRONT_TIMEOUT_RANGE = hops.CF_TIMEOUT_RANGE
-"""CloudFront origin keepalive and response (read) timeouts without a quota increase."""
+"""CloudFront origin keepalive and response (read) timeouts within the default quotas (:data:`hops.CF_ORIGIN_TIMEOUTS`)."""
 CLOUDFRONT_EXTENDED_MAX = hops.CF_EXTENDED_MAX_S
-"""... and with the quota increase (``cloudfront_extended_timeouts=True``)."""
+"""... and the largest accepted at all (above the default quota: a warning naming the quota)."""
 GRPC_MIN_CLIENT_KEEPALIVE_S = 10
 """grpc-go and grpc-java raise a client keepalive time below 10 s to 10 s (C-core allows 1 s)."""
 MAX_MS = 2**31 - 1
