@@ -82,7 +82,7 @@ def run_connection(lang: str, t: float, floor: float, strikes: int, k: float | N
                 count += 1 if early else 0
                 last_ping = now
             if not unlimited and count > strikes:
-                return Outcome(True, True, max(b - a for a, b in zip(frames, frames[1:])))
+                return Outcome(True, True, max(b - a for a, b in zip(frames, frames[1:], strict=False)))
             client_read = server_read = now  # the server reads the ping, the client its ACK
             heapq.heappush(queue, (now + t, CLIENT))
             if k is not None:
@@ -100,19 +100,19 @@ def run_connection(lang: str, t: float, floor: float, strikes: int, k: float | N
             reset, count, last_ping = True, 0, -math.inf  # go resetPingStrikes, Java resetCounters, C-core ResetPingStrikes
             heapq.heappush(queue, (now + t, CLIENT))
             heapq.heappush(queue, (now + send, DATA))
-    return Outcome(False, pinged, max(b - a for a, b in zip(frames, frames[1:])) if len(frames) > 1 else horizon)
+    return Outcome(False, pinged, max(b - a for a, b in zip(frames, frames[1:], strict=False)) if len(frames) > 1 else horizon)
 
 
-def simulate(lang: str, keepalive: float, floor: float, strikes: int, k: float | None, send: float | None):
+def simulate(
+    lang: str, keepalive: float, floor: float, strikes: int, k: float | None, send: float | None
+) -> tuple[int, float, bool, float]:
     """Connections until one ends without GOAWAY: (GOAWAYs, final keepalive, pinged, silence)."""
     t = max(float(keepalive), MIN_KEEPALIVE[lang])
     strikes = STRIKES_FIXED.get(lang, strikes)
-    goaways = 0
-    for _ in range(40):
+    for goaways in range(40):
         out = run_connection(lang, t, floor, strikes, k, send)
         if not out.goaway:
             return goaways, t, out.pinged, out.silence
-        goaways += 1
         t *= 2
     raise AssertionError("no steady state after 40 doublings")
 
