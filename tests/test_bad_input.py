@@ -77,9 +77,10 @@ CASES = [
     ("empty record name", lambda: _records(record_name=" "), "record_name", "non-empty"),
     ("listener port 0", lambda: _pattern(listener_port=0), "listener_port", "1..65535"),
     ("target port 70000", lambda: _pattern(target_port=70000), "target_port", "1..65535"),
-    ("keepalive 0", lambda: _edge(keepalive_timeout=0), "keepalive_timeout", "1..180"),
-    ("keepalive 181", lambda: _edge(keepalive_timeout=cdk.Duration.seconds(181)), "keepalive_timeout", "1..180"),
-    ("read timeout 200", lambda: _edge(read_timeout=cdk.Duration.seconds(200)), "read_timeout", "1..180"),
+    # issue 37: origin timeouts are adjustable quotas (above the default: a warning); only non-timeouts are refused
+    ("keepalive 0", lambda: _edge(keepalive_timeout=0), "keepalive_timeout", "1..3600"),
+    ("keepalive 3601", lambda: _edge(keepalive_timeout=cdk.Duration.seconds(3601)), "keepalive_timeout", "1..3600"),
+    ("read timeout 4000", lambda: _edge(read_timeout=cdk.Duration.seconds(4000)), "read_timeout", "1..3600"),
     ("empty origin", lambda: _edge(origin_name=""), "origin_name", "non-empty"),
     ("http/1.1", lambda: _edge(http_version="http1.1"), "http_version", "http2"),
     ("domain without cert", lambda: _edge(domain_names=["grpc.example.com"]), "domain_names", "ACM certificate"),
@@ -189,10 +190,13 @@ def test_warnings_for_ttl_above_300_more_than_8_records_and_cloudfront_quota() -
     texts = _warnings(records)
     assert any("TTL 301s" in t for t in texts), texts
     assert any("9 multivalue records" in t and "at most 8" in t for t in texts), texts
-    edge = _edge(keepalive_timeout=90)
-    assert any("keepalive_timeout=90s is above CloudFront's default quota" in t for t in _warnings(edge))
+    # issue 37: a 200 s response timeout synthesizes, with a warning naming the quota (was: refused above 180 s)
+    texts = _warnings(_edge(keepalive_timeout=90, read_timeout=200))
+    assert any("read_timeout=200 s is above the default CloudFront quota 'Response timeout per origin'" in t for t in texts), texts
+    assert not [t for t in texts if "keepalive_timeout" in t]
 
 
 def test_no_warnings_for_sane_values() -> None:
     assert not [t for t in _warnings(_records(ttl=300)) if "edge-origin" in t or "TTL" in t or "records" in t]
     assert not [t for t in _warnings(_edge(keepalive_timeout=60, read_timeout=60)) if "quota" in t]
+    assert not [t for t in _warnings(_edge(keepalive_timeout=120, read_timeout=120)) if "quota" in t]

@@ -128,15 +128,14 @@ def test_public_path_needs_a_zone_and_refuses_the_service_group() -> None:
     assert info.value.prop == "vpc_origin_security_group_id"
 
 
-def test_keepalive_above_the_vpc_origin_range_is_refused() -> None:
+def test_keepalive_above_the_vpc_origin_default_quota_synthesizes() -> None:
+    """Issue 37: VPC origin timeouts are adjustable quotas; 150 s is a warning, not a refusal (was refused)."""
     from edge_origin import ConnectionProfile
 
     profile = ConnectionProfile.preset("streaming-telemetry")
     profile = type(profile)(**{**profile.__dict__, "cloudfront_keepalive_timeout_s": 150, "cloudfront_extended_timeouts": True,
                                "nlb_idle_timeout_s": 350})
-    with pytest.raises(EdgeOriginPropError) as info:
-        _pattern(_stack(), connection_profile=profile)
-    assert info.value.prop == "keepalive_timeout" and "1..120" in info.value.allowed
+    _pattern(_stack(), connection_profile=profile)
 
 
 def test_snapshot() -> None:
@@ -160,6 +159,9 @@ def test_one_wrong_setting_in_each_topology_is_caught() -> None:
     assert run_rules(TemplateModel.from_templates({"S": copy.deepcopy(public)})) == []
     (dist,) = _of(vpc, "AWS::CloudFront::Distribution").values()
     dist["Properties"]["DistributionConfig"]["Origins"][0]["VpcOriginConfig"]["OriginKeepaliveTimeout"] = 150
+    # issue 37: above the default quota (120 s) is a warning naming the quota; 0 s is no timeout at all
+    assert {(f.rule, f.severity) for f in run_rules(TemplateModel.from_templates({"S": vpc}))} >= {("EO-VPC1", Severity.WARNING)}
+    dist["Properties"]["DistributionConfig"]["Origins"][0]["VpcOriginConfig"]["OriginKeepaliveTimeout"] = 0
     assert {(f.rule, f.severity) for f in run_rules(TemplateModel.from_templates({"S": vpc}))} >= {("EO-VPC1", Severity.ERROR)}
     (dist,) = _of(public, "AWS::CloudFront::Distribution").values()
     dist["Properties"]["DistributionConfig"]["Origins"][0]["CustomOriginConfig"]["OriginKeepaliveTimeout"] = 349

@@ -32,12 +32,14 @@ from edge_origin.origin_verification import (
     secret_kind,
     secret_template,
 )
+from edge_origin.profile.hops import CF_ORIGIN_TIMEOUTS, CF_TIMEOUT_CEILING_S, origin_timeout_problem
 
-ORIGIN_KEEPALIVE_RANGE = (1, 180)
-"""CloudFront origin keepalive timeout: 1..60 s by default quota, up to 180 s with an increase."""
-ORIGIN_READ_TIMEOUT_RANGE = (1, 180)
-"""CloudFront origin response (read) timeout: 1..60 s by default quota, up to 180 s with an increase."""
-DEFAULT_QUOTA_MAX = 60
+ORIGIN_KEEPALIVE_RANGE = (CF_ORIGIN_TIMEOUTS["keepalive"].minimum_s, CF_TIMEOUT_CEILING_S)
+"""CloudFront origin keepalive timeout accepted: whole seconds from 1 (an adjustable quota: above its default,
+120 s, a synth warning naming the quota; :data:`edge_origin.profile.hops.CF_ORIGIN_TIMEOUTS`)."""
+ORIGIN_READ_TIMEOUT_RANGE = (CF_ORIGIN_TIMEOUTS["read"].minimum_s, CF_TIMEOUT_CEILING_S)
+"""CloudFront origin response (read) timeout accepted: whole seconds from 1 (default quota 120 s, above: a warning)."""
+DEFAULT_QUOTA_MAX = CF_ORIGIN_TIMEOUTS["read"].default_quota_s
 HTTP_VERSIONS = {
     "http2": cloudfront.HttpVersion.HTTP2,
     "http2and3": cloudfront.HttpVersion.HTTP2_AND_3,
@@ -51,6 +53,14 @@ WEB_ACL_ARN = re.compile(r"arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global/webacl/[
 CERTIFICATE_REGION = "us-east-1"
 COMMENT_MAX = 128
 """CloudFront's limit on a distribution comment (CDK cuts a longer one silently)."""
+
+
+def warn_origin_timeout_quotas(scope: Construct, keepalive_s: int, read_s: int) -> None:
+    """A synth warning (never an error) for each origin timeout above its default CloudFront quota."""
+    for prop, kind, value in (("keepalive_timeout", "keepalive", keepalive_s), ("read_timeout", "read", read_s)):
+        problem = origin_timeout_problem(kind, value)
+        if problem is not None:
+            cdk.Annotations.of(scope).add_warning_v2(f"edge-origin:cloudfront-{prop}-quota", f"{prop}={problem[1]}")
 
 
 def normalized_domain_name(name: str) -> str:
@@ -213,10 +223,10 @@ class GrpcEdgeDistribution(Construct):
         """
         :param origin_name: DNS name of the origin records (required, not empty).
         :param origin_port: HTTPS port of the origin (1..65535). Default 443.
-        :param keepalive_timeout: origin keepalive timeout (1..180 s; above 60 s needs a quota
-            increase, warned). Keep it shorter than the NLB idle timeout. Default 30 s.
-        :param read_timeout: origin response timeout (1..180 s; above 60 s needs a quota increase,
-            warned). Default 60 s.
+        :param keepalive_timeout: origin keepalive timeout (whole seconds from 1; above the default
+            quota, 120 s, a warning naming the quota). Keep it shorter than the NLB idle timeout. Default 30 s.
+        :param read_timeout: origin response timeout (whole seconds from 1; above the default quota,
+            120 s, a warning naming the quota). Default 60 s.
         :param http_version: ``http2`` or ``http2and3`` (default). gRPC needs HTTP/2 from viewers.
         :param origin_request_policy: what CloudFront forwards. Default: the managed
             AllViewerExceptHostHeader policy (all viewer headers gRPC uses, Host = origin name).
@@ -247,13 +257,7 @@ class GrpcEdgeDistribution(Construct):
             where, "keepalive_timeout", keepalive_timeout, *ORIGIN_KEEPALIVE_RANGE
         )
         self.read_timeout_seconds = require_seconds_range(where, "read_timeout", read_timeout, *ORIGIN_READ_TIMEOUT_RANGE)
-        for prop, value in (("keepalive_timeout", self.keepalive_timeout_seconds), ("read_timeout", self.read_timeout_seconds)):
-            if value > DEFAULT_QUOTA_MAX:
-                cdk.Annotations.of(self).add_warning_v2(
-                    f"edge-origin:cloudfront-{prop}-quota",
-                    f"{prop}={value}s is above CloudFront's default quota of {DEFAULT_QUOTA_MAX}s: request a quota "
-                    "increase before deploying, or the deployment fails.",
-                )
+        warn_origin_timeout_quotas(self, self.keepalive_timeout_seconds, self.read_timeout_seconds)
         names = validate_distribution_props(
             where, http_version=http_version, domain_names=domain_names, certificate=certificate, web_acl_id=web_acl_id,
             log_bucket=log_bucket, price_class=price_class, origin_request_policy=origin_request_policy,

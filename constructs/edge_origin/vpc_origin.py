@@ -36,7 +36,7 @@ from constructs import Construct
 
 from edge_origin.edge import GrpcEdgeDistribution
 from edge_origin.errors import ConstructLabel, require_construct, require_seconds_range
-from edge_origin.profile.hops import CF_VPC_ORIGIN_TIMEOUT_RANGE
+from edge_origin.profile.hops import CF_TIMEOUT_CEILING_S, CF_VPC_ORIGIN_TIMEOUT_RANGE
 
 ORIGIN_ACCESS = ("public-eip", "vpc-origin")
 """``GrpcEdgeToOrigin(origin_access=...)``: EIPs + multivalue records (default), or a VPC origin."""
@@ -65,7 +65,8 @@ class GrpcVpcOriginDistribution(GrpcEdgeDistribution):
                           optional=False)
         for prop in ("keepalive_timeout", "read_timeout"):
             if prop in kwargs:
-                require_seconds_range(where, prop, kwargs[prop], *CF_VPC_ORIGIN_TIMEOUT_RANGE)
+                # an adjustable quota (hops.CF_ORIGIN_TIMEOUTS): above the default a synth warning, from GrpcEdgeDistribution
+                require_seconds_range(where, prop, kwargs[prop], CF_VPC_ORIGIN_TIMEOUT_RANGE[0], CF_TIMEOUT_CEILING_S)
         self._load_balancer = load_balancer
         self._vpc_origin_name = vpc_origin_name
         self._origin_port = kwargs.get("origin_port", 443)

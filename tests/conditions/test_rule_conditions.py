@@ -204,7 +204,8 @@ def _cf2(keepalive: int | None, idle: str | None, protocol: str = "TCP") -> dict
 
 
 def test_cf2_unset_keepalive_is_5_s_against_an_idle_timeout_of_5() -> None:
-    one(_cf2(None, "5"), "EO-CF2", "Dist", Severity.WARNING, "keepalive 5 s", "idle timeout 5 s", "Listener")
+    # issue 37: keepalive at the idle timeout is an ERROR, as in profile check (was a warning here)
+    one(_cf2(None, "5"), "EO-CF2", "Dist", Severity.ERROR, "keepalive 5 s", "idle timeout 5 s", "Listener")
 
 
 def test_cf2_unset_keepalive_is_quiet_against_an_idle_timeout_of_6() -> None:
@@ -213,13 +214,13 @@ def test_cf2_unset_keepalive_is_quiet_against_an_idle_timeout_of_6() -> None:
 
 def test_cf2_unset_idle_timeout_is_350_s() -> None:
     # margins (RULES.md, EO-CF2): within 5 s of the idle limit, or above 90 % of it (315 s of 350 s)
-    one(_cf2(345, None), "EO-CF2", "Dist", Severity.WARNING, "keepalive 345 s", "idle timeout 350 s")
+    one(_cf2(345, None), "EO-CF2", "Dist", Severity.ERROR, "keepalive 345 s", "idle timeout 350 s")
     one(_cf2(316, None), "EO-CF2", "Dist", Severity.WARNING, "keepalive 316 s", "idle timeout 350 s")
     quiet(_cf2(315, None), "EO-CF2")
 
 
 def test_cf2_a_tls_listener_is_350_s_whatever_it_says() -> None:
-    one(_cf2(345, "6000", "TLS"), "EO-CF2", "Dist", Severity.WARNING, "idle timeout 350 s")
+    one(_cf2(345, "6000", "TLS"), "EO-CF2", "Dist", Severity.ERROR, "idle timeout 350 s")
     quiet(_cf2(315, "60", "TLS"), "EO-CF2")
 
 
@@ -230,6 +231,8 @@ def test_cf2_fires_exactly_when_keepalive_reaches_the_margin(keepalive: int, idl
     guard = min(5.0, 0.05 * idle)  # 5 s, or 5 % of limits under 100 s
     fires = keepalive >= idle - guard or keepalive > 0.9 * idle
     assert len(found) == (1 if fires else 0), (keepalive, idle, found)
+    error = keepalive >= idle - guard
+    assert all(f.severity is (Severity.ERROR if error else Severity.WARNING) for f in found)
     assert all(f.resource == "Dist" and f"keepalive {keepalive} s" in f.message for f in found)
 
 

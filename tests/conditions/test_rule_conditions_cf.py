@@ -99,7 +99,7 @@ def _idle_5(custom: bool) -> dict[str, Any]:
 
 
 def test_cf2_a_custom_origin_at_the_nlb_fires() -> None:
-    one(_idle_5(custom=True), "EO-CF2", "Dist", Severity.WARNING, "origin o: keepalive 5 s", "idle timeout 5 s")
+    one(_idle_5(custom=True), "EO-CF2", "Dist", Severity.ERROR, "origin o: keepalive 5 s", "idle timeout 5 s")
 
 
 def test_cf2_an_s3_origin_has_no_origin_keepalive_and_is_not_judged() -> None:

@@ -9,6 +9,7 @@ template rules ``EO-KA*`` reuse these when a declared profile fails its own chec
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,8 +19,6 @@ from edge_origin.profile import hops, policy
 from edge_origin.profile.core import (
     AGE_JITTER,
     AGE_P99_FACTOR,
-    CLOUDFRONT_EXTENDED_MAX,
-    CLOUDFRONT_TIMEOUT_RANGE,
     ConnectionProfile,
     _fmt,
 )
@@ -33,6 +32,8 @@ class Judgement:
     langs: tuple[str, ...] = policy.IMPLEMENTATIONS
     cloudfront: bool = True
     in_vpc_clients: bool = True
+    ranges: bool = True
+    """False: time-scaled rehearsal numbers; the implementations' lowest client keepalive is not applied."""
 
     @property
     def policies(self) -> list[policy.PingPolicy]:
@@ -61,39 +62,86 @@ def _grouped(j: Judgement, verdict: Callable[[policy.PingPolicy], tuple | None])
 
 
 # --- in-VPC client -> NLB -> pod server ------------------------------------------------------------
+def _reads_words(p: ConnectionProfile, impl: policy.PingPolicy, *, idle: bool = False) -> str:
+    """What the client reads on that connection shape, for messages."""
+    server = p.server_keepalive_s(impl.langs[0], idle=idle)
+    said = "unset: 2 h" if p.server_keepalive_time_s is None else f"{_fmt(p.server_keepalive_time_s)} s"
+    parts = [f"server_keepalive_time_s {said}" + ("" if server is not None else " (no pings with no stream open)")]
+    if not idle:
+        send = p.server_send_interval_s
+        parts.append("server_send_interval_s " + ("unset: a quiet stream" if send is None else f"{_fmt(send)} s"))
+    return ", ".join(parts)
+
+
 def check_ping_floor(p: ConnectionProfile, j: Judgement) -> list[Finding]:
-    """EO-PROFILE-PING-FLOOR(-EDGE): the client pings sooner than the server's floor (per implementation)."""
+    """EO-PROFILE-PING-FLOOR(-EDGE): the client pings sooner than the server's floor (per implementation).
+
+    The client pings only after its keepalive time with no frame read (:func:`policy.ping_schedule`):
+    a server that pings or sends sooner keeps it from pinging at all, so there is nothing to strike.
+    """
     if not j.in_vpc_clients:
         return []
     t, m = p.client_keepalive_time_s, p.server_min_ping_interval_s
     found: list[Finding] = []
-    if t < m:
-        def verdict(impl: policy.PingPolicy) -> tuple | None:
-            strikes = impl.strikes(p.server_max_ping_strikes)
-            return None if strikes is None else (strikes, p.throttled_keepalive_time_s(impl.langs[0]))
 
-        for (strikes, throttled), impls in _grouped(j, verdict):
-            found.append(
-                _finding(
-                    "EO-PROFILE-PING-FLOOR", Severity.ERROR, Hop.IN_VPC_CLIENT,
-                    ("client_keepalive_time_s", "server_min_ping_interval_s", "server_max_ping_strikes"),
-                    f"{_names(impls)}: client_keepalive_time_s {_fmt(t)} s is below server_min_ping_interval_s "
-                    f"{_fmt(m)} s: each early ping on a quiet stream is a strike, early ping number {strikes + 1} after the "
-                    f"server's last data write exceeds the {strikes} strikes this server bears ({impls[0].source['strikes']}), "
-                    f"it sends GOAWAY too_many_pings and the client doubles its keepalive time (gRFC A8) to "
-                    f"{_fmt(throttled)} s",
-                    "raise client_keepalive_time_s to at least server_min_ping_interval_s, or lower the server's floor",
-                )
+    def verdict(impl: policy.PingPolicy) -> tuple | None:
+        strikes = impl.strikes(p.server_max_ping_strikes)
+        sched = p.ping_schedule(impl.langs[0], clamp=j.ranges)
+        if strikes is None or sched.goaways == 0:
+            return None
+        return (strikes, sched.keepalive_s, _reads_words(p, impl))
+
+    for (strikes, throttled, reads), impls in _grouped(j, verdict):
+        clock = (
+            " (grpc-java measures an early ping from the last VALID ping, so with a keepalive of at least half the "
+            "floor only every other early ping strikes: the same GOAWAY, later)"
+            if any(i.strikes_since_valid for i in impls) else ""
+        )
+        found.append(
+            _finding(
+                "EO-PROFILE-PING-FLOOR", Severity.ERROR, Hop.IN_VPC_CLIENT,
+                ("client_keepalive_time_s", "server_min_ping_interval_s", "server_max_ping_strikes"),
+                f"{_names(impls)}: client_keepalive_time_s {_fmt(t)} s is below server_min_ping_interval_s "
+                f"{_fmt(m)} s and the client reads nothing sooner ({reads}; every frame read restarts its keepalive "
+                f"timer: {impls[0].source['client_reads']}), so it pings: each early ping between two server data "
+                f"writes is a strike{clock}: the early ping that exceeds the {strikes} strikes this server bears "
+                f"({impls[0].source['strikes']}) makes it send GOAWAY too_many_pings and the client doubles its keepalive "
+                f"time (gRFC A8) to {_fmt(throttled)} s",
+                "raise client_keepalive_time_s to at least server_min_ping_interval_s, lower the server's floor, or "
+                "set server_keepalive_time_s below client_keepalive_time_s (the server's pings keep the client from pinging)",
             )
-    elif t < m + hops.ping_floor_guard_s(m):
+        )
+    guard_m = hops.ping_floor_guard_s(m)
+    if m <= t < m + guard_m and any(p.ping_schedule(i.langs[0], clamp=j.ranges).pings for i in j.policies):
         found.append(
             _finding(
                 "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, Hop.IN_VPC_CLIENT,
                 ("client_keepalive_time_s", "server_min_ping_interval_s"),
-                f"client_keepalive_time_s {_fmt(t)} s is less than {_fmt(hops.ping_floor_guard_s(m))} s above "
+                f"client_keepalive_time_s {_fmt(t)} s is less than {_fmt(guard_m)} s above "
                 f"server_min_ping_interval_s {_fmt(m)} s: the server times arrivals, so RTT jitter makes some pings "
                 "early strikes, and strikes are reset only when the server writes data",
-                f"keep client_keepalive_time_s at least {_fmt(hops.ping_floor_guard_s(m))} s above the server floor",
+                f"keep client_keepalive_time_s at least {_fmt(guard_m)} s above the server floor",
+            )
+        )
+
+    def near(impl: policy.PingPolicy) -> tuple | None:
+        sched = p.ping_schedule(impl.langs[0], clamp=j.ranges)
+        strikes = impl.strikes(p.server_max_ping_strikes)
+        if sched.pings or sched.goaways or strikes is None or t >= m:
+            return None
+        reads = min(x for x in (p.server_send_interval_s, p.server_keepalive_s(impl.langs[0])) if x is not None)
+        guard = hops.ping_floor_guard_s(reads)
+        return None if sched.keepalive_s >= reads + guard else (reads, guard)
+
+    for (reads, guard), impls in _grouped(j, near):
+        found.append(
+            _finding(
+                "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, Hop.IN_VPC_CLIENT,
+                ("client_keepalive_time_s", "server_keepalive_time_s", "server_send_interval_s"),
+                f"{_names(impls)}: client_keepalive_time_s {_fmt(t)} s is less than {_fmt(guard)} s above the "
+                f"{_fmt(reads)} s at which the client reads a server frame: RTT and timer slack decide whether it "
+                f"pings, and its pings are below server_min_ping_interval_s {_fmt(m)} s",
+                f"keep the server's keepalive or send interval at least {_fmt(guard)} s below client_keepalive_time_s",
             )
         )
     return found
@@ -106,9 +154,10 @@ def check_idle_pings_rejected(p: ConnectionProfile, j: Judgement) -> list[Findin
 
     def verdict(impl: policy.PingPolicy) -> tuple | None:
         strikes = impl.strikes(p.server_max_ping_strikes)
-        if strikes is None or p.client_keepalive_time_s >= impl.idle_floor_s:
+        sched = p.ping_schedule(impl.langs[0], idle=True, clamp=j.ranges)
+        if strikes is None or sched.goaways == 0:
             return None
-        return (strikes, p.throttled_keepalive_time_s(impl.langs[0], idle=True))
+        return (strikes, sched.keepalive_s)
 
     return [
         _finding(
@@ -116,7 +165,8 @@ def check_idle_pings_rejected(p: ConnectionProfile, j: Judgement) -> list[Findin
             ("client_permit_without_calls", "server_permit_without_calls", "client_keepalive_time_s"),
             f"{_names(impls)}: client_permit_without_calls true but server_permit_without_calls false: with no "
             f"stream open the server's ping floor is 2 h, not server_min_ping_interval_s "
-            f"({'; '.join(i.source['idle_floor'] for i in impls)}), so every idle ping "
+            f"({'; '.join(i.source['idle_floor'] for i in impls)}), and no server ping comes sooner "
+            f"({_reads_words(p, impls[0], idle=True)}), so every idle ping "
             f"(client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s) is a strike, early ping number {strikes + 1} ends "
             f"in GOAWAY too_many_pings and the client's keepalive doubles to {_fmt(throttled)} s",
             "set server_permit_without_calls true (Go EnforcementPolicy.PermitWithoutStream, Java "
@@ -145,19 +195,20 @@ def check_idle_margin(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     server = p.server_keepalive_time_s
 
     def verdict(impl: policy.PingPolicy) -> tuple | None:
-        throttled = p.throttled_keepalive_time_s(impl.langs[0])
-        silence = min(throttled, server if server is not None else math.inf)
+        sched = p.ping_schedule(impl.langs[0], clamp=j.ranges)
+        silence = p.flow_silence_s(impl.langs[0], clamp=j.ranges)
         severity = hops.idle_severity(silence, limit)
-        return None if severity is None else (severity, throttled, silence)
+        return None if severity is None else (severity, sched.keepalive_s, sched.pings, silence)
 
     found = []
-    for (severity, throttled, silence), impls in _grouped(j, verdict):
+    for (severity, throttled, pings, silence), impls in _grouped(j, verdict):
         how = (
             f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s"
             if throttled == p.client_keepalive_time_s
             else f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s, doubled by the server's ping floor "
             f"(server_min_ping_interval_s {_fmt(p.server_min_ping_interval_s)} s) to {_fmt(throttled)} s"
-        )
+        ) + ("" if pings else ", never reached: the server's frames come sooner")
+        how += f"; server_send_interval_s {_fmt(p.server_send_interval_s)}"
         found.append(
             _finding(
                 "EO-PROFILE-IDLE-MARGIN", severity, Hop.IN_VPC_CLIENT,
@@ -180,9 +231,10 @@ def check_idle_connections(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     def verdict(impl: policy.PingPolicy) -> tuple | None:
         sources: list[float] = []
         if p.client_permit_without_calls:
-            sources.append(p.throttled_keepalive_time_s(impl.langs[0], idle=True))
-        if p.server_keepalive_time_s is not None and impl.server_pings_when_idle(p.server_permit_without_calls):
-            sources.append(p.server_keepalive_time_s)
+            sources.append(p.throttled_keepalive_time_s(impl.langs[0], idle=True, clamp=j.ranges))
+        server = p.server_keepalive_s(impl.langs[0], idle=True)
+        if server is not None:
+            sources.append(server)
         if p.server_max_connection_idle_s is not None:
             sources.append(p.server_max_connection_idle_s)  # closed with GOAWAY: a clean end, not a silent drop
         silence = min(sources, default=math.inf)
@@ -335,7 +387,8 @@ def check_cloudfront_read(p: ConnectionProfile, j: Judgement) -> list[Finding]:
             f"cloudfront_read_timeout_s {_fmt(p.cloudfront_read_timeout_s)} s is not longer than "
             f"longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s: CloudFront times out a stream that is "
             "merely quiet",
-            "raise cloudfront_read_timeout_s (above 60 s needs the quota increase) or send messages more often",
+            f"raise cloudfront_read_timeout_s (above {hops.CF_ORIGIN_TIMEOUTS['read'].default_quota_s} s needs an increase of "
+            f"the quota '{hops.CF_ORIGIN_TIMEOUTS['read'].quota}') or send messages more often",
         )
     ]
 
@@ -348,7 +401,8 @@ def check_cloudfront_stream_silence(p: ConnectionProfile, j: Judgement) -> list[
     """
     limit, words = _limit_words(p)
     server = p.server_keepalive_time_s
-    silence = min(p.longest_stream_gap_s, server if server is not None else math.inf)
+    send = p.server_send_interval_s
+    silence = min(p.longest_stream_gap_s, server if server is not None else math.inf, send if send is not None else math.inf)
     severity = hops.idle_severity(silence, limit)
     if severity is None:
         return []
@@ -402,24 +456,22 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
                 f"nlb_idle_timeout_s {problem}", f"use a whole number of seconds in {lo}..{hi}",
             )
         )
-    cf_lo, cf_hi = CLOUDFRONT_TIMEOUT_RANGE
-    top = CLOUDFRONT_EXTENDED_MAX if p.cloudfront_extended_timeouts else cf_hi
-    for name in ("cloudfront_keepalive_timeout_s", "cloudfront_read_timeout_s"):
-        value = getattr(p, name)
-        if not cf_lo <= value <= top or not float(value).is_integer():
-            extra = (
-                ""
-                if p.cloudfront_extended_timeouts or value > CLOUDFRONT_EXTENDED_MAX
-                else f" (up to {CLOUDFRONT_EXTENDED_MAX} with the quota increase: cloudfront_extended_timeouts true)"
+    for name, kind in (("cloudfront_keepalive_timeout_s", "keepalive"), ("cloudfront_read_timeout_s", "read")):
+        problem = hops.origin_timeout_problem(kind, getattr(p, name), quota_raised=p.cloudfront_extended_timeouts)
+        if problem is None:
+            continue
+        severity, why = problem
+        limit = hops.CF_ORIGIN_TIMEOUTS[kind]
+        found.append(
+            _finding(
+                "EO-PROFILE-RANGE", severity, Hop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
+                f"{name} {why}",
+                f"use whole seconds in {limit.minimum_s}..{limit.default_quota_s}, or raise the quota '{limit.quota}' "
+                "and set cloudfront_extended_timeouts true"
+                if severity is Severity.WARNING
+                else f"use whole seconds in {limit.minimum_s}..{hops.CF_TIMEOUT_CEILING_S}",
             )
-            found.append(
-                _finding(
-                    "EO-PROFILE-RANGE", Severity.ERROR, Hop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
-                    f"{name} {_fmt(value)} s is outside the CloudFront origin timeout range {cf_lo}..{top} whole "
-                    f"seconds{extra}",
-                    f"use a whole number of seconds in {cf_lo}..{top}",
-                )
-            )
+        )
     raised = [i for i in j.policies if p.client_keepalive_time_s < i.client_min_keepalive_s]
     if raised and j.in_vpc_clients:
         floor = raised[0].client_min_keepalive_s
@@ -489,7 +541,7 @@ def run_checks(
     in_vpc_clients: bool | None = None,
 ) -> list[Finding]:
     """All checks; ``cloudfront=False`` drops the CloudFront ones (and CloudFront range findings)."""
-    j = judgement(cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients)
+    j = dataclasses.replace(judgement(cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients), ranges=ranges)
     found = [f for check in CHECKS if cloudfront or check not in CLOUDFRONT_CHECKS for f in check(p, j)]
     if ranges:
         found.extend(f for f in check_ranges(p, j) if cloudfront or not f.resource.startswith("cloudfront_"))

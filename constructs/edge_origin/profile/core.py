@@ -36,9 +36,9 @@ METADATA_UNSET_KEY = "unset"
 NLB_IDLE_RANGE = hops.NLB_IDLE_RANGE
 """NLB TCP listener ``tcp.idle_timeout.seconds``: 60..6000 (default 350)."""
 CLOUDFRONT_TIMEOUT_RANGE = hops.CF_TIMEOUT_RANGE
-"""CloudFront origin keepalive and response (read) timeouts without a quota increase."""
+"""CloudFront origin keepalive and response (read) timeouts within the default quotas (:data:`hops.CF_ORIGIN_TIMEOUTS`)."""
 CLOUDFRONT_EXTENDED_MAX = hops.CF_EXTENDED_MAX_S
-"""... and with the quota increase (``cloudfront_extended_timeouts=True``)."""
+"""... and the largest accepted at all (above the default quota: a warning naming the quota)."""
 GRPC_MIN_CLIENT_KEEPALIVE_S = 10
 """grpc-go and grpc-java raise a client keepalive time below 10 s to 10 s (C-core allows 1 s)."""
 MAX_MS = 2**31 - 1
@@ -77,6 +77,7 @@ _DURATIONS = (
     "server_keepalive_time_s",
     "server_keepalive_timeout_s",
     "target_tcp_established_timeout_s",
+    "server_send_interval_s",
 )
 _OPTIONAL = (
     "server_max_connection_age_s",
@@ -84,6 +85,7 @@ _OPTIONAL = (
     "server_max_connection_idle_s",
     "server_keepalive_time_s",
     "target_tcp_established_timeout_s",
+    "server_send_interval_s",
 )
 _BOOLS = ("client_permit_without_calls", "server_permit_without_calls", "cloudfront_extended_timeouts")
 _INTS = ("server_max_ping_strikes",)
@@ -135,17 +137,27 @@ class ConnectionProfile:
     """The targets' ENI connection tracking idle timeout (EC2 ``TcpEstablishedTimeout``). None = the
     Nitro V6+ default, 350 s. AWS: it must be at least the NLB idle timeout. Default None."""
     cloudfront_keepalive_timeout_s: float = 5
-    """CloudFront origin keepalive timeout. 1..60 (180 with a quota increase). Default 5."""
+    """CloudFront origin keepalive timeout, whole seconds from 1; above the account's default quota
+    (:data:`edge_origin.profile.hops.CF_ORIGIN_TIMEOUTS`) a warning naming the quota. Default 5."""
     cloudfront_read_timeout_s: float = 30
-    """CloudFront origin response (read) timeout. 1..60 (180 with a quota increase). Default 30."""
+    """CloudFront origin response (read) timeout, whole seconds from 1; above the account's default
+    quota (:data:`edge_origin.profile.hops.CF_ORIGIN_TIMEOUTS`) a warning naming the quota. Default 30."""
     cloudfront_extended_timeouts: bool = False
-    """The account has the CloudFront quota increase for origin timeouts up to 180 s. Default False."""
+    """The account's CloudFront origin timeout quotas are raised above the defaults: no warning for
+    timeouts above the default quotas. Default False."""
     client_lb_policy: str = "round_robin"
     """Client load-balancing policy: ``round_robin`` (in-VPC clients) or ``pick_first``. Default round_robin."""
     p99_rpc_duration_s: float = 5
     """p99 duration of an RPC (for streams: of the part that must not be cut). Default 5."""
     longest_stream_gap_s: float = 20
     """Longest expected silence between two messages on a stream. Default 20."""
+    server_send_interval_s: float | None = None
+    """The server writes a message on every long stream at least this often (a heartbeat message).
+    Every frame a client reads restarts its keepalive timer (grpc-go, grpc-java, C-core:
+    :mod:`edge_origin.profile.policy`), so a server that sends more often than the client's
+    keepalive time keeps the client from pinging, and each write resets the server's ping strikes.
+    None = a quiet stream: the server may send nothing for as long as the stream lives (the
+    conservative reading). Default None."""
 
     # --- construction ----------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -201,20 +213,50 @@ class ConnectionProfile:
         return dataclasses.replace(self, **changes)
 
     # --- derived numbers ---------------------------------------------------------------------------
-    def throttled_keepalive_time_s(self, lang: str = "python", *, idle: bool = False) -> float:
-        """The client keepalive time after every doubling ``lang``'s server ping policy causes.
+    def server_keepalive_s(self, lang: str = "python", *, idle: bool = False) -> float | None:
+        """How long ``lang``'s server waits without reads before it pings (None: it does not ping then).
 
-        ``idle`` False: a stream is open, the floor is ``server_min_ping_interval_s``. ``idle`` True:
-        no stream is open; with ``server_permit_without_calls`` false the floor is 2 hours in every
-        implementation (:data:`edge_origin.profile.policy.TWO_HOURS_S`).
+        Unset = the implementations' 2 h default. With no stream open, grpc-go and grpc-java servers
+        ping anyway; a C-core server only with ``server_permit_without_calls``.
+        """
+        impl = policy.POLICIES[lang]
+        time_s = self.server_keepalive_time_s if self.server_keepalive_time_s is not None else impl.default_server_keepalive_s
+        if idle and not impl.server_pings_when_idle(self.server_permit_without_calls):
+            return None
+        return time_s
+
+    def ping_schedule(self, lang: str = "python", *, idle: bool = False, clamp: bool = True) -> policy.PingSchedule:
+        """The client's keepalive on ``lang``'s server after every doubling (:func:`policy.ping_schedule`).
+
+        ``idle`` False: a stream is open, the floor is ``server_min_ping_interval_s``, the server sends
+        every ``server_send_interval_s`` (None: never). ``idle`` True: no stream is open, nothing is
+        sent; with ``server_permit_without_calls`` false the floor is 2 hours in every implementation
+        (:data:`edge_origin.profile.policy.TWO_HOURS_S`). The server's own pings count as reads.
+        ``clamp`` False skips the implementations' lowest client keepalive (time-scaled rehearsals).
         """
         impl = policy.POLICIES[lang]
         floor = self.server_min_ping_interval_s
         if idle and not self.server_permit_without_calls:
             floor = impl.idle_floor_s
-        return policy.throttled_interval_s(
-            self.client_keepalive_time_s, floor, impl.strikes(self.server_max_ping_strikes), limit=MAX_THROTTLE_DOUBLINGS
+        return policy.ping_schedule(
+            impl, self.client_keepalive_time_s, floor, impl.strikes(self.server_max_ping_strikes),
+            send_s=None if idle else self.server_send_interval_s,
+            server_keepalive_s=self.server_keepalive_s(lang, idle=idle),
+            limit=MAX_THROTTLE_DOUBLINGS, clamp=clamp,
         )
+
+    def throttled_keepalive_time_s(self, lang: str = "python", *, idle: bool = False, clamp: bool = True) -> float:
+        """The client keepalive time after every doubling ``lang``'s server ping policy causes
+        (:meth:`ping_schedule`)."""
+        return self.ping_schedule(lang, idle=idle, clamp=clamp).keepalive_s
+
+    def flow_silence_s(self, lang: str = "python", *, clamp: bool = True) -> float:
+        """The longest silence on an open stream's in-VPC flow: the client's pings (after throttling),
+        or, when it reads sooner, the server's messages and pings, whichever come first."""
+        sched = self.ping_schedule(lang, clamp=clamp)
+        send = math.inf if self.server_send_interval_s is None else self.server_send_interval_s
+        server = self.server_keepalive_s(lang)
+        return min(sched.keepalive_s, send, math.inf if server is None else server)
 
     def idle_pings_flow(self) -> bool:
         """Idle connections (no RPC open) get keepalive pings: both sides permit pings without calls."""

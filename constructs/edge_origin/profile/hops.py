@@ -92,12 +92,81 @@ TARGET_TRACKING_TYPES = ("ip", "instance")
 # --- CloudFront ----------------------------------------------------------------------------------
 CF_DEFAULT_KEEPALIVE_S = 5
 CF_DEFAULT_READ_S = 30
-CF_TIMEOUT_RANGE = (1, 60)
-CF_EXTENDED_MAX_S = 180
+
+
+@dataclass(frozen=True)
+class OriginTimeoutLimit:
+    """One CloudFront origin timeout: an adjustable per-account quota, not a constant (issue 37)."""
+
+    field: str
+    """The API / CloudFormation name (CustomOriginConfig and VpcOriginConfig)."""
+    quota: str
+    """The Service Quotas name of the adjustable quota (CloudFront, us-east-1)."""
+    minimum_s: int
+    default_quota_s: int
+    """Above this needs an approved quota increase: a WARNING naming :attr:`quota`, never an error."""
+    default_s: int
+    source: str
+
+
+CF_ORIGIN_TIMEOUTS_READ = "2026-12-04"
+"""When the sources in :data:`CF_ORIGIN_TIMEOUTS` were read."""
+CF_ORIGIN_TIMEOUTS: dict[str, OriginTimeoutLimit] = {
+    "read": OriginTimeoutLimit(
+        field="OriginReadTimeout", quota="Response timeout per origin", minimum_s=1, default_quota_s=120, default_s=30,
+        source=(
+            "botocore 1.44.8 cloudfront/2020-05-31 service-2.json CustomOriginConfig/VpcOriginConfig OriginReadTimeout: "
+            "'The minimum timeout is 1 second, the maximum is 120 seconds'; aws-cdk-lib 2.275 aws_cloudfront_origins "
+            "HttpOrigin read_timeout: 'governed by the origin response timeout quota, which is adjustable ... The default "
+            "quota allows up to 120 seconds' (HttpOrigin checks only the minimum)"
+        ),
+    ),
+    "keepalive": OriginTimeoutLimit(
+        field="OriginKeepaliveTimeout", quota="Keep-alive timeout per origin", minimum_s=1, default_quota_s=120,
+        default_s=5,
+        source=(
+            "botocore 1.44.8 cloudfront/2020-05-31 service-2.json CustomOriginConfig/VpcOriginConfig "
+            "OriginKeepaliveTimeout: 'The minimum timeout is 1 second, the maximum is 120 seconds'; aws-cdk-lib 2.275 "
+            "HttpOrigin keepalive_timeout: 'governed by the keep-alive timeout per origin quota, which is adjustable ... "
+            "The default quota allows up to 300 seconds'. The two disagree: warnings start above the lower, 120 s"
+        ),
+    ),
+}
+"""CloudFront's origin timeout limits, with sources and the date read: from ``minimum_s``, whole seconds;
+above ``default_quota_s`` a warning naming the quota; no documented hard maximum (only the ceiling below)."""
+CF_TIMEOUT_CEILING_S = 3600
+"""Bad input above this: no quota makes an origin timeout longer than the longest
+``ResponseCompletionTimeout`` aws-cdk-lib 2.275 accepts (1..3600 s), which must be >= the read timeout."""
+CF_TIMEOUT_RANGE = (1, CF_ORIGIN_TIMEOUTS["read"].default_quota_s)
+"""Both origin timeouts within the default quotas (kept for callers; the quotas are in :data:`CF_ORIGIN_TIMEOUTS`)."""
+CF_EXTENDED_MAX_S = CF_TIMEOUT_CEILING_S
+"""The largest origin timeout accepted at all (above the default quota: a warning, not an error)."""
+
+
+def origin_timeout_problem(kind: str, seconds: float, *, quota_raised: bool = False) -> tuple[Severity, str] | None:
+    """Severity and reason when ``seconds`` is not a plain ``kind`` (``read`` / ``keepalive``) origin timeout.
+
+    ERROR: not whole seconds, below the minimum or above :data:`CF_TIMEOUT_CEILING_S`; WARNING: above
+    the default quota (unless ``quota_raised``), naming the quota; None: fine.
+    """
+    limit = CF_ORIGIN_TIMEOUTS[kind]
+    if not float(seconds).is_integer() or not limit.minimum_s <= seconds <= CF_TIMEOUT_CEILING_S:
+        return Severity.ERROR, (
+            f"{_fmt(seconds)} s is not a CloudFront {limit.field}: whole seconds in {limit.minimum_s}..{CF_TIMEOUT_CEILING_S} "
+            f"(default quota {limit.default_quota_s} s)"
+        )
+    if seconds > limit.default_quota_s and not quota_raised:
+        return Severity.WARNING, (
+            f"{_fmt(seconds)} s is above the default CloudFront quota '{limit.quota}' ({limit.default_quota_s} s): "
+            f"request an increase of that quota (Service Quotas, CloudFront, us-east-1) before deploying, or "
+            f"CloudFront refuses the distribution (read {CF_ORIGIN_TIMEOUTS_READ}: {limit.source})"
+        )
+    return None
 
 # --- CloudFront VPC origin (issue 31) -------------------------------------------------------------
 CF_VPC_ORIGIN_TIMEOUT_RANGE = (1, 120)
-"""``VpcOriginConfig.OriginKeepaliveTimeout`` and ``OriginReadTimeout``: 1..120 s, defaults 5 s and 30 s.
+"""``VpcOriginConfig.OriginKeepaliveTimeout`` and ``OriginReadTimeout``: 1..120 s by default quota (above:
+:func:`origin_timeout_problem`'s warning, :data:`CF_ORIGIN_TIMEOUTS`), defaults 5 s and 30 s.
 Source: the CloudFront API reference, shape ``VpcOriginConfig`` (botocore 1.44.8
 ``cloudfront/2020-05-31/service-2.json``: "The minimum timeout is 1 second, the maximum is 120
 seconds, and the default ... is 5 seconds" / "... 30 seconds"), the same text in aws-cdk-lib 2.275's
@@ -232,7 +301,7 @@ PROFILE_CHECK_DOCS: dict[str, tuple[Hop, str, str]] = {
     "EO-PROFILE-AGE-P99": (Hop.POD_SERVER, "age x 0.9 (gRPC's +-10 % jitter) >= 10 x p99", "grpc MaxConnectionAge jitter"),
     "EO-PROFILE-AGE-GRACE": (Hop.POD_SERVER, "none", "grpc MaxConnectionAgeGrace"),
     "EO-PROFILE-TARGET-TRACKING": (Hop.TARGET, "none: idle above TcpEstablishedTimeout", SRC_NLB),
-    "EO-PROFILE-RANGE": (Hop.NLB, "none: the AWS/gRPC ranges", f"{SRC_NLB}; CloudFront quotas; {SRC_POLICY}"),
+    "EO-PROFILE-RANGE": (Hop.NLB, "none: the AWS/gRPC ranges; CloudFront origin timeouts above the default quota warn", f"{SRC_NLB}; CloudFront quotas (hops.CF_ORIGIN_TIMEOUTS); {SRC_POLICY}"),
 }
 """Each profile check: the hop it judges, the margin it uses and why, and its source (RULES.md)."""
 

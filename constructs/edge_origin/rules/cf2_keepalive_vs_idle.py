@@ -1,5 +1,11 @@
 """EO-CF2: CloudFront origin keepalive not well below the idle timeout of that origin's NLB listeners
-(hop model: CloudFront -> NLB)."""
+(hop model: CloudFront -> NLB).
+
+One severity per fact (issue 37): the same :func:`edge_origin.profile.hops.idle_severity` as the
+profile's EO-PROFILE-CF-KEEPALIVE. A keepalive at or above the idle limit (less the guard) is an
+ERROR: CloudFront then reuses pooled connections whose NLB flow is gone, the request meets a TCP RST
+and the viewer a 502 - a failure, not a risk. Above 90 % of the limit it is a WARNING (it works, with
+no room for timer slack)."""
 
 from __future__ import annotations
 
@@ -35,7 +41,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     severity = hops.idle_severity(keepalive, idle)
                     if severity is not None:
                         yield finding(
-                            RULE.id, Severity.WARNING, dist.resource,
+                            RULE.id, severity, dist.resource,
                             Hop.CLOUDFRONT_TO_NLB.says(
                                 f"{dist.resource.logical_id} origin {origin.id}: keepalive {keepalive} s is not well "
                                 f"below the idle timeout {idle} s of {listener.resource.stack}/{listener.resource.logical_id} "
@@ -48,11 +54,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
 RULE = HopRule(
     id="EO-CF2",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
     title="Origin keepalive not well below the NLB idle timeout",
     catches=(
-        "A CloudFront custom origin whose OriginKeepaliveTimeout (default 5 s) comes within 5 s or 10 % of the idle "
-        "timeout of a listener of its NLBs (TCP: tcp.idle_timeout.seconds or 350 s; TLS and TCP_UDP: 350 s)."
+        "A CloudFront custom origin whose OriginKeepaliveTimeout (default 5 s) comes within 5 s of the idle timeout "
+        "of a listener of its NLBs, or reaches it (error), or is above 90 % of it (warning) (TCP: "
+        "tcp.idle_timeout.seconds or 350 s; TLS and TCP_UDP: 350 s)."
     ),
     incident="Idle connections reused by CloudFront after the NLB had dropped them: resets and 502s (keepalive-vs-nlb-idle-timeout).",
     fix=FIX,

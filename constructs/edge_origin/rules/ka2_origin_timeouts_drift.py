@@ -74,6 +74,6 @@ RULE = HopRule(
     check=check,
     why=(
         "Hop: CloudFront -> NLB. Margin: none, the numbers must be equal. Source: CloudFront origin keepalive (default "
-        "5 s) and response timeout (default 30 s), 1..60 s, 180 s with a quota increase."
+        "5 s) and response timeout (default 30 s), whole seconds from 1, adjustable quotas (default 120 s; hops.CF_ORIGIN_TIMEOUTS)."
     ),
 )

@@ -1,4 +1,5 @@
-"""EO-VPC1: a VPC origin's keepalive or read timeout outside 1..120 s, or not below its NLB's idle
+"""EO-VPC1: a VPC origin's keepalive or read timeout above its default quota (120 s: a warning) or not a
+CloudFront timeout at all (error), or not below its NLB's idle
 timeout (hop model: CloudFront VPC origin -> internal NLB)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from edge_origin.rules.vpc_paths import vpc_origin_paths
 
 LOW, HIGH = hops.CF_VPC_ORIGIN_TIMEOUT_RANGE
 FIX = (
-    f"Set VpcOriginConfig OriginKeepaliveTimeout and OriginReadTimeout within {LOW}..{HIGH} s, the keepalive well below "
+    f"Set VpcOriginConfig OriginKeepaliveTimeout and OriginReadTimeout within {LOW}..{HIGH} s (or raise the quotas), the keepalive well below "
     "the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s) and the read timeout below it too "
     "(GrpcEdgeToOrigin(origin_access='vpc-origin') takes both from the connection profile)."
 )
@@ -26,14 +27,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         origin, res = path.origin, path.distribution.resource
         keepalive = origin.keepalive_timeout if origin.keepalive_timeout is not None else hops.CF_VPC_ORIGIN_DEFAULT_KEEPALIVE_S
         read = origin.read_timeout if origin.read_timeout is not None else hops.CF_VPC_ORIGIN_DEFAULT_READ_S
-        for field, value in (("OriginKeepaliveTimeout", keepalive), ("OriginReadTimeout", read)):
-            if not LOW <= value <= HIGH:
+        for field, kind, value in (("OriginKeepaliveTimeout", "keepalive", keepalive), ("OriginReadTimeout", "read", read)):
+            problem = hops.origin_timeout_problem(kind, value)
+            if problem is not None:
                 yield finding(
-                    RULE.id, Severity.ERROR, res,
-                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
-                        f"{path.label}: VpcOriginConfig {field} {value} s is outside {LOW}..{HIGH} s (CloudFront API "
-                        "reference, VpcOriginConfig): CloudFront refuses the distribution"
-                    ),
+                    RULE.id, problem[0], res,
+                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(f"{path.label}: VpcOriginConfig {field} {problem[1]}"),
                     FIX,
                 )
         if path.load_balancer is None:
@@ -70,7 +69,8 @@ RULE = HopRule(
     title="VPC origin timeouts out of range or not below the NLB idle timeout",
     catches=(
         f"A distribution origin with VpcOriginConfig whose OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout "
-        f"(default 30 s) is outside {LOW}..{HIGH} s (error); whose keepalive comes within 5 s or 10 % of the idle timeout "
+        f"(default 30 s) is not whole seconds in {LOW}..{hops.CF_TIMEOUT_CEILING_S} (error) or is above the default quota "
+        f"{HIGH} s (warning naming the quota: both are adjustable per-account quotas); whose keepalive comes within 5 s or 10 % of the idle timeout "
         "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings)."
     ),
     incident=(
