@@ -55,6 +55,19 @@ FIX_BY_POLICY = {
     "simple": FIX,
     "multivalue": FIX,
 }
+FIX_BY_POLICY["azaffinity"] = (
+    "Give the name a Global AZ-affinity record (CloudFront's queries match only it) that aliases a multivalue record set "
+    "holding every NLB EIP (one health-checked A record per EIP, EvaluateTargetHealth: true), or use multivalue records."
+)
+#: The fix when some resolver gets no answer.
+NO_ANSWER_FIX = {
+    "azaffinity": (
+        "Add a record with AZAffinity LocationType Global (LocationId global): 'If Route 53 doesn't know which AZ a query "
+        "came from, the query matches only the record for the Global location type' (API reference, AZAffinity)."
+    ),
+    "geolocation": "Add a default geolocation record (CountryCode *) so queries from every other location get an answer.",
+    "cidr": "Add a default CIDR record (LocationName *) so clients in no CIDR location get an answer.",
+}
 ONE_VALUE_FIX = (
     "Publish one value per weighted record set (the API reference: 'You can only specify one ResourceRecord per weighted "
     "resource record set'), or better, multivalue records: one health-checked A record per NLB EIP."
@@ -83,9 +96,42 @@ def _first_views(answers: list[Answer]) -> list[tuple[Answer, RecordSetView]]:
     return list(out.values())
 
 
+def _name_targets(model: TemplateModel, item: OriginResolution) -> set[str]:
+    """What the name's answers hold, from every vantage: for AZ affinity, every location's record
+    set (a public resolver, CloudFront's, is answered by the Global record only)."""
+    total = _targets(item.resolution)
+    if item.resolution.policy != "azaffinity":
+        return total
+    for key in dict.fromkeys((k.zone, k.name, k.type) for k in item.resolution.record_keys):
+        for record in model.zones.zone_set.record_sets(*key):
+            total.update(record.values)
+            if record.alias is not None:
+                total.add(record.alias.dns_name)
+    return total
+
+
+def _no_answer(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
+    """Some resolver of the origin's vantage gets no answer (AZ affinity without a Global record,
+    geolocation without a default): CloudFront edges in that case reach nothing."""
+    for answer in item.resolution.answers:
+        if not answer.empty or not answer.condition or item.resolution.policy is None:
+            continue
+        views = [v for v in model.record_sets(name) if v.type == item.resolution.type and model.zones.zone(v) is item.zone]
+        if not views:
+            continue
+        yield finding(
+            RULE.id, origin_severity(Severity.ERROR, kind), views[0].resource,
+            f"{origin_label(name, kind)} ({item.zone.label}, {item.resolution.type}): {item.resolution.policy} records give "
+            f"{answer.condition.replace(' (no record: no answer)', '')} no answer (p={answer.probability:.2f}); {item.resolution.vantage.label}s, CloudFront's among "
+            "them, resolve the origin to nothing and its connections fail",
+            NO_ANSWER_FIX.get(item.resolution.policy or "", FIX),
+        )
+        return
+
+
 def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     resolution = item.resolution
-    total = _targets(resolution)
+    total = _name_targets(model, item)
     undecided = model.zones.undecided(model, name, item.zone)
     if len(total) < 2 and not (undecided and total):
         return
@@ -112,7 +158,7 @@ def _pileups(model: TemplateModel, name: str, kind: str, item: OriginResolution)
 
 def _lone(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
     resolution = item.resolution
-    if len(_targets(resolution)) != 1 or model.zones.undecided(model, name, item.zone):
+    if len(_name_targets(model, item)) != 1 or model.zones.undecided(model, name, item.zone):
         return
     singles = [a for a in resolution.answers if not a.empty and a.targets == 1 and a.policy != "multivalue"]
     for answer, view in _first_views(singles):  # multivalue with one address: EO-DNS3 (too few)
@@ -164,6 +210,7 @@ def _several_values_per_set(model: TemplateModel, name: str, kind: str, item: Or
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     for name, kind, item in origin_resolutions(model):
+        yield from _no_answer(model, name, kind, item)
         yield from _pileups(model, name, kind, item)
         yield from _lone(model, name, kind, item)
         yield from _unchecked_simple(model, name, kind, item)
