@@ -301,3 +301,22 @@ def test_cdk_synth_of_a_plain_l2_app_fails_with_eo_dns1(cdk_cli: Path, tmp_path:
         env={**os.environ, "PYTHONPATH": str(ROOT / "constructs")}, capture_output=True, text=True, timeout=120,
     )
     assert check.returncode == 1 and "EO-DNS1" in check.stdout, check.stdout + check.stderr
+
+
+def test_each_fn_if_branch_of_an_alias_is_judged() -> None:
+    """An alias whose target an undecidable Fn::If chooses: each branch is judged, named by its condition."""
+    templates = _load("WeightedNlb")
+    body = templates["WeightedNlb"]
+    body["Parameters"] = {**body.get("Parameters", {}), "Flavour": {"Type": "String"}}
+    body["Conditions"] = {"UseFirst": {"Fn::Equals": [{"Ref": "Flavour"}, "first"]}}
+    records = sorted(r for r, v in body["Resources"].items() if v["Type"] == "AWS::Route53::RecordSet")
+    for rid in records:
+        alias = body["Resources"][rid]["Properties"]["AliasTarget"]
+        alias["DNSName"] = {"Fn::If": ["UseFirst", alias["DNSName"], {"Fn::Join": ["", ["dualstack.", {"Fn::GetAtt": ["Nlb1BCC70D8F", "DNSName"]}]]}]}
+    found = run_rules(TemplateModel.from_templates(templates))
+    dns1 = [f for f in found if f.rule == "EO-DNS1" and f.severity is Severity.ERROR]
+    # UseFirst=true: the two records alias two NLBs (a pile-up); =false: both alias Nlb1 (one NLB, a lone target)
+    assert {f.resource for f in dns1} == set(records)
+    assert all("(only with condition UseFirst=true in stack WeightedNlb (decided at deploy))" in f.message for f in dns1)
+    nj1 = [f for f in found if f.rule == "EO-NJ1"]
+    assert len(nj1) == 2 and all("Fn::If whose condition the templates do not decide" in f.message for f in nj1)

@@ -18,8 +18,11 @@ from edge_origin.model.loader import LoadedTemplate
 
 #: How many non-default parameter values are judged at most (each costs one model build).
 MAX_CHOICES = 16
-#: Resources whose properties decide what Route 53 answers.
-ROUTING_TYPES = ("AWS::Route53::RecordSet", "AWS::Route53::RecordSetGroup", "AWS::Route53::HealthCheck", "AWS::Route53::HostedZone")
+#: Resources whose properties decide what Route 53 answers (and which origin CloudFront resolves).
+ROUTING_TYPES = (
+    "AWS::Route53::RecordSet", "AWS::Route53::RecordSetGroup", "AWS::Route53::HealthCheck", "AWS::Route53::HostedZone",
+    "AWS::CloudFront::Distribution",
+)
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,20 @@ class ParameterChoice:
     def label(self) -> str:
         default = f"default {self.default}" if self.default is not None else "no default"
         return f"parameter {self.parameter}={self.value} in stack {self.stack} ({default})"
+
+
+@dataclass(frozen=True)
+class ConditionChoice:
+    """One value of a Condition the templates cannot decide (a parameter without Default, a pseudo
+    parameter): each ``Fn::If`` branch it selects is judged (issue 36)."""
+
+    stack: str
+    condition: str
+    value: bool
+
+    @property
+    def label(self) -> str:
+        return f"condition {self.condition}={'true' if self.value else 'false'} in stack {self.stack} (decided at deploy)"
 
 
 def _walk(value: Any) -> Iterator[tuple[str, Any]]:
@@ -66,8 +83,17 @@ def _refs_and_conditions(value: Any) -> tuple[set[str], set[str]]:
     return refs, conditions
 
 
+def routing_conditions(body: dict[str, Any]) -> set[str]:
+    """Conditions the routing resources of one template read (``Fn::If`` and resource conditions, transitively)."""
+    return _routing_refs(body)[1]
+
+
 def routing_parameters(body: dict[str, Any]) -> set[str]:
     """Parameters that the routing resources of one template read, directly or through Conditions."""
+    return _routing_refs(body)[0]
+
+
+def _routing_refs(body: dict[str, Any]) -> tuple[set[str], set[str]]:
     resources = body.get("Resources") or {}
     all_conditions = body.get("Conditions") if isinstance(body.get("Conditions"), dict) else {}
     refs: set[str] = set()
@@ -87,13 +113,40 @@ def routing_parameters(body: dict[str, Any]) -> set[str]:
         found_refs, found_conditions = _refs_and_conditions(all_conditions.get(name))
         refs |= found_refs
         pending |= found_conditions - seen
-    return refs
+    return refs, seen
 
 
-def routing_choices(templates: dict[str, LoadedTemplate]) -> tuple[list[ParameterChoice], int]:
-    """(the choices to judge, how many more there were than ``MAX_CHOICES``)."""
-    choices: list[ParameterChoice] = []
+def _undecided_conditions(loaded: LoadedTemplate) -> list[str]:
+    """Routing conditions the template alone cannot decide, sorted."""
+    from edge_origin.model.intrinsics import StackResolver
+    from edge_origin.model.values import ModelError, Unresolved
+
+    names = sorted(routing_conditions(loaded.body))
+    if not names:
+        return []
+    resolver = StackResolver(loaded.stack, loaded.template, loaded.body, lambda n: Unresolved("import", f"Fn::ImportValue {n}"))
+    out = []
+    for name in names:
+        try:
+            if name in resolver.conditions and resolver.condition(name) is None:
+                out.append(name)
+        except ModelError:
+            continue  # a bad condition: the model reports it
+    return out
+
+
+def routing_choices(templates: dict[str, LoadedTemplate]) -> tuple[list[ParameterChoice | ConditionChoice], int]:
+    """(the choices to judge, how many more there were than ``MAX_CHOICES``): other allowed values of
+    routing parameters, and both values of each routing condition the templates cannot decide."""
+    choices: list[ParameterChoice | ConditionChoice] = []
     skipped = 0
+    for stack, loaded in templates.items():
+        for name in _undecided_conditions(loaded):
+            for value in (True, False):
+                if len(choices) >= MAX_CHOICES:
+                    skipped += 1
+                    continue
+                choices.append(ConditionChoice(stack, name, value))
     for stack, loaded in templates.items():
         params = loaded.body.get("Parameters")
         if not isinstance(params, dict) or not params:
@@ -114,14 +167,21 @@ def routing_choices(templates: dict[str, LoadedTemplate]) -> tuple[list[Paramete
     return choices, skipped
 
 
-def with_choice(templates: dict[str, LoadedTemplate], choice: ParameterChoice) -> list[LoadedTemplate]:
-    """The templates as a stack deployed with ``choice`` reads them (its Default replaced)."""
+def with_choice(templates: dict[str, LoadedTemplate], choice: ParameterChoice | ConditionChoice) -> list[LoadedTemplate]:
+    """The templates as a stack deployed with ``choice`` reads them (its Default replaced, or the
+    condition fixed to its value)."""
     out = []
     for stack, loaded in templates.items():
         if stack != choice.stack:
             out.append(loaded)
             continue
         body = dict(loaded.body)
+        if isinstance(choice, ConditionChoice):
+            conditions = dict(body["Conditions"])
+            conditions[choice.condition] = {"Fn::Equals": ["1", "1" if choice.value else "0"]}
+            body["Conditions"] = conditions
+            out.append(LoadedTemplate(loaded.stack, loaded.template, body))
+            continue
         params = dict(body["Parameters"])
         params[choice.parameter] = {**params[choice.parameter], "Default": choice.value}
         body["Parameters"] = params
@@ -129,4 +189,4 @@ def with_choice(templates: dict[str, LoadedTemplate], choice: ParameterChoice) -
     return out
 
 
-__all__ = ["MAX_CHOICES", "ParameterChoice", "routing_choices", "routing_parameters", "with_choice"]
+__all__ = ["MAX_CHOICES", "ConditionChoice", "ParameterChoice", "routing_choices", "routing_conditions", "routing_parameters", "with_choice"]
