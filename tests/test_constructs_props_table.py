@@ -194,8 +194,9 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "origin_name": ["a..example.com", "-x.example.com", "192.0.2.1", "localhost", "x" * 64 + ".example.com",
                         "origin.example.com/path"],
         "origin_port": [0, 65536],
-        "keepalive_timeout": [0, 181, cdk.Duration.seconds(181)],
-        "read_timeout": [0, cdk.Duration.minutes(4)],
+        # above the default quota (120 s) is accepted with a warning naming the quota (issue 37)
+        "keepalive_timeout": [0, 3601, cdk.Duration.seconds(3601), cdk.Duration.millis(1500)],
+        "read_timeout": [0, cdk.Duration.minutes(61)],
         "http_version": ["http1.1", "HTTP2"],
         "origin_request_policy": [cloudfront.CachePolicy.CACHING_DISABLED],
         "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate
@@ -276,7 +277,8 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
     ("GrpcEdgeDistribution", "origin_name", "Origin.Example.COM.", "names are normalized: lower case, no dot"),
     ("GrpcEdgeDistribution", "origin_request_policy", cloudfront.OriginRequestPolicy.ALL_VIEWER,
      "forwards the viewer's Host (README: Why these choices)"),
-    ("GrpcEdgeDistribution", "keepalive_timeout", 180, "up to 180 s with a quota increase (warned)"),
+    ("GrpcEdgeDistribution", "keepalive_timeout", 180, "above the default quota, warned naming the quota (issue 37)"),
+    ("GrpcEdgeDistribution", "read_timeout", cdk.Duration.minutes(4), "above the default quota, warned naming the quota (issue 37)"),
     ("GrpcEdgeDistribution", "origin_verification", OriginVerification(), "origin verification on"),
 ]
 

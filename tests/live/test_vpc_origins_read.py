@@ -76,5 +76,6 @@ def test_audit_catches_a_vpc_origin_keepalive_out_of_range(moto_session: Any) ->
     arn = _internal_nlb(moto_session)
     with _stub(moto_session, arn, keepalive=150):
         result = audit(moto_session)
-    assert "EO-VPC1" in {f.rule for f in result.findings}
-    assert any("OriginKeepaliveTimeout 150 s is outside 1..120" in f.message for f in result.findings)
+    # above the default quota (120 s) is a warning naming the quota (issue 37), from the live read too
+    vpc1 = [f for f in result.findings if f.rule == "EO-VPC1"]
+    assert vpc1 and any("150 s is above the default CloudFront quota 'Keep-alive timeout per origin' (120 s)" in f.message for f in vpc1)
