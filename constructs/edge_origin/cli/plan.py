@@ -33,6 +33,9 @@ from edge_origin.live.session import LiveError, add_session_arguments, session_f
 
 EXIT_NOT_APPLIED_RETRY = 3
 EXIT_UNKNOWN = 4
+#: The batch is applied but Route 53's record set protections lifted for it (--unprotect) could not be
+#: put back: the name is unprotected until the printed command runs (or the next enact with the store).
+EXIT_UNPROTECTED = 5
 
 
 def _run(command: str, body: Callable[[], int]) -> int:
@@ -281,7 +284,10 @@ def _after_enact(args: argparse.Namespace, store: Any, client: Any, plan: Any, r
         sys.stdout.write(json.dumps(result.to_json(), indent=2, default=str) + "\n")
     else:
         sys.stdout.write(result.text())
-    return EXIT_OK
+    unprotected = [n for n in result.notes if n.startswith("PROTECTION NOT RESTORED")]
+    for note in unprotected:
+        print(f"edge-origin enact: applied, but {note}", file=sys.stderr)
+    return EXIT_UNPROTECTED if unprotected else EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:
