@@ -122,6 +122,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "grpc_origin": [],
         "tags": [{"": "v"}, {"aws:x": "y"}],
         "account_quotas": [{"health_checks": 0}, {"healthChecks": -1}],
+        "protect": ["yes", 1],
     },
     "TargetGroupBindings": {
         "target_groups": [{}],

@@ -121,6 +121,7 @@ class MultivalueOriginRecords(Construct):
         grpc_origin: bool = False,
         tags: Mapping[str, str] | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
+        protect: bool = False,
     ) -> None:
         """
         :param zone: the hosted zone the records go in (a ``route53.IHostedZone``).
@@ -143,6 +144,11 @@ class MultivalueOriginRecords(Construct):
         :param tags: tags of the health checks made here (each keeps its own Name). Default: none.
         :param account_quotas: the account's real quotas (``AccountQuotas``); the health checks made
             here count against Route 53's 200 per account. Default: AWS defaults or context.
+        :param protect: protect the name's A records with Route 53 record set protections after deploy.
+            CloudFormation has no resource for them (aws-cdk-lib 2.275 has no L1), so the construct
+            writes the command as a stack output (``...ProtectCommand``) and ``protect_command``, and
+            warns at synth until it runs. ``edge-origin enact`` then refuses to touch the name unless
+            ``--unprotect``. Default False.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("MultivalueOriginRecords", self)
@@ -186,6 +192,7 @@ class MultivalueOriginRecords(Construct):
                     where, "health_checks", f"{len(health_checks)} checks", f"one per address ({len(addresses)})"
                 )
         require_bool(where, "grpc_origin", grpc_origin)
+        require_bool(where, "protect", protect)
         user_tags = require_tags(where, "tags", tags) if tags is not None else {}
         quotas = account_quotas_from(where, "account_quotas", account_quotas)
         self.record_name = normalize_record_name(where, record_name, zone)
@@ -254,6 +261,27 @@ class MultivalueOriginRecords(Construct):
             self.records.append(OriginRecord(address, record, check))
         if health_checks is None:
             ledger.track(self, where, {"health_checks": len(addresses)}, declared=quotas)
+        #: The post-deploy command that protects the records (``protect=True``), else None.
+        self.protect_command: str | None = None
+        if protect:
+            self.protect_command = protect_command(zone.hosted_zone_id, self.record_name)
+            cdk.CfnOutput(self, "ProtectCommand", value=self.protect_command,
+                          description=f"Run after deploy: Route 53 record set protections for {self.record_name} A")
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:protect-after-deploy",
+                f"protect=True: CloudFormation cannot create Route 53 record set protections; after deploy run the "
+                f"stack output ProtectCommand ({self.protect_command.split(' --hosted-zone-id')[0]} ...). While a protection "
+                "exists Route 53 rejects every change to the name and type (InvalidChangeBatch), CloudFormation's too.",
+            )
+
+
+def protect_command(zone_id: str, record_name: str) -> str:
+    """``aws route53 create-resource-record-set-protections`` for the name's A records (API reference:
+    "While a protection exists, Route 53 rejects any ChangeResourceRecordSets request that creates,
+    updates, or deletes a resource record set with that name and type")."""
+    name = record_name.rstrip(".") + "."
+    return (f"aws route53 create-resource-record-set-protections --hosted-zone-id {zone_id} "
+            f"--protections RecordName={name},RecordType=A")
 
 
 def tag_health_check(check: route53.IHealthCheck, tags: Sequence[tuple[str, str]]) -> None:
