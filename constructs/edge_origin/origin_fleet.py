@@ -137,7 +137,7 @@ class OriginFleet(Construct):
         rules_per_security_group: int = 60,
         name_prefix: str = "origin",
         tags: Mapping[str, str] | None = None,
-        deletion_protection: bool = False,
+        deletion_protection: bool = True,
         eip_removal_policy: cdk.RemovalPolicy = cdk.RemovalPolicy.RETAIN,
         access_logs_bucket: s3.IBucket | None = None,
         access_logs_prefix: str | None = None,
@@ -194,7 +194,8 @@ class OriginFleet(Construct):
         :param tags: tags for everything the fleet makes (NLBs, target groups, EIPs, security
             groups); each NLB, target group and EIP gets its own Name tag (a ``Name`` here is
             not used). Default: none.
-        :param deletion_protection: NLB deletion protection. Default False (the patterns: True).
+        :param deletion_protection: NLB deletion protection. Default True, as in the patterns (an origin NLB
+            deleted by accident takes its EIPs' traffic with it; ``cdk destroy`` needs False first).
         :param eip_removal_policy: what a stack delete or replacement does to the EIPs: RETAIN
             (default: a released address is gone for good), DESTROY or RETAIN_ON_UPDATE_OR_DELETE.
         :param access_logs_bucket: S3 bucket for NLB access logs (the stack needs a concrete

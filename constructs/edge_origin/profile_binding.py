@@ -21,7 +21,17 @@ def apply_profile_checks(where: str | ConstructLabel, profile: ConnectionProfile
     try:
         return profile.validate(cloudfront=cloudfront)
     except ProfileError as exc:
-        raise EdgeOriginPropError(where, "connection_profile", "<profile>", f"a profile that passes its checks; {exc}") from None
+        fields = sorted({name.strip() for f in exc.findings for name in str(f.resource).split(",") if name.strip()})
+        shown = {name: getattr(profile, name) for name in fields if hasattr(profile, name)}
+        value = "ConnectionProfile(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")" if shown else "ConnectionProfile(...)"
+        raise EdgeOriginPropError(where, "connection_profile", _Shown(value), f"a profile that passes its checks; {exc}") from None
+
+
+class _Shown(str):
+    """A value shown as written (no quotes) in a prop error."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def whole_seconds(value: float) -> cdk.Duration:

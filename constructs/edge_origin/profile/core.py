@@ -59,7 +59,12 @@ PING_TIMEOUT_KEY = "grpc.http2.ping_timeout_ms"
 
 
 class ProfileError(ValueError):
-    """Bad profile input, or (from :meth:`ConnectionProfile.validate`) a profile with errors."""
+    """Bad profile input, or (from :meth:`ConnectionProfile.validate`) a profile with errors
+    (``findings``: those errors, each with its fix)."""
+
+    def __init__(self, message: str, findings: tuple[Any, ...] = ()) -> None:
+        super().__init__(message)
+        self.findings = tuple(findings)
 
 
 _DURATIONS = (
@@ -309,8 +314,8 @@ class ConnectionProfile:
         """
         errors = self.errors(ranges=ranges, cloudfront=cloudfront)
         if errors:
-            lines = "\n".join(f"  {f.rule} [{f.resource}]: {f.message}" for f in errors)
-            raise ProfileError(f"connection profile has {len(errors)} error(s):\n{lines}")
+            lines = "\n".join(f"  {f.rule} [{f.resource}]: {f.message}" + (f"\n    fix: {f.fix}" if f.fix else "") for f in errors)
+            raise ProfileError(f"connection profile has {len(errors)} error(s):\n{lines}", tuple(errors))
         return self
 
     # --- output ----------------------------------------------------------------------------------------
