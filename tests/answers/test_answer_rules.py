@@ -363,8 +363,10 @@ def test_dns1_a_record_decided_at_deploy_counts_as_more() -> None:
         "Properties": {"Fn::If": ["On", record(SetIdentifier="s2", Weight=1, ResourceRecords=[eip(2)])["Properties"], {"Ref": "AWS::NoValue"}]},
     }
     findings = dns1(model(body))
-    assert [(f.resource, f.severity) for f in findings] == [("Rec0", Severity.ERROR)]
+    # each branch of the undecidable condition is judged (issue 36): with On=true Rec2 piles up too
+    assert [(f.resource, f.severity) for f in findings] == [("Rec0", Severity.ERROR), ("Rec2", Severity.ERROR)]
     assert "while the name has 1 (and records decided at deploy)" in findings[0].message
+    assert findings[1].message.endswith("(only with condition On=true in stack S (decided at deploy))")
     del body["Resources"]["Rec2"]
     assert [f.severity for f in dns1(model(body))] == [Severity.WARNING]  # alone: a lone weighted record
 
