@@ -628,6 +628,8 @@ class TemplateModel:
         vpc = o.mapping("VpcOriginConfig")
         if o.has("VpcOriginConfig") and not o.has("CustomOriginConfig"):
             custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
+        custom_config = o.mapping("CustomOriginConfig")
+        ip_type = custom_config.str("IpAddressType")  # not a VpcOriginConfig member
         return OriginView(
             id=display_value(o.str("Id")),
             domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
@@ -640,6 +642,11 @@ class TemplateModel:
             raw=o.data,
             protocol_policy_unknown=custom.unknown or _deploy_time(custom.raw("OriginProtocolPolicy")),
             vpc_origin_id=vpc.str("VpcOriginId") if o.has("VpcOriginConfig") else None,
+            response_completion_timeout=o.int("ResponseCompletionTimeout"),
+            response_completion_timeout_unknown=_deploy_time(o.raw("ResponseCompletionTimeout")),
+            ip_address_type=ip_type.lower() if isinstance(ip_type, str) else None,
+            ip_address_type_unknown=custom_config.unknown or _deploy_time(ip_type)
+            or (isinstance(ip_type, str) and ip_type.lower() not in ("ipv4", "ipv6", "dualstack")),
         )
 
     @staticmethod

@@ -487,6 +487,27 @@ class OriginView:
     vpc_origin_id: Any = None
     #: The ``AWS::CloudFront::VpcOrigin`` it names, when that is in the templates.
     vpc_origin: VpcOriginView | None = None
+    #: ``Origin.ResponseCompletionTimeout`` (botocore 1.44.8 cloudfront ``Origin``: "If the complete
+    #: response isn't received from the origin by this time, CloudFront ends the connection. [...] If
+    #: you don't set a value for ResponseCompletionTimeout, CloudFront doesn't enforce a maximum
+    #: value."). None: unset (no maximum) or, with ``response_completion_timeout_unknown``, deploy-time.
+    response_completion_timeout: int | None = None
+    response_completion_timeout_unknown: bool = False
+    #: ``CustomOriginConfig.IpAddressType`` (botocore 1.44.8: ``ipv4`` | ``ipv6`` | ``dualstack``,
+    #: "Specifies which IP protocol CloudFront uses when connecting to your origin"), lower-cased.
+    #: None: unset (IPv4, see :meth:`dns_types`) or, with ``ip_address_type_unknown``, deploy-time.
+    ip_address_type: str | None = None
+    ip_address_type_unknown: bool = False
+
+    def dns_types(self) -> tuple[str, ...]:
+        """The record types CloudFront's resolver asks for this origin's name, as the DNS rules judge
+        them: ``("A",)`` for ``ipv4`` or unset (CloudFront connects over IPv4 only, so an AAAA set of
+        the name never reaches it); ``("A", "AAAA")`` for ``dualstack`` and ``ipv6`` (CloudFront
+        connects over IPv6 too and asks AAAA; ``ipv6`` also keeps A, fail closed: whether an IPv6-only
+        origin's A set is ever asked is not documented), and for a deploy-time or unknown value."""
+        if self.ip_address_type_unknown or self.ip_address_type not in (None, "ipv4"):
+            return ("A", "AAAA")
+        return ("A",)
 
     @property
     def custom_headers(self) -> dict[str, Any]:

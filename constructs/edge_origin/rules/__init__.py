@@ -18,6 +18,7 @@ from edge_origin.model.template_model import collector_paused
 from edge_origin.rules import (
     cf1_grpc_behavior,
     cf2_keepalive_vs_idle,
+    cf3_response_completion,
     chg1_policy_across_resources,
     chg2_origin_ips_replaced,
     chg3_name_left_without_records,
@@ -62,6 +63,7 @@ RULES: tuple[Rule, ...] = tuple(
         sg1_health_checkers,
         cf1_grpc_behavior,
         cf2_keepalive_vs_idle,
+        cf3_response_completion,
         ka1_listener_idle_drift,
         ka2_origin_timeouts_drift,
         ka3_profile_invalid,
