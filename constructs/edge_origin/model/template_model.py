@@ -697,6 +697,16 @@ class TemplateModel:
         grpc = self.grpc_origin_names()
         return {n for n in self.cloudfront_origin_names() - grpc if self.load_balancers_for_name(n)}
 
+    def cloudfront_origin_types(self, name: str) -> tuple[str, ...]:
+        """The record types CloudFront asks for origin name ``name``: the union of
+        ``OriginView.dns_types()`` over the origins (of every distribution) with that DomainName;
+        ``("A",)`` when no origin names it."""
+        wanted = {
+            t for d in self.distributions for o in d.origins
+            if o.domain_name == name and o.vpc_origin_id is None for t in o.dns_types()
+        }
+        return tuple(t for t in ("A", "AAAA") if t in wanted) or ("A",)
+
     def origin_names(self) -> dict[str, str]:
         """``{name: "grpc" | "long-lived"}`` for every origin name the rules look at (sorted)."""
         return dict(self._origin_names)
