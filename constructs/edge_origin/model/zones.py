@@ -329,6 +329,16 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
     )
 
 
+#: ``HealthCheckConfig`` members (botocore route53 ``HealthCheckConfig``) the answer model and the
+#: views read (:func:`_health_check`, ``TemplateModel.health_checks``); benchmarks/aws_drift.py
+#: lists the documented members missing here.
+HEALTH_CHECK_KNOWN_MEMBERS = (
+    "Type", "IPAddress", "FullyQualifiedDomainName", "Port", "ResourcePath", "RequestInterval", "FailureThreshold",
+    "Disabled", "Inverted", "ChildHealthChecks", "HealthThreshold", "Regions", "AlarmIdentifier",
+    "InsufficientDataHealthStatus",
+)
+
+
 def _health_check(res: Any) -> HealthCheck:
     """The answer model's health check (shapes were checked when the model built its views)."""
     cfg = res.properties.get("HealthCheckConfig")
