@@ -81,6 +81,12 @@ CASES = [
     ("keepalive 0", lambda: _edge(keepalive_timeout=0), "keepalive_timeout", "1..3600"),
     ("keepalive 3601", lambda: _edge(keepalive_timeout=cdk.Duration.seconds(3601)), "keepalive_timeout", "1..3600"),
     ("read timeout 4000", lambda: _edge(read_timeout=cdk.Duration.seconds(4000)), "read_timeout", "1..3600"),
+    ("completion 0", lambda: _edge(response_completion_timeout=0), "response_completion_timeout", "1..3600"),
+    ("completion below read", lambda: _edge(response_completion_timeout=30), "response_completion_timeout",
+     "at least read_timeout (60s)"),
+    ("ip type IPv4", lambda: _edge(origin_ip_address_type="IPv4"), "origin_ip_address_type", "'dualstack'"),
+    ("pattern completion below read", lambda: _pattern(response_completion_timeout=10), "response_completion_timeout",
+     "at least read_timeout"),
     ("empty origin", lambda: _edge(origin_name=""), "origin_name", "non-empty"),
     ("http/1.1", lambda: _edge(http_version="http1.1"), "http_version", "http2"),
     ("domain without cert", lambda: _edge(domain_names=["grpc.example.com"]), "domain_names", "ACM certificate"),
@@ -200,3 +206,36 @@ def test_no_warnings_for_sane_values() -> None:
     assert not [t for t in _warnings(_records(ttl=300)) if "edge-origin" in t or "TTL" in t or "records" in t]
     assert not [t for t in _warnings(_edge(keepalive_timeout=60, read_timeout=60)) if "quota" in t]
     assert not [t for t in _warnings(_edge(keepalive_timeout=120, read_timeout=120)) if "quota" in t]
+
+
+def test_response_completion_timeout_and_ip_address_type_reach_the_origin() -> None:
+    from aws_cdk.assertions import Template
+
+    edge = _edge(response_completion_timeout=cdk.Duration.minutes(20), origin_ip_address_type="dualstack")
+    origin = Template.from_stack(cdk.Stack.of(edge)).find_resources("AWS::CloudFront::Distribution")
+    [dist] = origin.values()
+    [o] = dist["Properties"]["DistributionConfig"]["Origins"]
+    assert o["ResponseCompletionTimeout"] == 1200
+    assert o["CustomOriginConfig"]["IpAddressType"] == "dualstack"
+    plain = Template.from_stack(cdk.Stack.of(_edge())).find_resources("AWS::CloudFront::Distribution")
+    [o] = next(iter(plain.values()))["Properties"]["DistributionConfig"]["Origins"]
+    assert "ResponseCompletionTimeout" not in o and "IpAddressType" not in o["CustomOriginConfig"]
+
+
+def test_vpc_origin_takes_response_completion_timeout_and_refuses_ip_address_type() -> None:
+    from aws_cdk import aws_elasticloadbalancingv2 as elbv2
+    from aws_cdk.assertions import Template
+
+    from edge_origin.errors import EdgeOriginPropError
+    from edge_origin.vpc_origin import GrpcVpcOriginDistribution
+
+    stack = _stack()
+    vpc = ec2.Vpc(stack, "Vpc", max_azs=2)
+    nlb = elbv2.NetworkLoadBalancer(stack, "Nlb", vpc=vpc)
+    GrpcVpcOriginDistribution(stack, "E", load_balancer=nlb, origin_name="origin.example.com",
+                              read_timeout=30, response_completion_timeout=600)
+    [dist] = Template.from_stack(stack).find_resources("AWS::CloudFront::Distribution").values()
+    assert dist["Properties"]["DistributionConfig"]["Origins"][0]["ResponseCompletionTimeout"] == 600
+    with pytest.raises(EdgeOriginPropError, match="origin_ip_address_type"):
+        GrpcVpcOriginDistribution(stack, "E2", load_balancer=nlb, origin_name="origin.example.com",
+                                  origin_ip_address_type="dualstack")

@@ -190,6 +190,8 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "access_logs_bucket": [],
         "export_prefix": ["1abc"],
         "account_quotas": [{"elastic_ips": 0}],
+        "response_completion_timeout": [0, 3601, 29],  # below the default profile's read timeout (30 s)
+        "origin_ip_address_type": ["IPV6", "both"],
     },
     "GrpcEdgeDistribution": {
         "origin_name": ["a..example.com", "-x.example.com", "192.0.2.1", "localhost", "x" * 64 + ".example.com",
@@ -198,6 +200,8 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         # above the default quota (120 s) is accepted with a warning naming the quota (issue 37)
         "keepalive_timeout": [0, 3601, cdk.Duration.seconds(3601), cdk.Duration.millis(1500)],
         "read_timeout": [0, cdk.Duration.minutes(61)],
+        "response_completion_timeout": [0, 3601, 59, cdk.Duration.seconds(30)],  # below read_timeout (60 s)
+        "origin_ip_address_type": ["IPV4", "ipv5", 4],
         "http_version": ["http1.1", "HTTP2"],
         "origin_request_policy": [cloudfront.CachePolicy.CACHING_DISABLED],
         "domain_names": [["not a name"], ["grpc.example.com"], ["a.example.com", "A.example.com."]],  # 2nd: no certificate

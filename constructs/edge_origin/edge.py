@@ -32,7 +32,12 @@ from edge_origin.origin_verification import (
     secret_kind,
     secret_template,
 )
-from edge_origin.profile.hops import CF_ORIGIN_TIMEOUTS, CF_TIMEOUT_CEILING_S, origin_timeout_problem
+from edge_origin.profile.hops import (
+    CF_ORIGIN_TIMEOUTS,
+    CF_RESPONSE_COMPLETION_RANGE,
+    CF_TIMEOUT_CEILING_S,
+    origin_timeout_problem,
+)
 
 ORIGIN_KEEPALIVE_RANGE = (CF_ORIGIN_TIMEOUTS["keepalive"].minimum_s, CF_TIMEOUT_CEILING_S)
 """CloudFront origin keepalive timeout accepted: whole seconds from 1 (an adjustable quota: above its default,
@@ -61,6 +66,33 @@ def warn_origin_timeout_quotas(scope: Construct, keepalive_s: int, read_s: int) 
         problem = origin_timeout_problem(kind, value)
         if problem is not None:
             cdk.Annotations.of(scope).add_warning_v2(f"edge-origin:cloudfront-{prop}-quota", f"{prop}={problem[1]}")
+
+
+ORIGIN_IP_ADDRESS_TYPES = {
+    "ipv4": cloudfront.OriginIpAddressType.IPV4,
+    "ipv6": cloudfront.OriginIpAddressType.IPV6,
+    "dualstack": cloudfront.OriginIpAddressType.DUALSTACK,
+}
+"""``CustomOriginConfig.IpAddressType`` (botocore 1.44.8 cloudfront ``IpAddressType``: ipv4, ipv6, dualstack)."""
+
+
+def response_completion_timeout_seconds(where: str | ConstructLabel, value: object, read_s: int) -> int | None:
+    """``response_completion_timeout`` as whole seconds in 1..3600 and at least the read timeout, or None.
+
+    botocore 1.44.8 cloudfront ``Origin.ResponseCompletionTimeout``: "The value for
+    ResponseCompletionTimeout must be equal to or greater than the value for OriginReadTimeout";
+    aws-cdk-lib 2.275 HttpOrigin: "Valid values are 1-3600 seconds, inclusive".
+    """
+    if value is None:
+        return None
+    low, high = CF_RESPONSE_COMPLETION_RANGE
+    seconds = require_seconds_range(where, "response_completion_timeout", value, low, high)  # type: ignore[arg-type]
+    if seconds < read_s:
+        raise EdgeOriginPropError(
+            where, "response_completion_timeout", f"{seconds}s",
+            f"at least read_timeout ({read_s}s): CloudFront requires ResponseCompletionTimeout >= OriginReadTimeout",
+        )
+    return seconds
 
 
 def normalized_domain_name(name: str) -> str:
@@ -219,6 +251,8 @@ class GrpcEdgeDistribution(Construct):
         price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_ALL,
         comment: str | None = None,
         origin_verification: OriginVerification | None = None,
+        response_completion_timeout: cdk.Duration | int | None = None,
+        origin_ip_address_type: str | None = None,
     ) -> None:
         """
         :param origin_name: DNS name of the origin records (required, not empty).
@@ -240,6 +274,18 @@ class GrpcEdgeDistribution(Construct):
         :param origin_verification: the secret origin header only this distribution sends (value from
             Secrets Manager through a dynamic reference). Default: none here; ``GrpcEdgeToOrigin``
             turns it on by default.
+        :param response_completion_timeout: the origin's ``ResponseCompletionTimeout`` (whole seconds
+            1..3600, at least ``read_timeout``). CloudFront ends every request, so every gRPC stream,
+            still open at this age (botocore 1.44.8 cloudfront ``Origin.ResponseCompletionTimeout``: "If
+            the complete response isn't received from the origin by this time, CloudFront ends the
+            connection"; "must be equal to or greater than the value for OriginReadTimeout"). EO-CF3
+            judges it against the connection profile. Default None: unset, "CloudFront doesn't enforce
+            a maximum value".
+        :param origin_ip_address_type: ``"ipv4"``, ``"ipv6"`` or ``"dualstack"``: the IP protocol
+            CloudFront uses to connect to the origin (``CustomOriginConfig.IpAddressType``). With
+            ``dualstack`` or ``ipv6`` CloudFront also asks the origin name's AAAA set, which the DNS
+            rules then judge like the A set. Not for VPC origins (``VpcOriginConfig`` has no such
+            member). Default None: unset, CloudFront uses IPv4 (aws-cdk-lib: "Default: OriginIpAddressType.IPV4").
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeDistribution", self)
@@ -258,6 +304,13 @@ class GrpcEdgeDistribution(Construct):
         )
         self.read_timeout_seconds = require_seconds_range(where, "read_timeout", read_timeout, *ORIGIN_READ_TIMEOUT_RANGE)
         warn_origin_timeout_quotas(self, self.keepalive_timeout_seconds, self.read_timeout_seconds)
+        self.response_completion_timeout_seconds = response_completion_timeout_seconds(
+            where, response_completion_timeout, self.read_timeout_seconds
+        )
+        self.origin_ip_address_type = (
+            None if origin_ip_address_type is None
+            else require_one_of(where, "origin_ip_address_type", origin_ip_address_type, tuple(ORIGIN_IP_ADDRESS_TYPES))
+        )
         names = validate_distribution_props(
             where, http_version=http_version, domain_names=domain_names, certificate=certificate, web_acl_id=web_acl_id,
             log_bucket=log_bucket, price_class=price_class, origin_request_policy=origin_request_policy,
@@ -274,6 +327,12 @@ class GrpcEdgeDistribution(Construct):
             if origin_verification is not None
             else None
         )
+        # the newer HttpOrigin props only when set: the floor aws-cdk-lib (pyproject) may not know them
+        newer: dict = {}
+        if self._response_completion_duration() is not None:
+            newer["response_completion_timeout"] = self._response_completion_duration()
+        if self.origin_ip_address_type:
+            newer["ip_address_type"] = ORIGIN_IP_ADDRESS_TYPES[self.origin_ip_address_type]
         self.origin = origins.HttpOrigin(
             self.origin_name,
             protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
@@ -282,6 +341,7 @@ class GrpcEdgeDistribution(Construct):
             keepalive_timeout=cdk.Duration.seconds(self.keepalive_timeout_seconds),
             read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
             custom_headers=self.origin_verification.custom_headers if self.origin_verification else None,
+            **newer,
         )
         self.origin = self._chosen_origin(self.origin)
         self.distribution = cloudfront.Distribution(
@@ -309,6 +369,10 @@ class GrpcEdgeDistribution(Construct):
         )
         if self.origin_verification is not None:
             self.distribution.node.default_child.add_metadata(METADATA_KEY, self.origin_verification.metadata)
+
+    def _response_completion_duration(self) -> cdk.Duration | None:
+        seconds = self.response_completion_timeout_seconds
+        return None if seconds is None else cdk.Duration.seconds(seconds)
 
     def _chosen_origin(self, http_origin: cloudfront.IOrigin) -> cloudfront.IOrigin:
         """The origin the distribution uses: the ``HttpOrigin`` here; ``GrpcVpcOriginDistribution``

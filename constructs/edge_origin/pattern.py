@@ -113,6 +113,8 @@ class GrpcEdgeToOrigin(Construct):
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         origin_verification: OriginVerification | None = DEFAULT_ORIGIN_VERIFICATION,
         monitoring: WatchOptions | None = DEFAULT_WATCH,
+        response_completion_timeout: cdk.Duration | int | None = None,
+        origin_ip_address_type: str | None = None,
     ) -> None:
         """
         :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
@@ -182,6 +184,15 @@ class GrpcEdgeToOrigin(Construct):
         :param monitoring: the path's dashboard and alarms (``OriginWatch`` as ``self.watch``;
             ``WatchOptions`` configures thresholds, SNS topic, additional CloudFront metrics).
             Default: on, ``WatchOptions()`` defaults, no alarm actions. ``None`` turns it off.
+        :param response_completion_timeout: the origin's ``ResponseCompletionTimeout`` (whole seconds
+            1..3600, at least the profile's ``cloudfront_read_timeout_s``): CloudFront ends every gRPC
+            stream still open at this age (botocore 1.44.8 cloudfront ``Origin``: "If the complete
+            response isn't received from the origin by this time, CloudFront ends the connection").
+            EO-CF3 judges it against the connection profile (a warning below the longest stream the
+            servers keep). Default None: unset, "CloudFront doesn't enforce a maximum value".
+        :param origin_ip_address_type: ``"ipv4"``, ``"ipv6"`` or ``"dualstack"``
+            (``CustomOriginConfig.IpAddressType``); the NLBs' EIPs are IPv4 and the records A, so only
+            ``ipv4`` reaches them. Not with ``"vpc-origin"``. Default None: unset (IPv4).
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeToOrigin", self)
@@ -216,6 +227,10 @@ class GrpcEdgeToOrigin(Construct):
             cloudfront=True,
         )
         self.origin_access = origin_access
+        self._origin_extras = {
+            "response_completion_timeout": response_completion_timeout,
+            "origin_ip_address_type": origin_ip_address_type,
+        }
         if vpc_path:
             from edge_origin.vpc_origin import build_vpc_origin_path
 
@@ -268,6 +283,7 @@ class GrpcEdgeToOrigin(Construct):
             log_bucket=log_bucket,
             price_class=price_class,
             origin_verification=origin_verification,
+            **self._origin_extras,
         )
         # The distribution is created or updated only after its origin's records exist: renaming the
         # origin in one deploy never points CloudFront at a name without records (EO-CHG3).
@@ -290,6 +306,7 @@ class GrpcEdgeToOrigin(Construct):
             "log_bucket": log_bucket,
             "price_class": price_class,
             "origin_verification": origin_verification,
+            **self._origin_extras,
         }
 
     def _finish(self, props: OriginProps, service_name: str, namespace: str, domain_zone: route53.IHostedZone | None,

@@ -35,7 +35,7 @@ from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
 from edge_origin.edge import GrpcEdgeDistribution
-from edge_origin.errors import ConstructLabel, require_construct, require_seconds_range
+from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_seconds_range
 from edge_origin.profile.hops import CF_TIMEOUT_CEILING_S, CF_VPC_ORIGIN_TIMEOUT_RANGE
 
 ORIGIN_ACCESS = ("public-eip", "vpc-origin")
@@ -67,6 +67,11 @@ class GrpcVpcOriginDistribution(GrpcEdgeDistribution):
             if prop in kwargs:
                 # an adjustable quota (hops.CF_ORIGIN_TIMEOUTS): above the default a synth warning, from GrpcEdgeDistribution
                 require_seconds_range(where, prop, kwargs[prop], CF_VPC_ORIGIN_TIMEOUT_RANGE[0], CF_TIMEOUT_CEILING_S)
+        if kwargs.get("origin_ip_address_type") is not None:
+            # botocore 1.44.8 cloudfront VpcOriginConfig has no IpAddressType (the VPC origin's own
+            # VpcOriginEndpointConfig.IpAddressType is "ipv4" or "dualstack": "IPv6-only is not supported")
+            raise EdgeOriginPropError(where, "origin_ip_address_type", kwargs["origin_ip_address_type"],
+                                      "None for a VPC origin (VpcOriginConfig has no IpAddressType)")
         self._load_balancer = load_balancer
         self._vpc_origin_name = vpc_origin_name
         self._origin_port = kwargs.get("origin_port", 443)
@@ -83,6 +88,7 @@ class GrpcVpcOriginDistribution(GrpcEdgeDistribution):
             read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
             custom_headers=self.origin_verification.custom_headers if self.origin_verification else None,
             vpc_origin_name=self._vpc_origin_name,
+            response_completion_timeout=self._response_completion_duration(),
         )
 
 

@@ -623,11 +623,14 @@ class TemplateModel:
 
     @staticmethod
     def _origin(o: Props) -> OriginView:
+        """An ``OriginView``; the members it reads are ``ORIGIN_KNOWN_MEMBERS`` and friends (module level)."""
         custom = o.mapping("CustomOriginConfig")
         domain = o.str("DomainName")
         vpc = o.mapping("VpcOriginConfig")
         if o.has("VpcOriginConfig") and not o.has("CustomOriginConfig"):
             custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
+        custom_config = o.mapping("CustomOriginConfig")
+        ip_type = custom_config.str("IpAddressType")  # not a VpcOriginConfig member
         return OriginView(
             id=display_value(o.str("Id")),
             domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
@@ -640,6 +643,11 @@ class TemplateModel:
             raw=o.data,
             protocol_policy_unknown=custom.unknown or _deploy_time(custom.raw("OriginProtocolPolicy")),
             vpc_origin_id=vpc.str("VpcOriginId") if o.has("VpcOriginConfig") else None,
+            response_completion_timeout=o.int("ResponseCompletionTimeout"),
+            response_completion_timeout_unknown=_deploy_time(o.raw("ResponseCompletionTimeout")),
+            ip_address_type=ip_type.lower() if isinstance(ip_type, str) else None,
+            ip_address_type_unknown=custom_config.unknown or _deploy_time(ip_type)
+            or (isinstance(ip_type, str) and ip_type.lower() not in ("ipv4", "ipv6", "dualstack")),
         )
 
     @staticmethod
@@ -689,6 +697,16 @@ class TemplateModel:
         connections too, checked at warning level."""
         grpc = self.grpc_origin_names()
         return {n for n in self.cloudfront_origin_names() - grpc if self.load_balancers_for_name(n)}
+
+    def cloudfront_origin_types(self, name: str) -> tuple[str, ...]:
+        """The record types CloudFront asks for origin name ``name``: the union of
+        ``OriginView.dns_types()`` over the origins (of every distribution) with that DomainName;
+        ``("A",)`` when no origin names it."""
+        wanted = {
+            t for d in self.distributions for o in d.origins
+            if o.domain_name == name and o.vpc_origin_id is None for t in o.dns_types()
+        }
+        return tuple(t for t in ("A", "AAAA") if t in wanted) or ("A",)
 
     def origin_names(self) -> dict[str, str]:
         """``{name: "grpc" | "long-lived"}`` for every origin name the rules look at (sorted)."""
@@ -766,6 +784,19 @@ class TemplateModel:
             return self.load_balancers_for_name(origin.domain_name)
         lb = self.load_balancer(origin.domain_name)
         return [lb] if lb is not None else []
+
+
+#: CloudFront ``Origin`` members (botocore API names) ``_origin`` reads (``CustomHeaders`` is
+#: CloudFormation's ``OriginCustomHeaders``; ``S3OriginConfig`` only as "not a custom origin");
+#: benchmarks/aws_drift.py lists the documented members missing here and in the two below.
+ORIGIN_KNOWN_MEMBERS = (
+    "Id", "DomainName", "CustomHeaders", "S3OriginConfig", "CustomOriginConfig", "VpcOriginConfig",
+    "ResponseCompletionTimeout",
+)
+CUSTOM_ORIGIN_CONFIG_KNOWN_MEMBERS = (
+    "HTTPPort", "HTTPSPort", "OriginProtocolPolicy", "OriginReadTimeout", "OriginKeepaliveTimeout", "IpAddressType",
+)
+VPC_ORIGIN_CONFIG_KNOWN_MEMBERS = ("VpcOriginId", "OriginReadTimeout", "OriginKeepaliveTimeout")
 
 
 def _deploy_time(value: Any) -> bool:

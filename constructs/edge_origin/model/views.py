@@ -437,6 +437,21 @@ class SecurityGroupView:
     ingress_unknown: bool = False
 
 
+#: ELBv2 attribute keys the model and rules read (botocore elbv2 ``LoadBalancerAttribute`` /
+#: ``ListenerAttribute`` / ``TargetGroupAttribute`` ``Key`` docs): EO-NLB3/EO-VPC3/EO-NLB4 read the load
+#: balancer's, EO-NLB1/EO-CF2/EO-KA1 the listener's, EO-NLB3/EO-NLB4 the target group's.
+#: benchmarks/aws_drift.py lists the documented keys missing here.
+LOAD_BALANCER_KNOWN_ATTRIBUTES = (
+    "load_balancing.cross_zone.enabled", "dns_record.client_routing_policy", "zonal_shift.config.enabled",
+)
+LISTENER_KNOWN_ATTRIBUTES = ("tcp.idle_timeout.seconds",)
+TARGET_GROUP_KNOWN_ATTRIBUTES = (
+    "deregistration_delay.connection_termination.enabled",
+    "target_group_health.dns_failover.minimum_healthy_targets.count",
+    "target_group_health.dns_failover.minimum_healthy_targets.percentage",
+)
+
+
 @dataclass(eq=False)
 class LoadBalancerView:
     """An ``AWS::ElasticLoadBalancingV2::LoadBalancer``; ``type`` defaults to ``application``."""
@@ -487,6 +502,27 @@ class OriginView:
     vpc_origin_id: Any = None
     #: The ``AWS::CloudFront::VpcOrigin`` it names, when that is in the templates.
     vpc_origin: VpcOriginView | None = None
+    #: ``Origin.ResponseCompletionTimeout`` (botocore 1.44.8 cloudfront ``Origin``: "If the complete
+    #: response isn't received from the origin by this time, CloudFront ends the connection. [...] If
+    #: you don't set a value for ResponseCompletionTimeout, CloudFront doesn't enforce a maximum
+    #: value."). None: unset (no maximum) or, with ``response_completion_timeout_unknown``, deploy-time.
+    response_completion_timeout: int | None = None
+    response_completion_timeout_unknown: bool = False
+    #: ``CustomOriginConfig.IpAddressType`` (botocore 1.44.8: ``ipv4`` | ``ipv6`` | ``dualstack``,
+    #: "Specifies which IP protocol CloudFront uses when connecting to your origin"), lower-cased.
+    #: None: unset (IPv4, see :meth:`dns_types`) or, with ``ip_address_type_unknown``, deploy-time.
+    ip_address_type: str | None = None
+    ip_address_type_unknown: bool = False
+
+    def dns_types(self) -> tuple[str, ...]:
+        """The record types CloudFront's resolver asks for this origin's name, as the DNS rules judge
+        them: ``("A",)`` for ``ipv4`` or unset (CloudFront connects over IPv4 only, so an AAAA set of
+        the name never reaches it); ``("A", "AAAA")`` for ``dualstack`` and ``ipv6`` (CloudFront
+        connects over IPv6 too and asks AAAA; ``ipv6`` also keeps A, fail closed: whether an IPv6-only
+        origin's A set is ever asked is not documented), and for a deploy-time or unknown value."""
+        if self.ip_address_type_unknown or self.ip_address_type not in (None, "ipv4"):
+            return ("A", "AAAA")
+        return ("A",)
 
     @property
     def custom_headers(self) -> dict[str, Any]:

@@ -163,6 +163,30 @@ def origin_timeout_problem(kind: str, seconds: float, *, quota_raised: bool = Fa
         )
     return None
 
+CF_RESPONSE_COMPLETION_RANGE = (1, CF_TIMEOUT_CEILING_S)
+"""``Origin.ResponseCompletionTimeout``: whole seconds 1..3600 (aws-cdk-lib 2.275 HttpOrigin
+response_completion_timeout: "Valid values are 1-3600 seconds, inclusive"). botocore 1.44.8 cloudfront
+``Origin.ResponseCompletionTimeout``: "must be equal to or greater than the value for OriginReadTimeout.
+If you don't set a value for ResponseCompletionTimeout, CloudFront doesn't enforce a maximum value"."""
+SRC_RESPONSE_COMPLETION = (
+    "botocore 1.44.8 cloudfront/2020-05-31 service-2.json Origin.ResponseCompletionTimeout: 'If the complete response "
+    "isn't received from the origin by this time, CloudFront ends the connection. The value for "
+    "ResponseCompletionTimeout must be equal to or greater than the value for OriginReadTimeout. If you don't set a "
+    "value for ResponseCompletionTimeout, CloudFront doesn't enforce a maximum value'"
+)
+AGE_JITTER = 0.1
+"""gRPC servers jitter MaxConnectionAge by +-10 %: the GOAWAY comes at most ``age x 1.1`` after the connection opened."""
+
+
+def longest_stream_s(max_age_s: float | None, grace_s: float | None) -> float | None:
+    """The longest a stream can live on a server with this max connection age and grace: the
+    GOAWAY at ``age x 1.1`` (jitter) plus the grace for in-flight RPCs. None: unbounded (no age, or
+    no grace: in-flight RPCs are never cut)."""
+    if max_age_s is None or grace_s is None:
+        return None
+    return max_age_s * (1 + AGE_JITTER) + grace_s
+
+
 # --- CloudFront VPC origin (issue 31) -------------------------------------------------------------
 CF_VPC_ORIGIN_TIMEOUT_RANGE = (1, 120)
 """``VpcOriginConfig.OriginKeepaliveTimeout`` and ``OriginReadTimeout``: 1..120 s by default quota (above:

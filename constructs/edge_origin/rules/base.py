@@ -85,11 +85,15 @@ def origin_load_balancers(model: TemplateModel) -> list[tuple[str, str, list]]:
 def origin_resolutions(model: TemplateModel) -> list[tuple[str, str, OriginResolution]]:
     """``[(name, kind, OriginResolution)]``: every origin name as the answer model resolves it,
     per zone that holds it, from the vantage that sees that zone (CloudFront: the public
-    internet; a private zone only for names marked as in-VPC gRPC origins)."""
+    internet; a private zone only for names marked as in-VPC gRPC origins). A CloudFront origin
+    name's public zones answer the record types its origins' ``IpAddressType`` makes CloudFront ask
+    (``model.cloudfront_origin_types``): AAAA is judged exactly as A for ``dualstack``/``ipv6``, and
+    an AAAA set of an ``ipv4`` origin's name is left out (it never reaches CloudFront)."""
     cloudfront = model.cloudfront_origin_names()
     out = []
     for name, kind in model.origin_names().items():
-        for item in model.zones.name_resolutions(name, cloudfront=name in cloudfront):
+        types = model.cloudfront_origin_types(name) if name in cloudfront else None
+        for item in model.zones.name_resolutions(name, cloudfront=name in cloudfront, types=types):
             out.append((name, kind, item))
     return out
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
-from edge_origin.model.views import attribute_known
+from edge_origin.model.views import LoadBalancerView, attribute_known
 from edge_origin.rules.base import Rule, finding
 from edge_origin.rules.vpc_paths import vpc_origin_paths
 
@@ -18,6 +18,21 @@ FIX = (
 )
 
 
+PUBLIC_RESOLVER_NO_ZONE = (
+    "Zonal affinity is applied to clients that resolve through Route 53 Resolver in the VPC from a zone; a public "
+    "resolver has no zone"
+)
+"""Why zonal DNS affinity is judged from CloudFront's vantage (shared with EO-NLB4)."""
+
+
+def affinity_policy(lb: LoadBalancerView) -> str | None:
+    """The NLB's ``dns_record.client_routing_policy`` when it is a (partial) zonal affinity, decided in the templates."""
+    policy = lb.attributes.get(ATTRIBUTE)
+    if not isinstance(policy, str) or policy.lower() not in AFFINITY or not attribute_known(lb.attributes, ATTRIBUTE):
+        return None
+    return policy
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     seen: set[tuple[str, str]] = set()
     for path in vpc_origin_paths(model):
@@ -25,8 +40,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         if lb is None or not lb.is_network or lb.resource.key in seen:
             continue
         seen.add(lb.resource.key)
-        policy = lb.attributes.get(ATTRIBUTE)
-        if not isinstance(policy, str) or policy.lower() not in AFFINITY or not attribute_known(lb.attributes, ATTRIBUTE):
+        policy = affinity_policy(lb)
+        if policy is None:
             continue
         cross_zone_off = not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled")
         worse = (
@@ -35,9 +50,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         )
         yield finding(
             RULE.id, Severity.ERROR if cross_zone_off else Severity.WARNING, lb.resource,
-            f"{path.label}: NLB {lb.resource.logical_id} sets {ATTRIBUTE} {display_value(policy)}. Zonal affinity is "
-            "applied to clients that resolve through Route 53 Resolver in the VPC from a zone; a public resolver has no zone. "
-            "How CloudFront's VPC origin resolves the NLB's name and spreads connections over its zonal nodes is not "
+            f"{path.label}: NLB {lb.resource.logical_id} sets {ATTRIBUTE} {display_value(policy)}. "
+            f"{PUBLIC_RESOLVER_NO_ZONE}. How CloudFront's VPC origin resolves the NLB's name and spreads connections over its zonal nodes is not "
             "documented, so this setting either does nothing for CloudFront or favours the zone of wherever CloudFront "
             f"resolves{worse}",
             FIX,

@@ -1,0 +1,197 @@
+"""EO-NLB4: NLB DNS attributes (zonal shift, client routing policy, DNS failover) on a path that
+does not use the NLB's DNS name.
+
+Each of these acts on the NLB's own DNS name (ELB guide, zonal shift: it "removes the NLB node in
+the impaired AZ from the DNS"; botocore 1.44.8 elbv2 ``LoadBalancerAttribute.Key``:
+``dns_record.client_routing_policy`` "Indicates how traffic is distributed among the load balancer
+Availability Zones" (zonal affinity of DNS answers); ``TargetGroupAttribute.Key``
+``target_group_health.dns_failover.minimum_healthy_targets.count`` / ``.percentage``: "If the number
+of healthy targets is below this value, mark the zone as unhealthy in DNS"). This library publishes
+the NLB's EIPs in the user's own multivalue records, so none of them moves CloudFront's connections:
+only the record's own Route 53 health check on that EIP does (a WARNING naming the attribute and
+that health check).
+
+Where the origin path does go through the NLB's DNS name (an alias or CNAME to it, or an origin
+DomainName of ``Fn::GetAtt Nlb.DNSName``), zonal shift and DNS failover act; a zonal-affinity
+``client_routing_policy`` is judged from CloudFront's vantage as EO-VPC3 does: a public resolver has
+no zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
+from edge_origin.model.views import LoadBalancerView, as_bool, attribute_known
+from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
+from edge_origin.rules.not_judged import not_judged
+from edge_origin.rules.vpc3_dns_vantage import PUBLIC_RESOLVER_NO_ZONE, affinity_policy
+
+ZONAL_SHIFT = "zonal_shift.config.enabled"
+ROUTING = "dns_record.client_routing_policy"
+MIN_COUNT = "target_group_health.dns_failover.minimum_healthy_targets.count"
+MIN_PERCENT = "target_group_health.dns_failover.minimum_healthy_targets.percentage"
+KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT)
+"""The NLB / target group attributes this rule reads (benchmarks/aws_drift.py counts them as known)."""
+
+ACTS_ON = {
+    ZONAL_SHIFT: "a zonal shift removes the zone's NLB node from the NLB's own DNS name",
+    ROUTING: "it shapes only the answers for the NLB's own DNS name",
+    MIN_COUNT: "it marks a zone unhealthy in the NLB's own DNS name",
+    MIN_PERCENT: "it marks a zone unhealthy in the NLB's own DNS name",
+}
+FIX = (
+    "On an EIP-published path, what moves CloudFront off a zone is the origin record's Route 53 health check on that "
+    "zone's EIP: keep one on every record (health check the NLB's listener port or a path the pods serve); drop the "
+    "attribute or acknowledge it. Where CloudFront resolves the NLB's DNS name, leave dns_record.client_routing_policy "
+    "at any_availability_zone."
+)
+
+
+@dataclass(frozen=True)
+class Setting:
+    attribute: str
+    value: object
+    resource: Resource
+
+
+def _settings(lb: LoadBalancerView) -> list[Setting]:
+    """Attributes set away from their defaults (zonal shift false, any_availability_zone, count 1,
+    percentage off), or decided at deploy time (value an ``Unresolved``/reference)."""
+    out: list[Setting] = []
+    attrs = lb.attributes
+    if ZONAL_SHIFT in attrs and (not attribute_known(attrs, ZONAL_SHIFT) or as_bool(attrs[ZONAL_SHIFT]) is True):
+        out.append(Setting(ZONAL_SHIFT, attrs[ZONAL_SHIFT], lb.resource))
+    policy = attrs.get(ROUTING)
+    if ROUTING in attrs and (
+        not attribute_known(attrs, ROUTING) or (isinstance(policy, str) and policy.lower() != "any_availability_zone")
+    ):
+        out.append(Setting(ROUTING, policy, lb.resource))
+    seen: set[int] = set()
+    for listener in lb.listeners:
+        for tg in listener.target_groups:
+            if id(tg) in seen:
+                continue
+            seen.add(id(tg))
+            for key, default in ((MIN_COUNT, "1"), (MIN_PERCENT, "off")):
+                if key not in tg.attributes:
+                    continue
+                value = tg.attributes[key]
+                if not attribute_known(tg.attributes, key) or str(value).strip().lower() not in (default, "off"):
+                    out.append(Setting(key, value, tg.resource))
+    return out
+
+
+def _unknown(value: object) -> bool:
+    return isinstance(value, Unresolved) or not isinstance(value, (str, int, float, bool))
+
+
+def _records_publishing(model: TemplateModel) -> dict[int, tuple[LoadBalancerView, dict[str, tuple[str, list[RecordSetView]]]]]:
+    """``{id(nlb): (nlb, {origin name: (kind, [records whose values are its EIPs])})}``."""
+    out: dict[int, tuple[LoadBalancerView, dict[str, tuple[str, list[RecordSetView]]]]] = {}
+    for name, kind, item in origin_resolutions(model):
+        for record in answer_views(model, item.resolution.record_keys):
+            for value in record.values:
+                eip = model.eip(value)
+                for lb in eip.load_balancers if eip is not None else ():
+                    if not lb.is_network:
+                        continue
+                    _, names = out.setdefault(id(lb), (lb, {}))
+                    _, records = names.setdefault(name, (kind, []))
+                    if all(r is not record for r in records):
+                        records.append(record)
+    return out
+
+
+def _dns_name_paths(model: TemplateModel) -> dict[int, tuple[LoadBalancerView, str]]:
+    """NLBs an origin path reaches through their DNS name: ``{id(nlb): (nlb, label)}``."""
+    out: dict[int, tuple[LoadBalancerView, str]] = {}
+    for name, kind, item in origin_resolutions(model):
+        for answer in item.resolution.answers:
+            for lb in answer.load_balancers:
+                view = lb.source
+                if isinstance(view, LoadBalancerView) and view.is_network:
+                    out.setdefault(id(view), (view, origin_label(name, kind)))
+    for dist in model.distributions:
+        for behavior in dist.behaviors:
+            for origin in behavior.origins:
+                if isinstance(origin.domain_name, str) or origin.vpc_origin_id is not None:
+                    continue
+                for view in model.load_balancers_for_origin(origin):
+                    if view.is_network:
+                        out.setdefault(id(view), (view, f"{dist.resource.logical_id} origin {origin.id}"))
+    return out
+
+
+def _health(records: list[RecordSetView]) -> str:
+    checked = [
+        r.health_check.resource.logical_id if r.health_check is not None else display_value(r.health_check_id)
+        for r in records if r.health_check_id is not None
+    ]
+    bare = [r.label for r in records if r.health_check_id is None]
+    text = f"the records' health checks ({', '.join(checked)}) fail" if checked else "nothing: no record has a health check"
+    if checked and bare:
+        text += f"; {', '.join(bare)} have none, so nothing moves them"
+    return text
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    if not any(lb.is_network for lb in model.load_balancers):
+        return
+    for lb, names in _records_publishing(model).values():
+        for setting in _settings(lb):
+            where = f"NLB {lb.resource.logical_id}" + (
+                f" target group {setting.resource.logical_id}" if setting.resource is not lb.resource else ""
+            )
+            for name, (kind, records) in names.items():
+                if _unknown(setting.value):
+                    yield not_judged(
+                        RULE.id, Severity.WARNING,
+                        subject=f"{where} {setting.attribute} ({origin_label(name, kind)} publishes its EIPs)",
+                        element=setting.value, reason="decided at deploy time",
+                        needs=f"a literal {setting.attribute}",
+                        template=setting.resource.template, stack=setting.resource.stack,
+                        resource=setting.resource.logical_id, path=setting.resource.path,
+                    )
+                    continue
+                yield finding(
+                    RULE.id, Severity.WARNING, setting.resource,
+                    f"{origin_label(name, kind)}: {where} sets {setting.attribute} {display_value(setting.value)}, but its "
+                    f"EIPs are published in {', '.join(r.label for r in records)}: {ACTS_ON[setting.attribute]}, which "
+                    f"CloudFront does not resolve; CloudFront keeps connecting to an EIP until {_health(records)}",
+                    FIX,
+                )
+    for lb, label in _dns_name_paths(model).values():
+        policy = affinity_policy(lb)
+        if policy is None:
+            continue
+        cross = "" if lb.cross_zone else "; with cross-zone load balancing off, the favoured zone's targets take every connection"
+        yield finding(
+            RULE.id, Severity.WARNING, lb.resource,
+            f"{label}: reaches NLB {lb.resource.logical_id} through its DNS name, which sets {ROUTING} "
+            f"{display_value(policy)}. {PUBLIC_RESOLVER_NO_ZONE}: CloudFront resolves it on the public internet, so the "
+            f"setting does nothing for CloudFront or favours the zone of wherever CloudFront resolves{cross}",
+            FIX,
+        )
+
+
+RULE = Rule(
+    id="EO-NLB4",
+    severity=Severity.WARNING,
+    title="NLB DNS attributes that do not act on an EIP-published origin path",
+    catches=(
+        f"An NLB whose EIPs an origin's records publish, with {ZONAL_SHIFT} true, {ROUTING} other than "
+        f"any_availability_zone, or a target group's {MIN_COUNT} (other than 1/off) or {MIN_PERCENT} (other than off): "
+        "these act on the NLB's own DNS name, which CloudFront never resolves here; only the record's health check moves "
+        f"CloudFront. And an NLB an origin reaches through its DNS name with a zonal-affinity {ROUTING} (a public resolver "
+        "has no zone, as EO-VPC3). Deploy-time values are not judged (warning)."
+    ),
+    incident=(
+        "A zone was impaired, zonal shift was on, and CloudFront kept sending new connections to that zone's EIP: the "
+        "shift removed the node from the NLB's DNS name, which nothing on the path resolved."
+    ),
+    fix=FIX,
+    check=check,
+)
