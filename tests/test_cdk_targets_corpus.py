@@ -36,6 +36,7 @@ ASSEMBLY = CORPUS / "assembly"
 FILES: dict[str, list[str]] = {
     "WeightedNlb": ["WeightedNlb.template.json"],
     "WeightedNlbAaaa": ["WeightedNlbAaaa.template.json"],
+    "WeightedNlbAaaaDualstack": ["WeightedNlbAaaaDualstack.template.json"],
     "LatencyNlb": ["LatencyNlb.template.json"],
     "GeoNlb": ["GeoNlb.template.json"],
     "FailoverNlb": ["FailoverNlb.template.json"],
@@ -49,7 +50,7 @@ FILES: dict[str, list[str]] = {
     "TargetCloudFront": ["TargetCloudFront.template.json"],
     "TargetRoute53Record": ["TargetRoute53Record.template.json"],
 }
-PILEUPS = ("WeightedNlb", "WeightedNlbAaaa", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "WeightedCname", "CrossStack", "Prod")
+PILEUPS = ("WeightedNlb", "WeightedNlbAaaaDualstack", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "WeightedCname", "CrossStack", "Prod")
 QUIET = ("SimpleNlb", "MultivalueEips", "TargetCloudFront", "TargetRoute53Record")
 NOT_JUDGED_TARGETS = {
     "TargetClassicLoadBalancer": "Classic Load Balancer",
@@ -90,6 +91,12 @@ def test_a_single_alias_a_distribution_or_multivalue_eips_get_no_dns1_error_and_
     rules = {(f.rule, f.severity) for f in _findings(case)}
     assert ("EO-DNS1", Severity.ERROR) not in rules and not any(r == "EO-NJ1" for r, _ in rules)
     assert not any(r == "EO-DNS3" for r, _ in rules)  # an NLB in 2 subnets answers 2 addresses
+
+
+def test_aaaa_aliases_only_behind_an_ipv4_origin_resolve_to_nothing_for_cloudfront() -> None:
+    errors = [f for f in _findings("WeightedNlbAaaa") if f.rule == "EO-DNS1" and f.severity is Severity.ERROR]
+    assert len(errors) == 1 and "has AAAA records only, and CloudFront asks A for it" in errors[0].message
+    assert "IpAddressType to dualstack" in errors[0].fix
 
 
 def test_cloudfront_keepalive_at_the_nlb_idle_timeout_is_seen_across_the_alias() -> None:
@@ -192,7 +199,8 @@ def _verdicts(templates: dict[str, dict]) -> set[tuple[str, str, str, str]]:
     return {(f.rule, f.severity.value, f.stack, f.resource) for f in run_rules(model)}
 
 
-TWIN_CASES = ("WeightedNlb", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "SimpleNlb", "KeepaliveAtIdle", "TargetRoute53Record", "WeightedNlbAaaa")
+TWIN_CASES = ("WeightedNlb", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "SimpleNlb", "KeepaliveAtIdle", "TargetRoute53Record",
+              "WeightedNlbAaaa", "WeightedNlbAaaaDualstack")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

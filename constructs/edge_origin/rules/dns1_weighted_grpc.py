@@ -208,7 +208,34 @@ def _several_values_per_set(model: TemplateModel, name: str, kind: str, item: Or
         )
 
 
+def _types_cloudfront_never_gets(model: TemplateModel) -> Iterator[Finding]:
+    """A CloudFront origin name whose public zone holds records of it, none of a type CloudFront
+    asks for (an ``ipv4`` origin asks A only, botocore 1.44.8 cloudfront ``IpAddressType``): every
+    edge resolves the origin to nothing."""
+    cloudfront = model.cloudfront_origin_names()
+    for name, kind in model.origin_names().items():
+        if name not in cloudfront:
+            continue
+        asked = model.cloudfront_origin_types(name)
+        for zone in model.zones.zone_set.zones_holding(name):
+            if zone.private:
+                continue
+            held = [v for v in model.record_sets(name) if model.zones.zone(v) is zone]
+            present = sorted({v.type for v in held if v.type})
+            if not held or any(t in present for t in (*asked, "CNAME")) or model.zones.undecided(model, name, zone):
+                continue
+            yield finding(
+                RULE.id, origin_severity(Severity.ERROR, kind), held[0].resource,
+                f"{origin_label(name, kind)} ({zone.label}) has {', '.join(present)} records only, and CloudFront asks "
+                f"{' and '.join(asked)} for it (the origin's IpAddressType): queries from CloudFront get no answer and "
+                "its connections fail",
+                "Set the origin's IpAddressType to dualstack (or ipv6) so CloudFront asks AAAA, or publish A records "
+                "(one health-checked multivalue A record per NLB EIP).",
+            )
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
+    yield from _types_cloudfront_never_gets(model)
     for name, kind, item in origin_resolutions(model):
         yield from _no_answer(model, name, kind, item)
         yield from _pileups(model, name, kind, item)
