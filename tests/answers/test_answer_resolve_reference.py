@@ -77,6 +77,12 @@ def test_alias_to_a_load_balancer_or_an_unknown_target_per_latency_region() -> N
         Answer(1.0, (), (NLB,), None, 60, (hop(use1),), (use1.key,), "resolver nearest region us-east-1"),
         Answer(1.0, (), (), None, None, (hop(euw1),), (euw1.key,), "resolver nearest region eu-west-1", end=API),
     )
+    # An alias record has no TTL of its own: the answer keeps the TTL of the CNAME before it.
+    front = rec(None, "simple", "api.example.com", rtype="CNAME", ttl=30)
+    api = rec(None, "simple", name="api.example.com", alias=AliasTarget(API, False), ttl=None)
+    assert zs(front, api).resolve(NAME).answers == (
+        Answer(1.0, (), (), None, 30, (hop(front), hop(api, "cname")), (api.key,), "", end=API),
+    )
 
 
 def test_alias_to_a_load_balancer_known_by_its_dualstack_name() -> None:
