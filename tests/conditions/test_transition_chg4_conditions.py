@@ -4,6 +4,7 @@ key phrase; boundaries are tested on both sides."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -326,3 +327,64 @@ def test_chg4_a_ttl_raise_is_judged_on_the_origin_name_only() -> None:
         "RecordNlb1B", f"{make_pairs.NAME}: TTL raised 60 s -> 300 s on a gRPC origin: edges keep a dead or replaced "
         "address that much longer, and long-lived connections pile onto what one answer held")]
     quiet_change(with_other(_ttls(60, 60, 60, 60)), with_other(_ttls(60, 60, 60, 60)), "EO-CHG4")
+
+
+def _second_listener(body: dict[str, Any]) -> dict[str, Any]:
+    """Nlb1 with a second TCP listener (port 8443, Nlb1Tcp2) after Nlb1Tcp, the same idle timeout."""
+    second = copy.deepcopy(resources(body)["Nlb1Tcp"])
+    second["Properties"]["Port"] = 8443
+    resources(body)["Nlb1Tcp2"] = second
+    return body
+
+
+@pytest.mark.parametrize("skip", [_cf_listener_new, _cf_idle_at_deploy, _cf_broken_alone])
+def test_chg4_a_listener_of_the_same_nlb_skipped_does_not_end_the_check_of_the_next(skip) -> None:
+    base = _second_listener(_cloudfront(60, 100))
+    head = _second_listener(_cloudfront(150, 200))
+    assert len(_on_dist(base, head)) == 2
+    skip(base, head)
+    messages = _on_dist(base, head)
+    assert len(messages) == 1 and "Edge/Nlb1Tcp2 idle 100 s -> 200 s" in messages[0], messages
+
+
+def _other_origin_first(body: dict[str, Any]) -> dict[str, Any]:
+    """An origin o0 (another name, served to /static/* without gRPC) before o1."""
+    config = props(body, "Dist")["DistributionConfig"]
+    config["Origins"].insert(0, {"Id": "o0", "DomainName": "static.example.com", "CustomOriginConfig": {
+        "OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": 60, "OriginReadTimeout": 60}})
+    config["CacheBehaviors"] = [{"PathPattern": "/static/*", "TargetOriginId": "o0", "ViewerProtocolPolicy": "https-only",
+                                 "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"}]
+    return body
+
+
+def test_chg4_an_origin_passed_over_does_not_end_the_check_of_the_next() -> None:
+    messages = _on_dist(_cloudfront(60, 100), _other_origin_first(_cloudfront(150, 200)))
+    assert len(messages) == 1 and "origin o1: keepalive 60 s -> 150 s" in messages[0], messages
+
+
+def _aaa_origin(body: dict[str, Any], grpc: bool, ttl: Any) -> dict[str, Any]:
+    """A second origin aaa.example.com (sorted before NAME) on Nlb1's address, served to /aaa/*."""
+    config = props(body, "Dist")["DistributionConfig"]
+    config["Origins"].append({"Id": "o0", "DomainName": "aaa.example.com", "CustomOriginConfig": {
+        "OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": 60, "OriginReadTimeout": 60}})
+    config["CacheBehaviors"] = [{"PathPattern": "/aaa/*", "TargetOriginId": "o0", "ViewerProtocolPolicy": "https-only",
+                                 "GrpcConfig": {"Enabled": grpc}, "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad",
+                                 "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]}]
+    body.setdefault("Parameters", {})["Ttl"] = {"Type": "Number"}
+    resources(body)["AaaRecord"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+        "HostedZoneName": "example.com.", "Name": "aaa.example.com", "Type": "A", "TTL": ttl,
+        "ResourceRecords": [{"Ref": "Nlb1EipA"}]}}
+    return body
+
+
+@pytest.mark.parametrize(("grpc", "kind", "ttls"), [
+    (False, "long-lived", (60, 300)),  # not gRPC: its TTL is not this rule's
+    (True, "grpc", ({"Ref": "Ttl"}, {"Ref": "Ttl"})),  # TTL decided at deploy time: not compared
+])
+def test_chg4_an_origin_name_passed_over_for_its_ttl_does_not_end_the_check_of_the_next(grpc: bool, kind: str, ttls) -> None:
+    base, head = _aaa_origin(_ttls(60, 60, 60, 60), grpc, ttls[0]), _aaa_origin(_ttls(60, 300, 60, 60), grpc, ttls[1])
+    from edge_origin.model import TemplateModel
+
+    assert list(TemplateModel.from_templates({"Edge": head}).origin_names().items())[0] == ("aaa.example.com", kind)
+    found = transition_findings(base, head, "EO-CHG4")
+    assert [f.resource for f in found if "TTL raised" in f.message] == ["RecordNlb1B"]
