@@ -74,3 +74,21 @@ def test_chg1_a_name_passed_over_does_not_end_the_check_of_the_next(pass_over) -
     assert next(iter(resources(head))).startswith("Aaa")  # the passed-over name comes first
     found = transition_findings(base, head, "EO-CHG1")
     assert [(f.resource, f.message.split(":")[0]) for f in found] == [("RecordNlb1A", f"{NAME} A")]
+
+
+def test_chg1_records_of_other_policies_added_beside_unchanged_ones_get_the_remove_fix() -> None:
+    """Base already mixes weighted and multivalue; head keeps both and adds a failover and a latency set: an accident."""
+    base = world(nlbs=1)
+    set_policy(props(base, "RecordNlb1A"), "weighted")
+    head = world(nlbs=1)
+    set_policy(props(head, "RecordNlb1A"), "weighted")
+    for key, extra in (("AddedFailover", {"Failover": "PRIMARY"}), ("AddedLatency", {"Region": "us-east-1"})):
+        record = {**props(head, "RecordNlb1B"), "SetIdentifier": key, **extra}
+        record.pop("MultiValueAnswer")
+        resources(head)[key] = {"Type": "AWS::Route53::RecordSet", "Properties": record}
+    [found] = transition_findings(base, head, "EO-CHG1")
+    assert found.resource == "AddedFailover"
+    assert found.fix == (
+        "Remove the added failover/latency record set(s) Edge/AddedFailover, Edge/AddedLatency: the name keeps answering "
+        "with its multivalue/weighted records, and Route 53 allows one routing policy per name and type. If the routing "
+        "policy is meant to change, migrate instead (see `edge-origin rules explain EO-CHG1`).")
