@@ -12,7 +12,8 @@ scratch folder ``build/mutmut/<module>/`` whose ``src`` links to ``constructs``:
 trampoline hits then agree, and mutmut puts ``mutants/src`` first on ``sys.path``.
 
 Which tests: benchmarks/mutate_map.txt plus the test files that import the module or name the rule
-ids it defines (the same selection as benchmarks/mutate.py), non-slow only. Equivalent mutants (no
+ids it defines (the same selection as benchmarks/mutate.py), non-slow only, without the tests of the
+mutation tools themselves (tests/suite/: they swap code objects and fail under mutmut's trampolines). Equivalent mutants (no
 input can tell them apart) are listed in docs/mutation-equivalent.txt, one a line:
 ``<mutant name>  # why``; they are counted apart and left out of the score.
 
@@ -57,6 +58,9 @@ CORE = (
     "profile/policy.py",
     "rules/",
 )
+#: Tests of the mutation tools themselves (tests/suite/test_mutate_engine.py swaps a rule's code objects
+#: in and out): they import the module under test but judge nothing, and fail under mutmut's trampolines.
+TOOL_TESTS = ("tests/suite/",)
 #: What the scratch folder leaves out of the repository root (the rest: the tests and what they read).
 SKIP = {".git", ".venv", "node_modules", "build", "dist", "cdk.out", "mutants", ".pytest_cache",
         ".ruff_cache", "pyproject.toml"}
@@ -176,8 +180,13 @@ def _env(work: Path) -> dict[str, str]:
     return env
 
 
+def selected_tests(module: str, tool) -> list[str]:
+    """The tests a module's mutants run against: benchmarks/mutate.py's selection without TOOL_TESTS."""
+    return [t for t in tool.tests_for(module) if not t.startswith(TOOL_TESTS)]
+
+
 def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
-    tests = tool.tests_for(module)
+    tests = selected_tests(module, tool)
     work = prepare(module, tests)
     cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
     proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=_env(work), timeout=6 * 3600)

@@ -4,6 +4,7 @@ key phrase; boundaries are tested on both sides."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -204,3 +205,186 @@ def test_chg4_a_ttl_decided_at_deploy_time_on_either_side_is_not_compared(side: 
     for key in record_ids(unknown):
         props(unknown, key)["TTL"] = {"Ref": "Ttl"}
     quiet_change(base, head, "EO-CHG4")
+
+
+# --- whole messages, each fix, and one listener or origin skipped among others (mutmut survivors) -----------------
+def _transition(base: dict[str, Any], head: dict[str, Any]) -> list[tuple[str, str, str]]:
+    return [(f.resource, f.message, f.fix) for f in transition_findings(base, head, "EO-CHG4")]
+
+
+def test_chg4_each_direction_names_every_failed_check_and_its_own_fix() -> None:
+    from edge_origin.rules.chg4_connection_profile_transition import FIX_IDLE_LOWERED, FIX_IDLE_RAISED
+
+    fails = "fail EO-PROFILE-IDLE-MARGIN, EO-PROFILE-IDLE-NO-PINGS while the change rolls out"
+    assert _transition(_listener(400), _listener(1200, **LONG_KEEPALIVE)) == [(
+        "Nlb1Tcp", f"Nlb1Tcp: idle timeout 400 s -> 1200 s, client keepalive 30 s -> 600 s: {NEW_CLIENTS_ON_OLD} (400 s idle) "
+        f"{fails}", FIX_IDLE_RAISED)]
+    assert _transition(_listener(1200, **LONG_KEEPALIVE), _listener(400)) == [(
+        "Nlb1Tcp", "Nlb1Tcp: idle timeout 1200 s -> 400 s, client keepalive 600 s -> 30 s: the old clients (base's profile) "
+        f"on the new listener (400 s idle) {fails}", FIX_IDLE_LOWERED)]
+
+
+def test_chg4_range_and_cloudfront_checks_of_the_profile_are_left_to_their_own_rules() -> None:
+    """An idle timeout below the AWS range (EO-KA's business) adds no range failure to the mix; the profile's own
+    CloudFront keepalive is not compared (the template's origin keepalive is, below)."""
+    base = _listener(50)
+    del resources(base)["Nlb1Tcp"]["Metadata"]
+    [(_, message, _)] = _transition(base, _listener(1200, **LONG_KEEPALIVE))
+    assert message.endswith("(50 s idle) fail EO-PROFILE-IDLE-MARGIN, EO-PROFILE-IDLE-NO-PINGS while the change rolls out")
+    quiet_change(_listener(90), _listener(1200, cloudfront_keepalive_timeout_s=100), "EO-CHG4")
+
+
+def test_chg4_a_keepalive_written_as_a_float_shows_without_point_zero() -> None:
+    head = _listener(1200, **LONG_KEEPALIVE)
+    resources(head)["Nlb1Tcp"]["Metadata"]["edge-origin:connection-profile"]["client_keepalive_time_s"] = 600.0
+    one_change(_listener(400), head, "EO-CHG4", "Nlb1Tcp", Severity.WARNING, "client keepalive 30 s -> 600 s:")
+
+
+def test_chg4_old_clients_fail_on_a_new_listener_that_declares_no_profile() -> None:
+    head = _listener(400)
+    del resources(head)["Nlb1Tcp"]["Metadata"]
+    one_change(_listener(1200, **LONG_KEEPALIVE), head, "EO-CHG4", "Nlb1Tcp", Severity.WARNING,
+               "client keepalive 600 s -> ? s: the old clients (base's profile) on the new listener (400 s idle)")
+
+
+def _two(idle: int, **profile: Any) -> dict[str, Any]:
+    return world(nlbs=2, idle=idle, listener_profile=make_pairs.profile(**({"nlb_idle_timeout_s": idle} | profile)))
+
+
+def _unchanged(base: dict[str, Any], head: dict[str, Any]) -> None:
+    resources(head)["Nlb1Tcp"] = resources(base)["Nlb1Tcp"]
+
+
+def _new_in_head(base: dict[str, Any], head: dict[str, Any]) -> None:
+    del resources(base)["Nlb1Tcp"]
+
+
+def _idle_at_deploy(base: dict[str, Any], head: dict[str, Any]) -> None:
+    head["Parameters"] = {"Idle": {"Type": "String"}}
+    _set_idle(head, {"Ref": "Idle"})  # Nlb1Tcp
+
+
+def _replaced(base: dict[str, Any], head: dict[str, Any]) -> None:
+    props(head, "Nlb1")["Scheme"] = "internal"
+
+
+@pytest.mark.parametrize("skip", [_unchanged, _new_in_head, _idle_at_deploy, _replaced])
+def test_chg4_a_listener_skipped_does_not_end_the_check_of_the_next(skip) -> None:
+    base, head = _two(400), _two(1200, **LONG_KEEPALIVE)
+    assert [r for r, _, _ in _transition(base, head)] == ["Nlb1Tcp", "Nlb2Tcp"]
+    skip(base, head)
+    assert [r for r, _, _ in _transition(base, head)] == ["Nlb2Tcp"]
+
+
+def _cf_two(keepalive: int | None, idle: int) -> dict[str, Any]:
+    body = world(nlbs=2, idle=idle, keepalive=keepalive or 60,
+                 listener_profile=make_pairs.profile(nlb_idle_timeout_s=idle, client_keepalive_time_s=45))
+    if keepalive is None:
+        del props(body, "Dist")["DistributionConfig"]["Origins"][0]["CustomOriginConfig"]["OriginKeepaliveTimeout"]
+    return body
+
+
+def _cf_listener_new(base: dict[str, Any], head: dict[str, Any]) -> None:
+    del resources(base)["Nlb1Tcp"]
+
+
+def _cf_idle_at_deploy(base: dict[str, Any], head: dict[str, Any]) -> None:
+    base["Parameters"] = {"Idle": {"Type": "String"}}
+    _set_idle(base, {"Ref": "Idle"})
+
+
+def _cf_broken_alone(base: dict[str, Any], head: dict[str, Any]) -> None:
+    _set_idle(base, "50")  # the base keepalive 60 s already reaches Nlb1's old idle: EO-CF2's business
+
+
+@pytest.mark.parametrize("skip", [_cf_listener_new, _cf_idle_at_deploy, _cf_broken_alone])
+def test_chg4_an_origin_listener_skipped_does_not_end_the_check_of_the_next(skip) -> None:
+    base, head = _cf_two(60, 100), _cf_two(150, 200)
+    assert len(_on_dist(base, head)) == 2
+    skip(base, head)
+    messages = _on_dist(base, head)
+    assert len(messages) == 1 and "Edge/Nlb2Tcp idle 100 s -> 200 s" in messages[0], messages
+
+
+@pytest.mark.parametrize(("base", "head", "phrase"), [
+    ((None, 100), (150, 200), "keepalive 5 s -> 150 s"),  # CloudFront's default origin keepalive: 5 s
+    ((60, 100), (None, 50), "keepalive 60 s -> 5 s"),
+])
+def test_chg4_an_origin_without_a_keepalive_has_cloudfronts_default(base, head, phrase: str) -> None:
+    messages = _on_dist(_cf_two(*base), _cf_two(*head))
+    assert len(messages) == 2 and all(phrase in m for m in messages), messages
+
+
+def test_chg4_a_ttl_raise_is_judged_on_the_origin_name_only() -> None:
+    def with_other(body: dict[str, Any]) -> dict[str, Any]:
+        resources(body)["Other"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": "other.example.com", "Type": "A", "TTL": 3600,
+            "ResourceRecords": ["192.0.2.1"]}}
+        return body
+
+    found = transition_findings(with_other(_ttls(60, 60, 60, 60)), with_other(_ttls(60, 300, 60, 60)), "EO-CHG4")
+    assert [(f.resource, f.message) for f in found] == [(
+        "RecordNlb1B", f"{make_pairs.NAME}: TTL raised 60 s -> 300 s on a gRPC origin: edges keep a dead or replaced "
+        "address that much longer, and long-lived connections pile onto what one answer held")]
+    quiet_change(with_other(_ttls(60, 60, 60, 60)), with_other(_ttls(60, 60, 60, 60)), "EO-CHG4")
+
+
+def _second_listener(body: dict[str, Any]) -> dict[str, Any]:
+    """Nlb1 with a second TCP listener (port 8443, Nlb1Tcp2) after Nlb1Tcp, the same idle timeout."""
+    second = copy.deepcopy(resources(body)["Nlb1Tcp"])
+    second["Properties"]["Port"] = 8443
+    resources(body)["Nlb1Tcp2"] = second
+    return body
+
+
+@pytest.mark.parametrize("skip", [_cf_listener_new, _cf_idle_at_deploy, _cf_broken_alone])
+def test_chg4_a_listener_of_the_same_nlb_skipped_does_not_end_the_check_of_the_next(skip) -> None:
+    base = _second_listener(_cloudfront(60, 100))
+    head = _second_listener(_cloudfront(150, 200))
+    assert len(_on_dist(base, head)) == 2
+    skip(base, head)
+    messages = _on_dist(base, head)
+    assert len(messages) == 1 and "Edge/Nlb1Tcp2 idle 100 s -> 200 s" in messages[0], messages
+
+
+def _other_origin_first(body: dict[str, Any]) -> dict[str, Any]:
+    """An origin o0 (another name, served to /static/* without gRPC) before o1."""
+    config = props(body, "Dist")["DistributionConfig"]
+    config["Origins"].insert(0, {"Id": "o0", "DomainName": "static.example.com", "CustomOriginConfig": {
+        "OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": 60, "OriginReadTimeout": 60}})
+    config["CacheBehaviors"] = [{"PathPattern": "/static/*", "TargetOriginId": "o0", "ViewerProtocolPolicy": "https-only",
+                                 "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"}]
+    return body
+
+
+def test_chg4_an_origin_passed_over_does_not_end_the_check_of_the_next() -> None:
+    messages = _on_dist(_cloudfront(60, 100), _other_origin_first(_cloudfront(150, 200)))
+    assert len(messages) == 1 and "origin o1: keepalive 60 s -> 150 s" in messages[0], messages
+
+
+def _aaa_origin(body: dict[str, Any], grpc: bool, ttl: Any) -> dict[str, Any]:
+    """A second origin aaa.example.com (sorted before NAME) on Nlb1's address, served to /aaa/*."""
+    config = props(body, "Dist")["DistributionConfig"]
+    config["Origins"].append({"Id": "o0", "DomainName": "aaa.example.com", "CustomOriginConfig": {
+        "OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": 60, "OriginReadTimeout": 60}})
+    config["CacheBehaviors"] = [{"PathPattern": "/aaa/*", "TargetOriginId": "o0", "ViewerProtocolPolicy": "https-only",
+                                 "GrpcConfig": {"Enabled": grpc}, "CachePolicyId": "4135ea2d-6df8-44a3-9df3-4b5a84be39ad",
+                                 "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]}]
+    body.setdefault("Parameters", {})["Ttl"] = {"Type": "Number"}
+    resources(body)["AaaRecord"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+        "HostedZoneName": "example.com.", "Name": "aaa.example.com", "Type": "A", "TTL": ttl,
+        "ResourceRecords": [{"Ref": "Nlb1EipA"}]}}
+    return body
+
+
+@pytest.mark.parametrize(("grpc", "kind", "ttls"), [
+    (False, "long-lived", (60, 300)),  # not gRPC: its TTL is not this rule's
+    (True, "grpc", ({"Ref": "Ttl"}, {"Ref": "Ttl"})),  # TTL decided at deploy time: not compared
+])
+def test_chg4_an_origin_name_passed_over_for_its_ttl_does_not_end_the_check_of_the_next(grpc: bool, kind: str, ttls) -> None:
+    base, head = _aaa_origin(_ttls(60, 60, 60, 60), grpc, ttls[0]), _aaa_origin(_ttls(60, 300, 60, 60), grpc, ttls[1])
+    from edge_origin.model import TemplateModel
+
+    assert list(TemplateModel.from_templates({"Edge": head}).origin_names().items())[0] == ("aaa.example.com", kind)
+    found = transition_findings(base, head, "EO-CHG4")
+    assert [f.resource for f in found if "TTL raised" in f.message] == ["RecordNlb1B"]

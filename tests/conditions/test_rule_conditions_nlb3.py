@@ -1,0 +1,32 @@
+"""EO-NLB3 beyond tests/conditions/test_rule_conditions.py: whole messages and fixes, and a cross-zone setting
+decided at deploy time (mutmut survivors, issue 38)."""
+
+from __future__ import annotations
+
+from worlds import findings, quiet, res, set_attribute, world
+
+from edge_origin.findings import Severity
+from edge_origin.rules.nlb3_termination_cross_zone import FIX_LB, FIX_TG
+
+TERMINATION = "deregistration_delay.connection_termination.enabled"
+CROSS_ZONE = "load_balancing.cross_zone.enabled"
+
+
+def test_nlb3_whole_messages_and_fixes() -> None:
+    body = world()
+    set_attribute(res(body, "Nlb"), "LoadBalancerAttributes", CROSS_ZONE, "false")
+    set_attribute(res(body, "Targets"), "TargetGroupAttributes", TERMINATION, "false")
+    found = sorted((f.resource, f.severity, f.message, f.fix) for f in findings(body, "EO-NLB3"))
+    assert found == [
+        ("Nlb", Severity.WARNING, "NLB Nlb has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
+         FIX_LB),
+        ("Targets", Severity.WARNING, f"target group Targets (TCP) does not set {TERMINATION}: long-lived connections "
+         "outlive deregistered pods", FIX_TG),
+    ]
+
+
+def test_nlb3_cross_zone_decided_at_deploy_time_is_quiet() -> None:
+    body = world()
+    body["Parameters"] = {"CrossZone": {"Type": "String"}}
+    set_attribute(res(body, "Nlb"), "LoadBalancerAttributes", CROSS_ZONE, {"Ref": "CrossZone"})
+    quiet(body, "EO-NLB3")
