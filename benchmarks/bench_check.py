@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from edge_origin.checker import check_paths
+from edge_origin.review.checker import check_paths
 
 PER_CELL = 22
 
@@ -270,7 +270,7 @@ def diff_head(body: dict[str, Any]) -> dict[str, Any]:
 def time_check_and_diff(base: Path, head: Path, repeat: int = 7) -> dict[str, float | int]:
     """Best of ``repeat`` interleaved runs of ``check`` (head) and ``diff`` (base -> head), in-process:
     wall and CPU seconds (interleaved so that a busy machine slows both alike)."""
-    from edge_origin.diff import diff_paths
+    from edge_origin.review.diff import diff_paths
 
     best = {"check": float("inf"), "diff": float("inf"), "check_cpu": float("inf"), "diff_cpu": float("inf")}
     counts = {"changes": 0, "findings": 0}

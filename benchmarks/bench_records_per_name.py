@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from edge_origin.checker import check_paths
+from edge_origin.review.checker import check_paths
 
 TARGET_RATIO = 2.0
 

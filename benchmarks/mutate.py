@@ -21,7 +21,7 @@ Equivalent mutants (no test can kill them because the behaviour does not change)
 benchmarks/mutate_allow.txt, one a line: ``path [function] kind: before -> after  # reason``;
 they are left out of the kill rate and listed separately.
 
-    python benchmarks/mutate.py model/intrinsics.py diff/transition.py --sample 40 --seed 1 --jobs 1
+    python benchmarks/mutate.py model/intrinsics.py model/transition.py --sample 40 --seed 1 --jobs 1
     python benchmarks/mutate.py rules/ --list            # the mutants, nothing run
 
 A benchmark, not part of CI: it prints figures.

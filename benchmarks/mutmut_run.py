@@ -50,7 +50,7 @@ CORE = (
     "answers/resolve.py",
     "answers/select.py",
     "answers/types.py",
-    "diff/transition.py",
+    "model/transition.py",
     "live/enact.py",
     "live/plans.py",
     "profile/checks.py",

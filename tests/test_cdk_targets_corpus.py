@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edge_origin.checker import check_paths
 from edge_origin.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.intrinsics import dns_name_parts
 from edge_origin.model.names import classify
 from edge_origin.model.values import ResourceRef, Unresolved
+from edge_origin.review.checker import check_paths
 from edge_origin.rules import run_rules
 from edge_origin.rules.nj1_unread_names import path_names
 

@@ -26,7 +26,7 @@ from edge_origin import (
     OriginFleet,
     TemplateModel,
 )
-from edge_origin.report import render_markdown
+from edge_origin.review.report import render_markdown
 
 ACCOUNT = "123456789012"
 ENV = cdk.Environment(account=ACCOUNT, region="us-east-1")

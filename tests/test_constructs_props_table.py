@@ -40,7 +40,7 @@ from edge_origin import (
     OriginVerificationSecret,
     TargetGroupBindings,
 )
-from edge_origin.watch import OriginWatch, WatchOptions
+from edge_origin.cdk.watch import OriginWatch, WatchOptions
 
 ENV = cdk.Environment(account="123456789012", region="us-east-1")
 NAN, INF = math.nan, math.inf

@@ -33,7 +33,7 @@ def default_text(default: Any) -> str:
 
     if isinstance(default, OriginVerification):
         return f"on: `{default.header_name}` from a new secret"
-    from edge_origin.watch import WatchOptions
+    from edge_origin.cdk.watch import WatchOptions
 
     if isinstance(default, WatchOptions):
         return "on: `WatchOptions()`" if default == WatchOptions() else repr(default)

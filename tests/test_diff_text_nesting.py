@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.diff.engine import diff_models, diff_paths, format_text
 from edge_origin.model import TemplateModel
+from edge_origin.review.diff import diff_models, diff_paths, format_text
 
 PAIRS = sorted(p for p in (Path(__file__).parent / "fixtures" / "diff").iterdir() if (p / "base").is_dir())
 NESTED = re.compile(r"(replaced|may replace|updated) \((replaced|may replace|updated) \(")

@@ -12,7 +12,7 @@ from aws_cdk import aws_certificatemanager as acm
 from aws_cdk import aws_route53 as route53
 
 from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin
-from edge_origin.outputs import export_every_output
+from edge_origin.cdk.outputs import export_every_output
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = cdk.Environment(account="123456789012", region="us-east-1")

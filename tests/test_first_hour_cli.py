@@ -11,7 +11,7 @@ import pytest
 
 from edge_origin._version import __version__
 from edge_origin.cli import main
-from edge_origin.config import ConfigError, load_config
+from edge_origin.cli.config import ConfigError, load_config
 from edge_origin.rules import CATALOGUE, RULES
 from edge_origin.rules.selection import RuleSelection, parse_selectors
 
@@ -179,7 +179,7 @@ def test_junit_shape_failures_match_the_exit_code(capsys) -> None:
 
 def test_junit_escapes_what_a_template_controls() -> None:
     from edge_origin.findings import Finding, Severity
-    from edge_origin.junit import format_junit
+    from edge_origin.review.junit import format_junit
 
     bad = Finding(rule="EO-DNS1", severity=Severity.ERROR, message='a <b> & "c" \x00\x1b]', fix="f",
                   template="t.json", stack="S<", resource="R&")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from edge_origin.checker import CheckResult
-from edge_origin.checker import check_paths as _check_paths
 from edge_origin.findings import Severity
+from edge_origin.review.checker import CheckResult
+from edge_origin.review.checker import check_paths as _check_paths
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_origin import cli
-from edge_origin.checker import check_paths
 from edge_origin.model import ModelError, ResourceRef, Unresolved, load_model, model_from_text
 from edge_origin.model.loader import parse_template_text
 from edge_origin.model.yaml_loader import load_yaml_template
+from edge_origin.review.checker import check_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_DIR = ROOT / "tests" / "fixtures" / "templates" / "rules"
@@ -259,7 +259,7 @@ def test_plain_yaml_check_imports_neither_cfn_lint_nor_the_sam_translator() -> N
     import sys
 
     code = (
-        "import sys; from edge_origin.checker import check_paths; "
+        "import sys; from edge_origin.review.checker import check_paths; "
         f"check_paths([{str(RULES_DIR / 'eo-dns1-fire.yaml')!r}]); "
         "print(sorted(m for m in ('cfnlint', 'samtranslator', 'aws_cdk') if m in sys.modules))"
     )

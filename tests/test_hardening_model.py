@@ -15,10 +15,10 @@ from hardening_support import all_paths, examples, replacements, set_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edge_origin.checker import FORMATS, format_findings
 from edge_origin.model import ModelError, TemplateModel
 from edge_origin.model.loader import LoadedTemplate, parse_template_text
-from edge_origin.report import REPORT_FORMATS, render_report
+from edge_origin.review.checker import FORMATS, format_findings
+from edge_origin.review.report import REPORT_FORMATS, render_report
 from edge_origin.rules import run_rules
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from edge_origin import escape
-from edge_origin.checker import check_paths, format_findings
 from edge_origin.cli import main
-from edge_origin.diff import diff_paths, format_diff
 from edge_origin.model import load_model
-from edge_origin.report import render_report, report_change_paths
+from edge_origin.review.checker import check_paths, format_findings
+from edge_origin.review.diff import diff_paths, format_diff
+from edge_origin.review.report import render_report, report_change_paths
 
 cmarkgfm = pytest.importorskip("cmarkgfm")
 

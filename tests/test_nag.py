@@ -15,7 +15,7 @@ from aws_cdk import aws_cloudfront_origins as origins  # noqa: E402
 from aws_cdk import aws_route53 as r53  # noqa: E402
 
 from edge_origin.findings import Severity  # noqa: E402
-from edge_origin.nag import EdgeOriginChecks  # noqa: E402
+from edge_origin.review.nag import EdgeOriginChecks  # noqa: E402
 
 
 def _app(weighted: bool, ttl_override: str | list[str] | None = None) -> tuple[cdk.App, cdk.Stack, cdk.Stack]:

@@ -14,7 +14,7 @@ from aws_cdk import aws_route53 as r53
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.nag import EdgeOriginChecks, _closest_acknowledged
+from edge_origin.review.nag import EdgeOriginChecks, _closest_acknowledged
 
 SEGMENT = st.sampled_from(["Dev", "Records", "Origin0", "Resource", "Edge"])
 PATH = st.lists(SEGMENT, min_size=0, max_size=4).map("/".join)

@@ -30,7 +30,7 @@ from edge_origin.origin_verification import (
     rotation_steps,
     verification_status,
 )
-from edge_origin.report import render_report
+from edge_origin.review.report import render_report
 from edge_origin.rules import get_rule, run_rules
 
 SEC1 = get_rule("EO-SEC1")
@@ -360,7 +360,7 @@ def test_status_and_dynamic_reference_helpers() -> None:
 
 # --- in synth: the cdk-nag 3 pack -------------------------------------------------------------------
 def test_pack_warns_fails_on_warning_and_takes_an_acknowledgement() -> None:
-    from edge_origin.nag import EdgeOriginChecks
+    from edge_origin.review.nag import EdgeOriginChecks
 
     def violations(pattern: GrpcEdgeToOrigin, fail_on: Severity = Severity.ERROR) -> dict[str, str]:
         report = EdgeOriginChecks(fail_on=fail_on).validate_scope(cdk.Stack.of(pattern))
@@ -374,7 +374,7 @@ def test_pack_warns_fails_on_warning_and_takes_an_acknowledgement() -> None:
 
 @pytest.mark.parametrize("acknowledged", [False, True])
 def test_synth_fails_on_warning_unless_acknowledged(acknowledged: bool, tmp_path) -> None:  # noqa: ANN001
-    from edge_origin.nag import EdgeOriginChecks
+    from edge_origin.review.nag import EdgeOriginChecks
 
     app = cdk.App(outdir=str(tmp_path))
     pattern = _pattern(cdk.Stack(app, "S", env=cdk.Environment(account="123456789012", region="us-east-1")), origin_verification=None)

@@ -13,8 +13,8 @@ from aws_cdk import aws_cloudfront_origins as origins  # noqa: E402
 from aws_cdk import aws_ec2 as ec2  # noqa: E402
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2  # noqa: E402
 
-from edge_origin.nag import EdgeOriginChecks  # noqa: E402
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile  # noqa: E402
+from edge_origin.review.nag import EdgeOriginChecks  # noqa: E402
 
 PROFILE = ConnectionProfile.preset("streaming-telemetry").replace(server_max_connection_idle_s=None)
 

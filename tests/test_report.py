@@ -10,7 +10,7 @@ import pytest
 
 from edge_origin import cli
 from edge_origin.model import load_model
-from edge_origin.report import render_report
+from edge_origin.review.report import render_report
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLD = Path("tests/fixtures/templates/world")

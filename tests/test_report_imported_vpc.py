@@ -13,7 +13,7 @@ from aws_cdk.assertions import Template
 
 from edge_origin import GrpcEdgeToOrigin
 from edge_origin.model import TemplateModel
-from edge_origin.report import render_report
+from edge_origin.review.report import render_report
 
 SUBNETS = ["subnet-0aaa1111", "subnet-0bbb2222"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from edge_origin.model import load_model
-from edge_origin.report import render_report
+from edge_origin.review.report import render_report
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 

@@ -12,7 +12,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_sns as sns
 
 from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin, WatchOptions
-from edge_origin.watch import DEFAULT_WATCH, IMBALANCE_ALARM_METADATA_KEY
+from edge_origin.cdk.watch import DEFAULT_WATCH, IMBALANCE_ALARM_METADATA_KEY
 
 
 def _edge(stack: cdk.Stack, monitoring: Any = DEFAULT_WATCH, nlb_count: int = 2, **kw: Any) -> GrpcEdgeToOrigin:

@@ -13,7 +13,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from edge_origin import _moved
 from edge_origin._version import __version__
+
+_moved.install()  # old module paths (edge_origin.pattern, edge_origin.checker, ...) for one more release
 
 # Names that need only the standard library and PyYAML.
 _LIGHT_EXPORTS = {
@@ -37,26 +40,26 @@ _LIGHT_EXPORTS = {
 
 # Names that load aws-cdk-lib (and cdk-nag).
 _CDK_EXPORTS = {
-    "AccountQuotas": "edge_origin.quotas",
-    "EdgeOriginChecks": "edge_origin.nag",
+    "AccountQuotas": "edge_origin.cdk.quotas",
+    "EdgeOriginChecks": "edge_origin.review.nag",
     "EdgeOriginPropError": "edge_origin.errors",
-    "FleetMember": "edge_origin.origin_fleet",
-    "GrpcEdgeDistribution": "edge_origin.edge",
-    "GrpcEdgeToOrigin": "edge_origin.pattern",
-    "InternalGrpcOrigin": "edge_origin.internal",
-    "MultivalueOriginRecords": "edge_origin.origin_records",
-    "NetworkingIngress": "edge_origin.eks_binding",
-    "OriginAddress": "edge_origin.origin_records",
-    "OriginFleet": "edge_origin.origin_fleet",
-    "OriginProps": "edge_origin.props",
+    "FleetMember": "edge_origin.cdk.origin_fleet",
+    "GrpcEdgeDistribution": "edge_origin.cdk.edge",
+    "GrpcEdgeToOrigin": "edge_origin.cdk.pattern",
+    "InternalGrpcOrigin": "edge_origin.cdk.internal",
+    "MultivalueOriginRecords": "edge_origin.cdk.origin_records",
+    "NetworkingIngress": "edge_origin.cdk.eks_binding",
+    "OriginAddress": "edge_origin.cdk.origin_records",
+    "OriginFleet": "edge_origin.cdk.origin_fleet",
+    "OriginProps": "edge_origin.cdk.props",
     "OriginVerification": "edge_origin.origin_verification",
-    "OriginVerificationSecret": "edge_origin.edge",
-    "OriginWatch": "edge_origin.watch",
-    "OriginRecord": "edge_origin.origin_records",
-    "TargetGroupBindings": "edge_origin.eks_binding",
-    "WatchOptions": "edge_origin.watch",
-    "ZonalAddress": "edge_origin.origin_fleet",
-    "target_group_binding": "edge_origin.eks_binding",
+    "OriginVerificationSecret": "edge_origin.cdk.edge",
+    "OriginWatch": "edge_origin.cdk.watch",
+    "OriginRecord": "edge_origin.cdk.origin_records",
+    "TargetGroupBindings": "edge_origin.cdk.eks_binding",
+    "WatchOptions": "edge_origin.cdk.watch",
+    "ZonalAddress": "edge_origin.cdk.origin_fleet",
+    "target_group_binding": "edge_origin.cdk.eks_binding",
 }
 
 __all__ = ["__version__", *sorted(_LIGHT_EXPORTS), *sorted(_CDK_EXPORTS)]

@@ -16,7 +16,7 @@ putting a new secret value changes nothing in CloudFront by itself: the rotation
 verification").
 
 This module loads no aws-cdk-lib (the rules, the report and ``profile render`` use it); the
-construct that makes the secret is ``edge_origin.edge.OriginVerificationSecret``.
+construct that makes the secret is ``edge_origin.cdk.edge.OriginVerificationSecret``.
 """
 
 from __future__ import annotations

@@ -266,7 +266,7 @@ def test_dns1_error_iff_an_answer_holds_one_of_several(policy: str, sets: int, p
 
 
 def test_report_diagram_draws_the_chain_end() -> None:
-    from edge_origin.report import render_report
+    from edge_origin.review.report import render_report
 
     text = render_report(model(base(), Rec0=record(rtype="CNAME", ResourceRecords=[nlb_dns("NlbA")])), "markdown", [])
     assert '-- "CNAME" --> ' in text and '["NLB NlbA"]' in text

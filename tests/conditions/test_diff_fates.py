@@ -1,4 +1,4 @@
-"""The diff's address fates (diff/transition.py Transition.address_fate) and stack bookkeeping:
+"""The diff's address fates (model/transition.py Transition.address_fate) and stack bookkeeping:
 every branch (unchanged, removed as a resource, no longer answered, replaced, replaced through its
 NLB, its NLB removed, may replace) from one edit of a quiet world, plus removed/added stacks."""
 
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from worlds import res, world
 
-from edge_origin.diff import diff_models, format_diff
-from edge_origin.diff.transition import MAY_REPLACE, REMOVED, REPLACED, UNCHANGED, Address, Transition
 from edge_origin.model import TemplateModel
+from edge_origin.model.transition import MAY_REPLACE, REMOVED, REPLACED, UNCHANGED, Address, Transition
+from edge_origin.review.diff import diff_models, format_diff
 
 NAME = "o.example.com"
 EIP_A = Address("eip", ("Edge", "EipA"), "EIP Edge/EipA")

@@ -1,4 +1,4 @@
-"""diff/transition.py: a record's identity across base and head (a RecordSetGroup member is known by
+"""model/transition.py: a record's identity across base and head (a RecordSetGroup member is known by
 its Route 53 identity, not its position), the zone part of that identity (HostedZoneName compared as a
 DNS name, HostedZoneId as written), and a create-only list with an unresolvable item (may replace)."""
 
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from worlds import world
 
-from edge_origin.diff import diff_models, format_diff
-from edge_origin.diff.transition import MAY_REPLACE, REPLACED, Transition
 from edge_origin.model import TemplateModel
+from edge_origin.model.transition import MAY_REPLACE, REPLACED, Transition
+from edge_origin.review.diff import diff_models, format_diff
 
 
 def _tr(base: dict[str, Any], head: dict[str, Any]) -> Transition:
@@ -166,7 +166,7 @@ def test_a_name_head_marks_as_a_grpc_origin_is_live_without_a_distribution() -> 
 
 
 def test_transition_of_forgets_the_third_pair_back() -> None:
-    from edge_origin.diff.transition import transition_of
+    from edge_origin.model.transition import transition_of
 
     a, b, c, d, e, f = (TemplateModel.from_templates({"Edge": world()}) for _ in range(6))
     first = transition_of(a, b)

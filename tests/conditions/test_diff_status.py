@@ -1,4 +1,4 @@
-"""What the diff says a deploy does to each resource (diff/transition.py Transition.status and
+"""What the diff says a deploy does to each resource (model/transition.py Transition.status and
 changed_keys): unchanged, updated, replaced (type, create-only property, a create-only reference to
 a replaced resource, transitively), may replace (no schema, unresolvable, a reference that may be)."""
 
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from worlds import res, world
 
-from edge_origin.diff.transition import ADDED, MAY_REPLACE, REMOVED, REPLACED, UNCHANGED, UPDATED, Transition
 from edge_origin.model import TemplateModel
+from edge_origin.model.transition import ADDED, MAY_REPLACE, REMOVED, REPLACED, UNCHANGED, UPDATED, Transition
 
 
 def _tr(base: dict[str, Any], head: dict[str, Any]) -> Transition:
@@ -198,7 +198,7 @@ def test_an_alias_to_a_name_outside_the_templates_is_an_address_of_its_own() -> 
 
 
 def test_transition_of_shares_one_transition_per_pair_only() -> None:
-    from edge_origin.diff.transition import transition_of
+    from edge_origin.model.transition import transition_of
 
     a, b, c = (TemplateModel.from_templates({"Edge": world()}) for _ in range(3))
     first = transition_of(a, b)
@@ -241,7 +241,7 @@ def test_an_unresolvable_value_inside_a_mapping_may_replace() -> None:
 def test_a_plain_record_keeps_its_identity_when_its_set_identifier_changes() -> None:
     import json
 
-    from edge_origin.diff import diff_models, format_diff
+    from edge_origin.review.diff import diff_models, format_diff
 
     head = world()
     res(head, "RecordA")["SetIdentifier"] = "A2"
@@ -286,7 +286,7 @@ def test_a_second_distribution_on_the_name_changes_it() -> None:
 
 
 def test_transition_of_keeps_the_last_two_pairs() -> None:
-    from edge_origin.diff.transition import transition_of
+    from edge_origin.model.transition import transition_of
 
     a, b, c, d, e, f = (TemplateModel.from_templates({"Edge": world()}) for _ in range(6))
     transition_of(a, b)

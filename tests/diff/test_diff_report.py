@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from edge_origin.cli import main
-from edge_origin.report import report_change_paths
+from edge_origin.review.report import report_change_paths
 
 PAIRS = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from edge_origin.diff import diff_models
 from edge_origin.findings import Severity
 from edge_origin.model import load_model
+from edge_origin.review.diff import diff_models
 
 
 def synth(tmp_path_factory: pytest.TempPathFactory, **context: object) -> Path:

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from edge_origin.checker import finding_fingerprints
-from edge_origin.diff import diff_models
-from edge_origin.diff.schemas import replacement_rules, resource_schema
-from edge_origin.diff.transition import Transition
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.replacement_schemas import replacement_rules, resource_schema
+from edge_origin.model.transition import Transition
+from edge_origin.review.checker import finding_fingerprints
+from edge_origin.review.diff import diff_models
 from edge_origin.rules import ACKNOWLEDGE_METADATA_KEY, run_transition_rules
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "diff"))
@@ -201,8 +201,8 @@ def _apply(body: dict, edits: list[tuple[str, int]]) -> dict:
 def test_any_edit_diffs_and_renders(edits: list[tuple[str, int]], nlbs: int) -> None:
     import json
 
-    from edge_origin.diff import format_diff
     from edge_origin.model import ModelError
+    from edge_origin.review.diff import format_diff
 
     base = make_pairs.world(nlbs=nlbs)
     head = _apply(base, edits)
@@ -228,7 +228,7 @@ def test_check_sarif_fingerprints_survive_a_moved_template(tmp_path: Path) -> No
     import json
     import shutil
 
-    from edge_origin.checker import check_paths, format_findings
+    from edge_origin.review.checker import check_paths, format_findings
 
     source = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "single-record-in-place" / "base" / "Edge.template.json"
     (tmp_path / "a").mkdir()

@@ -7,9 +7,9 @@ import copy
 import json
 from pathlib import Path
 
-from edge_origin.diff import diff_paths, format_diff
-from edge_origin.diff.quota_check import QUOTA_TABLE
-from edge_origin.report import report_change_paths
+from edge_origin.review.diff import diff_paths, format_diff
+from edge_origin.review.quota_crossings import QUOTA_TABLE
+from edge_origin.review.report import report_change_paths
 
 PAIRS = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 
@@ -55,7 +55,7 @@ def test_a_change_past_the_eip_quota_says_so() -> None:
 
 
 def test_quota_defaults_match_the_synth_time_ledger() -> None:
-    from edge_origin.quotas import QUOTAS
+    from edge_origin.cdk.quotas import QUOTAS
 
     assert {(code, default) for _, code, default, _, _ in QUOTA_TABLE} == {(q.quota_code, q.default) for q in QUOTAS.values()}
 

@@ -23,7 +23,7 @@ def _tool():
 def test_default_modules_are_the_judgment_core():
     tool = _tool()
     mods = tool.modules([])
-    assert "answers/select.py" in mods and "diff/transition.py" in mods and "live/enact.py" in mods
+    assert "answers/select.py" in mods and "model/transition.py" in mods and "live/enact.py" in mods
     assert "rules/dns1_weighted_grpc.py" in mods and not any(m.endswith("__init__.py") for m in mods)
     assert len(mods) == len(set(mods))
 

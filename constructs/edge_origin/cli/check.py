@@ -43,8 +43,8 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from edge_origin.checker import FORMATS, check_paths, format_findings
     from edge_origin.model import ModelError
+    from edge_origin.review.checker import FORMATS, check_paths, format_findings
 
     selection = project_settings(args)
     fail_on = findings_flags(args, FORMATS)
@@ -56,7 +56,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(f"edge-origin check: {one_line(message)}", file=sys.stderr)
     findings = selection.filter(result.findings)
     if args.format == "junit":
-        from edge_origin.junit import format_junit
+        from edge_origin.review.junit import format_junit
         from edge_origin.rules import ADVISORY_RULES, RULES
 
         rules = (*RULES, *ADVISORY_RULES) if args.advisory else RULES
@@ -81,7 +81,7 @@ def _add_report_parser(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_report(args: argparse.Namespace) -> int:
     from edge_origin.model import ModelError
-    from edge_origin.report import REPORT_FORMATS, report_change_paths, report_paths
+    from edge_origin.review.report import REPORT_FORMATS, report_change_paths, report_paths
 
     selection = project_settings(args)
     if args.format not in REPORT_FORMATS:

@@ -75,7 +75,7 @@ def int_range(lo: int | None = None, hi: int | None = None) -> Callable[[str], i
 
 def findings_flags(args: argparse.Namespace, formats: Sequence[str]) -> Severity:
     """Check ``--format`` against ``formats`` and parse ``--fail-on``: the severity, or UsageError."""
-    from edge_origin.checker import parse_severity
+    from edge_origin.review.checker import parse_severity
 
     if args.format not in formats:
         raise UsageError(f"--format {args.format!r}: allowed {', '.join(formats)}")
@@ -110,7 +110,7 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
 
 # --- rule selection and the project's config file (check, report, diff) ---------------------------
 def add_selection_flags(p: argparse.ArgumentParser) -> None:
-    """``--select`` / ``--ignore`` / ``--config``: which rules a run reports (see edge_origin.config)."""
+    """``--select`` / ``--ignore`` / ``--config``: which rules a run reports (see edge_origin.cli.config)."""
     p.add_argument(
         "--select", action="append", default=None, metavar="IDS",
         help="report only these rules: ids or prefixes, comma-separated or repeated (e.g. EO-DNS,EO-NLB1); "
@@ -130,7 +130,7 @@ def add_selection_flags(p: argparse.ArgumentParser) -> None:
 def project_settings(args: argparse.Namespace):  # -> RuleSelection
     """Merge the config file with the command line: sets ``args.fail_on`` when the command line did
     not, and returns the RuleSelection. UsageError (one line) on a bad file or selector."""
-    from edge_origin.config import Config, ConfigError, load_config
+    from edge_origin.cli.config import Config, ConfigError, load_config
     from edge_origin.rules.selection import RuleSelection, parse_selectors
 
     try:

@@ -1,4 +1,4 @@
-"""`edge-origin diff`: argument parsing only; the work is in ``edge_origin.diff``."""
+"""`edge-origin diff`: argument parsing only; the work is in ``edge_origin.review.diff``."""
 
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from edge_origin.diff import DIFF_FORMATS, diff_paths, format_diff
     from edge_origin.model import ModelError
+    from edge_origin.review.diff import DIFF_FORMATS, diff_paths, format_diff
 
     selection = project_settings(args)
     fail_on = findings_flags(args, DIFF_FORMATS)

@@ -73,9 +73,9 @@ def _add_audit(sub: argparse._SubParsersAction) -> None:
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    from edge_origin.checker import FORMATS, format_findings
     from edge_origin.live.audit import audit
     from edge_origin.model import normalize_name
+    from edge_origin.review.checker import FORMATS, format_findings
     from edge_origin.rules import at_or_above
 
     fail_on = findings_flags(args, FORMATS)
@@ -91,7 +91,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         if (guards.guardrails, guards.history, guards.protected) != (None, None, None):
             sys.stderr.write(f"audit: guards: {guards.line()}\n")
     if args.report:
-        from edge_origin.report import render_report
+        from edge_origin.review.report import render_report
 
         try:
             with open(args.report, "w", encoding="utf-8") as handle:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.diff.transition import GONE, MAY_REPLACE, transition_of
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import ListenerView, TemplateModel
+from edge_origin.model.transition import GONE, MAY_REPLACE, transition_of
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError
 from edge_origin.rules.base import TransitionRule, finding
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, NLB_DEFAULT_IDLE, declared_profile

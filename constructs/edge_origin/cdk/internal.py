@@ -12,20 +12,20 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, suggest_props
-from edge_origin.origin_records import (
+from edge_origin.cdk.origin_records import (
     MultivalueOriginRecords,
     OriginAddress,
     tag_health_check,
     zone_name_of,
     zone_privacy,
 )
-from edge_origin.outputs import export_every_output, origin_outputs
+from edge_origin.cdk.outputs import export_every_output, origin_outputs
+from edge_origin.cdk.profile_binding import apply_profile_checks, bind_fleet
+from edge_origin.cdk.props import OriginProps
+from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger
+from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions, make_watch
+from edge_origin.errors import ConstructLabel, EdgeOriginPropError, suggest_props
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile_binding import apply_profile_checks, bind_fleet
-from edge_origin.props import OriginProps
-from edge_origin.quotas import AccountQuotas, QuotaLedger
-from edge_origin.watch import DEFAULT_WATCH, WatchOptions, make_watch
 
 
 @suggest_props

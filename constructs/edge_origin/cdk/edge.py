@@ -376,5 +376,5 @@ class GrpcEdgeDistribution(Construct):
 
     def _chosen_origin(self, http_origin: cloudfront.IOrigin) -> cloudfront.IOrigin:
         """The origin the distribution uses: the ``HttpOrigin`` here; ``GrpcVpcOriginDistribution``
-        (edge_origin.vpc_origin) returns a VPC origin with the same timeouts and headers."""
+        (edge_origin.cdk.vpc_origin) returns a VPC origin with the same timeouts and headers."""
         return http_origin

@@ -34,7 +34,7 @@ from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
-from edge_origin.edge import GrpcEdgeDistribution
+from edge_origin.cdk.edge import GrpcEdgeDistribution
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_seconds_range
 from edge_origin.profile.hops import CF_TIMEOUT_CEILING_S, CF_VPC_ORIGIN_TIMEOUT_RANGE
 

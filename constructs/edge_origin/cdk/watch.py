@@ -32,6 +32,8 @@ from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from edge_origin import watch_math as wm
+from edge_origin.cdk.origin_fleet import OriginFleet
+from edge_origin.cdk.origin_records import MultivalueOriginRecords
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -43,8 +45,6 @@ from edge_origin.errors import (
     seconds_of,
     suggest_props,
 )
-from edge_origin.origin_fleet import OriginFleet
-from edge_origin.origin_records import MultivalueOriginRecords
 
 GLOBAL_METRICS_REGION = "us-east-1"
 DASHBOARD_NAME_PATTERN = r"[A-Za-z0-9_-]{1,255}"

@@ -14,6 +14,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from edge_origin import data as published
+from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -30,7 +31,6 @@ from edge_origin.errors import (
     require_tags,
     suggest_props,
 )
-from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 
 NLB_IDLE_TIMEOUT_RANGE = (60, 6000)
 """``tcp.idle_timeout.seconds`` of an NLB TCP listener (AWS and CDK: 60..6000 s, default 350 s)."""

@@ -1,7 +1,7 @@
 """Counts a change moves past an AWS default quota: Elastic IPs, NLBs, Route 53 health checks and
 records per hosted zone, counted over every template given on each side (one account and region).
 
-The defaults are AWS's (``edge_origin.quotas.QUOTAS`` holds the same numbers for synth; a test keeps
+The defaults are AWS's (``edge_origin.cdk.quotas.QUOTAS`` holds the same numbers for synth; a test keeps
 them equal; this module imports no aws-cdk-lib). Resources made elsewhere in the account come on top,
 so a crossing here is certain and staying below is not proof.
 """

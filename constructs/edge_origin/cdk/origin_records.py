@@ -14,6 +14,7 @@ import aws_cdk as cdk
 from aws_cdk import aws_route53 as route53
 from constructs import Construct
 
+from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -32,7 +33,6 @@ from edge_origin.errors import (
     suggest_props,
 )
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY
-from edge_origin.quotas import AccountQuotas, QuotaLedger, account_quotas_from
 
 REQUEST_INTERVALS = (10, 30)
 """Route 53 health checks run every 10 s (fast) or 30 s (standard); nothing else."""

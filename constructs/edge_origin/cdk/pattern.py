@@ -15,7 +15,26 @@ from aws_cdk import aws_route53_targets as route53_targets
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.edge import GrpcEdgeDistribution, normalized_domain_name, validate_distribution_props
+from edge_origin.cdk.edge import GrpcEdgeDistribution, normalized_domain_name, validate_distribution_props
+from edge_origin.cdk.origin_records import (
+    FAILURE_THRESHOLD_RANGE,
+    HEALTH_PATH_MAX,
+    REQUEST_INTERVALS,
+    MultivalueOriginRecords,
+    OriginAddress,
+    zone_name_of,
+    zone_privacy,
+)
+from edge_origin.cdk.outputs import export_every_output, origin_outputs
+from edge_origin.cdk.profile_binding import (
+    DEFAULT_PRESET,
+    apply_profile_checks,
+    bind_fleet,
+    record_profile_on,
+)
+from edge_origin.cdk.props import OriginProps
+from edge_origin.cdk.quotas import AccountQuotas
+from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions, make_watch
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -27,27 +46,8 @@ from edge_origin.errors import (
     seconds_of,
     suggest_props,
 )
-from edge_origin.origin_records import (
-    FAILURE_THRESHOLD_RANGE,
-    HEALTH_PATH_MAX,
-    REQUEST_INTERVALS,
-    MultivalueOriginRecords,
-    OriginAddress,
-    zone_name_of,
-    zone_privacy,
-)
 from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
-from edge_origin.outputs import export_every_output, origin_outputs
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile_binding import (
-    DEFAULT_PRESET,
-    apply_profile_checks,
-    bind_fleet,
-    record_profile_on,
-)
-from edge_origin.props import OriginProps
-from edge_origin.quotas import AccountQuotas
-from edge_origin.watch import DEFAULT_WATCH, WatchOptions, make_watch
 
 
 @suggest_props
@@ -128,7 +128,7 @@ class GrpcEdgeToOrigin(Construct):
             ``"vpc-origin"`` (a CloudFront VPC origin to one internal NLB in private subnets: no
             EIPs, records or Route 53 health checks; the NLB admits only CloudFront's VPC-origin
             traffic; timeouts 1..120 s). See README "Choosing a topology" and
-            ``edge_origin.vpc_origin``.
+            ``edge_origin.cdk.vpc_origin``.
         :param vpc: VPC for the NLBs (public subnets in >= 2 zones). Default: the ``cluster``'s
             VPC, else a new VPC.
         :param max_azs: zones of a new VPC (2..6). Default 3.
@@ -232,7 +232,7 @@ class GrpcEdgeToOrigin(Construct):
             "origin_ip_address_type": origin_ip_address_type,
         }
         if vpc_path:
-            from edge_origin.vpc_origin import build_vpc_origin_path
+            from edge_origin.cdk.vpc_origin import build_vpc_origin_path
 
             build_vpc_origin_path(
                 self, where, props,
@@ -375,7 +375,7 @@ def _validate_origin_access(
     where: ConstructLabel, origin_access: object, zone: object, nlb_count: object, r53_cidrs: object, vpc_sg: object
 ) -> bool:
     """``origin_access`` and the props that depend on it; True for the VPC-origin path."""
-    from edge_origin.vpc_origin import ORIGIN_ACCESS, VPC_ORIGIN
+    from edge_origin.cdk.vpc_origin import ORIGIN_ACCESS, VPC_ORIGIN
 
     require_one_of(where, "origin_access", origin_access, ORIGIN_ACCESS)
     if origin_access != VPC_ORIGIN:

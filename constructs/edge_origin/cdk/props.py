@@ -20,6 +20,9 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from edge_origin.cdk.origin_fleet import OriginFleet
+from edge_origin.cdk.origin_records import normalize_record_name
+from edge_origin.cdk.quotas import AccountQuotas, account_quotas_from
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -31,9 +34,6 @@ from edge_origin.errors import (
     require_str,
     require_tags,
 )
-from edge_origin.origin_fleet import OriginFleet
-from edge_origin.origin_records import normalize_record_name
-from edge_origin.quotas import AccountQuotas, account_quotas_from
 
 K8S_NAME_PATTERN = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
 K8S_NAME_ALLOWED = "a DNS-1123 label: a-z, 0-9, '-', 1..63 chars"

@@ -6,9 +6,9 @@ import aws_cdk as cdk
 from aws_cdk import aws_eks as eks
 from constructs import Construct, IConstruct
 
-from edge_origin.eks_binding import NetworkingIngress, TargetGroupBindings
+from edge_origin.cdk.eks_binding import NetworkingIngress, TargetGroupBindings
+from edge_origin.cdk.origin_fleet import OriginFleet
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError
-from edge_origin.origin_fleet import OriginFleet
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
 
 DEFAULT_PRESET = "streaming-telemetry"

@@ -9,9 +9,17 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from edge_origin.checker import finding_fingerprints, format_sarif
-from edge_origin.diff.quota_check import QuotaCount, quota_crossings
-from edge_origin.diff.transition import (
+from edge_origin.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
+from edge_origin.findings import Finding, Severity
+from edge_origin.model import (
+    ListenerView,
+    ModelError,
+    RecordSetView,
+    TemplateModel,
+    display_value,
+    load_model,
+)
+from edge_origin.model.transition import (
     ADDED,
     MAY_REPLACE,
     REMOVED,
@@ -25,17 +33,9 @@ from edge_origin.diff.transition import (
     route53_identity,
     transition_of,
 )
-from edge_origin.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
-from edge_origin.findings import Finding, Severity
-from edge_origin.model import (
-    ListenerView,
-    ModelError,
-    RecordSetView,
-    TemplateModel,
-    display_value,
-    load_model,
-)
 from edge_origin.profile import PROFILE_METADATA_KEY
+from edge_origin.review.checker import finding_fingerprints, format_sarif
+from edge_origin.review.quota_crossings import QuotaCount, quota_crossings
 from edge_origin.rules import acknowledgements, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
@@ -527,7 +527,7 @@ def format_markdown(result: DiffResult) -> str:
         out += ["No change on any origin path.", ""]
     for name, changes in by_name.items():
         out += [f"### {_md(name)}", "", *changes_table(changes), ""]
-    from edge_origin.checker import budgeted_rows
+    from edge_origin.review.checker import budgeted_rows
 
     table = findings_table(result)
     tail_lines = ["### Findings", "", *table[:2], *budgeted_rows(table[2:], MAX_SUMMARY_BYTES // 2)]
@@ -545,7 +545,7 @@ def fixed_section(result: DiffResult, level: str = "###") -> list[str]:
     if not result.fixed:
         return [*out, "None: every finding base had is still in head (or base had none)."]
     out += ["| Severity | Rule | Resource | Message (in base) |", "|---|---|---|---|"]
-    from edge_origin.checker import budgeted_rows
+    from edge_origin.review.checker import budgeted_rows
 
     rows = [f"| {f.severity.value} | {_md(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {_md(f.message)} |" for f in result.fixed]
     return [*out, *budgeted_rows(rows, MAX_SUMMARY_BYTES // 8)]

@@ -15,6 +15,7 @@ from aws_cdk import aws_eks as eks
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
+from edge_origin.cdk.quotas import QuotaLedger
 from edge_origin.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -22,7 +23,6 @@ from edge_origin.errors import (
     require_port,
     suggest_props,
 )
-from edge_origin.quotas import QuotaLedger
 
 K8S_NAME = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _YAML_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml when present: ~10x faster

@@ -257,7 +257,7 @@ def _verification_md(status: VerificationStatus) -> str:
 
 
 def _findings_section(findings: Sequence[Finding], budget: int = FINDINGS_BYTES) -> list[str]:
-    from edge_origin.checker import budgeted_rows, markdown_rows
+    from edge_origin.review.checker import budgeted_rows, markdown_rows
 
     if not findings:
         return ["### Findings", "", "No findings."]
@@ -276,7 +276,7 @@ def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: in
     out = ["## edge-origin review", ""]
     out.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
     out.append("")
-    from edge_origin import report_vpc  # the VPC-origin topology (issue 31)
+    from edge_origin.review import report_vpc  # the VPC-origin topology (issue 31)
 
     vpc_sections = report_vpc.markdown_sections(model)
     if not names and not vpc_sections:
@@ -297,7 +297,7 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
     """A short plan: origin names, their records and zones, health checks, idle timeouts, findings count."""
     origins = model.origin_names()
     lines = [f"edge-origin plan: {len(model.stacks)} stack(s), {len(model.resources)} resource(s)"]
-    from edge_origin import report_vpc  # the VPC-origin topology (issue 31)
+    from edge_origin.review import report_vpc  # the VPC-origin topology (issue 31)
 
     vpc_lines = report_vpc.text_lines(model)
     if not origins and not vpc_lines:
@@ -352,8 +352,8 @@ def report_paths(paths: Sequence[str | Path], fmt: str = "markdown", *, selectio
 def render_change_section(result: object) -> str:
     """The PR comment's "What this change does": per changed origin name, its changes and a
     before/after Mermaid view of the path; then the transition findings and head's new findings.
-    ``result`` is an ``edge_origin.diff.DiffResult``."""
-    from edge_origin.diff.engine import changes_table, fixed_section, quota_section
+    ``result`` is an ``edge_origin.review.diff.DiffResult``."""
+    from edge_origin.review.diff import changes_table, fixed_section, quota_section
 
     tr = result.transition  # type: ignore[attr-defined]
     keys = tr.changed_keys
@@ -375,7 +375,7 @@ def render_change_section(result: object) -> str:
         for label, model in (("Before (base)", result.base), ("After (head)", result.head)):  # type: ignore[attr-defined]
             present = model.record_sets(name) or tr.distributions_using(model, name)
             out += [f"{label}:", "", _mermaid(model, name, kind) if present else "_not on this side_", ""]
-    from edge_origin.checker import budgeted_rows, markdown_rows
+    from edge_origin.review.checker import budgeted_rows, markdown_rows
 
     paths = fit_markdown("\n".join(out), CHANGE_SECTION_BYTES, "change section")
     out = [paths.rstrip("\n"), ""]
@@ -408,7 +408,7 @@ def report_change_paths(
 
     Markdown: the section comes right after the report's title and summary; text: the plan of
     head followed by the diff's text. Raises ``ModelError`` (one line) on bad input."""
-    from edge_origin.diff import diff_paths, format_diff
+    from edge_origin.review.diff import diff_paths, format_diff
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")

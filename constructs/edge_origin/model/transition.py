@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from edge_origin.diff.schemas import DEFAULT_REGION, replacement_rules
 from edge_origin.model import RecordSetView, Resource, ResourceRef, TemplateModel, Unresolved, display_value
+from edge_origin.model.replacement_schemas import DEFAULT_REGION, replacement_rules
 from edge_origin.profile import PROFILE_METADATA_KEY
 
 ADDED = "added"

@@ -247,8 +247,8 @@ def format_findings(findings: Sequence[Finding], fmt: str, unreadable: Sequence[
     other formats leave them to the caller (the CLI prints one line each on stderr).
     """
     renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif, "github": format_github}
-    if fmt == "junit":  # edge_origin.junit.format_junit takes the rules run and --fail-on too
-        from edge_origin.junit import format_junit
+    if fmt == "junit":  # edge_origin.review.junit.format_junit takes the rules run and --fail-on too
+        from edge_origin.review.junit import format_junit
 
         return format_junit(findings, rules=RULES, unreadable=unreadable)
     if fmt not in renderers:

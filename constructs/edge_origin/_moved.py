@@ -1,0 +1,75 @@
+"""Old module paths of modules that moved in 0.2 (issue 32), importable for one more release.
+
+``import edge_origin.pattern`` (or ``from edge_origin.checker import check_paths``) still works and
+warns once (``DeprecationWarning``) with the new path. The old name is a thin module that forwards
+every attribute to the moved one (PEP 562 ``__getattr__``), so classes and functions are the same
+objects; assigning to it does not reach the moved module (patch the new path).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+import warnings
+from typing import Any
+
+#: Old module -> new module.
+MOVED: dict[str, str] = {
+    **{f"edge_origin.{m}": f"edge_origin.cdk.{m}" for m in (
+        "edge", "eks_binding", "internal", "origin_fleet", "origin_records", "outputs", "pattern", "profile_binding",
+        "props", "quotas", "vpc_origin", "watch",
+    )},
+    **{f"edge_origin.{m}": f"edge_origin.review.{m}" for m in ("checker", "report", "report_vpc", "junit", "nag")},
+    "edge_origin.config": "edge_origin.cli.config",
+    "edge_origin.diff": "edge_origin.review.diff",
+    "edge_origin.diff.engine": "edge_origin.review.diff",
+    "edge_origin.diff.quota_check": "edge_origin.review.quota_crossings",
+    "edge_origin.diff.schemas": "edge_origin.model.replacement_schemas",
+    "edge_origin.diff.transition": "edge_origin.model.transition",
+}
+#: When the old paths go away.
+REMOVED_IN = "0.3"
+
+
+class _Forwarder(importlib.abc.Loader):
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        module = types.ModuleType(spec.name, f"Moved to {self.new} (this path goes in {REMOVED_IN}).")
+        target = self.new
+
+        def __getattr__(name: str) -> Any:
+            return getattr(importlib.import_module(target), name)
+
+        def __dir__() -> list[str]:
+            return dir(importlib.import_module(target))
+
+        module.__getattr__ = __getattr__  # type: ignore[attr-defined]
+        module.__dir__ = __dir__  # type: ignore[method-assign]
+        if spec.name == "edge_origin.diff":
+            module.__path__ = []  # a package: its old submodules import too
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        warnings.warn(
+            f"{module.__name__} moved to {self.new}; the old path goes in edge-origin {REMOVED_IN}",
+            DeprecationWarning, stacklevel=3,
+        )
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        new = MOVED.get(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Forwarder(new), is_package=fullname == "edge_origin.diff")
+
+
+def install() -> None:
+    """Put the finder on ``sys.meta_path`` once (``edge_origin/__init__`` does)."""
+    if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+        sys.meta_path.append(_MovedFinder())

@@ -1,0 +1,8 @@
+"""The review side: what reads templates (or two of them) and writes a verdict for people and CI.
+
+Layer: above ``rules`` (it runs them), ``model`` and ``answers``; below ``cli``. ``checker``
+(``edge-origin check`` and its formats), ``report`` / ``report_vpc`` (the review report),
+``diff`` / ``quota_crossings`` (``edge-origin diff``), ``junit`` (JUnit XML; every format
+escapes through ``edge_origin.escape``, output a pull request cannot forge), ``nag`` (the same rules as a cdk-nag pack at
+synth: the one module here that imports aws-cdk-lib).
+"""

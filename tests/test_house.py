@@ -1,0 +1,149 @@
+"""Issue 32: the house. Every public name imports as before; no import goes up a layer; no file-level
+import circle; the old module paths still import (with a DeprecationWarning) for one release."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+import edge_origin
+from edge_origin import _moved
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "constructs" / "edge_origin"
+
+#: Which folder may import which: a unit imports only units of a lower (or its own) layer.
+#: base = the loose modules (findings, errors, escape, files, origin_verification, watch_math, ...) and data/.
+LAYERS: dict[str, int] = {
+    "base": 0, "data": 0,
+    "answers": 1, "profile": 1,
+    "model": 2,
+    "rules": 3,
+    "review": 4, "cdk": 4, "rehearsal": 4, "live": 4,
+    "testing": 5,
+    "cli": 6,
+}
+
+#: The public API as 0.1 documented it (README, docstrings): ``from edge_origin import NAME``.
+PUBLIC = {
+    "AccountQuotas", "ConnectionProfile", "DnsPlan", "EdgeOriginChecks", "EdgeOriginPropError", "Finding", "FleetMember",
+    "GrpcEdgeDistribution", "GrpcEdgeToOrigin", "InternalGrpcOrigin", "ModelError", "MultivalueOriginRecords",
+    "NetworkingIngress", "OriginAddress", "OriginFleet", "OriginProps", "OriginRecord", "OriginVerification",
+    "OriginVerificationSecret", "OriginWatch", "PROFILE_METADATA_KEY", "ProfileError", "RehearsalResult", "Severity",
+    "TargetGroupBindings", "TemplateModel", "WatchOptions", "ZonalAddress", "__version__", "client_service_config",
+    "configmap", "load_model", "normalize_name", "python_channel_options", "render", "select_answer",
+    "target_group_binding",
+}
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and (PKG / parts[1]).is_dir() else "base"
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG.parent).with_suffix("")
+        out[".".join(rel.parts).removesuffix(".__init__")] = path
+    return out
+
+
+def _imports(path: Path, *, module_level: bool) -> list[tuple[str, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if module_level else list(ast.walk(tree))
+    out = []
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("edge_origin"):
+            # ``from pkg import sub`` imports the submodule (and the package's __init__ first)
+            subs = [f"{node.module}.{a.name}" for a in node.names if (PKG.parent / f"{node.module}.{a.name}".replace(".", "/")).with_suffix(".py").exists()
+                    or (PKG.parent / f"{node.module}.{a.name}".replace(".", "/") / "__init__.py").exists()]
+            names = subs or [node.module]
+            out += [(n, node.lineno) for n in names]
+        elif isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names if a.name.startswith("edge_origin.")]
+    return out
+
+
+def test_every_public_name_imports_as_before_without_a_warning() -> None:
+    assert set(edge_origin.__all__) >= PUBLIC
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        for name in sorted(PUBLIC):
+            assert getattr(edge_origin, name) is not None, name
+
+
+def test_every_unit_is_in_a_layer() -> None:
+    units = {_unit(m) for m in _modules()}
+    assert units <= set(LAYERS), units - set(LAYERS)
+    assert {"cdk", "review", "model", "rules", "answers"} <= units
+
+
+def test_no_import_goes_up_a_layer() -> None:
+    """Module-level and function-level imports alike: a lazy import up a layer is still a dependency."""
+    upward = []
+    modules = _modules()
+    for module, path in modules.items():
+        if module == "edge_origin":
+            continue  # the package's lazy public names reach every layer by design
+        src = _unit(module)
+        for target, line in _imports(path, module_level=False):
+            if LAYERS[_unit(target)] > LAYERS[src]:
+                upward.append(f"{path.relative_to(ROOT)}:{line}: {module} ({src}) imports {target} ({_unit(target)})")
+    assert len(modules) > 100
+    assert upward == []
+
+
+def test_no_file_level_import_circle() -> None:
+    modules = _modules()
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, path in modules.items():
+        for target, _line in _imports(path, module_level=True):
+            while target not in modules and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in modules and target != module and target != "edge_origin":
+                graph[module].add(target)
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(node: str, stack: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1 and len(cycles) < 5:
+                cycles.append([*stack[stack.index(nxt):], nxt] if nxt in stack else [node, nxt])
+            elif nxt not in state:
+                visit(nxt, [*stack, nxt])
+        state[node] = 2
+
+    for module in sorted(modules):
+        if module not in state:
+            visit(module, [module])
+    assert sum(len(v) for v in graph.values()) > 100
+    assert cycles == []
+
+
+def test_old_module_paths_import_with_a_deprecation_warning() -> None:
+    """Every moved module, from its old path, in one fresh interpreter: the same objects, one warning each."""
+    code = (
+        "import importlib, json, sys, warnings\n"
+        "moved = json.loads(sys.argv[1])\n"
+        "warnings.simplefilter('always')\n"
+        "for old, new in moved.items():\n"
+        "    with warnings.catch_warnings(record=True) as w:\n"
+        "        warnings.simplefilter('always')\n"
+        "        mod = importlib.import_module(old)\n"
+        "    target = importlib.import_module(new)\n"
+        "    name = next(n for n in dir(target) if not n.startswith('__'))\n"
+        "    assert getattr(mod, name) is getattr(target, name), (old, name)\n"
+        "    assert any(new in str(x.message) and x.category is DeprecationWarning for x in w), (old, [str(x.message) for x in w])\n"
+        "print(len(moved))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, json.dumps(_moved.MOVED)], capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT / "constructs"), "PATH": "/usr/bin:/bin", "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == str(len(_moved.MOVED)) and len(_moved.MOVED) >= 20
