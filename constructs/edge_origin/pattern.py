@@ -113,6 +113,7 @@ class GrpcEdgeToOrigin(Construct):
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         origin_verification: OriginVerification | None = DEFAULT_ORIGIN_VERIFICATION,
         monitoring: WatchOptions | None = DEFAULT_WATCH,
+        capacity_units: int | None = None,
     ) -> None:
         """
         :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
@@ -182,6 +183,10 @@ class GrpcEdgeToOrigin(Construct):
         :param monitoring: the path's dashboard and alarms (``OriginWatch`` as ``self.watch``;
             ``WatchOptions`` configures thresholds, SNS topic, additional CloudFront metrics).
             Default: on, ``WatchOptions()`` defaults, no alarm actions. ``None`` turns it off.
+        :param capacity_units: LCUs reserved on each NLB for a burst from zero
+            (``MinimumLoadBalancerCapacity``; ELB spreads them evenly over the zones, each zone's
+            share 2750..45000; 1 LCU = 2.2 Mbps; fulfilled typically within an hour, up to a few
+            hours: check with ``edge-origin ready``). Default: no reservation.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeToOrigin", self)
@@ -197,7 +202,7 @@ class GrpcEdgeToOrigin(Construct):
             target_health_check_port=target_health_check_port, target_health_check_path=target_health_check_path,
             record_ttl=record_ttl, name_prefix=name_prefix, tags=tags, deletion_protection=deletion_protection,
             access_logs_bucket=access_logs_bucket, export_prefix=export_prefix, account_quotas=account_quotas,
-            zone_required=not vpc_path,
+            zone_required=not vpc_path, capacity_units=capacity_units,
         ).validate(where)
         _validate_edge_props(
             where, origin_health_check_type, origin_health_check_path, origin_health_check_interval,
