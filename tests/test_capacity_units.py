@@ -121,3 +121,52 @@ def test_pattern_range_error_names_the_pattern() -> None:
         GrpcEdgeToOrigin(stack, "Edge", zone=zone, origin_name="o.example.com", service_name="ingest",
                          vpc=_vpc(stack, 2), nlb_count=1, capacity_units=100)
     assert str(info.value).startswith("GrpcEdgeToOrigin S/Edge: invalid capacity_units=100")
+
+
+# -- the template model and the report (part 2) ----------------------------------------------------
+
+
+def _lb_template(capacity: object) -> dict:
+    props: dict = {"Type": "network", "Subnets": ["subnet-1", "subnet-2"]}
+    if capacity is not None:
+        props["MinimumLoadBalancerCapacity"] = capacity
+    return {
+        "Parameters": {"Units": {"Type": "Number", "Default": 6000}},
+        "Resources": {"Nlb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": props}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("capacity", "units", "unknown", "share"),
+    [({"CapacityUnits": 6000}, 6000, False, 3000), ({"CapacityUnits": "6001"}, 6001, False, 3000.5),
+     (None, None, False, None)],
+)
+def test_model_reads_minimum_load_balancer_capacity(capacity: object, units: object, unknown: bool, share: object) -> None:
+    from edge_origin.model import TemplateModel
+
+    (lb,) = TemplateModel.from_templates({"S": _lb_template(capacity)}).load_balancers
+    assert (lb.capacity_units, lb.capacity_unknown, lb.capacity_per_zone) == (units, unknown, share)
+
+
+def test_model_capacity_from_an_undecided_import_is_unknown() -> None:
+    from edge_origin.model import TemplateModel
+
+    template = _lb_template({"CapacityUnits": {"Fn::ImportValue": "other-units"}})
+    (lb,) = TemplateModel.from_templates({"S": template}).load_balancers
+    assert lb.capacity_units is None and lb.capacity_unknown
+
+
+def test_report_shows_capacity_per_nlb() -> None:
+    from edge_origin.model import TemplateModel
+    from edge_origin.report import render_report
+
+    stack = _stack()
+    zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Zone", hosted_zone_id="Z1", zone_name="example.com")
+    GrpcEdgeToOrigin(stack, "Edge", zone=zone, origin_name="o.example.com", service_name="ingest", vpc=_vpc(stack, 3),
+                     nlb_count=1, capacity_units=9000)
+    model = TemplateModel.from_templates({"S": Template.from_stack(stack).to_json()})
+    text = render_report(model, "text")
+    assert "; capacity 9000 LCU, 3000 a zone over 3" in text
+    markdown = render_report(model, "markdown")
+    assert "### NLB capacity reservations" in markdown
+    assert "| 3 | 9000 | 3000 |" in markdown
