@@ -170,3 +170,15 @@ def test_report_shows_capacity_per_nlb() -> None:
     markdown = render_report(model, "markdown")
     assert "### NLB capacity reservations" in markdown
     assert "| 3 | 9000 | 3000 |" in markdown
+
+
+def test_readme_capacity_example_runs_verbatim() -> None:
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Ready for the event", 1)[1].split("\n## ", 1)[0]
+    source = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(source, "README.md", "exec"), namespace)  # noqa: S102 - the README's own example
+    assert namespace["fleet"].capacity_units == 9000
