@@ -241,6 +241,7 @@ BLOCKS: dict[str, Run | Skip] = {
     "edge-origin audit": Skip(f"{_LIVE}; tests/live/ runs audit against moto"),
     "edge-origin verify cdk.out": Skip(f"{_LIVE}; tests/live/ runs verify against moto"),
     "edge-origin preflight cdk.out": Skip(f"{_LIVE}; tests/live/ runs preflight against moto"),
+    "edge-origin ready --name api.example.com": Skip(f"{_LIVE}; tests/live/test_ready.py runs ready against moto"),
     "edge-origin dns-spread origin.example.com --resolver 127.0.0.1:46112": Skip(
         "needs a resolver on that port; tests/rehearsal/ runs dns-spread against the rehearsal DNS server"),
 }

@@ -105,6 +105,8 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "access_logs_prefix": ["logs"],  # without a bucket
         "export_prefix": ["1abc", "a b", "x" * 101],
         "account_quotas": [{"elastic_ips": 0}, {"elastic_ips": True}, {"eips": 10}, {"elastic_ips": 2.5}],
+        # the world's VPC has 2 zones: 5500..90000 (2750..45000 a zone); 0 and a token-like float too
+        "capacity_units": [0, 5499, 90001, 2750, 5500.0, "5500"],
     },
     "MultivalueOriginRecords": {
         "zone": [],
@@ -192,6 +194,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "account_quotas": [{"elastic_ips": 0}],
         "response_completion_timeout": [0, 3601, 29],  # below the default profile's read timeout (30 s)
         "origin_ip_address_type": ["IPV6", "both"],
+        "capacity_units": [0, 5499, 90001],
     },
     "GrpcEdgeDistribution": {
         "origin_name": ["a..example.com", "-x.example.com", "192.0.2.1", "localhost", "x" * 64 + ".example.com",
@@ -242,6 +245,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "export_prefix": ["1abc"],
         "account_quotas": [{"elastic_ips": 0}],
         "allow_public_zone": [],
+        "capacity_units": [0, 5499, 90001, 2750.5],
     },
     "OriginAddress": {
         "ip_address": ["not-an-ip", "192.0.2.256", "::1", "192.0.2.1/32"],
@@ -261,6 +265,11 @@ TABLE: dict[str, dict[str, list[Any]]] = {
 
 # Accepted by documented design: (construct, prop, value, why). Each is built and must pass.
 ACCEPTED: list[tuple[str, str, Any, str]] = [
+    ("OriginFleet", "capacity_units", 5500, "2750 a zone over 2 zones: the smallest reservation"),
+    ("OriginFleet", "capacity_units", 90000, "45000 a zone over 2 zones: the largest reservation"),
+    ("OriginFleet", "capacity_units", 5501, "uneven over the zones: accepted with a warning"),
+    ("GrpcEdgeToOrigin", "capacity_units", 8000, "4000 LCUs a zone"),
+    ("InternalGrpcOrigin", "capacity_units", 5500, "internal NLBs take reservations too"),
     ("OriginFleet", "idle_timeout", 600, "a number of seconds is accepted where a Duration is"),
     ("OriginFleet", "idle_timeout", cdk.Duration.minutes(10), "any whole number of seconds, any unit"),
     ("MultivalueOriginRecords", "ttl", 0, "TTL 0 is legal in Route 53"),

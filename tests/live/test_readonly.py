@@ -1,4 +1,4 @@
-"""Read only: every API operation a full audit (with --test-dns-answer), verify, preflight and watch makes
+"""Read only: every API operation a full audit (with --test-dns-answer), verify, preflight, watch and ready makes
 is a List/Describe/Get or Route 53's TestDNSAnswer (a read-only GET that simulates a query),
 recorded through botocore's event system; the README's IAM policy allows exactly what they call."""
 
@@ -16,13 +16,15 @@ from test_preflight import REFERENCE, cidrs, fleet, write
 
 from edge_origin.live.audit import audit
 from edge_origin.live.preflight import preflight
+from edge_origin.live.ready import ready
 from edge_origin.live.verify import verify
 from edge_origin.live.watch import watch
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICY = ROOT / "docs" / "iam" / "readonly-policy.json"
 READ_PREFIXES = ("List", "Describe", "Get", "Test")
-LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py", "route53_answer.py", "watch.py")
+LIVE_READERS = ("account.py", "audit.py", "verify.py", "preflight.py", "dns_spread.py", "route53_answer.py", "watch.py",
+                "ready.py")
 IAM_PREFIX = {"monitoring": "cloudwatch"}  # CloudWatch signs as "monitoring"; IAM actions read "cloudwatch:"
 
 
@@ -72,6 +74,8 @@ def operations(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str, str]]
             odd = [{"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-0123456789abcdef0"}]
             preflight(session, [REFERENCE, write(tmp, {**fleet(eips=0, nlbs=0, ingress=odd), **extra})])
             assert [p.origin for p in watch(session, origins=[accounts.ORIGIN], since_s=600).paths] == [accounts.ORIGIN]
+            # issue 33: moto answers DescribeCapacityReservation (canned) and DescribeAlarms; the calls are made
+            assert not ready(session, [accounts.ORIGIN]).ok
             # VPC origins (issue 31): moto has none, so ListVpcOrigins/GetVpcOrigin come from a Stubber
             with vpc_read._stub(session, vpc_origin_nlb, keepalive=60):
                 audit(session)
@@ -130,7 +134,7 @@ def test_no_mutating_call_in_the_readers() -> None:
     verbs = r"(create|delete|put|update|modify|change|register|deregister|set|add_tags|remove|attach|detach|associate|" \
             r"disassociate|authorize|revoke|allocate|release|start|stop|terminate|request|enable|disable|tag|untag)_"
     pattern = re.compile(rf"\.\s*{verbs}\w*\s*\(")
-    assert len(LIVE_READERS) == 7  # the loop below reads every reader module
+    assert len(LIVE_READERS) == 8  # the loop below reads every reader module
     for name in LIVE_READERS:
         source = (ROOT / "constructs" / "edge_origin" / "live" / name).read_text()
         assert not pattern.findall(source), name

@@ -71,6 +71,7 @@ class InternalGrpcOrigin(Construct):
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         monitoring: WatchOptions | None = DEFAULT_WATCH,
         allow_public_zone: bool = False,
+        capacity_units: int | None = None,
     ) -> None:
         """
         :param zone: private hosted zone of ``origin_name``. A zone known to be public
@@ -107,6 +108,8 @@ class InternalGrpcOrigin(Construct):
             parts). Default: on, ``WatchOptions()`` defaults. ``None`` turns it off.
         :param allow_public_zone: accept a public ``zone`` on purpose (split-horizon names, a
             public name for private addresses): the records go in, with a warning. Default False.
+        :param capacity_units: LCUs reserved on each NLB (``MinimumLoadBalancerCapacity``; each
+            zone's share 2750..45000; 1 LCU = 2.2 Mbps). Default: no reservation.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("InternalGrpcOrigin", self)
@@ -118,7 +121,7 @@ class InternalGrpcOrigin(Construct):
             target_health_check_port=target_port if target_health_check_port is None else target_health_check_port,
             target_health_check_path=target_health_check_path, record_ttl=record_ttl, name_prefix=name_prefix,
             tags=tags, deletion_protection=deletion_protection, access_logs_bucket=access_logs_bucket,
-            export_prefix=export_prefix, account_quotas=account_quotas,
+            export_prefix=export_prefix, account_quotas=account_quotas, capacity_units=capacity_units,
         ).validate(where)
         self._check_zone_privacy(where, zone, origin_name, allow_public_zone)
         self.props = props

@@ -45,6 +45,17 @@ EXPORT_PREFIX_PATTERN = r"[A-Za-z][A-Za-z0-9-]{0,99}"
 NAME_PREFIX_PATTERN = r"[a-z0-9][a-z0-9-]{0,40}"
 HEALTH_PATH_MAX = 1024
 MAX_SECURITY_GROUPS_PER_NLB = 5
+CAPACITY_UNITS_PER_ZONE_RANGE = (2750, 45000)
+"""An NLB's reserved LCUs per zone. aws-cdk-lib 2.275's elbv2 README: "The ``minimumCapacityUnit``
+value is evenly distributed across all active Availability Zones (AZs) for the network load balancer.
+The distributed value per AZ must be between 2,750 and 45,000 units." (its NetworkLoadBalancer
+refuses other values at construction). botocore 1.44.8 (elbv2 ``MinimumLoadBalancerCapacity``:
+"The number of capacity units.", an integer) and CloudFormation's resource schema (cfn-lint 1.58)
+state no range: the CDK bounds are the ones enforced here."""
+CAPACITY_TLS_REASON = "capacity reservations are not supported on NLBs using TLS listeners"
+LCU_MBPS = 2.2
+""""convert your capacity needs from Mbps to LCUs using the conversion rate of 1 LCU to 2.2 Mbps"
+(aws-cdk-lib 2.275 elbv2 README): a reservation is throughput, not connections."""
 PREFIX_LIST_MAPPING_ID = "EdgeOriginCloudFrontOriginFacing"
 
 
@@ -143,6 +154,7 @@ class OriginFleet(Construct):
         access_logs_prefix: str | None = None,
         export_prefix: str | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
+        capacity_units: int | None = None,
     ) -> None:
         """
         :param vpc: VPC whose public subnets (private, for internal NLBs) hold the NLBs. Default: a
@@ -207,6 +219,14 @@ class OriginFleet(Construct):
         :param account_quotas: the account's real quotas (``AccountQuotas`` or a mapping), so
             raised quotas give no warning. Default: the AWS defaults (or cdk.json context
             ``edge-origin:accountQuotas``).
+        :param capacity_units: LCUs reserved on each NLB (``MinimumLoadBalancerCapacity.CapacityUnits``),
+            for a burst from zero: ELB spreads them evenly over the NLB's zones, and each zone's
+            share must be 2750..45000 (so 5500..90000 with 2 zones; a warning when the total does
+            not divide evenly). 1 LCU is 2.2 Mbps of throughput. Refused with a TLS listener
+            (capacity reservations are not supported on NLBs using TLS listeners). AWS fulfils a
+            reservation typically within an hour, up to a few hours, and allows at most two
+            decreases a day: check it with ``edge-origin ready`` before the event. Default: no
+            reservation.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("OriginFleet", self)
@@ -280,6 +300,7 @@ class OriginFleet(Construct):
             require_str(where, "export_prefix", export_prefix, EXPORT_PREFIX_PATTERN,
                         "a letter, then letters, digits or '-' (<= 100 chars)")
         quotas = account_quotas_from(where, "account_quotas", account_quotas)
+        require_capacity_units(where, capacity_units, listener_protocol)
 
         stack = cdk.Stack.of(self)
         self._region = stack.region
@@ -314,6 +335,10 @@ class OriginFleet(Construct):
             raise EdgeOriginPropError(
                 where, "vpc", f"{len(self.subnets)} zone(s) with {kind} subnets", "at least 2 zones"
             )
+        self.capacity_units = capacity_units
+        """LCUs reserved on each NLB, or None (no reservation)."""
+        self.capacity_units_per_zone = _capacity_per_zone(self, where, capacity_units, len(self.subnets))
+        """Each zone's share of ``capacity_units`` (ELB spreads a reservation evenly), or None."""
         ingress = self._ingress_rules(
             where, internet_facing, cloudfront_prefix_list_id, route53_health_checker_cidrs, client_cidrs
         )
@@ -536,6 +561,7 @@ class OriginFleet(Construct):
             cross_zone_enabled=cross_zone_enabled,
             security_groups=groups,
             deletion_protection=deletion_protection or None,
+            minimum_capacity_unit=self.capacity_units,  # MinimumLoadBalancerCapacity.CapacityUnits
         )
         if access_logs is not None:
             if is_token(self._region):
@@ -588,6 +614,41 @@ def _shown(value: object) -> object:
     if isinstance(value, cdk.Duration):
         return value.to_string()
     return value
+
+
+def require_capacity_units(where: ConstructLabel, units: object, listener_protocol: str) -> None:
+    """``capacity_units``: None, or a positive whole number of LCUs on an NLB without a TLS listener."""
+    if units is None:
+        return
+    low, high = CAPACITY_UNITS_PER_ZONE_RANGE
+    if isinstance(units, bool) or not isinstance(units, int) or is_token(units) or units < 1:
+        raise EdgeOriginPropError(where, "capacity_units", units, f"an integer number of LCUs, {low}..{high} per zone, or None")
+    if listener_protocol == "TLS":
+        raise EdgeOriginPropError(
+            where, "capacity_units", units, f"unset with listener_protocol='TLS' ({CAPACITY_TLS_REASON}); use a TCP listener",
+        )
+
+
+def _capacity_per_zone(fleet: Construct, where: ConstructLabel, units: int | None, zones: int) -> float | None:
+    """Each zone's share of the reservation; an error outside 2750..45000 a zone, a warning when uneven."""
+    if units is None:
+        return None
+    low, high = CAPACITY_UNITS_PER_ZONE_RANGE
+    share = units / zones
+    if not low <= share <= high:
+        raise EdgeOriginPropError(
+            where, "capacity_units", units,
+            f"{low * zones}..{high * zones} with {zones} zones (ELB spreads a reservation evenly over the "
+            f"NLB's zones; each zone's share must be {low}..{high})",
+        )
+    if units % zones:
+        cdk.Annotations.of(fleet).add_warning_v2(
+            "edge-origin:capacity-units-uneven",
+            f"capacity_units={units} does not divide evenly over {zones} zones ({share:.2f} LCUs a zone): ELB "
+            f"spreads a reservation evenly across zones, so reserve a multiple of {zones} "
+            f"(e.g. {units - units % zones} or {units - units % zones + zones}) to know each zone's share.",
+        )
+    return share
 
 
 def _certificate_arns(where: ConstructLabel, protocol: str, arns: Sequence[str] | None) -> list[str]:

@@ -115,6 +115,7 @@ class GrpcEdgeToOrigin(Construct):
         monitoring: WatchOptions | None = DEFAULT_WATCH,
         response_completion_timeout: cdk.Duration | int | None = None,
         origin_ip_address_type: str | None = None,
+        capacity_units: int | None = None,
     ) -> None:
         """
         :param zone: public hosted zone of ``origin_name`` (``HostedZone.from_hosted_zone_attributes``
@@ -193,6 +194,10 @@ class GrpcEdgeToOrigin(Construct):
         :param origin_ip_address_type: ``"ipv4"``, ``"ipv6"`` or ``"dualstack"``
             (``CustomOriginConfig.IpAddressType``); the NLBs' EIPs are IPv4 and the records A, so only
             ``ipv4`` reaches them. Not with ``"vpc-origin"``. Default None: unset (IPv4).
+        :param capacity_units: LCUs reserved on each NLB for a burst from zero
+            (``MinimumLoadBalancerCapacity``; ELB spreads them evenly over the zones, each zone's
+            share 2750..45000; 1 LCU = 2.2 Mbps; fulfilled typically within an hour, up to a few
+            hours: check with ``edge-origin ready``). Default: no reservation.
         """
         super().__init__(scope, construct_id)
         where = ConstructLabel("GrpcEdgeToOrigin", self)
@@ -208,7 +213,7 @@ class GrpcEdgeToOrigin(Construct):
             target_health_check_port=target_health_check_port, target_health_check_path=target_health_check_path,
             record_ttl=record_ttl, name_prefix=name_prefix, tags=tags, deletion_protection=deletion_protection,
             access_logs_bucket=access_logs_bucket, export_prefix=export_prefix, account_quotas=account_quotas,
-            zone_required=not vpc_path,
+            zone_required=not vpc_path, capacity_units=capacity_units,
         ).validate(where)
         _validate_edge_props(
             where, origin_health_check_type, origin_health_check_path, origin_health_check_interval,

@@ -20,7 +20,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from edge_origin.cdk.origin_fleet import OriginFleet
+from edge_origin.cdk.origin_fleet import OriginFleet, require_capacity_units
 from edge_origin.cdk.origin_records import normalize_record_name
 from edge_origin.cdk.quotas import AccountQuotas, account_quotas_from
 from edge_origin.errors import (
@@ -68,6 +68,8 @@ class OriginProps:
     :param access_logs_bucket: S3 bucket for NLB access logs (TLS listeners only write them).
     :param export_prefix: export the stack outputs under ``<prefix>-...``. Default: no exports.
     :param account_quotas: the account's real quotas (``AccountQuotas``). Default: AWS defaults.
+    :param capacity_units: LCUs reserved on each NLB (``OriginFleet(capacity_units=)``: each zone's
+        share 2750..45000, 1 LCU = 2.2 Mbps). Default: no reservation.
     :param zone_required: False for ``GrpcEdgeToOrigin(origin_access="vpc-origin")``, which makes no
         records (``zone`` may then be None). Default True.
     """
@@ -94,6 +96,7 @@ class OriginProps:
     export_prefix: str | None = None
     account_quotas: AccountQuotas | Mapping[str, int] | None = None
     zone_required: bool = True
+    capacity_units: int | None = None
     quotas: AccountQuotas | None = field(default=None, init=False)
 
     def validate(self, where: ConstructLabel) -> OriginProps:
@@ -125,6 +128,7 @@ class OriginProps:
             require_tags(where, "tags", self.tags)
         require_bool(where, "deletion_protection", self.deletion_protection)
         require_construct(where, "access_logs_bucket", self.access_logs_bucket, s3.IBucket, "an s3.IBucket")
+        require_capacity_units(where, self.capacity_units, "TCP")  # the range needs the zones: OriginFleet
         object.__setattr__(self, "quotas", account_quotas_from(where, "account_quotas", self.account_quotas))
         return self
 
@@ -158,6 +162,7 @@ class OriginProps:
             "access_logs_bucket": self.access_logs_bucket,
             "export_prefix": self.export_prefix,
             "account_quotas": self.quotas,
+            "capacity_units": self.capacity_units,
         }
 
     def make_fleet(self, scope: Construct, where: ConstructLabel, **extra: Any) -> OriginFleet:
@@ -167,6 +172,8 @@ class OriginProps:
         try:
             return OriginFleet(scope, "Fleet", **kwargs, **extra)
         except EdgeOriginPropError as exc:
+            if exc.prop == "capacity_units":  # its range depends on the zones the fleet found
+                raise EdgeOriginPropError(where, exc.prop, exc.value, exc.allowed) from None
             if exc.prop != "vpc" or self.vpc is not None or self.cluster is None:
                 raise
             raise EdgeOriginPropError(

@@ -1,4 +1,4 @@
-"""`edge-origin audit | verify | preflight | dns-spread`: the read-only live commands (parsing only)."""
+"""`edge-origin audit | verify | preflight | ready | dns-spread`: the read-only live commands (parsing only)."""
 
 from __future__ import annotations
 
@@ -166,6 +166,67 @@ def _cmd_preflight(args: argparse.Namespace) -> int:
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
+# --- ready -------------------------------------------------------------------------------------
+READY_FORMATS = ("text", "markdown", "json")
+
+
+def _add_ready(sub: argparse._SubParsersAction) -> None:
+    from edge_origin.live.session import add_session_arguments
+
+    p = sub.add_parser(
+        "ready",
+        help="before an event: one read-only report (quotas, NLB capacity reservations per zone, origin records, "
+             "alarms); exit 0 only when every line is ready",
+    )
+    p.add_argument("--name", action="append", default=[], metavar="NAME",
+                   help="the origin name (repeatable; treated as a gRPC origin). Default: every CloudFront origin name found")
+    p.add_argument("--templates", action="append", default=[], metavar="PATH",
+                   help="also check what these templates or cdk.out directories still create against the quotas (preflight)")
+    p.add_argument("--event-time", metavar="TIME", help="when the event starts (ISO 8601, e.g. 2026-12-24T18:00Z): said in the report")
+    p.add_argument("--format", default="text", help="text | markdown | json (default: text)")
+    add_session_arguments(p)
+    p.set_defaults(func=_live(_cmd_ready))
+
+
+def parse_event_time(text: str | None) -> Any:
+    """``--event-time`` as an aware UTC datetime, or None; UsageError naming the flag."""
+    import datetime as dt
+
+    if text is None:
+        return None
+    try:
+        value = dt.datetime.fromisoformat(text.strip().replace("z", "Z"))
+    except ValueError:
+        raise UsageError(f"--event-time {text!r}: allowed an ISO 8601 time like 2026-12-24T18:00Z") from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=dt.UTC)
+    return value.astimezone(dt.UTC)
+
+
+def _cmd_ready(args: argparse.Namespace) -> int:
+    import json
+
+    from edge_origin.live.ready import ready
+    from edge_origin.model import load_model, normalize_name
+
+    if args.format not in READY_FORMATS:
+        raise UsageError(f"--format {args.format!r}: allowed {', '.join(READY_FORMATS)}")
+    for name in args.name:
+        if not _valid_dns_name(normalize_name(name)):
+            raise UsageError(f"--name {name!r}: not a DNS name (labels of letters, digits, '-', '_', '*')")
+    event_time = parse_event_time(args.event_time)
+    if args.templates:
+        load_model(args.templates)  # bad templates are bad input before any API call
+    report = ready(_session(args), args.name, templates=args.templates, event_time=event_time)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(report.markdown())
+    else:
+        sys.stdout.write(report.text())
+    return EXIT_OK if report.ok else EXIT_FINDINGS
+
+
 # --- dns-spread --------------------------------------------------------------------------------
 def _add_dns_spread(sub: argparse._SubParsersAction) -> None:
     from edge_origin.live.session import add_session_arguments
@@ -225,6 +286,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_audit(sub)
     _add_verify(sub)
     _add_preflight(sub)
+    _add_ready(sub)
     _add_dns_spread(sub)
 
 

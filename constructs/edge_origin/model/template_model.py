@@ -443,6 +443,9 @@ class TemplateModel:
                 subnet_mappings=mappings,
                 subnets=[SubnetMappingView(sn, None, None, self._zone_of_subnet(sn)) for sn in p.items("Subnets")],
             )
+            capacity = p.mapping("MinimumLoadBalancerCapacity")
+            view.capacity_units = capacity.int("CapacityUnits")
+            view.capacity_unknown = p.has("MinimumLoadBalancerCapacity") and view.capacity_units is None
             lbs[res.key] = view
             for mapping in mappings:
                 if mapping.eip is not None:

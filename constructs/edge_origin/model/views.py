@@ -466,6 +466,24 @@ class LoadBalancerView:
     #: ``Subnets`` (the form aws-cdk-lib writes without EIPs): one zonal node, with an address of
     #: AWS's choosing, per subnet.
     subnets: list[SubnetMappingView] = field(default_factory=list)
+    #: ``MinimumLoadBalancerCapacity.CapacityUnits``: LCUs reserved (botocore elbv2: "The minimum
+    #: capacity for a load balancer."); None when absent or decided at deploy time.
+    capacity_units: int | None = None
+    #: ``MinimumLoadBalancerCapacity`` is present but its value is decided at deploy time.
+    capacity_unknown: bool = False
+
+    @property
+    def zone_count(self) -> int:
+        """Zonal nodes: one per subnet mapping (or per subnet)."""
+        return len(self.subnet_mappings) or len(self.subnets)
+
+    @property
+    def capacity_per_zone(self) -> float | None:
+        """Each zone's share: a reservation is "evenly distributed across all active Availability
+        Zones" (aws-cdk-lib 2.275 elbv2 README); None without a reservation or zones."""
+        if self.capacity_units is None or not self.zone_count:
+            return None
+        return self.capacity_units / self.zone_count
 
     @property
     def is_network(self) -> bool:

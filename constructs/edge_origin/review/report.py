@@ -86,6 +86,17 @@ def _idle(listener_protocol: str | None, idle: int | None) -> str:
     return f"{idle} s" if idle is not None else "350 s (default)"
 
 
+def _capacity(lb: LoadBalancerView) -> str:
+    """The NLB's LCU reservation (``MinimumLoadBalancerCapacity``) and each zone's even share."""
+    if lb.capacity_unknown:
+        return "capacity decided at deploy time"
+    if lb.capacity_units is None:
+        return "no capacity reserved"
+    share = lb.capacity_per_zone
+    per_zone = f", {share:g} a zone over {lb.zone_count}" if share is not None else ""
+    return f"capacity {lb.capacity_units} LCU{per_zone}"
+
+
 def _users(model: TemplateModel, name: str) -> list[str]:
     out = []
     for dist in model.distributions:
@@ -238,6 +249,24 @@ def _listener_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
     return lines if len(lines) > 2 else ["No listeners of these origins' load balancers in the given templates."]
 
 
+def _capacity_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
+    """One row per NLB of these origins: reserved LCUs (``MinimumLoadBalancerCapacity``), zones, share."""
+    lines = ["| NLB | Zones | Reserved LCUs | Per zone |", "|---|---|---|---|"]
+    seen: set[tuple[str, str]] = set()
+    for name in names:
+        for lb in model.load_balancers_for_name(name):
+            if lb.resource.key in seen:
+                continue
+            seen.add(lb.resource.key)
+            units = "deploy time" if lb.capacity_unknown else "none" if lb.capacity_units is None else str(lb.capacity_units)
+            share = lb.capacity_per_zone
+            lines.append(
+                f"| {md_code(f'{lb.resource.stack}/{lb.resource.logical_id}')} | {_md(lb.zone_count)} | {_md(units)} | "
+                f"{_md(f'{share:g}') if share is not None else '-'} |"
+            )
+    return lines if len(lines) > 2 else ["No load balancers of these origins in the given templates."]
+
+
 def _verification_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
     lines = ["| Origin | CloudFront origin | Verification |", "|---|---|---|"]
     for name in names:
@@ -287,6 +316,7 @@ def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: in
     if names:
         out += ["### Records", "", *_records_table(model, names), ""]
         out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
+        out += ["### NLB capacity reservations", "", *_capacity_table(model, names), ""]
         out += ["### Origin verification", "", *_verification_table(model, names), ""]
     tail = "\n".join(_findings_section(findings, min(FINDINGS_BYTES, limit // 2))) + "\n"
     head = fit_markdown("\n".join(out), limit - len(tail.encode("utf-8")) - 64, "paths and tables part of the report")
@@ -320,7 +350,10 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
             )
         for lb in model.load_balancers_for_name(name):
             idles = ", ".join(f"{li.protocol}:{li.port} idle {_idle(li.protocol, li.idle_timeout)}" for li in lb.listeners) or "no listeners"
-            lines.append(f"  nlb {shorten(lb.resource.stack)}/{shorten(lb.resource.logical_id)} zones {shorten(_lb_zones(lb))}: {idles}")
+            lines.append(
+                f"  nlb {shorten(lb.resource.stack)}/{shorten(lb.resource.logical_id)} zones {shorten(_lb_zones(lb))}: {idles}; "
+                f"{_capacity(lb)}"
+            )
     counts = {s: sum(f.severity is s for f in findings) for s in Severity}
     lines.append(
         f"findings: {len(findings)} ({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, {counts[Severity.INFO]} info)"

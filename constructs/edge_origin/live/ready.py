@@ -1,0 +1,411 @@
+"""``ready``: one read-only report before an event: is the path ready for a burst from zero?
+
+Each line is ``ready``, ``not ready`` or ``not read`` (with why), names the call it rests on and,
+unless ready, the fix. ``ok`` only when every line is ready: a line that could not be read is
+never fine. Only List/Describe/Get calls are made (``tests/live/test_readonly.py``).
+
+Lines, in order:
+
+- **quota**: Elastic IPs, NLBs, Route 53 health checks (``preflight``'s readers, with nothing more
+  needed; with templates, ``preflight`` itself: what a deploy still needs).
+- **capacity** per NLB per zone: ELBv2 ``DescribeCapacityReservation`` ("Describes the capacity
+  reservation status for the specified load balancer", botocore 1.44.8 elbv2). Its
+  ``MinimumLoadBalancerCapacity.CapacityUnits`` is "The requested minimum capacity reservation",
+  ``CapacityReservationState`` holds per Availability Zone a ``State.Code`` of ``provisioned``,
+  ``pending``, ``rebalancing`` or ``failed`` (``CapacityReservationStateEnum``) with a ``Reason``,
+  and ``EffectiveCapacityUnits``. Ready only when units are reserved and every zone is
+  ``provisioned``. AWS fulfils a reservation "typically within an hour, but can take up to a few
+  hours", and allows decreases at most twice a day (``DecreaseRequestsRemaining``). moto 5.2.5
+  answers this call with one canned ``provisioned`` state and no units (read: no reservation).
+- **records** per origin name: present, multivalue (the answer model's policy), healthy
+  (Route 53 ``GetHealthCheckStatus``, as ``audit`` reads it).
+- **audit**: the rules over the account (``audit_account``): ready when no error finding.
+- **alarm** per origin path: the ``OriginWatch`` alarms present (CloudWatch ``DescribeAlarms``):
+  NLB flow imbalance (``AWS/NetworkELB ActiveFlowCount``) and resets (``TCP_ELB_Reset_Count``)
+  over every NLB of the path, healthy records (``AWS/Route53 HealthCheckStatus``) over every
+  record's check, CloudFront 5xx (``AWS/CloudFront 5xxErrorRate``) per distribution in front.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import botocore.exceptions
+
+from edge_origin.escape import md_code
+from edge_origin.findings import Severity
+from edge_origin.live.account import (
+    HEALTH_STATUS_KEY,
+    ClientSource,
+    LiveAccount,
+    classify_error,
+    read_account,
+)
+from edge_origin.live.audit import audit_account
+from edge_origin.live.paging import PagingError, paginate
+from edge_origin.model import TemplateModel, normalize_name
+from edge_origin.rules import RULES_BY_ID
+from edge_origin.rules.watch1_imbalance_alarm import origin_load_balancers
+
+READY, NOT_READY, NOT_READ = "ready", "not ready", "not read"
+GLOBAL_REGION = "us-east-1"
+PROVISIONED = "provisioned"
+FULFILMENT = "AWS fulfils a reservation typically within an hour, but it can take up to a few hours"
+#: Error codes meaning the endpoint does not offer the operation (an older API, an emulator).
+UNSUPPORTED_CODES = frozenset({"UnknownOperationException", "InvalidAction", "NotImplemented", "UnsupportedOperation"})
+
+
+@dataclass(frozen=True)
+class ReadyLine:
+    check: str
+    subject: str
+    status: str
+    detail: str
+    source: str
+    fix: str = ""
+
+    def text(self) -> str:
+        fix = f" Fix: {self.fix}" if self.status != READY and self.fix else ""
+        return f"{self.status:<9} {self.check} {self.subject}: {self.detail} [{self.source}]{fix}"
+
+
+@dataclass
+class ReadyReport:
+    region: str
+    lines: list[ReadyLine] = field(default_factory=list)
+    event_time: dt.datetime | None = None
+    now: dt.datetime | None = None
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.lines) and all(line.status == READY for line in self.lines)
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(line.status == s for line in self.lines) for s in (READY, NOT_READY, NOT_READ)}
+
+    def not_ready(self) -> list[ReadyLine]:
+        return [line for line in self.lines if line.status != READY]
+
+    def _event(self) -> str:
+        if self.event_time is None:
+            return ""
+        hours = (self.event_time - (self.now or dt.datetime.now(dt.UTC))).total_seconds() / 3600
+        return f"; event {self.event_time.isoformat()} ({hours:.1f} h from now)"
+
+    def summary(self) -> str:
+        c = self.counts()
+        verdict = "READY" if self.ok else "NOT READY"
+        return f"{verdict}: {c[READY]} ready, {c[NOT_READY]} not ready, {c[NOT_READ]} not read in {self.region}{self._event()}"
+
+    def text(self) -> str:
+        return "\n".join([*(line.text() for line in self.lines), self.summary()]) + "\n"
+
+    def markdown(self) -> str:
+        def cell(value: str) -> str:
+            return value.replace("|", "\\|").replace("\n", " ")
+
+        rows = [f"## edge-origin ready: {self.summary()}", "", "| Status | Check | Subject | Detail | Source | Fix |",
+                "|---|---|---|---|---|---|"]
+        for line in self.lines:
+            fix = line.fix if line.status != READY else ""
+            rows.append(f"| {line.status} | {line.check} | {md_code(line.subject)} | {cell(line.detail)} | "
+                        f"{cell(line.source)} | {cell(fix)} |")
+        return "\n".join(rows) + "\n"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"region": self.region, "ok": self.ok, "counts": self.counts(),
+                "event_time": self.event_time.isoformat() if self.event_time else None,
+                "lines": [asdict(line) for line in self.lines]}
+
+
+def _attempt(service: str, operation: str, fn: Any) -> tuple[Any, str]:
+    try:
+        return fn(), ""
+    except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError, PagingError) as exc:
+        return None, classify_error(exc, service, operation)
+
+
+# --- quotas --------------------------------------------------------------------------------------
+def quota_lines(source: ClientSource, templates: Sequence[str | Path] = ()) -> list[ReadyLine]:
+    """``preflight``'s checks: with templates what they create, else what is deployed (nothing more)."""
+    from edge_origin.live import preflight as pf
+
+    region = source.region or GLOBAL_REGION
+    if templates:
+        checks = pf.preflight(source, templates).checks
+    else:
+        q = pf._Quotas(source)
+        checks = [pf._eips(q, 0, region), pf._nlbs(q, 0, region), pf._health_checks(q, 0)]
+    lines = []
+    for c in checks:
+        status = {pf.OK: READY, pf.EXCEEDED: NOT_READY}.get(c.status, NOT_READ)
+        if c.status == pf.NOT_CHECKED:
+            detail, fix = f"limit not read ({c.reason})", "Grant the read-only actions (docs/iam/readonly-policy.json) or retry."
+        else:
+            detail = f"limit {c.limit}, in use {c.in_use}, needed {c.needed}"
+            fix = f"Request an increase of {c.quota} ({c.code}) in Service Quotas before the event."
+        lines.append(ReadyLine("quota", f"{c.quota} ({c.scope})", status, detail, c.source or c.code, fix))
+    return lines
+
+
+# --- capacity reservations ----------------------------------------------------------------------
+def capacity_lines(elbv2: Any, name: str, arn: str, event_hours: float | None = None) -> list[ReadyLine]:
+    """One line per zone of the NLB's reservation (one line when there is none or it is not read)."""
+    source = "elbv2 DescribeCapacityReservation"
+    try:
+        got = elbv2.describe_capacity_reservation(LoadBalancerArn=arn)
+    except botocore.exceptions.ClientError as exc:
+        err = exc.response.get("Error", {})
+        code = str(err.get("Code") or "")
+        status_code = (exc.response.get("ResponseMetadata") or {}).get("HTTPStatusCode")
+        if code in UNSUPPORTED_CODES or (status_code == 404 and code in ("", "404", "NotFound")):
+            why = f"the endpoint does not offer DescribeCapacityReservation ({code or status_code})"
+        else:
+            why = classify_error(exc, "elbv2", "DescribeCapacityReservation")
+        return [ReadyLine("capacity", name, NOT_READ, f"not read ({why})", source,
+                          "Grant elasticloadbalancing:DescribeCapacityReservation, or check the reservation in the console.")]
+    except (botocore.exceptions.BotoCoreError, PagingError) as exc:
+        return [ReadyLine("capacity", name, NOT_READ, f"not read ({classify_error(exc, 'elbv2', 'DescribeCapacityReservation')})",
+                          source, "Retry.")]
+    units = (got.get("MinimumLoadBalancerCapacity") or {}).get("CapacityUnits")
+    if not units:
+        return [ReadyLine(
+            "capacity", name, NOT_READY,
+            "no capacity reserved: a burst from zero meets an NLB that scales as traffic comes", source,
+            f"Reserve LCUs (1 LCU = 2.2 Mbps; each zone's share 2750..45000): capacity_units=N on OriginFleet / "
+            f"GrpcEdgeToOrigin and deploy, or aws elbv2 modify-capacity-reservation --load-balancer-arn {arn} "
+            f"--minimum-load-balancer-capacity CapacityUnits=N; {FULFILMENT}: do it hours before the event.",
+        )]
+    remaining = got.get("DecreaseRequestsRemaining")
+    tail = f"; {remaining} decrease(s) left today" if remaining is not None else ""
+    zones = [z for z in got.get("CapacityReservationState") or [] if z.get("AvailabilityZone")]
+    if not zones:
+        return [ReadyLine("capacity", name, NOT_READY, f"{units} LCU requested, no zone reports its state{tail}", source,
+                          f"Wait and re-run: {FULFILMENT}.")]
+    lines = []
+    for zone in sorted(zones, key=lambda z: z["AvailabilityZone"]):
+        state = zone.get("State") or {}
+        code = str(state.get("Code") or "?")
+        effective = zone.get("EffectiveCapacityUnits")
+        detail = f"{units} LCU requested, zone {code}" + (f" ({effective:g} effective)" if effective is not None else "")
+        if state.get("Reason"):
+            detail += f": {state['Reason']}"
+        if code == PROVISIONED:
+            lines.append(ReadyLine("capacity", f"{name} {zone['AvailabilityZone']}", READY, detail + tail, source))
+            continue
+        if code == "failed":
+            fix = ("The reservation failed in this zone: lower it (ModifyCapacityReservation, at most two decreases a day) "
+                   "or ask AWS support, then re-run.")
+        else:  # pending, rebalancing
+            soon = f"; the event is {event_hours:.1f} h away" if event_hours is not None else ""
+            fix = f"Wait and re-run: {FULFILMENT}{soon}."
+        lines.append(ReadyLine("capacity", f"{name} {zone['AvailabilityZone']}", NOT_READY, detail + tail, source, fix))
+    return lines
+
+
+# --- records -------------------------------------------------------------------------------------
+def record_lines(account: LiveAccount, model: TemplateModel, name: str) -> list[ReadyLine]:
+    r53 = "route53 ListResourceRecordSets"
+    if "route53" in account.unavailable:
+        why = account.unavailable["route53"]
+        return [ReadyLine("records", name, NOT_READ, f"not read ({why})", r53,
+                          "Grant the read-only Route 53 actions (docs/iam/readonly-policy.json).")]
+    records = [r for r in model.record_sets(name) if r.type == "A"]
+    if not records:
+        return [ReadyLine("records", name, NOT_READY, "no A record sets of this name in any hosted zone", r53,
+                          "Deploy the origin records (MultivalueOriginRecords / GrpcEdgeToOrigin) before the event.")]
+    lines = [ReadyLine("records", name, READY, f"{len(records)} A record set(s)", r53)]
+    policies = sorted({r.routing_policy for r in records})
+    if policies == ["multivalue"]:
+        lines.append(ReadyLine("multivalue", name, READY, f"all {len(records)} record sets multivalue", r53))
+    else:
+        lines.append(ReadyLine(
+            "multivalue", name, NOT_READY,
+            f"routing {', '.join(policies)}: an answer holds fewer addresses than the path has, so a burst piles onto them",
+            r53, RULES_BY_ID["EO-DNS1"].fix,
+        ))
+    lines.append(_health_line(account, name, records))
+    return lines
+
+
+def _health_line(account: LiveAccount, name: str, records: list[Any]) -> ReadyLine:
+    source = "route53 GetHealthCheckStatus"
+    unchecked, unhealthy, unread = [], [], []
+    for record in records:
+        label = str(record.set_identifier or record.label)
+        if record.health_check is None:
+            unchecked.append(label)
+            continue
+        meta = account.template["Resources"].get(record.health_check.resource.logical_id, {}).get("Metadata", {})
+        status = meta.get(HEALTH_STATUS_KEY) or {}
+        if status.get("healthy") is None:
+            unread.append(f"{label} ({status.get('why', 'not read')})")
+        elif not status["healthy"]:
+            unhealthy.append(f"{label} ({status.get('failing', '?')} of {status.get('observations', '?')} checkers failing)")
+    if unhealthy or unchecked:
+        parts = ([f"unhealthy: {', '.join(unhealthy)}"] if unhealthy else []) + (
+            [f"no health check: {', '.join(unchecked)}"] if unchecked else [])
+        return ReadyLine("health", name, NOT_READY, "; ".join(parts), source,
+                         "Bring the unhealthy NLB or its targets back (or remove its record) and give every record a "
+                         "health check (EO-DNS2): Route 53 answers with unhealthy records only when all are unhealthy.")
+    if unread:
+        return ReadyLine("health", name, NOT_READ, f"not read: {', '.join(unread)}", source,
+                         "Grant route53:GetHealthCheckStatus or retry (about 5 requests a second).")
+    return ReadyLine("health", name, READY, f"all {len(records)} records healthy", source)
+
+
+def audit_line(account: LiveAccount, grpc: bool) -> ReadyLine:
+    findings = audit_account(account, grpc_origins=grpc).findings
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    unread = [f for f in findings if f.severity is Severity.NOT_CHECKED]
+    source = "audit (the rules over List/Describe/Get)"
+    if errors:
+        rules = sorted({f.rule for f in errors})
+        return ReadyLine("audit", "rules", NOT_READY, f"{len(errors)} error finding(s): {', '.join(rules)}: {errors[0].message}",
+                         source, errors[0].fix)
+    if unread:
+        return ReadyLine("audit", "rules", NOT_READ, f"{len(unread)} rule(s) not checked: {unread[0].message}", source, unread[0].fix)
+    return ReadyLine("audit", "rules", READY, f"no error findings ({len(findings)} finding(s) below error)", source)
+
+
+# --- alarms --------------------------------------------------------------------------------------
+def _alarm_metrics(alarm: dict[str, Any]) -> Iterable[tuple[str, str, dict[str, str]]]:
+    """(namespace, metric name, dimensions) of an alarm: its own metric and every MetricStat of its math."""
+    if alarm.get("MetricName"):
+        yield alarm.get("Namespace", ""), alarm["MetricName"], {d["Name"]: d["Value"] for d in alarm.get("Dimensions") or []}
+    for query in alarm.get("Metrics") or []:
+        metric = (query.get("MetricStat") or {}).get("Metric") or {}
+        if metric.get("MetricName"):
+            yield metric.get("Namespace", ""), metric["MetricName"], {d["Name"]: d["Value"] for d in metric.get("Dimensions") or []}
+
+
+def read_alarms(clients: Iterable[Any]) -> tuple[list[dict[str, Any]], str]:
+    alarms: list[dict[str, Any]] = []
+    for client in clients:
+        got, why = _attempt("cloudwatch", "DescribeAlarms", lambda c=client: [
+            a for page in paginate(c, "describe_alarms") for a in page.get("MetricAlarms", [])])
+        if got is None:
+            return [], why
+        alarms += got
+    return alarms, ""
+
+
+def _covered(alarms: list[dict[str, Any]], namespace: str, metric: str, dimension: str, wanted: dict[str, str]) -> tuple[list[str], list[str]]:
+    """(alarm names covering any of ``wanted``, labels of ``wanted`` values no alarm covers)."""
+    names, seen = set(), set()
+    for alarm in alarms:
+        for ns, name, dims in _alarm_metrics(alarm):
+            if ns == namespace and name == metric and dims.get(dimension) in wanted:
+                names.add(alarm["AlarmName"])
+                seen.add(dims[dimension])
+    return sorted(names), sorted(label for value, label in wanted.items() if value not in seen)
+
+
+def alarm_lines(alarms: list[dict[str, Any]], why: str, name: str, nlbs: dict[str, str], checks: dict[str, str],
+                distributions: dict[str, str]) -> list[ReadyLine]:
+    """``nlbs``/``checks``/``distributions``: dimension value -> label, for this origin path."""
+    source = "cloudwatch DescribeAlarms"
+    wanted = [("NLB flow imbalance", "AWS/NetworkELB", "ActiveFlowCount", "LoadBalancer", nlbs),
+              ("NLB resets", "AWS/NetworkELB", "TCP_ELB_Reset_Count", "LoadBalancer", nlbs),
+              ("healthy records", "AWS/Route53", "HealthCheckStatus", "HealthCheckId", checks),
+              ("CloudFront 5xx", "AWS/CloudFront", "5xxErrorRate", "DistributionId", distributions)]
+    lines = []
+    for title, namespace, metric, dimension, values in wanted:
+        if not values:
+            continue
+        subject = f"{name} {title}"
+        if why:
+            lines.append(ReadyLine("alarm", subject, NOT_READ, f"not read ({why})", source,
+                                   "Grant cloudwatch:DescribeAlarms (docs/iam/readonly-policy.json) or retry."))
+            continue
+        found, missing = _covered(alarms, namespace, metric, dimension, values)
+        if missing:
+            have = f" (alarms {', '.join(found)} cover the others)" if found else ""
+            lines.append(ReadyLine(
+                "alarm", subject, NOT_READY, f"no alarm on {namespace} {metric} for {', '.join(missing)}{have}", source,
+                "Deploy the path's OriginWatch (GrpcEdgeToOrigin monitoring=WatchOptions(...), the default) or an alarm "
+                f"on {metric} per {dimension}; Route 53 and CloudFront alarms live in us-east-1.",
+            ))
+        else:
+            lines.append(ReadyLine("alarm", subject, READY, f"{', '.join(found)} on {metric}", source))
+    return lines
+
+
+def _lb_dimension(arn: str) -> str:
+    """The CloudWatch ``LoadBalancer`` dimension: the ARN after ``loadbalancer/`` (``net/<name>/<id>``)."""
+    return arn.split(":loadbalancer/", 1)[-1]
+
+
+def _global_cloudwatch(source: ClientSource) -> list[Any]:
+    """CloudWatch in the session's region and, when that is not us-east-1, in us-east-1 too."""
+    from edge_origin.live.watch import _global_cloudwatch as global_client
+
+    regional = source.client("cloudwatch")
+    other = global_client(source)
+    return [regional] if other is regional else [regional, other]
+
+
+# --- the report ----------------------------------------------------------------------------------
+def ready(
+    source: ClientSource,
+    names: Sequence[str] = (),
+    *,
+    templates: Sequence[str | Path] = (),
+    event_time: dt.datetime | None = None,
+    now: dt.datetime | None = None,
+) -> ReadyReport:
+    """Read the account (List/Describe/Get only) and judge each line (see the module docstring)."""
+    wanted = [n for n in (normalize_name(x) for x in names) if n]
+    now = now or dt.datetime.now(dt.UTC)
+    hours = (event_time - now).total_seconds() / 3600 if event_time is not None else None
+    report = ReadyReport(source.region or GLOBAL_REGION, event_time=event_time, now=now)
+    report.lines += quota_lines(source, templates)
+    account = read_account(source, wanted or None, wanted)
+    model = account.model()
+    origins = wanted or sorted(model.origin_names())
+    if not origins:
+        report.lines.append(ReadyLine("records", "origins", NOT_READY, "no origin names found in the account",
+                                      "cloudfront ListDistributions", "Name the origin with --name."))
+        return report
+    alarms, alarms_why = read_alarms(_global_cloudwatch(source))
+    elbv2 = source.client("elbv2")
+    done: set[str] = set()
+    for name in origins:
+        report.lines += record_lines(account, model, name)
+        lbs = origin_load_balancers(model, name)
+        nlbs: dict[str, str] = {}
+        for lb in lbs:
+            service, arn = account.ids.get(lb.resource.logical_id, ("", ""))
+            label = str(lb.resource.properties.get("Name") or lb.resource.logical_id)
+            if not arn.startswith("arn:"):
+                continue
+            nlbs[_lb_dimension(arn)] = label
+            if arn not in done:
+                done.add(arn)
+                report.lines += capacity_lines(elbv2, label, arn, hours)
+        if not lbs and "elbv2" not in account.unavailable:
+            report.lines.append(ReadyLine("capacity", name, NOT_READY, "no NLB found behind this name", "elbv2 DescribeLoadBalancers",
+                                          "Check the records point at the NLBs' Elastic IPs (EO-NLB2)."))
+        checks = {account.ids.get(r.health_check.resource.logical_id, ("", ""))[1]: str(r.set_identifier or r.label)
+                  for r in model.record_sets(name) if r.health_check is not None}
+        report.lines += alarm_lines(alarms, alarms_why, name, nlbs, {k: v for k, v in checks.items() if k},
+                                    _distribution_ids(model, name))
+    report.lines.append(audit_line(account, bool(wanted)))
+    return report
+
+
+def _distribution_ids(model: TemplateModel, name: str) -> dict[str, str]:
+    out = {}
+    for dist in model.distributions:
+        if any(normalize_name(o.domain_name) == name for o in dist.origins if isinstance(o.domain_name, str)):
+            dist_id = dist.resource.metadata.get("edge-origin:distribution-id")
+            if isinstance(dist_id, str):
+                out[dist_id] = f"distribution {dist_id}"
+    return out
+
+
+__all__ = ["NOT_READ", "NOT_READY", "READY", "ReadyLine", "ReadyReport", "ready"]
