@@ -50,7 +50,7 @@ FILES: dict[str, list[str]] = {
     "TargetCloudFront": ["TargetCloudFront.template.json"],
     "TargetRoute53Record": ["TargetRoute53Record.template.json"],
 }
-PILEUPS = ("WeightedNlb", "WeightedNlbAaaaDualstack", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "WeightedCname", "CrossStack", "Prod")
+PILEUPS = ("WeightedNlb", "WeightedNlbAaaaDualstack", "CidrNlb", "WeightedCheckedNlb", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "WeightedCname", "CrossStack", "Prod")
 QUIET = ("SimpleNlb", "MultivalueEips", "TargetCloudFront", "TargetRoute53Record")
 NOT_JUDGED_TARGETS = {
     "TargetClassicLoadBalancer": "Classic Load Balancer",
@@ -200,7 +200,7 @@ def _verdicts(templates: dict[str, dict]) -> set[tuple[str, str, str, str]]:
 
 
 TWIN_CASES = ("WeightedNlb", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "SimpleNlb", "KeepaliveAtIdle", "TargetRoute53Record",
-              "WeightedNlbAaaa", "WeightedNlbAaaaDualstack")
+              "WeightedNlbAaaa", "WeightedNlbAaaaDualstack", "CidrNlb", "WeightedCheckedNlb")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
