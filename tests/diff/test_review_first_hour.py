@@ -111,3 +111,19 @@ def test_chg1_fix_for_weighted_records_added_by_accident_says_remove_them(tmp_pa
 def test_chg1_fix_for_a_real_migration_still_says_migrate() -> None:
     (f,) = [f for f in diff_paths(*_pair("naive-migration")).transition_findings if f.rule == "EO-CHG1"]
     assert "weighted -> multivalue" in f.message and "new record name" in f.fix
+
+
+def test_diff_writes_junit_with_a_failure_per_error(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from edge_origin.review.diff import format_diff
+
+    base, head = _accidental_weighted(tmp_path)
+    result = diff_paths([base], [head])
+    root = ET.fromstring(format_diff(result, "junit"))
+    suite = root.find("testsuite")
+    assert suite is not None and suite.get("name") == "edge-origin diff"
+    failures = [c for c in suite.findall("testcase") if c.find("failure") is not None]
+    errors = [f for f, _, _ in result.findings if f.severity.value == "error"]
+    assert errors and len(failures) == len(errors) == int(suite.get("failures", "0"))
+    assert {c.get("classname") for c in failures} >= {"EO-CHG1"}

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--base", nargs="+", required=True, metavar="PATH", help="the deployed side: template files or a cdk.out")
     p.add_argument("--head", nargs="+", required=True, metavar="PATH", help="the change: template files or a cdk.out")
-    p.add_argument("--format", default="text", help="text | json | markdown | sarif (default: text)")
+    p.add_argument("--format", default="text", help="text | json | markdown | sarif | junit (default: text)")
     p.add_argument(
         "--fail-on", default=None,
         help="exit 1 on findings at or above: error | warning | info (default: the config file's fail-on, else error)",

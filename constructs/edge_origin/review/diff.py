@@ -39,7 +39,7 @@ from edge_origin.review.quota_crossings import QuotaCount, quota_crossings
 from edge_origin.rules import acknowledgements, run_rules, run_transition_rules
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, NLB_DEFAULT_IDLE
 
-DIFF_FORMATS = ("text", "json", "markdown", "sarif")
+DIFF_FORMATS = ("text", "json", "markdown", "sarif", "junit")
 
 
 class DiffInputError(ModelError):
@@ -564,9 +564,18 @@ def format_diff_sarif(result: DiffResult) -> str:
     return format_sarif([f for f, _, _ in items], baseline_state=state)
 
 
+def format_diff_junit(result: DiffResult) -> str:
+    """JUnit XML (suite ``edge-origin diff``): one test case per transition finding and head finding, a
+    ``<failure>`` at or above error (the exit code's default ``--fail-on``)."""
+    from edge_origin.review.junit import format_junit
+
+    return format_junit([f for f, _, _ in result.findings], suite="edge-origin diff")
+
+
 def format_diff(result: DiffResult, fmt: str) -> str:
     """Render in one of ``DIFF_FORMATS``; ValueError naming the allowed formats."""
-    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_diff_sarif}
+    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_diff_sarif,
+                 "junit": format_diff_junit}
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(DIFF_FORMATS)})")
     return renderers[fmt](result)
