@@ -37,11 +37,14 @@ def _seen(body: dict[str, Any]) -> list[tuple[str, str, Severity, str, str]]:
 
 
 def test_dns3_a_known_eip_beside_an_nlb_without_any_subnet_mapping_is_not_one_zone() -> None:
-    # the NLB's zones are not known (no mapping at all): the two destinations may be in two zones
+    # EipA is in us-east-1a (Nlb's mapping); Nlb2's zones are not known (no mapping at all): maybe two zones
     body = _only(world(), WeightedA=_record("o.example.com", TTL=60, SetIdentifier="a", Weight=1, ResourceRecords=[{"Ref": "EipA"}]),
-                 WeightedZ=_record("o.example.com", SetIdentifier="z", Weight=1, **_nlb_alias("Nlb")))
-    res(body, "Nlb")["SubnetMappings"] = []
+                 WeightedZ=_record("o.example.com", SetIdentifier="z", Weight=1, **_nlb_alias("Nlb2")),
+                 Nlb2={"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network", "SubnetMappings": []}})
     quiet(body, "EO-DNS3")
+    body["Resources"]["Nlb2"]["Properties"]["SubnetMappings"] = [{"SubnetId": {"Ref": "SubnetA"}}]  # known: one zone
+    assert _seen(body) == [("EO-DNS3", "WeightedA", Severity.WARNING,
+                            "gRPC origin o.example.com (zone example.com): all 2 origin IPs are in one zone (us-east-1a)", FIX)]
 
 
 def test_dns3_an_nlb_by_subnet_ids_counts_each_address_and_knows_no_zone() -> None:
