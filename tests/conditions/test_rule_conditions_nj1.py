@@ -4,9 +4,10 @@ issue 38). Templates are the quiet world edited as dicts."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from worlds import findings, origin, world
+from worlds import behavior, dist_config, findings, origin, world
 
 from edge_origin.findings import Severity
 from edge_origin.model import TemplateModel
@@ -101,3 +102,18 @@ def test_nj1_names_off_every_origin_path_are_not_named() -> None:
     body = world()
     body["Resources"].update(U=_cname("u.example.com", "v.example.com"), V=_cname("v.example.com", "w.example.org"))
     assert _seen(body) == []  # v's CNAME leaves the templates, but no origin's path reaches u or v
+
+
+def test_nj1_a_vpc_origin_and_a_judged_origin_before_it_do_not_end_the_check_of_the_next() -> None:
+    body = world()
+    body["Resources"]["Dist"]["Metadata"] = {"aws:cdk:path": "S/Dist/Resource"}
+    cfg = dist_config(body)
+    first, last = copy.deepcopy(origin(body)), copy.deepcopy(origin(body))
+    first.pop("CustomOriginConfig")
+    first.update(Id="v", DomainName="v.example.com", VpcOriginConfig={"VpcOriginId": "vo-1"})
+    last.update(Id="g", DomainName="a1234567890abcdef.awsglobalaccelerator.com")
+    cfg["Origins"] = [first, origin(body), last]  # a VPC origin, the judged o, then one not judged
+    cfg["CacheBehaviors"] = [{**behavior(body), "PathPattern": f"/{o}/*", "TargetOriginId": o} for o in ("v", "g")]
+    found = findings(body, "EO-NJ1")
+    assert [(f.resource, f.path, f.message.split(":")[1]) for f in found] == [
+        ("Dist", "S/Dist/Resource", " Dist gRPC origin g DomainName (Global Accelerator)")]
