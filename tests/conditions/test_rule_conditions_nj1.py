@@ -115,5 +115,22 @@ def test_nj1_a_vpc_origin_and_a_judged_origin_before_it_do_not_end_the_check_of_
     cfg["Origins"] = [first, origin(body), last]  # a VPC origin, the judged o, then one not judged
     cfg["CacheBehaviors"] = [{**behavior(body), "PathPattern": f"/{o}/*", "TargetOriginId": o} for o in ("v", "g")]
     found = findings(body, "EO-NJ1")
-    assert [(f.resource, f.path, f.message.split(":")[1]) for f in found] == [
-        ("Dist", "S/Dist/Resource", " Dist gRPC origin g DomainName (Global Accelerator)")]
+    assert [(f.template, f.stack, f.resource, f.path, f.message.split(":")[1]) for f in found] == [
+        ("t.json", "S", "Dist", "S/Dist/Resource", " Dist gRPC origin g DomainName (Global Accelerator)")]
+
+
+def test_nj1_a_cname_of_two_values_names_the_one_not_judged_after_a_judged_one() -> None:
+    body = _path()
+    body["Resources"]["C"]["Properties"]["ResourceRecords"] = ["b.example.com", "d.example.org"]
+    assert _seen(body) == [C_FINDING]
+
+
+def test_nj1_a_name_marked_as_a_grpc_origin_is_on_a_path() -> None:
+    body = world()
+    body["Resources"]["M"] = {**_cname("m.example.com", "d.example.org"), "Metadata": {"edge-origin:grpc-origin": True}}
+    assert _seen(body) == [(
+        "EO-NJ1", "M", Severity.WARNING,
+        "not judged: M: CNAME value of m.example.com CNAME (SetIdentifier -; a name no given template holds): d.example.org "
+        "(no record set of d.example.org is in the given templates; the answers for m.example.com are not judged)",
+        FIX + NEEDS["name"],
+    )]
