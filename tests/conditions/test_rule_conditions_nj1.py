@@ -134,3 +134,15 @@ def test_nj1_a_name_marked_as_a_grpc_origin_is_on_a_path() -> None:
         "(no record set of d.example.org is in the given templates; the answers for m.example.com are not judged)",
         FIX + NEEDS["name"],
     )]
+
+
+def test_nj1_an_alias_record_without_a_type_shows_a_question_mark_and_its_cdk_path() -> None:
+    body = world()
+    body["Resources"]["Clb"] = {"Type": "AWS::ElasticLoadBalancing::LoadBalancer", "Properties": {}}
+    alias = _record("o.example.com", SetIdentifier="C", MultiValueAnswer=True,
+                    AliasTarget={"DNSName": {"Fn::GetAtt": ["Clb", "DNSName"]}, "HostedZoneId": "Z1"})
+    del alias["Properties"]["Type"]
+    body["Resources"]["Al"] = {**alias, "Metadata": {"aws:cdk:path": "S/Al/Resource"}}
+    found = findings(body, "EO-NJ1")
+    assert [(f.resource, f.path, f.message.split(" (SetIdentifier")[0]) for f in found] == [
+        ("Al", "S/Al/Resource", "not judged: Al: alias target of o.example.com ?")]
