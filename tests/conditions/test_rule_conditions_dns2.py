@@ -1,0 +1,113 @@
+"""EO-DNS2 beyond tests/conditions/test_rule_conditions_dns.py: the whole finding (rule, resource, severity,
+message, fix) for each way a record stays in Route 53's answers, and the record sets the rule passes over
+(mutmut, issue 38). Templates are the quiet world edited as dicts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from worlds import findings, quiet, res, world
+
+from edge_origin.findings import Severity
+from edge_origin.rules.dns2_multivalue_health import FIX
+
+WHERE = "{rid}: {policy} record in zone example.com for gRPC origin o.example.com"
+DEAD = "Route 53 keeps answering with a dead NLB's IP"
+
+
+def _seen(body: dict[str, Any]) -> list[tuple[str, str, Severity, str, str]]:
+    return [(f.rule, f.resource, f.severity, f.message, f.fix) for f in findings(body, "EO-DNS2")]
+
+
+def _failover(body: dict[str, Any], primary: str = "PRIMARY", secondary: str = "SECONDARY") -> dict[str, Any]:
+    for logical_id, role in (("RecordA", primary), ("RecordB", secondary)):
+        props = res(body, logical_id)
+        del props["MultiValueAnswer"]
+        props["Failover"] = role
+    return body
+
+
+def test_dns2_multivalue_records_without_health_checks_each_the_whole_finding() -> None:
+    body = world()
+    for logical_id in ("RecordA", "RecordB"):
+        del res(body, logical_id)["HealthCheckId"]
+    assert _seen(body) == [
+        ("EO-DNS2", rid, Severity.ERROR, WHERE.format(rid=rid, policy="multivalue") + f" has no HealthCheckId: {DEAD}", FIX)
+        for rid in ("RecordA", "RecordB")
+    ]
+
+
+def test_dns2_a_disabled_check_the_whole_finding() -> None:
+    body = world()
+    res(body, "CheckB")["HealthCheckConfig"]["Disabled"] = True
+    assert _seen(body) == [(
+        "EO-DNS2", "RecordB", Severity.ERROR,
+        WHERE.format(rid="RecordB", policy="multivalue")
+        + f": health check CheckB is Disabled (Route 53 then considers it always healthy): {DEAD}",
+        FIX,
+    )]
+
+
+def test_dns2_each_check_probing_the_other_records_address_the_whole_findings() -> None:
+    body = world()
+    res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = {"Ref": "EipB"}
+    res(body, "CheckB")["HealthCheckConfig"]["IPAddress"] = {"Ref": "EipA"}
+    tail = (
+        "(another record's address), not this record's address ({own}); Route 53 \"doesn't check the health of the "
+        "endpoint that is specified in the resource record set\": the record stays in answers when its own NLB is down"
+    )
+    assert _seen(body) == [
+        ("EO-DNS2", rid, Severity.ERROR,
+         WHERE.format(rid=rid, policy="multivalue") + f": health check {check} probes S/{probed} " + tail.format(own=f"S/{own}"), FIX)
+        for rid, check, probed, own in (("RecordA", "CheckA", "EipB", "EipA"), ("RecordB", "CheckB", "EipA", "EipB"))
+    ]
+
+
+def test_dns2_a_check_probing_an_address_no_record_holds_is_not_another_records() -> None:
+    body = world()
+    res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = "198.51.100.7"
+    quiet(body, "EO-DNS2")  # probed elsewhere, but by no record of the name: not "another record's address"
+
+
+def test_dns2_failover_the_primary_is_judged_in_any_case_the_secondary_never() -> None:
+    for primary in ("PRIMARY", "primary"):
+        body = _failover(world(), primary)
+        for logical_id in ("RecordA", "RecordB"):
+            del res(body, logical_id)["HealthCheckId"]
+        assert _seen(body) == [(
+            "EO-DNS2", "RecordA", Severity.ERROR, WHERE.format(rid="RecordA", policy="failover") + f" has no HealthCheckId: {DEAD}", FIX)]
+    assert primary == "primary"
+
+
+def test_dns2_weighted_records_are_not_judged_by_health() -> None:
+    body = world()
+    for logical_id in ("RecordA", "RecordB"):
+        props = res(body, logical_id)
+        del props["MultiValueAnswer"], props["HealthCheckId"]
+        props["Weight"] = 1
+    quiet(body, "EO-DNS2")
+
+
+def _alias_to_pool(evaluate: bool, check: str | None) -> dict[str, Any]:
+    """o.example.com: one multivalue alias (EvaluateTargetHealth ``evaluate``) to pool.example.com, which holds
+    the two health-checked records."""
+    body = world()
+    for logical_id in ("RecordA", "RecordB"):
+        res(body, logical_id)["Name"] = "pool.example.com"
+    props: dict[str, Any] = {
+        "HostedZoneName": "example.com.", "Name": "o.example.com", "Type": "A", "SetIdentifier": "p", "MultiValueAnswer": True,
+        "AliasTarget": {"DNSName": "pool.example.com", "HostedZoneId": "Z1", "EvaluateTargetHealth": evaluate},
+    }
+    if check is not None:
+        props["HealthCheckId"] = {"Ref": check}
+    body["Resources"]["Alias"] = {"Type": "AWS::Route53::RecordSet", "Properties": props}
+    return body
+
+
+def test_dns2_an_alias_evaluating_its_targets_health_inherits_it() -> None:
+    quiet(_alias_to_pool(True, None), "EO-DNS2")
+    assert _seen(_alias_to_pool(False, None)) == [(
+        "EO-DNS2", "Alias", Severity.ERROR, WHERE.format(rid="Alias", policy="multivalue") + f" has no HealthCheckId: {DEAD}", FIX)]
+    body = _alias_to_pool(True, "CheckA")
+    res(body, "CheckA")["HealthCheckConfig"]["Disabled"] = True  # its own check is judged, and the record's behind it
+    assert [f.resource for f in findings(body, "EO-DNS2")] == ["Alias", "RecordA"]
