@@ -94,6 +94,7 @@ def test_the_callers_readers_of_booleans_and_literals_decide() -> None:
     # an account's listing gives real booleans; a template's reader may resolve a parameter
     assert read_routing({"MultiValueAnswer": {"Ref": "M"}}, truth=lambda v: True) == Routing("multivalue", "MultiValueAnswer")
     assert read_routing({"MultiValueAnswer": True}, truth=lambda v: False) == Routing("simple")
+    assert routing_policy({"MultiValueAnswer": {"Ref": "M"}}, truth=lambda v: True) == "multivalue"  # passed on
     literal = {"LocationType": {"Ref": "T"}, "LocationId": {"Ref": "I"}}
     assert read_routing({"AZAffinity": literal}, literal=lambda v: "Region" if v == {"Ref": "T"} else "us-east-1") == Routing(
         "azaffinity", "AZAffinity", az=AzLocation("Region", "us-east-1"))
