@@ -94,7 +94,6 @@ def test_the_callers_readers_of_booleans_and_literals_decide() -> None:
     # an account's listing gives real booleans; a template's reader may resolve a parameter
     assert read_routing({"MultiValueAnswer": {"Ref": "M"}}, truth=lambda v: True) == Routing("multivalue", "MultiValueAnswer")
     assert read_routing({"MultiValueAnswer": True}, truth=lambda v: False) == Routing("simple")
-    assert routing_policy({"MultiValueAnswer": {"Ref": "M"}}, truth=lambda v: True) == "multivalue"  # passed on
     literal = {"LocationType": {"Ref": "T"}, "LocationId": {"Ref": "I"}}
     assert read_routing({"AZAffinity": literal}, literal=lambda v: "Region" if v == {"Ref": "T"} else "us-east-1") == Routing(
         "azaffinity", "AZAffinity", az=AzLocation("Region", "us-east-1"))
@@ -111,3 +110,8 @@ def test_routing_elements_in_the_tables_order() -> None:
     assert [(e.member, e.policy, e.botocore) for e in ROUTING_ELEMENTS][-1] == ("AZAffinity", "azaffinity", "1.44")
     assert {"HostedZoneId", "HostedZoneName", "Comment", "TrafficPolicyInstanceId", "SetIdentifier"} <= KNOWN_MEMBERS
     assert "Frob" not in KNOWN_MEMBERS
+
+
+def test_routing_policy_passes_the_readers_on() -> None:
+    assert routing_policy({"MultiValueAnswer": {"Ref": "M"}}, truth=lambda v: True) == "multivalue"
+    assert routing_policy({"SetIdentifier": "a"}, sdk_reads_az_affinity=False) == "unknown"
