@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from worlds import findings, quiet, res, world
 
 from edge_origin.findings import Severity
@@ -111,3 +112,41 @@ def test_dns2_an_alias_evaluating_its_targets_health_inherits_it() -> None:
     body = _alias_to_pool(True, "CheckA")
     res(body, "CheckA")["HealthCheckConfig"]["Disabled"] = True  # its own check is judged, and the record's behind it
     assert [f.resource for f in findings(body, "EO-DNS2")] == ["Alias", "RecordA"]
+
+
+def _duplicates(holding_b: int, other_holds_b: bool) -> dict[str, Any]:
+    """RecordA (EipA) with CheckA probing EipB; ``holding_b`` more record sets under RecordA's identity (set id A)
+    hold EipB; RecordB (EipB) kept when ``other_holds_b``."""
+    body = world()
+    res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = {"Ref": "EipB"}
+    if not other_holds_b:
+        del body["Resources"]["RecordB"], body["Resources"]["CheckB"]
+    for i in range(holding_b):
+        body["Resources"][f"Dup{i}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            **res(body, "RecordA"), "ResourceRecords": [{"Ref": "EipB"}], "HealthCheckId": {"Ref": "CheckA"}}}
+    return body
+
+
+@pytest.mark.parametrize(("holding_b", "other_holds_b", "probes_another"),
+                         [(1, False, False), (2, False, False), (1, True, True), (0, True, True)])
+def test_dns2_a_set_under_the_same_identity_is_not_another_record(holding_b: int, other_holds_b: bool, probes_another: bool) -> None:
+    # Route 53 refuses two sets of one identity (EO-CHG5 and the deploy say so); "another record's address" counts
+    # only sets of another identity
+    found = [f.resource for f in findings(_duplicates(holding_b, other_holds_b), "EO-DNS2") if "another record's address" in f.message]
+    assert found == (["RecordA"] if probes_another else [])
+
+
+def test_dns2_each_name_counts_the_addresses_of_its_own_records() -> None:
+    # p.example.com (its own origin) has one record, whose check probes EipB: held by o.example.com's RecordB only
+    body = world()
+    res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = {"Ref": "EipB"}  # o's check: another record's address
+    cfg = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]
+    cfg["Origins"].append({**cfg["Origins"][0], "Id": "p", "DomainName": "p.example.com"})
+    cfg["CacheBehaviors"] = [{**cfg["DefaultCacheBehavior"], "PathPattern": "/p/*", "TargetOriginId": "p"}]
+    body["Resources"]["CheckP"] = {"Type": "AWS::Route53::HealthCheck", "Properties": {
+        "HealthCheckConfig": {"Type": "TCP", "IPAddress": {"Ref": "EipB"}, "Port": 443}}}
+    body["Resources"]["RecordP"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+        "HostedZoneName": "example.com.", "Name": "p.example.com", "Type": "A", "TTL": 60, "SetIdentifier": "P",
+        "MultiValueAnswer": True, "ResourceRecords": ["192.0.2.50"], "HealthCheckId": {"Ref": "CheckP"}}}
+    found = [f.resource for f in findings(body, "EO-DNS2") if "another record's address" in f.message]
+    assert found == ["RecordA"]
