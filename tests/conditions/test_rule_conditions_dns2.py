@@ -150,3 +150,32 @@ def test_dns2_each_name_counts_the_addresses_of_its_own_records() -> None:
         "MultiValueAnswer": True, "ResourceRecords": ["192.0.2.50"], "HealthCheckId": {"Ref": "CheckP"}}}
     found = [f.resource for f in findings(body, "EO-DNS2") if "another record's address" in f.message]
     assert found == ["RecordA"]
+
+
+def test_dns2_a_simple_alias_evaluating_health_before_the_pool_does_not_end_the_check() -> None:
+    for multivalue in (True, False):
+        body = _alias_to_pool(True, None)
+        if not multivalue:
+            props = res(body, "Alias")
+            del props["SetIdentifier"], props["MultiValueAnswer"]
+        del res(body, "RecordA")["HealthCheckId"]
+        assert _seen(body) == [("EO-DNS2", "RecordA", Severity.ERROR,
+                                "RecordA: multivalue record in zone example.com for gRPC origin o.example.com has no "
+                                f"HealthCheckId: {DEAD}", FIX)]
+    assert not multivalue
+
+
+def test_dns2_a_secondary_before_the_primary_does_not_end_the_check() -> None:
+    body = _failover(world(), primary="SECONDARY", secondary="PRIMARY")  # RecordA secondary, RecordB primary
+    for logical_id in ("RecordA", "RecordB"):
+        del res(body, logical_id)["HealthCheckId"]
+    assert _seen(body) == [(
+        "EO-DNS2", "RecordB", Severity.ERROR, WHERE.format(rid="RecordB", policy="failover") + f" has no HealthCheckId: {DEAD}", FIX)]
+
+
+def test_dns2_a_record_of_two_addresses_lists_both_when_its_check_probes_another() -> None:
+    body = world()
+    res(body, "RecordA")["ResourceRecords"] = [{"Ref": "EipA"}, "192.0.2.77"]
+    res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = {"Ref": "EipB"}
+    found = [f.message for f in findings(body, "EO-DNS2") if "probes" in f.message]
+    assert len(found) == 1 and "not this record's address (S/EipA, 192.0.2.77);" in found[0], found
