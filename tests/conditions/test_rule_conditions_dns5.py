@@ -68,3 +68,15 @@ def test_dns5_the_same_name_in_two_hosted_zones_is_two_groups() -> None:
     quiet(body, "EO-DNS5")
     res(body, "RecordB")["HostedZoneId"] = "Z111"
     assert [f.resource for f in findings(body, "EO-DNS5")] == ["RecordA"]
+
+
+def test_dns5_records_whose_name_is_decided_at_deploy_are_not_grouped() -> None:
+    # two record sets named by one parameter without Default, weighted and multivalue: which name they carry is
+    # chosen at deploy (EO-NJ1 and the rules that read names say so), not read as one name here
+    body = world()
+    body["Parameters"] = {"Name": {"Type": "String"}}
+    name = {"Ref": "Name"}
+    body["Resources"].update(
+        IfW=_record(name, SetIdentifier="w", Weight=1, ResourceRecords=["192.0.2.8"]),
+        IfM=_record(name, SetIdentifier="m", MultiValueAnswer=True, ResourceRecords=["192.0.2.9"]))
+    quiet(body, "EO-DNS5")
