@@ -66,3 +66,15 @@ def test_nj2_a_routing_decided_at_deploy_is_not_named_here() -> None:
     body["Parameters"] = {"Multi": {"Type": "String"}}
     res(body, "RecordA")["MultiValueAnswer"] = {"Ref": "Multi"}
     quiet(body, "EO-NJ2")
+
+
+def test_nj2_a_record_without_type_or_set_id_and_its_cdk_path() -> None:
+    body = world()
+    del body["Resources"]["RecordB"]
+    props = res(body, "RecordA")
+    del props["Type"], props["SetIdentifier"], props["MultiValueAnswer"]
+    props["Frob"] = 1
+    body["Resources"]["RecordA"]["Metadata"] = {"aws:cdk:path": "S/RecordA/Resource"}
+    found = findings(body, "EO-NJ2")
+    assert [(f.resource, f.path, f.message.split(": Frob")[0]) for f in found] == [
+        ("RecordA", "S/RecordA/Resource", "not judged: RecordA: record set o.example.com ? (SetIdentifier -)")]
