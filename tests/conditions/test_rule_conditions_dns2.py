@@ -179,3 +179,19 @@ def test_dns2_a_record_of_two_addresses_lists_both_when_its_check_probes_another
     res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = {"Ref": "EipB"}
     found = [f.message for f in findings(body, "EO-DNS2") if "probes" in f.message]
     assert len(found) == 1 and "not this record's address (S/EipA, 192.0.2.77);" in found[0], found
+
+
+def test_dns2_the_pool_behind_a_secondary_is_judged_after_the_secondary_is_passed_over() -> None:
+    body = _failover(world())  # RecordA primary (checked), RecordB secondary
+    del body["Resources"]["RecordB"], body["Resources"]["CheckB"]
+    body["Resources"]["Secondary"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+        "HostedZoneName": "example.com.", "Name": "o.example.com", "Type": "A", "SetIdentifier": "B", "Failover": "SECONDARY",
+        "AliasTarget": {"DNSName": "pool.example.com", "HostedZoneId": "Z1", "EvaluateTargetHealth": True}}}
+    for i in (1, 2):
+        body["Resources"][f"Pool{i}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": "pool.example.com", "Type": "A", "TTL": 60, "SetIdentifier": f"p{i}",
+            "MultiValueAnswer": True, "ResourceRecords": [f"192.0.2.{i}"]}}
+    assert _seen(body) == [
+        ("EO-DNS2", rid, Severity.ERROR, WHERE.format(rid=rid, policy="multivalue") + f" has no HealthCheckId: {DEAD}", FIX)
+        for rid in ("Pool1", "Pool2")
+    ]
