@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_origin.review.nag import EdgeOriginChecks, _closest_acknowledged
+from tests.cdk_apps import quiet_app
 
 SEGMENT = st.sampled_from(["Dev", "Records", "Origin0", "Resource", "Edge"])
 PATH = st.lists(SEGMENT, min_size=0, max_size=4).map("/".join)
@@ -30,7 +31,7 @@ def test_closest_acknowledgement_is_the_path_or_an_ancestor(path: str, acknowled
 
 def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: int = 1, register_on: str = "app") -> dict:
     try:  # the CloudFormation validation costs 2 s a synth; the prop is newer than the floor (2.264.0)
-        app = cdk.App(outdir=str(tmp_path), builtin_cloud_formation_validation=False)
+        app = quiet_app(outdir=str(tmp_path))
     except TypeError:
         app = cdk.App(outdir=str(tmp_path))
     parent = app

@@ -17,13 +17,14 @@ from edge_origin.errors import EdgeOriginPropError
 from edge_origin.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules import run_rules
+from tests.cdk_apps import quiet_app
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 VPC_SNAPSHOT = SNAPSHOTS / "TelemetryIngestVpcOrigin.template.json"
 
 
 def _stack() -> cdk.Stack:
-    app = cdk.App(context={"aws:cdk:enable-path-metadata": False}, builtin_cloud_formation_validation=False)
+    app = quiet_app(context={"aws:cdk:enable-path-metadata": False})
     return cdk.Stack(app, "S", env=cdk.Environment(account="123456789012", region="us-east-1"))
 
 
@@ -144,7 +145,7 @@ def test_snapshot() -> None:
     from stacks.reference import ReferenceConfig
 
     context = {**cdk_json_context(), "aws:cdk:enable-path-metadata": True, "aws:cdk:version-reporting": False}
-    app = cdk.App(context=context, builtin_cloud_formation_validation=False)
+    app = quiet_app(context=context)
     stack = build_vpc_origin_stack(app, ReferenceConfig.from_context(app.node))
     rendered = json.dumps(_template(stack), indent=1, sort_keys=True) + "\n"
     if os.environ.get("UPDATE_SNAPSHOTS") == "1":

@@ -76,6 +76,18 @@ ORIGIN_IP_ADDRESS_TYPES = {
 """``CustomOriginConfig.IpAddressType`` (botocore 1.44.8 cloudfront ``IpAddressType``: ipv4, ipv6, dualstack)."""
 
 
+#: aws-cdk-lib releases older than the one this was measured on (2.264 at the floor of pyproject.toml)
+#: refuse origin keepalive and read timeouts above 180 s at construction ("readTimeout: Must be an int
+#: between 1 and 180 seconds"), though CloudFront takes what the account's quota allows (issue 37): the
+#: L2 gets at most this, and a property override writes the value given (2.275 takes it directly).
+L2_TIMEOUT_CAP_S = 180
+
+
+def l2_timeout(seconds: int) -> cdk.Duration:
+    """An origin timeout for the aws-cdk-lib L2 (capped, see ``L2_TIMEOUT_CAP_S``)."""
+    return cdk.Duration.seconds(min(seconds, L2_TIMEOUT_CAP_S))
+
+
 def response_completion_timeout_seconds(where: str | ConstructLabel, value: object, read_s: int) -> int | None:
     """``response_completion_timeout`` as whole seconds in 1..3600 and at least the read timeout, or None.
 
@@ -338,8 +350,8 @@ class GrpcEdgeDistribution(Construct):
             protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             https_port=origin_port,
             origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
-            keepalive_timeout=cdk.Duration.seconds(self.keepalive_timeout_seconds),
-            read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
+            keepalive_timeout=l2_timeout(self.keepalive_timeout_seconds),
+            read_timeout=l2_timeout(self.read_timeout_seconds),
             custom_headers=self.origin_verification.custom_headers if self.origin_verification else None,
             **newer,
         )
@@ -369,6 +381,17 @@ class GrpcEdgeDistribution(Construct):
         )
         if self.origin_verification is not None:
             self.distribution.node.default_child.add_metadata(METADATA_KEY, self.origin_verification.metadata)
+        self._write_timeouts_above_the_l2_cap()
+
+    #: Where the origin's timeouts live in ``DistributionConfig.Origins[0]``.
+    ORIGIN_CONFIG_KEY = "CustomOriginConfig"
+
+    def _write_timeouts_above_the_l2_cap(self) -> None:
+        """Timeouts above what older aws-cdk-lib L2s take, written to the template as given."""
+        cfn = self.distribution.node.default_child
+        for member, seconds in (("OriginKeepaliveTimeout", self.keepalive_timeout_seconds), ("OriginReadTimeout", self.read_timeout_seconds)):
+            if seconds > L2_TIMEOUT_CAP_S:
+                cfn.add_property_override(f"DistributionConfig.Origins.0.{self.ORIGIN_CONFIG_KEY}.{member}", seconds)
 
     def _response_completion_duration(self) -> cdk.Duration | None:
         seconds = self.response_completion_timeout_seconds

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import aws_cdk as cdk
 from aws_cdk import aws_cloudfront as cloudfront
 from aws_cdk import aws_cloudfront_origins as origins
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
-from edge_origin.cdk.edge import GrpcEdgeDistribution
+from edge_origin.cdk.edge import GrpcEdgeDistribution, l2_timeout
 from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_seconds_range
 from edge_origin.profile.hops import CF_TIMEOUT_CEILING_S, CF_VPC_ORIGIN_TIMEOUT_RANGE
 
@@ -77,18 +76,22 @@ class GrpcVpcOriginDistribution(GrpcEdgeDistribution):
         self._origin_port = kwargs.get("origin_port", 443)
         super().__init__(scope, construct_id, **kwargs)
 
+    ORIGIN_CONFIG_KEY = "VpcOriginConfig"
+
     def _chosen_origin(self, http_origin: cloudfront.IOrigin) -> cloudfront.IOrigin:
+        # the newer prop only when set: the floor aws-cdk-lib (pyproject) may not know it
+        newer = {"response_completion_timeout": self._response_completion_duration()} if self._response_completion_duration() else {}
         return origins.VpcOrigin.with_network_load_balancer(
             self._load_balancer,
             domain_name=self.origin_name,
             protocol_policy=cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             https_port=self._origin_port,
             origin_ssl_protocols=[cloudfront.OriginSslPolicy.TLS_V1_2],
-            keepalive_timeout=cdk.Duration.seconds(self.keepalive_timeout_seconds),
-            read_timeout=cdk.Duration.seconds(self.read_timeout_seconds),
+            keepalive_timeout=l2_timeout(self.keepalive_timeout_seconds),
+            read_timeout=l2_timeout(self.read_timeout_seconds),
             custom_headers=self.origin_verification.custom_headers if self.origin_verification else None,
             vpc_origin_name=self._vpc_origin_name,
-            response_completion_timeout=self._response_completion_duration(),
+            **newer,
         )
 
 

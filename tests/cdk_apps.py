@@ -1,0 +1,16 @@
+"""CDK apps for tests, across the aws-cdk-lib releases pyproject.toml allows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aws_cdk as cdk
+
+
+def quiet_app(**kwargs: Any) -> cdk.App:
+    """An App without aws-cdk-lib's own CloudFormation validation (a slow step these tests do not
+    need); releases before the prop existed (the floor, 2.264) have no such validation to turn off."""
+    try:
+        return cdk.App(builtin_cloud_formation_validation=False, **kwargs)
+    except TypeError:
+        return cdk.App(**kwargs)
