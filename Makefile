@@ -32,12 +32,15 @@ synth: setup
 	$(BIN)/edge-origin check cdk.out
 	$(BIN)/edge-origin report cdk.out --format text
 
-## The tests (slow end-to-end ones included), at the newest aws-cdk-lib the ranges allow.
+## The tests (slow end-to-end ones included), at the newest aws-cdk-lib the ranges allow, one pytest-xdist
+## worker per core (`worksteal`: a worker that runs out takes queued tests from the other, so the long
+## end-to-end tests do not leave a core idle). `make test XDIST=` runs them in one process.
+XDIST ?= -n auto --dist worksteal
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(XDIST)
 
 test-fast: setup
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" $(XDIST)
 
 ## Flake watch: the non-slow suite N times (default 5), each with its own hypothesis seed and a fresh
 ## example database, then the failures per test (`make flake N=1 FLAKE_ARGS="tests/diff"`).
