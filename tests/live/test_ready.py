@@ -74,6 +74,22 @@ def stub_account_limit(session: Any, count: int) -> None:
             lambda params: {"Limit": {"Type": params["Type"], "Value": 200}, "Count": count})
 
 
+def stub_guards(session: Any, protected: bool, active_record_check: bool = False) -> None:
+    """Route 53's guards as the API reference shapes them (moto 5.2.5 has neither operation): the origin's A
+    records protected or not (``ListResourceRecordSetProtections``), and the zone's ``Features`` added to
+    moto's own ``GetHostedZone`` answer (``ChangeGuardrails``, ``ChangeHistory``)."""
+    route53 = session.client("route53")
+    rows = [{"RecordName": f"{ORIGIN}.", "RecordType": "A"}] if protected else []
+    _answer(route53, "ListResourceRecordSetProtections", "route53", lambda params: {"ResourceRecordSetProtections": rows})
+    status = "ENABLED" if active_record_check else "DISABLED"
+
+    def with_features(parsed: dict[str, Any], **_: Any) -> None:
+        parsed["HostedZone"]["Features"] = {"ChangeGuardrails": [{"Name": "ACTIVE_RECORD_CHECK", "Status": status}],
+                                            "ChangeHistory": {"Status": "DISABLED"}}
+
+    route53.meta.events.register("after-call.route53.GetHostedZone", with_features)
+
+
 def put_path_alarms(session: Any, built: Any, skip: str = "") -> None:
     """What OriginWatch deploys: imbalance (math over each NLB), resets, healthy records, 5xx."""
     cw = session.client("cloudwatch")
@@ -107,6 +123,7 @@ def ready_account(session: Any, **options: Any) -> Any:
     put_path_alarms(session, built)
     stub_reservations(session, {lb.arn: reservation(4000 * 2) for lb in built.nlbs})
     stub_account_limit(session, len(built.health_checks))
+    stub_guards(session, protected=True)
     return built
 
 
@@ -125,7 +142,10 @@ def test_ready_account_every_line_ready(moto_session: Any) -> None:
     capacity = [line for line in report.lines if line.check == "capacity"]
     assert capacity[0].subject == "nlb-1 us-east-1a" and capacity[0].source == "elbv2 DescribeCapacityReservation"
     assert capacity[0].detail == "8000 LCU requested, zone provisioned (4000 effective); 2 decrease(s) left today"
-    assert report.summary().startswith("READY: 15 ready, 0 not ready, 0 not read")
+    (guards,) = [line for line in report.lines if line.check == "guards"]
+    assert guards.subject == ORIGIN and "protected: A" in guards.detail
+    assert report.summary().startswith("READY: 16 ready, 0 not ready, 0 not read")
+    assert report.summary().endswith("; not asked: --connection-profile, --rehearsal")
 
 
 def test_missing_reservation_on_one_nlb(moto_session: Any) -> None:
@@ -229,6 +249,7 @@ def test_quota_not_read_is_not_ready(moto_session: Any) -> None:
     accounts.fill_moto_gaps(moto_session, built)
     put_path_alarms(moto_session, built)
     stub_reservations(moto_session, {lb.arn: reservation(8000) for lb in built.nlbs})
+    stub_guards(moto_session, protected=True)
     report = ready(moto_session, [ORIGIN])
     assert not_ready(report) == {("quota", "Route 53 health checks per account (account)", NOT_READ)}
 
@@ -237,7 +258,8 @@ def test_formats(moto_session: Any) -> None:
     ready_account(moto_session)
     report = ready(moto_session, [ORIGIN])
     data = json.loads(json.dumps(report.to_dict()))
-    assert data["ok"] is True and data["counts"] == {"ready": 15, "not ready": 0, "not read": 0}
+    assert data["ok"] is True and data["counts"] == {"ready": 16, "not ready": 0, "not read": 0}
+    assert data["not_asked"] == ["--connection-profile", "--rehearsal"]
     assert set(data["lines"][0]) == {"check", "subject", "status", "detail", "source", "fix"}
     markdown = report.markdown()
     assert markdown.startswith("## edge-origin ready: READY") and "| ready | capacity | `nlb-1 us-east-1a` |" in markdown
@@ -261,8 +283,77 @@ def test_cli_exit_codes(moto_session: Any, monkeypatch: pytest.MonkeyPatch, caps
     (["--format", "xml"], "--format 'xml': allowed text, markdown, json"),
     (["--name", "a b"], "--name 'a b': not a DNS name"),
     (["--templates", "/nonexistent/t.json"], "/nonexistent/t.json"),
+    (["--connection-profile", "/nonexistent/p.yaml"], "--connection-profile: "),
+    (["--rehearsal", "/nonexistent/r.json"], "--rehearsal /nonexistent/r.json: not a readable JSON file"),
+    (["--no-in-vpc-clients"], "--in-vpc-clients/--no-in-vpc-clients: only with --connection-profile FILE"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["ready", *argv]) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# --- guards, profile, rehearsal (issue 33: "guards on the origin names", "the connection profile
+# consistent", "the last rehearsal's verdict if a result file is given") --------------------------------
+@pytest.mark.parametrize(("protected", "active_record_check", "status"), [
+    (True, False, READY), (False, True, READY), (False, False, NOT_READY)])
+def test_guards_line(moto_session: Any, protected: bool, active_record_check: bool, status: str) -> None:
+    ready_account(moto_session)
+    stub_guards(moto_session, protected, active_record_check)
+    report = ready(moto_session, [ORIGIN])
+    (line,) = [line for line in report.lines if line.check == "guards"]
+    assert line.status == status, line
+    assert not_ready(report) == ({("guards", ORIGIN, NOT_READY)} if status == NOT_READY else set())
+    if status == NOT_READY:
+        assert "unguarded" in line.detail and "the DNS plan race" in line.detail
+        assert "create-resource-record-set-protections" in line.fix and f"RecordName={ORIGIN}" in line.fix
+
+
+def test_guards_moto_cannot_report_is_not_read(moto_session: Any) -> None:
+    """moto 5.2.5 has no ListResourceRecordSetProtections and no Features: "not read", never ready."""
+    built = accounts.multivalue(moto_session)
+    accounts.fill_moto_gaps(moto_session, built)
+    put_path_alarms(moto_session, built)
+    stub_reservations(moto_session, {lb.arn: reservation(8000) for lb in built.nlbs})
+    stub_account_limit(moto_session, len(built.health_checks))
+    report = ready(moto_session, [ORIGIN])
+    assert not_ready(report) == {("guards", ORIGIN, NOT_READ)}
+    assert "did not report its protections" in report.not_ready()[0].detail and not report.ok
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("preset: default\n", READY),
+    # a client pinging every 10 s against a server that allows one ping every 5 minutes: GOAWAY too_many_pings
+    ("preset: default\nclient_keepalive_time_s: 10\nserver_min_ping_interval_s: 300\n", NOT_READY),
+])
+def test_profile_line(moto_session: Any, tmp_path: Any, text: str, status: str) -> None:
+    ready_account(moto_session)
+    path = tmp_path / "profile.yaml"
+    path.write_text(text)
+    report = ready(moto_session, [ORIGIN], profile=path)
+    (line,) = [line for line in report.lines if line.check == "profile"]
+    assert line.status == status, line
+    assert report.ok is (status == READY) and "--connection-profile" not in report.not_asked
+    if status == NOT_READY:
+        assert "error finding(s)" in line.detail and line.fix
+
+
+@pytest.mark.parametrize(("verdict", "status"), [("spread", READY), ("pile-up", NOT_READY)])
+def test_rehearsal_line(moto_session: Any, tmp_path: Any, verdict: str, status: str) -> None:
+    ready_account(moto_session)
+    path = tmp_path / "rehearsal.json"
+    path.write_text(json.dumps({"verdict": verdict, "max_over_mean": 1.1 if verdict == "spread" else 3.9,
+                                "clients": 500, "policy": "round_robin", "errors": {}}))
+    report = ready(moto_session, [ORIGIN], rehearsal=path)
+    (line,) = [line for line in report.lines if line.check == "rehearsal"]
+    assert line.status == status and line.detail.startswith(f"{verdict}: max/mean connections")
+    assert report.ok is (status == READY) and report.not_asked == ["--connection-profile"]
+
+
+@pytest.mark.parametrize("content", ["{}", "[1]", "not json", '{"verdict": "fine"}'])
+def test_cli_rehearsal_file_that_is_not_a_result_is_exit_2(content: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    assert cli.main(["ready", "--rehearsal", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--rehearsal {path}" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

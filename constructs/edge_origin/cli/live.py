@@ -176,7 +176,7 @@ def _add_ready(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "ready",
         help="before an event: one read-only report (quotas, NLB capacity reservations per zone, origin records, "
-             "alarms); exit 0 only when every line is ready",
+             "alarms, Route 53 guards, optionally a connection profile and a rehearsal result); exit 0 only when every line is ready",
     )
     p.add_argument("--name", action="append", default=[], metavar="NAME",
                    help="the origin name (repeatable; treated as a gRPC origin). Default: every CloudFront origin name found")
@@ -184,6 +184,15 @@ def _add_ready(sub: argparse._SubParsersAction) -> None:
                    help="also check what these templates or cdk.out directories still create against the quotas (preflight)")
     p.add_argument("--event-time", metavar="TIME", help="when the event starts (ISO 8601, e.g. 2026-12-24T18:00Z): said in the report")
     p.add_argument("--format", default="text", help="text | markdown | json (default: text)")
+    p.add_argument("--connection-profile", metavar="FILE",
+                   help="also judge this connection profile (as `edge-origin profile check FILE`): a 'profile' line")
+    vpc = p.add_mutually_exclusive_group()
+    vpc.add_argument("--in-vpc-clients", dest="in_vpc_clients", action="store_true", default=None,
+                     help="with --connection-profile: clients in the VPC reach the NLB directly (the default unless the file says)")
+    vpc.add_argument("--no-in-vpc-clients", dest="in_vpc_clients", action="store_false",
+                     help="with --connection-profile: only CloudFront reaches the NLB (skips the in-VPC client checks)")
+    p.add_argument("--rehearsal", metavar="FILE",
+                   help="also report the verdict of this `edge-origin rehearse --json` result: a 'rehearsal' line")
     add_session_arguments(p)
     p.set_defaults(func=_live(_cmd_ready))
 
@@ -206,7 +215,7 @@ def parse_event_time(text: str | None) -> Any:
 def _cmd_ready(args: argparse.Namespace) -> int:
     import json
 
-    from edge_origin.live.ready import ready
+    from edge_origin.live.ready import ReadyInputError, load_profile_file, load_rehearsal_result, ready
     from edge_origin.model import load_model, normalize_name
 
     if args.format not in READY_FORMATS:
@@ -217,7 +226,17 @@ def _cmd_ready(args: argparse.Namespace) -> int:
     event_time = parse_event_time(args.event_time)
     if args.templates:
         load_model(args.templates)  # bad templates are bad input before any API call
-    report = ready(_session(args), args.name, templates=args.templates, event_time=event_time)
+    if args.in_vpc_clients is not None and args.connection_profile is None:
+        raise UsageError("--in-vpc-clients/--no-in-vpc-clients: only with --connection-profile FILE")
+    try:  # bad files are bad input before any API call
+        if args.connection_profile is not None:
+            load_profile_file(args.connection_profile)
+        if args.rehearsal is not None:
+            load_rehearsal_result(args.rehearsal)
+    except ReadyInputError as exc:
+        raise UsageError(str(exc)) from None
+    report = ready(_session(args), args.name, templates=args.templates, event_time=event_time, profile=args.connection_profile,
+                   in_vpc_clients=args.in_vpc_clients, rehearsal=args.rehearsal)
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n")
     elif args.format == "markdown":

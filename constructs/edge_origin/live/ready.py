@@ -24,6 +24,17 @@ Lines, in order:
   NLB flow imbalance (``AWS/NetworkELB ActiveFlowCount``) and resets (``TCP_ELB_Reset_Count``)
   over every NLB of the path, healthy records (``AWS/Route53 HealthCheckStatus``) over every
   record's check, CloudFront 5xx (``AWS/CloudFront 5xxErrorRate``) per distribution in front.
+- **guards** per origin name: Route 53's own guard against the DNS plan race (incident 2): a record
+  set protection on the name's A records (``ListResourceRecordSetProtections``) or the zone's
+  ``ACTIVE_RECORD_CHECK`` change guardrail (``GetHostedZone`` ``Features``). Where Route 53 reports
+  neither (moto 5.2.5, an older API, AccessDenied) the line is ``not read``, never ready.
+- **profile** (``--connection-profile FILE``): the connection profile's checks (``edge-origin profile check``):
+  ready when no error finding.
+- **rehearsal** (``--rehearsal FILE``): the verdict of a ``edge-origin rehearse --json`` result:
+  ready when its connections spread (``spread``), not ready on a pile-up.
+
+The last two are asked for, not read: without the flag there is no line, and the summary says
+which of them were not asked (``not asked: ...``) so a report never claims more than it read.
 """
 
 from __future__ import annotations
@@ -79,6 +90,7 @@ class ReadyReport:
     lines: list[ReadyLine] = field(default_factory=list)
     event_time: dt.datetime | None = None
     now: dt.datetime | None = None
+    not_asked: list[str] = field(default_factory=list)  # optional inputs not given (--connection-profile, --rehearsal)
 
     @property
     def ok(self) -> bool:
@@ -99,7 +111,9 @@ class ReadyReport:
     def summary(self) -> str:
         c = self.counts()
         verdict = "READY" if self.ok else "NOT READY"
-        return f"{verdict}: {c[READY]} ready, {c[NOT_READY]} not ready, {c[NOT_READ]} not read in {self.region}{self._event()}"
+        asked = f"; not asked: {', '.join(self.not_asked)}" if self.not_asked else ""
+        return (f"{verdict}: {c[READY]} ready, {c[NOT_READY]} not ready, {c[NOT_READ]} not read in {self.region}"
+                f"{self._event()}{asked}")
 
     def text(self) -> str:
         return "\n".join([*(line.text() for line in self.lines), self.summary()]) + "\n"
@@ -118,7 +132,7 @@ class ReadyReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"region": self.region, "ok": self.ok, "counts": self.counts(),
-                "event_time": self.event_time.isoformat() if self.event_time else None,
+                "event_time": self.event_time.isoformat() if self.event_time else None, "not_asked": list(self.not_asked),
                 "lines": [asdict(line) for line in self.lines]}
 
 
@@ -357,8 +371,19 @@ def ready(
     templates: Sequence[str | Path] = (),
     event_time: dt.datetime | None = None,
     now: dt.datetime | None = None,
+    profile: str | Path | None = None,
+    in_vpc_clients: bool | None = None,
+    rehearsal: str | Path | None = None,
 ) -> ReadyReport:
-    """Read the account (List/Describe/Get only) and judge each line (see the module docstring)."""
+    """Read the account (List/Describe/Get only) and judge each line (see the module docstring).
+
+    ``profile``: a connection profile file (``profile check``'s input; ``in_vpc_clients`` as its flag);
+    ``rehearsal``: a ``rehearse --json`` result file. Both are read before the account: a bad file
+    raises ``ReadyInputError`` naming the flag, and nothing is called."""
+    if profile is not None:
+        load_profile_file(profile)
+    if rehearsal is not None:
+        load_rehearsal_result(rehearsal)
     wanted = [n for n in (normalize_name(x) for x in names) if n]
     now = now or dt.datetime.now(dt.UTC)
     hours = (event_time - now).total_seconds() / 3600 if event_time is not None else None
@@ -394,8 +419,103 @@ def ready(
                   for r in model.record_sets(name) if r.health_check is not None}
         report.lines += alarm_lines(alarms, alarms_why, name, nlbs, {k: v for k, v in checks.items() if k},
                                     _distribution_ids(model, name))
+    report.lines += guard_lines(account, model, source, origins)
     report.lines.append(audit_line(account, bool(wanted)))
+    if profile is not None:
+        report.lines.append(profile_line(profile, in_vpc_clients=in_vpc_clients))
+    if rehearsal is not None:
+        report.lines.append(rehearsal_line(rehearsal))
+    report.not_asked = [flag for flag, given in (("--connection-profile", profile), ("--rehearsal", rehearsal)) if given is None]
     return report
+
+
+# --- guards, profile, rehearsal ---------------------------------------------------------------------
+GUARD_SOURCE = "route53 ListResourceRecordSetProtections, GetHostedZone (Features)"
+
+
+class ReadyInputError(ValueError):
+    """A file given to ``ready`` that it cannot use (names the flag)."""
+
+
+def guard_lines(account: LiveAccount, model: TemplateModel, source: ClientSource, names: Sequence[str]) -> list[ReadyLine]:
+    """One line per origin name: Route 53's own guard against a change that leaves it without addresses."""
+    from edge_origin.live.guards_audit import name_guards
+
+    if "route53" in account.unavailable:
+        why = f"not read: route53 ({account.unavailable['route53']})"
+        return [ReadyLine("guards", name, NOT_READ, why, GUARD_SOURCE, "Grant the read-only Route 53 actions.") for name in names]
+    found = {normalize_name(g.name): g for g in name_guards(account, model, source.client("route53"))}
+    lines = []
+    for name in names:
+        guards = found.get(normalize_name(name))
+        fix = (f"Protect it: aws route53 create-resource-record-set-protections --hosted-zone-id "
+               f"{guards.zone_id if guards else 'ZONE_ID'} --protections RecordName={name},RecordType=A (edge-origin enact "
+               "--unprotect lifts it for a planned change), or turn on ACTIVE_RECORD_CHECK (ADVANCED tier); both cost money.")
+        if guards is None:
+            lines.append(ReadyLine("guards", name, NOT_READ, "not read: no public hosted zone of the account holds this origin "
+                                   "name", GUARD_SOURCE, "Name the origin with --name as its records spell it."))
+        elif guards.protected or (guards.guardrails and "ACTIVE_RECORD_CHECK" in guards.guardrails):
+            lines.append(ReadyLine("guards", name, READY, guards.line(), GUARD_SOURCE))
+        elif guards.protected is None or guards.guardrails is None:
+            lines.append(ReadyLine("guards", name, NOT_READ, "not read: Route 53 did not report "
+                                   + ("its protections" if guards.protected is None else "the zone's guardrails")
+                                   + f" ({guards.line()}): an endpoint without these operations or AccessDenied",
+                                   GUARD_SOURCE, "Grant route53:ListResourceRecordSetProtections and route53:GetHostedZone."))
+        else:
+            lines.append(ReadyLine("guards", name, NOT_READY, f"unguarded: {guards.line()}; Route 53 accepts a change that "
+                                   "leaves it without addresses (the DNS plan race)", GUARD_SOURCE, fix))
+    return lines
+
+
+def load_profile_file(path: str | Path) -> Any:
+    """(profile, in_vpc_clients from the file); ReadyInputError naming ``--connection-profile``."""
+    from edge_origin.profile.cli import load_path_profile
+
+    try:
+        return load_path_profile(str(path))
+    except (ValueError, OSError) as exc:  # ProfileError names the file and the field
+        raise ReadyInputError(f"--connection-profile: {exc}") from None
+
+
+def profile_line(path: str | Path, *, in_vpc_clients: bool | None = None) -> ReadyLine:
+    """The connection profile's checks (``profile check``): ready when no error finding."""
+    profile, from_file = load_profile_file(path)
+    in_vpc = in_vpc_clients if in_vpc_clients is not None else from_file
+    found = profile.check(source=str(path), in_vpc_clients=in_vpc)
+    errors = [f for f in found if f.severity is Severity.ERROR]
+    source = f"connection profile {path} (edge-origin profile check)"
+    if errors:
+        return ReadyLine("profile", str(path), NOT_READY, f"{len(errors)} error finding(s): {errors[0].rule}: "
+                         f"{errors[0].message}", source, errors[0].fix)
+    return ReadyLine("profile", str(path), READY, f"consistent ({len(found)} finding(s) below error)", source)
+
+
+def load_rehearsal_result(path: str | Path) -> dict[str, Any]:
+    """A ``rehearse --json`` result; ReadyInputError naming ``--rehearsal``."""
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ReadyInputError(f"--rehearsal {path}: not a readable JSON file ({exc.__class__.__name__})") from None
+    if not isinstance(data, dict) or data.get("verdict") not in ("spread", "pile-up"):
+        raise ReadyInputError(f"--rehearsal {path}: not an `edge-origin rehearse --json` result (its 'verdict' must be "
+                              "'spread' or 'pile-up')")
+    return data
+
+
+def rehearsal_line(path: str | Path) -> ReadyLine:
+    """The last rehearsal's verdict: ready when it spread."""
+    data = load_rehearsal_result(path)
+    ratio = data.get("max_over_mean")
+    errors = sum(v for v in (data.get("errors") or {}).values() if isinstance(v, int | float))
+    detail = (f"{data['verdict']}: max/mean connections {ratio}, {data.get('clients', '?')} clients, "
+              f"policy {data.get('policy', '?')}, {errors:g} error(s)")
+    source = f"rehearsal result {path} (edge-origin rehearse --json)"
+    if data["verdict"] != "spread":
+        return ReadyLine("rehearsal", str(path), NOT_READY, detail, source,
+                         "The origin's connections piled up: fix the records (EO-DNS1) and rehearse again.")
+    return ReadyLine("rehearsal", str(path), READY, detail, source)
 
 
 def _distribution_ids(model: TemplateModel, name: str) -> dict[str, str]:
@@ -408,4 +528,4 @@ def _distribution_ids(model: TemplateModel, name: str) -> dict[str, str]:
     return out
 
 
-__all__ = ["NOT_READ", "NOT_READY", "READY", "ReadyLine", "ReadyReport", "ready"]
+__all__ = ["NOT_READ", "NOT_READY", "READY", "ReadyInputError", "ReadyLine", "ReadyReport", "ready"]
