@@ -182,3 +182,14 @@ def test_every_docs_page_is_in_the_index() -> None:
     pages = {p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").glob("*.md")} - {"docs/README.md"}
     assert pages <= listed, f"docs/README.md does not list: {sorted(pages - listed)}"
     assert listed >= PAGES_IN_FLIGHT, index[:200]
+
+
+def test_the_readme_is_a_front_door() -> None:
+    """At most about 300 lines (issue 32), opening with the two commands exactly as .ci/run and the
+    Makefile know them, and linking the docs index (which lists every page: see below)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300, len(text.splitlines())
+    first_block = text.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert [line.split()[:2] for line in first_block] == [["make", "synth"], ["make", "test"]], first_block
+    linked = {f for f, _ in links(ROOT / "README.md")}
+    assert {"docs/README.md", "RULES.md", "docs/cli.md"} <= linked, linked
