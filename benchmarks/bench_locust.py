@@ -6,8 +6,8 @@ run bounded by ``--max-seconds``.
 
     PYTHONPATH=constructs python benchmarks/bench_locust.py [--clients 1000] [--edges 20] [--repeat 2]
 
-Measured here (2 cores shared with other work; figures move with the load): see the README's
-rehearsal section for the last figures and the command that printed them.
+Measured here (2 cores shared with other work; figures move with the load): see docs/rehearsal.md,
+"The same rehearsal as Locust workers", for the last figures and the command that printed them.
 """
 
 from __future__ import annotations

@@ -1,10 +1,14 @@
-"""The README's command blocks, and what the tests do with each: run it (with a fixture), or skip
-it with a reason. ``tests/test_readme_commands.py`` fails on any command block that is in neither.
+"""The command blocks of README.md and of every docs/*.md page, and what the tests do with each:
+run it (with a fixture), or skip it with a reason. ``tests/test_readme_commands.py`` fails on any
+command block that is in neither.
 
-To add a block (a new README section with a ```sh or ```console block):
+To add a block (a ```sh or ```console block in the README or a docs page):
 1. Run ``python -m pytest -q tests/test_readme_commands.py -k listed``: the failure names the
-   block's line and its KEY (its first command, ``$ `` and comments stripped, spaces collapsed).
-2. Add ``"<a prefix of that key>": Run(...)`` or ``Skip("why it cannot run here")`` to ``BLOCKS``.
+   block's file and line and its KEY (its first command, ``$ `` and comments stripped, spaces
+   collapsed).
+2. Add ``("<file>", "<a prefix of that key>"): Run(...)`` or ``Skip("why it cannot run here")`` to
+   ``BLOCKS`` (``<file>`` as the repository names it: ``README.md``, ``docs/live.md``; a bare
+   ``"<prefix>"`` key means ``README.md``).
    ``Run`` fields: ``fixture`` (a name in ``FIXTURES`` below: the folder the commands run in),
    ``slow`` (marks it ``@pytest.mark.slow``), ``stand_ins`` ({command index: reason} for commands
    the fixture stands in for, e.g. a ``cdk synth`` whose output the fixture already made),
@@ -30,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 COMMAND_LANGS = ("sh", "console", "bash", "shell", "shell-session")
 FENCE = re.compile(r"^```(\S*)\s*$")
 
@@ -37,16 +42,17 @@ FENCE = re.compile(r"^```(\S*)\s*$")
 @dataclass(frozen=True)
 class Command:
     text: str  # what bash runs (continuations joined)
-    line: int  # README line of its first line
+    line: int  # line of its first line in the page
     output: tuple[str, ...] = ()  # console style: the lines shown after it
     comment_code: int | None = None  # "exit N" in its comment or output
 
 
 @dataclass(frozen=True)
 class Block:
-    line: int  # README line of the opening fence
+    line: int  # line of the opening fence in its file
     lang: str
     commands: tuple[Command, ...]
+    file: str = "README.md"  # the page, relative to the repository root
 
     @property
     def key(self) -> str:
@@ -97,7 +103,7 @@ def _code_in(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def parse_blocks(text: str) -> list[Block]:
+def parse_blocks(text: str, file: str = "README.md") -> list[Block]:
     """Every fenced block whose language is a shell: its commands (and console output)."""
     blocks: list[Block] = []
     lines = text.splitlines()
@@ -112,7 +118,7 @@ def parse_blocks(text: str) -> list[Block]:
         while j < len(lines) and not lines[j].startswith("```"):
             j += 1
         if lang in COMMAND_LANGS:
-            blocks.append(Block(start, lang, tuple(_commands(lines[start:j], start + 1))))
+            blocks.append(Block(start, lang, tuple(_commands(lines[start:j], start + 1)), file))
         i = j + 1
     return blocks
 
@@ -210,51 +216,78 @@ _SYNTH_STAND_IN = ("installs the app's requirements from the registry and synthe
                    "fixture holds the reference app synthesized as both sides (../main.cdk.out, cdk.out)")
 _LIVE = "reads or changes a live AWS account"
 
-# key prefix -> what the tests do with the block (see the module docstring)
-BLOCKS: dict[str, Run | Skip] = {
-    "make synth": Skip("builds a fresh venv and node_modules and runs the whole suite (what CI runs)"),
+# (page, key prefix) -> what the tests do with the block (see the module docstring)
+BLOCKS: dict[tuple[str, str] | str, Run | Skip] = {
+    ("README.md", "make synth"): Skip("builds a fresh venv and node_modules and runs the whole suite (what CI runs)"),
     # the install section: a copy of this checkout stands in for the clone; pip installs it into a
     # fresh venv there (from the package index: slow), then the reference app synthesizes without the CLI
-    "git clone https://github.com/edge-origin/edge-origin": Run(
+    ("README.md", "git clone https://github.com/edge-origin/edge-origin"): Run(
         fixture="clone", slow=True, stand_ins={0: "the fixture is a copy of this checkout (what the clone holds)"}),
-    "edge-origin --version": Run(),
-    "edge-origin check cdk.out/": Run(),
-    "git worktree add --detach ../main-checkout main": Run(
+    # the walk-through: the fixture's cdk.out (the reference app) stands in for the user's synth
+    ("README.md", "npx cdk synth"): Run(stand_ins={0: "needs the CDK CLI; the fixture holds the reference app "
+                                                      "synthesized (tests/test_constructs_readme.py runs the example)"}),
+    ("README.md", "edge-origin check tests/fixtures/diff/naive-migration/base"): Run(),
+    ("README.md", "edge-origin diff --base tests/fixtures/diff/naive-migration"): Run(),
+    ("docs/rules.md", "edge-origin --version"): Run(),
+    ("docs/rules.md", "edge-origin check cdk.out/"): Run(),
+    ("docs/review.md", "git worktree add --detach ../main-checkout main"): Run(
         fixture="git-main", stand_ins={1: _SYNTH_STAND_IN, 2: _SYNTH_STAND_IN}),
-    "edge-origin diff --base tests/fixtures/diff/naive-migration": Run(),
-    "edge-origin profile check my-profile.yaml": Run(),
-    "edge-origin profile render --lang python-interceptor": Run(),
+    ("docs/review.md", "edge-origin diff --base tests/fixtures/diff/naive-migration"): Run(),
+    ("docs/connection-profile.md", "edge-origin profile check my-profile.yaml"): Run(),
+    ("docs/origin-verification.md", "edge-origin profile render --lang python-interceptor"): Run(),
     # the kill run's verdict is the loopback's (moved clients can tip max/mean past 1.35): 0 or 1, never 2
-    "edge-origin rehearse cdk.out --name origin.telemetry.example.com --clients 500": Run(slow=True, codes={1: (0, 1)}),
-    "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust": Run(slow=True),
-    "edge-origin model fit": Run(slow=True),
-    "edge-origin model compare": Skip(
+    ("docs/rehearsal.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --clients 500"): Run(
+        slow=True, codes={1: (0, 1)}),
+    ("docs/rehearsal.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust"): Run(
+        slow=True),
+    ("docs/rehearsal.md", "edge-origin model fit"): Run(slow=True),
+    ("docs/rehearsal.md", "edge-origin model compare"): Skip(
         "its loopback column varies run to run; tests/rehearsal/test_model_agreement.py runs the same comparison "
         "and holds it to the stated bands"
     ),
-    "EDGE_ORIGIN_LOCUST_CONFIG=rehearsal.json locust": Skip(
+    ("docs/rehearsal.md", "EDGE_ORIGIN_LOCUST_CONFIG=rehearsal.json locust"): Skip(
         "a multi-machine run (a master and worker machines, a hand-written configuration); "
         "tests/rehearsal/test_rehearsal_locust.py runs the same locustfile with a local master and 2 workers"
     ),
-    "edge-origin watch --grpc-origin": Skip(f"{_LIVE} (CloudWatch); tests/live/test_watch.py runs watch against moto"),
-    "edge-origin plan show": Skip(f"{_LIVE} (Route 53); tests/live_write/ runs the same commands against moto"),
-    "edge-origin audit": Skip(f"{_LIVE}; tests/live/ runs audit against moto"),
-    "edge-origin verify cdk.out": Skip(f"{_LIVE}; tests/live/ runs verify against moto"),
-    "edge-origin preflight cdk.out": Skip(f"{_LIVE}; tests/live/ runs preflight against moto"),
-    "edge-origin ready --name api.example.com": Skip(f"{_LIVE}; tests/live/test_ready.py runs ready against moto"),
-    "edge-origin dns-spread origin.example.com --resolver 127.0.0.1:46112": Skip(
+    ("docs/live.md", "edge-origin watch --grpc-origin"): Skip(
+        f"{_LIVE} (CloudWatch); tests/live/test_watch.py runs watch against moto"),
+    ("docs/live.md", "edge-origin plan show"): Skip(f"{_LIVE} (Route 53); tests/live_write/ runs the same commands against moto"),
+    ("docs/live.md", "edge-origin audit"): Skip(f"{_LIVE}; tests/live/ runs audit against moto"),
+    ("docs/live.md", "edge-origin verify cdk.out"): Skip(f"{_LIVE}; tests/live/ runs verify against moto"),
+    ("docs/live.md", "edge-origin preflight cdk.out"): Skip(f"{_LIVE}; tests/live/ runs preflight against moto"),
+    ("docs/live.md", "edge-origin ready --name api.example.com"): Skip(
+        f"{_LIVE}; tests/live/test_ready.py runs ready against moto"),
+    ("docs/live.md", "edge-origin dns-spread origin.example.com --resolver 127.0.0.1:46112"): Skip(
         "needs a resolver on that port; tests/rehearsal/ runs dns-spread against the rehearsal DNS server"),
 }
 
 
-def entry_for(block: Block) -> tuple[str, Run | Skip] | None:
-    """The one BLOCKS entry whose key prefixes the block's key (the longest when several)."""
-    matches = [k for k in BLOCKS if block.key.startswith(normalize(k))]
+def _page_and_prefix(key: tuple[str, str] | str) -> tuple[str, str]:
+    return key if isinstance(key, tuple) else ("README.md", key)
+
+
+def entry_for(block: Block) -> tuple[tuple[str, str] | str, Run | Skip] | None:
+    """The one BLOCKS entry of the block's page whose key prefixes the block's key (the longest when
+    several)."""
+    matches = []
+    for key in BLOCKS:
+        page, prefix = _page_and_prefix(key)
+        if page == block.file and block.key.startswith(normalize(prefix)):
+            matches.append(key)
     if not matches:
         return None
-    key = max(matches, key=len)
+    key = max(matches, key=lambda k: len(_page_and_prefix(k)[1]))
     return key, BLOCKS[key]
 
 
+def pages() -> list[Path]:
+    """README.md and every docs page, in that order."""
+    return [README, *sorted(DOCS.glob("*.md"))]
+
+
 def readme_blocks() -> list[Block]:
-    return parse_blocks(README.read_text(encoding="utf-8"))
+    """The command blocks of README.md and of every docs/*.md page."""
+    blocks: list[Block] = []
+    for page in pages():
+        blocks += parse_blocks(page.read_text(encoding="utf-8"), page.relative_to(ROOT).as_posix())
+    return blocks

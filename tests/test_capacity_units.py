@@ -176,9 +176,9 @@ def test_readme_capacity_example_runs_verbatim() -> None:
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Ready for the event", 1)[1].split("\n## ", 1)[0]
+    page = (Path(__file__).resolve().parents[1] / "docs" / "live.md").read_text(encoding="utf-8")
+    section = page.split("## Ready for the event", 1)[1].split("\n## ", 1)[0]
     source = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     namespace: dict = {}
-    exec(compile(source, "README.md", "exec"), namespace)  # noqa: S102 - the README's own example
+    exec(compile(source, "docs/live.md", "exec"), namespace)  # noqa: S102 - the page's own example
     assert namespace["fleet"].capacity_units == 9000

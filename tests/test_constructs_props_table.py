@@ -291,7 +291,7 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
     ("GrpcEdgeDistribution", "web_acl_id", WEB_ACL, "a CLOUDFRONT-scope WAFv2 web ACL"),
     ("GrpcEdgeDistribution", "origin_name", "Origin.Example.COM.", "names are normalized: lower case, no dot"),
     ("GrpcEdgeDistribution", "origin_request_policy", cloudfront.OriginRequestPolicy.ALL_VIEWER,
-     "forwards the viewer's Host (README: Why these choices)"),
+     "forwards the viewer's Host (docs/constructs.md: Why these choices)"),
     ("GrpcEdgeDistribution", "keepalive_timeout", 180, "above the default quota, warned naming the quota (issue 37)"),
     ("GrpcEdgeDistribution", "read_timeout", cdk.Duration.minutes(4), "above the default quota, warned naming the quota (issue 37)"),
     ("GrpcEdgeDistribution", "origin_verification", OriginVerification(), "origin verification on"),

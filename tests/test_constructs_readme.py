@@ -1,5 +1,5 @@
-"""README's construct sections match the code: every prop with its real default, and the
-"Use it from your stack" example runs verbatim."""
+"""The constructs page (docs/constructs.md) matches the code: every prop with its real default; and
+the README walk-through's "Use a construct from your stack" example runs verbatim."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+CONSTRUCTS_PAGE = ROOT / "docs" / "constructs.md"
 
 
 def default_text(default: Any) -> str:
-    """How the README writes a signature default."""
+    """How the props tables write a signature default."""
     import aws_cdk as cdk
 
     if default is inspect.Parameter.empty:
@@ -43,7 +45,7 @@ def default_text(default: Any) -> str:
 
 def _table(text: str, construct: str) -> dict[str, str]:
     match = re.search(rf"#### `{construct}`\n\n\| prop \|.*?\n\|---.*?\n((?:\|.*\n)+)", text)
-    assert match, f"README has no props table for {construct}"
+    assert match, f"docs/constructs.md has no props table for {construct}"
     rows = {}
     for line in match.group(1).splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
@@ -65,21 +67,21 @@ def test_props_table_lists_every_prop_with_its_default(construct: str) -> None:
         for p in inspect.signature(klass.__init__).parameters.values()
         if p.kind is inspect.Parameter.KEYWORD_ONLY
     }
-    rows = _table(README.read_text(encoding="utf-8"), construct)
-    assert set(rows) == set(params), "README props table and the signature differ"
+    rows = _table(CONSTRUCTS_PAGE.read_text(encoding="utf-8"), construct)
+    assert set(rows) == set(params), "docs/constructs.md props table and the signature differ"
     for prop, default in params.items():
         if default == "none":  # None stands for a computed default: the table says which
             assert rows[prop] and rows[prop] != "required", prop
         else:
-            assert rows[prop] == default, f"{prop}: README says {rows[prop]!r}, the code {default!r}"
+            assert rows[prop] == default, f"{prop}: docs/constructs.md says {rows[prop]!r}, the code {default!r}"
 
 
 def test_use_it_from_your_stack_runs_verbatim(tmp_path: Path) -> None:
     import aws_cdk as cdk
 
-    section = README.read_text(encoding="utf-8").split("## Use it from your stack", 1)[1].split("\n## ", 1)[0]
+    section = README.read_text(encoding="utf-8").split("### 1. Use a construct from your stack", 1)[1].split("\n### ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks, "no python example in 'Use it from your stack'"
+    assert blocks, "no python example in the README's 'Use a construct from your stack'"
     namespace: dict[str, Any] = {"__name__": "readme_example"}
     source = blocks[0].replace("app.synth()", "assembly = app.synth()")
     exec(compile(source, "README.md", "exec"), namespace)  # noqa: S102 - the README's own example

@@ -1,4 +1,4 @@
-"""``export_prefix`` exports every output the README lists, under the listed name: a consumer
+"""``export_prefix`` exports every output docs/constructs.md lists, under the listed name: a consumer
 stack imports each with ``Fn.import_value`` and the app synthesizes (one synth for the module)."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ ENV = cdk.Environment(account="123456789012", region="us-east-1")
 
 
 def _documented_patterns() -> list[re.Pattern[str]]:
-    """The output ids of the README paragraph "Stack outputs of the pattern", ``<i>``/``<k>`` as digits."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The output ids of the docs/constructs.md paragraph "Stack outputs of the pattern", ``<i>``/``<k>`` as digits."""
+    text = (ROOT / "docs" / "constructs.md").read_text(encoding="utf-8")
     paragraph = text[text.index("Stack outputs of the pattern"):].split("\n\n", 1)[0]
     names = [n for n in re.findall(r"`([A-Z][A-Za-z<>]+)`", paragraph) if n not in {"InternalGrpcOrigin", "CfnOutput"}]
     assert len(names) >= 10, names

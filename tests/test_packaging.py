@@ -161,6 +161,25 @@ def test_the_floor_in_pyproject_is_the_one_the_readme_names() -> None:
     assert f"aws-cdk-lib>={floor},<3" in readme
 
 
+def test_the_long_description_renders_and_its_links_work_on_pypi() -> None:
+    """The README is the long description (pyproject ``readme``). Rendered as PyPI does it (GitHub
+    Flavored Markdown, then readme_renderer's sanitizer; twine check fails when rendering does), every
+    link must work off GitHub: absolute, or an in-page ``#x`` whose ``id`` survives the sanitizer
+    (PyPI gives headings no ids, so ``<a id>`` anchors are what a ``#x`` can name)."""
+    cmarkgfm = pytest.importorskip("cmarkgfm")  # in the dev extra (twine's markdown renderer, GitHub's parser)
+    from readme_renderer.clean import clean
+
+    assert _pyproject()["project"]["readme"]["file"] == "README.md"
+    source = (ROOT / "README.md").read_text(encoding="utf-8")
+    html = clean(cmarkgfm.github_flavored_markdown_to_html(source, options=cmarkgfm.cmark.Options.CMARK_OPT_UNSAFE))
+    assert html is not None and "<h1>edge-origin</h1>" in html
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    hrefs = re.findall(r'href="([^"]*)"', html)
+    assert len(hrefs) >= 20 and len(ids) >= 40  # the docs links and the old sections' anchors
+    broken = [h for h in hrefs if not re.match(r"^https?://", h) and not (h.startswith("#") and h[1:] in ids)]
+    assert not broken, f"links in the long description that lead nowhere on PyPI: {broken}"
+
+
 def test_package_json_pins_a_supported_node_and_the_lock_agrees() -> None:
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())

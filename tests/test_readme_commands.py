@@ -1,5 +1,6 @@
-"""Every command block of the README runs as written (or is listed with the reason it cannot run
-here): see tests/readme_blocks.py for the table, the fixtures and how to add a block."""
+"""Every command block of the README and of the docs/ pages runs as written (or is listed with the
+reason it cannot run here): see tests/readme_blocks.py for the table, the fixtures and how to add a
+block."""
 
 from __future__ import annotations
 
@@ -33,12 +34,12 @@ def _params() -> list:
         if found is None or isinstance(found[1], Skip):
             continue
         marks = [pytest.mark.slow] if found[1].slow else []
-        params.append(pytest.param(block, found[1], id=f"L{block.line}:{block.key[:60]}", marks=marks))
+        params.append(pytest.param(block, found[1], id=f"{block.file}:L{block.line}:{block.key[:60]}", marks=marks))
     return params
 
 
 def test_every_command_block_is_listed() -> None:
-    unlisted = [f"README.md:{b.line}: {b.key!r}" for b in BLOCK_LIST if entry_for(b) is None]
+    unlisted = [f"{b.file}:{b.line}: {b.key!r}" for b in BLOCK_LIST if entry_for(b) is None]
     assert not unlisted, ("command blocks neither run nor skipped; add each KEY (or a prefix) to BLOCKS in "
                           "tests/readme_blocks.py:\n" + "\n".join(unlisted))
 
@@ -46,7 +47,7 @@ def test_every_command_block_is_listed() -> None:
 def test_every_listed_block_exists() -> None:
     used = {entry_for(b)[0] for b in BLOCK_LIST if entry_for(b) is not None}
     stale = sorted(set(BLOCKS) - used)
-    assert not stale, f"BLOCKS entries that match no README block (edited or removed?): {stale}"
+    assert not stale, f"BLOCKS entries that match no block of their page (edited, moved or removed?): {stale}"
 
 
 def test_skips_say_why() -> None:
@@ -57,8 +58,18 @@ def test_skips_say_why() -> None:
 
 def test_no_command_reads_differently_in_a_shell() -> None:
     """`--format json|sarif` is a pipe and `[--flag]` a glob when copied: write one real command."""
-    bad = [f"README.md:{c.line}: {w}" for b in BLOCK_LIST for c in b.commands for w in alternatives_in(c.text)]
+    bad = [f"{b.file}:{c.line}: {w}" for b in BLOCK_LIST for c in b.commands for w in alternatives_in(c.text)]
     assert not bad, bad
+
+
+def test_the_docs_pages_are_read_and_keys_name_their_page() -> None:
+    from readme_blocks import entry_for, parse_blocks
+
+    files = {b.file for b in BLOCK_LIST}
+    assert "README.md" in files and any(f.startswith("docs/") for f in files), files
+    (here,) = parse_blocks("```sh\nmake synth\n```\n", "README.md")
+    (there,) = parse_blocks("```sh\nmake synth\n```\n", "docs/other.md")
+    assert entry_for(here) is not None and entry_for(there) is None  # keyed by (page, prefix)
 
 
 def test_the_parser_reads_console_blocks() -> None:
@@ -115,11 +126,11 @@ def test_readme_block_runs(block: Block, entry: Run, tmp_path: Path, assembly: P
         want = entry.codes.get(index, command.comment_code if command.comment_code is not None else 0)
         proc = subprocess.run(["bash", "-c", command.text], cwd=cwd, env=_env(), capture_output=True, text=True,
                               timeout=600)
-        where = f"README.md:{command.line}: {normalize(command.text)}"
+        where = f"{block.file}:{command.line}: {normalize(command.text)}"
         wanted = set(want) if isinstance(want, tuple) else {want}
         assert proc.returncode in wanted, f"{where}: exit {proc.returncode}, want {want}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
         missing = _shown_lines_hold(command.output, proc.stdout + proc.stderr)
-        assert not missing, f"{where}: the README shows lines the command does not print: {missing}\n{proc.stdout[-3000:]}"
+        assert not missing, f"{where}: the page shows lines the command does not print: {missing}\n{proc.stdout[-3000:]}"
         outputs.append(proc.stdout + proc.stderr)
     for text in entry.expect:
         assert any(text in out for out in outputs), text

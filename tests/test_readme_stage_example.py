@@ -1,4 +1,4 @@
-"""README "A Stage app": runs verbatim (like the first example), and what it promises holds:
+"""docs/constructs.md "A Stage app": runs verbatim (like the first example), and what it promises holds:
 two Stages of two stacks, the imported VPC's subnets used, every import a real export of its
 Stage, and the rule pack ran over all four stacks (its summary entry)."""
 
@@ -15,18 +15,18 @@ import pytest
 from edge_origin.model import load_model
 from edge_origin.rules import run_rules
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "constructs.md"
 
 
 @pytest.fixture(scope="module")
 def assembly(tmp_path_factory: pytest.TempPathFactory) -> cdk.cx_api.CloudAssembly:
-    section = README.read_text(encoding="utf-8").split("### A Stage app:", 1)[1].split("\n## ", 1)[0]
+    section = PAGE.read_text(encoding="utf-8").split("### A Stage app:", 1)[1].split("\n## ", 1)[0]
     (source,) = re.findall(r"```python\n(.*?)```", section, re.S)[:1]
     outdir = tmp_path_factory.mktemp("stage-example")
     source = source.replace("app = cdk.App()", f"app = cdk.App(outdir={str(outdir)!r})").replace(
         "app.synth()", "assembly = app.synth()")
     namespace: dict[str, Any] = {"__name__": "readme_stage_example"}
-    exec(compile(source, "README.md", "exec"), namespace)  # noqa: S102 - the README's own example
+    exec(compile(source, "docs/constructs.md", "exec"), namespace)  # noqa: S102 - the page's own example
     return namespace["assembly"]
 
 
@@ -81,12 +81,12 @@ def test_bare_cdk_synth_of_the_example_checks_all_four_stacks(tmp_path: Path) ->
     import subprocess
     import sys
 
-    root = README.parent
+    root = PAGE.parents[1]
     cli = next((b / "node_modules" / ".bin" / "cdk" for b in (root, Path("/work/main"))
                 if (b / "node_modules" / ".bin" / "cdk").exists()), None)
     if cli is None:
         pytest.skip("CDK CLI not installed (npm ci)")
-    section = README.read_text(encoding="utf-8").split("### A Stage app:", 1)[1].split("\n## ", 1)[0]
+    section = PAGE.read_text(encoding="utf-8").split("### A Stage app:", 1)[1].split("\n## ", 1)[0]
     (tmp_path / "app.py").write_text(re.findall(r"```python\n(.*?)```", section, re.S)[0], encoding="utf-8")
     (tmp_path / "cdk.json").write_text(json.dumps({"app": f"{sys.executable} app.py"}), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(root / "constructs"), "CDK_VALIDATION": "false",

@@ -1,6 +1,6 @@
 """Read only: every API operation a full audit (with --test-dns-answer), verify, preflight, watch and ready makes
 is a List/Describe/Get or Route 53's TestDNSAnswer (a read-only GET that simulates a query),
-recorded through botocore's event system; the README's IAM policy allows exactly what they call."""
+recorded through botocore's event system; the IAM policy docs/live.md shows allows exactly what they call."""
 
 from __future__ import annotations
 
@@ -122,9 +122,9 @@ def test_the_policy_names_every_action_called_and_nothing_else(operations: set[t
     assert all(a.split(":")[1].startswith(READ_PREFIXES) for a in actions)
 
 
-def test_the_readme_shows_the_same_policy() -> None:
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Before and after `cdk deploy`", 1)[1]
+def test_the_live_page_shows_the_same_policy() -> None:
+    page = (ROOT / "docs" / "live.md").read_text()
+    section = page.split("## Before and after `cdk deploy`", 1)[1]
     block = re.search(r"```json\n(\{\n  \"Version\".*?)\n```", section, re.S)
     assert block is not None
     assert json.loads(block.group(1)) == json.loads(POLICY.read_text())

@@ -1,7 +1,7 @@
 """`edge-origin enact` exit codes under faults (moto server + edge_origin.testing.faults), and the
 one error boundary: an endpoint that is not AWS gives one line, never a traceback.
 
-Exit codes (README): 0 applied, 1 not applied (refused), 2 bad input, 3 not applied after a
+Exit codes (docs/live.md): 0 applied, 1 not applied (refused), 2 bad input, 3 not applied after a
 transient error (safe to retry), 4 unknown.
 """
 

@@ -32,7 +32,7 @@ def test_the_text_lists_each_change_with_its_value_or_alias_target(r53, zone_id)
 
 
 def test_a_caught_stale_plan_carries_the_live_generation(r53, zone_id):
-    """README: ``except StalePlan as exc`` -- the live generation is there to plan above it."""
+    """docs/live.md: ``except StalePlan as exc`` -- the live generation is there to plan above it."""
     enact(r53, make_plan(zone_id, 7, INCIDENT_IPS[:3]), FULL)
     with pytest.raises(StalePlan) as exc:
         enact(r53, make_plan(zone_id, 3, INCIDENT_IPS[:3]), FULL)

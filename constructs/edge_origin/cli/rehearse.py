@@ -134,7 +134,7 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         choices=("builtin", "locust"),
         default="builtin",
         help="who plays the clients: builtin client processes (default) or a local Locust master and "
-        "--workers worker processes (the shipped locustfile; see the README for a multi-machine run)",
+        "--workers worker processes (the shipped locustfile; docs/rehearsal.md for a multi-machine run)",
     )
     p.add_argument(
         "--workers",
