@@ -724,9 +724,17 @@ def _reprotect(client: Any, prepared: Prepared, clock: Callable[[], float], lift
             continue
         break
     else:
-        keys = " ".join(f"RecordName={p.name},RecordType={p.type}" for p in prepared.protected)
-        return (f"PROTECTION NOT RESTORED on {shown} ({last}): run aws route53 create-resource-record-set-protections "
-                f"--hosted-zone-id {plan.zone_id} --protections {keys}")
+        # Every put-back refused: read what Route 53 holds before saying so. A lift that was refused
+        # (AccessDenied on the delete) left the protections in place; only those missing are reported.
+        held = protections(client, plan.zone_id, [(p.name, p.type) for p in prepared.protected])
+        missing = prepared.protected if held is None else [
+            p for p in prepared.protected if (p.name.lower().rstrip(".") + ".", p.type) not in {(h.name, h.type) for h in held}]
+        if not missing:
+            return f"record set protections still in place (the put-back was refused: {last}): {shown}"
+        keys = " ".join(f"RecordName={p.name},RecordType={p.type}" for p in missing)
+        unread = "" if held is not None else "; ListResourceRecordSetProtections could not tell which are in place"
+        return (f"PROTECTION NOT RESTORED on {', '.join(f'{p.name} {p.type}' for p in missing)} ({last}{unread}): run aws "
+                f"route53 create-resource-record-set-protections --hosted-zone-id {plan.zone_id} --protections {keys}")
     window = f" for {clock() - lifted:.1f} s" if lifted is not None else ""
     return f"record set protections lifted for the batch{window} and put back: {shown}"
 
