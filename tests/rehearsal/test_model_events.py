@@ -24,7 +24,7 @@ PACKAGE = Path(model_events.__file__).resolve().parents[1]
 SHIPPED = json.loads((PACKAGE / "data" / "model_events.json").read_text(encoding="utf-8"))
 PUBLISHED = json.loads((PACKAGE / "data" / "model_published.json").read_text(encoding="utf-8"))
 MODEL_MODULES = ["rehearsal/model_sim.py", "rehearsal/montecarlo.py", "rehearsal/model_inputs.py",
-                 "rehearsal/model_events.py", "rehearsal/model_events_run.py"]
+                 "rehearsal/model_events.py", "rehearsal/model_events_run.py", "rehearsal/model_capacity.py"]
 
 
 def _small(**changes: object) -> dict:

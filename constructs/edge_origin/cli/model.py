@@ -7,6 +7,7 @@ import json
 import time
 
 from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
+from edge_origin.cli.model_args import add_planned_arguments, planned_event_from_args
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -34,11 +35,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--published", metavar="FILE", default=None,
                    help="JSON file of published cells (default: the shipped edge_origin/data/model_published.json)")
     f.set_defaults(func=_cmd_fit)
-    q = msub.add_parser("predict", help="predict every event's cells from given capacity numbers (no published figures)")
+    q = msub.add_parser("predict", help="a planned event against the NLBs' LCU dimensions (--devices), or every event "
+                        "of the events file from given capacity numbers (--capacity, --scale-seconds)",
+                        description="With --devices: which LCU dimension of a zonal node (new flows/s, active flows, "
+                        "throughput) runs out first under the burst, when, and how many connects fail; exit 0 when none "
+                        "fails, 1 when some do, 2 on bad input. With --capacity and --scale-seconds: every event of "
+                        "--events (no published figures).")
     _common(q)
-    q.add_argument("--capacity", type=finite_float(1, 1e12), required=True, help="steady concurrent connections per address")
-    q.add_argument("--scale-seconds", type=finite_float(0, 86_400), required=True,
+    q.add_argument("--capacity", type=finite_float(1, 1e12), default=None, help="steady concurrent connections per address")
+    q.add_argument("--scale-seconds", type=finite_float(0, 86_400), default=None,
                    help="seconds an address under a burst takes to reach its steady capacity (0: at once)")
+    add_planned_arguments(q)
     q.set_defaults(func=_cmd_predict)
     c = msub.add_parser("compare", help="the model and the loopback rehearsal on the same small plans, an origin killed")
     c.add_argument("--clients", type=int_range(2, 1000), default=60, help="clients a loopback run (default 60)")
@@ -101,6 +108,10 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
+    if args.devices is not None:
+        return _cmd_predict_planned(args)
+    if args.capacity is None or args.scale_seconds is None:
+        raise UsageError("model predict: give --devices (a planned event) or both --capacity and --scale-seconds (the events file)")
     require_extra("numpy", "rehearsal", "model predict")
     from dataclasses import replace
 
@@ -123,6 +134,21 @@ def _cmd_predict(args: argparse.Namespace) -> int:
             print(f"{name:<10} {pk.median * 100:>8.3f} % ({pk.low * 100:.3f}..{pk.high * 100:.3f}) "
                   f"{mn.median * 100:>8.3f} % ({mn.low * 100:.3f}..{mn.high * 100:.3f}) {rq.median:>12,.0f} ({rq.low:,.0f}..{rq.high:,.0f})")
     return EXIT_OK
+
+
+def _cmd_predict_planned(args: argparse.Namespace) -> int:
+    from edge_origin.rehearsal import model_capacity
+    from edge_origin.rehearsal.model_inputs import ModelError
+
+    try:
+        prediction = model_capacity.predict_event(planned_event_from_args(args))
+    except ModelError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(prediction.to_dict(), sort_keys=True))
+    else:
+        print(model_capacity.report_text(prediction))
+    return EXIT_FINDINGS if prediction.fails else EXIT_OK
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
