@@ -249,4 +249,5 @@ def test_model_fit_prints_the_fitted_numbers_and_the_table(capsys: pytest.Captur
     for cell in ("mar1-2.peak_5xx", "mar7-9.peak_5xx", "mar1-2.mean_5xx", "mar7-9.mean_5xx", "feb27.peak_5xx"):
         assert cell in out
     assert out.count("fitted") >= 2
+    assert "mar1-2: mean_5xx over 48 h: 1 broadcast(s) of 3.5 h, the rest quiet at 1 % of the peak requests/s" in out
     assert code == (1 if "NOT within x2" in out else 0)

@@ -101,6 +101,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
             print(f"  steady_capacity is at the search bound ({lo:g} .. {hi:g}): the cells do not pin it")
         if not result.converged:
             print("  the fit did not reach its cells within 10 %: the model cannot give them exactly (see the figures above)")
+        for e in events:
+            print(f"  {e.name}: mean_5xx over {e.window / 3600:g} h: {e.broadcasts} broadcast(s) of "
+                  f"{e.duration_seconds / 3600:g} h, the rest quiet at {e.quiet_share * 100:g} % of the peak requests/s")
         print(f"predicted vs published ({args.seeds} seeds; band = min .. max over seeds):")
         print(model_fit.table_text(rows))
         print(f"{len(missed)} predicted cell(s) not within x2{': ' + ', '.join(missed) if missed else ''}; {seconds:.1f} s")
