@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     _common(f)
     f.add_argument("--published", metavar="FILE", default=None,
                    help="JSON file of published cells (default: the shipped edge_origin/data/model_published.json)")
+    f.add_argument("--ceiling", action="store_true",
+                   help="fit a steady capacity per address too (C and the ramp S on the file's 1 or 2 fit cells); default: "
+                   "no ceiling, NLBs scale to the workload, one number (the scaling rate) on the one fit cell")
     f.set_defaults(func=_cmd_fit)
     q = msub.add_parser("predict", help="a planned event against the NLBs' LCU dimensions (--devices), or every event "
                         "of the events file from given capacity numbers (--capacity, --scale-seconds)",
@@ -77,7 +80,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     try:
         events = model_events.load_events(args.events)
         fit_cells, cells = model_fit.load_published(args.published, events)
-        result = model_fit.fit(events, fit_cells, cells, base=_base(args))
+        result = model_fit.fit(events, fit_cells, cells, base=_base(args), ceiling=args.ceiling)
         model = replace(result.model)
         predictions = model_fit.predict_events(events, model, args.seeds)
     except ModelError as exc:
@@ -86,18 +89,25 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     missed = [r["cell"] for r in rows if r["verdict"].startswith("NOT")]
     if args.json:
-        print(json.dumps({"fitted": {"steady_capacity": model.steady_capacity, "scale_seconds": model.scale_seconds},
+        print(json.dumps({"fitted": {"steady_capacity": model.steady_capacity if args.ceiling else None,
+                                     "scale_seconds": model.scale_seconds,
+                                     "scale_rate": model.steady_capacity / max(model.scale_seconds, 1e-9)},
+                          "ceiling": args.ceiling,
                           "fit_cells": result.fitted, "converged": result.converged, "model": model_dict(model),
                           "rows": rows, "seconds": round(seconds, 2)}, sort_keys=True, default=str))
     else:
         print(f"fitted on {', '.join(fit_cells)} ({result.runs} runs, seed 0):")
-        print(f"  steady_capacity = {model.steady_capacity:,.0f} concurrent connections per address")
-        print(f"  scale_seconds   = {model.scale_seconds:.2f} s (an address gains {model.steady_capacity / max(model.scale_seconds, 1e-9):,.0f} "
-              "connections/s until steady)")
+        rate = model.steady_capacity / max(model.scale_seconds, 1e-9)
+        if args.ceiling:
+            print(f"  steady_capacity = {model.steady_capacity:,.0f} concurrent connections per address")
+            print(f"  scale_seconds   = {model.scale_seconds:.2f} s (an address gains {rate:,.0f} connections/s until steady)")
+        else:
+            print("  steady_capacity = none (NLBs scale to the workload; --ceiling fits one)")
+            print(f"  scale rate      = {rate:,.0f} connections/s an address gains from its first connection")
         for cell, got in result.fitted.items():
             print(f"  {cell}: the fitted model gives {got * 100:.4f} %")
         lo, hi = model_fit.CAPACITY_RANGE
-        if not lo * 1.01 < model.steady_capacity < hi / 1.01:
+        if args.ceiling and not lo * 1.01 < model.steady_capacity < hi / 1.01:
             print(f"  steady_capacity is at the search bound ({lo:g} .. {hi:g}): the cells do not pin it")
         if not result.converged:
             print("  the fit did not reach its cells within 10 %: the model cannot give them exactly (see the figures above)")
