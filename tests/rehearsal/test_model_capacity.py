@@ -138,6 +138,21 @@ def test_predict_prints_the_dimensions_the_verdict_and_every_assumption() -> Non
     assert "https://aws.amazon.com/elasticloadbalancing/pricing/" in out
     assert "request-capacity-unit-reservation.html" in out
     assert "set by you: --device-kbps 0.2" in out and "assumption: --node-lcus 100" in out
+    assert "fix: a reservation buys throughput, not new flows (AWS)" in out
+    # 14 M x 0.2 kbps = 2,800 Mbps on the one node: 1,273 LCUs, under AWS's 2,750 minimum a zone
+    assert "throughput a reservation must cover at the peak: 2,750 a zone, e.g. 2,750 on an NLB of 1 zones" in out
+
+
+def test_a_throughput_bound_event_is_told_what_to_reserve() -> None:
+    code, out, _ = _run("model", "predict", "--devices", "3000000", "--ramp-seconds", "600", "--nlbs", "1",
+                        "--device-kbps", "50", "--horizon", "900")
+    assert code == cli.EXIT_FINDINGS
+    assert "verdict: throughput runs out first" in out
+    assert "throughput a reservation must cover at the peak: 22,728 a zone, e.g. 68,184 on an NLB of 3 zones" in out
+    assert "fix: reserve the throughput above, hours before the event" in out
+    code, out, _ = _run("model", "predict", "--devices", "3000000", "--ramp-seconds", "600", "--nlbs", "1",
+                        "--device-kbps", "50", "--horizon", "900", "--capacity-units", "68184")
+    assert code == cli.EXIT_OK and "verdict: no connect fails within 900 s" in out
 
 
 def test_predict_exits_0_when_nothing_fails_and_writes_json() -> None:

@@ -306,6 +306,20 @@ def report_text(p: Prediction) -> str:
         lines.append(f"verdict: {p.first_dimension} runs out first, {p.first_seconds:g} s into the ramp; "
                      f"{p.failed_connects:,.0f} connects fail ({p.failed_share * 100:.3f} % of {p.attempts:,.0f} tries); "
                      f"{p.waiting_at_end:,.0f} devices still waiting at {e.horizon:g} s")
+    worst = max(p.nodes, key=lambda n: n.need_lcus["throughput"])
+    per_zone = max(RESERVED_PER_ZONE[0], math.ceil(worst.need_lcus["throughput"]))
+    if per_zone <= RESERVED_PER_ZONE[1]:
+        cover = f"{per_zone:,} a zone, e.g. {per_zone * e.nlbs[0].zones:,} on an NLB of {e.nlbs[0].zones} zones"
+    else:
+        cover = f"more than AWS's {RESERVED_PER_ZONE[1]:,} a zone: add NLBs or EIPs"
+    lines.append(f"throughput a reservation must cover at the peak: {cover} (AWS's minimum is {RESERVED_PER_ZONE[0]:,} a zone)")
+    if p.fails and p.first_dimension == "new flows/s":
+        lines.append("fix: a reservation buys throughput, not new flows (AWS); a longer ramp or more NLBs/EIPs lower each "
+                     "node's new flows/s (measure yours and pass --node-lcus/--scale-lcus-per-second)")
+    elif p.fails and p.first_dimension == "active flows":
+        lines.append("fix: more NLBs/EIPs lower each node's active flows")
+    elif p.fails:
+        lines.append("fix: reserve the throughput above, hours before the event")
     if total_units:
         lines.append("reservation: request it hours before the event: \"Most requests are typically fulfilled within an "
                      "hour, but can take up to a few hours\" (`edge-origin ready` reads its state per zone)")
