@@ -1,4 +1,4 @@
-"""`edge-origin model`: fit the capacity model on published cells and predict the rest (parsing only)."""
+"""`edge-origin model`: a planned event's burst (predict --devices); fit on published cells and predict the rest."""
 
 from __future__ import annotations
 
@@ -25,12 +25,13 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("model", help="fit the internet-scale model on published cells; predict the others",
-                       description="Fit the capacity model (steady capacity per address and its scaling ramp) on at most "
-                       "two published cells, then predict every other cell with a band over seeds. Exit 0 when every "
-                       "predicted cell is within a factor of 2, 1 otherwise, 2 on bad input.")
+    p = sub.add_parser("model", help="the internet-scale model: a planned event's burst (predict), the incident (fit)",
+                       description="predict --devices: a planned event against each NLB zonal node's LCU dimensions. "
+                       "fit: fit the rate an address gains capacity on one published cell (--ceiling: a steady capacity "
+                       "too, on one or two), then predict every other cell with a band over seeds; exit 0 when every "
+                       "predicted cell is within a factor of 2, 1 otherwise, 2 on bad input. See docs/model.md.")
     msub = p.add_subparsers(dest="model_command", required=True)
-    f = msub.add_parser("fit", help="fit two numbers on the published file's 'fit' cells, print predicted vs published")
+    f = msub.add_parser("fit", help="fit the scaling rate on the published file's 'fit' cell, print predicted vs published")
     _common(f)
     f.add_argument("--published", metavar="FILE", default=None,
                    help="JSON file of published cells (default: the shipped edge_origin/data/model_published.json)")
