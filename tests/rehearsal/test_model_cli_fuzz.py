@@ -33,6 +33,10 @@ def _specs(events: str) -> dict[str, tuple[list[str], list[str]]]:
     return {
         "predict": (["model", "predict", "--events", events, "--capacity", "100", "--scale-seconds", "1", "--seeds", "1"],
                     ["--events", "--capacity", "--scale-seconds", "--seeds", "--resolvers", "--connect-tries", "--retry"]),
+        "predict --devices": (["model", "predict", "--devices", "1000", "--ramp-seconds", "5", "--horizon", "60"],
+                              ["--devices", "--ramp-seconds", "--nlbs", "--zones", "--capacity-units", "--template",
+                               "--reservation-covers", "--node-lcus", "--scale-lcus-per-second", "--device-kbps",
+                               "--retry-seconds", "--horizon"]),
         "fit": (["model", "fit", "--events", events], ["--events", "--published"]),
         "compare": (["model", "compare", "--no-loopback", "--clients", "10", "--edges", "1"],
                     ["--clients", "--edges", "--routing", "--seed"]),

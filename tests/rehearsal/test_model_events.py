@@ -24,7 +24,7 @@ PACKAGE = Path(model_events.__file__).resolve().parents[1]
 SHIPPED = json.loads((PACKAGE / "data" / "model_events.json").read_text(encoding="utf-8"))
 PUBLISHED = json.loads((PACKAGE / "data" / "model_published.json").read_text(encoding="utf-8"))
 MODEL_MODULES = ["rehearsal/model_sim.py", "rehearsal/montecarlo.py", "rehearsal/model_inputs.py",
-                 "rehearsal/model_events.py", "rehearsal/model_events_run.py"]
+                 "rehearsal/model_events.py", "rehearsal/model_events_run.py", "rehearsal/model_capacity.py"]
 
 
 def _small(**changes: object) -> dict:
@@ -241,12 +241,12 @@ def test_the_table_marks_a_cell_outside_a_factor_of_two() -> None:
     assert "NOT within x2" in model_fit.table_text(rows)
 
 
-@pytest.mark.slow
 def test_model_fit_prints_the_fitted_numbers_and_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["model", "fit", "--seeds", "2"])
     out = capsys.readouterr().out
-    assert "steady_capacity =" in out and "scale_seconds   =" in out
+    assert "steady_capacity = none (NLBs scale to the workload" in out and "scale rate      =" in out
     for cell in ("mar1-2.peak_5xx", "mar7-9.peak_5xx", "mar1-2.mean_5xx", "mar7-9.mean_5xx", "feb27.peak_5xx"):
         assert cell in out
     assert out.count("fitted") >= 2
+    assert "mar1-2: mean_5xx over 48 h: 1 broadcast(s) of 3.5 h, the rest quiet at 1 % of the peak requests/s" in out
     assert code == (1 if "NOT within x2" in out else 0)

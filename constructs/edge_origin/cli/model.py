@@ -1,4 +1,4 @@
-"""`edge-origin model`: fit the capacity model on published cells and predict the rest (parsing only)."""
+"""`edge-origin model`: a planned event's burst (predict --devices); fit on published cells and predict the rest."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 import time
 
 from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
+from edge_origin.cli.model_args import add_planned_arguments, planned_event_from_args
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -24,21 +25,31 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("model", help="fit the internet-scale model on published cells; predict the others",
-                       description="Fit the capacity model (steady capacity per address and its scaling ramp) on at most "
-                       "two published cells, then predict every other cell with a band over seeds. Exit 0 when every "
-                       "predicted cell is within a factor of 2, 1 otherwise, 2 on bad input.")
+    p = sub.add_parser("model", help="the internet-scale model: a planned event's burst (predict), the incident (fit)",
+                       description="predict --devices: a planned event against each NLB zonal node's LCU dimensions. "
+                       "fit: fit the rate an address gains capacity on one published cell (--ceiling: a steady capacity "
+                       "too, on one or two), then predict every other cell with a band over seeds; exit 0 when every "
+                       "predicted cell is within a factor of 2, 1 otherwise, 2 on bad input. See docs/model.md.")
     msub = p.add_subparsers(dest="model_command", required=True)
-    f = msub.add_parser("fit", help="fit two numbers on the published file's 'fit' cells, print predicted vs published")
+    f = msub.add_parser("fit", help="fit the scaling rate on the published file's 'fit' cell, print predicted vs published")
     _common(f)
     f.add_argument("--published", metavar="FILE", default=None,
                    help="JSON file of published cells (default: the shipped edge_origin/data/model_published.json)")
+    f.add_argument("--ceiling", action="store_true",
+                   help="fit a steady capacity per address too (C and the ramp S on the file's 1 or 2 fit cells); default: "
+                   "no ceiling, NLBs scale to the workload, one number (the scaling rate) on the one fit cell")
     f.set_defaults(func=_cmd_fit)
-    q = msub.add_parser("predict", help="predict every event's cells from given capacity numbers (no published figures)")
+    q = msub.add_parser("predict", help="a planned event against the NLBs' LCU dimensions (--devices), or every event "
+                        "of the events file from given capacity numbers (--capacity, --scale-seconds)",
+                        description="With --devices: which LCU dimension of a zonal node (new flows/s, active flows, "
+                        "throughput) runs out first under the burst, when, and how many connects fail; exit 0 when none "
+                        "fails, 1 when some do, 2 on bad input. With --capacity and --scale-seconds: every event of "
+                        "--events (no published figures).")
     _common(q)
-    q.add_argument("--capacity", type=finite_float(1, 1e12), required=True, help="steady concurrent connections per address")
-    q.add_argument("--scale-seconds", type=finite_float(0, 86_400), required=True,
+    q.add_argument("--capacity", type=finite_float(1, 1e12), default=None, help="steady concurrent connections per address")
+    q.add_argument("--scale-seconds", type=finite_float(0, 86_400), default=None,
                    help="seconds an address under a burst takes to reach its steady capacity (0: at once)")
+    add_planned_arguments(q)
     q.set_defaults(func=_cmd_predict)
     c = msub.add_parser("compare", help="the model and the loopback rehearsal on the same small plans, an origin killed")
     c.add_argument("--clients", type=int_range(2, 1000), default=60, help="clients a loopback run (default 60)")
@@ -70,7 +81,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     try:
         events = model_events.load_events(args.events)
         fit_cells, cells = model_fit.load_published(args.published, events)
-        result = model_fit.fit(events, fit_cells, cells, base=_base(args))
+        result = model_fit.fit(events, fit_cells, cells, base=_base(args), ceiling=args.ceiling)
         model = replace(result.model)
         predictions = model_fit.predict_events(events, model, args.seeds)
     except ModelError as exc:
@@ -79,21 +90,31 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     missed = [r["cell"] for r in rows if r["verdict"].startswith("NOT")]
     if args.json:
-        print(json.dumps({"fitted": {"steady_capacity": model.steady_capacity, "scale_seconds": model.scale_seconds},
+        print(json.dumps({"fitted": {"steady_capacity": model.steady_capacity if args.ceiling else None,
+                                     "scale_seconds": model.scale_seconds,
+                                     "scale_rate": model.steady_capacity / max(model.scale_seconds, 1e-9)},
+                          "ceiling": args.ceiling,
                           "fit_cells": result.fitted, "converged": result.converged, "model": model_dict(model),
                           "rows": rows, "seconds": round(seconds, 2)}, sort_keys=True, default=str))
     else:
         print(f"fitted on {', '.join(fit_cells)} ({result.runs} runs, seed 0):")
-        print(f"  steady_capacity = {model.steady_capacity:,.0f} concurrent connections per address")
-        print(f"  scale_seconds   = {model.scale_seconds:.2f} s (an address gains {model.steady_capacity / max(model.scale_seconds, 1e-9):,.0f} "
-              "connections/s until steady)")
+        rate = model.steady_capacity / max(model.scale_seconds, 1e-9)
+        if args.ceiling:
+            print(f"  steady_capacity = {model.steady_capacity:,.0f} concurrent connections per address")
+            print(f"  scale_seconds   = {model.scale_seconds:.2f} s (an address gains {rate:,.0f} connections/s until steady)")
+        else:
+            print("  steady_capacity = none (NLBs scale to the workload; --ceiling fits one)")
+            print(f"  scale rate      = {rate:,.0f} connections/s an address gains from its first connection")
         for cell, got in result.fitted.items():
             print(f"  {cell}: the fitted model gives {got * 100:.4f} %")
         lo, hi = model_fit.CAPACITY_RANGE
-        if not lo * 1.01 < model.steady_capacity < hi / 1.01:
+        if args.ceiling and not lo * 1.01 < model.steady_capacity < hi / 1.01:
             print(f"  steady_capacity is at the search bound ({lo:g} .. {hi:g}): the cells do not pin it")
         if not result.converged:
             print("  the fit did not reach its cells within 10 %: the model cannot give them exactly (see the figures above)")
+        for e in events:
+            print(f"  {e.name}: mean_5xx over {e.window / 3600:g} h: {e.broadcasts} broadcast(s) of "
+                  f"{e.duration_seconds / 3600:g} h, the rest quiet at {e.quiet_share * 100:g} % of the peak requests/s")
         print(f"predicted vs published ({args.seeds} seeds; band = min .. max over seeds):")
         print(model_fit.table_text(rows))
         print(f"{len(missed)} predicted cell(s) not within x2{': ' + ', '.join(missed) if missed else ''}; {seconds:.1f} s")
@@ -101,6 +122,10 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
 
 def _cmd_predict(args: argparse.Namespace) -> int:
+    if args.devices is not None:
+        return _cmd_predict_planned(args)
+    if args.capacity is None or args.scale_seconds is None:
+        raise UsageError("model predict: give --devices (a planned event) or both --capacity and --scale-seconds (the events file)")
     require_extra("numpy", "rehearsal", "model predict")
     from dataclasses import replace
 
@@ -123,6 +148,21 @@ def _cmd_predict(args: argparse.Namespace) -> int:
             print(f"{name:<10} {pk.median * 100:>8.3f} % ({pk.low * 100:.3f}..{pk.high * 100:.3f}) "
                   f"{mn.median * 100:>8.3f} % ({mn.low * 100:.3f}..{mn.high * 100:.3f}) {rq.median:>12,.0f} ({rq.low:,.0f}..{rq.high:,.0f})")
     return EXIT_OK
+
+
+def _cmd_predict_planned(args: argparse.Namespace) -> int:
+    from edge_origin.rehearsal import model_capacity
+    from edge_origin.rehearsal.model_inputs import ModelError
+
+    try:
+        prediction = model_capacity.predict_event(planned_event_from_args(args))
+    except ModelError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(prediction.to_dict(), sort_keys=True))
+    else:
+        print(model_capacity.report_text(prediction))
+    return EXIT_FINDINGS if prediction.fails else EXIT_OK
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:

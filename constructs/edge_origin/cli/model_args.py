@@ -121,3 +121,68 @@ def run_model_from_args(args: argparse.Namespace, plan: DnsPlan) -> ModelResult:
     if args.seeds > 1:
         return montecarlo.run_model_seeds(plan, cfg, args.seeds)
     return montecarlo.run_model(plan, cfg)
+
+
+def _within(lo: float, hi: float, integer: bool = False) -> Callable[[str], float]:
+    """An argparse type whose error names the whole allowed range (``must be LO..HI``)."""
+    inner = int_range(int(lo), int(hi)) if integer else finite_float(lo, hi)
+
+    def convert(text: str) -> float:
+        try:
+            return inner(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r}: must be {lo:g}..{hi:g}") from None
+
+    convert.__name__ = "integer" if integer else "number"
+    return convert
+
+
+def add_planned_arguments(p: argparse.ArgumentParser) -> None:
+    """``model predict --devices``: a planned event against the NLBs' LCU dimensions (model_capacity)."""
+    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, COVERS, MAX_STEPS, RESERVED_PER_ZONE
+
+    g = p.add_argument_group("a planned event (--devices): the burst against each zonal node's LCU dimensions")
+    g.add_argument("--devices", type=_within(1, 10**10, integer=True), default=None, help="devices at the peak (1..10^10)")
+    g.add_argument("--ramp-seconds", type=_within(0, 86_400), default=None,
+                   help="seconds from zero to the peak, devices joining evenly (0..86400; needed with --devices)")
+    g.add_argument("--nlbs", type=_within(1, 50, integer=True), default=None, help="NLBs behind the name (1..50; default 2)")
+    g.add_argument("--zones", type=_within(1, 6, integer=True), default=None, help="EIPs (zonal nodes) per NLB (1..6; default 3)")
+    low, high = RESERVED_PER_ZONE
+    g.add_argument("--capacity-units", type=_within(0, high * 6, integer=True), default=None,
+                   help=f"LCUs reserved on each NLB (MinimumLoadBalancerCapacity; 0 none, else {low}..{high} a zone; "
+                   "default 0, or the template's)")
+    g.add_argument("--template", action="append", metavar="PATH", default=None,
+                   help="read the NLBs, their zones and reservations from synthesized templates or a cdk.out (repeatable)")
+    g.add_argument("--reservation-covers", choices=COVERS, default="throughput",
+                   help="what a reservation raises: throughput (what AWS documents, default) or all dimensions (an assumption)")
+    for name, (default, lo, hi, why) in ASSUMPTIONS.items():
+        g.add_argument("--" + name.replace("_", "-"), type=_within(lo, hi), default=None,
+                       help=f"assumption: {why} ({lo:g}..{hi:g}; default {default:g})")
+    g.add_argument("--horizon", type=_within(1, MAX_STEPS), default=None,
+                   help=f"simulated seconds (1..{MAX_STEPS}; default the ramp + 600)")
+
+
+def planned_event_from_args(args: argparse.Namespace):  # noqa: ANN201 - the library type is imported lazily
+    """The PlannedEvent of the flags (ModelError: bad combination)."""
+    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, Nlb, PlannedEvent, nlbs_from_template
+
+    if args.ramp_seconds is None:
+        raise ModelError("--ramp-seconds: needed with --devices (seconds from zero to the peak, 0..86400)")
+    if args.capacity is not None or args.scale_seconds is not None:
+        raise ModelError("--capacity/--scale-seconds: not with --devices (they run the events file; --node-lcus and "
+                         "--scale-lcus-per-second are the planned event's)")
+    if args.template:
+        if args.nlbs is not None or args.zones is not None:
+            raise ModelError("--template: not with --nlbs/--zones (the template gives the NLBs and their zones)")
+        nlbs = nlbs_from_template(args.template)
+        if args.capacity_units is not None:
+            nlbs = tuple(Nlb(n.name, n.zones, args.capacity_units) for n in nlbs)
+    else:
+        count = 2 if args.nlbs is None else args.nlbs
+        zones = 3 if args.zones is None else args.zones
+        units = 0 if args.capacity_units is None else args.capacity_units
+        nlbs = tuple(Nlb(f"nlb{i + 1}", zones, units) for i in range(count))
+    chosen = {name: getattr(args, name) for name in ASSUMPTIONS if getattr(args, name) is not None}
+    return PlannedEvent(devices=float(args.devices), ramp_seconds=args.ramp_seconds, nlbs=nlbs,
+                        reservation_covers=args.reservation_covers, horizon_seconds=args.horizon,
+                        overridden=tuple(sorted(chosen)), **chosen).check()

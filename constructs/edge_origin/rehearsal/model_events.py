@@ -5,8 +5,11 @@ multivalue), ``ips``, ``concurrent_connections`` and ``requests_per_second`` (ei
 ``null`` when it was not published: ``concurrent_from: OTHER`` copies another event's
 connections, ``scale_from: OTHER`` derives the missing figure from the other event's requests/s
 per connection), ``ramp_seconds`` (zero to the peak), ``duration_seconds`` (the peak held, over
-which the mean is taken), ``ttl``, ``health_check_interval``, ``failure_threshold`` and a
-``sources`` map quoting where each figure comes from. The shipped file is
+which the broadcast's mean is taken), ``ttl``, ``health_check_interval``, ``failure_threshold`` and a
+``sources`` map quoting where each figure comes from. The event's whole window (optional, the
+window a published mean is over): ``window_seconds`` (default: ``duration_seconds``) holding
+``broadcasts`` bursts (default 1) of ``duration_seconds`` each, the rest of it quiet at
+``quiet_share`` of the peak requests/s (default 0), no connect failing then. The shipped file is
 ``edge_origin/data/model_events.json`` (the incident's three events). Bad input is one
 :class:`~edge_origin.rehearsal.model_inputs.ModelError` line naming the file, the event and the field.
 """
@@ -26,6 +29,7 @@ from edge_origin.rehearsal.plan import DnsPlan, reference_plan
 MAX_EVENT_BYTES = 1 << 20
 MAX_CONNECTIONS = 10**10
 MAX_REQUESTS_PER_SECOND = 10**10
+MAX_WINDOW_SECONDS = 31 * 86_400
 EVENT_ROUTINGS = ("weighted", "multivalue")
 SHIPPED_EVENTS = "model_events.json"
 SHIPPED_PUBLISHED = "model_published.json"
@@ -57,6 +61,19 @@ class Event:
     failure_threshold: int
     sources: dict[str, str] = field(default_factory=dict)
     derived: tuple[str, ...] = ()
+    window_seconds: float | None = None
+    broadcasts: int = 1
+    quiet_share: float = 0.0
+
+    @property
+    def window(self) -> float:
+        """Seconds the event's mean is over: its window, or (none given) one broadcast."""
+        return self.duration_seconds if self.window_seconds is None else self.window_seconds
+
+    @property
+    def quiet_requests(self) -> float:
+        """Requests outside the broadcasts: ``quiet_share`` of the peak requests/s over the rest of the window."""
+        return self.quiet_share * self.requests_per_second * max(0.0, self.window - self.broadcasts * self.duration_seconds)
 
     @property
     def requests_per_connection(self) -> float:
@@ -126,6 +143,20 @@ def _load_figure(raw: dict[str, Any], key: str, where: str, hi: float) -> float 
     return value
 
 
+def _window(raw: dict[str, Any], where: str) -> tuple[float | None, int, float]:
+    """(window_seconds, broadcasts, quiet_share) of an event; ModelError naming the field."""
+    broadcasts = int(_number(raw, "broadcasts", where, 1, 31, integer=True)) if "broadcasts" in raw else 1
+    quiet = _number(raw, "quiet_share", where, 0, 1) if "quiet_share" in raw else 0.0
+    if raw.get("window_seconds") is None:
+        return None, broadcasts, quiet
+    window = _number(raw, "window_seconds", where, 1, MAX_WINDOW_SECONDS)
+    need = broadcasts * float(raw["duration_seconds"])
+    if window < need:
+        raise ModelError(f"{where}.window_seconds: must be {need:g}..{MAX_WINDOW_SECONDS} (broadcasts x duration_seconds "
+                         f"at least; got {window:g})")
+    return window, broadcasts, quiet
+
+
 def parse_events(data: Any, shown: str, flag: str = "--events") -> list[Event]:
     """Events from parsed JSON (see the module docstring); ModelError naming the field otherwise."""
     head = f"{flag}: {shown}"
@@ -159,6 +190,7 @@ def parse_events(data: Any, shown: str, flag: str = "--events") -> list[Event]:
             other = raw.get(key)
             if other is not None and (other not in raws or other == name):
                 raise ModelError(f"{where}.{key}: {str(other)[:40]!r} is not another event of the file")
+        _window(raw, where)
         conns[name] = _load_figure(raw, "concurrent_connections", where, MAX_CONNECTIONS)
         rps[name] = _load_figure(raw, "requests_per_second", where, MAX_REQUESTS_PER_SECOND)
     derived: dict[str, list[str]] = {n: [] for n in raws}
@@ -200,6 +232,7 @@ def parse_events(data: Any, shown: str, flag: str = "--events") -> list[Event]:
             failure_threshold=int(raw["failure_threshold"]),
             sources={str(k): str(v) for k, v in raw.get("sources", {}).items()},
             derived=tuple(derived[name]),
+            **dict(zip(("window_seconds", "broadcasts", "quiet_share"), _window(raw, where), strict=True)),
         ))
     return events
 

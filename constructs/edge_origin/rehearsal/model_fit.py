@@ -10,6 +10,15 @@ The fit: ``steady_capacity`` C by log bisection so that the first fitted cell is
 scan and log bisection on the scaling rate C / S for the second (the first cell, a weighted
 overload, turns on C; the second, a multivalue burst, on how fast the addresses scale, C / S);
 ``scale_seconds`` S is then C / rate.
+
+Without a ceiling (``ceiling=False``, what ``edge-origin model fit`` does unless ``--ceiling``): an
+address has no steady capacity C to run into, as "Network Load Balancers automatically scale to
+support detected workloads" (Elastic Load Balancing user guide, "Capacity reservations for your
+Network Load Balancer"); what a burst meets is how fast a node gains capacity. One number is fitted
+on one cell, the rate C / S (C is then :data:`UNBOUNDED`, above any crowd the events allow), and
+every other cell is a prediction. With a ceiling, a fitted C below the crowd over the addresses
+(1-2 March: 4 x 1.6 M < 14 M) keeps the overload going for the whole broadcast, which the
+published average over the event's days rules out.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ PATTERN_RUNS = 160
 WARM_BRACKET = 1.25  # C at the next rate is searched within this factor of the last C first
 FIT_HORIZON = 300.0
 SCAN_POINTS = 7  # the fitted cells are peak 5-minute figures: the first window is enough
+UNBOUNDED = CAPACITY_RANGE[1]  # no ceiling: above MAX_CONNECTIONS' crowd over one address
 
 
 @dataclass(frozen=True)
@@ -100,11 +110,16 @@ def _bisect_log(f: Callable[[float], float], lo: float, hi: float, target: float
 
 
 def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[PublishedCell],
-        base: CapacityModel | None = None, iterations: int = 12) -> FitResult:
-    """Fit C (first cell) and, with a second cell, S; one seed (0), peak windows only."""
+        base: CapacityModel | None = None, iterations: int = 12, ceiling: bool = True) -> FitResult:
+    """Fit C (first cell) and, with a second cell, S; one seed (0), peak windows only.
+
+    ``ceiling=False``: no steady capacity; the scaling rate C / S alone, on the one fit cell.
+    """
     by_name = {e.name: e for e in events}
     wanted = {c.cell: c for c in cells}
     base = base or CapacityModel(1e6, 60.0)
+    if not ceiling:
+        return _fit_rate(by_name, [wanted[c] for c in fit_cells], base)
     full_horizon = base.horizon_seconds
     if all(wanted[c].metric == "peak_5xx" for c in fit_cells):  # peaks: the first window is enough
         base = replace(base, horizon_seconds=FIT_HORIZON)
@@ -169,6 +184,37 @@ def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[Publi
     model = replace(model, horizon_seconds=full_horizon)
     converged = all(_agrees(got[c], wanted[c].value, 1.1) for c in got)
     return FitResult(model, got, runs, converged)
+
+
+def _fit_rate(by_name: Mapping[str, Event], targets: Sequence[PublishedCell], base: CapacityModel) -> FitResult:
+    """No ceiling: C = UNBOUNDED, the rate C / S by a log scan and bisection on the one cell."""
+    if len(targets) != 1:
+        raise ModelError(f"--published: fit: without --ceiling the model fits one number (the scaling rate) on one cell "
+                         f"(got {len(targets)}: {', '.join(c.cell for c in targets)}); give one, or pass --ceiling")
+    cell = targets[0]
+    full_horizon = base.horizon_seconds
+    quick = replace(base, horizon_seconds=FIT_HORIZON) if cell.metric == "peak_5xx" else base
+    runs = 0
+
+    def at(rate: float) -> float:
+        nonlocal runs
+        runs += 1
+        model = replace(quick, steady_capacity=UNBOUNDED, scale_seconds=UNBOUNDED / rate)
+        return float(getattr(run_event(by_name[cell.event], model, seed=0), cell.metric))
+
+    lo_r, hi_r = RATE_RANGE
+    grid = [lo_r * (hi_r / lo_r) ** (i / (2 * SCAN_POINTS - 1)) for i in range(2 * SCAN_POINTS)]
+    seen = [(r, at(r)) for r in grid]
+    brackets = [(a, b, fa) for (a, fa), (b, fb) in zip(seen, seen[1:], strict=False)
+                if (fa - cell.value) * (fb - cell.value) <= 0]
+    if brackets:  # the last crossing: the largest rate that gives the cell
+        lo, hi, f_lo = brackets[-1]
+        rate = _bisect_log(at, lo, hi, cell.value, f_lo < cell.value, RATE_ITERATIONS + 4)
+    else:
+        rate = min(seen, key=lambda rv: abs(math.log(max(rv[1], 1e-12) / max(cell.value, 1e-12))))[0]
+    model = replace(base, steady_capacity=UNBOUNDED, scale_seconds=UNBOUNDED / rate, horizon_seconds=full_horizon)
+    got = at(rate)
+    return FitResult(model, {cell.cell: got}, runs, _agrees(got, cell.value, 1.1))
 
 
 def _miss(got: Mapping[str, float], targets: Sequence[PublishedCell]) -> float:

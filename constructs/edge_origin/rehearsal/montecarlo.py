@@ -9,9 +9,10 @@ Inputs (:class:`ModelConfig`, the ``rehearse --model`` flags):
   (:func:`~edge_origin.rehearsal.answers.select_answer`, the code the loopback DNS server runs)
   when it expired, and holds for the TTL. ``R = E`` is independent edge caches (the loopback
   rehearsal's setup). What is known about CloudFront: it does not document how its hosts resolve
-  origin names; the incident write-ups (``weighted-to-multivalue-migration-guide-zh.txt``: "all
-  CloudFront cache hosts resolved to the same origin endpoint within the TTL", and after the fix
-  "the cache hosts began resolving all 6 origin IPs at once") describe one shared answer per TTL
+  origin names; the incident write-up (AWS Architecture Blog, "How bitdrift scaled to 121 million
+  concurrent gRPC connections on Amazon CloudFront ...", 2026-07-15: "all CloudFront cache hosts
+  to resolve to the same origin for the duration of the TTL", and after the fix "CloudFront cache
+  hosts immediately began resolving all 6 origin IPs simultaneously") describes one shared answer per TTL
   window for the whole audience, and gRPC is a POST, which CloudFront sends from the edge
   location straight to the origin (the developer guide's "How CloudFront works with regional
   edge caches": proxy methods skip the regional caches). So the default is
