@@ -336,3 +336,85 @@ def test_cli_engine_locust_json(tmp_path: Path) -> None:
     assert proc.returncode == (0 if doc["verdict"] == "spread" else 1), proc.stderr  # 40 clients: either may come
     assert doc["plan"] == NAME and doc["details"]["engine"] == "locust"
     assert sum(doc["connections"].values()) == 40
+
+
+# ---- Locust's own outputs: --csv PREFIX / --html FILE passed through to the master ----
+
+
+def test_master_command_passes_csv_and_html_through() -> None:
+    plain = master_command(LOCUSTFILE, 5557, 2, 6, 30)
+    assert "--csv" not in plain and "--html" not in plain
+    cmd = master_command(LOCUSTFILE, 5557, 2, 6, 30, "/out/eo", "/out/report.html")
+    assert cmd[cmd.index("--csv") + 1] == "/out/eo"
+    assert cmd[cmd.index("--html") + 1] == "/out/report.html"
+
+
+def test_the_cli_names_the_files_locust_writes() -> None:
+    from edge_origin.cli import rehearse as cli_rehearse
+    from edge_origin.rehearsal import locust_engine
+
+    assert cli_rehearse.LOCUST_CSV_FILES == locust_engine.LOCUST_CSV_FILES
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--csv", "{tmp}/eo"], "--csv writes Locust's own output: it needs --engine locust"),
+        (["--engine", "locust", "--html", "{tmp}/r.html", "--model"], "--html writes Locust's own output"),
+        (["--engine", "locust", "--csv", "{tmp}/missing/eo"], "--csv '{tmp}/missing/eo': folder '{tmp}/missing' does not exist"),
+        (["--engine", "locust", "--csv", "{tmp}/"], "names a folder"),
+        (["--engine", "locust", "--html", "{tmp}/report.txt"], "--html '{tmp}/report.txt': unknown extension '.txt'"),
+        (["--engine", "locust", "--html", "{tmp}/adir.html"], "is a directory"),
+        (["--engine", "locust", "--csv", "{tmp}/adir"], "'{tmp}/adir_stats.csv' is a directory"),
+    ],
+)
+def test_bad_locust_outputs_are_one_line_before_the_run(tmp_path: Path, capsys, argv: list[str], needle: str) -> None:
+    from rehearsal_paths import NAME, REFERENCE
+
+    (tmp_path / "adir.html").mkdir()
+    (tmp_path / "adir_stats.csv").mkdir()
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    code = cli.main(["rehearse", str(REFERENCE), "--name", NAME, *args])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert needle.replace("{tmp}", str(tmp_path)) in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir.html", "adir_stats.csv"]  # nothing written
+
+
+def test_outputs_with_the_builtin_engine_are_refused_by_the_library(reference_plan_from_templates) -> None:
+    with pytest.raises(RehearsalError, match="--html writes Locust's own output: it needs --engine locust"):
+        rehearse(reference_plan_from_templates, RehearsalConfig(clients=10, locust_html="/tmp/r.html"))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_cli_writes_locusts_own_csv_and_html_beside_the_report(tmp_path: Path) -> None:
+    """The smallest real run (6 clients, 1 edge, 1 worker, ~7 s): Locust's CSV counts the RPCs the
+    project's report counts, per origin, and its HTML report exists."""
+    import csv
+
+    from rehearsal_paths import NAME, REFERENCE
+
+    env = dict(os.environ, PYTHONPATH=str(Path(cli.__file__).resolve().parents[2]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "edge_origin.cli", "rehearse", str(REFERENCE), "--name", NAME, "--engine", "locust",
+         "--workers", "1", "--clients", "6", "--edges", "1", "--duration", "0.5", "--rpc-interval", "0.25",
+         "--csv", "eo", "--html", "report.html", "--json"],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path, check=False,
+    )
+    doc = json.loads(proc.stdout)
+    outputs = doc["details"]["locust"]["outputs"]
+    assert outputs == {
+        "csv": [str(tmp_path / f"eo{tail}") for tail in ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")],
+        "html": str(tmp_path / "report.html"),
+    }
+    with open(tmp_path / "eo_stats.csv", newline="", encoding="utf-8") as fh:
+        rows = {row["Name"]: row for row in csv.DictReader(fh)}
+    landed = {origin: n for origin, n in doc["rpcs"].items() if n}
+    assert {name: int(row["Request Count"]) for name, row in rows.items() if name != "Aggregated"} == landed
+    assert int(rows["Aggregated"]["Request Count"]) == sum(landed.values()) > 0
+    assert int(rows["Aggregated"]["Failure Count"]) == 0
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<html" in html.lower() and next(iter(landed)) in html
+    assert _our_locust_processes() == []

@@ -19,6 +19,10 @@ from edge_origin.cli.common import (
 #: Chart formats matplotlib writes without extra packages.
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
 MAX_CLIENTS = 100_000
+HTML_SUFFIXES = (".html", ".htm")
+LOCUST_CSV_FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
+"""What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py); the same tuple as
+``edge_origin.rehearsal.locust_engine.LOCUST_CSV_FILES`` (a test says so: this module must not import it)."""
 MAX_RUN_SECONDS = 86_400.0
 
 
@@ -35,36 +39,50 @@ def _kill_arg(text: str) -> tuple[str, float]:
 def check_chart_path(text: str) -> Path:
     """UsageError unless a chart can be written at ``text``: a name, a known extension, an existing
     writable folder, and nothing there but a regular file (a FIFO or a device would block or fail)."""
+    return check_output_path("--chart", text, CHART_SUFFIXES)
+
+
+def check_output_path(flag: str, text: str, suffixes: tuple[str, ...] | None, *, outputs: tuple[str, ...] = ("",)) -> Path:
+    """UsageError (one line naming ``flag``) unless files can be written at ``text``: a name, one of
+    ``suffixes`` (None: any), an existing writable folder, and nothing there but regular files.
+    ``outputs`` are the suffixes appended to ``text`` for the files really written (Locust's ``--csv
+    PREFIX`` writes ``PREFIX_stats.csv``...)."""
     import os
     import stat
 
+    allowed = f"a file name ending in {', '.join(suffixes)}" if suffixes else "a file name"
     if not text.strip():
-        raise UsageError("--chart '': empty; give a file name ending in " + ", ".join(CHART_SUFFIXES))
+        raise UsageError(f"{flag} '': empty; give {allowed}")
     if "\x00" in text:
-        raise UsageError(f"--chart {text!r}: a file name cannot hold a NUL byte")
+        raise UsageError(f"{flag} {text!r}: a file name cannot hold a NUL byte")
     path = Path(text)
-    if path.suffix.lower() not in CHART_SUFFIXES:
-        raise UsageError(f"--chart {text[:80]!r}: unknown extension {path.suffix[:20] or '(none)'!r}; allowed: {', '.join(CHART_SUFFIXES)}")
+    if text.endswith(("/", os.sep)) or path.name in ("", ".", ".."):
+        raise UsageError(f"{flag} {text[:80]!r}: names a folder; give {allowed}")
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        raise UsageError(f"{flag} {text[:80]!r}: unknown extension {path.suffix[:20] or '(none)'!r}; allowed: {', '.join(suffixes)}")
     parent = path.parent if str(path.parent) else Path(".")
+    targets = [Path(f"{text}{tail}") for tail in outputs]
     try:
         if not parent.is_dir():
-            raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} does not exist")
-        mode = path.stat().st_mode if path.exists() else None
+            raise UsageError(f"{flag} {text[:80]!r}: folder {str(parent)[:80]!r} does not exist")
+        modes = [(t, t.stat().st_mode) for t in targets if t.exists()]
     except OSError as exc:  # a name too long, a loop of links
-        raise UsageError(f"--chart {text[:80]!r}: cannot write there ({exc.strerror or exc})") from None
-    if mode is not None and stat.S_ISDIR(mode):
-        raise UsageError(f"--chart {text[:80]!r}: is a directory")
-    if mode is not None and not stat.S_ISREG(mode):
-        raise UsageError(f"--chart {text[:80]!r}: exists and is not a regular file (a FIFO, socket or device)")
+        raise UsageError(f"{flag} {text[:80]!r}: cannot write there ({exc.strerror or exc})") from None
+    for target, mode in modes:
+        if stat.S_ISDIR(mode):
+            raise UsageError(f"{flag} {text[:80]!r}: {str(target)[:80]!r} is a directory")
+        if not stat.S_ISREG(mode):
+            raise UsageError(f"{flag} {text[:80]!r}: {str(target)[:80]!r} exists and is not a regular file (a FIFO, socket or device)")
     if not os.access(parent, os.W_OK):
-        raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} is not writable")
-    if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.parts):
-        raise UsageError(f"--chart {text[:80]!r}...: a name in the path is longer than 255 bytes")
-    _probe_write(path, parent, text)
+        raise UsageError(f"{flag} {text[:80]!r}: folder {str(parent)[:80]!r} is not writable")
+    if any(len(part.encode("utf-8", "surrogatepass")) > 255 - max(map(len, outputs)) for part in path.parts):
+        raise UsageError(f"{flag} {text[:80]!r}...: a name in the path is longer than 255 bytes")
+    for target in targets:
+        _probe_write(flag, target, parent, text)
     return path
 
 
-def _probe_write(path: Path, parent: Path, text: str) -> None:
+def _probe_write(flag: str, path: Path, parent: Path, text: str) -> None:
     """Write there for real before the run: permission bits say nothing for root, a read-only
     mount or /proc and /sys (``os.access`` answers yes). An existing file is opened for append (not
     truncated); otherwise a probe file is made in the folder and removed."""
@@ -76,12 +94,12 @@ def _probe_write(path: Path, parent: Path, text: str) -> None:
             with open(path, "ab"):
                 pass
         else:
-            fd, probe = tempfile.mkstemp(dir=parent, prefix=".edge-origin-chart-", suffix=".probe")
+            fd, probe = tempfile.mkstemp(dir=parent, prefix=".edge-origin-output-", suffix=".probe")
             os.close(fd)
             os.unlink(probe)
     except OSError as exc:
         raise UsageError(
-            f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} cannot be written ({exc.strerror or exc})"
+            f"{flag} {text[:80]!r}: folder {str(parent)[:80]!r} cannot be written ({exc.strerror or exc})"
         ) from None
 
 
@@ -142,6 +160,17 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         default=2,
         help="Locust worker processes with --engine locust (default 2)",
     )
+    p.add_argument(
+        "--csv",
+        metavar="PREFIX",
+        help="with --engine locust: Locust's own CSV statistics (passed to the Locust master as --csv: "
+        "PREFIX_stats.csv, PREFIX_stats_history.csv, PREFIX_failures.csv, PREFIX_exceptions.csv)",
+    )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="with --engine locust: Locust's own HTML report (passed to the Locust master as --html; .html)",
+    )
     p.add_argument("--port", type=PORT_OR_FREE, default=0, help="origin gRPC port on every loopback address (default: free)")
     p.add_argument("--dns-port", type=PORT_OR_FREE, default=0, help="DNS port for the server and the edges (default: free)")
     p.add_argument("--json", action="store_true", help="write one JSON object to stdout")
@@ -176,6 +205,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
     if args.chart is not None:
         check_chart_path(args.chart)
+    locust_csv, locust_html = _locust_outputs(args)
     try:
         plan = from_model.load_plan(args.paths, args.name)
         if args.model:
@@ -200,6 +230,8 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     client_processes=args.client_processes,
                     engine=args.engine,
                     workers=args.workers,
+                    locust_csv=locust_csv,
+                    locust_html=locust_html,
                     port=args.port,
                     dns_port=args.dns_port,
                 ),
@@ -218,6 +250,24 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
             return EXIT_FINDINGS
     print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
     return EXIT_OK if result.verdict == "spread" else EXIT_FINDINGS
+
+
+def _locust_outputs(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """``--csv`` / ``--html``: Locust's own outputs, only with ``--engine locust``; checked before the run
+    and made absolute (the master runs in its own working folder)."""
+    import os
+
+    given = [flag for flag, value in (("--csv", args.csv), ("--html", args.html)) if value is not None]
+    if given and (args.engine != "locust" or args.model):
+        raise UsageError(f"{given[0]} writes Locust's own output: it needs --engine locust (and no --model)")
+    csv = html = None
+    if args.csv is not None:
+        check_output_path("--csv", args.csv, None, outputs=LOCUST_CSV_FILES)
+        csv = os.path.abspath(args.csv)
+    if args.html is not None:
+        check_output_path("--html", args.html, HTML_SUFFIXES)
+        html = os.path.abspath(args.html)
+    return csv, html
 
 
 def register(sub: argparse._SubParsersAction) -> None:

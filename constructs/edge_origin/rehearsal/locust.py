@@ -160,6 +160,8 @@ class _Coordinator:
                 json.dump(result, fh)
             os.replace(tmp, path)
         self.env.runner.quit()
+        if self.env.web_ui is not None:  # --autostart (the Locust operator's master): end the web UI too
+            self.env.web_ui.stop()
 
     def _write_status(self, obj: dict[str, Any]) -> None:
         path = self.cfg.get("status_path")
@@ -283,6 +285,9 @@ class EdgeUser(User):
             greenlets = [gevent.spawn(_client, s, request, r, start_at, cfg, fire) for s, r in zip(stubs, records, strict=True)]
             gevent.joinall(greenlets, timeout=float(cfg["max_seconds"]))
             gevent.killall([g for g in greenlets if not g.dead], block=False)
+            # Locust's statistics first, on the same connection: every RPC of this edge is in the
+            # master's stats (its --csv / --html) before the master can end the run on the records.
+            runner._send_stats()
             runner.send_message("eo_records", {"edge": edge, "clients": records})
         finally:
             for ch in channels:

@@ -29,6 +29,8 @@ from edge_origin.rehearsal.runner import ClientEngine, ClientOutcome, RehearsalF
 LOCUSTFILE = str(Path(__file__).resolve().parent / "locustfiles" / "rehearsal.py")
 MASTER_HOST = "127.0.0.1"
 SPAWN_RATE = 1000  # users a second: every edge's user exists within the first second
+#: What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py ``StatsCSVFileWriter``).
+LOCUST_CSV_FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
 
 
 def _free_port(ip: str) -> int:
@@ -57,15 +59,34 @@ def run_config(client_cfg: ClientConfig, workdir: Path) -> dict[str, Any]:
     }
 
 
-def master_command(locustfile: str, port: int, workers: int, users: int, run_seconds: float) -> list[str]:
-    """``locust --master`` for a headless run that starts once ``workers`` workers are connected."""
-    return [
+def master_command(
+    locustfile: str, port: int, workers: int, users: int, run_seconds: float,
+    csv_prefix: str | None = None, html_file: str | None = None,
+) -> list[str]:
+    """``locust --master`` for a headless run that starts once ``workers`` workers are connected;
+    ``--csv`` / ``--html`` passed through (Locust's own statistics, written by the master)."""
+    cmd = [
         sys.executable, "-m", "locust", "-f", locustfile, "--master", "--headless",
         "--master-bind-host", MASTER_HOST, "--master-bind-port", str(port),
         "--expect-workers", str(workers), "--expect-workers-max-wait", str(max(1, int(run_seconds))),
         "-u", str(users), "-r", str(SPAWN_RATE), "--run-time", f"{max(1, int(run_seconds)) + 5}s",
         "--only-summary", "--loglevel", "WARNING",
     ]
+    if csv_prefix is not None:
+        cmd += ["--csv", csv_prefix]
+    if html_file is not None:
+        cmd += ["--html", html_file]
+    return cmd
+
+
+def locust_outputs(csv_prefix: str | None, html_file: str | None) -> dict[str, Any]:
+    """Which of Locust's own outputs exist after the run (the files Locust's ``--csv`` and ``--html`` write)."""
+    out: dict[str, Any] = {}
+    if csv_prefix is not None:
+        out["csv"] = [f"{csv_prefix}{tail}" for tail in LOCUST_CSV_FILES if Path(f"{csv_prefix}{tail}").is_file()]
+    if html_file is not None:
+        out["html"] = html_file if Path(html_file).is_file() else None
+    return out
 
 
 def worker_command(locustfile: str, port: int) -> list[str]:
@@ -104,8 +125,13 @@ def per_worker_figures(workers: dict[str, dict[str, Any]]) -> dict[str, dict[str
 class LocustClients(ClientEngine):
     """A local Locust master and ``workers`` worker processes playing the plan's edges."""
 
-    def __init__(self, workers: int, stderr_file: Any, lose_worker_at: float | None = None) -> None:
+    def __init__(
+        self, workers: int, stderr_file: Any, lose_worker_at: float | None = None,
+        csv_prefix: str | None = None, html_file: str | None = None,
+    ) -> None:
         self.workers = workers
+        self.csv_prefix = csv_prefix
+        self.html_file = html_file
         self.stderr_file = stderr_file
         self.lose_worker_at = lose_worker_at
         self.tmp = tempfile.TemporaryDirectory(prefix="edge-origin-locust-")
@@ -130,7 +156,10 @@ class LocustClients(ClientEngine):
         env = {**env, "EDGE_ORIGIN_LOCUST_CONFIG": str(config_path), "PYTHONUNBUFFERED": "1"}
         port = _free_port(MASTER_HOST)
         users = self.cfg["edges"]
-        self.master = self._spawn(master_command(LOCUSTFILE, port, self.workers, users, client_cfg.max_seconds), env)
+        self.master = self._spawn(
+            master_command(LOCUSTFILE, port, self.workers, users, client_cfg.max_seconds, self.csv_prefix, self.html_file),
+            env,
+        )
         for _ in range(self.workers):
             self.worker_procs.append(self._spawn(worker_command(LOCUSTFILE, port), env))
 
@@ -209,6 +238,11 @@ class LocustClients(ClientEngine):
             )
         if result.get("timed_out"):
             notes.append("the Locust master reached its deadline before every edge reported")
+        outputs = locust_outputs(self.csv_prefix, self.html_file)
+        if self.csv_prefix is not None and not outputs["csv"]:
+            notes.append(f"Locust wrote no CSV statistics at --csv {self.csv_prefix}")
+        if self.html_file is not None and outputs["html"] is None:
+            notes.append(f"Locust wrote no HTML report at --html {self.html_file}")
         return ClientOutcome(
             clients=clients,
             released_at=released,
@@ -221,6 +255,7 @@ class LocustClients(ClientEngine):
                     "lost_workers": len(result["lost_workers"]),
                     "clients_lost": result["clients_lost"],
                     "edges_lost": lost_edges,
+                    "outputs": outputs,
                 },
             },
             notes=notes,
