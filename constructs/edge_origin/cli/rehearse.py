@@ -19,6 +19,7 @@ from edge_origin.cli.common import (
 #: Chart formats matplotlib writes without extra packages.
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
 MAX_CLIENTS = 100_000
+LOCAL_WORKERS = 2  # --workers default with --engine locust on this machine
 HTML_SUFFIXES = (".html", ".htm")
 LOCUST_CSV_FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
 """What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py); the same tuple as
@@ -156,9 +157,28 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int_range(1, 32),
-        default=2,
-        help="Locust worker processes with --engine locust (default 2)",
+        type=int_range(1, 500),
+        default=None,
+        help="Locust worker processes with --engine locust (default 2, at most 32 on this machine); with "
+        "--manifest the worker pods (1..500; default: from the measured per-worker connects/s and --burst-seconds)",
+    )
+    p.add_argument(
+        "--manifest",
+        nargs="?",
+        const="-",
+        metavar="FILE|-",
+        help="with --engine locust: render (never apply) a Kubernetes manifest for the Locust operator "
+        "(locust-k8s-operator LocustTest locust.io/v2 + a ConfigMap with the shipped locustfile and the configuration) "
+        "to FILE (.yaml/.yml) or stdout, instead of running",
+    )
+    p.add_argument("--image", help="with --manifest: a Locust image with edge-origin[rehearsal] installed (required)")
+    p.add_argument("--k8s-name", default="edge-origin-rehearsal", help="with --manifest: the LocustTest's name (default edge-origin-rehearsal)")
+    p.add_argument("--namespace", default=None, help="with --manifest: the namespace (default: none written, kubectl's current)")
+    p.add_argument(
+        "--burst-seconds",
+        type=finite_float(0, 3600, lo_open=True),
+        default=None,
+        help="with --manifest: the window the burst's new connections must open in, which sizes the workers (default 1)",
     )
     p.add_argument(
         "--csv",
@@ -189,6 +209,8 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
     from edge_origin.rehearsal import EXTRA_MODULES
 
+    if _check_manifest_args(args) is not None:  # renders only: no Locust, gRPC or DNS here
+        return _write_manifest(args)
     if args.engine == "locust":
         import importlib.util
 
@@ -229,7 +251,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     late_clients=args.late_clients,
                     client_processes=args.client_processes,
                     engine=args.engine,
-                    workers=args.workers,
+                    workers=LOCAL_WORKERS if args.workers is None else args.workers,
                     locust_csv=locust_csv,
                     locust_html=locust_html,
                     port=args.port,
@@ -268,6 +290,68 @@ def _locust_outputs(args: argparse.Namespace) -> tuple[str | None, str | None]:
         check_output_path("--html", args.html, HTML_SUFFIXES)
         html = os.path.abspath(args.html)
     return csv, html
+
+
+_MANIFEST_ONLY = (("--image", "image", None), ("--k8s-name", "k8s_name", "edge-origin-rehearsal"),
+                  ("--namespace", "namespace", None), ("--burst-seconds", "burst_seconds", None))
+_NOT_WITH_MANIFEST = (("--model", "model", False), ("--kill", "kill", None), ("--late-clients", "late_clients", 0),
+                      ("--chart", "chart", None), ("--csv", "csv", None), ("--html", "html", None),
+                      ("--edge-rotation", "edge_rotation", False), ("--client-processes", "client_processes", 1))
+
+
+def _check_manifest_args(args: argparse.Namespace) -> str | None:
+    """``--manifest`` and its flags, one line each, before anything is read: None without ``--manifest``."""
+    if args.manifest is None:
+        given = [flag for flag, attr, default in _MANIFEST_ONLY if getattr(args, attr) != default]
+        if given:
+            raise UsageError(f"{given[0]} is for --manifest (rendering a Locust operator manifest)")
+        return None
+    if args.engine != "locust":
+        raise UsageError("--manifest renders the Locust engine's run: it needs --engine locust")
+    clash = [flag for flag, attr, default in _NOT_WITH_MANIFEST if getattr(args, attr) != default]
+    if clash:
+        raise UsageError(f"{clash[0]} does not apply to --manifest (nothing runs here; the operator runs the locustfile)")
+    if args.image is None:
+        raise UsageError("--manifest needs --image: a Locust image with edge-origin[rehearsal] installed "
+                         "(docs/rehearsal-at-scale.md shows a Dockerfile)")
+    if not args.port:
+        raise UsageError("--manifest needs --port 1..65535: the origin's gRPC port the workers dial")
+    if args.manifest != "-":
+        check_output_path("--manifest", args.manifest, (".yaml", ".yml"))
+    return args.manifest
+
+
+def _write_manifest(args: argparse.Namespace) -> int:
+    """Render the manifest (nothing applied) to ``--manifest FILE`` or stdout; the worker count on stderr.
+    The templates' plan for ``--name`` is read first: the name must have record sets to rehearse."""
+    from edge_origin._version import __version__
+    from edge_origin.rehearsal import from_model
+    from edge_origin.rehearsal import locust_manifest as lm
+    from edge_origin.rehearsal.locust_engine import LOCUSTFILE
+    from edge_origin.rehearsal.plan import PlanError
+
+    try:
+        plan = from_model.load_plan(args.paths, args.name)
+    except PlanError as exc:
+        raise UsageError(str(exc)) from exc
+    req = lm.ManifestRequest(
+        test_name=args.k8s_name, image=args.image, origin_name=args.name, port=args.port, clients=args.clients,
+        edges=args.edges, policy=args.lb_policy, duration=args.duration, rpc_interval=args.rpc_interval,
+        max_seconds=args.max_seconds, burst_seconds=1.0 if args.burst_seconds is None else args.burst_seconds,
+        workers=args.workers, namespace=args.namespace,
+    )
+    try:
+        docs, facts = lm.render(req, LOCUSTFILE)
+    except lm.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    facts["plan"] = f"{plan.name}: {len(plan.records)} {plan.routing} record set(s), {len(plan.origins)} origin address(es)"
+    text = lm.to_yaml(docs, facts, __version__)
+    if args.manifest == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.manifest).write_text(text, encoding="utf-8")
+    print(f"edge-origin rehearse: {facts['workers']} Locust worker(s): {facts['workers_from']}; nothing applied", file=sys.stderr)
+    return EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:

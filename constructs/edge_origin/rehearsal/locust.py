@@ -154,7 +154,9 @@ class _Coordinator:
             "timed_out": not self.done.is_set(),
         }
         path = self.cfg.get("result_path")
-        if path:
+        if path == "-":  # a pod: the result is one log line (`kubectl logs job/NAME-master`)
+            print("edge-origin result: " + json.dumps(result, sort_keys=True), flush=True)
+        elif path:
             tmp = f"{path}.tmp"
             with open(tmp, "w", encoding="utf-8") as fh:
                 json.dump(result, fh)

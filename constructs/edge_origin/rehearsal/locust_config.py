@@ -34,7 +34,7 @@ FIELDS = {
     "min_resolution_ms": "gRPC's minimum time between re-resolutions",
     "allow_remote": "true to reach a non-loopback resolver or the system resolver (staging runs)",
     "status_path": "(optional) where the master writes its start time",
-    "result_path": "(optional) where the master writes the merged result",
+    "result_path": "(optional) where the master writes the merged result; '-' = one stdout line 'edge-origin result: {...}'",
 }
 
 
