@@ -606,3 +606,67 @@ def test_workers_come_from_the_measured_rate_or_the_flag(clients: int, edges: in
     else:
         docs, facts = lm.render(req, LOCUSTFILE)
         assert docs[1]["spec"]["worker"]["replicas"] == facts["workers"] == want
+
+
+def test_the_operators_commands_are_the_library_reproduction(tmp_path: Path, capsys) -> None:
+    """The flags this file lists from the operator's command.go are the ones the library appends."""
+    from edge_origin.rehearsal.locust_manifest import operator_commands
+
+    _, [_, test], _ = _render_cli(tmp_path, capsys, "--clients", "2000", "--edges", "12")
+    spec = test["spec"]
+    master, worker = operator_commands(spec, "edge-origin-rehearsal-master")
+    assert master == spec["master"]["command"].split() + [
+        f.format(workers=spec["worker"]["replicas"], autoquit=30) for f in OPERATOR_MASTER_FLAGS
+    ]
+    assert worker == spec["worker"]["command"].split() + OPERATOR_WORKER_FLAGS
+
+
+_RESULT_TO_STDOUT = textwrap.dedent(
+    """
+    from gevent import monkey
+    monkey.patch_all()
+    import edge_origin.rehearsal.locust as L
+
+    class Runner:
+        def quit(self):
+            print("runner quit")
+
+    class Env:
+        web_ui = None
+        runner = Runner()
+
+    cfg = {"edges": 1, "clients": 2, "max_seconds": 5, "name": "o.example.com", "remote": True, "result_path": "-"}
+    c = L._Coordinator(Env(), cfg)
+    c.owner[0] = "w1"
+    c.records[0] = {"worker": "w1", "edge": 0, "clients": [{"index": 0}, {"index": 1}]}
+    c.done.set()
+    c.finish()
+    """
+)
+
+
+def test_result_path_dash_prints_the_result_as_one_log_line() -> None:
+    """In a pod (the manifest's configuration) the merged result is one stdout line of the master."""
+    proc = subprocess.run([sys.executable, "-c", _RESULT_TO_STDOUT], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    [line] = [ln for ln in proc.stdout.splitlines() if ln.startswith("edge-origin result: ")]
+    result = json.loads(line.removeprefix("edge-origin result: "))
+    assert (result["name"], result["edges_reported"], result["edges_lost"], result["workers"]["w1"]["edges"]) == (
+        "o.example.com", 1, [], 1)
+    assert proc.stdout.strip().endswith("runner quit")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(150)
+def test_the_manifests_commands_run_the_rehearsal_on_loopback(reference_plan_from_templates, tmp_path: Path) -> None:
+    """The master and workers started with the commands the operator builds from the manifest
+    (--autostart and --autoquit, not --headless; bound to 127.0.0.1 by extraArgs) run the shipped
+    locustfile to the end by themselves, and Locust writes its --html on the way out."""
+    html = tmp_path / "report.html"
+    cfg = RehearsalConfig(clients=40, edges=4, locust_command_form="operator", locust_html=str(html), **{**QUICK, "duration": 1.0})
+    run = rehearse(reference_plan_from_templates, cfg)
+    assert run.errors == {}, run.errors
+    assert run.details["clients_connected"] == 40 and sum(run.connections.values()) == 40
+    assert run.details["locust"]["lost_workers"] == 0 and len(run.details["locust"]["per_worker"]) == 2
+    assert run.details["locust"]["outputs"] == {"html": str(html)}
+    assert _our_locust_processes() == []

@@ -161,9 +161,15 @@ class _Coordinator:
             with open(tmp, "w", encoding="utf-8") as fh:
                 json.dump(result, fh)
             os.replace(tmp, path)
-        self.env.runner.quit()
-        if self.env.web_ui is not None:  # --autostart (the Locust operator's master): end the web UI too
+        if self.env.web_ui is not None:
+            # --autostart (how the Locust operator runs the master): as Locust's own end of an autostart
+            # run (locust/main.py stop_and_optionally_quit): stop, quit the workers, stop the web UI,
+            # whose greenlet is the main one; Locust then writes --html / --csv and exits
+            self.env.runner.stop()
+            self.env.runner.quit()
             self.env.web_ui.stop()
+        else:  # --headless: the runner's greenlet is the main one
+            self.env.runner.quit()
 
     def _write_status(self, obj: dict[str, Any]) -> None:
         path = self.cfg.get("status_path")

@@ -79,6 +79,32 @@ def master_command(
     return cmd
 
 
+def operator_form_commands(locustfile: str, port: int, web_port: int, workers: int, users: int, run_seconds: float) -> tuple[list[str], list[str]]:
+    """The master's and a worker's commands as the Locust operator builds them from the manifest's
+    seeds (:func:`edge_origin.rehearsal.locust_manifest.operator_commands`: ``--autostart`` and
+    ``--autoquit``, not ``--headless``), bound to 127.0.0.1 by ``extraArgs`` (the last flag wins):
+    the same run ``rehearse --manifest`` renders, on loopback."""
+    from edge_origin.rehearsal import locust_manifest as lm
+
+    spec = {
+        "master": {
+            "command": lm.master_seed(locustfile, users, run_seconds),
+            "autostart": True,
+            "autoquit": {"enabled": True, "timeout": lm.AUTOQUIT_TIMEOUT_S},
+            "extraArgs": ["--master-bind-host", MASTER_HOST, "--master-bind-port", str(port),
+                          "--web-host", MASTER_HOST, "--web-port", str(web_port), "--loglevel", "WARNING"],
+        },
+        "worker": {
+            "command": lm.worker_seed(locustfile),
+            "replicas": workers,
+            "extraArgs": [f"--master-port={port}", "--loglevel", "WARNING"],
+        },
+    }
+    master, worker = lm.operator_commands(spec, MASTER_HOST)
+    prefix = [sys.executable, "-m", "locust"]
+    return prefix + master, prefix + worker
+
+
 def locust_outputs(csv_prefix: str | None, html_file: str | None) -> dict[str, Any]:
     """Which of Locust's own outputs exist after the run (the files Locust's ``--csv`` and ``--html`` write)."""
     out: dict[str, Any] = {}
@@ -127,9 +153,10 @@ class LocustClients(ClientEngine):
 
     def __init__(
         self, workers: int, stderr_file: Any, lose_worker_at: float | None = None,
-        csv_prefix: str | None = None, html_file: str | None = None,
+        csv_prefix: str | None = None, html_file: str | None = None, command_form: str = "local",
     ) -> None:
         self.workers = workers
+        self.command_form = command_form
         self.csv_prefix = csv_prefix
         self.html_file = html_file
         self.stderr_file = stderr_file
@@ -156,12 +183,15 @@ class LocustClients(ClientEngine):
         env = {**env, "EDGE_ORIGIN_LOCUST_CONFIG": str(config_path), "PYTHONUNBUFFERED": "1"}
         port = _free_port(MASTER_HOST)
         users = self.cfg["edges"]
-        self.master = self._spawn(
-            master_command(LOCUSTFILE, port, self.workers, users, client_cfg.max_seconds, self.csv_prefix, self.html_file),
-            env,
-        )
+        if self.command_form == "operator":  # tests: the commands `rehearse --manifest` makes the operator run
+            master, worker = operator_form_commands(LOCUSTFILE, port, _free_port(MASTER_HOST), self.workers, users, client_cfg.max_seconds)
+            master += [*(["--csv", self.csv_prefix] if self.csv_prefix else []), *(["--html", self.html_file] if self.html_file else [])]
+        else:
+            master = master_command(LOCUSTFILE, port, self.workers, users, client_cfg.max_seconds, self.csv_prefix, self.html_file)
+            worker = worker_command(LOCUSTFILE, port)
+        self.master = self._spawn(master, env)
         for _ in range(self.workers):
-            self.worker_procs.append(self._spawn(worker_command(LOCUSTFILE, port), env))
+            self.worker_procs.append(self._spawn(worker, env))
 
     def _status(self) -> dict[str, Any]:
         with contextlib.suppress(OSError, ValueError):

@@ -153,6 +153,46 @@ def rehearsal_config(req: ManifestRequest) -> dict[str, Any]:
     return raw
 
 
+def run_time_seconds(max_seconds: float) -> int:
+    """The master's ``--run-time``: the configuration's bound plus a margin (the master ends the run first)."""
+    return int(math.ceil(max_seconds)) + RUN_TIME_MARGIN_S
+
+
+def master_seed(locustfile: str, edges: int, max_seconds: float) -> str:
+    """``spec.master.command``: one user an edge, all at once, a bounded run and a bounded wait for the workers."""
+    return (
+        f"--locustfile {locustfile} --users {edges} --spawn-rate {SPAWN_RATE} --run-time {run_time_seconds(max_seconds)}s "
+        f"--expect-workers-max-wait {EXPECT_WORKERS_MAX_WAIT_S}"
+    )
+
+
+def worker_seed(locustfile: str) -> str:
+    """``spec.worker.command``: the workers need nothing but the locustfile (the master hands out the rest)."""
+    return f"--locustfile {locustfile}"
+
+
+OPERATOR_MASTER_PORT = 5557
+
+
+def operator_commands(spec: dict[str, Any], master_host: str) -> tuple[list[str], list[str]]:
+    """The master's and one worker's Locust arguments as the operator builds them from a LocustTest
+    ``spec`` (locust-k8s-operator ``internal/resources/command.go`` at commit 623c518c,
+    ``BuildMasterCommand`` / ``BuildWorkerCommand``): the seed split on whitespace, the operator's
+    flags, then ``extraArgs`` (the last occurrence of a flag wins). ``--otel`` is left out (unused)."""
+    m, w = spec["master"], spec["worker"]
+    master = [*m["command"].split(), "--master", f"--master-port={OPERATOR_MASTER_PORT}", f"--expect-workers={w['replicas']}"]
+    if m.get("autostart", True):
+        master.append("--autostart")
+    autoquit = m.get("autoquit")
+    if autoquit is None or autoquit.get("enabled"):
+        timeout = 60 if autoquit is None else autoquit.get("timeout", 60)
+        master += ["--autoquit", str(timeout)]
+    master += ["--enable-rebalancing", "--only-summary", *m.get("extraArgs", [])]
+    worker = [*w["command"].split(), "--worker", f"--master-port={OPERATOR_MASTER_PORT}", f"--master-host={master_host}",
+              *w.get("extraArgs", [])]
+    return master, worker
+
+
 def render(req: ManifestRequest, locustfile: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """([ConfigMap, LocustTest], facts for the header and the report). ``locustfile``: its path."""
     _check_names(req)
@@ -168,11 +208,7 @@ def render(req: ManifestRequest, locustfile: str) -> tuple[list[dict[str, Any]],
         "data": {LOCUSTFILE_KEY: source, CONFIG_KEY: json.dumps(config, indent=2, sort_keys=True) + "\n"},
     }
     locustfile_path = f"{SRC_MOUNT}/{LOCUSTFILE_KEY}"
-    run_time = int(math.ceil(req.max_seconds)) + RUN_TIME_MARGIN_S
-    master_seed = (
-        f"--locustfile {locustfile_path} --users {req.edges} --spawn-rate {SPAWN_RATE} --run-time {run_time}s "
-        f"--expect-workers-max-wait {EXPECT_WORKERS_MAX_WAIT_S}"
-    )
+    run_time = run_time_seconds(req.max_seconds)
     test = {
         "apiVersion": API_VERSION,
         "kind": "LocustTest",
@@ -180,13 +216,13 @@ def render(req: ManifestRequest, locustfile: str) -> tuple[list[dict[str, Any]],
         "spec": {
             "image": req.image,
             "master": {
-                "command": master_seed,
+                "command": master_seed(locustfile_path, req.edges, req.max_seconds),
                 "autostart": True,
                 "autoquit": {"enabled": True, "timeout": AUTOQUIT_TIMEOUT_S},
                 "labels": {"app.kubernetes.io/part-of": "edge-origin-rehearsal"},
             },
             "worker": {
-                "command": f"--locustfile {locustfile_path}",
+                "command": worker_seed(locustfile_path),
                 "replicas": workers,
                 "labels": {"app.kubernetes.io/part-of": "edge-origin-rehearsal"},
             },
