@@ -670,3 +670,37 @@ def test_the_manifests_commands_run_the_rehearsal_on_loopback(reference_plan_fro
     assert run.details["locust"]["lost_workers"] == 0 and len(run.details["locust"]["per_worker"]) == 2
     assert run.details["locust"]["outputs"] == {"html": str(html)}
     assert _our_locust_processes() == []
+
+
+_WITHOUT_EXTRAS = textwrap.dedent(
+    """
+    import sys
+    BLOCKED = ("locust", "gevent", "grpc", "grpc_health", "dns", "numpy", "matplotlib")
+
+    class Block:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in BLOCKED:
+                raise ImportError(f"blocked: {name}")
+            return None
+
+    sys.meta_path.insert(0, Block())
+    from edge_origin import cli
+    code = cli.main(sys.argv[1:])
+    assert not [m for m in sys.modules if m.split(".")[0] in BLOCKED], "an extra was imported"
+    sys.exit(code)
+    """
+)
+
+
+def test_the_manifest_renders_without_the_rehearsal_extra(tmp_path: Path) -> None:
+    """Rendering needs no Locust, gRPC, DNS or numpy: a CI job without the extra can write it."""
+    from rehearsal_paths import NAME, REFERENCE
+
+    env = dict(os.environ, PYTHONPATH=str(Path(cli.__file__).resolve().parents[2]))
+    proc = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_EXTRAS, "rehearse", str(REFERENCE), "--name", NAME, "--engine", "locust",
+         "--manifest", "--image", "img:1", "--port", "443"],
+        capture_output=True, text=True, timeout=60, env=env, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "kind: LocustTest" in proc.stdout and "1 Locust worker(s)" in proc.stderr

@@ -327,7 +327,7 @@ def _write_manifest(args: argparse.Namespace) -> int:
     from edge_origin._version import __version__
     from edge_origin.rehearsal import from_model
     from edge_origin.rehearsal import locust_manifest as lm
-    from edge_origin.rehearsal.locust_engine import LOCUSTFILE
+    from edge_origin.rehearsal.locust_config import LOCUSTFILE  # pure: no Locust, gRPC or DNS import
     from edge_origin.rehearsal.plan import PlanError
 
     try:

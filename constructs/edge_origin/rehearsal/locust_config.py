@@ -11,10 +11,13 @@ from __future__ import annotations
 import ipaddress
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import LB_POLICIES
 
+LOCUSTFILE = str(Path(__file__).resolve().parent / "locustfiles" / "rehearsal.py")
+"""The locustfile the package ships (``locust -f LOCUSTFILE --master`` / ``--worker``)."""
 MAX_CLIENTS = 100_000
 MAX_REMOTE_CLIENTS = 20_000  # a staging origin: bounded, whatever the file says
 MAX_REMOTE_SECONDS = 900.0

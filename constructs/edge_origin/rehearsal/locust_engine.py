@@ -23,10 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import ClientConfig
-from edge_origin.rehearsal.locust_config import validate_config
+from edge_origin.rehearsal.locust_config import LOCUSTFILE, validate_config
 from edge_origin.rehearsal.runner import ClientEngine, ClientOutcome, RehearsalFailed, _stop_process
 
-LOCUSTFILE = str(Path(__file__).resolve().parent / "locustfiles" / "rehearsal.py")
 MASTER_HOST = "127.0.0.1"
 SPAWN_RATE = 1000  # users a second: every edge's user exists within the first second
 #: What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py ``StatsCSVFileWriter``).

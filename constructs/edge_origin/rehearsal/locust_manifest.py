@@ -2,7 +2,7 @@
 
 Renders, never applies, two Kubernetes objects:
 
-* a ConfigMap with the locustfile the package ships (:data:`~edge_origin.rehearsal.locust_engine.LOCUSTFILE`,
+* a ConfigMap with the locustfile the package ships (:data:`~edge_origin.rehearsal.locust_config.LOCUSTFILE`,
   byte for byte: the operator mounts it unmodified) and the rehearsal's configuration
   (:mod:`edge_origin.rehearsal.locust_config`, checked by the same validator the master runs);
 * a ``LocustTest`` (``locust.io/v2``) of the locust-k8s-operator
