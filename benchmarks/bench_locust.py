@@ -5,6 +5,7 @@ per Locust worker process and the ratio 2 workers / 1 worker. Loopback only (127
 run bounded by ``--max-seconds``.
 
     PYTHONPATH=constructs python benchmarks/bench_locust.py [--clients 1000] [--edges 20] [--repeat 2]
+    PYTHONPATH=constructs python benchmarks/bench_locust.py --per-worker --clients 3000 --edges 30 --repeat 3
 
 Measured here (2 cores shared with other work; figures move with the load): see docs/rehearsal.md,
 "The same rehearsal as Locust workers", for the last figures and the command that printed them.
@@ -28,9 +29,15 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--edges", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=2, help="interleaved runs per case (median printed)")
+    parser.add_argument(
+        "--per-worker", action="store_true",
+        help="only Locust with 1 worker: print the per-worker connects/s that `rehearse --manifest` sizes workers by",
+    )
     args = parser.parse_args()
     plan = reference_plan()
     base = {"clients": args.clients, "edges": args.edges, "duration": 2.0, "rpc_interval": 0.5, "max_seconds": 120.0}
+    if args.per_worker:
+        return per_worker(plan, base, args.repeat)
     cases = {
         "builtin, 1 client process": RehearsalConfig(**base),
         "locust, 1 worker": RehearsalConfig(**base, engine="locust", workers=1),
@@ -52,6 +59,19 @@ def main() -> int:
     print(f"locust conn/s per worker process: 1 worker {one:.0f}, 2 workers {two / 2:.0f}")
     print(f"ratio 2 workers / 1 worker: {two / one:.2f}" if one else "ratio: n/a (no connections)")
     print(f"ratio locust 2 workers / builtin: {two / med['builtin, 1 client process']:.2f}")
+    return 0
+
+
+def per_worker(plan: object, base: dict, repeat: int) -> int:
+    """One Locust worker process, ``repeat`` runs: connects/s of the burst (median, min, max)."""
+    rates = []
+    for _ in range(repeat):
+        run = rehearse(plan, RehearsalConfig(**base, engine="locust", workers=1))
+        rates.append(run.connections_per_second)
+        print(f"run: {run.connections_per_second:.0f} conn/s, burst {run.burst_seconds:.2f} s, "
+              f"{run.details['clients_connected']}/{base['clients']} connected", flush=True)
+    print(f"N = {base['clients']} clients, {base['edges']} edges, 1 Locust worker, loopback, {repeat} runs")
+    print(f"per-worker connects/s: median {statistics.median(rates):.0f}, min {min(rates):.0f}, max {max(rates):.0f}")
     return 0
 
 

@@ -31,6 +31,11 @@ from edge_origin.errors import (
     require_tags,
     suggest_props,
 )
+from edge_origin.model.nlb_capacity import (  # noqa: F401 - LCU_MBPS stays importable from here
+    CAPACITY_TLS_REASON,
+    CAPACITY_UNITS_PER_ZONE_RANGE,
+    LCU_MBPS,
+)
 
 NLB_IDLE_TIMEOUT_RANGE = (60, 6000)
 """``tcp.idle_timeout.seconds`` of an NLB TCP listener (AWS and CDK: 60..6000 s, default 350 s)."""
@@ -45,17 +50,6 @@ EXPORT_PREFIX_PATTERN = r"[A-Za-z][A-Za-z0-9-]{0,99}"
 NAME_PREFIX_PATTERN = r"[a-z0-9][a-z0-9-]{0,40}"
 HEALTH_PATH_MAX = 1024
 MAX_SECURITY_GROUPS_PER_NLB = 5
-CAPACITY_UNITS_PER_ZONE_RANGE = (2750, 45000)
-"""An NLB's reserved LCUs per zone. aws-cdk-lib 2.275's elbv2 README: "The ``minimumCapacityUnit``
-value is evenly distributed across all active Availability Zones (AZs) for the network load balancer.
-The distributed value per AZ must be between 2,750 and 45,000 units." (its NetworkLoadBalancer
-refuses other values at construction). botocore 1.44.8 (elbv2 ``MinimumLoadBalancerCapacity``:
-"The number of capacity units.", an integer) and CloudFormation's resource schema (cfn-lint 1.58)
-state no range: the CDK bounds are the ones enforced here."""
-CAPACITY_TLS_REASON = "capacity reservations are not supported on NLBs using TLS listeners"
-LCU_MBPS = 2.2
-""""convert your capacity needs from Mbps to LCUs using the conversion rate of 1 LCU to 2.2 Mbps"
-(aws-cdk-lib 2.275 elbv2 README): a reservation is throughput, not connections."""
 PREFIX_LIST_MAPPING_ID = "EdgeOriginCloudFrontOriginFacing"
 
 

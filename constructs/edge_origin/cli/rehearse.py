@@ -19,6 +19,11 @@ from edge_origin.cli.common import (
 #: Chart formats matplotlib writes without extra packages.
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
 MAX_CLIENTS = 100_000
+LOCAL_WORKERS = 2  # --workers default with --engine locust on this machine
+HTML_SUFFIXES = (".html", ".htm")
+LOCUST_CSV_FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
+"""What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py); the same tuple as
+``edge_origin.rehearsal.locust_engine.LOCUST_CSV_FILES`` (a test says so: this module must not import it)."""
 MAX_RUN_SECONDS = 86_400.0
 
 
@@ -35,36 +40,50 @@ def _kill_arg(text: str) -> tuple[str, float]:
 def check_chart_path(text: str) -> Path:
     """UsageError unless a chart can be written at ``text``: a name, a known extension, an existing
     writable folder, and nothing there but a regular file (a FIFO or a device would block or fail)."""
+    return check_output_path("--chart", text, CHART_SUFFIXES)
+
+
+def check_output_path(flag: str, text: str, suffixes: tuple[str, ...] | None, *, outputs: tuple[str, ...] = ("",)) -> Path:
+    """UsageError (one line naming ``flag``) unless files can be written at ``text``: a name, one of
+    ``suffixes`` (None: any), an existing writable folder, and nothing there but regular files.
+    ``outputs`` are the suffixes appended to ``text`` for the files really written (Locust's ``--csv
+    PREFIX`` writes ``PREFIX_stats.csv``...)."""
     import os
     import stat
 
+    allowed = f"a file name ending in {', '.join(suffixes)}" if suffixes else "a file name"
     if not text.strip():
-        raise UsageError("--chart '': empty; give a file name ending in " + ", ".join(CHART_SUFFIXES))
+        raise UsageError(f"{flag} '': empty; give {allowed}")
     if "\x00" in text:
-        raise UsageError(f"--chart {text!r}: a file name cannot hold a NUL byte")
+        raise UsageError(f"{flag} {text!r}: a file name cannot hold a NUL byte")
     path = Path(text)
-    if path.suffix.lower() not in CHART_SUFFIXES:
-        raise UsageError(f"--chart {text[:80]!r}: unknown extension {path.suffix[:20] or '(none)'!r}; allowed: {', '.join(CHART_SUFFIXES)}")
+    if text.endswith(("/", os.sep)) or path.name in ("", ".", ".."):
+        raise UsageError(f"{flag} {text[:80]!r}: names a folder; give {allowed}")
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        raise UsageError(f"{flag} {text[:80]!r}: unknown extension {path.suffix[:20] or '(none)'!r}; allowed: {', '.join(suffixes)}")
     parent = path.parent if str(path.parent) else Path(".")
+    targets = [Path(f"{text}{tail}") for tail in outputs]
     try:
         if not parent.is_dir():
-            raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} does not exist")
-        mode = path.stat().st_mode if path.exists() else None
+            raise UsageError(f"{flag} {text[:80]!r}: folder {str(parent)[:80]!r} does not exist")
+        modes = [(t, t.stat().st_mode) for t in targets if t.exists()]
     except OSError as exc:  # a name too long, a loop of links
-        raise UsageError(f"--chart {text[:80]!r}: cannot write there ({exc.strerror or exc})") from None
-    if mode is not None and stat.S_ISDIR(mode):
-        raise UsageError(f"--chart {text[:80]!r}: is a directory")
-    if mode is not None and not stat.S_ISREG(mode):
-        raise UsageError(f"--chart {text[:80]!r}: exists and is not a regular file (a FIFO, socket or device)")
+        raise UsageError(f"{flag} {text[:80]!r}: cannot write there ({exc.strerror or exc})") from None
+    for target, mode in modes:
+        if stat.S_ISDIR(mode):
+            raise UsageError(f"{flag} {text[:80]!r}: {str(target)[:80]!r} is a directory")
+        if not stat.S_ISREG(mode):
+            raise UsageError(f"{flag} {text[:80]!r}: {str(target)[:80]!r} exists and is not a regular file (a FIFO, socket or device)")
     if not os.access(parent, os.W_OK):
-        raise UsageError(f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} is not writable")
-    if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.parts):
-        raise UsageError(f"--chart {text[:80]!r}...: a name in the path is longer than 255 bytes")
-    _probe_write(path, parent, text)
+        raise UsageError(f"{flag} {text[:80]!r}: folder {str(parent)[:80]!r} is not writable")
+    if any(len(part.encode("utf-8", "surrogatepass")) > 255 - max(map(len, outputs)) for part in path.parts):
+        raise UsageError(f"{flag} {text[:80]!r}...: a name in the path is longer than 255 bytes")
+    for target in targets:
+        _probe_write(flag, target, parent, text)
     return path
 
 
-def _probe_write(path: Path, parent: Path, text: str) -> None:
+def _probe_write(flag: str, path: Path, parent: Path, text: str) -> None:
     """Write there for real before the run: permission bits say nothing for root, a read-only
     mount or /proc and /sys (``os.access`` answers yes). An existing file is opened for append (not
     truncated); otherwise a probe file is made in the folder and removed."""
@@ -76,12 +95,12 @@ def _probe_write(path: Path, parent: Path, text: str) -> None:
             with open(path, "ab"):
                 pass
         else:
-            fd, probe = tempfile.mkstemp(dir=parent, prefix=".edge-origin-chart-", suffix=".probe")
+            fd, probe = tempfile.mkstemp(dir=parent, prefix=".edge-origin-output-", suffix=".probe")
             os.close(fd)
             os.unlink(probe)
     except OSError as exc:
         raise UsageError(
-            f"--chart {text[:80]!r}: folder {str(parent)[:80]!r} cannot be written ({exc.strerror or exc})"
+            f"{flag} {text[:80]!r}: folder {str(parent)[:80]!r} cannot be written ({exc.strerror or exc})"
         ) from None
 
 
@@ -138,9 +157,39 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int_range(1, 32),
-        default=2,
-        help="Locust worker processes with --engine locust (default 2)",
+        type=int_range(1, 500),
+        default=None,
+        help="Locust worker processes with --engine locust (default 2, at most 32 on this machine); with "
+        "--manifest the worker pods (1..500; default: from the measured per-worker connects/s and --burst-seconds)",
+    )
+    p.add_argument(
+        "--manifest",
+        nargs="?",
+        const="-",
+        metavar="FILE|-",
+        help="with --engine locust: render (never apply) a Kubernetes manifest for the Locust operator "
+        "(locust-k8s-operator LocustTest locust.io/v2 + a ConfigMap with the shipped locustfile and the configuration) "
+        "to FILE (.yaml/.yml) or stdout, instead of running",
+    )
+    p.add_argument("--image", help="with --manifest: a Locust image with edge-origin[rehearsal] installed (required)")
+    p.add_argument("--k8s-name", default="edge-origin-rehearsal", help="with --manifest: the LocustTest's name (default edge-origin-rehearsal)")
+    p.add_argument("--namespace", default=None, help="with --manifest: the namespace (default: none written, kubectl's current)")
+    p.add_argument(
+        "--burst-seconds",
+        type=finite_float(0, 3600, lo_open=True),
+        default=None,
+        help="with --manifest: the window the burst's new connections must open in, which sizes the workers (default 1)",
+    )
+    p.add_argument(
+        "--csv",
+        metavar="PREFIX",
+        help="with --engine locust: Locust's own CSV statistics (passed to the Locust master as --csv: "
+        "PREFIX_stats.csv, PREFIX_stats_history.csv, PREFIX_failures.csv, PREFIX_exceptions.csv)",
+    )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="with --engine locust: Locust's own HTML report (passed to the Locust master as --html; .html)",
     )
     p.add_argument("--port", type=PORT_OR_FREE, default=0, help="origin gRPC port on every loopback address (default: free)")
     p.add_argument("--dns-port", type=PORT_OR_FREE, default=0, help="DNS port for the server and the edges (default: free)")
@@ -160,6 +209,8 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
     from edge_origin.rehearsal import EXTRA_MODULES
 
+    if _check_manifest_args(args) is not None:  # renders only: no Locust, gRPC or DNS here
+        return _write_manifest(args)
     if args.engine == "locust":
         import importlib.util
 
@@ -176,6 +227,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
     if args.chart is not None:
         check_chart_path(args.chart)
+    locust_csv, locust_html = _locust_outputs(args)
     try:
         plan = from_model.load_plan(args.paths, args.name)
         if args.model:
@@ -199,7 +251,9 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     late_clients=args.late_clients,
                     client_processes=args.client_processes,
                     engine=args.engine,
-                    workers=args.workers,
+                    workers=LOCAL_WORKERS if args.workers is None else args.workers,
+                    locust_csv=locust_csv,
+                    locust_html=locust_html,
                     port=args.port,
                     dns_port=args.dns_port,
                 ),
@@ -218,6 +272,86 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
             return EXIT_FINDINGS
     print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
     return EXIT_OK if result.verdict == "spread" else EXIT_FINDINGS
+
+
+def _locust_outputs(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """``--csv`` / ``--html``: Locust's own outputs, only with ``--engine locust``; checked before the run
+    and made absolute (the master runs in its own working folder)."""
+    import os
+
+    given = [flag for flag, value in (("--csv", args.csv), ("--html", args.html)) if value is not None]
+    if given and (args.engine != "locust" or args.model):
+        raise UsageError(f"{given[0]} writes Locust's own output: it needs --engine locust (and no --model)")
+    csv = html = None
+    if args.csv is not None:
+        check_output_path("--csv", args.csv, None, outputs=LOCUST_CSV_FILES)
+        csv = os.path.abspath(args.csv)
+    if args.html is not None:
+        check_output_path("--html", args.html, HTML_SUFFIXES)
+        html = os.path.abspath(args.html)
+    return csv, html
+
+
+_MANIFEST_ONLY = (("--image", "image", None), ("--k8s-name", "k8s_name", "edge-origin-rehearsal"),
+                  ("--namespace", "namespace", None), ("--burst-seconds", "burst_seconds", None))
+_NOT_WITH_MANIFEST = (("--model", "model", False), ("--kill", "kill", None), ("--late-clients", "late_clients", 0),
+                      ("--chart", "chart", None), ("--csv", "csv", None), ("--html", "html", None),
+                      ("--edge-rotation", "edge_rotation", False), ("--client-processes", "client_processes", 1))
+
+
+def _check_manifest_args(args: argparse.Namespace) -> str | None:
+    """``--manifest`` and its flags, one line each, before anything is read: None without ``--manifest``."""
+    if args.manifest is None:
+        given = [flag for flag, attr, default in _MANIFEST_ONLY if getattr(args, attr) != default]
+        if given:
+            raise UsageError(f"{given[0]} is for --manifest (rendering a Locust operator manifest)")
+        return None
+    if args.engine != "locust":
+        raise UsageError("--manifest renders the Locust engine's run: it needs --engine locust")
+    clash = [flag for flag, attr, default in _NOT_WITH_MANIFEST if getattr(args, attr) != default]
+    if clash:
+        raise UsageError(f"{clash[0]} does not apply to --manifest (nothing runs here; the operator runs the locustfile)")
+    if args.image is None:
+        raise UsageError("--manifest needs --image: a Locust image with edge-origin[rehearsal] installed "
+                         "(docs/rehearsal-at-scale.md shows a Dockerfile)")
+    if not args.port:
+        raise UsageError("--manifest needs --port 1..65535: the origin's gRPC port the workers dial")
+    if args.manifest != "-":
+        check_output_path("--manifest", args.manifest, (".yaml", ".yml"))
+    return args.manifest
+
+
+def _write_manifest(args: argparse.Namespace) -> int:
+    """Render the manifest (nothing applied) to ``--manifest FILE`` or stdout; the worker count on stderr.
+    The templates' plan for ``--name`` is read first: the name must have record sets to rehearse."""
+    from edge_origin._version import __version__
+    from edge_origin.rehearsal import from_model
+    from edge_origin.rehearsal import locust_manifest as lm
+    from edge_origin.rehearsal.locust_config import LOCUSTFILE  # pure: no Locust, gRPC or DNS import
+    from edge_origin.rehearsal.plan import PlanError
+
+    try:
+        plan = from_model.load_plan(args.paths, args.name)
+    except PlanError as exc:
+        raise UsageError(str(exc)) from exc
+    req = lm.ManifestRequest(
+        test_name=args.k8s_name, image=args.image, origin_name=args.name, port=args.port, clients=args.clients,
+        edges=args.edges, policy=args.lb_policy, duration=args.duration, rpc_interval=args.rpc_interval,
+        max_seconds=args.max_seconds, burst_seconds=1.0 if args.burst_seconds is None else args.burst_seconds,
+        workers=args.workers, namespace=args.namespace,
+    )
+    try:
+        docs, facts = lm.render(req, LOCUSTFILE)
+    except lm.ManifestError as exc:
+        raise UsageError(str(exc)) from None
+    facts["plan"] = f"{plan.name}: {len(plan.records)} {plan.routing} record set(s), {len(plan.origins)} origin address(es)"
+    text = lm.to_yaml(docs, facts, __version__)
+    if args.manifest == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.manifest).write_text(text, encoding="utf-8")
+    print(f"edge-origin rehearse: {facts['workers']} Locust worker(s): {facts['workers_from']}; nothing applied", file=sys.stderr)
+    return EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -154,12 +154,22 @@ class _Coordinator:
             "timed_out": not self.done.is_set(),
         }
         path = self.cfg.get("result_path")
-        if path:
+        if path == "-":  # a pod: the result is one log line (`kubectl logs job/NAME-master`)
+            print("edge-origin result: " + json.dumps(result, sort_keys=True), flush=True)
+        elif path:
             tmp = f"{path}.tmp"
             with open(tmp, "w", encoding="utf-8") as fh:
                 json.dump(result, fh)
             os.replace(tmp, path)
-        self.env.runner.quit()
+        if self.env.web_ui is not None:
+            # --autostart (how the Locust operator runs the master): as Locust's own end of an autostart
+            # run (locust/main.py stop_and_optionally_quit): stop, quit the workers, stop the web UI,
+            # whose greenlet is the main one; Locust then writes --html / --csv and exits
+            self.env.runner.stop()
+            self.env.runner.quit()
+            self.env.web_ui.stop()
+        else:  # --headless: the runner's greenlet is the main one
+            self.env.runner.quit()
 
     def _write_status(self, obj: dict[str, Any]) -> None:
         path = self.cfg.get("status_path")
@@ -283,6 +293,9 @@ class EdgeUser(User):
             greenlets = [gevent.spawn(_client, s, request, r, start_at, cfg, fire) for s, r in zip(stubs, records, strict=True)]
             gevent.joinall(greenlets, timeout=float(cfg["max_seconds"]))
             gevent.killall([g for g in greenlets if not g.dead], block=False)
+            # Locust's statistics first, on the same connection: every RPC of this edge is in the
+            # master's stats (its --csv / --html) before the master can end the run on the records.
+            runner._send_stats()
             runner.send_message("eo_records", {"edge": edge, "clients": records})
         finally:
             for ch in channels:

@@ -11,10 +11,13 @@ from __future__ import annotations
 import ipaddress
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import LB_POLICIES
 
+LOCUSTFILE = str(Path(__file__).resolve().parent / "locustfiles" / "rehearsal.py")
+"""The locustfile the package ships (``locust -f LOCUSTFILE --master`` / ``--worker``)."""
 MAX_CLIENTS = 100_000
 MAX_REMOTE_CLIENTS = 20_000  # a staging origin: bounded, whatever the file says
 MAX_REMOTE_SECONDS = 900.0
@@ -34,7 +37,7 @@ FIELDS = {
     "min_resolution_ms": "gRPC's minimum time between re-resolutions",
     "allow_remote": "true to reach a non-loopback resolver or the system resolver (staging runs)",
     "status_path": "(optional) where the master writes its start time",
-    "result_path": "(optional) where the master writes the merged result",
+    "result_path": "(optional) where the master writes the merged result; '-' = one stdout line 'edge-origin result: {...}'",
 }
 
 

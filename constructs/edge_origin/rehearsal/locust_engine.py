@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import ClientConfig
-from edge_origin.rehearsal.locust_config import validate_config
+from edge_origin.rehearsal.locust_config import LOCUSTFILE, validate_config
 from edge_origin.rehearsal.runner import ClientEngine, ClientOutcome, RehearsalFailed, _stop_process
 
-LOCUSTFILE = str(Path(__file__).resolve().parent / "locustfiles" / "rehearsal.py")
 MASTER_HOST = "127.0.0.1"
 SPAWN_RATE = 1000  # users a second: every edge's user exists within the first second
+#: What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py ``StatsCSVFileWriter``).
+LOCUST_CSV_FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_exceptions.csv")
 
 
 def _free_port(ip: str) -> int:
@@ -57,15 +58,60 @@ def run_config(client_cfg: ClientConfig, workdir: Path) -> dict[str, Any]:
     }
 
 
-def master_command(locustfile: str, port: int, workers: int, users: int, run_seconds: float) -> list[str]:
-    """``locust --master`` for a headless run that starts once ``workers`` workers are connected."""
-    return [
+def master_command(
+    locustfile: str, port: int, workers: int, users: int, run_seconds: float,
+    csv_prefix: str | None = None, html_file: str | None = None,
+) -> list[str]:
+    """``locust --master`` for a headless run that starts once ``workers`` workers are connected;
+    ``--csv`` / ``--html`` passed through (Locust's own statistics, written by the master)."""
+    cmd = [
         sys.executable, "-m", "locust", "-f", locustfile, "--master", "--headless",
         "--master-bind-host", MASTER_HOST, "--master-bind-port", str(port),
         "--expect-workers", str(workers), "--expect-workers-max-wait", str(max(1, int(run_seconds))),
         "-u", str(users), "-r", str(SPAWN_RATE), "--run-time", f"{max(1, int(run_seconds)) + 5}s",
         "--only-summary", "--loglevel", "WARNING",
     ]
+    if csv_prefix is not None:
+        cmd += ["--csv", csv_prefix]
+    if html_file is not None:
+        cmd += ["--html", html_file]
+    return cmd
+
+
+def operator_form_commands(locustfile: str, port: int, web_port: int, workers: int, users: int, run_seconds: float) -> tuple[list[str], list[str]]:
+    """The master's and a worker's commands as the Locust operator builds them from the manifest's
+    seeds (:func:`edge_origin.rehearsal.locust_manifest.operator_commands`: ``--autostart`` and
+    ``--autoquit``, not ``--headless``), bound to 127.0.0.1 by ``extraArgs`` (the last flag wins):
+    the same run ``rehearse --manifest`` renders, on loopback."""
+    from edge_origin.rehearsal import locust_manifest as lm
+
+    spec = {
+        "master": {
+            "command": lm.master_seed(locustfile, users, run_seconds),
+            "autostart": True,
+            "autoquit": {"enabled": True, "timeout": lm.AUTOQUIT_TIMEOUT_S},
+            "extraArgs": ["--master-bind-host", MASTER_HOST, "--master-bind-port", str(port),
+                          "--web-host", MASTER_HOST, "--web-port", str(web_port), "--loglevel", "WARNING"],
+        },
+        "worker": {
+            "command": lm.worker_seed(locustfile),
+            "replicas": workers,
+            "extraArgs": [f"--master-port={port}", "--loglevel", "WARNING"],
+        },
+    }
+    master, worker = lm.operator_commands(spec, MASTER_HOST)
+    prefix = [sys.executable, "-m", "locust"]
+    return prefix + master, prefix + worker
+
+
+def locust_outputs(csv_prefix: str | None, html_file: str | None) -> dict[str, Any]:
+    """Which of Locust's own outputs exist after the run (the files Locust's ``--csv`` and ``--html`` write)."""
+    out: dict[str, Any] = {}
+    if csv_prefix is not None:
+        out["csv"] = [f"{csv_prefix}{tail}" for tail in LOCUST_CSV_FILES if Path(f"{csv_prefix}{tail}").is_file()]
+    if html_file is not None:
+        out["html"] = html_file if Path(html_file).is_file() else None
+    return out
 
 
 def worker_command(locustfile: str, port: int) -> list[str]:
@@ -104,8 +150,14 @@ def per_worker_figures(workers: dict[str, dict[str, Any]]) -> dict[str, dict[str
 class LocustClients(ClientEngine):
     """A local Locust master and ``workers`` worker processes playing the plan's edges."""
 
-    def __init__(self, workers: int, stderr_file: Any, lose_worker_at: float | None = None) -> None:
+    def __init__(
+        self, workers: int, stderr_file: Any, lose_worker_at: float | None = None,
+        csv_prefix: str | None = None, html_file: str | None = None, command_form: str = "local",
+    ) -> None:
         self.workers = workers
+        self.command_form = command_form
+        self.csv_prefix = csv_prefix
+        self.html_file = html_file
         self.stderr_file = stderr_file
         self.lose_worker_at = lose_worker_at
         self.tmp = tempfile.TemporaryDirectory(prefix="edge-origin-locust-")
@@ -130,9 +182,15 @@ class LocustClients(ClientEngine):
         env = {**env, "EDGE_ORIGIN_LOCUST_CONFIG": str(config_path), "PYTHONUNBUFFERED": "1"}
         port = _free_port(MASTER_HOST)
         users = self.cfg["edges"]
-        self.master = self._spawn(master_command(LOCUSTFILE, port, self.workers, users, client_cfg.max_seconds), env)
+        if self.command_form == "operator":  # tests: the commands `rehearse --manifest` makes the operator run
+            master, worker = operator_form_commands(LOCUSTFILE, port, _free_port(MASTER_HOST), self.workers, users, client_cfg.max_seconds)
+            master += [*(["--csv", self.csv_prefix] if self.csv_prefix else []), *(["--html", self.html_file] if self.html_file else [])]
+        else:
+            master = master_command(LOCUSTFILE, port, self.workers, users, client_cfg.max_seconds, self.csv_prefix, self.html_file)
+            worker = worker_command(LOCUSTFILE, port)
+        self.master = self._spawn(master, env)
         for _ in range(self.workers):
-            self.worker_procs.append(self._spawn(worker_command(LOCUSTFILE, port), env))
+            self.worker_procs.append(self._spawn(worker, env))
 
     def _status(self) -> dict[str, Any]:
         with contextlib.suppress(OSError, ValueError):
@@ -209,6 +267,11 @@ class LocustClients(ClientEngine):
             )
         if result.get("timed_out"):
             notes.append("the Locust master reached its deadline before every edge reported")
+        outputs = locust_outputs(self.csv_prefix, self.html_file)
+        if self.csv_prefix is not None and not outputs["csv"]:
+            notes.append(f"Locust wrote no CSV statistics at --csv {self.csv_prefix}")
+        if self.html_file is not None and outputs["html"] is None:
+            notes.append(f"Locust wrote no HTML report at --html {self.html_file}")
         return ClientOutcome(
             clients=clients,
             released_at=released,
@@ -221,6 +284,7 @@ class LocustClients(ClientEngine):
                     "lost_workers": len(result["lost_workers"]),
                     "clients_lost": result["clients_lost"],
                     "edges_lost": lost_edges,
+                    "outputs": outputs,
                 },
             },
             notes=notes,

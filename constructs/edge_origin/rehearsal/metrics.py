@@ -99,6 +99,11 @@ class RehearsalResult:
                 )
             if locust["lost_workers"]:
                 lines.append(f"locust: {locust['lost_workers']} worker(s) lost, {locust['clients_lost']} clients lost")
+            outputs = locust.get("outputs") or {}
+            if outputs.get("csv"):
+                lines.append(f"locust csv: {', '.join(outputs['csv'])}")
+            if outputs.get("html"):
+                lines.append(f"locust html: {outputs['html']}")
         for note in self.details.get("notes", []):
             lines.append(f"note: {note}")
         return "\n".join(lines)

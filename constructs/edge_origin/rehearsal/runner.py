@@ -117,6 +117,9 @@ class RehearsalConfig:
     engine: str = "builtin"
     workers: int = 2
     lose_worker_at: float | None = None  # tests: SIGKILL one Locust worker this long after the release
+    locust_csv: str | None = None  # --engine locust: Locust's own --csv PREFIX (the master writes it)
+    locust_html: str | None = None  # --engine locust: Locust's own --html FILE
+    locust_command_form: str = "local"  # tests: "operator" runs the commands `rehearse --manifest` renders
 
 
 ENGINES = ("builtin", "locust")
@@ -174,6 +177,11 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
         raise RehearsalError("--late-clients is not supported with --engine locust (every edge starts at the release)")
     if cfg.engine == "locust" and cfg.client_processes != 1:
         raise RehearsalError("--client-processes is for the builtin engine; with --engine locust use --workers")
+    if cfg.locust_command_form not in ("local", "operator"):
+        raise RehearsalError(f"locust_command_form must be local or operator (got {cfg.locust_command_form!r})")
+    for flag, value in (("--csv", cfg.locust_csv), ("--html", cfg.locust_html)):
+        if value is not None and cfg.engine != "locust":
+            raise RehearsalError(f"{flag} writes Locust's own output: it needs --engine locust")
     if not 1 <= cfg.workers <= MAX_WORKERS:
         raise RehearsalError(f"--workers must be 1..{MAX_WORKERS} (got {cfg.workers})")
     if not 1 <= cfg.edges <= MAX_EDGES:
@@ -419,7 +427,10 @@ def make_engine(cfg: RehearsalConfig, stderr_file: Any) -> ClientEngine:
     if cfg.engine == "locust":
         from edge_origin.rehearsal.locust_engine import LocustClients
 
-        return LocustClients(workers=cfg.workers, stderr_file=stderr_file, lose_worker_at=cfg.lose_worker_at)
+        return LocustClients(
+            workers=cfg.workers, stderr_file=stderr_file, lose_worker_at=cfg.lose_worker_at,
+            csv_prefix=cfg.locust_csv, html_file=cfg.locust_html, command_form=cfg.locust_command_form,
+        )
     return ProcessClients(cfg.client_processes, stderr_file)
 
 
