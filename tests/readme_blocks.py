@@ -228,6 +228,18 @@ BLOCKS: dict[tuple[str, str] | str, Run | Skip] = {
                                                       "synthesized (tests/test_constructs_readme.py runs the example)"}),
     ("README.md", "edge-origin check tests/fixtures/diff/naive-migration/base"): Run(),
     ("README.md", "edge-origin diff --base tests/fixtures/diff/naive-migration"): Run(),
+    # docs/model.md: every block runs in-process, its output compared line by line, in
+    # tests/rehearsal/test_model_docs.py::test_every_command_of_the_page_prints_what_the_page_shows
+    ("docs/model.md", "edge-origin model predict"): Skip("run and compared by tests/rehearsal/test_model_docs.py"),
+    ("docs/model.md", "edge-origin model fit"): Skip("run and compared by tests/rehearsal/test_model_docs.py"),
+    ("docs/rehearsal-at-scale.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust --workers 2"): Skip(
+        "500 clients through 2 Locust workers: the same flags at the smallest size (6 clients) run in tests/rehearsal/"
+        "test_rehearsal_locust.py::test_cli_writes_locusts_own_csv_and_html_beside_the_report"),
+    ("docs/rehearsal-at-scale.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust --manifest"): Run(
+        stand_ins={1: "kubectl apply: nothing is applied here (the manifest is validated against the operator's CRD "
+                      "schema in tests/rehearsal/test_rehearsal_locust.py)", 2: "kubectl logs: no cluster here"}),
+    ("docs/rehearsal-at-scale.md", "PYTHONPATH=constructs python benchmarks/bench_locust.py"): Skip(
+        "a benchmark: prints this machine's figures (minutes of CPU), not a verdict"),
     ("docs/rules.md", "edge-origin --version"): Run(),
     ("docs/rules.md", "edge-origin check cdk.out/"): Run(),
     ("docs/review.md", "git worktree add --detach ../main-checkout main"): Run(
@@ -240,7 +252,6 @@ BLOCKS: dict[tuple[str, str] | str, Run | Skip] = {
         slow=True, codes={1: (0, 1)}),
     ("docs/rehearsal.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust"): Run(
         slow=True),
-    ("docs/rehearsal.md", "edge-origin model fit"): Run(slow=True),
     ("docs/rehearsal.md", "edge-origin model compare"): Skip(
         "its loopback column varies run to run; tests/rehearsal/test_model_agreement.py runs the same comparison "
         "and holds it to the stated bands"
