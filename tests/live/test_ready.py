@@ -145,7 +145,7 @@ def test_ready_account_every_line_ready(moto_session: Any) -> None:
     (guards,) = [line for line in report.lines if line.check == "guards"]
     assert guards.subject == ORIGIN and "protected: A" in guards.detail
     assert report.summary().startswith("READY: 16 ready, 0 not ready, 0 not read")
-    assert report.summary().endswith("; not asked: --connection-profile, --rehearsal")
+    assert report.summary().endswith("; not asked: --devices, --connection-profile, --rehearsal")
 
 
 def test_missing_reservation_on_one_nlb(moto_session: Any) -> None:
@@ -259,7 +259,7 @@ def test_formats(moto_session: Any) -> None:
     report = ready(moto_session, [ORIGIN])
     data = json.loads(json.dumps(report.to_dict()))
     assert data["ok"] is True and data["counts"] == {"ready": 16, "not ready": 0, "not read": 0}
-    assert data["not_asked"] == ["--connection-profile", "--rehearsal"]
+    assert data["not_asked"] == ["--devices", "--connection-profile", "--rehearsal"]
     assert set(data["lines"][0]) == {"check", "subject", "status", "detail", "source", "fix"}
     markdown = report.markdown()
     assert markdown.startswith("## edge-origin ready: READY") and "| ready | capacity | `nlb-1 us-east-1a` |" in markdown
@@ -347,7 +347,7 @@ def test_rehearsal_line(moto_session: Any, tmp_path: Any, verdict: str, status: 
     report = ready(moto_session, [ORIGIN], rehearsal=path)
     (line,) = [line for line in report.lines if line.check == "rehearsal"]
     assert line.status == status and line.detail.startswith(f"{verdict}: max/mean connections")
-    assert report.ok is (status == READY) and report.not_asked == ["--connection-profile"]
+    assert report.ok is (status == READY) and report.not_asked == ["--devices", "--connection-profile"]
 
 
 @pytest.mark.parametrize("content", ["{}", "[1]", "not json", '{"verdict": "fine"}'])
@@ -357,3 +357,51 @@ def test_cli_rehearsal_file_that_is_not_a_result_is_exit_2(content: str, tmp_pat
     assert cli.main(["ready", "--rehearsal", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--rehearsal {path}" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+# --- the model's prediction for the event (issue 33: "the model's prediction for the event") -----------
+def _event(devices: float, ramp_seconds: float) -> Any:
+    from edge_origin.rehearsal.model_capacity import Nlb, PlannedEvent
+
+    return PlannedEvent(devices=devices, ramp_seconds=ramp_seconds, nlbs=(Nlb("read", 1),)).check()
+
+
+@pytest.mark.parametrize(("devices", "ramp", "status"), [(2_000, 600, READY), (50_000_000, 0, NOT_READY)])
+def test_prediction_line_over_the_nlbs_and_reservations_read(moto_session: Any, devices: int, ramp: int, status: str) -> None:
+    from edge_origin.rehearsal.model_capacity import Nlb, predict_event
+
+    built = ready_account(moto_session)
+    report = ready(moto_session, [ORIGIN], event=_event(devices, ramp))
+    (line,) = [line for line in report.lines if line.check == "prediction"]
+    assert line.status == status, line
+    assert line.subject == f"{ORIGIN} {devices:,} devices over {ramp} s" and "--devices" not in report.not_asked
+    # the same verdict as `model predict` over what was read: 2 NLBs x 2 zones, 8000 LCUs each
+    same = predict_event(_event(devices, ramp).__class__(devices=devices, ramp_seconds=ramp, nlbs=tuple(
+        Nlb(f"nlb-{i + 1}", 2, 8000) for i in range(len(built.nlbs)))).check())
+    assert same.fails is (status == NOT_READY)
+    if status == NOT_READY:
+        assert f"{same.failed_connects:,.0f} connects fail" in line.detail and "runs out first" in line.detail
+
+
+def test_prediction_not_read_when_a_reservation_is_not_read(moto_session: Any) -> None:
+    built = ready_account(moto_session)
+    stub_reservations(moto_session, {lb.arn: (403, "AccessDenied") for lb in built.nlbs})
+    report = ready(moto_session, [ORIGIN], event=_event(1_000, 60))
+    (line,) = [line for line in report.lines if line.check == "prediction"]
+    assert line.status == NOT_READ and "reservation of nlb-1, nlb-2 not read" in line.detail
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--devices", "1000"], "--ramp-seconds: needed with --devices"),
+    (["--ramp-seconds", "10"], "--ramp-seconds and the model's assumptions: only with --devices N"),
+    (["--devices", "0", "--ramp-seconds", "10"], "--devices"),
+    (["--devices", "10", "--ramp-seconds", "10", "--node-lcus", "0"], "--node-lcus"),
+])
+def test_cli_prediction_flags_bad_input_is_one_line_exit_2(argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = cli.main(["ready", *argv])
+    except SystemExit as exc:  # argparse's own refusal of a value out of range (the CLI's one-line form)
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err

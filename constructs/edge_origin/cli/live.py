@@ -176,7 +176,8 @@ def _add_ready(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "ready",
         help="before an event: one read-only report (quotas, NLB capacity reservations per zone, origin records, "
-             "alarms, Route 53 guards, optionally a connection profile and a rehearsal result); exit 0 only when every line is ready",
+             "alarms, Route 53 guards; optionally the model's prediction, a connection profile and a rehearsal result); exit 0 only "
+             "when every line is ready",
     )
     p.add_argument("--name", action="append", default=[], metavar="NAME",
                    help="the origin name (repeatable; treated as a gRPC origin). Default: every CloudFront origin name found")
@@ -193,8 +194,45 @@ def _add_ready(sub: argparse._SubParsersAction) -> None:
                      help="with --connection-profile: only CloudFront reaches the NLB (skips the in-VPC client checks)")
     p.add_argument("--rehearsal", metavar="FILE",
                    help="also report the verdict of this `edge-origin rehearse --json` result: a 'rehearsal' line")
+    _add_ready_event(p)
     add_session_arguments(p)
     p.set_defaults(func=_live(_cmd_ready))
+
+
+def _add_ready_event(p: argparse.ArgumentParser) -> None:
+    """``--devices``/``--ramp-seconds`` (+ the model's assumptions): a 'prediction' line per origin name,
+    ``model predict`` over the NLBs, zones and reservations read from the account."""
+    from edge_origin.cli.model_args import _within
+    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, COVERS
+
+    g = p.add_argument_group("the model's prediction for the event (edge-origin model predict over what was read)")
+    g.add_argument("--devices", type=_within(1, 10**10, integer=True), default=None, help="devices at the peak (1..10^10)")
+    g.add_argument("--ramp-seconds", type=_within(0, 86_400), default=None,
+                   help="seconds from zero to the peak (0..86400; needed with --devices)")
+    g.add_argument("--reservation-covers", choices=COVERS, default="throughput",
+                   help="what a reservation raises: throughput (what AWS documents, default) or all dimensions (an assumption)")
+    for name, (default, lo, hi, why) in ASSUMPTIONS.items():
+        g.add_argument("--" + name.replace("_", "-"), type=_within(lo, hi), default=None,
+                       help=f"assumption: {why} ({lo:g}..{hi:g}; default {default:g})")
+
+
+def _ready_event(args: argparse.Namespace) -> Any:
+    """The planned event of ``--devices``/``--ramp-seconds`` (its NLBs are the ones ready reads), or None."""
+    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, Nlb, PlannedEvent
+    from edge_origin.rehearsal.model_inputs import ModelError
+
+    chosen = {name: getattr(args, name) for name in ASSUMPTIONS if getattr(args, name) is not None}
+    if args.devices is None:
+        if args.ramp_seconds is not None or chosen:
+            raise UsageError("--ramp-seconds and the model's assumptions: only with --devices N")
+        return None
+    if args.ramp_seconds is None:
+        raise UsageError("--ramp-seconds: needed with --devices (seconds from zero to the peak, 0..86400)")
+    try:  # the NLBs are placeholders until the account is read; check() validates the rest now
+        return PlannedEvent(devices=float(args.devices), ramp_seconds=args.ramp_seconds, nlbs=(Nlb("read", 1),),
+                            reservation_covers=args.reservation_covers, overridden=tuple(sorted(chosen)), **chosen).check()
+    except ModelError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def parse_event_time(text: str | None) -> Any:
@@ -235,8 +273,9 @@ def _cmd_ready(args: argparse.Namespace) -> int:
             load_rehearsal_result(args.rehearsal)
     except ReadyInputError as exc:
         raise UsageError(str(exc)) from None
+    event = _ready_event(args)
     report = ready(_session(args), args.name, templates=args.templates, event_time=event_time, profile=args.connection_profile,
-                   in_vpc_clients=args.in_vpc_clients, rehearsal=args.rehearsal)
+                   in_vpc_clients=args.in_vpc_clients, rehearsal=args.rehearsal, event=event)
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(), indent=2, sort_keys=True) + "\n")
     elif args.format == "markdown":

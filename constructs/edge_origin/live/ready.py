@@ -167,9 +167,13 @@ def quota_lines(source: ClientSource, templates: Sequence[str | Path] = ()) -> l
 
 
 # --- capacity reservations ----------------------------------------------------------------------
-def capacity_lines(elbv2: Any, name: str, arn: str, event_hours: float | None = None) -> list[ReadyLine]:
-    """One line per zone of the NLB's reservation (one line when there is none or it is not read)."""
+def capacity_lines(elbv2: Any, name: str, arn: str, event_hours: float | None = None,
+                   units_read: dict[str, int | None] | None = None) -> list[ReadyLine]:
+    """One line per zone of the NLB's reservation (one line when there is none or it is not read).
+    ``units_read`` gets ``arn`` -> the requested units (0: none; None: not read), for the prediction."""
     source = "elbv2 DescribeCapacityReservation"
+    if units_read is not None:
+        units_read[arn] = None
     try:
         got = elbv2.describe_capacity_reservation(LoadBalancerArn=arn)
     except botocore.exceptions.ClientError as exc:
@@ -186,6 +190,8 @@ def capacity_lines(elbv2: Any, name: str, arn: str, event_hours: float | None = 
         return [ReadyLine("capacity", name, NOT_READ, f"not read ({classify_error(exc, 'elbv2', 'DescribeCapacityReservation')})",
                           source, "Retry.")]
     units = (got.get("MinimumLoadBalancerCapacity") or {}).get("CapacityUnits")
+    if units_read is not None:
+        units_read[arn] = int(units or 0)
     if not units:
         return [ReadyLine(
             "capacity", name, NOT_READY,
@@ -374,12 +380,15 @@ def ready(
     profile: str | Path | None = None,
     in_vpc_clients: bool | None = None,
     rehearsal: str | Path | None = None,
+    event: Any = None,
 ) -> ReadyReport:
     """Read the account (List/Describe/Get only) and judge each line (see the module docstring).
 
     ``profile``: a connection profile file (``profile check``'s input; ``in_vpc_clients`` as its flag);
     ``rehearsal``: a ``rehearse --json`` result file. Both are read before the account: a bad file
-    raises ``ReadyInputError`` naming the flag, and nothing is called."""
+    raises ``ReadyInputError`` naming the flag, and nothing is called. ``event``: a
+    ``rehearsal.model_capacity.PlannedEvent`` (its ``nlbs`` are replaced by the ones read) for the
+    ``prediction`` line of each origin name."""
     if profile is not None:
         load_profile_file(profile)
     if rehearsal is not None:
@@ -399,6 +408,7 @@ def ready(
     alarms, alarms_why = read_alarms(_global_cloudwatch(source))
     elbv2 = source.client("elbv2")
     done: set[str] = set()
+    units_read: dict[str, int | None] = {}
     for name in origins:
         report.lines += record_lines(account, model, name)
         lbs = origin_load_balancers(model, name)
@@ -411,7 +421,7 @@ def ready(
             nlbs[_lb_dimension(arn)] = label
             if arn not in done:
                 done.add(arn)
-                report.lines += capacity_lines(elbv2, label, arn, hours)
+                report.lines += capacity_lines(elbv2, label, arn, hours, units_read)
         if not lbs and "elbv2" not in account.unavailable:
             report.lines.append(ReadyLine("capacity", name, NOT_READY, "no NLB found behind this name", "elbv2 DescribeLoadBalancers",
                                           "Check the records point at the NLBs' Elastic IPs (EO-NLB2)."))
@@ -419,14 +429,53 @@ def ready(
                   for r in model.record_sets(name) if r.health_check is not None}
         report.lines += alarm_lines(alarms, alarms_why, name, nlbs, {k: v for k, v in checks.items() if k},
                                     _distribution_ids(model, name))
+        if event is not None:
+            report.lines.append(prediction_line(event, name, [
+                (str(lb.resource.properties.get("Name") or lb.resource.logical_id), lb.zone_count,
+                 units_read.get(account.ids.get(lb.resource.logical_id, ("", ""))[1])) for lb in lbs]))
     report.lines += guard_lines(account, model, source, origins)
     report.lines.append(audit_line(account, bool(wanted)))
     if profile is not None:
         report.lines.append(profile_line(profile, in_vpc_clients=in_vpc_clients))
     if rehearsal is not None:
         report.lines.append(rehearsal_line(rehearsal))
-    report.not_asked = [flag for flag, given in (("--connection-profile", profile), ("--rehearsal", rehearsal)) if given is None]
+    report.not_asked = [flag for flag, given in (("--devices", event), ("--connection-profile", profile), ("--rehearsal", rehearsal))
+                        if given is None]
     return report
+
+
+# --- the model's prediction -----------------------------------------------------------------------
+PREDICTION_SOURCE = "edge-origin model predict (rehearsal/model_capacity.py) over the NLBs and reservations read"
+
+
+def prediction_line(event: Any, name: str, nlbs: Sequence[tuple[str, int, int | None]]) -> ReadyLine:
+    """The capacity model's verdict for the planned event over the NLBs behind ``name``: (label, zonal
+    nodes, LCUs reserved; None = not read). Ready when no connect fails; not read when an NLB's
+    zones or reservation could not be read (a guess would be a verdict on what was not read)."""
+    import dataclasses
+
+    from edge_origin.rehearsal.model_capacity import Nlb, predict_event
+
+    subject = f"{name} {event.devices:,.0f} devices over {event.ramp_seconds:g} s"
+    unread = [label for label, zones, units in nlbs if not zones or units is None]
+    if not nlbs or unread:
+        why = "no NLB found behind this name" if not nlbs else (
+            f"zones or reservation of {', '.join(unread)} not read")
+        return ReadyLine("prediction", subject, NOT_READ, f"not read: {why}", PREDICTION_SOURCE,
+                         "Run edge-origin model predict with --nlbs/--zones/--capacity-units by hand.")
+    planned = dataclasses.replace(event, nlbs=tuple(Nlb(label, zones, units or 0) for label, zones, units in nlbs)).check()
+    got = predict_event(planned)
+    assumed = ", ".join(sorted(set(("node_lcus", "scale_lcus_per_second", "device_kbps", "retry_seconds"))
+                               - set(planned.overridden))) or "none"
+    if got.fails:
+        return ReadyLine("prediction", subject, NOT_READY,
+                         f"{got.first_dimension} runs out first, {got.first_seconds:g} s into the ramp; "
+                         f"{got.failed_connects:,.0f} connects fail ({got.failed_share * 100:.3f} %); assumptions at "
+                         f"their defaults: {assumed}", PREDICTION_SOURCE,
+                         "More NLBs/EIPs or a longer ramp lower each node's share; a reservation buys throughput only "
+                         "(edge-origin model predict prints the table).")
+    return ReadyLine("prediction", subject, READY, f"no connect fails within {planned.horizon:g} s over "
+                     f"{planned.nodes} zonal nodes; assumptions at their defaults: {assumed}", PREDICTION_SOURCE)
 
 
 # --- guards, profile, rehearsal ---------------------------------------------------------------------

@@ -40,15 +40,15 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from edge_origin.model.nlb_capacity import CAPACITY_UNITS_PER_ZONE_RANGE, LCU_MBPS
 from edge_origin.rehearsal.model_inputs import ModelError
 
 # Elastic Load Balancing pricing (NLCU, TCP): https://aws.amazon.com/elasticloadbalancing/pricing/
 LCU_NEW_FLOWS_PER_SECOND = 800.0
 LCU_ACTIVE_FLOWS = 100_000.0
-# "the conversion rate of 1 LCU to 2.2 Mbps" (the capacity reservation page above)
-LCU_MBPS = 2.2
-# aws-cdk-lib 2.275 elbv2 README: "The distributed value per AZ must be between 2,750 and 45,000 units."
-RESERVED_PER_ZONE = (2750, 45000)
+# "the conversion rate of 1 LCU to 2.2 Mbps" and the per-zone range (aws-cdk-lib's) are imported from
+# edge_origin.model.nlb_capacity: one place, shared with the constructs' validator and EO-NLB5
+RESERVED_PER_ZONE = CAPACITY_UNITS_PER_ZONE_RANGE
 COVERS = ("throughput", "all")
 DIMENSIONS = ("new flows/s", "active flows", "throughput")
 MAX_STEPS = 200_000
