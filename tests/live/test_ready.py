@@ -405,3 +405,12 @@ def test_cli_prediction_flags_bad_input_is_one_line_exit_2(argv: list[str], said
     assert code == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_exceeded_quota(moto_session: Any) -> None:
+    """The account already holds more Route 53 health checks than its limit (a limit lowered, or a
+    count moto never had): the quota line is not ready, and only it."""
+    ready_account(moto_session)
+    stub_account_limit(moto_session, 201)
+    report = ready(moto_session, [ORIGIN])
+    assert not_ready(report) == {("quota", "Route 53 health checks per account (account)", NOT_READY)}, report.text()
