@@ -53,6 +53,9 @@ class VerifyResult:
     checked: int = 0
     drifts: list[Drift] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
+    #: What was read and is not compared (no effect on ``ok``): e.g. an origin's OriginHttpVersion
+    #: the assembly does not declare, or one this botocore cannot read.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -64,11 +67,13 @@ class VerifyResult:
             "checked": self.checked,
             "drifts": [asdict(d) for d in self.drifts],
             "not_checked": self.not_checked,
+            "notes": self.notes,
         }
 
     def text(self) -> str:
         lines = [f"drift    {d.line()}" for d in self.drifts]
         lines += [f"not-checked {reason}" for reason in self.not_checked]
+        lines += [f"note     {note}" for note in self.notes]
         summary = f"{self.checked} value(s) compared in {', '.join(self.stacks)}: {len(self.drifts)} drift(s)"
         if self.not_checked:
             summary += f", {len(self.not_checked)} could not be checked"
@@ -371,6 +376,31 @@ class _Verifier:
                     ("OriginReadTimeout", origin.read_timeout, CF_DEFAULT_READ),
                 ):
                     self.compare(res, f"origin {origin.id} {label}", default if declared is None else declared, as_int(custom.get(label)))
+                self.origin_http_version(res, origin, custom)
+
+    def origin_http_version(self, res: Any, origin: Any, live_config: dict[str, Any]) -> None:
+        """``CustomOriginConfig.OriginHttpVersion``: compared when the assembly declares it (unset
+        on either side is CloudFront's default, botocore 1.44.8: "If you don't specify a value,
+        CloudFront uses HTTP/1.1"); a live value the assembly does not declare is a note; with a
+        botocore that cannot read it, "not read" (not checked when declared, else a note)."""
+        from edge_origin.live.sdk_members import ORIGIN_HTTP_VERSION_DEFAULT, not_read
+
+        what = f"origin {origin.id} OriginHttpVersion"
+        where = f"{res.stack}/{res.logical_id} ({self.physical.get(res.key, '-')}): {what}"
+        declared = origin.http_version
+        unread = not_read("cloudfront", "CustomOriginConfig", "OriginHttpVersion")
+        if unread is not None:
+            (self.result.not_checked if declared is not None or origin.http_version_unknown else self.result.notes).append(f"{where} {unread}")
+            return
+        live = live_config.get("OriginHttpVersion")
+        if declared is None and not origin.http_version_unknown:
+            if live is not None:
+                self.result.notes.append(f"{where}: live {live}, not declared in the assembly")
+            return
+        if origin.http_version_unknown:
+            self.result.notes.append(f"{where}: live {live or 'unset'}, declared at deploy time (not compared)")
+            return
+        self.compare(res, what, declared, str(live or ORIGIN_HTTP_VERSION_DEFAULT).lower())
 
 
 def _ref(value: Any) -> Any:

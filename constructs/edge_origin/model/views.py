@@ -531,6 +531,11 @@ class OriginView:
     #: None: unset (IPv4, see :meth:`dns_types`) or, with ``ip_address_type_unknown``, deploy-time.
     ip_address_type: str | None = None
     ip_address_type_unknown: bool = False
+    #: ``CustomOriginConfig``/``VpcOriginConfig.OriginHttpVersion`` (botocore 1.44.8: ``http1.1`` |
+    #: ``http2``; "If you don't specify a value, CloudFront uses HTTP/1.1"), lower-cased; None: unset
+    #: or, with ``http_version_unknown``, deploy-time. Read by ``verify``; no rule judges it.
+    http_version: str | None = None
+    http_version_unknown: bool = False
 
     def dns_types(self) -> tuple[str, ...]:
         """The record types CloudFront's resolver asks for this origin's name, as the DNS rules judge

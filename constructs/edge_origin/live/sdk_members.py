@@ -1,0 +1,106 @@
+"""Which response members the installed botocore reads, for the fields AWS added lately.
+
+botocore parses a response by its own service model: a member the model does not have is dropped
+from what the SDK returns, silently. A field read with an SDK that predates it is therefore "not
+read", never "absent" (an absent ``OriginHttpVersion`` means HTTP/1.1; an unread one means
+nothing). The live commands ask :func:`not_read` before they report or compare such a field.
+
+``SDK_MEMBERS`` records, for each field the live commands read that needs a recent botocore, the
+first release whose model has it (measured: botocore 1.44.8 has every one; FACTS.md, "Measured
+2026-12-03": "botocore 1.44.8 ... knows: Route 53 ``ResourceRecordSet.AZAffinity`` ... CloudFront
+``OriginHttpVersion``"; the issue's "new in botocore 1.44") and the service model sentence that
+defines it. docs/aws-today.md lists them for users.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import botocore
+import botocore.session
+
+
+@dataclass(frozen=True)
+class SdkMember:
+    """A response member of ``service``'s ``shape`` and the botocore release that first reads it."""
+
+    service: str
+    shape: str
+    member: str
+    since: str
+    source: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.service} {self.shape}.{self.member}"
+
+
+_ORIGIN_HTTP_VERSION = (
+    "botocore 1.44.8 cloudfront/2020-05-31 service-2.json, {shape}.OriginHttpVersion: 'The HTTP version that "
+    "CloudFront uses for requests to your [custom|VPC] origin. Valid values are http1.1 and http2. If you don't specify "
+    "a value, CloudFront uses HTTP/1.1. [...] If you use a version of an AWS SDK or the AWS CLI that doesn't support "
+    "this field, an update that sends back a configuration you got from CloudFront removes the value, and CloudFront "
+    "then uses HTTP/1.1.'"
+)
+
+SDK_MEMBERS: tuple[SdkMember, ...] = (
+    SdkMember("route53", "ResourceRecordSet", "AZAffinity", "1.44",
+              "botocore 1.44.8 route53/2013-04-01 service-2.json, ResourceRecordSet.AZAffinity"),
+    SdkMember("cloudfront", "CustomOriginConfig", "OriginHttpVersion", "1.44", _ORIGIN_HTTP_VERSION.format(shape="CustomOriginConfig")),
+    SdkMember("cloudfront", "VpcOriginConfig", "OriginHttpVersion", "1.44", _ORIGIN_HTTP_VERSION.format(shape="VpcOriginConfig")),
+)
+SDK_MEMBERS_BY_KEY = {(m.service, m.shape, m.member): m for m in SDK_MEMBERS}
+#: CloudFront's answer for an origin without ``OriginHttpVersion`` ("If you don't specify a value,
+#: CloudFront uses HTTP/1.1").
+ORIGIN_HTTP_VERSION_DEFAULT = "http1.1"
+
+
+def installed_botocore() -> str:
+    """The installed botocore's version."""
+    return str(botocore.__version__)
+
+
+@functools.cache
+def shape_members(service: str, shape: str) -> frozenset[str]:
+    """The members of ``shape`` in the installed botocore's ``service`` model (empty: no such shape)."""
+    model = botocore.session.get_session().get_service_model(service)
+    try:
+        return frozenset(model.shape_for(shape).members)
+    except Exception:  # botocore.model.NoShapeFoundError: an older model without the shape
+        return frozenset()
+
+
+def _older(version: str, than: str) -> bool:
+    def parts(v: str) -> tuple[int, ...]:
+        out = []
+        for piece in v.split("."):
+            digits = "".join(c for c in piece if c.isdigit())
+            out.append(int(digits or 0))
+        return tuple(out)
+
+    return parts(version)[: len(parts(than))] < parts(than)
+
+
+def not_read(service: str, shape: str, member: str) -> str | None:
+    """None when the installed botocore reads ``shape.member``; else the words for the line that
+    reports it: ``not read (botocore 1.43.2 < 1.44: ...)``."""
+    if member in shape_members(service, shape):
+        return None
+    known = SDK_MEMBERS_BY_KEY.get((service, shape, member))
+    version = installed_botocore()
+    if known is not None and _older(version, known.since):
+        why = f"botocore {version} < {known.since}"
+    else:
+        why = f"botocore {version}'s {service} model has no {shape}.{member}"
+    return f"not read ({why}: the SDK drops {member} from every response; upgrade botocore to read it)"
+
+
+__all__ = [
+    "ORIGIN_HTTP_VERSION_DEFAULT",
+    "SDK_MEMBERS",
+    "SdkMember",
+    "installed_botocore",
+    "not_read",
+    "shape_members",
+]
