@@ -204,12 +204,15 @@ class Props:
 
     def key_values(self, key: str) -> dict[str, Any]:
         """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict; when the
-        list (or an entry) is decided at deploy time, the key ``UNKNOWN_ATTRIBUTES`` is set."""
-        out: dict[str, Any] = {UNKNOWN_ATTRIBUTES: True} if self.list_unknown(key) else {}
+        list, an entry or an entry's ``Key`` is decided at deploy time (or the properties holding the
+        list are), the key ``UNKNOWN_ATTRIBUTES`` is set: any attribute may be in it."""
+        out: dict[str, Any] = {UNKNOWN_ATTRIBUTES: True} if self.unknown or self.list_unknown(key) else {}
         for item in self.mappings(key):
             name = item.str("Key")
             if isinstance(name, str):
                 out[name] = item.str("Value")
+            elif name is not None:  # a Key decided at deploy time
+                out[UNKNOWN_ATTRIBUTES] = True
         return out
 
 
