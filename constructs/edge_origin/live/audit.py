@@ -99,13 +99,14 @@ def locate(finding: Finding, account: LiveAccount) -> Finding:
 
 
 def origin_http_versions(account: LiveAccount) -> tuple[str, ...]:
-    """``OriginHttpVersion`` of every custom and VPC origin the account showed, one line each:
-    ``origin E123/o1: OriginHttpVersion http2``; unset: CloudFront's default (botocore 1.44.8
-    cloudfront ``CustomOriginConfig``/``VpcOriginConfig.OriginHttpVersion``: "If you don't specify a
-    value, CloudFront uses HTTP/1.1"); with a botocore whose model lacks the member (it drops the
-    value from every response): ``not read (botocore 1.43.2 < 1.44: ...)``, never "unset". No rule
-    judges it: CloudFront's gRPC guide does not say whether gRPC requests follow it."""
-    from edge_origin.live.sdk_members import ORIGIN_HTTP_VERSION_DEFAULT, not_read
+    """``OriginHttpVersion`` of the custom and VPC origins the account showed, one line each where
+    it is set: ``origin E123/o1: OriginHttpVersion http2`` (unset is CloudFront's default, no line:
+    botocore 1.44.8 cloudfront ``CustomOriginConfig``/``VpcOriginConfig.OriginHttpVersion``: "If you
+    don't specify a value, CloudFront uses HTTP/1.1"); with a botocore whose model lacks the member
+    (it drops the value from every response) every origin's line says ``not read (botocore 1.43.2 <
+    1.44: ...)``, never "unset". No rule judges it: CloudFront's gRPC guide does not say whether gRPC
+    requests follow it."""
+    from edge_origin.live.sdk_members import not_read
 
     out = []
     for res in account.template.get("Resources", {}).values():
@@ -121,11 +122,54 @@ def origin_http_versions(account: LiveAccount) -> tuple[str, ...]:
             value = origin[shape].get("OriginHttpVersion")
             if unread is not None:
                 out.append(f"{head} {unread}")
-            elif value is None:
-                out.append(f"{head} not set (CloudFront uses {ORIGIN_HTTP_VERSION_DEFAULT}: 'If you don't specify a value, CloudFront uses HTTP/1.1')")
-            else:
+            elif value is not None:  # unset: CloudFront's default, http1.1 (no line)
                 out.append(f"{head} {value}")
     return tuple(out)
+
+
+#: CloudFront members whose loss from a response changes a verdict: (shape, member, rule, which
+#: origins it concerns, what is then not judged). An SDK without the member drops it silently (the
+#: origin then reads as if it were unset): audit says so, once a member, naming the origins.
+SDK_VERDICT_MEMBERS: tuple[tuple[str, str, str, str, str], ...] = (
+    ("Origin", "VpcOriginConfig", "EO-VPC1", "neither",
+     "a VPC origin reads as an origin of no known kind: its timeouts and its NLB are not judged (EO-VPC1..4, EO-CF2)"),
+    ("Origin", "ResponseCompletionTimeout", "EO-CF3", "custom",
+     "a ResponseCompletionTimeout that ends every gRPC stream at that age is not seen (EO-CF3)"),
+    ("CustomOriginConfig", "IpAddressType", "EO-DNS1", "custom",
+     "a dualstack or ipv6 origin reads as ipv4: the AAAA set of its name, which CloudFront then asks, is not judged (EO-DNS1/2/3)"),
+)
+
+
+def sdk_gap_findings(account: LiveAccount) -> list[Finding]:
+    """One ``not-checked`` finding for each verdict-changing CloudFront member the installed
+    botocore cannot read (``SDK_VERDICT_MEMBERS``), naming the origins it concerns."""
+    from edge_origin.live.sdk_members import SDK_MEMBERS_BY_KEY, not_read
+
+    origins: dict[str, list[str]] = {"custom": [], "neither": []}
+    for res in account.template.get("Resources", {}).values():
+        if res.get("Type") != "AWS::CloudFront::Distribution":
+            continue
+        dist = (res.get("Metadata") or {}).get("edge-origin:distribution-id") or "?"
+        for origin in (res["Properties"].get("DistributionConfig") or {}).get("Origins") or []:
+            where = f"{dist}/{origin.get('Id')}"
+            if origin.get("CustomOriginConfig") or origin.get("VpcOriginConfig"):
+                origins["custom"].append(where)
+            elif not origin.get("S3OriginConfig"):
+                origins["neither"].append(where)  # a VPC origin read by an SDK that drops VpcOriginConfig
+                origins["custom"].append(where)
+    out = []
+    for shape, member, rule, which, consequence in SDK_VERDICT_MEMBERS:
+        unread = not_read("cloudfront", shape, member)
+        if unread is None or not origins[which]:
+            continue
+        since = SDK_MEMBERS_BY_KEY[("cloudfront", shape, member)].since
+        out.append(Finding(
+            rule=rule, severity=Severity.NOT_CHECKED,
+            message=f"not checked: cloudfront {shape}.{member} {unread} for origin(s) {', '.join(origins[which])}: {consequence}",
+            fix=f"Upgrade botocore to {since} or later (pip install -U boto3) and audit again.",
+            template=account.template_name, stack="cloudfront", resource="*",
+        ))
+    return out
 
 
 def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Iterable[Rule] | None = None) -> AuditResult:
@@ -137,6 +181,8 @@ def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Itera
         missing = sorted(rule_needs(rule, grpc_origins) & set(account.unavailable))
         (skipped if missing else runnable).append((rule, missing))
     findings = [locate(f, account) for f in run_rules(model, [r for r, _ in runnable])]
+    if "cloudfront" not in account.unavailable:
+        findings += sdk_gap_findings(account)
     for rule, missing in skipped:
         reasons = "; ".join(account.unavailable[s] for s in missing)
         findings.append(

@@ -47,10 +47,38 @@ _ORIGIN_HTTP_VERSION = (
 SDK_MEMBERS: tuple[SdkMember, ...] = (
     SdkMember("route53", "ResourceRecordSet", "AZAffinity", "1.44",
               "botocore 1.44.8 route53/2013-04-01 service-2.json, ResourceRecordSet.AZAffinity"),
+    # measured in botocore's git history (service-2.json at each release tag; .changes/<version>.json):
+    SdkMember("cloudfront", "Origin", "VpcOriginConfig", "1.35.66",
+              "botocore .changes/1.35.66.json: 'Add support for gRPC, VPC origins, and Anycast IP Lists'"),
+    SdkMember("cloudfront", "Origin", "ResponseCompletionTimeout", "1.39.17",
+              "botocore .changes/1.39.17.json: 'This release adds new origin timeout options: 1) ResponseCompletionTimeout'"),
+    SdkMember("cloudfront", "CustomOriginConfig", "IpAddressType", "1.40.23",
+              "botocore .changes/1.40.23.json: 'Adding an optional field IpAddressType in CustomOriginConfig'"),
     SdkMember("cloudfront", "CustomOriginConfig", "OriginHttpVersion", "1.44", _ORIGIN_HTTP_VERSION.format(shape="CustomOriginConfig")),
     SdkMember("cloudfront", "VpcOriginConfig", "OriginHttpVersion", "1.44", _ORIGIN_HTTP_VERSION.format(shape="VpcOriginConfig")),
 )
 SDK_MEMBERS_BY_KEY = {(m.service, m.shape, m.member): m for m in SDK_MEMBERS}
+
+
+@dataclass(frozen=True)
+class SdkOperation:
+    """An API operation the live commands call and the botocore release that first has it."""
+
+    service: str
+    operation: str
+    since: str
+    source: str
+
+
+SDK_OPERATIONS: tuple[SdkOperation, ...] = (
+    SdkOperation("cloudfront", "ListVpcOrigins", "1.35.66", "botocore .changes/1.35.66.json (cloudfront: VPC origins)"),
+    SdkOperation("cloudfront", "GetVpcOrigin", "1.35.66", "botocore .changes/1.35.66.json (cloudfront: VPC origins)"),
+    SdkOperation("elbv2", "DescribeCapacityReservation", "1.35.66",
+                 "botocore .changes/1.35.66.json: 'This release adds support for configuring Load balancer Capacity Unit reservations'"),
+    SdkOperation("route53", "ListResourceRecordSetProtections", "1.44",
+                 "botocore 1.44.8 route53 service model (record set protections; absent from 1.43.67)"),
+)
+SDK_OPERATIONS_BY_KEY = {(o.service, o.operation): o for o in SDK_OPERATIONS}
 #: CloudFront's answer for an origin without ``OriginHttpVersion`` ("If you don't specify a value,
 #: CloudFront uses HTTP/1.1").
 ORIGIN_HTTP_VERSION_DEFAULT = "http1.1"
@@ -69,6 +97,12 @@ def shape_members(service: str, shape: str) -> frozenset[str]:
         return frozenset(model.shape_for(shape).members)
     except Exception:  # botocore.model.NoShapeFoundError: an older model without the shape
         return frozenset()
+
+
+@functools.cache
+def service_operations(service: str) -> frozenset[str]:
+    """The operation names of the installed botocore's ``service`` model."""
+    return frozenset(botocore.session.get_session().get_service_model(service).operation_names)
 
 
 def _older(version: str, than: str) -> bool:
@@ -96,7 +130,25 @@ def not_read(service: str, shape: str, member: str) -> str | None:
     return f"not read ({why}: the SDK drops {member} from every response; upgrade botocore to read it)"
 
 
+def operation_not_read(service: str, operation: str) -> str | None:
+    """None when the installed botocore has ``operation``; else ``not read (botocore 1.35.10 <
+    1.35.66: ...)`` (an older client has no method for it at all)."""
+    if operation in service_operations(service):
+        return None
+    known = SDK_OPERATIONS_BY_KEY.get((service, operation))
+    version = installed_botocore()
+    if known is not None and _older(version, known.since):
+        why = f"botocore {version} < {known.since}"
+    else:
+        why = f"botocore {version}'s {service} model has no {operation}"
+    return f"not read ({why}: the SDK has no {operation}; upgrade botocore to read it)"
+
+
 __all__ = [
+    "SDK_OPERATIONS",
+    "SdkOperation",
+    "operation_not_read",
+    "service_operations",
     "ORIGIN_HTTP_VERSION_DEFAULT",
     "SDK_MEMBERS",
     "SdkMember",
