@@ -1,4 +1,4 @@
-"""Issue 34: CloudFront ``OriginHttpVersion`` read by `audit` and `verify` when the installed botocore
+"""Issue 34: CloudFront ``OriginHttpVersion`` (and, in verify, ``ResponseCompletionTimeout``/``IpAddressType``) read by `audit` and `verify` when the installed botocore
 reads it, and "not read (botocore X < 1.44 ...)" when its model lacks the member (the SDK then drops
 the value from every response: an unread value is never reported as unset).
 
@@ -136,3 +136,35 @@ def test_verify_with_an_old_botocore_does_not_compare(tmp_path: Path, old_botoco
                                     "the SDK drops OriginHttpVersion from every response; upgrade botocore to read it)"]
     undeclared = _verify(tmp_path / "b", None, None)
     assert undeclared.ok and len(undeclared.notes) == 1 and "OriginHttpVersion not read (botocore 1.43.2 < 1.44" in undeclared.notes[0]
+
+
+def _verify_declaring(tmp_path: Path, **declared: Any) -> Any:
+    """verify of the stubbed fleet whose template declares ``declared`` (Origin or CustomOriginConfig members)."""
+    template = fleet_template()
+    origin = template["Resources"]["Edge"]["Properties"]["DistributionConfig"]["Origins"][0]
+    for member, value in declared.items():
+        (origin if member == "ResponseCompletionTimeout" else origin["CustomOriginConfig"])[member] = value
+    clients, stubs = _fleet("600", "true", True, 60)
+    for stub in stubs:
+        stub.activate()
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return verify(clients, assembly(tmp_path, template, "Fleet"))
+
+
+def test_verify_compares_response_completion_timeout_and_ip_address_type(tmp_path: Path) -> None:
+    result = _verify_declaring(tmp_path, ResponseCompletionTimeout=600, IpAddressType="dualstack")
+    assert {(d.what, d.declared, d.live) for d in result.drifts} == {
+        ("origin o1 ResponseCompletionTimeout", "600", "absent"),  # live: no maximum
+        ("origin o1 IpAddressType", "dualstack", "ipv4"),  # live: unset, CloudFront's ipv4
+    }
+    assert _verify_declaring(tmp_path / "b", IpAddressType="ipv4").ok
+
+
+def test_verify_with_a_botocore_older_than_1_39_17_does_not_compare_response_completion_timeout(tmp_path: Path) -> None:
+    dropped = {("cloudfront", "Origin"): {"ResponseCompletionTimeout"}}
+    with mock.patch.object(sdk_members, "shape_members", lambda s, shape: ALL_MEMBERS(s, shape) - dropped.get((s, shape), set())), \
+            mock.patch.object(sdk_members, "installed_botocore", return_value="1.38.0"):
+        result = _verify_declaring(tmp_path, ResponseCompletionTimeout=600)
+    assert result.drifts == [] and result.not_checked == [
+        "Fleet/Edge (E2QWRUHAPOMQZL): origin o1 ResponseCompletionTimeout not read (botocore 1.38.0 < 1.39.17: the SDK drops "
+        "ResponseCompletionTimeout from every response; upgrade botocore to read it)"]
