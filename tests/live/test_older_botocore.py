@@ -109,3 +109,17 @@ def test_ready_says_capacity_not_read_without_the_operation(botocore_1_35_10: No
 
 def test_protections_cannot_be_told_without_the_operation(botocore_1_35_10: None) -> None:
     assert protections(object(), "Z1", [("origin.example.com", "A")]) is None  # the client is never called
+
+
+def test_between_1_35_66_and_1_35_83_a_vpc_origins_timeouts_are_not_checked() -> None:
+    dropped = {("cloudfront", "VpcOriginConfig"): {"OriginKeepaliveTimeout", "OriginReadTimeout", "OriginHttpVersion"}}
+    dist = {"Type": "AWS::CloudFront::Distribution", "Metadata": {"edge-origin:distribution-id": "E9"},
+            "Properties": {"DistributionConfig": {"Origins": [
+                {"Id": "vo", "DomainName": "internal.example.com", "VpcOriginConfig": {"VpcOriginId": "vo-1"}}]}}}
+    account = LiveAccount(region="us-east-1", template={"Resources": {"Dist": dist}})
+    with mock.patch.object(sdk_members, "shape_members", lambda s, shape: MEMBERS(s, shape) - dropped.get((s, shape), set())), \
+            mock.patch.object(sdk_members, "installed_botocore", return_value="1.35.70"):
+        [gap] = sdk_gap_findings(account)
+    assert gap.rule == "EO-VPC1" and gap.severity is Severity.NOT_CHECKED
+    assert gap.message.startswith("not checked: cloudfront VpcOriginConfig.OriginKeepaliveTimeout not read (botocore 1.35.70 < 1.35.83")
+    assert "for origin(s) E9/vo: a VPC origin's OriginKeepaliveTimeout and OriginReadTimeout read as CloudFront's defaults" in gap.message

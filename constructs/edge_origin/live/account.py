@@ -578,6 +578,8 @@ class _Reader:
                 seen.add(marker)
 
     def _vpc_origin(self, cloudfront: Any, vpc_origin_id: str) -> None:
+        from edge_origin.live.sdk_members import not_read
+
         with self.guard(VPC_ORIGINS_SERVICE, "GetVpcOrigin"):
             vpc = cloudfront.get_vpc_origin(Id=vpc_origin_id).get("VpcOrigin") or {}
             cfg = dict(vpc.get("VpcOriginEndpointConfig") or {})
@@ -587,7 +589,8 @@ class _Reader:
                 "Arn": endpoint, "Name": cfg.get("Name"), "HTTPPort": cfg.get("HTTPPort"), "HTTPSPort": cfg.get("HTTPSPort"),
                 "OriginProtocolPolicy": cfg.get("OriginProtocolPolicy"),
                 "OriginSSLProtocols": _items(cfg.get("OriginSslProtocols")),
-                "IpAddressType": cfg.get("IpAddressType") or "ipv4",
+                # the API's default when unset; not read (botocore < 1.44): left out, never "ipv4"
+                "IpAddressType": cfg.get("IpAddressType") or (None if not_read("cloudfront", "VpcOriginEndpointConfig", "IpAddressType") else "ipv4"),
             }}
             self.vpc_origin_by_id[vpc_origin_id] = self.add(
                 "VpcOrigin", "cloudfront", vpc.get("Arn") or vpc_origin_id, "AWS::CloudFront::VpcOrigin", props,

@@ -133,6 +133,9 @@ def origin_http_versions(account: LiveAccount) -> tuple[str, ...]:
 SDK_VERDICT_MEMBERS: tuple[tuple[str, str, str, str, str], ...] = (
     ("Origin", "VpcOriginConfig", "EO-VPC1", "neither",
      "a VPC origin reads as an origin of no known kind: its timeouts and its NLB are not judged (EO-VPC1..4, EO-CF2)"),
+    ("VpcOriginConfig", "OriginKeepaliveTimeout", "EO-VPC1", "vpc",
+     "a VPC origin's OriginKeepaliveTimeout and OriginReadTimeout read as CloudFront's defaults (5 s, 30 s): EO-VPC1 "
+     "and EO-CF2 judge the defaults, not the values set"),
     ("Origin", "ResponseCompletionTimeout", "EO-CF3", "custom",
      "a ResponseCompletionTimeout that ends every gRPC stream at that age is not seen (EO-CF3)"),
     ("CustomOriginConfig", "IpAddressType", "EO-DNS1", "custom",
@@ -145,13 +148,15 @@ def sdk_gap_findings(account: LiveAccount) -> list[Finding]:
     botocore cannot read (``SDK_VERDICT_MEMBERS``), naming the origins it concerns."""
     from edge_origin.live.sdk_members import SDK_MEMBERS_BY_KEY, not_read
 
-    origins: dict[str, list[str]] = {"custom": [], "neither": []}
+    origins: dict[str, list[str]] = {"custom": [], "neither": [], "vpc": []}
     for res in account.template.get("Resources", {}).values():
         if res.get("Type") != "AWS::CloudFront::Distribution":
             continue
         dist = (res.get("Metadata") or {}).get("edge-origin:distribution-id") or "?"
         for origin in (res["Properties"].get("DistributionConfig") or {}).get("Origins") or []:
             where = f"{dist}/{origin.get('Id')}"
+            if origin.get("VpcOriginConfig"):
+                origins["vpc"].append(where)
             if origin.get("CustomOriginConfig") or origin.get("VpcOriginConfig"):
                 origins["custom"].append(where)
             elif not origin.get("S3OriginConfig"):

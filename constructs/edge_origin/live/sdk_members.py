@@ -50,6 +50,12 @@ SDK_MEMBERS: tuple[SdkMember, ...] = (
     # measured in botocore's git history (service-2.json at each release tag; .changes/<version>.json):
     SdkMember("cloudfront", "Origin", "VpcOriginConfig", "1.35.66",
               "botocore .changes/1.35.66.json: 'Add support for gRPC, VPC origins, and Anycast IP Lists'"),
+    SdkMember("cloudfront", "VpcOriginConfig", "OriginKeepaliveTimeout", "1.35.83",
+              "botocore .changes/1.35.83.json: 'Adds support for OriginReadTimeout and OriginKeepaliveTimeout to create "
+              "CloudFront Distributions with VPC Origins'"),
+    SdkMember("cloudfront", "VpcOriginConfig", "OriginReadTimeout", "1.35.83", "botocore .changes/1.35.83.json (as above)"),
+    SdkMember("cloudfront", "VpcOriginEndpointConfig", "IpAddressType", "1.44",
+              "botocore 1.44.8 cloudfront VpcOriginEndpointConfig.IpAddressType (absent from 1.43.67)"),
     SdkMember("cloudfront", "Origin", "ResponseCompletionTimeout", "1.39.17",
               "botocore .changes/1.39.17.json: 'This release adds new origin timeout options: 1) ResponseCompletionTimeout'"),
     SdkMember("cloudfront", "CustomOriginConfig", "IpAddressType", "1.40.23",
