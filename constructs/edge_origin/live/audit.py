@@ -54,6 +54,8 @@ class AuditResult:
     #: One line a custom or VPC origin: its ``OriginHttpVersion`` as read, or why it is not read
     #: (:func:`origin_http_versions`)
     origin_http: tuple[str, ...] = ()
+    #: What this botocore cannot read at all (printed as ``audit: <note>``)
+    notes: tuple[str, ...] = ()
 
     @property
     def not_checked(self) -> list[Finding]:
@@ -232,9 +234,13 @@ def audit(
     if "route53" not in account.unavailable:  # Route 53's own guards on each origin name
         from edge_origin.live.guards_audit import findings as guard_findings
         from edge_origin.live.guards_audit import name_guards
+        from edge_origin.live.sdk_members import operation_not_read
 
         guards = name_guards(account, result.model, source.client("route53"))
         result = replace(result, findings=result.findings + guard_findings(account, guards), guards=guards)
+        unread = operation_not_read("route53", "ListResourceRecordSetProtections")
+        if unread is not None:  # every guard reads as "not known": say why once
+            result = replace(result, notes=(*result.notes, f"guards: record set protections, change guardrails and change history {unread}"))
     if not test_dns_answer:
         return result
     from edge_origin.live.route53_answer import RULE, TITLE, AnswerComparison, compare_with_route53

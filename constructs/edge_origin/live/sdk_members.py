@@ -50,6 +50,9 @@ SDK_MEMBERS: tuple[SdkMember, ...] = (
     # measured in botocore's git history (service-2.json at each release tag; .changes/<version>.json):
     SdkMember("cloudfront", "Origin", "VpcOriginConfig", "1.35.66",
               "botocore .changes/1.35.66.json: 'Add support for gRPC, VPC origins, and Anycast IP Lists'"),
+    SdkMember("route53", "HostedZoneFeatures", "ChangeGuardrails", "1.44",
+              "botocore 1.44.8 route53 HostedZoneFeatures.ChangeGuardrails (1.43.67 has only AcceleratedRecoveryStatus, FailureReasons)"),
+    SdkMember("route53", "HostedZoneFeatures", "ChangeHistory", "1.44", "botocore 1.44.8 route53 HostedZoneFeatures.ChangeHistory"),
     SdkMember("cloudfront", "VpcOriginConfig", "OriginKeepaliveTimeout", "1.35.83",
               "botocore .changes/1.35.83.json: 'Adds support for OriginReadTimeout and OriginKeepaliveTimeout to create "
               "CloudFront Distributions with VPC Origins'"),

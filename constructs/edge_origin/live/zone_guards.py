@@ -37,7 +37,12 @@ def _norm(name: str) -> str:
 
 
 def features(client: Any, zone_id: str) -> dict[str, Any] | None:
-    """``GetHostedZone``'s ``Features`` (None: not reported)."""
+    """``GetHostedZone``'s ``Features`` (None: not reported, also by a botocore older than 1.44,
+    whose ``HostedZoneFeatures`` has no ChangeGuardrails/ChangeHistory: never read as "none on")."""
+    from edge_origin.live.sdk_members import not_read
+
+    if not_read("route53", "HostedZoneFeatures", "ChangeGuardrails") or not_read("route53", "HostedZoneFeatures", "ChangeHistory"):
+        return None
     try:
         return client.get_hosted_zone(Id=zone_id)["HostedZone"].get("Features")
     except _ERRORS:
