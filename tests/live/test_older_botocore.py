@@ -81,6 +81,7 @@ def test_an_older_botocore_makes_the_dropped_members_not_checked_and_does_not_cr
     assert "the AAAA set of its name, which CloudFront then asks, is not judged" in gaps["EO-DNS1"].message
     assert gaps["EO-DNS1"].fix == "Upgrade botocore to 1.40.23 or later (pip install -U boto3) and audit again."
     assert result.account.unavailable[VPC_ORIGINS_SERVICE].startswith("not read (botocore 1.35.10 < 1.35.66: the SDK has no ListVpcOrigins")
+    assert "CloudFront VPC origins: not read (botocore 1.35.10 < 1.35.66: the SDK has no ListVpcOrigins; upgrade botocore to read it)" in result.notes
     assert any("OriginHttpVersion not read (botocore 1.35.10 < 1.44" in line for line in result.origin_http)
 
 
