@@ -93,6 +93,10 @@ SDK_OPERATIONS_BY_KEY = {(o.service, o.operation): o for o in SDK_OPERATIONS}
 ORIGIN_HTTP_VERSION_DEFAULT = "http1.1"
 
 
+#: How every "this SDK cannot read it" text starts (:func:`not_read`, :func:`operation_not_read`).
+SDK_NOT_READ = "not read (botocore "
+
+
 def installed_botocore() -> str:
     """The installed botocore's version."""
     return str(botocore.__version__)
@@ -136,7 +140,7 @@ def not_read(service: str, shape: str, member: str) -> str | None:
         why = f"botocore {version} < {known.since}"
     else:
         why = f"botocore {version}'s {service} model has no {shape}.{member}"
-    return f"not read ({why}: the SDK drops {member} from every response; upgrade botocore to read it)"
+    return f"{SDK_NOT_READ}{why.removeprefix('botocore ')}: the SDK drops {member} from every response; upgrade botocore to read it)"
 
 
 def operation_not_read(service: str, operation: str) -> str | None:
@@ -150,10 +154,11 @@ def operation_not_read(service: str, operation: str) -> str | None:
         why = f"botocore {version} < {known.since}"
     else:
         why = f"botocore {version}'s {service} model has no {operation}"
-    return f"not read ({why}: the SDK has no {operation}; upgrade botocore to read it)"
+    return f"{SDK_NOT_READ}{why.removeprefix('botocore ')}: the SDK has no {operation}; upgrade botocore to read it)"
 
 
 __all__ = [
+    "SDK_NOT_READ",
     "SDK_OPERATIONS",
     "SdkOperation",
     "operation_not_read",
