@@ -75,3 +75,51 @@ def test_dns_failover_off_is_quiet_and_a_percentage_fires_on_the_target_group() 
     attrs[2]["Value"] = "50"
     [(_, resource, message)] = _nlb4(body)
     assert resource == "Targets" and "minimum_healthy_targets.percentage 50" in message
+
+
+def test_a_deploy_time_attribute_key_is_not_judged_naming_what_it_may_set() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    body["Parameters"] = {"ShiftKey": {"Type": "String"}}
+    _lb_attrs(body)[1]["Key"] = {"Ref": "ShiftKey"}  # was zonal_shift.config.enabled
+    [(severity, resource, message)] = _nlb4(body)
+    assert (severity, resource) == (Severity.WARNING, "Nlb")
+    assert message.startswith("not judged: NLB Nlb LoadBalancerAttributes (gRPC origin o.example.com publishes its EIPs): ")
+    assert message.endswith("(decided at deploy time: it may set zonal_shift.config.enabled)")
+
+
+def test_a_deploy_time_attribute_list_is_not_judged_naming_both_keys() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    body["Parameters"] = {"Mode": {"Type": "String"}}
+    body["Conditions"] = {"Shifted": {"Fn::Equals": [{"Ref": "Mode"}, "shifted"]}}
+    attrs = _lb_attrs(body)
+    body["Resources"]["Nlb"]["Properties"]["LoadBalancerAttributes"] = {"Fn::If": ["Shifted", attrs, attrs[:1]]}
+    messages = [m for _s, r, m in _nlb4(body) if r == "Nlb"]
+    assert messages, "a deploy-time attribute list on an EIP-published path must never be quiet"
+    assert any("it may set zonal_shift.config.enabled or dns_record.client_routing_policy" in m for m in messages), messages
+
+
+def test_a_deploy_time_target_group_attribute_key_is_not_judged() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    body["Parameters"] = {"FailoverKey": {"Type": "String"}}
+    attrs = body["Resources"]["Targets"]["Properties"]["TargetGroupAttributes"]
+    literal = attrs[1]["Key"]
+    attrs[1]["Key"] = {"Ref": "FailoverKey"}
+    [(severity, resource, message)] = _nlb4(body)
+    assert (severity, resource) == (Severity.WARNING, "Targets")
+    assert message.startswith("not judged: NLB Nlb target group Targets TargetGroupAttributes")
+    assert message.endswith(f"(decided at deploy time: it may set {literal})")
+
+
+def test_a_deploy_time_key_on_an_nlb_reached_by_its_dns_name_is_not_this_rules_to_judge() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    body["Parameters"] = {"ShiftKey": {"Type": "String"}}
+    _lb_attrs(body, "Nlb2")[2]["Key"] = {"Ref": "ShiftKey"}  # zonal shift acts on the DNS name CloudFront resolves
+    assert _nlb4(body) == []
+
+
+def test_rules_md_lists_the_attribute_keys_nlb4_knows() -> None:
+    text = (Path(__file__).parents[1] / "RULES.md").read_text()
+    section = text.split("### EO-NLB4", 1)[1].split("### ", 1)[0]
+    assert ("Attribute keys it knows: load balancer zonal_shift.config.enabled, dns_record.client_routing_policy; target group "
+            "target_group_health.dns_failover.minimum_healthy_targets.count, "
+            "target_group_health.dns_failover.minimum_healthy_targets.percentage") in section

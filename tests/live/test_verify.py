@@ -165,7 +165,9 @@ def _stub(service: str) -> tuple[Any, Stubber]:
 NLB = "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/50dc6c495c0c9188"
 
 
-def _fleet(idle: str, termination: str, grpc: bool, keepalive: int, cross_zone: str = "true") -> tuple[Clients, list[Stubber]]:
+def _fleet(
+    idle: str, termination: str, grpc: bool, keepalive: int, cross_zone: str = "true", origin_http_version: str | None = None,
+) -> tuple[Clients, list[Stubber]]:
     cfn, cfn_stub = _stub("cloudformation")
     summaries = [
         {"LogicalResourceId": lid, "PhysicalResourceId": pid, "ResourceType": rtype, "ResourceStatus": "CREATE_COMPLETE",
@@ -190,7 +192,8 @@ def _fleet(idle: str, termination: str, grpc: bool, keepalive: int, cross_zone: 
         "CallerReference": "x", "Comment": "", "Enabled": True,
         "Origins": {"Quantity": 1, "Items": [{"Id": "o1", "DomainName": "api.example.com", "CustomOriginConfig": {
             "HTTPPort": 80, "HTTPSPort": 443, "OriginProtocolPolicy": "https-only",
-            "OriginKeepaliveTimeout": keepalive, "OriginReadTimeout": 60}}]},
+            "OriginKeepaliveTimeout": keepalive, "OriginReadTimeout": 60,
+            **({"OriginHttpVersion": origin_http_version} if origin_http_version else {})}}]},
         "DefaultCacheBehavior": {"TargetOriginId": "o1", "ViewerProtocolPolicy": "https-only", "GrpcConfig": {"Enabled": grpc}},
     }
     cf_stub.add_response("get_distribution_config", {"DistributionConfig": config, "ETag": "E1"}, {"Id": "E2QWRUHAPOMQZL"})

@@ -87,6 +87,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if result.answers is not None:
         sys.stderr.write(result.answers.summary() + "\n")
     sys.stderr.write(f"audit: {result.account.read_summary()}\n")  # 0 zones, 0 NLBs: a wrong region or endpoint
+    for line in (*result.origin_http, *result.notes):  # read as the installed botocore reads it, or "not read"
+        sys.stderr.write(f"audit: {line}\n")
     for guards in result.guards or []:  # only what the endpoint reports (moto 5.2.5 reports none of it)
         if (guards.guardrails, guards.history, guards.protected) != (None, None, None):
             sys.stderr.write(f"audit: guards: {guards.line()}\n")

@@ -51,6 +51,11 @@ class AuditResult:
     answers: Any = None
     #: Route 53's guards on each origin name (``guards_audit.NameGuards``)
     guards: Any = None
+    #: One line a custom or VPC origin: its ``OriginHttpVersion`` as read, or why it is not read
+    #: (:func:`origin_http_versions`)
+    origin_http: tuple[str, ...] = ()
+    #: What this botocore cannot read at all (printed as ``audit: <note>``)
+    notes: tuple[str, ...] = ()
 
     @property
     def not_checked(self) -> list[Finding]:
@@ -95,6 +100,85 @@ def locate(finding: Finding, account: LiveAccount) -> Finding:
                    message=message, fix=fix)
 
 
+def origin_http_versions(account: LiveAccount) -> tuple[str, ...]:
+    """``OriginHttpVersion`` of the custom and VPC origins the account showed, one line each where
+    it is set: ``origin E123/o1: OriginHttpVersion http2`` (unset is CloudFront's default, no line:
+    botocore 1.44.8 cloudfront ``CustomOriginConfig``/``VpcOriginConfig.OriginHttpVersion``: "If you
+    don't specify a value, CloudFront uses HTTP/1.1"); with a botocore whose model lacks the member
+    (it drops the value from every response) every origin's line says ``not read (botocore 1.43.2 <
+    1.44: ...)``, never "unset". No rule judges it: CloudFront's gRPC guide does not say whether gRPC
+    requests follow it."""
+    from edge_origin.live.sdk_members import not_read
+
+    out = []
+    for res in account.template.get("Resources", {}).values():
+        if res.get("Type") != "AWS::CloudFront::Distribution":
+            continue
+        dist = (res.get("Metadata") or {}).get("edge-origin:distribution-id") or (res.get("Metadata") or {}).get("edge-origin:live-id")
+        for origin in (res["Properties"].get("DistributionConfig") or {}).get("Origins") or []:
+            shape = "VpcOriginConfig" if origin.get("VpcOriginConfig") else "CustomOriginConfig" if origin.get("CustomOriginConfig") else None
+            if shape is None:
+                continue
+            head = f"origin {dist}/{origin.get('Id')}: OriginHttpVersion"
+            unread = not_read("cloudfront", shape, "OriginHttpVersion")
+            value = origin[shape].get("OriginHttpVersion")
+            if unread is not None:
+                out.append(f"{head} {unread}")
+            elif value is not None:  # unset: CloudFront's default, http1.1 (no line)
+                out.append(f"{head} {value}")
+    return tuple(out)
+
+
+#: CloudFront members whose loss from a response changes a verdict: (shape, member, rule, which
+#: origins it concerns, what is then not judged). An SDK without the member drops it silently (the
+#: origin then reads as if it were unset): audit says so, once a member, naming the origins.
+SDK_VERDICT_MEMBERS: tuple[tuple[str, str, str, str, str], ...] = (
+    ("Origin", "VpcOriginConfig", "EO-VPC1", "neither",
+     "a VPC origin reads as an origin of no known kind: its timeouts and its NLB are not judged (EO-VPC1..4, EO-CF2)"),
+    ("VpcOriginConfig", "OriginKeepaliveTimeout", "EO-VPC1", "vpc",
+     "a VPC origin's OriginKeepaliveTimeout and OriginReadTimeout read as CloudFront's defaults (5 s, 30 s): EO-VPC1 "
+     "and EO-CF2 judge the defaults, not the values set"),
+    ("Origin", "ResponseCompletionTimeout", "EO-CF3", "custom",
+     "a ResponseCompletionTimeout that ends every gRPC stream at that age is not seen (EO-CF3)"),
+    ("CustomOriginConfig", "IpAddressType", "EO-DNS1", "custom",
+     "a dualstack or ipv6 origin reads as ipv4: the AAAA set of its name, which CloudFront then asks, is not judged (EO-DNS1/2/3)"),
+)
+
+
+def sdk_gap_findings(account: LiveAccount) -> list[Finding]:
+    """One ``not-checked`` finding for each verdict-changing CloudFront member the installed
+    botocore cannot read (``SDK_VERDICT_MEMBERS``), naming the origins it concerns."""
+    from edge_origin.live.sdk_members import SDK_MEMBERS_BY_KEY, not_read
+
+    origins: dict[str, list[str]] = {"custom": [], "neither": [], "vpc": []}
+    for res in account.template.get("Resources", {}).values():
+        if res.get("Type") != "AWS::CloudFront::Distribution":
+            continue
+        dist = (res.get("Metadata") or {}).get("edge-origin:distribution-id") or "?"
+        for origin in (res["Properties"].get("DistributionConfig") or {}).get("Origins") or []:
+            where = f"{dist}/{origin.get('Id')}"
+            if origin.get("VpcOriginConfig"):
+                origins["vpc"].append(where)
+            if origin.get("CustomOriginConfig") or origin.get("VpcOriginConfig"):
+                origins["custom"].append(where)
+            elif not origin.get("S3OriginConfig"):
+                origins["neither"].append(where)  # a VPC origin read by an SDK that drops VpcOriginConfig
+                origins["custom"].append(where)
+    out = []
+    for shape, member, rule, which, consequence in SDK_VERDICT_MEMBERS:
+        unread = not_read("cloudfront", shape, member)
+        if unread is None or not origins[which]:
+            continue
+        since = SDK_MEMBERS_BY_KEY[("cloudfront", shape, member)].since
+        out.append(Finding(
+            rule=rule, severity=Severity.NOT_CHECKED,
+            message=f"not checked: cloudfront {shape}.{member} {unread} for origin(s) {', '.join(origins[which])}: {consequence}",
+            fix=f"Upgrade botocore to {since} or later (pip install -U boto3) and audit again.",
+            template=account.template_name, stack="cloudfront", resource="*",
+        ))
+    return out
+
+
 def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Iterable[Rule] | None = None) -> AuditResult:
     """Run the rules over an account already read; rules needing an unreadable service: not checked."""
     model = account.model()
@@ -104,6 +188,8 @@ def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Itera
         missing = sorted(rule_needs(rule, grpc_origins) & set(account.unavailable))
         (skipped if missing else runnable).append((rule, missing))
     findings = [locate(f, account) for f in run_rules(model, [r for r, _ in runnable])]
+    if "cloudfront" not in account.unavailable:
+        findings += sdk_gap_findings(account)
     for rule, missing in skipped:
         reasons = "; ".join(account.unavailable[s] for s in missing)
         findings.append(
@@ -117,7 +203,7 @@ def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Itera
                 resource="*",
             )
         )
-    return AuditResult(account, model, findings)
+    return AuditResult(account, model, findings, origin_http=() if "cloudfront" in account.unavailable else origin_http_versions(account))
 
 
 def audit(
@@ -139,6 +225,12 @@ def audit(
         if empty:
             raise LiveError(f"--name {empty[0]}: no record sets of that name in any hosted zone of the account")
     result = audit_account(account, grpc_origins=bool(grpc))
+    from edge_origin.live.account import VPC_ORIGINS_SERVICE
+    from edge_origin.live.sdk_members import SDK_NOT_READ
+
+    vpc_reason = account.unavailable.get(VPC_ORIGINS_SERVICE, "")
+    if vpc_reason.startswith(SDK_NOT_READ):  # this SDK has no VPC origin API: no rule lists it among its needs, say it here
+        result = replace(result, notes=(*result.notes, f"CloudFront VPC origins: {account.unavailable[VPC_ORIGINS_SERVICE]}"))
     if "route53" not in account.unavailable:  # enact's own health checks that no record uses any more
         from edge_origin.live.health_owner import audit_findings
 
@@ -148,9 +240,13 @@ def audit(
     if "route53" not in account.unavailable:  # Route 53's own guards on each origin name
         from edge_origin.live.guards_audit import findings as guard_findings
         from edge_origin.live.guards_audit import name_guards
+        from edge_origin.live.sdk_members import operation_not_read
 
         guards = name_guards(account, result.model, source.client("route53"))
         result = replace(result, findings=result.findings + guard_findings(account, guards), guards=guards)
+        unread = operation_not_read("route53", "ListResourceRecordSetProtections")
+        if unread is not None:  # every guard reads as "not known": say why once
+            result = replace(result, notes=(*result.notes, f"guards: record set protections, change guardrails and change history {unread}"))
     if not test_dns_answer:
         return result
     from edge_origin.live.route53_answer import RULE, TITLE, AnswerComparison, compare_with_route53

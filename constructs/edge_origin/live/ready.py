@@ -174,6 +174,12 @@ def capacity_lines(elbv2: Any, name: str, arn: str, event_hours: float | None = 
     source = "elbv2 DescribeCapacityReservation"
     if units_read is not None:
         units_read[arn] = None
+    from edge_origin.live.sdk_members import operation_not_read
+
+    unread = operation_not_read("elbv2", "DescribeCapacityReservation")
+    if unread is not None:  # an older client has no method for it
+        return [ReadyLine("capacity", name, NOT_READ, unread, source,
+                          "Upgrade boto3/botocore (pip install -U boto3), or check the reservation in the console.")]
     try:
         got = elbv2.describe_capacity_reservation(LoadBalancerArn=arn)
     except botocore.exceptions.ClientError as exc:

@@ -6,7 +6,8 @@ own service and compared with the template: record sets present with the declare
 TTL, routing, values and health check; health checks present and healthy; listener attributes (the
 idle timeout: 350 s when the template leaves it out); target-group and load-balancer attributes
 the template sets; the distribution's gRPC
-behaviors and origin timeouts. A record set at a declared name and type that no template declares
+behaviors, origin timeouts and the newer origin members (ResponseCompletionTimeout, IpAddressType,
+OriginHttpVersion: ``origin_members``). A record set at a declared name and type that no template declares
 (a hand-made record without a health check, a foreign address) is drift too. A zone named by
 ``HostedZoneName`` is the public zone of that name when a private one shares it. CloudFormation drift detection is not used (it misreports listener
 attributes). Only List/Describe/Get calls are made.
@@ -53,6 +54,9 @@ class VerifyResult:
     checked: int = 0
     drifts: list[Drift] = field(default_factory=list)
     not_checked: list[str] = field(default_factory=list)
+    #: What was read and is not compared (no effect on ``ok``): e.g. an origin's OriginHttpVersion
+    #: the assembly does not declare, or one this botocore cannot read.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -64,11 +68,13 @@ class VerifyResult:
             "checked": self.checked,
             "drifts": [asdict(d) for d in self.drifts],
             "not_checked": self.not_checked,
+            "notes": self.notes,
         }
 
     def text(self) -> str:
         lines = [f"drift    {d.line()}" for d in self.drifts]
         lines += [f"not-checked {reason}" for reason in self.not_checked]
+        lines += [f"note     {note}" for note in self.notes]
         summary = f"{self.checked} value(s) compared in {', '.join(self.stacks)}: {len(self.drifts)} drift(s)"
         if self.not_checked:
             summary += f", {len(self.not_checked)} could not be checked"
@@ -371,6 +377,41 @@ class _Verifier:
                     ("OriginReadTimeout", origin.read_timeout, CF_DEFAULT_READ),
                 ):
                     self.compare(res, f"origin {origin.id} {label}", default if declared is None else declared, as_int(custom.get(label)))
+                self.origin_members(res, origin, live)
+
+    def origin_members(self, res: Any, origin: Any, live_origin: dict[str, Any]) -> None:
+        """The newer origin members (botocore 1.44.8 cloudfront): ``Origin.ResponseCompletionTimeout``
+        (unset: "CloudFront doesn't enforce a maximum value"), ``CustomOriginConfig.IpAddressType``
+        (unset: ipv4) and ``CustomOriginConfig.OriginHttpVersion`` (unset: "CloudFront uses HTTP/1.1"),
+        compared with the assembly (unset on either side is the default). A deploy-time value is a
+        note; an ``OriginHttpVersion`` the assembly does not declare (CloudFormation's schema in
+        cfn-lint 1.58 has none) is a note when set live. With a botocore whose model lacks the member
+        (docs/aws-today.md), "not read": not checked when the assembly declares it, else a note."""
+        from edge_origin.live.sdk_members import ORIGIN_HTTP_VERSION_DEFAULT, not_read
+
+        custom = live_origin.get("CustomOriginConfig") or {}
+        rct = live_origin.get("ResponseCompletionTimeout")
+        ip_type, http = custom.get("IpAddressType"), custom.get("OriginHttpVersion")
+        for shape, member, declared, unknown, default, live in (
+            ("Origin", "ResponseCompletionTimeout", origin.response_completion_timeout, origin.response_completion_timeout_unknown,
+             None, as_int(rct)),
+            ("CustomOriginConfig", "IpAddressType", origin.ip_address_type, origin.ip_address_type_unknown,
+             "ipv4", ip_type.lower() if isinstance(ip_type, str) else None),
+            ("CustomOriginConfig", "OriginHttpVersion", origin.http_version, origin.http_version_unknown,
+             ORIGIN_HTTP_VERSION_DEFAULT, http.lower() if isinstance(http, str) else None),
+        ):
+            what = f"origin {origin.id} {member}"
+            where = f"{res.stack}/{res.logical_id} ({self.physical.get(res.key, '-')}): {what}"
+            unread = not_read("cloudfront", shape, member)
+            if unread is not None:
+                (self.result.not_checked if declared is not None or unknown else self.result.notes).append(f"{where} {unread}")
+            elif unknown:
+                self.result.notes.append(f"{where}: live {_show(live)}, declared at deploy time or not a documented value (not compared)")
+            elif member == "OriginHttpVersion" and declared is None:
+                if live is not None:
+                    self.result.notes.append(f"{where}: live {live}, not declared in the assembly")
+            else:
+                self.compare(res, what, declared if declared is not None else default, live if live is not None else default)
 
 
 def _ref(value: Any) -> Any:

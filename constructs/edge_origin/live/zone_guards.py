@@ -37,7 +37,12 @@ def _norm(name: str) -> str:
 
 
 def features(client: Any, zone_id: str) -> dict[str, Any] | None:
-    """``GetHostedZone``'s ``Features`` (None: not reported)."""
+    """``GetHostedZone``'s ``Features`` (None: not reported, also by a botocore older than 1.44,
+    whose ``HostedZoneFeatures`` has no ChangeGuardrails/ChangeHistory: never read as "none on")."""
+    from edge_origin.live.sdk_members import not_read
+
+    if not_read("route53", "HostedZoneFeatures", "ChangeGuardrails") or not_read("route53", "HostedZoneFeatures", "ChangeHistory"):
+        return None
     try:
         return client.get_hosted_zone(Id=zone_id)["HostedZone"].get("Features")
     except _ERRORS:
@@ -56,7 +61,12 @@ def enabled_guardrails(found: dict[str, Any] | None) -> list[str]:
 
 
 def protections(client: Any, zone_id: str, keys: list[tuple[str, str]]) -> list[Protection] | None:
-    """The protections among ``keys`` (name, type); None when they cannot be listed."""
+    """The protections among ``keys`` (name, type); None when they cannot be listed (also with a
+    botocore older than 1.44, which has no ListResourceRecordSetProtections)."""
+    from edge_origin.live.sdk_members import operation_not_read
+
+    if operation_not_read("route53", "ListResourceRecordSetProtections") is not None:
+        return None
     wanted = {(_norm(n), t) for n, t in keys}
     found: list[Protection] = []
     for name in sorted({n for n, _ in wanted}):

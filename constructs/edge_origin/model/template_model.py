@@ -634,6 +634,7 @@ class TemplateModel:
             custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
         custom_config = o.mapping("CustomOriginConfig")
         ip_type = custom_config.str("IpAddressType")  # not a VpcOriginConfig member
+        http_version = custom.str("OriginHttpVersion")  # CustomOriginConfig or VpcOriginConfig
         return OriginView(
             id=display_value(o.str("Id")),
             domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
@@ -651,6 +652,8 @@ class TemplateModel:
             ip_address_type=ip_type.lower() if isinstance(ip_type, str) else None,
             ip_address_type_unknown=custom_config.unknown or _deploy_time(ip_type)
             or (isinstance(ip_type, str) and ip_type.lower() not in ("ipv4", "ipv6", "dualstack")),
+            http_version=http_version.lower() if isinstance(http_version, str) else None,
+            http_version_unknown=_deploy_time(custom.raw("OriginHttpVersion")),
         )
 
     @staticmethod
@@ -798,8 +801,9 @@ ORIGIN_KNOWN_MEMBERS = (
 )
 CUSTOM_ORIGIN_CONFIG_KNOWN_MEMBERS = (
     "HTTPPort", "HTTPSPort", "OriginProtocolPolicy", "OriginReadTimeout", "OriginKeepaliveTimeout", "IpAddressType",
+    "OriginHttpVersion",
 )
-VPC_ORIGIN_CONFIG_KNOWN_MEMBERS = ("VpcOriginId", "OriginReadTimeout", "OriginKeepaliveTimeout")
+VPC_ORIGIN_CONFIG_KNOWN_MEMBERS = ("VpcOriginId", "OriginReadTimeout", "OriginKeepaliveTimeout", "OriginHttpVersion")
 
 
 def _deploy_time(value: Any) -> bool:

@@ -204,12 +204,15 @@ class Props:
 
     def key_values(self, key: str) -> dict[str, Any]:
         """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict; when the
-        list (or an entry) is decided at deploy time, the key ``UNKNOWN_ATTRIBUTES`` is set."""
-        out: dict[str, Any] = {UNKNOWN_ATTRIBUTES: True} if self.list_unknown(key) else {}
+        list, an entry or an entry's ``Key`` is decided at deploy time (or the properties holding the
+        list are), the key ``UNKNOWN_ATTRIBUTES`` is set: any attribute may be in it."""
+        out: dict[str, Any] = {UNKNOWN_ATTRIBUTES: True} if self.unknown or self.list_unknown(key) else {}
         for item in self.mappings(key):
             name = item.str("Key")
             if isinstance(name, str):
                 out[name] = item.str("Value")
+            elif name is not None:  # a Key decided at deploy time
+                out[UNKNOWN_ATTRIBUTES] = True
         return out
 
 
@@ -531,6 +534,11 @@ class OriginView:
     #: None: unset (IPv4, see :meth:`dns_types`) or, with ``ip_address_type_unknown``, deploy-time.
     ip_address_type: str | None = None
     ip_address_type_unknown: bool = False
+    #: ``CustomOriginConfig``/``VpcOriginConfig.OriginHttpVersion`` (botocore 1.44.8: ``http1.1`` |
+    #: ``http2``; "If you don't specify a value, CloudFront uses HTTP/1.1"), lower-cased; None: unset
+    #: or, with ``http_version_unknown``, deploy-time. Read by ``verify``; no rule judges it.
+    http_version: str | None = None
+    http_version_unknown: bool = False
 
     def dns_types(self) -> tuple[str, ...]:
         """The record types CloudFront's resolver asks for this origin's name, as the DNS rules judge

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from edge_origin.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
-from edge_origin.model.views import LoadBalancerView, as_bool, attribute_known
+from edge_origin.model.views import UNKNOWN_ATTRIBUTES, LoadBalancerView, as_bool, attribute_known
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
 from edge_origin.rules.not_judged import not_judged
 from edge_origin.rules.vpc3_dns_vantage import PUBLIC_RESOLVER_NO_ZONE, affinity_policy
@@ -35,6 +35,8 @@ MIN_COUNT = "target_group_health.dns_failover.minimum_healthy_targets.count"
 MIN_PERCENT = "target_group_health.dns_failover.minimum_healthy_targets.percentage"
 KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT)
 """The NLB / target group attributes this rule reads (benchmarks/aws_drift.py counts them as known)."""
+LB_KEYS = (ZONAL_SHIFT, ROUTING)
+TG_KEYS = (MIN_COUNT, MIN_PERCENT)
 
 ACTS_ON = {
     ZONAL_SHIFT: "a zonal shift removes the zone's NLB node from the NLB's own DNS name",
@@ -55,6 +57,19 @@ class Setting:
     attribute: str
     value: object
     resource: Resource
+    #: For an attribute list decided at deploy time: the keys this rule reads that it may hold.
+    may_hold: tuple[str, ...] = ()
+
+
+def _unresolved_list(attrs: dict[str, object], keys: tuple[str, ...], resource: Resource, prop: str) -> Setting | None:
+    """The attribute list of ``resource`` when it (or a key in it) is decided at deploy time and
+    does not state each of ``keys`` literally: any of them may be set in it."""
+    if UNKNOWN_ATTRIBUTES not in attrs:
+        return None
+    open_keys = tuple(k for k in keys if k not in attrs)
+    if not open_keys:
+        return None
+    return Setting(prop, resource.properties.get(prop) if isinstance(resource.properties, dict) else resource.properties, resource, open_keys)
 
 
 def _settings(lb: LoadBalancerView) -> list[Setting]:
@@ -62,6 +77,9 @@ def _settings(lb: LoadBalancerView) -> list[Setting]:
     percentage off), or decided at deploy time (value an ``Unresolved``/reference)."""
     out: list[Setting] = []
     attrs = lb.attributes
+    unresolved = _unresolved_list(attrs, LB_KEYS, lb.resource, "LoadBalancerAttributes")
+    if unresolved is not None:
+        out.append(unresolved)
     if ZONAL_SHIFT in attrs and (not attribute_known(attrs, ZONAL_SHIFT) or as_bool(attrs[ZONAL_SHIFT]) is True):
         out.append(Setting(ZONAL_SHIFT, attrs[ZONAL_SHIFT], lb.resource))
     policy = attrs.get(ROUTING)
@@ -75,6 +93,9 @@ def _settings(lb: LoadBalancerView) -> list[Setting]:
             if id(tg) in seen:
                 continue
             seen.add(id(tg))
+            unresolved = _unresolved_list(tg.attributes, TG_KEYS, tg.resource, "TargetGroupAttributes")
+            if unresolved is not None:
+                out.append(unresolved)
             for key, default in ((MIN_COUNT, "1"), (MIN_PERCENT, "off")):
                 if key not in tg.attributes:
                     continue
@@ -146,6 +167,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 f" target group {setting.resource.logical_id}" if setting.resource is not lb.resource else ""
             )
             for name, (kind, records) in names.items():
+                if setting.may_hold:
+                    yield not_judged(
+                        RULE.id, Severity.WARNING,
+                        subject=f"{where} {setting.attribute} ({origin_label(name, kind)} publishes its EIPs)",
+                        element=setting.value,
+                        reason=f"decided at deploy time: it may set {' or '.join(setting.may_hold)}",
+                        needs=f"a literal {setting.attribute} list with literal keys",
+                        template=setting.resource.template, stack=setting.resource.stack,
+                        resource=setting.resource.logical_id, path=setting.resource.path,
+                    )
+                    continue
                 if _unknown(setting.value):
                     yield not_judged(
                         RULE.id, Severity.WARNING,
@@ -186,7 +218,11 @@ RULE = Rule(
         f"any_availability_zone, or a target group's {MIN_COUNT} (other than 1/off) or {MIN_PERCENT} (other than off): "
         "these act on the NLB's own DNS name, which CloudFront never resolves here; only the record's health check moves "
         f"CloudFront. And an NLB an origin reaches through its DNS name with a zonal-affinity {ROUTING} (a public resolver "
-        "has no zone, as EO-VPC3). Deploy-time values are not judged (warning)."
+        "has no zone, as EO-VPC3). Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
+        "(or a key in it) decided at deploy time on an EIP-published path, are not judged (warning naming the "
+        "attributes it may set), never quiet. Attribute keys it knows: load balancer "
+        f"{', '.join(LB_KEYS)}; target group {', '.join(TG_KEYS)} (botocore 1.44.8 elbv2 LoadBalancerAttribute.Key, "
+        "TargetGroupAttribute.Key)."
     ),
     incident=(
         "A zone was impaired, zonal shift was on, and CloudFront kept sending new connections to that zone's EIP: the "

@@ -71,6 +71,7 @@ import botocore.session
 import botocore.validate
 
 from edge_origin.answers.routing import ROUTING_ELEMENTS, routing_elements
+from edge_origin.answers.types import Vantage
 from edge_origin.live.plans import uncheckable_reason
 from edge_origin.testing.route53_guards import GuardsMixin
 
@@ -723,6 +724,26 @@ class StrictRoute53(GuardsMixin):
         self._enter("TestDNSAnswer", params)
         with self._lock:
             return self._ok(test_dns_answer(self, params, self._answer_rng))
+
+    def answer_from(self, vantage: Vantage, **params: Any) -> dict[str, Any]:
+        """What a resolver at ``vantage`` receives for ``HostedZoneId``/``RecordName``/``RecordType``,
+        in TestDNSAnswer's response shape. A test helper, not a Route 53 operation: TestDNSAnswer
+        takes a resolver IP or an EDNS0 client subnet, never an AZ, and "only supports querying
+        public hosted zones" (API reference), so an AZ-affinity answer for a resolver in a VPC
+        (``Vantage("vpc", vpc_id=..., region=..., az="use1-az1")``: "A query matches a location when
+        Route 53 VPC Resolver reports that the query came from an Availability Zone (AZ) in that
+        location") can only be asked here. A public vantage answers as ``test_dns_answer``."""
+        from edge_origin.testing.route53_answer import resolver_answer
+
+        if not isinstance(vantage, Vantage):
+            raise TypeError(f"vantage: expected an edge_origin.answers.Vantage, got {type(vantage).__name__}")
+        unknown = sorted(set(params) - {"HostedZoneId", "RecordName", "RecordType"})
+        if unknown:
+            raise TypeError(f"answer_from: unexpected parameter(s) {', '.join(unknown)} (HostedZoneId, RecordName, RecordType)")
+        # TestDNSAnswer's own parameter checks, not counted as a call of the API
+        botocore.validate.validate_parameters(params, self._model.operation_model("TestDNSAnswer").input_shape)
+        with self._lock:
+            return self._ok(resolver_answer(self, params, vantage, self._answer_rng))
 
     def get_change(self, **params: Any) -> dict[str, Any]:
         self._enter("GetChange", params)

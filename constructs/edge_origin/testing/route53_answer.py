@@ -9,7 +9,9 @@ lists, with the health each check has in the double (one health computation: the
 ``is_healthy``, which applies Disabled, Inverted, HealthThreshold and the checkers' share).
 A CNAME is returned as the CNAME (the resolver follows it, not Route 53); an alias is resolved.
 AZ-affinity: TestDNSAnswer names a resolver by IP, never an AZ, so the query matches "only the
-record for the Global location type" (no Global record: NOERROR with no data).
+record for the Global location type" (no Global record: NOERROR with no data). What a resolver in
+a VPC receives (the AZ Route 53 VPC Resolver reports) cannot be asked of Route 53's API;
+:func:`resolver_answer` (``StrictRoute53.answer_from``) answers it from the same model.
 """
 
 from __future__ import annotations
@@ -82,6 +84,23 @@ def test_dns_answer(double: Any, params: dict[str, Any], rng: random.Random) -> 
     zone = double._zone(params["HostedZoneId"], "TestDNSAnswer")
     if zone.private:
         raise double._error("InvalidInput", "TestDNSAnswer only supports public hosted zones", "TestDNSAnswer")
+    return _answer(double, zone, params, Vantage(region=DEFAULT_RESOLVER_REGION), rng)
+
+
+def resolver_answer(double: Any, params: dict[str, Any], vantage: Vantage, rng: random.Random) -> dict[str, Any]:
+    """What a resolver at ``vantage`` receives, in TestDNSAnswer's shape (``StrictRoute53.
+    answer_from``: a test helper, not an API operation). A public vantage is TestDNSAnswer's own
+    answer; a VPC vantage may ask a private zone (the double does not record zone-VPC
+    associations: the caller names the zone its VPC sees)."""
+    zone = double._zone(params["HostedZoneId"], "TestDNSAnswer")
+    if zone.private and vantage.kind != "vpc":
+        raise double._error("InvalidInput", "a public resolver does not see a private hosted zone", "TestDNSAnswer")
+    if vantage.kind != "vpc":
+        vantage = Vantage(region=vantage.region or DEFAULT_RESOLVER_REGION)
+    return _answer(double, zone, params, vantage, rng)
+
+
+def _answer(double: Any, zone: Any, params: dict[str, Any], vantage: Vantage, rng: random.Random) -> dict[str, Any]:
     name, rtype = normalize(params["RecordName"]), params["RecordType"]
     rrsets = list(double.records(zone.id))
     try:
@@ -102,7 +121,6 @@ def test_dns_answer(double: Any, params: dict[str, Any], rng: random.Random) -> 
         return {**base, "RecordType": "CNAME", "RecordData": list(cname[0].values), "ResponseCode": "NOERROR"}
     if not own and not any(r.key.name.endswith("." + name) for r in records):
         return {**base, "RecordData": [], "ResponseCode": "NXDOMAIN"}
-    vantage = Vantage(region=DEFAULT_RESOLVER_REGION)
     resolution = zones.resolve(name, rtype, vantage, state, zone_id=zone.id)
     answers = [a for a in resolution.answers if a.probability > 0]
     if not answers:
