@@ -18,9 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "constructs" / "edge_origin"
 
 #: Which folder may import which: a unit imports only units of a lower (or its own) layer.
-#: base = the loose modules (findings, errors, escape, files, origin_verification, watch_math, ...) and data/.
+#: base = the top-level modules (``__init__``, ``_moved``, ``_version``); core = what every layer shares
+#: (findings, errors, escape, files, origin_verification, watch_math); data = the published AWS values.
 LAYERS: dict[str, int] = {
-    "base": 0, "data": 0,
+    "base": 0, "core": 0, "data": 0,
     "answers": 1, "profile": 1,
     "model": 2,
     "rules": 3,
@@ -82,6 +83,15 @@ def test_every_unit_is_in_a_layer() -> None:
     units = {_unit(m) for m in _modules()}
     assert units <= set(LAYERS), units - set(LAYERS)
     assert {"cdk", "review", "model", "rules", "answers"} <= units
+
+
+def test_each_subpackage_docstring_says_its_layer_and_what_it_may_import() -> None:
+    """The layering is written where a reader opens a folder: ``Layer N. May import: a, b.`` in its ``__init__``."""
+    order = sorted(LAYERS, key=lambda u: (LAYERS[u], list(LAYERS).index(u)))
+    for unit in sorted(u for u in LAYERS if (PKG / u / "__init__.py").exists()):
+        doc = ast.get_docstring(ast.parse((PKG / unit / "__init__.py").read_text(encoding="utf-8"))) or ""
+        may = ", ".join(u for u in order if u != "base" and LAYERS[u] <= LAYERS[unit])
+        assert f"Layer {LAYERS[unit]}. May import: {may}." in doc, (unit, doc[-300:])
 
 
 def test_no_import_goes_up_a_layer() -> None:

@@ -23,6 +23,9 @@ MOVED: dict[str, str] = {
         "props", "quotas", "vpc_origin", "watch",
     )},
     **{f"edge_origin.{m}": f"edge_origin.review.{m}" for m in ("checker", "report", "report_vpc", "junit", "nag")},
+    **{f"edge_origin.{m}": f"edge_origin.core.{m}" for m in (
+        "errors", "escape", "files", "findings", "origin_verification", "watch_math",
+    )},
     "edge_origin.config": "edge_origin.cli.config",
     "edge_origin.diff": "edge_origin.review.diff",
     "edge_origin.diff.engine": "edge_origin.review.diff",

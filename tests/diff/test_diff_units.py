@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.replacement_schemas import replacement_rules, resource_schema
 from edge_origin.model.transition import Transition

@@ -24,7 +24,7 @@ from edge_origin.cdk.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.cdk.props import OriginProps
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger
 from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions, make_watch
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, suggest_props
+from edge_origin.core.errors import ConstructLabel, EdgeOriginPropError, suggest_props
 from edge_origin.profile import ConnectionProfile
 
 

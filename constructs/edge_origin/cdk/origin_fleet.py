@@ -15,7 +15,7 @@ from constructs import Construct
 
 from edge_origin import data as published
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,

@@ -15,7 +15,7 @@ from aws_cdk import aws_route53 as route53
 from constructs import Construct
 
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     implements,

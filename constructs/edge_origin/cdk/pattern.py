@@ -35,7 +35,7 @@ from edge_origin.cdk.profile_binding import (
 from edge_origin.cdk.props import OriginProps
 from edge_origin.cdk.quotas import AccountQuotas
 from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions, make_watch
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,
@@ -46,7 +46,7 @@ from edge_origin.errors import (
     seconds_of,
     suggest_props,
 )
-from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
+from edge_origin.core.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
 from edge_origin.profile import ConnectionProfile
 
 

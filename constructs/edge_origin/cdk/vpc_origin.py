@@ -34,7 +34,12 @@ from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
 from edge_origin.cdk.edge import GrpcEdgeDistribution, l2_timeout
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_seconds_range
+from edge_origin.core.errors import (
+    ConstructLabel,
+    EdgeOriginPropError,
+    require_construct,
+    require_seconds_range,
+)
 from edge_origin.profile.hops import CF_TIMEOUT_CEILING_S, CF_VPC_ORIGIN_TIMEOUT_RANGE
 
 ORIGIN_ACCESS = ("public-eip", "vpc-origin")

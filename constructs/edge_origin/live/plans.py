@@ -450,7 +450,7 @@ def _no_constant(name: str) -> Any:
 def load_plan(path: str | Path) -> Plan:
     """A Plan from a file; PlanError for a missing, non-regular (FIFO, device, folder), huge,
     undecodable or invalid file. The file is stat'ed before it is opened, so a FIFO never blocks."""
-    from edge_origin.files import InputFileError, read_text_file
+    from edge_origin.core.files import InputFileError, read_text_file
 
     where = shown_path(path)
     try:
@@ -485,7 +485,7 @@ def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
     except (OSError, ValueError) as exc:
         raise PlanError(f"{flag} {shown}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
     if not stat.S_ISREG(info.st_mode) and where != os.devnull:
-        from edge_origin.files import describe_mode
+        from edge_origin.core.files import describe_mode
 
         raise PlanError(f"{flag} {shown}: is {describe_mode(info.st_mode)}, not a regular file")
 

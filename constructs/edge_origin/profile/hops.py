@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 
 class Hop(str, Enum):

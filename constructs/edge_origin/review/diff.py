@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from edge_origin.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import (
     ListenerView,
     ModelError,
@@ -489,7 +489,7 @@ def format_text(result: DiffResult) -> str:
 
 
 def _md(text: Any) -> str:
-    """Inline Markdown text (see ``edge_origin.escape.md_text``)."""
+    """Inline Markdown text (see ``edge_origin.core.escape.md_text``)."""
     return md_text(_show(text))
 
 
