@@ -133,13 +133,21 @@ def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
         raise DiffInputError(f"{side}: {exc}") from None
 
 
+def _resolved(flag: str, path: str | Path) -> Path:
+    """The absolute path, or one line naming the flag (a NUL byte, a symlink loop)."""
+    try:
+        return Path(path).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise DiffInputError(f"{flag} {str(path)!r}: not a usable path ({exc})") from None
+
+
 def diff_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path]) -> DiffResult:
     """Load both sides and diff them; ``DiffInputError`` (one line) on bad input."""
     if not base_paths or not head_paths:
         raise DiffInputError(f"{'--base' if not base_paths else '--head'}: no paths given (template files or a cdk.out directory)")
-    resolved = {Path(p).resolve(): p for p in base_paths}
+    resolved = {_resolved("--base", p): p for p in base_paths}
     for p in head_paths:
-        if Path(p).resolve() in resolved:
+        if _resolved("--head", p) in resolved:
             raise DiffInputError(
                 f"{p}: the same path is given for --base and --head; compare two versions (e.g. main's cdk.out and the PR's)"
             )
