@@ -252,9 +252,9 @@ def test_class8_idle_not_a_whole_number_in_templates(value: str) -> None:
 
 def test_every_keepalive_finding_names_its_hop() -> None:
     from edge_origin.model import load_model
-    from edge_origin.profile.hops import Hop
+    from edge_origin.profile.hops import PathHop
 
-    tags = tuple(f"[{h.value}]" for h in Hop)
+    tags = tuple(f"[{h.value}]" for h in PathHop)
     rules = [get_rule(r) for r in ("EO-KA1", "EO-KA2", "EO-KA3", "EO-CF2", "EO-NLB1")]
     seen = 0
     for path in sorted(RULES_DIR.glob("*-fire*.yaml")):

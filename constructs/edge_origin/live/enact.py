@@ -74,7 +74,7 @@ from edge_origin.live.plan_journal import (
     state_path,
     write_plan_file,
 )
-from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path
+from edge_origin.live.plans import LivePlanError, LivePlanRecord, Plan, load_plan, shown_path
 from edge_origin.live.redact import redact
 from edge_origin.live.zone_guards import (
     Protection,
@@ -155,11 +155,11 @@ class EnactOptions:
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_change_share <= 1.0:
-            raise PlanError(f"max_change_share: {self.max_change_share} is out of range (0, 1]")
+            raise LivePlanError(f"max_change_share: {self.max_change_share} is out of range (0, 1]")
         if not 0.0 <= self.wait_s <= 3600.0:
-            raise PlanError(f"wait: {self.wait_s} s is out of range 0..3600")
+            raise LivePlanError(f"wait: {self.wait_s} s is out of range 0..3600")
         if not 0 <= self.retries <= 100:
-            raise PlanError(f"retries: {self.retries} is out of range 0..100")
+            raise LivePlanError(f"retries: {self.retries} is out of range 0..100")
 
 
 @dataclass
@@ -259,7 +259,7 @@ def _comment(plan: Plan) -> str:
     return (base + f": {plan.comment}")[:256] if plan.comment else base
 
 
-def caller_reference(plan: Plan, record: PlanRecord) -> str:
+def caller_reference(plan: Plan, record: LivePlanRecord) -> str:
     """Idempotent CallerReference: the same name, set identifier and config give the same one."""
     assert record.health_check is not None
     body = json.dumps([plan.fqdn, record.set_identifier, record.health_check.config(record.ip)], sort_keys=True)
@@ -276,7 +276,7 @@ def _base36(number: int) -> str:
             return out
 
 
-def creation_reference(plan: Plan, record: PlanRecord, attempt: int = 1) -> str:
+def creation_reference(plan: Plan, record: LivePlanRecord, attempt: int = 1) -> str:
     """The CallerReference a new check is created with: ``caller_reference`` + the generation
     (base 36, at most 64 characters in all). Route 53 never takes the CallerReference of a DELETED
     check again (API reference, CreateHealthCheck), and enact deletes the checks it owns once no
@@ -322,7 +322,7 @@ def is_healthy(client: Any, health_check_id: str) -> bool:
     return health_state(client, health_check_id) in ("healthy", "pending")
 
 
-def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
+def desired_record(plan: Plan, record: LivePlanRecord, health_check_id: str) -> dict[str, Any]:
     return {
         "Name": plan.fqdn,
         "Type": record.type,
@@ -450,7 +450,7 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
                               "HealthCheckConfig": record.health_check.config(record.ip)})  # type: ignore[union-attr]
             continue
         if state is None:
-            raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
+            raise LivePlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
         if state != "unhealthy":
             healthy.append(hc_id)
     if not healthy and not to_create:
@@ -819,7 +819,7 @@ def _interrupted(client: Any, prepared: Prepared, result: EnactResult, stop: Bas
             verdict = None
         if journal is not None:
             journal.outcome({"applied": "applied", None: "unknown"}.get(verdict, "not-applied"), [what])
-    except (Stop, KeyboardInterrupt, *AWS_ERRORS, PagingError, NameStateError, OSError, PlanError):
+    except (Stop, KeyboardInterrupt, *AWS_ERRORS, PagingError, NameStateError, OSError, LivePlanError):
         pass
     finally:
         if guard is not None:
@@ -1046,30 +1046,30 @@ class PlanStore:
         self.directory = Path(directory)
 
     def check_writable(self, name: str | None = None, generation: int | None = None) -> None:
-        """PlanError unless the store directory (and ``name``'s folder in it, when given) exists or
+        """LivePlanError unless the store directory (and ``name``'s folder in it, when given) exists or
         can be made, and is writable: checked before the batch, so a bad store never follows an apply."""
         if not self.given.strip() or "\x00" in self.given:
-            raise PlanError(f"--plan-store {self.given!r}: not a usable folder name")
+            raise LivePlanError(f"--plan-store {self.given!r}: not a usable folder name")
         shown = shown_path(self.given)
         try:
             exists_not_folder = self.directory.exists() and not self.directory.is_dir()
             if not exists_not_folder:
                 self.directory.mkdir(parents=True, exist_ok=True)
         except (OSError, ValueError) as exc:
-            raise PlanError(f"--plan-store {shown}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
+            raise LivePlanError(f"--plan-store {shown}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
         if exists_not_folder:
-            raise PlanError(f"--plan-store {shown}: exists and is not a folder")
+            raise LivePlanError(f"--plan-store {shown}: exists and is not a folder")
         if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise PlanError(f"--plan-store {shown}: not writable")
+            raise LivePlanError(f"--plan-store {shown}: not writable")
         if name is not None:
             folder = self._dir(name)
             if folder.exists() and not folder.is_dir():
-                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} exists and is not a folder")
+                raise LivePlanError(f"--plan-store {shown}: {shown_path(folder)} exists and is not a folder")
             if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} is not writable")
+                raise LivePlanError(f"--plan-store {shown}: {shown_path(folder)} is not writable")
             target = folder / f"{generation}.json"
             if generation is not None and (target.exists() or target.is_symlink()) and not target.is_file():
-                raise PlanError(f"--plan-store {shown}: {shown_path(target)} exists and is not a regular file")
+                raise LivePlanError(f"--plan-store {shown}: {shown_path(target)} exists and is not a regular file")
 
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")

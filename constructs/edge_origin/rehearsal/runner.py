@@ -36,7 +36,7 @@ from edge_origin.rehearsal.dns_server import (
     message_responder,
 )
 from edge_origin.rehearsal.edges import EdgeResolver
-from edge_origin.rehearsal.health import HealthChecker, HealthState
+from edge_origin.rehearsal.health import HealthChecker, HealthTracker
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
 from edge_origin.rehearsal.origins import ConnectionSampler, OriginLoop, OriginServer
 from edge_origin.rehearsal.plan import DnsPlan
@@ -451,7 +451,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             origins.append(server)  # appended first so a failed start is still stopped
             server.start()
 
-        state = HealthState(list(plan.health_checks()))
+        state = HealthTracker(list(plan.health_checks()))
         auth = AuthoritativeServer(plan, addresses, state, rng=random.Random(rng.random()))
         auth_loop = DnsLoop("dns-authoritative")
         loops.append(auth_loop)
