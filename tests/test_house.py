@@ -88,7 +88,9 @@ def test_every_unit_is_in_a_layer() -> None:
 def test_each_subpackage_docstring_says_its_layer_and_what_it_may_import() -> None:
     """The layering is written where a reader opens a folder: ``Layer N. May import: a, b.`` in its ``__init__``."""
     order = sorted(LAYERS, key=lambda u: (LAYERS[u], list(LAYERS).index(u)))
-    for unit in sorted(u for u in LAYERS if (PKG / u / "__init__.py").exists()):
+    units = sorted(u for u in LAYERS if (PKG / u / "__init__.py").exists())
+    assert len(units) == len(LAYERS) - 1  # every folder but the top-level modules ("base")
+    for unit in units:
         doc = ast.get_docstring(ast.parse((PKG / unit / "__init__.py").read_text(encoding="utf-8"))) or ""
         may = ", ".join(u for u in order if u != "base" and LAYERS[u] <= LAYERS[unit])
         assert f"Layer {LAYERS[unit]}. May import: {may}." in doc, (unit, doc[-300:])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from constructs import Construct
 
-from edge_origin.cdk.origin_records import OriginAddress
+from edge_origin.cdk.origin_records import MultivalueOriginRecords, OriginAddress
 from edge_origin.cdk.outputs import export_every_output, origin_outputs
 from edge_origin.cdk.profile_binding import apply_profile_checks, bind_fleet
 from edge_origin.cdk.props import OriginProps
@@ -26,10 +26,10 @@ from edge_origin.profile import ConnectionProfile
 if TYPE_CHECKING:
     import aws_cdk as cdk
     from aws_cdk import aws_cloudfront as cloudfront
+    from aws_cdk import aws_route53 as route53
 
     from edge_origin.cdk.eks_binding import TargetGroupBindings
     from edge_origin.cdk.origin_fleet import OriginFleet
-    from edge_origin.cdk.origin_records import MultivalueOriginRecords
     from edge_origin.cdk.watch import OriginWatch
 
 
@@ -65,9 +65,13 @@ class _OriginPattern(Construct):
         """``self.fleet`` ("Fleet"), its NLB idle timeout from the connection profile."""
         self.fleet = self.props.make_fleet(self, where, idle_timeout=round(self.profile.nlb_idle_timeout_s), **extra)
 
-    def _record_addresses(self) -> list[OriginAddress]:
-        """One record address a fleet address (EIP or fixed private IP), in the fleet's order."""
-        return [OriginAddress(a.ip_address, a.set_identifier) for a in self.fleet.addresses]
+    def _make_records(self, zone: route53.IHostedZone, origin_name: str, **extra: Any) -> None:
+        """``self.records`` ("Records"): one multivalue record of ``origin_name`` a fleet address
+        (EIP or fixed private IP), in the fleet's order; ``extra``: the pattern's health checks."""
+        self.records = MultivalueOriginRecords(
+            self, "Records", zone=zone, record_name=origin_name,
+            addresses=[OriginAddress(a.ip_address, a.set_identifier) for a in self.fleet.addresses], **extra,
+        )
 
     def _finish(self, where: ConstructLabel, monitoring: WatchOptions | None, export_prefix: str | None) -> None:
         """The shared tail, in this order: bindings, the pattern's extras, watch, outputs, exports."""

@@ -14,7 +14,6 @@ from constructs import Construct
 
 from edge_origin.cdk._pattern_base import _OriginPattern
 from edge_origin.cdk.origin_records import (
-    MultivalueOriginRecords,
     tag_health_check,
     zone_name_of,
     zone_privacy,
@@ -130,15 +129,8 @@ class InternalGrpcOrigin(_OriginPattern):
         QuotaLedger.of(self).track(
             self, where, {"health_checks": len(checks)}, declared=props.quotas
         )
-        self.records = MultivalueOriginRecords(
-            self,
-            "Records",
-            zone=zone,
-            record_name=origin_name,
-            addresses=self._record_addresses(),
-            ttl=record_ttl,
-            health_checks=[checks[a.nlb_name] for a in self.fleet.addresses],
-            grpc_origin=True,
+        self._make_records(
+            zone, origin_name, ttl=record_ttl, health_checks=[checks[a.nlb_name] for a in self.fleet.addresses], grpc_origin=True
         )
         self._finish(where, monitoring, export_prefix)
 

@@ -22,7 +22,6 @@ from edge_origin.cdk.origin_records import (
     FAILURE_THRESHOLD_RANGE,
     HEALTH_PATH_MAX,
     REQUEST_INTERVALS,
-    MultivalueOriginRecords,
     zone_name_of,
     zone_privacy,
 )
@@ -252,12 +251,9 @@ class GrpcEdgeToOrigin(_OriginPattern):
             route53_health_checker_cidrs=route53_health_checker_cidrs,
             eip_removal_policy=eip_removal_policy,
         )
-        self.records = MultivalueOriginRecords(
-            self,
-            "Records",
-            zone=zone,
-            record_name=origin_name,
-            addresses=self._record_addresses(),
+        self._make_records(
+            zone,
+            origin_name,
             health_check_type=origin_health_check_type,
             health_check_port=self.fleet.health_checked_port,
             health_check_path=origin_health_check_path,
