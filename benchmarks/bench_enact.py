@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "constructs"))
 
 from edge_origin.live.enact import EnactOptions, Refusal, StalePlan, enact  # noqa: E402
 from edge_origin.live.name_state import Generation, read_name  # noqa: E402
-from edge_origin.live.plans import HealthCheckSpec, Plan, PlanRecord  # noqa: E402
+from edge_origin.live.plans import LiveHealthCheckSpec, LivePlanRecord, Plan  # noqa: E402
 from edge_origin.testing.route53 import StrictRoute53  # noqa: E402
 
 NAME = "origin.example.com."
@@ -35,7 +35,7 @@ POOL = [f"203.0.113.{10 + n}" for n in range(8)]
 
 
 def plan_of(zone_id: str, generation: int, ips: list[str]) -> Plan:
-    records = tuple(PlanRecord("nlb-" + ip.replace(".", "-"), ip, "us-east-1a", None, HealthCheckSpec("TCP", 443)) for ip in ips)
+    records = tuple(LivePlanRecord("nlb-" + ip.replace(".", "-"), ip, "us-east-1a", None, LiveHealthCheckSpec("TCP", 443)) for ip in ips)
     return Plan(NAME, zone_id, generation, 60, records)
 
 

@@ -12,7 +12,7 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from edge_origin import ConnectionProfile, GrpcEdgeToOrigin, OriginVerification
-from edge_origin.errors import EdgeOriginPropError
+from edge_origin.core.errors import EdgeOriginPropError
 from edge_origin.profile import PRESETS
 
 CONTEXT_PREFIX = "edge-origin:"

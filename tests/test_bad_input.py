@@ -227,7 +227,7 @@ def test_vpc_origin_takes_response_completion_timeout_and_refuses_ip_address_typ
     from aws_cdk.assertions import Template
 
     from edge_origin.cdk.vpc_origin import GrpcVpcOriginDistribution
-    from edge_origin.errors import EdgeOriginPropError
+    from edge_origin.core.errors import EdgeOriginPropError
 
     stack = _stack()
     vpc = ec2.Vpc(stack, "Vpc", max_azs=2)

@@ -507,7 +507,7 @@ def moto_zone(fake_aws: None) -> Iterator[str]:
 def test_enact_takes_any_plan_document_cleanly(mutations: list, moto_zone: str, tmp_path: Path) -> None:
     """A plan with any field replaced or dropped: exit 2 in one line naming the field, or a clean run
     (exit 0 only when the plan library accepts the document)."""
-    from edge_origin.live.plans import PlanError, parse_plan
+    from edge_origin.live.plans import LivePlanError, parse_plan
 
     document: object = _plan_document(moto_zone)
     for pick, value, drop in mutations:
@@ -532,7 +532,7 @@ def test_enact_takes_any_plan_document_cleanly(mutations: list, moto_zone: str, 
     try:
         parse_plan(document)
         accepted = True
-    except PlanError:
+    except LivePlanError:
         accepted = False
     if outcome.code == 0:
         assert accepted, f"enact accepted a plan the schema refuses: {json.dumps(document)[:300]}"

@@ -31,7 +31,7 @@ def default_text(default: Any) -> str:
         return str(default)
     if isinstance(default, str):
         return f"`{default}`"
-    from edge_origin.origin_verification import OriginVerification
+    from edge_origin.core.origin_verification import OriginVerification
 
     if isinstance(default, OriginVerification):
         return f"on: `{default.header_name}` from a new secret"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_origin import AccountQuotas, EdgeOriginPropError, OriginAddress
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     require_int_range,
     require_path,
     require_seconds_range,

@@ -178,7 +178,7 @@ def test_junit_shape_failures_match_the_exit_code(capsys) -> None:
 
 
 def test_junit_escapes_what_a_template_controls() -> None:
-    from edge_origin.findings import Finding, Severity
+    from edge_origin.core.findings import Finding, Severity
     from edge_origin.review.junit import format_junit
 
     bad = Finding(rule="EO-DNS1", severity=Severity.ERROR, message='a <b> & "c" \x00\x1b]', fix="f",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.review.checker import CheckResult
 from edge_origin.review.checker import check_paths as _check_paths
 

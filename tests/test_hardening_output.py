@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from edge_origin import escape
 from edge_origin.cli import main
+from edge_origin.core import escape
 from edge_origin.model import load_model
 from edge_origin.review.checker import check_paths, format_findings
 from edge_origin.review.diff import diff_paths, format_diff

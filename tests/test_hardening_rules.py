@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import LoadedTemplate
 from edge_origin.rules import RULES_BY_ID, run_rules

@@ -18,9 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "constructs" / "edge_origin"
 
 #: Which folder may import which: a unit imports only units of a lower (or its own) layer.
-#: base = the loose modules (findings, errors, escape, files, origin_verification, watch_math, ...) and data/.
+#: base = the top-level modules (``__init__``, ``_moved``, ``_version``); core = what every layer shares
+#: (findings, errors, escape, files, origin_verification, watch_math); data = the published AWS values.
 LAYERS: dict[str, int] = {
-    "base": 0, "data": 0,
+    "base": 0, "core": 0, "data": 0,
     "answers": 1, "profile": 1,
     "model": 2,
     "rules": 3,
@@ -82,6 +83,17 @@ def test_every_unit_is_in_a_layer() -> None:
     units = {_unit(m) for m in _modules()}
     assert units <= set(LAYERS), units - set(LAYERS)
     assert {"cdk", "review", "model", "rules", "answers"} <= units
+
+
+def test_each_subpackage_docstring_says_its_layer_and_what_it_may_import() -> None:
+    """The layering is written where a reader opens a folder: ``Layer N. May import: a, b.`` in its ``__init__``."""
+    order = sorted(LAYERS, key=lambda u: (LAYERS[u], list(LAYERS).index(u)))
+    units = sorted(u for u in LAYERS if (PKG / u / "__init__.py").exists())
+    assert len(units) == len(LAYERS) - 1  # every folder but the top-level modules ("base")
+    for unit in units:
+        doc = ast.get_docstring(ast.parse((PKG / unit / "__init__.py").read_text(encoding="utf-8"))) or ""
+        may = ", ".join(u for u in order if u != "base" and LAYERS[u] <= LAYERS[unit])
+        assert f"Layer {LAYERS[unit]}. May import: {may}." in doc, (unit, doc[-300:])
 
 
 def test_no_import_goes_up_a_layer() -> None:
@@ -147,3 +159,45 @@ def test_old_module_paths_import_with_a_deprecation_warning() -> None:
                           env={"PYTHONPATH": str(ROOT / "constructs"), "PATH": "/usr/bin:/bin", "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == str(len(_moved.MOVED)) and len(_moved.MOVED) >= 20
+
+
+#: Public class names still defined in two modules, each with the reason it waits.
+TWICE_FOR_NOW = {
+    # rehearsal/model_inputs.py (the internet-scale model's input error) is another change's file this
+    # round; its ModelError becomes ModelInputError there, then this entry goes.
+    "ModelError": {"edge_origin.model.values", "edge_origin.rehearsal.model_inputs"},
+}
+
+
+def test_no_public_class_name_is_defined_in_two_modules() -> None:
+    """One definition of each class: two classes of one name in the package is a reader's trap."""
+    where: dict[str, set[str]] = defaultdict(set)
+    for module, path in _modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                where[node.name].add(module)
+    twice = {name: modules for name, modules in where.items() if len(modules) > 1}
+    assert twice == TWICE_FOR_NOW
+    assert len(where) > 200
+
+
+def test_renamed_classes_import_under_their_old_names_with_a_deprecation_warning() -> None:
+    import importlib
+
+    assert sum(len(v) for v in _moved.RENAMED.values()) >= 7
+    for module, names in _moved.RENAMED.items():
+        mod = importlib.import_module(module)
+        for old, new in names.items():
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                assert getattr(mod, old) is getattr(mod, new)
+            assert [str(w.message) for w in caught] == [
+                f"{module}.{old} is now {module}.{new}; the old name goes in edge-origin {_moved.REMOVED_IN}"
+            ]
+            assert all(w.category is DeprecationWarning for w in caught)
+        try:
+            mod.NoSuchName  # noqa: B018
+        except AttributeError as error:
+            assert str(error) == f"module {module!r} has no attribute 'NoSuchName'"
+        else:
+            raise AssertionError(module)

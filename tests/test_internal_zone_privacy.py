@@ -13,7 +13,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk.assertions import Annotations, Match
 
 from edge_origin import InternalGrpcOrigin
-from edge_origin.errors import EdgeOriginPropError
+from edge_origin.core.errors import EdgeOriginPropError
 
 ENV = cdk.Environment(account="123456789012", region="us-east-1")
 

@@ -14,7 +14,7 @@ from aws_cdk import aws_cloudfront as cloudfront  # noqa: E402
 from aws_cdk import aws_cloudfront_origins as origins  # noqa: E402
 from aws_cdk import aws_route53 as r53  # noqa: E402
 
-from edge_origin.findings import Severity  # noqa: E402
+from edge_origin.core.findings import Severity  # noqa: E402
 from edge_origin.review.nag import EdgeOriginChecks  # noqa: E402
 
 

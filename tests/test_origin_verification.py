@@ -20,9 +20,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from edge_origin import EdgeOriginPropError, GrpcEdgeDistribution, GrpcEdgeToOrigin, OriginVerification
-from edge_origin.findings import Severity
-from edge_origin.model import TemplateModel
-from edge_origin.origin_verification import (
+from edge_origin.core.findings import Severity
+from edge_origin.core.origin_verification import (
     CLOUDFRONT_DISALLOWED,
     METADATA_KEY,
     header_name_problem,
@@ -30,6 +29,7 @@ from edge_origin.origin_verification import (
     rotation_steps,
     verification_status,
 )
+from edge_origin.model import TemplateModel
 from edge_origin.review.report import render_report
 from edge_origin.rules import get_rule, run_rules
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_origin import cli
-from edge_origin.origin_verification import OriginVerification, header_name_problem
+from edge_origin.core.origin_verification import OriginVerification, header_name_problem
 from edge_origin.profile import render as render_profile_lang
 from edge_origin.profile.interceptors import (
     FILE_NAMES,

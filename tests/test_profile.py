@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import edge_origin.profile.checks as checks_module
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.profile import PRESETS, PROFILE_METADATA_KEY, ConnectionProfile, ProfileError
 from edge_origin.profile.checks import CHECKS, check_ranges
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.profile import ConnectionProfile, hops, policy
 from edge_origin.profile.cli import render_profile
 from edge_origin.profile.core import ProfileError

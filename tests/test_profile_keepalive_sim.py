@@ -31,7 +31,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.profile import ConnectionProfile, ProfileError, hops
 
 CLIENT, SERVER, DATA = 0, 1, 2

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import LoadedTemplate, TemplateModel
 from edge_origin.rules import ADVISORY_RULES, RULES, RULES_BY_ID, run_rules
 

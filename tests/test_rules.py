@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.model.loader import read_template_file
 from edge_origin.rules import RULES, RULES_BY_ID, get_rule, run_rules

@@ -6,7 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import read_template_file
 from edge_origin.rules import get_rule, run_rules

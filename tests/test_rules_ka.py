@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import read_template_file
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, hops
@@ -252,9 +252,9 @@ def test_class8_idle_not_a_whole_number_in_templates(value: str) -> None:
 
 def test_every_keepalive_finding_names_its_hop() -> None:
     from edge_origin.model import load_model
-    from edge_origin.profile.hops import Hop
+    from edge_origin.profile.hops import PathHop
 
-    tags = tuple(f"[{h.value}]" for h in Hop)
+    tags = tuple(f"[{h.value}]" for h in PathHop)
     rules = [get_rule(r) for r in ("EO-KA1", "EO-KA2", "EO-KA3", "EO-CF2", "EO-NLB1")]
     seen = 0
     for path in sorted(RULES_DIR.glob("*-fire*.yaml")):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import read_template_file
 from edge_origin.profile import hops

@@ -13,8 +13,8 @@ import aws_cdk as cdk
 import pytest
 
 from edge_origin import GrpcEdgeToOrigin
-from edge_origin.errors import EdgeOriginPropError
-from edge_origin.findings import Severity
+from edge_origin.core.errors import EdgeOriginPropError
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules import run_rules
 from tests.cdk_apps import quiet_app

@@ -20,8 +20,8 @@ _moved.install()  # old module paths (edge_origin.pattern, edge_origin.checker, 
 
 # Names that need only the standard library and PyYAML.
 _LIGHT_EXPORTS = {
-    "Finding": "edge_origin.findings",
-    "Severity": "edge_origin.findings",
+    "Finding": "edge_origin.core.findings",
+    "Severity": "edge_origin.core.findings",
     "ModelError": "edge_origin.model",
     "TemplateModel": "edge_origin.model",
     "load_model": "edge_origin.model",
@@ -42,7 +42,7 @@ _LIGHT_EXPORTS = {
 _CDK_EXPORTS = {
     "AccountQuotas": "edge_origin.cdk.quotas",
     "EdgeOriginChecks": "edge_origin.review.nag",
-    "EdgeOriginPropError": "edge_origin.errors",
+    "EdgeOriginPropError": "edge_origin.core.errors",
     "FleetMember": "edge_origin.cdk.origin_fleet",
     "GrpcEdgeDistribution": "edge_origin.cdk.edge",
     "GrpcEdgeToOrigin": "edge_origin.cdk.pattern",
@@ -52,7 +52,7 @@ _CDK_EXPORTS = {
     "OriginAddress": "edge_origin.cdk.origin_records",
     "OriginFleet": "edge_origin.cdk.origin_fleet",
     "OriginProps": "edge_origin.cdk.props",
-    "OriginVerification": "edge_origin.origin_verification",
+    "OriginVerification": "edge_origin.core.origin_verification",
     "OriginVerificationSecret": "edge_origin.cdk.edge",
     "OriginWatch": "edge_origin.cdk.watch",
     "OriginRecord": "edge_origin.cdk.origin_records",

@@ -3,7 +3,8 @@
 ``import edge_origin.pattern`` (or ``from edge_origin.checker import check_paths``) still works and
 warns once (``DeprecationWarning``) with the new path. The old name is a thin module that forwards
 every attribute to the moved one (PEP 562 ``__getattr__``), so classes and functions are the same
-objects; assigning to it does not reach the moved module (patch the new path).
+objects; assigning to it does not reach the moved module (patch the new path). Classes renamed in 0.2
+(``RENAMED``) import under their old names the same way.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ MOVED: dict[str, str] = {
         "props", "quotas", "vpc_origin", "watch",
     )},
     **{f"edge_origin.{m}": f"edge_origin.review.{m}" for m in ("checker", "report", "report_vpc", "junit", "nag")},
+    **{f"edge_origin.{m}": f"edge_origin.core.{m}" for m in (
+        "errors", "escape", "files", "findings", "origin_verification", "watch_math",
+    )},
     "edge_origin.config": "edge_origin.cli.config",
     "edge_origin.diff": "edge_origin.review.diff",
     "edge_origin.diff.engine": "edge_origin.review.diff",
@@ -32,6 +36,35 @@ MOVED: dict[str, str] = {
 }
 #: When the old paths go away.
 REMOVED_IN = "0.3"
+
+#: Classes renamed in 0.2 so that no public class name is defined twice (issue 32): module -> old -> new.
+#: The old name still imports from its module, with a DeprecationWarning (``old_names``).
+RENAMED: dict[str, dict[str, str]] = {
+    "edge_origin.live.plans": {
+        "PlanError": "LivePlanError", "PlanRecord": "LivePlanRecord", "HealthCheckSpec": "LiveHealthCheckSpec",
+    },
+    "edge_origin.live.plan_sources": {"Address": "AddressAtZone"},
+    "edge_origin.rehearsal.health": {"HealthState": "HealthTracker"},
+    "edge_origin.profile.hops": {"Hop": "PathHop"},
+    "edge_origin.testing.fault_proxy": {"Rule": "FaultRule"},
+}
+
+
+def old_names(module: str) -> Any:
+    """A module's ``__getattr__`` (PEP 562) answering its old class names (``RENAMED``) with a warning."""
+    renamed = RENAMED[module]
+
+    def __getattr__(name: str) -> Any:
+        new = renamed.get(name)
+        if new is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} is now {module}.{new}; the old name goes in edge-origin {REMOVED_IN}",
+            DeprecationWarning, stacklevel=2,
+        )
+        return getattr(sys.modules[module], new)
+
+    return __getattr__
 
 
 class _Forwarder(importlib.abc.Loader):

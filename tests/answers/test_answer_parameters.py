@@ -7,7 +7,7 @@ import copy
 
 from answer_templates import base, eip, record
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.parameters import MAX_CHOICES, routing_choices
 from edge_origin.rules import run_rules

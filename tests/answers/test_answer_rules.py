@@ -8,7 +8,7 @@ from answer_templates import NAME, base, eip, model, nlb_alias, nlb_dns, one_per
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules import get_rule, run_rules
 
 

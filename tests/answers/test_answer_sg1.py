@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from edge_origin.core.findings import Severity
 from edge_origin.data import load
-from edge_origin.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules import get_rule, run_rules
 

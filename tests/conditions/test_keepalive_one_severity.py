@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from worlds import findings, origin, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.profile import ConnectionProfile
 
 IDLE = "tcp.idle_timeout.seconds"

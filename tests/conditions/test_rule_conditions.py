@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from worlds import behavior, dist_config, findings, one, origin, quiet, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import CACHING_DISABLED_POLICY_ID
 
 TERMINATION = "deregistration_delay.connection_termination.enabled"

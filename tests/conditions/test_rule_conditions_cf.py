@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from worlds import behavior, one, origin, quiet, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 IDLE = "tcp.idle_timeout.seconds"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from worlds import dist_config, findings, origin, quiet, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.cf2_keepalive_vs_idle import FIX
 
 TAIL = (

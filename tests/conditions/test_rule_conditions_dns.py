@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from worlds import behavior, dist_config, findings, one, origin, quiet, res, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 
 def _drop(body: dict[str, Any], *logical_ids: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from worlds import findings, res, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.dns1_weighted_grpc import FIX, FIX_BY_POLICY, NO_ANSWER_FIX, ONE_VALUE_FIX
 
 CHAIN = "o.example.com A ({policy}, {detail}, zone name:example.com)"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from worlds import findings, quiet, res, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.dns2_multivalue_health import FIX
 
 WHERE = "{rid}: {policy} record in zone example.com for gRPC origin o.example.com"

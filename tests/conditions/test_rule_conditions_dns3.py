@@ -8,7 +8,7 @@ from typing import Any
 
 from worlds import findings, quiet, res, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.dns3_origin_spread import FIX
 
 

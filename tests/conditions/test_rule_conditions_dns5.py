@@ -7,7 +7,7 @@ from typing import Any
 
 from worlds import findings, quiet, res, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.dns5_mixed_policies import FIX
 
 

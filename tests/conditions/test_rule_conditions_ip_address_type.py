@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from worlds import findings, origin, quiet, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 
 def _aaaa_weighted(body: dict[str, Any]) -> dict[str, Any]:

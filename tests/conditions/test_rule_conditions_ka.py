@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from worlds import dist_config, one, origin, quiet, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.profile import PROFILE_METADATA_KEY
 
 IDLE = "tcp.idle_timeout.seconds"

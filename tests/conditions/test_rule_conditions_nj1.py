@@ -9,7 +9,7 @@ from typing import Any
 
 from worlds import behavior, dist_config, findings, origin, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import LoadedTemplate
 from edge_origin.model.values import ResourceRef

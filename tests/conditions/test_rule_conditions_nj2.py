@@ -7,7 +7,7 @@ from typing import Any
 
 from worlds import findings, quiet, res, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.nj2_unknown_routing import NEEDS
 
 ELEMENTS = "Weight, MultiValueAnswer, Failover, Region, GeoLocation, GeoProximityLocation, CidrRoutingConfig, AZAffinity"

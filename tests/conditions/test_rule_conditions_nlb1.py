@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from worlds import behavior, dist_config, findings, origin, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.nlb1_idle_timeout import FIX, TRACKING_FIX
 
 WHERE = "Listener ({protocol} :443) of Nlb on the path of gRPC origin o.example.com"

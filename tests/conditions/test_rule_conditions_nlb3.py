@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from worlds import findings, quiet, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.nlb3_termination_cross_zone import FIX_LB, FIX_TG
 
 TERMINATION = "deregistration_delay.connection_termination.enabled"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from worlds import findings, one, quiet, res, set_attribute, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.profile import PROFILE_METADATA_KEY
 from edge_origin.rules.sg1_health_checkers import route53_health_checkers
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from worlds import behavior, dist_config, one, origin, quiet, res, world
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.core.origin_verification import METADATA_KEY
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import LoadedTemplate
-from edge_origin.origin_verification import METADATA_KEY
 from edge_origin.rules import ADVISORY_RULES, run_rules
 
 CLOUDFRONT_LIST = "pl-3b927c52"

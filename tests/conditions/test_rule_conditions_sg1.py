@@ -7,7 +7,7 @@ from __future__ import annotations
 from test_rule_conditions_nlb_sg import CHECKER_REGIONS, GLOBAL, REGIONAL, checks, sg_world
 from worlds import findings, quiet, res
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.sg1_health_checkers import FIX, route53_health_checkers
 
 

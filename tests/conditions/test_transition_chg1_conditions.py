@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from transition_worlds import NAME, props, record_ids, resources, set_policy, transition_findings, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 FIRST = "aaa.example.com"  # sorts and is written before NAME: the rule meets it first
 

@@ -18,7 +18,7 @@ from transition_worlds import (
     world,
 )
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.chg3_name_left_without_records import FIX, ORDER_FIX
 
 MV_NAME = "origin-mv.example.com"

@@ -19,7 +19,7 @@ from transition_worlds import (
     world,
 )
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 IDLE = "tcp.idle_timeout.seconds"
 # head's profile in the diff fixtures' keepalive-with-idle pair: client keepalive 600 s, for a 1200 s idle timeout

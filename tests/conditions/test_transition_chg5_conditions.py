@@ -9,7 +9,7 @@ from typing import Any
 
 from transition_worlds import NAME, props, resources, set_policy, transition_findings, world
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.rules.chg5_record_identity_moved import FIX
 
 

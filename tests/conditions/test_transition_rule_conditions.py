@@ -21,7 +21,7 @@ from transition_worlds import (
     world,
 )
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 
 MV_NAME = "origin-mv.example.com"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from worlds import single
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules import TRANSITION_RULES_BY_ID, run_transition_rules
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from edge_origin.cli import main
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.review.diff import diff_paths
 from edge_origin.rules import TRANSITION_RULES_BY_ID
 

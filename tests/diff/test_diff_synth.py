@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.model import load_model
 from edge_origin.review.diff import diff_models
 

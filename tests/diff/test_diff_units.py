@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.replacement_schemas import replacement_rules, resource_schema
 from edge_origin.model.transition import Transition
@@ -240,3 +240,14 @@ def test_check_sarif_fingerprints_survive_a_moved_template(tmp_path: Path) -> No
         doc = json.loads(format_findings(check_paths([tmp_path / side / "Edge.template.json"]).findings, "sarif"))
         prints.append([r["partialFingerprints"]["edgeOriginFinding/v1"] for r in doc["runs"][0]["results"]])
     assert prints[0] and prints[0] == prints[1] and len(set(prints[0])) == len(prints[0])
+
+
+@pytest.mark.parametrize("flag", ["--base", "--head"])
+def test_a_path_with_a_nul_byte_is_one_line_naming_the_flag(flag: str, tmp_path: Path) -> None:
+    from edge_origin.review.diff import DiffInputError, diff_paths
+
+    good = tmp_path / "t.json"
+    sides = {"--base": ["a\0b"], "--head": [good]} if flag == "--base" else {"--base": [good], "--head": ["a\0b"]}
+    with pytest.raises(DiffInputError) as caught:
+        diff_paths(sides["--base"], sides["--head"])
+    assert str(caught.value) == f"{flag} 'a\\x00b': not a usable path (embedded null byte)"

@@ -12,7 +12,7 @@ import pytest
 from botocore.stub import Stubber
 from helpers import Clients
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.live.account import read_account
 from edge_origin.live.audit import audit, rule_needs
 from edge_origin.live.session import LiveError

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from unittest import mock
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.live import name_state
 from edge_origin.live.audit import audit
 

@@ -20,7 +20,7 @@ from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.live.audit import audit
 from edge_origin.live.route53_answer import RULE, AnswerCheck, _judge, matches
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from helpers import Clients
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.live.audit import audit
 from edge_origin.testing.route53 import StrictRoute53
 

@@ -10,7 +10,7 @@ import botocore.session
 import pytest
 from botocore.stub import Stubber
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.live.audit import audit
 from edge_origin.live.paging import PagingError, list_record_sets, paginate
 

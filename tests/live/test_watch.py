@@ -20,7 +20,7 @@ import pytest
 from helpers import run_cli
 from metric_math import evaluate
 
-from edge_origin import watch_math as wm
+from edge_origin.core import watch_math as wm
 from edge_origin.live.session import LiveError
 from edge_origin.live.watch import (
     ACCUMULATING,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metric_math import evaluate
 
-from edge_origin import watch_math as wm
+from edge_origin.core import watch_math as wm
 from edge_origin.live.watch import Node, Thresholds, WatchPath, judge
 
 T0 = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)

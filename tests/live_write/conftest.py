@@ -91,11 +91,11 @@ def incident_setup(r53: StrictRoute53, zone_id: str) -> None:
 def make_plan(zone_id: str, generation: int, ips: list[str] | None = None, *, ttl: int = 60,
               health_check_ids: dict[str, str] | None = None, port: int = 443) -> Any:
     """A plan of multivalue records (one per IP), health checks created unless ids are given."""
-    from edge_origin.live.plans import HealthCheckSpec, Plan, PlanRecord
+    from edge_origin.live.plans import LiveHealthCheckSpec, LivePlanRecord, Plan
 
     records = []
     for n, ip in enumerate(ips if ips is not None else INCIDENT_IPS):
         sid = "nlb-" + ip.replace(".", "-")
         hc_id = (health_check_ids or {}).get(ip)
-        records.append(PlanRecord(sid, ip, INCIDENT_ZONES[n % 3], hc_id, None if hc_id else HealthCheckSpec("TCP", port)))
+        records.append(LivePlanRecord(sid, ip, INCIDENT_ZONES[n % 3], hc_id, None if hc_id else LiveHealthCheckSpec("TCP", port)))
     return Plan(NAME, zone_id, generation, ttl, tuple(records))

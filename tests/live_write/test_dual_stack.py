@@ -21,8 +21,8 @@ from edge_origin.live.name_state import read_name, routing_policy
 from edge_origin.live.plan_sources import parse_address, plan_from_live, show_text
 from edge_origin.live.plans import (
     UNCHECKABLE_NETWORKS,
-    HealthCheckSpec,
-    PlanError,
+    LiveHealthCheckSpec,
+    LivePlanError,
     loads_plan,
     uncheckable_reason,
 )
@@ -129,7 +129,7 @@ def test_address_flags_take_ipv6_in_route53s_spelling(r53, zone_id):
     assert [(r.type, r.ip) for r in plan.records] == [("A", "203.0.113.10"), ("AAAA", "2001:db8:1::10")]
     assert enact(r53, plan, OPTIONS).status == "applied"
     assert _policies(r53, zone_id) == {"A": {"multivalue"}, "AAAA": {"multivalue"}}
-    with pytest.raises(PlanError, match=r"--address '2001:db8::zz@us-east-1a': '2001:db8::zz' is not an IPv4 or IPv6 address"):
+    with pytest.raises(LivePlanError, match=r"--address '2001:db8::zz@us-east-1a': '2001:db8::zz' is not an IPv4 or IPv6 address"):
         parse_address("2001:db8::zz@us-east-1a")
 
 
@@ -176,7 +176,7 @@ def test_the_note_reaches_enact(r53, zone_id):
     ("::1", "loopback"), ("fd00::1", "unique local"), ("fe80::1", "link-local"), ("::ffff:203.0.113.1", "IPv4-mapped"),
 ])
 def test_an_address_route53_cannot_health_check_is_refused_at_plan_time(ip, why):
-    with pytest.raises(PlanError, match=rf"records\[0\]\.ip: {re.escape(ip)} is {re.escape(why)}.*Route 53 cannot health-check it"):
+    with pytest.raises(LivePlanError, match=rf"records\[0\]\.ip: {re.escape(ip)} is {re.escape(why)}.*Route 53 cannot health-check it"):
         loads_plan(_plan_text([_rec(0, ip)]))
 
 
@@ -194,7 +194,7 @@ def test_every_address_of_every_uncheckable_range_is_refused(network, offset):
     net = ipaddress.ip_network(network)
     address = net[offset % net.num_addresses]
     assert uncheckable_reason(str(address)) is not None
-    with pytest.raises(PlanError):
+    with pytest.raises(LivePlanError):
         loads_plan(_plan_text([_rec(0, str(address))]))
 
 
@@ -217,7 +217,7 @@ def test_public_addresses_are_accepted(a, b, c, d):
      '{"set_identifier": "x", "ip": "203.0.113.1", "ip": "203.0.113.2", "health_check_id": "h"}]}', "ip"),
 ])
 def test_duplicate_json_keys_are_refused_not_last_wins(text, key):
-    with pytest.raises(PlanError, match=rf"not valid JSON \(the key '{key}' is given twice in one object\)"):
+    with pytest.raises(LivePlanError, match=rf"not valid JSON \(the key '{key}' is given twice in one object\)"):
         loads_plan(text)
 
 
@@ -226,7 +226,7 @@ def test_ttl_zero_is_allowed_as_route53_allows_it(r53, zone_id):
     assert plan.ttl == 0
     enact(r53, plan, OPTIONS)
     assert {r["TTL"] for r in read_name(r53, zone_id, NAME).records} == {0}
-    with pytest.raises(PlanError, match=r"ttl: -1 is out of range 0..86400"):
+    with pytest.raises(LivePlanError, match=r"ttl: -1 is out of range 0..86400"):
         loads_plan(_plan_text([_rec(0)], ttl=-1))
 
 
@@ -237,7 +237,7 @@ def test_cli_ttl_zero_and_health_check_flag(capsys):
 
 
 def test_health_check_spec_for_ipv6_is_route53s_config():
-    assert HealthCheckSpec("TCP", 443).config("2001:db8::1")["IPAddress"] == "2001:db8::1"
+    assert LiveHealthCheckSpec("TCP", 443).config("2001:db8::1")["IPAddress"] == "2001:db8::1"
 
 
 def test_from_template_takes_the_aaaa_records_too(r53, zone_id, tmp_path):

@@ -9,7 +9,7 @@ import pytest
 
 from edge_origin.live.enact import EnactOptions, PlanStore, Refusal, StalePlan, enact, wait_insync
 from edge_origin.live.name_state import read_name
-from edge_origin.live.plans import PlanError
+from edge_origin.live.plans import LivePlanError
 from edge_origin.testing.route53 import StrictRoute53
 from tests.live_write.conftest import (
     INCIDENT_IPS,
@@ -197,10 +197,10 @@ def test_refuses_a_foreign_record_at_the_generation_label(r53, zone_id):
 
 
 def test_unknown_zone_and_name_outside_the_zone_are_bad_input(r53, zone_id):
-    with pytest.raises(PlanError, match="hosted_zone_id: 'ZNOSUCHZONE1': no such hosted zone"):
+    with pytest.raises(LivePlanError, match="hosted_zone_id: 'ZNOSUCHZONE1': no such hosted zone"):
         enact(r53, make_plan("ZNOSUCHZONE1", 1), FULL)
     plan = dataclasses.replace(make_plan(zone_id, 1), name="origin.example.org")
-    with pytest.raises(PlanError, match="name: 'origin.example.org' is not inside the hosted zone example.com"):
+    with pytest.raises(LivePlanError, match="name: 'origin.example.org' is not inside the hosted zone example.com"):
         enact(r53, plan, FULL)
     assert r53.batches_applied == 0 and r53.calls.get("CreateHealthCheck", 0) == 0
 
@@ -265,13 +265,13 @@ def test_cleanup_keeps_the_live_and_previous_generations(r53, zone_id, tmp_path)
 
 def test_options_are_checked():
     for bad in ({"max_change_share": 0}, {"max_change_share": 1.5}, {"wait_s": -1}, {"retries": -1}):
-        with pytest.raises(PlanError):
+        with pytest.raises(LivePlanError):
             EnactOptions(**bad)
 
 
 def test_a_health_check_id_that_does_not_exist_is_bad_input(r53, zone_id):
     ids = {INCIDENT_IPS[0]: tcp_check(r53, INCIDENT_IPS[0]), INCIDENT_IPS[1]: "0000-no-such-check"}
-    with pytest.raises(PlanError, match=r"records\[1\].health_check_id: '0000-no-such-check': no such health check"):
+    with pytest.raises(LivePlanError, match=r"records\[1\].health_check_id: '0000-no-such-check': no such health check"):
         enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2], health_check_ids=ids), FULL)
     assert r53.batches_applied == 0
 

@@ -14,7 +14,7 @@ from edge_origin.live.enact import (
     enact,
     health_state,
 )
-from edge_origin.live.plans import PlanError
+from edge_origin.live.plans import LivePlanError
 from tests.live_write.conftest import INCIDENT_IPS, NAME, a_record, change, make_plan, tcp_check
 
 FULL = EnactOptions(max_change_share=1.0, allow_full_change=True, wait_s=0)
@@ -29,7 +29,7 @@ def test_option_bounds_are_inclusive_where_documented(kwargs, ok):
     if ok:
         EnactOptions(**kwargs)
     else:
-        with pytest.raises(PlanError, match="out of range"):
+        with pytest.raises(LivePlanError, match="out of range"):
             EnactOptions(**kwargs)
 
 
@@ -104,7 +104,7 @@ def test_the_store_refuses_a_name_folder_that_is_a_file(tmp_path):
     store = PlanStore(tmp_path / "store")
     store.check_writable(NAME, 1)
     (tmp_path / "store" / "origin.example.com").write_text("not a folder")
-    with pytest.raises(PlanError, match=r"origin.example.com exists and is not a folder"):
+    with pytest.raises(LivePlanError, match=r"origin.example.com exists and is not a folder"):
         store.check_writable(NAME, 1)
     assert store.generations("other.example.com") == []
 

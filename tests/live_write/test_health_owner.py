@@ -120,7 +120,7 @@ def test_every_call_enact_makes_is_in_its_iam_policy():
 
 
 def test_audit_reports_each_unused_owned_check_as_info():
-    from edge_origin.findings import Severity
+    from edge_origin.core.findings import Severity
     from edge_origin.live.health_owner import AUDIT_RULE, audit_findings
 
     r53, zone_id = strict_zone()

@@ -12,7 +12,7 @@ from botocore.stub import Stubber
 from edge_origin.live.enact import EnactOptions, Refusal, enact
 from edge_origin.live.name_state import read_name
 from edge_origin.live.plan_sources import parse_address, plan_from_live, plan_from_template, show_text
-from edge_origin.live.plans import HealthCheckSpec, PlanError
+from edge_origin.live.plans import LiveHealthCheckSpec, LivePlanError
 from edge_origin.live.session import LiveSession
 from tests.live_write.conftest import NAME, incident_setup
 
@@ -54,7 +54,7 @@ INCIDENT_NLBS = [
 def test_from_load_balancers_gives_the_six_eips_of_the_incident(r53, zone_id):
     incident_setup(r53, zone_id)
     elbv2, stub = _elbv2(INCIDENT_NLBS)
-    plan = plan_from_live(r53, zone_id, NAME, elbv2=elbv2, health_check=HealthCheckSpec("TCP", 443))
+    plan = plan_from_live(r53, zone_id, NAME, elbv2=elbv2, health_check=LiveHealthCheckSpec("TCP", 443))
     stub.assert_no_pending_responses()
     assert plan.generation == 1 and plan.ttl == 60 and len(plan.records) == 6
     assert [r.set_identifier for r in plan.records][:3] == ["nlb-1-us-east-1a", "nlb-1-us-east-1b", "nlb-1-us-east-1c"]
@@ -93,7 +93,7 @@ def test_records_without_alias_need_addresses(r53, zone_id):
     elbv2, _ = _elbv2([])
     with pytest.raises(Refusal, match="no alias records pointing at load balancers"):
         plan_from_live(r53, zone_id, NAME, elbv2=elbv2)
-    with pytest.raises(PlanError, match="give --address"):
+    with pytest.raises(LivePlanError, match="give --address"):
         plan_from_live(r53, zone_id, NAME)
 
 
@@ -159,20 +159,20 @@ def test_from_template_resolves_eips_through_the_deployed_stack(r53):
         ec2_stub.assert_no_pending_responses()
     assert sorted(r.ip for r in plan.records) == sorted(EIPS.values())
     assert len(EIPS) == 6 and {r.set_identifier for r in plan.records} == _snapshot_set_identifiers()
-    assert all(r.health_check == HealthCheckSpec("TCP", 443, 10, 3) for r in plan.records)
+    assert all(r.health_check == LiveHealthCheckSpec("TCP", 443, 10, 3) for r in plan.records)
     assert plan.ttl == 60 and plan.generation == 1
 
 
 def test_from_template_bad_inputs(r53, zone_id, tmp_path):
     session = LiveSession(region="us-east-1")
     cfn, ec2 = session.client("cloudformation"), session.client("ec2")
-    with pytest.raises(PlanError, match="no A or AAAA records of that name"):
+    with pytest.raises(LivePlanError, match="no A or AAAA records of that name"):
         plan_from_template([SNAPSHOT], r53, cfn, ec2, zone_id, NAME)
     with Stubber(cfn) as stub:
         stub.add_client_error("describe_stack_resources", "ValidationError", "Stack with id TelemetryIngest does not exist")
         zid = r53.create_hosted_zone(Name="telemetry.example.com", CallerReference="t2")["HostedZone"]["Id"].split("/")[-1]
-        with pytest.raises(PlanError, match="stack TelemetryIngest: not deployed here"):
+        with pytest.raises(LivePlanError, match="stack TelemetryIngest: not deployed here"):
             plan_from_template([SNAPSHOT], r53, cfn, ec2, zid, "origin.telemetry.example.com")
     (tmp_path / "bad.json").write_text("[]")
-    with pytest.raises(PlanError):
+    with pytest.raises(LivePlanError):
         plan_from_template([tmp_path / "bad.json"], r53, cfn, ec2, zone_id, NAME)

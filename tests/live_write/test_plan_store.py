@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import edge_origin.live.enact as enact_module
 from edge_origin.live.enact import PlanStore
-from edge_origin.live.plans import PlanError, shown_path
+from edge_origin.live.plans import LivePlanError, shown_path
 from tests.live_write.conftest import NAME
 
 
@@ -31,7 +31,7 @@ def _refuse_access_to(monkeypatch: pytest.MonkeyPatch, refused: Path) -> None:
 
 @pytest.mark.parametrize("given", ["", "   ", "store\x00x"])
 def test_a_store_name_that_is_blank_or_holds_a_nul_is_not_a_folder_name(given):
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(given).check_writable(NAME, 1)
     assert str(exc.value) == f"--plan-store {given!r}: not a usable folder name"
 
@@ -39,7 +39,7 @@ def test_a_store_name_that_is_blank_or_holds_a_nul_is_not_a_folder_name(given):
 def test_a_store_under_a_file_cannot_be_created_and_says_why(tmp_path):
     (tmp_path / "file").write_text("x")
     store = tmp_path / "file" / "store"
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(store).check_writable()
     assert str(exc.value) == f"--plan-store {shown_path(store)}: cannot create (Not a directory)"
 
@@ -47,7 +47,7 @@ def test_a_store_under_a_file_cannot_be_created_and_says_why(tmp_path):
 def test_a_store_that_is_a_file_is_not_a_folder(tmp_path):
     store = tmp_path / "store"
     store.write_text("x")
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(store).check_writable()
     assert str(exc.value) == f"--plan-store {shown_path(store)}: exists and is not a folder"
     assert store.read_text() == "x"
@@ -56,7 +56,7 @@ def test_a_store_that_is_a_file_is_not_a_folder(tmp_path):
 def test_a_store_the_user_cannot_write_is_refused(tmp_path, monkeypatch):
     store = tmp_path / "store"
     _refuse_access_to(monkeypatch, store)
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(store).check_writable()
     assert str(exc.value) == f"--plan-store {shown_path(store)}: not writable"
 
@@ -67,7 +67,7 @@ def test_a_name_folder_the_user_cannot_write_is_refused(tmp_path, monkeypatch):
     folder.mkdir(parents=True)
     _refuse_access_to(monkeypatch, folder)
     PlanStore(store).check_writable()  # the store itself is fine
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(store).check_writable(NAME, 1)
     assert str(exc.value) == f"--plan-store {shown_path(store)}: {shown_path(folder)} is not writable"
 
@@ -81,7 +81,7 @@ def test_a_generation_file_name_taken_by_something_else_is_refused(tmp_path, occ
         target.mkdir()
     else:
         target.symlink_to(tmp_path / "nowhere")
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(store).check_writable(NAME, 3)
     assert str(exc.value) == f"--plan-store {shown_path(store)}: {shown_path(target)} exists and is not a regular file"
     PlanStore(store).check_writable(NAME, 4)  # another generation's file is free
@@ -104,7 +104,7 @@ def test_a_usable_store_passes_whether_new_or_holding_this_generation(tmp_path):
     st.builds(lambda a, b: f"{a}\x00{b}", st.text(max_size=8), st.text(max_size=8)),
 ))
 def test_every_blank_or_nul_holding_store_name_is_refused_before_the_disk_is_touched(given_name):
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         PlanStore(given_name).check_writable(NAME, 1)
     assert str(exc.value) == f"--plan-store {given_name!r}: not a usable folder name"
 

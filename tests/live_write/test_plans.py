@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from edge_origin.live.plans import (
-    HealthCheckSpec,
+    LiveHealthCheckSpec,
+    LivePlanError,
+    LivePlanRecord,
     Plan,
-    PlanError,
-    PlanRecord,
     loads_plan,
     parse_plan,
     plan_schema,
@@ -42,7 +42,7 @@ def test_shipped_schema_is_valid_and_accepts_the_example():
     jsonschema.Draft202012Validator.check_schema(plan_schema())
     jsonschema.validate(good_plan(), plan_schema())
     plan = parse_plan(good_plan())
-    assert plan.records[0].health_check == HealthCheckSpec("TCP", 443, 10, 3)
+    assert plan.records[0].health_check == LiveHealthCheckSpec("TCP", 443, 10, 3)
     assert plan.records[1].health_check_id == "abcd-1234"
 
 
@@ -55,7 +55,7 @@ def test_round_trip_and_digest_ignores_generation():
 
 
 def _error(document: Any) -> str:
-    with pytest.raises(PlanError) as exc:
+    with pytest.raises(LivePlanError) as exc:
         parse_plan(document, "plan.json")
     message = str(exc.value)
     assert "\n" not in message and message.startswith("plan.json: ")
@@ -117,26 +117,26 @@ def test_no_health_check_at_all_is_named():
 
 
 def test_json_text_errors():
-    with pytest.raises(PlanError, match=r"x.json: not valid JSON \(line 1 column 2"):
+    with pytest.raises(LivePlanError, match=r"x.json: not valid JSON \(line 1 column 2"):
         loads_plan("{oops", "x.json")
-    with pytest.raises(PlanError, match="NaN is not a JSON number"):
+    with pytest.raises(LivePlanError, match="NaN is not a JSON number"):
         loads_plan('{"ttl": NaN}', "x.json")
-    with pytest.raises(PlanError, match="nested too deeply|not valid JSON"):
+    with pytest.raises(LivePlanError, match="nested too deeply|not valid JSON"):
         loads_plan("[" * 100_000, "x.json")
-    with pytest.raises(PlanError, match="not valid JSON"):
+    with pytest.raises(LivePlanError, match="not valid JSON"):
         loads_plan('{"generation": ' + "9" * 5000 + "}", "x.json")
 
 
 def test_health_check_flag():
-    assert HealthCheckSpec.parse("tcp:443") == HealthCheckSpec("TCP", 443)
-    assert HealthCheckSpec.parse("https:8443/healthz") == HealthCheckSpec("HTTPS", 8443, resource_path="/healthz")
+    assert LiveHealthCheckSpec.parse("tcp:443") == LiveHealthCheckSpec("TCP", 443)
+    assert LiveHealthCheckSpec.parse("https:8443/healthz") == LiveHealthCheckSpec("HTTPS", 8443, resource_path="/healthz")
     for bad in ("udp:53", "tcp:0", "tcp:99999", "tcp:443/x", "443", ""):
-        with pytest.raises(PlanError, match="--health-check"):
-            HealthCheckSpec.parse(bad)
+        with pytest.raises(LivePlanError, match="--health-check"):
+            LiveHealthCheckSpec.parse(bad)
 
 
 def test_plan_object_api():
-    plan = Plan("Origin.Example.com.", "/hostedzone/Z1", 1, 60, (PlanRecord("a", "203.0.113.1", health_check_id="h"),))
+    plan = Plan("Origin.Example.com.", "/hostedzone/Z1", 1, 60, (LivePlanRecord("a", "203.0.113.1", health_check_id="h"),))
     assert plan.fqdn == "origin.example.com." and plan.zone_id == "Z1"
 
 
@@ -153,7 +153,7 @@ plan_keys = st.sampled_from(["name", "hosted_zone_id", "generation", "ttl", "rec
 def test_random_json_never_crashes_and_names_a_field(document):
     try:
         parse_plan(document, "p.json")
-    except PlanError as exc:
+    except LivePlanError as exc:
         message = str(exc)
         assert message.startswith("p.json: ") and "\n" not in message
         field = message.split(": ")[1]

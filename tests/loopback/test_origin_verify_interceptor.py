@@ -19,7 +19,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from edge_origin.origin_verification import OriginVerification
+from edge_origin.core.origin_verification import OriginVerification
 from edge_origin.profile.interceptors import render_interceptor
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(60)]

@@ -19,7 +19,7 @@ from edge_origin.rehearsal.dns_server import (
     message_responder,
 )
 from edge_origin.rehearsal.edges import EdgeResolver
-from edge_origin.rehearsal.health import HealthState
+from edge_origin.rehearsal.health import HealthTracker
 from edge_origin.rehearsal.plan import reference_plan
 
 pytestmark = pytest.mark.slow
@@ -28,9 +28,9 @@ ADDRESSES = {f"Nlb{n}Eip{z}": f"127.0.10.{(n - 1) * 3 + z}" for n in (1, 2) for 
 
 
 @pytest.fixture()
-def servers() -> Iterator[tuple[AuthoritativeServer, int, list[EdgeResolver], HealthState]]:
+def servers() -> Iterator[tuple[AuthoritativeServer, int, list[EdgeResolver], HealthTracker]]:
     plan = reference_plan()
-    state = HealthState(list(plan.health_checks()))
+    state = HealthTracker(list(plan.health_checks()))
     auth = AuthoritativeServer(plan, ADDRESSES, state, rng=random.Random(1))
     auth_loop, edge_loop = DnsLoop("auth"), DnsLoop("edges")
     udp, tcp = bind_dns_sockets("127.0.0.1", 0)

@@ -16,6 +16,8 @@ geoproximity, CIDR, AZ-affinity), read from a record set by the one table of rou
 (bounded by ``MAX_CHAIN``), A and AAAA; health as Route 53 decides it (``health``). The
 loopback DNS server and the rehearsal model draw answers with :func:`draw` from the same
 outcomes (:func:`choices`) that :func:`resolve` lists.
+
+Layer 1. May import: core, data, answers, profile.
 """
 
 from edge_origin.answers.health import (

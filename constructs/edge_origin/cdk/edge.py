@@ -14,7 +14,7 @@ from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,
@@ -25,7 +25,7 @@ from edge_origin.errors import (
     require_str_list,
     suggest_props,
 )
-from edge_origin.origin_verification import (
+from edge_origin.core.origin_verification import (
     METADATA_KEY,
     OriginVerification,
     checked_prop,

@@ -16,7 +16,7 @@ from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
 from edge_origin.cdk.quotas import QuotaLedger
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     require_construct,

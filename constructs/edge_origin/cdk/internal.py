@@ -12,24 +12,20 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from edge_origin.cdk._pattern_base import _OriginPattern
 from edge_origin.cdk.origin_records import (
-    MultivalueOriginRecords,
-    OriginAddress,
     tag_health_check,
     zone_name_of,
     zone_privacy,
 )
-from edge_origin.cdk.outputs import export_every_output, origin_outputs
-from edge_origin.cdk.profile_binding import apply_profile_checks, bind_fleet
-from edge_origin.cdk.props import OriginProps
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger
-from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions, make_watch
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, suggest_props
+from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions
+from edge_origin.core.errors import ConstructLabel, EdgeOriginPropError, suggest_props
 from edge_origin.profile import ConnectionProfile
 
 
 @suggest_props
-class InternalGrpcOrigin(Construct):
+class InternalGrpcOrigin(_OriginPattern):
     """Internal NLBs with fixed private addresses behind multivalue records in a private zone.
 
     Route 53 health checkers cannot reach private addresses, so each record's health check is a
@@ -39,6 +35,8 @@ class InternalGrpcOrigin(Construct):
     The records carry ``edge-origin:grpc-origin`` Metadata, so the rules and ``edge-origin
     report`` see this path although no CloudFront distribution names it.
     """
+
+    KIND = "InternalGrpcOrigin"
 
     def __init__(
         self,
@@ -112,9 +110,9 @@ class InternalGrpcOrigin(Construct):
             zone's share 2750..45000; 1 LCU = 2.2 Mbps). Default: no reservation.
         """
         super().__init__(scope, construct_id)
-        where = ConstructLabel("InternalGrpcOrigin", self)
-        props = OriginProps(
-            zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
+        where = self._label()
+        props = self._checked_props(
+            where, zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
             max_azs=max_azs, nlb_count=nlb_count, listener_port=listener_port, target_port=target_port,
             service_port=service_port, namespace=namespace,
             target_health_check_protocol=target_health_check_protocol,
@@ -122,22 +120,25 @@ class InternalGrpcOrigin(Construct):
             target_health_check_path=target_health_check_path, record_ttl=record_ttl, name_prefix=name_prefix,
             tags=tags, deletion_protection=deletion_protection, access_logs_bucket=access_logs_bucket,
             export_prefix=export_prefix, account_quotas=account_quotas, capacity_units=capacity_units,
-        ).validate(where)
+        )
         self._check_zone_privacy(where, zone, origin_name, allow_public_zone)
         self.props = props
-        self.profile = apply_profile_checks(
-            where,
-            connection_profile if connection_profile is not None else ConnectionProfile.preset("internal-unary"),
-            cloudfront=False,
+        self._check_profile(where, connection_profile, "internal-unary", cloudfront=False)
+        self._make_fleet(where, internet_facing=False, client_cidrs=client_cidrs, private_ip_offset=private_ip_offset)
+        checks = self._alarm_health_checks(origin_name, name_prefix, tags)
+        QuotaLedger.of(self).track(
+            self, where, {"health_checks": len(checks)}, declared=props.quotas
         )
-        self.fleet = props.make_fleet(
-            self,
-            where,
-            internet_facing=False,
-            idle_timeout=round(self.profile.nlb_idle_timeout_s),
-            client_cidrs=client_cidrs,
-            private_ip_offset=private_ip_offset,
+        self._make_records(
+            zone, origin_name, ttl=record_ttl, health_checks=[checks[a.nlb_name] for a in self.fleet.addresses], grpc_origin=True
         )
+        self._finish(where, monitoring, export_prefix)
+
+    def _alarm_health_checks(
+        self, origin_name: str, name_prefix: str, tags: Mapping[str, str] | None
+    ) -> dict[str, route53.HealthCheck]:
+        """Per NLB: an alarm on its target group's ``HealthyHostCount`` (``self.alarms``) and a
+        CloudWatch-alarm health check on it (Route 53 checkers cannot reach private addresses)."""
         region = cdk.Stack.of(self).region
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         checks: dict[str, route53.HealthCheck] = {}
@@ -163,24 +164,7 @@ class InternalGrpcOrigin(Construct):
             )
             tag_health_check(check, [("Name", f"{origin_name} {name_prefix}-{member.name.lower()}"), *user_tags])
             checks[member.name] = check
-        QuotaLedger.of(self).track(
-            self, where, {"health_checks": len(checks)}, declared=props.quotas
-        )
-        addresses = self.fleet.addresses
-        self.records = MultivalueOriginRecords(
-            self,
-            "Records",
-            zone=zone,
-            record_name=origin_name,
-            addresses=[OriginAddress(a.ip_address, a.set_identifier) for a in addresses],
-            ttl=record_ttl,
-            health_checks=[checks[a.nlb_name] for a in addresses],
-            grpc_origin=True,
-        )
-        self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
-        self.watch = make_watch(self, where, monitoring, self.fleet, self.records)
-        origin_outputs(self, self.records.record_name)
-        self.exports = export_every_output(self, export_prefix)
+        return checks
 
     def _check_zone_privacy(self, where: ConstructLabel, zone: route53.IHostedZone, origin_name: str, allowed: bool) -> None:
         """A public zone publishes the NLBs' private addresses to every resolver on the internet

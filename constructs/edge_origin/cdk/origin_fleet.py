@@ -6,6 +6,7 @@ import ipaddress
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_ec2 as ec2
@@ -15,9 +16,12 @@ from constructs import Construct
 
 from edge_origin import data as published
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
+    PropCheck,
+    check_props,
+    each,
     is_token,
     require_bool,
     require_construct,
@@ -222,94 +226,22 @@ class OriginFleet(Construct):
             decreases a day: check it with ``edge-origin ready`` before the event. Default: no
             reservation.
         """
+        props = {k: v for k, v in locals().items() if k not in ("self", "scope", "construct_id", "__class__")}
         super().__init__(scope, construct_id)
         where = ConstructLabel("OriginFleet", self)
-        if vpc is not None:
-            require_construct(where, "vpc", vpc, ec2.IVpc, "an ec2.IVpc (Vpc or Vpc.from_vpc_attributes)")
-        require_int_range(where, "max_azs", max_azs, 2, 6)
-        require_int_range(where, "nlb_count", nlb_count, 1, 20)
-        require_bool(where, "internet_facing", internet_facing)
-        require_port(where, "listener_port", listener_port)
-        require_port(where, "target_port", target_port)
-        require_one_of(where, "listener_protocol", listener_protocol, LISTENER_PROTOCOLS)
-        certificate_arns = _certificate_arns(where, listener_protocol, listener_certificate_arns)
-        if listener_protocol == "TLS":
-            if idle_timeout is not None:
-                raise EdgeOriginPropError(
-                    where, "idle_timeout", _shown(idle_timeout),
-                    f"unset with listener_protocol='TLS' (AWS fixes a TLS listener's idle timeout at "
-                    f"{TLS_IDLE_TIMEOUT_S} s); use a TCP listener with TLS on the pods to set it",
-                )
-            self.idle_timeout_seconds = TLS_IDLE_TIMEOUT_S
-        else:
-            self.idle_timeout_seconds = require_seconds_range(
-                where, "idle_timeout", DEFAULT_IDLE_TIMEOUT_S if idle_timeout is None else idle_timeout,
-                *NLB_IDLE_TIMEOUT_RANGE,
-            )
-        require_bool(where, "cross_zone_enabled", cross_zone_enabled)
-        dereg = require_seconds_range(where, "deregistration_delay", deregistration_delay, *DEREGISTRATION_DELAY_RANGE)
-        require_one_of(where, "target_health_check_protocol", target_health_check_protocol, TARGET_HEALTH_PROTOCOLS)
-        require_port(where, "target_health_check_port", target_health_check_port)
-        require_path(where, "target_health_check_path", target_health_check_path, HEALTH_PATH_MAX)
-        self.health_checked_port = require_port(
-            where, "health_checked_port", listener_port if health_checked_port is None else health_checked_port
-        )
-        if cloudfront_prefix_list_id is not None:
-            require_str(where, "cloudfront_prefix_list_id", cloudfront_prefix_list_id, r"pl-[0-9a-f]{8,17}",
-                        "a prefix list id pl-xxxxxxxx")
-        if route53_health_checker_cidrs is not None:
-            require_str_list(where, "route53_health_checker_cidrs", route53_health_checker_cidrs)
-        if client_cidrs is not None:
-            require_str_list(where, "client_cidrs", client_cidrs, allow_empty=False)
-        require_int_range(where, "private_ip_offset", private_ip_offset, 4, 250)
-        require_bool(where, "vpc_origin", vpc_origin)
-        if vpc_origin and internet_facing:
-            raise EdgeOriginPropError(where, "internet_facing", internet_facing, "False with vpc_origin=True (an internal NLB)")
-        if vpc_origin and listener_protocol != "TCP":
-            raise EdgeOriginPropError(
-                where, "listener_protocol", listener_protocol, "'TCP' with vpc_origin=True (NLBs with TLS listeners can't be VPC origins)"
-            )
-        if vpc_origin_security_group_id is not None:
-            if not vpc_origin:
-                raise EdgeOriginPropError(where, "vpc_origin_security_group_id", vpc_origin_security_group_id, "only with vpc_origin=True")
-            require_str(where, "vpc_origin_security_group_id", vpc_origin_security_group_id, r"sg-[0-9a-f]{8,17}",
-                        "a security group id sg-xxxxxxxx (CloudFront-VPCOrigins-Service-SG)")
+        checked = check_props(where, FLEET_PROP_CHECKS, props)  # every prop, in order, before anything is made
+        self.idle_timeout_seconds = checked["idle_timeout"]
+        dereg = checked["deregistration_delay"]
+        self.health_checked_port = checked["health_checked_port"]
+        certificate_arns = checked["listener_certificate_arns"]
         self.vpc_origin = vpc_origin
         self._vpc_origin_sg = vpc_origin_security_group_id
-        require_int_range(where, "rules_per_security_group", rules_per_security_group, 1, 1000)
-        require_str(where, "name_prefix", name_prefix, NAME_PREFIX_PATTERN, "1..41 of a-z, 0-9, '-'")
-        self.tags = require_tags(where, "tags", tags) if tags is not None else {}
-        require_bool(where, "deletion_protection", deletion_protection)
-        if not isinstance(eip_removal_policy, cdk.RemovalPolicy) or eip_removal_policy not in EIP_REMOVAL_POLICIES:
-            raise EdgeOriginPropError(
-                where, "eip_removal_policy", eip_removal_policy, "RemovalPolicy.RETAIN, DESTROY or RETAIN_ON_UPDATE_OR_DELETE"
-            )
-        require_construct(where, "access_logs_bucket", access_logs_bucket, s3.IBucket, "an s3.IBucket")
-        if access_logs_prefix is not None:
-            require_str(where, "access_logs_prefix", access_logs_prefix, r"[A-Za-z0-9!_.*'()/-]{1,200}",
-                        "1..200 of letters, digits and !_.*'()/- (no AWSLogs)")
-            if access_logs_bucket is None:
-                raise EdgeOriginPropError(where, "access_logs_prefix", access_logs_prefix, "only with access_logs_bucket")
-        if export_prefix is not None:
-            require_str(where, "export_prefix", export_prefix, EXPORT_PREFIX_PATTERN,
-                        "a letter, then letters, digits or '-' (<= 100 chars)")
-        quotas = account_quotas_from(where, "account_quotas", account_quotas)
-        require_capacity_units(where, capacity_units, listener_protocol)
+        self.tags = checked["tags"]
+        quotas = checked["account_quotas"]
 
         stack = cdk.Stack.of(self)
         self._region = stack.region
-        if vpc is None:
-            vpc = ec2.Vpc(
-                self,
-                "Vpc",
-                max_azs=max_azs,
-                nat_gateways=0,
-                subnet_configuration=[
-                    ec2.SubnetConfiguration(name="Public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
-                    ec2.SubnetConfiguration(name="Pods", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=20),
-                ],
-            )
-        self.vpc = vpc
+        self.vpc = vpc = vpc if vpc is not None else self._new_vpc(max_azs)
         self._ports: dict[int, ec2.Port] = {}
         self.vpc_cidr_block = _vpc_cidr(where, vpc)
         self._vpc_peer = ec2.Peer.ipv4(self.vpc_cidr_block)
@@ -320,39 +252,16 @@ class OriginFleet(Construct):
         self.target_health_check_port = target_health_check_port
         self.name_prefix = name_prefix
         self.export_prefix = export_prefix
-        candidates = vpc.public_subnets if internet_facing else (vpc.private_subnets or vpc.isolated_subnets)
-        selection = vpc.select_subnets(subnets=candidates, one_per_az=True) if candidates else None
-        self.subnets: list[ec2.ISubnet] = list(selection.subnets) if selection else []
+        self.subnets: list[ec2.ISubnet] = _one_subnet_per_zone(where, vpc, internet_facing)
         self._zones = [subnet.availability_zone for subnet in self.subnets]
-        if len(self.subnets) < 2:
-            kind = "public" if internet_facing else "private"
-            raise EdgeOriginPropError(
-                where, "vpc", f"{len(self.subnets)} zone(s) with {kind} subnets", "at least 2 zones"
-            )
         self.capacity_units = capacity_units
         """LCUs reserved on each NLB, or None (no reservation)."""
         self.capacity_units_per_zone = _capacity_per_zone(self, where, capacity_units, len(self.subnets))
         """Each zone's share of ``capacity_units`` (ELB spreads a reservation evenly), or None."""
-        ingress = self._ingress_rules(
+        packed = _security_groups_of(where, self._ingress_rules(
             where, internet_facing, cloudfront_prefix_list_id, route53_health_checker_cidrs, client_cidrs
-        )
-        packed = _pack_rules(ingress, rules_per_security_group)
-        if len(packed) > MAX_SECURITY_GROUPS_PER_NLB:
-            raise EdgeOriginPropError(
-                where,
-                "rules_per_security_group",
-                rules_per_security_group,
-                f"a quota that fits the {sum(r.weight for r in ingress)} rule slots into "
-                f"{MAX_SECURITY_GROUPS_PER_NLB} security groups",
-            )
-        health_check = elbv2.HealthCheck(
-            protocol=elbv2.Protocol(target_health_check_protocol),
-            port=str(target_health_check_port),
-            path=target_health_check_path if target_health_check_protocol != "TCP" else None,
-            interval=cdk.Duration.seconds(10),
-            healthy_threshold_count=3,
-            unhealthy_threshold_count=3,
-        )
+        ), rules_per_security_group)
+        health_check = _target_health_check(target_health_check_protocol, target_health_check_port, target_health_check_path)
         idle = cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None
         delay = cdk.Duration.seconds(dereg)
         self.members: list[FleetMember] = [
@@ -371,15 +280,7 @@ class OriginFleet(Construct):
             )
             for i in range(nlb_count)
         ]
-        for key, value in self.tags.items():
-            if key != "Name":  # each NLB, target group and EIP is named; the rest stay unnamed
-                cdk.Tags.of(self).add(key, value)
-        if access_logs_bucket is not None and listener_protocol == "TCP":
-            cdk.Annotations.of(self).add_warning_v2(
-                "edge-origin:nlb-access-logs-tcp",
-                "access_logs_bucket is set, but NLBs write access logs only for TLS listeners: these TCP "
-                "listeners log nothing there. Use VPC flow logs for connection records.",
-            )
+        self._tag_and_warn(access_logs_bucket is not None and listener_protocol == "TCP")
         QuotaLedger.of(self, stack).track(
             self,
             where,
@@ -390,6 +291,33 @@ class OriginFleet(Construct):
             declared=quotas,
             stack=stack,
         )
+
+    # -- the construct steps of __init__ -------------------------------------------------------
+    def _new_vpc(self, max_azs: int) -> ec2.Vpc:
+        """A VPC of ``max_azs`` zones: public subnets for the NLBs, isolated ones for the pods, no NAT."""
+        return ec2.Vpc(
+            self,
+            "Vpc",
+            max_azs=max_azs,
+            nat_gateways=0,
+            subnet_configuration=[
+                ec2.SubnetConfiguration(name="Public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
+                ec2.SubnetConfiguration(name="Pods", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=20),
+            ],
+        )
+
+    def _tag_and_warn(self, tcp_access_logs: bool) -> None:
+        """The user's tags on every resource (not ``Name``: each NLB, target group and EIP is named;
+        the rest stay unnamed), and a warning for access logs no TCP listener writes."""
+        for key, value in self.tags.items():
+            if key != "Name":
+                cdk.Tags.of(self).add(key, value)
+        if tcp_access_logs:
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:nlb-access-logs-tcp",
+                "access_logs_bucket is set, but NLBs write access logs only for TLS listeners: these TCP "
+                "listeners log nothing there. Use VPC flow logs for connection records.",
+            )
 
     # -- public views -------------------------------------------------------------------------
     @property
@@ -709,3 +637,131 @@ def _host_in(subnet: ec2.ISubnet, offset: int, where: str) -> str:
     if offset >= network.num_addresses - 1:
         raise EdgeOriginPropError(f"OriginFleet {where}", "private_ip_offset", offset, f"< {network.num_addresses - 1} for {cidr}")
     return str(network.network_address + offset)
+
+
+def _one_subnet_per_zone(where: ConstructLabel, vpc: ec2.IVpc, internet_facing: bool) -> list[ec2.ISubnet]:
+    """The NLBs' subnets: public ones for internet-facing NLBs, else private (or isolated); one a
+    zone, at least two zones."""
+    candidates = vpc.public_subnets if internet_facing else (vpc.private_subnets or vpc.isolated_subnets)
+    selection = vpc.select_subnets(subnets=candidates, one_per_az=True) if candidates else None
+    subnets = list(selection.subnets) if selection else []
+    if len(subnets) < 2:
+        kind = "public" if internet_facing else "private"
+        raise EdgeOriginPropError(where, "vpc", f"{len(subnets)} zone(s) with {kind} subnets", "at least 2 zones")
+    return subnets
+
+
+def _security_groups_of(where: ConstructLabel, ingress: list[_IngressRule], per_group: int) -> list[list[_IngressRule]]:
+    """The ingress rules packed into security groups of ``per_group`` rule slots, at most
+    ``MAX_SECURITY_GROUPS_PER_NLB`` of them."""
+    packed = _pack_rules(ingress, per_group)
+    if len(packed) > MAX_SECURITY_GROUPS_PER_NLB:
+        raise EdgeOriginPropError(
+            where,
+            "rules_per_security_group",
+            per_group,
+            f"a quota that fits the {sum(r.weight for r in ingress)} rule slots into "
+            f"{MAX_SECURITY_GROUPS_PER_NLB} security groups",
+        )
+    return packed
+
+
+def _target_health_check(protocol: str, port: int, path: str) -> elbv2.HealthCheck:
+    """The target groups' check of the pods: every 10 s, 3 to turn either way; a path unless TCP."""
+    return elbv2.HealthCheck(
+        protocol=elbv2.Protocol(protocol),
+        port=str(port),
+        path=path if protocol != "TCP" else None,
+        interval=cdk.Duration.seconds(10),
+        healthy_threshold_count=3,
+        unhealthy_threshold_count=3,
+    )
+
+
+# --- the props, validation as data ----------------------------------------------------------------
+def _idle_timeout(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> int:
+    """The NLB idle timeout in seconds: AWS fixes a TLS listener's; a TCP listener's is the prop's."""
+    if props["listener_protocol"] == "TLS":
+        if props[prop] is not None:
+            raise EdgeOriginPropError(
+                where, prop, _shown(props[prop]),
+                f"unset with listener_protocol='TLS' (AWS fixes a TLS listener's idle timeout at "
+                f"{TLS_IDLE_TIMEOUT_S} s); use a TCP listener with TLS on the pods to set it",
+            )
+        return TLS_IDLE_TIMEOUT_S
+    value = DEFAULT_IDLE_TIMEOUT_S if props[prop] is None else props[prop]
+    return require_seconds_range(where, prop, value, *NLB_IDLE_TIMEOUT_RANGE)
+
+
+def _vpc_origin(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> bool:
+    """``vpc_origin`` and what it constrains: an internal NLB, TCP listeners, its security group id."""
+    vpc_origin = require_bool(where, prop, props[prop])
+    if vpc_origin and props["internet_facing"]:
+        raise EdgeOriginPropError(where, "internet_facing", props["internet_facing"], "False with vpc_origin=True (an internal NLB)")
+    if vpc_origin and props["listener_protocol"] != "TCP":
+        raise EdgeOriginPropError(
+            where, "listener_protocol", props["listener_protocol"],
+            "'TCP' with vpc_origin=True (NLBs with TLS listeners can't be VPC origins)",
+        )
+    sg = props["vpc_origin_security_group_id"]
+    if sg is not None:
+        if not vpc_origin:
+            raise EdgeOriginPropError(where, "vpc_origin_security_group_id", sg, "only with vpc_origin=True")
+        require_str(where, "vpc_origin_security_group_id", sg, r"sg-[0-9a-f]{8,17}",
+                    "a security group id sg-xxxxxxxx (CloudFront-VPCOrigins-Service-SG)")
+    return vpc_origin
+
+
+def _eip_removal_policy(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> cdk.RemovalPolicy:
+    policy = props[prop]
+    if not isinstance(policy, cdk.RemovalPolicy) or policy not in EIP_REMOVAL_POLICIES:
+        raise EdgeOriginPropError(where, prop, policy, "RemovalPolicy.RETAIN, DESTROY or RETAIN_ON_UPDATE_OR_DELETE")
+    return policy
+
+
+def _access_logs_prefix(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> str | None:
+    prefix = props[prop]
+    if prefix is not None:
+        require_str(where, prop, prefix, r"[A-Za-z0-9!_.*'()/-]{1,200}", "1..200 of letters, digits and !_.*'()/- (no AWSLogs)")
+        if props["access_logs_bucket"] is None:
+            raise EdgeOriginPropError(where, prop, prefix, "only with access_logs_bucket")
+    return prefix
+
+
+#: ``OriginFleet``'s props, checked in this order (the first bad one is reported); a row's answer
+#: is the value the fleet uses.
+FLEET_PROP_CHECKS: tuple[PropCheck, ...] = (
+    ("vpc", each(require_construct, ec2.IVpc, "an ec2.IVpc (Vpc or Vpc.from_vpc_attributes)", skip_none=True)),
+    ("max_azs", each(require_int_range, 2, 6)),
+    ("nlb_count", each(require_int_range, 1, 20)),
+    ("internet_facing", each(require_bool)),
+    ("listener_port", each(require_port)),
+    ("target_port", each(require_port)),
+    ("listener_protocol", each(require_one_of, LISTENER_PROTOCOLS)),
+    ("listener_certificate_arns", lambda where, prop, p: _certificate_arns(where, p["listener_protocol"], p[prop])),
+    ("idle_timeout", _idle_timeout),
+    ("cross_zone_enabled", each(require_bool)),
+    ("deregistration_delay", each(require_seconds_range, *DEREGISTRATION_DELAY_RANGE)),
+    ("target_health_check_protocol", each(require_one_of, TARGET_HEALTH_PROTOCOLS)),
+    ("target_health_check_port", each(require_port)),
+    ("target_health_check_path", each(require_path, HEALTH_PATH_MAX)),
+    ("health_checked_port",
+     lambda where, prop, p: require_port(where, prop, p["listener_port"] if p[prop] is None else p[prop])),
+    ("cloudfront_prefix_list_id",
+     each(require_str, r"pl-[0-9a-f]{8,17}", "a prefix list id pl-xxxxxxxx", skip_none=True)),
+    ("route53_health_checker_cidrs", each(require_str_list, skip_none=True)),
+    ("client_cidrs", each(require_str_list, allow_empty=False, skip_none=True)),
+    ("private_ip_offset", each(require_int_range, 4, 250)),
+    ("vpc_origin", _vpc_origin),
+    ("rules_per_security_group", each(require_int_range, 1, 1000)),
+    ("name_prefix", each(require_str, NAME_PREFIX_PATTERN, "1..41 of a-z, 0-9, '-'")),
+    ("tags", lambda where, prop, p: require_tags(where, prop, p[prop]) if p[prop] is not None else {}),
+    ("deletion_protection", each(require_bool)),
+    ("eip_removal_policy", _eip_removal_policy),
+    ("access_logs_bucket", each(require_construct, s3.IBucket, "an s3.IBucket")),
+    ("access_logs_prefix", _access_logs_prefix),
+    ("export_prefix",
+     each(require_str, EXPORT_PREFIX_PATTERN, "a letter, then letters, digits or '-' (<= 100 chars)", skip_none=True)),
+    ("account_quotas", lambda where, prop, p: account_quotas_from(where, prop, p[prop])),
+    ("capacity_units", lambda where, prop, p: require_capacity_units(where, p[prop], p["listener_protocol"])),
+)

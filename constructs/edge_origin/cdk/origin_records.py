@@ -15,9 +15,12 @@ from aws_cdk import aws_route53 as route53
 from constructs import Construct
 
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
+    PropCheck,
+    check_props,
+    each,
     implements,
     is_token,
     require_bool,
@@ -150,53 +153,73 @@ class MultivalueOriginRecords(Construct):
             warns at synth until it runs. ``edge-origin enact`` then refuses to touch the name unless
             ``--unprotect``. Default False.
         """
+        props = {k: v for k, v in locals().items() if k not in ("self", "scope", "construct_id", "__class__")}
         super().__init__(scope, construct_id)
         where = ConstructLabel("MultivalueOriginRecords", self)
-        require_construct(where, "zone", zone, route53.IHostedZone, "a route53.IHostedZone", optional=False)
-        if isinstance(addresses, (str, bytes)) or not isinstance(addresses, Sequence):
-            raise EdgeOriginPropError(where, "addresses", addresses, "a list of OriginAddress")
-        if not addresses:
-            raise EdgeOriginPropError(where, "addresses", [], "at least one address")
-        seen_ids: set[str] = set()
-        seen_ips: set[str] = set()
-        for address in addresses:
-            if not isinstance(address, OriginAddress):
-                raise EdgeOriginPropError(
-                    where, "addresses", address, "OriginAddress(ip_address, set_identifier) entries, not plain strings"
-                )
-            sid = address.set_identifier
-            if sid in seen_ids:
-                raise EdgeOriginPropError(where, "addresses", f"set identifier {sid!r} twice", "unique set identifiers")
-            if address.ip_address in seen_ips:
-                raise EdgeOriginPropError(
-                    where, "addresses", address.ip_address, "each IP once (two records with one IP: one NLB answers twice)"
-                )
-            seen_ids.add(sid)
-            seen_ips.add(address.ip_address)
-        require_one_of(where, "health_check_type", health_check_type, HEALTH_CHECK_TYPES)
-        require_port(where, "health_check_port", health_check_port)
-        require_path(where, "health_check_path", health_check_path, HEALTH_PATH_MAX)
-        if health_check_fqdn is not None:
-            require_str(where, "health_check_fqdn", health_check_fqdn, r"[A-Za-z0-9_.-]{1,255}", "a DNS name")
-        interval = seconds_of(where, "request_interval", request_interval)
-        interval = int(require_one_of(where, "request_interval", interval, REQUEST_INTERVALS))
-        require_int_range(where, "failure_threshold", failure_threshold, *FAILURE_THRESHOLD_RANGE)
-        ttl_seconds = require_seconds_range(where, "ttl", ttl, *TTL_RANGE)
-        if health_checks is not None:
-            if isinstance(health_checks, (str, bytes)) or not isinstance(health_checks, Sequence):
-                raise EdgeOriginPropError(where, "health_checks", health_checks, "a list of route53.IHealthCheck")
-            for check in health_checks:
-                require_construct(where, "health_checks", check, route53.IHealthCheck, "route53.IHealthCheck entries", optional=False)
-            if len(health_checks) != len(addresses):
-                raise EdgeOriginPropError(
-                    where, "health_checks", f"{len(health_checks)} checks", f"one per address ({len(addresses)})"
-                )
-        require_bool(where, "grpc_origin", grpc_origin)
-        require_bool(where, "protect", protect)
-        user_tags = require_tags(where, "tags", tags) if tags is not None else {}
-        quotas = account_quotas_from(where, "account_quotas", account_quotas)
+        checked = check_props(where, RECORDS_PROP_CHECKS, props)  # every prop, in order, before anything is made
+        interval, ttl_seconds, user_tags = checked["request_interval"], checked["ttl"], checked["tags"]
+        quotas = checked["account_quotas"]
         self.record_name = normalize_record_name(where, record_name, zone)
 
+        ledger = self._claim_names(where, zone, addresses, ttl_seconds)
+        self.ttl_seconds = ttl_seconds
+        self.records: list[OriginRecord] = []
+        interval_duration = cdk.Duration.seconds(interval)
+        ttl_duration = cdk.Duration.seconds(ttl_seconds)
+        tag_items = [(k, v) for k, v in user_tags.items() if k != "Name"]
+        for i, address in enumerate(addresses):
+            label = _label(address.set_identifier)
+            check = health_checks[i] if health_checks is not None else self._health_check(
+                label, address, health_check_type, health_check_port, health_check_path, health_check_fqdn,
+                interval_duration, failure_threshold, tag_items,
+            )
+            self.records.append(OriginRecord(address, self._record(label, address, zone, check, ttl_duration, grpc_origin), check))
+        if health_checks is None:
+            ledger.track(self, where, {"health_checks": len(addresses)}, declared=quotas)
+        #: The post-deploy command that protects the records (``protect=True``), else None.
+        self.protect_command: str | None = self._protect(zone) if protect else None
+
+    def _health_check(self, label: str, address: OriginAddress, kind: str, port: int, path: str,
+                      fqdn: str | None, interval: cdk.Duration, failure_threshold: int,
+                      tag_items: list[tuple[str, str]]) -> route53.HealthCheck:
+        """The Route 53 health check of one address (a path and a host name only for HTTP(S), SNI for HTTPS)."""
+        check = route53.HealthCheck(
+            self,
+            f"Check{label}",
+            type=route53.HealthCheckType(kind),
+            ip_address=address.health_check_ip or address.ip_address,
+            port=port,
+            resource_path=path if kind != "TCP" else None,
+            fqdn=fqdn if kind != "TCP" else None,
+            enable_sni=True if kind == "HTTPS" else None,
+            request_interval=interval,
+            failure_threshold=failure_threshold,
+        )
+        tag_health_check(check, [("Name", f"{self.record_name} {address.set_identifier}"), *tag_items])
+        return check
+
+    def _record(self, label: str, address: OriginAddress, zone: route53.IHostedZone, check: route53.IHealthCheck,
+                ttl: cdk.Duration, grpc_origin: bool) -> route53.ARecord:
+        """One multivalue A record of one address, with its health check (and the gRPC-origin Metadata)."""
+        record = route53.ARecord(
+            self,
+            f"Record{label}",
+            zone=zone,
+            record_name=self.record_name + ".",
+            target=route53.RecordTarget.from_ip_addresses(address.ip_address),
+            multi_value_answer=True,
+            set_identifier=address.set_identifier,
+            health_check=check,
+            ttl=ttl,
+        )
+        if grpc_origin:
+            record.node.default_child.add_metadata(GRPC_ORIGIN_METADATA_KEY, True)
+        return record
+
+    def _claim_names(self, where: ConstructLabel, zone: route53.IHostedZone, addresses: Sequence[OriginAddress],
+                     ttl_seconds: int) -> QuotaLedger:
+        """Claim each set identifier and the name in the stack's ledger (a second writer of the name
+        is a warning), and warn of more than 8 records or a long TTL."""
         ledger = QuotaLedger.of(self)
         zone_key = zone.hosted_zone_id
         owner = where
@@ -221,58 +244,20 @@ class MultivalueOriginRecords(Construct):
                 f"TTL {ttl_seconds}s on {self.record_name}: resolvers keep unhealthy answers that long; "
                 f"<= {TTL_WARNING_ABOVE}s recommended.",
             )
-        self.ttl_seconds = ttl_seconds
-        self.records: list[OriginRecord] = []
-        interval_duration = cdk.Duration.seconds(interval)
-        ttl_duration = cdk.Duration.seconds(ttl_seconds)
-        check_type = route53.HealthCheckType(health_check_type)
-        tag_items = [(k, v) for k, v in user_tags.items() if k != "Name"]
-        for i, address in enumerate(addresses):
-            label = _label(address.set_identifier)
-            if health_checks is not None:
-                check = health_checks[i]
-            else:
-                check = route53.HealthCheck(
-                    self,
-                    f"Check{label}",
-                    type=check_type,
-                    ip_address=address.health_check_ip or address.ip_address,
-                    port=health_check_port,
-                    resource_path=health_check_path if health_check_type != "TCP" else None,
-                    fqdn=health_check_fqdn if health_check_type != "TCP" else None,
-                    enable_sni=True if health_check_type == "HTTPS" else None,
-                    request_interval=interval_duration,
-                    failure_threshold=failure_threshold,
-                )
-                tag_health_check(check, [("Name", f"{self.record_name} {address.set_identifier}"), *tag_items])
-            record = route53.ARecord(
-                self,
-                f"Record{label}",
-                zone=zone,
-                record_name=self.record_name + ".",
-                target=route53.RecordTarget.from_ip_addresses(address.ip_address),
-                multi_value_answer=True,
-                set_identifier=address.set_identifier,
-                health_check=check,
-                ttl=ttl_duration,
-            )
-            if grpc_origin:
-                record.node.default_child.add_metadata(GRPC_ORIGIN_METADATA_KEY, True)
-            self.records.append(OriginRecord(address, record, check))
-        if health_checks is None:
-            ledger.track(self, where, {"health_checks": len(addresses)}, declared=quotas)
-        #: The post-deploy command that protects the records (``protect=True``), else None.
-        self.protect_command: str | None = None
-        if protect:
-            self.protect_command = protect_command(zone.hosted_zone_id, self.record_name)
-            cdk.CfnOutput(self, "ProtectCommand", value=self.protect_command,
-                          description=f"Run after deploy: Route 53 record set protections for {self.record_name} A")
-            cdk.Annotations.of(self).add_warning_v2(
-                "edge-origin:protect-after-deploy",
-                f"protect=True: CloudFormation cannot create Route 53 record set protections; after deploy run the "
-                f"stack output ProtectCommand ({self.protect_command.split(' --hosted-zone-id')[0]} ...). While a protection "
-                "exists Route 53 rejects every change to the name and type (InvalidChangeBatch), CloudFormation's too.",
-            )
+        return ledger
+
+    def _protect(self, zone: route53.IHostedZone) -> str:
+        """``protect=True``: the post-deploy command as an output, and a warning that CloudFormation cannot do it."""
+        command = protect_command(zone.hosted_zone_id, self.record_name)
+        cdk.CfnOutput(self, "ProtectCommand", value=command,
+                      description=f"Run after deploy: Route 53 record set protections for {self.record_name} A")
+        cdk.Annotations.of(self).add_warning_v2(
+            "edge-origin:protect-after-deploy",
+            f"protect=True: CloudFormation cannot create Route 53 record set protections; after deploy run the "
+            f"stack output ProtectCommand ({command.split(' --hosted-zone-id')[0]} ...). While a protection "
+            "exists Route 53 rejects every change to the name and type (InvalidChangeBatch), CloudFormation's too.",
+        )
+        return command
 
 
 def protect_command(zone_id: str, record_name: str) -> str:
@@ -341,3 +326,64 @@ def normalize_record_name(where: str, name: str, zone: route53.IHostedZone, prop
 
 def _label(set_identifier: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in re.split(r"[^A-Za-z0-9]+", set_identifier) if p)
+
+
+# --- the props, validation as data ----------------------------------------------------------------
+def _addresses(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> Sequence[OriginAddress]:
+    """A non-empty list of ``OriginAddress``, each set identifier and each IP once."""
+    addresses = props[prop]
+    if isinstance(addresses, (str, bytes)) or not isinstance(addresses, Sequence):
+        raise EdgeOriginPropError(where, prop, addresses, "a list of OriginAddress")
+    if not addresses:
+        raise EdgeOriginPropError(where, prop, [], "at least one address")
+    seen_ids: set[str] = set()
+    seen_ips: set[str] = set()
+    for address in addresses:
+        if not isinstance(address, OriginAddress):
+            raise EdgeOriginPropError(where, prop, address, "OriginAddress(ip_address, set_identifier) entries, not plain strings")
+        sid = address.set_identifier
+        if sid in seen_ids:
+            raise EdgeOriginPropError(where, prop, f"set identifier {sid!r} twice", "unique set identifiers")
+        if address.ip_address in seen_ips:
+            raise EdgeOriginPropError(where, prop, address.ip_address, "each IP once (two records with one IP: one NLB answers twice)")
+        seen_ids.add(sid)
+        seen_ips.add(address.ip_address)
+    return addresses
+
+
+def _request_interval(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> int:
+    return int(require_one_of(where, prop, seconds_of(where, prop, props[prop]), REQUEST_INTERVALS))
+
+
+def _health_checks(where: ConstructLabel, prop: str, props: Mapping[str, Any]) -> Sequence[route53.IHealthCheck] | None:
+    """None (the records make their own), or one ``route53.IHealthCheck`` an address."""
+    checks = props[prop]
+    if checks is None:
+        return None
+    if isinstance(checks, (str, bytes)) or not isinstance(checks, Sequence):
+        raise EdgeOriginPropError(where, prop, checks, "a list of route53.IHealthCheck")
+    for check in checks:
+        require_construct(where, prop, check, route53.IHealthCheck, "route53.IHealthCheck entries", optional=False)
+    if len(checks) != len(props["addresses"]):
+        raise EdgeOriginPropError(where, prop, f"{len(checks)} checks", f"one per address ({len(props['addresses'])})")
+    return checks
+
+
+#: ``MultivalueOriginRecords``' props, checked in this order (the first bad one is reported); a
+#: row's answer is the value the records use. ``record_name`` is normalized after (it needs the zone).
+RECORDS_PROP_CHECKS: tuple[PropCheck, ...] = (
+    ("zone", each(require_construct, route53.IHostedZone, "a route53.IHostedZone", optional=False)),
+    ("addresses", _addresses),
+    ("health_check_type", each(require_one_of, HEALTH_CHECK_TYPES)),
+    ("health_check_port", each(require_port)),
+    ("health_check_path", each(require_path, HEALTH_PATH_MAX)),
+    ("health_check_fqdn", each(require_str, r"[A-Za-z0-9_.-]{1,255}", "a DNS name", skip_none=True)),
+    ("request_interval", _request_interval),
+    ("failure_threshold", each(require_int_range, *FAILURE_THRESHOLD_RANGE)),
+    ("ttl", each(require_seconds_range, *TTL_RANGE)),
+    ("health_checks", _health_checks),
+    ("grpc_origin", each(require_bool)),
+    ("protect", each(require_bool)),
+    ("tags", lambda where, prop, p: require_tags(where, prop, p[prop]) if p[prop] is not None else {}),
+    ("account_quotas", lambda where, prop, p: account_quotas_from(where, prop, p[prop])),
+)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import aws_cdk as cdk
 from aws_cdk import aws_certificatemanager as acm
@@ -15,27 +16,22 @@ from aws_cdk import aws_route53_targets as route53_targets
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
+from edge_origin.cdk._pattern_base import _OriginPattern
 from edge_origin.cdk.edge import GrpcEdgeDistribution, normalized_domain_name, validate_distribution_props
 from edge_origin.cdk.origin_records import (
     FAILURE_THRESHOLD_RANGE,
     HEALTH_PATH_MAX,
     REQUEST_INTERVALS,
-    MultivalueOriginRecords,
-    OriginAddress,
     zone_name_of,
     zone_privacy,
 )
-from edge_origin.cdk.outputs import export_every_output, origin_outputs
 from edge_origin.cdk.profile_binding import (
     DEFAULT_PRESET,
-    apply_profile_checks,
-    bind_fleet,
     record_profile_on,
 )
-from edge_origin.cdk.props import OriginProps
 from edge_origin.cdk.quotas import AccountQuotas
-from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions, make_watch
-from edge_origin.errors import (
+from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,
@@ -46,12 +42,12 @@ from edge_origin.errors import (
     seconds_of,
     suggest_props,
 )
-from edge_origin.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
+from edge_origin.core.origin_verification import DEFAULT_ORIGIN_VERIFICATION, OriginVerification, checked_prop
 from edge_origin.profile import ConnectionProfile
 
 
 @suggest_props
-class GrpcEdgeToOrigin(Construct):
+class GrpcEdgeToOrigin(_OriginPattern):
     """The whole edge-to-origin path for a gRPC service on EKS.
 
     Composes :class:`OriginFleet` (NLBs, one EIP per NLB per zone, TCP listeners, IP target
@@ -67,6 +63,8 @@ class GrpcEdgeToOrigin(Construct):
     certificate must cover ``origin_name`` and be publicly trusted: CloudFront sends the origin
     name as SNI and Host and refuses a self-signed or private-CA certificate.
     """
+
+    KIND = "GrpcEdgeToOrigin"
 
     def __init__(
         self,
@@ -200,13 +198,13 @@ class GrpcEdgeToOrigin(Construct):
             hours: check with ``edge-origin ready``). Default: no reservation.
         """
         super().__init__(scope, construct_id)
-        where = ConstructLabel("GrpcEdgeToOrigin", self)
+        where = self._label()
         vpc_path = _validate_origin_access(
             where, origin_access, zone, nlb_count, route53_health_checker_cidrs, vpc_origin_security_group_id
         )
         nlb_count = nlb_count if nlb_count is not None else 1 if vpc_path else 2
-        props = OriginProps(
-            zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
+        props = self._checked_props(
+            where, zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
             max_azs=max_azs, nlb_count=nlb_count, listener_port=listener_port, target_port=target_port,
             service_port=service_port, namespace=namespace,
             target_health_check_protocol=target_health_check_protocol,
@@ -214,7 +212,7 @@ class GrpcEdgeToOrigin(Construct):
             record_ttl=record_ttl, name_prefix=name_prefix, tags=tags, deletion_protection=deletion_protection,
             access_logs_bucket=access_logs_bucket, export_prefix=export_prefix, account_quotas=account_quotas,
             zone_required=not vpc_path, capacity_units=capacity_units,
-        ).validate(where)
+        )
         _validate_edge_props(
             where, origin_health_check_type, origin_health_check_path, origin_health_check_interval,
             origin_health_check_failure_threshold, http_version, domain_names, certificate, domain_zone,
@@ -226,12 +224,9 @@ class GrpcEdgeToOrigin(Construct):
             )
         self.props = props
         origin_verification = checked_prop(where, origin_verification)
-        self.profile = apply_profile_checks(
-            where,
-            connection_profile if connection_profile is not None else ConnectionProfile.preset(DEFAULT_PRESET),
-            cloudfront=True,
-        )
+        self._check_profile(where, connection_profile, DEFAULT_PRESET, cloudfront=True)
         self.origin_access = origin_access
+        self._domain_zone, self._domain_names = domain_zone, domain_names
         self._origin_extras = {
             "response_completion_timeout": response_completion_timeout,
             "origin_ip_address_type": origin_ip_address_type,
@@ -240,7 +235,7 @@ class GrpcEdgeToOrigin(Construct):
             from edge_origin.cdk.vpc_origin import build_vpc_origin_path
 
             build_vpc_origin_path(
-                self, where, props,
+                self, where,
                 edge_kwargs=self._edge_kwargs(
                     props.origin_name, listener_port, http_version, domain_names, certificate, web_acl_id, log_bucket,
                     price_class, origin_verification,
@@ -248,22 +243,17 @@ class GrpcEdgeToOrigin(Construct):
                 cloudfront_prefix_list_id=cloudfront_prefix_list_id,
                 vpc_origin_security_group_id=vpc_origin_security_group_id,
             )
-            self._finish(props, service_name, namespace, domain_zone, domain_names, monitoring, where, export_prefix)
+            self._finish(where, monitoring, export_prefix)
             return
-        self.fleet = props.make_fleet(
-            self,
+        self._make_fleet(
             where,
-            idle_timeout=round(self.profile.nlb_idle_timeout_s),
             cloudfront_prefix_list_id=cloudfront_prefix_list_id,
             route53_health_checker_cidrs=route53_health_checker_cidrs,
             eip_removal_policy=eip_removal_policy,
         )
-        self.records = MultivalueOriginRecords(
-            self,
-            "Records",
-            zone=zone,
-            record_name=origin_name,
-            addresses=[OriginAddress(a.ip_address, a.set_identifier) for a in self.fleet.addresses],
+        self._make_records(
+            zone,
+            origin_name,
             health_check_type=origin_health_check_type,
             health_check_port=self.fleet.health_checked_port,
             health_check_path=origin_health_check_path,
@@ -293,7 +283,7 @@ class GrpcEdgeToOrigin(Construct):
         # The distribution is created or updated only after its origin's records exist: renaming the
         # origin in one deploy never points CloudFront at a name without records (EO-CHG3).
         self.edge.distribution.node.add_dependency(self.records)
-        self._finish(props, service_name, namespace, domain_zone, domain_names, monitoring, where, export_prefix)
+        self._finish(where, monitoring, export_prefix)
 
     def _edge_kwargs(self, origin_name: str, listener_port: int, http_version: str, domain_names: Sequence[str] | None,
                      certificate: acm.ICertificate | None, web_acl_id: str | None, log_bucket: s3.IBucket | None,
@@ -314,23 +304,42 @@ class GrpcEdgeToOrigin(Construct):
             **self._origin_extras,
         }
 
-    def _finish(self, props: OriginProps, service_name: str, namespace: str, domain_zone: route53.IHostedZone | None,
-                domain_names: Sequence[str] | None, monitoring: WatchOptions | None, where: ConstructLabel,
-                export_prefix: str | None) -> None:
-        """What both topologies share: bindings, profile metadata, the pods' verification ConfigMap,
-        custom-domain aliases, the watch and the outputs."""
-        self.bindings = bind_fleet(self, self.fleet, profile=self.profile, **props.binding_kwargs())
+    # --- this pattern's share of the shared tail (``_OriginPattern._finish``) ---------------------
+    def _edge_parts(self) -> None:
+        """The profile on the distribution's metadata, the pods' verification ConfigMap, the
+        custom-domain aliases."""
         record_profile_on(self.edge.distribution, self.profile)
         if self.edge.origin_verification is not None:  # the pods' half of origin verification
             from edge_origin.profile.interceptors import verification_configmap
 
-            self.bindings.add_manifest(
-                verification_configmap(self.edge.origin_verification.verification, f"{service_name}-origin-verify", namespace)
-            )
-        self.aliases = self._aliases(domain_zone, list(domain_names or ()))
-        origin = self.records.record_name if self.records is not None else self.edge.origin_name
-        self.watch = make_watch(self, where, monitoring, self.fleet, self.records, self.edge.distribution, origin_name=origin)
-        self._outputs(export_prefix, [n.strip().rstrip('.').lower() for n in domain_names or ()])
+            self.bindings.add_manifest(verification_configmap(
+                self.edge.origin_verification.verification, f"{self.props.service_name}-origin-verify", self.props.namespace
+            ))
+        self.aliases = self._aliases(self._domain_zone, list(self._domain_names or ()))
+
+    def _origin_name(self) -> str:
+        return self.records.record_name if self.records is not None else self.edge.origin_name
+
+    def _watched_edge(self) -> tuple[cloudfront.IDistribution, str]:
+        return (self.edge.distribution, self._origin_name())
+
+    def _edge_outputs(self) -> None:
+        """Distribution id and domain name."""
+        distribution = self.edge.distribution
+        for output_id, value, text in (
+            ("DistributionId", distribution.distribution_id, "CloudFront distribution id"),
+            ("DistributionDomainName", distribution.distribution_domain_name, "CloudFront domain name (*.cloudfront.net)"),
+        ):
+            cdk.CfnOutput(self, output_id, value=value, description=text)
+
+    def _origin_output(self) -> tuple[str, list[str]]:
+        """The origin name and the custom domains; with ``export_prefix`` every output of the
+        pattern (fleet, bindings, secret too) is exported as ``<prefix>-<id>``."""
+        return (self._origin_name(), [n.strip().rstrip('.').lower() for n in self._domain_names or ()])
+
+    def _export_names(self) -> dict[str, Any]:
+        secret_output = getattr(self.edge.origin_verification, "secret_arn_output", None)
+        return {"names": {secret_output.node.path: "OriginVerifySecretArn"} if secret_output is not None else {}}
 
     def _aliases(self, domain_zone: route53.IHostedZone | None, names: list[str]) -> list[route53.IRecordSet]:
         """Alias A and AAAA records in ``domain_zone`` for each custom domain (ids from the name, so
@@ -345,20 +354,6 @@ class GrpcEdgeToOrigin(Construct):
             made.append(route53.ARecord(self, f"Alias{label}A", zone=domain_zone, record_name=fqdn + ".", target=target))
             made.append(route53.AaaaRecord(self, f"Alias{label}Aaaa", zone=domain_zone, record_name=fqdn + ".", target=target))
         return made
-
-    def _outputs(self, export_prefix: str | None, domain_names: list[str]) -> None:
-        """Distribution id and domain name, origin name, custom domains; with ``export_prefix``
-        every output of the pattern (fleet, bindings, secret too) is exported as ``<prefix>-<id>``."""
-        distribution = self.edge.distribution
-        for output_id, value, text in (
-            ("DistributionId", distribution.distribution_id, "CloudFront distribution id"),
-            ("DistributionDomainName", distribution.distribution_domain_name, "CloudFront domain name (*.cloudfront.net)"),
-        ):
-            cdk.CfnOutput(self, output_id, value=value, description=text)
-        origin_outputs(self, self.records.record_name if self.records is not None else self.edge.origin_name, domain_names)
-        secret_output = getattr(self.edge.origin_verification, "secret_arn_output", None)
-        names = {secret_output.node.path: "OriginVerifySecretArn"} if secret_output is not None else {}
-        self.exports = export_every_output(self, export_prefix, names=names)
 
     @property
     def distribution(self) -> cloudfront.Distribution:

@@ -8,7 +8,7 @@ from constructs import Construct, IConstruct
 
 from edge_origin.cdk.eks_binding import NetworkingIngress, TargetGroupBindings
 from edge_origin.cdk.origin_fleet import OriginFleet
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError
+from edge_origin.core.errors import ConstructLabel, EdgeOriginPropError
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
 
 DEFAULT_PRESET = "streaming-telemetry"

@@ -23,7 +23,7 @@ from constructs import Construct
 from edge_origin.cdk.origin_fleet import OriginFleet, require_capacity_units
 from edge_origin.cdk.origin_records import normalize_record_name
 from edge_origin.cdk.quotas import AccountQuotas, account_quotas_from
-from edge_origin.errors import (
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     require_bool,

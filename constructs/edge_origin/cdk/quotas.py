@@ -27,7 +27,7 @@ import aws_cdk as cdk
 import jsii
 from constructs import Construct, IConstruct
 
-from edge_origin.errors import EdgeOriginPropError, is_token
+from edge_origin.core.errors import EdgeOriginPropError, is_token
 
 CONTEXT_KEY = "edge-origin:accountQuotas"
 

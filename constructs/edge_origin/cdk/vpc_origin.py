@@ -34,7 +34,12 @@ from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from constructs import Construct
 
 from edge_origin.cdk.edge import GrpcEdgeDistribution, l2_timeout
-from edge_origin.errors import ConstructLabel, EdgeOriginPropError, require_construct, require_seconds_range
+from edge_origin.core.errors import (
+    ConstructLabel,
+    EdgeOriginPropError,
+    require_construct,
+    require_seconds_range,
+)
 from edge_origin.profile.hops import CF_TIMEOUT_CEILING_S, CF_VPC_ORIGIN_TIMEOUT_RANGE
 
 ORIGIN_ACCESS = ("public-eip", "vpc-origin")
@@ -95,15 +100,14 @@ class GrpcVpcOriginDistribution(GrpcEdgeDistribution):
         )
 
 
-def build_vpc_origin_path(pattern: Any, where: ConstructLabel, props: Any, *, edge_kwargs: dict[str, Any],
+def build_vpc_origin_path(pattern: Any, where: ConstructLabel, *, edge_kwargs: dict[str, Any],
                           cloudfront_prefix_list_id: str | None, vpc_origin_security_group_id: str | None) -> None:
     """Set ``pattern.fleet`` (one internal NLB), ``pattern.records`` (None) and ``pattern.edge``
     (a ``GrpcVpcOriginDistribution``) from the pattern's validated props and connection profile."""
-    pattern.fleet = props.make_fleet(
-        pattern, where,
+    pattern._make_fleet(  # the pattern's shared step: NLB idle timeout from its connection profile
+        where,
         internet_facing=False,
         vpc_origin=True,
-        idle_timeout=round(pattern.profile.nlb_idle_timeout_s),
         cloudfront_prefix_list_id=cloudfront_prefix_list_id,
         vpc_origin_security_group_id=vpc_origin_security_group_id,
     )

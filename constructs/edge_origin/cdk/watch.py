@@ -31,10 +31,10 @@ from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from edge_origin import watch_math as wm
 from edge_origin.cdk.origin_fleet import OriginFleet
 from edge_origin.cdk.origin_records import MultivalueOriginRecords
-from edge_origin.errors import (
+from edge_origin.core import watch_math as wm
+from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
     is_token,

@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from edge_origin.findings import Severity
+    from edge_origin.core.findings import Severity
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -27,8 +27,8 @@ class UsageError(Exception):
 
 def one_line(text: str) -> str:
     """``text`` with line breaks and other control characters escaped (a file named ``a\\nb``),
-    long names shortened: ``edge_origin.escape.plain``."""
-    from edge_origin.escape import MAX_TEXT, plain
+    long names shortened: ``edge_origin.core.escape.plain``."""
+    from edge_origin.core.escape import MAX_TEXT, plain
 
     return plain(text, 4 * MAX_TEXT)
 

@@ -44,7 +44,7 @@ def _run(command: str, body: Callable[[], int]) -> int:
 
     from edge_origin.live.enact import EnactFailed, Interrupted, OutcomeUnknown, Refusal, TransientFailure
     from edge_origin.live.paging import PagingError
-    from edge_origin.live.plans import PlanError
+    from edge_origin.live.plans import LivePlanError
     from edge_origin.live.session import credential_error
 
     try:
@@ -58,7 +58,7 @@ def _run(command: str, body: Callable[[], int]) -> int:
     except OutcomeUnknown as exc:
         print(f"edge-origin {command}: outcome unknown: {exc}", file=sys.stderr)
         return EXIT_UNKNOWN
-    except (PlanError, LiveError) as exc:
+    except (LivePlanError, LiveError) as exc:
         raise UsageError(str(exc)) from None
     except (botocore.exceptions.EndpointConnectionError, botocore.exceptions.ConnectTimeoutError) as exc:
         raise UsageError(f"--endpoint-url / AWS endpoint unreachable: {exc}") from None
@@ -106,11 +106,11 @@ class _LazyClient:
 
 def _address(text: str) -> Any:
     from edge_origin.live.plan_sources import parse_address
-    from edge_origin.live.plans import PlanError
+    from edge_origin.live.plans import LivePlanError
 
     try:
         return parse_address(text)
-    except PlanError as exc:
+    except LivePlanError as exc:
         raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--address {text!r}: ")) from None
 
 
@@ -118,11 +118,11 @@ _address.__name__ = "IP@ZONE"
 
 
 def _health_check(text: str) -> Any:
-    from edge_origin.live.plans import HealthCheckSpec, PlanError
+    from edge_origin.live.plans import LiveHealthCheckSpec, LivePlanError
 
     try:
-        return HealthCheckSpec.parse(text)
-    except PlanError as exc:
+        return LiveHealthCheckSpec.parse(text)
+    except LivePlanError as exc:
         raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--health-check {text!r}: ")) from None
 
 
@@ -146,12 +146,12 @@ def _check_name_and_zone(args: argparse.Namespace) -> None:
 
 def _check_output(output: str | None) -> None:
     """Refuse a bad -o before any AWS call (empty, missing folder, FIFO, device, folder)."""
-    from edge_origin.live.plans import PlanError, check_output_path
+    from edge_origin.live.plans import LivePlanError, check_output_path
 
     if output not in (None, "-"):
         try:
             check_output_path(output)
-        except PlanError as exc:
+        except LivePlanError as exc:
             raise UsageError(str(exc)) from None
 
 
@@ -269,13 +269,13 @@ def _cmd_enact(args: argparse.Namespace) -> int:
 
 def _after_enact(args: argparse.Namespace, store: Any, client: Any, plan: Any, result: Any, reconciled: list[str]) -> int:
     """Clean the store, print the result (the batch is decided by now)."""
-    from edge_origin.live.plans import PlanError
+    from edge_origin.live.plans import LivePlanError
 
     result.notes.extend(reconciled)
     if store is not None and result.status == "applied":
         try:
             removed = store.cleanup(client, plan.zone_id, plan.name, keep=args.keep)
-        except (PlanError, OSError) as exc:
+        except (LivePlanError, OSError) as exc:
             result.notes.append(f"plan store: {exc} (the plan is applied; the store may lack it or old plans)")
             removed = []
         if removed:

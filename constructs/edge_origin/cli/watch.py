@@ -11,8 +11,8 @@ import json
 import sys
 import time
 
-from edge_origin import watch_math as wm
 from edge_origin.cli.common import UsageError, finite_float, int_range, require_extra
+from edge_origin.core import watch_math as wm
 
 FORMATS = ("text", "json", "markdown")
 MAX_FOLLOW = 1440

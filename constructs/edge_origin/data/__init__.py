@@ -1,4 +1,7 @@
-"""Published AWS values the checks need offline (see each JSON file's source, date and refresh)."""
+"""Published AWS values the checks need offline (see each JSON file's source, date and refresh).
+
+Layer 0. May import: core, data.
+"""
 
 from __future__ import annotations
 

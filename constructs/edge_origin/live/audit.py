@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.live.account import ClientSource, LiveAccount, read_account
 from edge_origin.live.session import LiveError
 from edge_origin.model import TemplateModel

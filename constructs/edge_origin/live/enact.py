@@ -39,7 +39,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -74,7 +74,7 @@ from edge_origin.live.plan_journal import (
     state_path,
     write_plan_file,
 )
-from edge_origin.live.plans import Plan, PlanError, PlanRecord, load_plan, shown_path
+from edge_origin.live.plans import LivePlanError, LivePlanRecord, Plan, load_plan, shown_path
 from edge_origin.live.redact import redact
 from edge_origin.live.zone_guards import (
     Protection,
@@ -155,11 +155,11 @@ class EnactOptions:
 
     def __post_init__(self) -> None:
         if not 0.0 < self.max_change_share <= 1.0:
-            raise PlanError(f"max_change_share: {self.max_change_share} is out of range (0, 1]")
+            raise LivePlanError(f"max_change_share: {self.max_change_share} is out of range (0, 1]")
         if not 0.0 <= self.wait_s <= 3600.0:
-            raise PlanError(f"wait: {self.wait_s} s is out of range 0..3600")
+            raise LivePlanError(f"wait: {self.wait_s} s is out of range 0..3600")
         if not 0 <= self.retries <= 100:
-            raise PlanError(f"retries: {self.retries} is out of range 0..100")
+            raise LivePlanError(f"retries: {self.retries} is out of range 0..100")
 
 
 @dataclass
@@ -259,7 +259,7 @@ def _comment(plan: Plan) -> str:
     return (base + f": {plan.comment}")[:256] if plan.comment else base
 
 
-def caller_reference(plan: Plan, record: PlanRecord) -> str:
+def caller_reference(plan: Plan, record: LivePlanRecord) -> str:
     """Idempotent CallerReference: the same name, set identifier and config give the same one."""
     assert record.health_check is not None
     body = json.dumps([plan.fqdn, record.set_identifier, record.health_check.config(record.ip)], sort_keys=True)
@@ -276,7 +276,7 @@ def _base36(number: int) -> str:
             return out
 
 
-def creation_reference(plan: Plan, record: PlanRecord, attempt: int = 1) -> str:
+def creation_reference(plan: Plan, record: LivePlanRecord, attempt: int = 1) -> str:
     """The CallerReference a new check is created with: ``caller_reference`` + the generation
     (base 36, at most 64 characters in all). Route 53 never takes the CallerReference of a DELETED
     check again (API reference, CreateHealthCheck), and enact deletes the checks it owns once no
@@ -322,7 +322,7 @@ def is_healthy(client: Any, health_check_id: str) -> bool:
     return health_state(client, health_check_id) in ("healthy", "pending")
 
 
-def desired_record(plan: Plan, record: PlanRecord, health_check_id: str) -> dict[str, Any]:
+def desired_record(plan: Plan, record: LivePlanRecord, health_check_id: str) -> dict[str, Any]:
     return {
         "Name": plan.fqdn,
         "Type": record.type,
@@ -353,41 +353,98 @@ def _batch_values(changes: list[dict[str, Any]]) -> int:
 
 # --- the engine --------------------------------------------------------------------------------
 def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None = None, attempt: int = 1) -> Prepared:
-    """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent."""
+    """Read the live state and compute the batch; refuse (``Refusal``) before anything is sent.
+
+    Named steps, each read at the edge and in the order Route 53 sees the calls (a refusal stops
+    the reads after it): read the name; the guards on it alone; read the health checks a plan
+    record may reuse; pair the plan with the live records (pure); the guards on the pairing;
+    read each record's health and judge it; build the batch (pure) and guard its size; read the
+    record set protections it meets (and guard them).
+    """
     live = read_name(client, plan.zone_id, plan.name, zone)  # looks the zone's name up when not given
-    if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
-        raise Refusal(why)
-    live_gen = live.generation
-    if live_gen is not None and plan.generation == live_gen.number and plan.digest() == live_gen.digest:
+    _refuse_blocked(live)
+    if _already_live(plan, live):
         return Prepared(plan, live, [], [], [], [], [], [], 0.0, noop=True,
                         notes=[f"generation {plan.generation} is already live with the same digest: nothing to do"])
-    if plan.generation <= live.live_generation:
-        detail = "same generation, different records: give the plan a new generation" if plan.generation == live.live_generation else ""
-        raise StalePlan(live.live_generation, detail)
-    if not plan.records:
-        raise Refusal(f"plan generation {plan.generation} has no records: enact never leaves {plan.fqdn} without addresses")
+    _refuse_stale(plan, live)
+    _refuse_empty(plan)
+    pairing = pair_records(plan, live, _read_reusable_health_checks(client, plan), attempt)
+    _refuse_other_address_types(plan, live)
+    notes: list[str] = []
+    share = _guard_change_share(plan, live, pairing, options, notes)
+    _judge_health(plan, pairing, _read_health(client, plan, pairing), attempt, notes)
+    changes = build_batch(plan, live, pairing)
+    _refuse_oversized(changes)
+    notes.extend(plan.notes())
+    guarded = _protections_met(client, plan, changes, options, notes)
+    return Prepared(plan, live, changes, pairing.to_create, pairing.added, pairing.modified, pairing.removed, pairing.kept,
+                    share, notes=notes, kept_records=[pairing.live_by_sid[sid] for sid in pairing.kept],
+                    reused_health_checks={sid: hc for sid, hc in pairing.reused.items()
+                                          if sid in pairing.added or sid in pairing.modified},
+                    protected=guarded)
 
-    existing = _existing_health_checks(client) if any(r.health_check_id is None for r in plan.records) else {}
+
+@dataclass
+class Pairing:
+    """The plan's records paired with the name's live record sets (by set identifier and type)."""
+
+    wanted: dict[str, dict[str, Any]]  # set identifier -> the record set enact writes
+    to_create: list[dict[str, Any]]  # health checks to create before the batch
+    reused: dict[str, str]  # set identifier -> an existing check found by its CallerReference
+    live_by_sid: dict[Any, dict[str, Any]]  # set identifier -> its live record set
+    extra: list[dict[str, Any]]  # live record sets no plan record pairs with: deleted
+    kept: list[str] = field(default_factory=list)
+    modified: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+
+    @property
+    def removed(self) -> list[str]:
+        return [_label(r) for r in self.extra]
+
+    @property
+    def changed(self) -> int:
+        return len(self.added) + len(self.modified) + len(self.extra)
+
+
+# the reads
+def _read_reusable_health_checks(client: Any, plan: Plan) -> dict[str, dict[str, Any]]:
+    """Existing checks by CallerReference, read only when a plan record has no health check id."""
+    return _existing_health_checks(client) if any(r.health_check_id is None for r in plan.records) else {}
+
+
+def _read_health(client: Any, plan: Plan, pairing: Pairing) -> Iterator[tuple[int, LivePlanRecord, str, str | None]]:
+    """``(index, record, check id, health_state)`` of every record whose check exists, read one at a
+    time as the judge asks for it (a judge that refuses reads no further)."""
+    for index, record in enumerate(plan.records):
+        hc_id = pairing.wanted[record.set_identifier]["HealthCheckId"]
+        if not hc_id.startswith("<"):
+            yield index, record, hc_id, health_state(client, hc_id)
+
+
+# the pure steps
+def _new_health_check(plan: Plan, record: LivePlanRecord, attempt: int) -> dict[str, Any]:
+    return {"set_identifier": record.set_identifier, "CallerReference": creation_reference(plan, record, attempt),
+            "HealthCheckConfig": record.health_check.config(record.ip)}  # type: ignore[union-attr]
+
+
+def pair_records(plan: Plan, live: LiveName, existing: dict[str, dict[str, Any]], attempt: int = 1) -> Pairing:
+    """Each plan record's wanted record set (its health check given, reused by CallerReference or
+    to be created), paired with the live one of the same set identifier and type: kept (the same),
+    modified or added; the live record sets left over are deleted."""
     to_create: list[dict[str, Any]] = []
-    reused: dict[str, str] = {}  # set identifier -> an existing check found by its CallerReference
+    reused: dict[str, str] = {}
     wanted: dict[str, dict[str, Any]] = {}
     for record in plan.records:
         hc_id = record.health_check_id
         if hc_id is None:
-            ref = caller_reference(plan, record)
-            found = existing.get(ref[:_BASE_REFERENCE_LENGTH])
+            found = existing.get(caller_reference(plan, record)[:_BASE_REFERENCE_LENGTH])
             if found is not None:
                 hc_id = found["Id"]
                 reused[record.set_identifier] = hc_id
             else:
                 hc_id = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
-                to_create.append({
-                    "set_identifier": record.set_identifier,
-                    "CallerReference": creation_reference(plan, record, attempt),
-                    "HealthCheckConfig": record.health_check.config(record.ip),  # type: ignore[union-attr]
-                })
+                to_create.append(_new_health_check(plan, record, attempt))
         wanted[record.set_identifier] = desired_record(plan, record, hc_id)
-
     live_by_sid: dict[Any, dict[str, Any]] = {}
     extra: list[dict[str, Any]] = []
     for rec in live.records:
@@ -396,16 +453,56 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
             live_by_sid[sid] = rec
         else:
             extra.append(rec)
-    kept, modified, added = [], [], []
+    pairing = Pairing(wanted, to_create, reused, live_by_sid, extra)
     for sid, want in wanted.items():
         current = live_by_sid.get(sid)
         if current is None:
-            added.append(sid)
+            pairing.added.append(sid)
         elif _same_record(current, want):
-            kept.append(sid)
+            pairing.kept.append(sid)
         else:
-            modified.append(sid)
-    removed = [_label(r) for r in extra]
+            pairing.modified.append(sid)
+    return pairing
+
+
+def build_batch(plan: Plan, live: LiveName, pairing: Pairing) -> list[dict[str, Any]]:
+    """The one change batch: the generation record swapped, the left-over record sets deleted,
+    the modified ones deleted and created, the new ones created."""
+    live_gen = live.generation
+    next_gen = Generation(plan.generation, plan.digest(), live_gen.number if live_gen else None, live_gen.digest if live_gen else None)
+    changes: list[dict[str, Any]] = []
+    if live.generation_record is not None:
+        changes.append({"Action": "DELETE", "ResourceRecordSet": live.generation_record})
+    changes.append({"Action": "CREATE", "ResourceRecordSet": next_gen.record_set(plan.name)})
+    changes.extend({"Action": "DELETE", "ResourceRecordSet": rec} for rec in pairing.extra)
+    changes.extend({"Action": "DELETE", "ResourceRecordSet": pairing.live_by_sid[sid]} for sid in pairing.modified)
+    changes.extend({"Action": "CREATE", "ResourceRecordSet": pairing.wanted[sid]} for sid in pairing.modified + pairing.added)
+    return changes
+
+
+# the guards: each one refusal (or a note it leaves)
+def _refuse_blocked(live: LiveName) -> None:
+    if (why := plan_blocker(live)) is not None:  # a CNAME, or a generation record not ours
+        raise Refusal(why)
+
+
+def _already_live(plan: Plan, live: LiveName) -> bool:
+    live_gen = live.generation
+    return live_gen is not None and plan.generation == live_gen.number and plan.digest() == live_gen.digest
+
+
+def _refuse_stale(plan: Plan, live: LiveName) -> None:
+    if plan.generation <= live.live_generation:
+        detail = "same generation, different records: give the plan a new generation" if plan.generation == live.live_generation else ""
+        raise StalePlan(live.live_generation, detail)
+
+
+def _refuse_empty(plan: Plan) -> None:
+    if not plan.records:
+        raise Refusal(f"plan generation {plan.generation} has no records: enact never leaves {plan.fqdn} without addresses")
+
+
+def _refuse_other_address_types(plan: Plan, live: LiveName) -> None:
     lacking = sorted({r.get("Type", "A") for r in live.records} - set(plan.types()))
     if lacking:
         stays = [r for r in live.records if r.get("Type") in lacking]
@@ -416,10 +513,14 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
             "IPv6 addresses (--address 2001:db8::10@us-east-1a, or --from-load-balancers with dualstack NLBs) so every "
             "address type moves in the same batch"
         )
-    changed = len(added) + len(modified) + len(removed)
-    total = len(live.records) + len(added)
+
+
+def _guard_change_share(plan: Plan, live: LiveName, pairing: Pairing, options: EnactOptions, notes: list[str]) -> float:
+    """The share of record sets the batch changes; above ``max_change_share`` a refusal unless
+    ``allow_full_change`` (then a note), and a routing-policy migration noted."""
+    changed = pairing.changed
+    total = len(live.records) + len(pairing.added)
     share = changed / total  # total >= 1: the plan has records, each one live (paired) or added
-    notes: list[str] = []
     policies = {routing_policy(r) for r in live.records}
     migration = bool(policies - {"multivalue"})
     if live.records and share > options.max_change_share:
@@ -436,47 +537,33 @@ def prepare(client: Any, plan: Plan, options: EnactOptions, *, zone: str | None 
         notes.append(f"{share:.0%} of the record sets change at once (--allow-full-change)")
     if migration:  # a policy other than multivalue is live, so the name has records
         notes.append(f"routing-policy migration: {'/'.join(sorted(policies))} -> multivalue in one batch")
+    return share
 
+
+def _judge_health(plan: Plan, pairing: Pairing, states: Iterable[tuple[int, LivePlanRecord, str, str | None]],
+                  attempt: int, notes: list[str]) -> None:
+    """Refuse a plan none of whose records is healthy now. A reused check deleted since it was
+    found (another enactor's clean-up) becomes a new one in ``pairing``; a given check id that
+    does not exist is a ``LivePlanError`` naming the record."""
     healthy = []
-    for index, record in enumerate(plan.records):
-        hc_id = wanted[record.set_identifier]["HealthCheckId"]
-        if hc_id.startswith("<"):
-            continue
-        state = health_state(client, hc_id)
-        if state is None and reused.pop(record.set_identifier, None) is not None:
-            # found by its reference a moment ago, deleted since (another enactor's clean-up): make a new one
-            wanted[record.set_identifier]["HealthCheckId"] = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
-            to_create.append({"set_identifier": record.set_identifier, "CallerReference": creation_reference(plan, record, attempt),
-                              "HealthCheckConfig": record.health_check.config(record.ip)})  # type: ignore[union-attr]
+    for index, record, hc_id, state in states:
+        if state is None and pairing.reused.pop(record.set_identifier, None) is not None:
+            pairing.wanted[record.set_identifier]["HealthCheckId"] = NEW_HEALTH_CHECK.format(sid=record.set_identifier)
+            pairing.to_create.append(_new_health_check(plan, record, attempt))
             continue
         if state is None:
-            raise PlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
+            raise LivePlanError(f"records[{index}].health_check_id: {hc_id!r}: no such health check")
         if state != "unhealthy":
             healthy.append(hc_id)
-    if not healthy and not to_create:
+    if not healthy and not pairing.to_create:
         raise Refusal(f"no record of plan generation {plan.generation} is healthy now (Route 53 health checks): refusing to move {plan.fqdn} onto them")
-    if to_create and not healthy:
-        notes.append(f"health is known for none of the records yet: {len(to_create)} health checks are new")
+    if pairing.to_create and not healthy:
+        notes.append(f"health is known for none of the records yet: {len(pairing.to_create)} health checks are new")
 
-    changes: list[dict[str, Any]] = []
-    next_gen = Generation(plan.generation, plan.digest(), live_gen.number if live_gen else None, live_gen.digest if live_gen else None)
-    if live.generation_record is not None:
-        changes.append({"Action": "DELETE", "ResourceRecordSet": live.generation_record})
-    changes.append({"Action": "CREATE", "ResourceRecordSet": next_gen.record_set(plan.name)})
-    for rec in extra:
-        changes.append({"Action": "DELETE", "ResourceRecordSet": rec})
-    for sid in modified:
-        changes.append({"Action": "DELETE", "ResourceRecordSet": live_by_sid[sid]})
-    for sid in modified + added:
-        changes.append({"Action": "CREATE", "ResourceRecordSet": wanted[sid]})
+
+def _refuse_oversized(changes: list[dict[str, Any]]) -> None:
     if _batch_values(changes) > MAX_BATCH_VALUES:
         raise Refusal(f"the batch would hold {_batch_values(changes)} values, Route 53 takes at most {MAX_BATCH_VALUES} in one batch")
-    notes.extend(plan.notes())
-    guarded = _protections_met(client, plan, changes, options, notes)
-    return Prepared(plan, live, changes, to_create, added, modified, removed, kept, share, notes=notes,
-                    kept_records=[live_by_sid[sid] for sid in kept],
-                    reused_health_checks={sid: hc for sid, hc in reused.items() if sid in added or sid in modified},
-                    protected=guarded)
 
 
 def _guards_met(client: Any, plan: Plan) -> list[str]:
@@ -827,7 +914,7 @@ def _interrupted(client: Any, prepared: Prepared, result: EnactResult, stop: Bas
             verdict = None
         if journal is not None:
             journal.outcome({"applied": "applied", None: "unknown"}.get(verdict, "not-applied"), [what])
-    except (Stop, KeyboardInterrupt, *AWS_ERRORS, PagingError, NameStateError, OSError, PlanError):
+    except (Stop, KeyboardInterrupt, *AWS_ERRORS, PagingError, NameStateError, OSError, LivePlanError):
         pass
     finally:
         if guard is not None:
@@ -1054,30 +1141,30 @@ class PlanStore:
         self.directory = Path(directory)
 
     def check_writable(self, name: str | None = None, generation: int | None = None) -> None:
-        """PlanError unless the store directory (and ``name``'s folder in it, when given) exists or
+        """LivePlanError unless the store directory (and ``name``'s folder in it, when given) exists or
         can be made, and is writable: checked before the batch, so a bad store never follows an apply."""
         if not self.given.strip() or "\x00" in self.given:
-            raise PlanError(f"--plan-store {self.given!r}: not a usable folder name")
+            raise LivePlanError(f"--plan-store {self.given!r}: not a usable folder name")
         shown = shown_path(self.given)
         try:
             exists_not_folder = self.directory.exists() and not self.directory.is_dir()
             if not exists_not_folder:
                 self.directory.mkdir(parents=True, exist_ok=True)
         except (OSError, ValueError) as exc:
-            raise PlanError(f"--plan-store {shown}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
+            raise LivePlanError(f"--plan-store {shown}: cannot create ({getattr(exc, 'strerror', None) or exc})") from None
         if exists_not_folder:
-            raise PlanError(f"--plan-store {shown}: exists and is not a folder")
+            raise LivePlanError(f"--plan-store {shown}: exists and is not a folder")
         if not os.access(self.directory, os.W_OK | os.X_OK):
-            raise PlanError(f"--plan-store {shown}: not writable")
+            raise LivePlanError(f"--plan-store {shown}: not writable")
         if name is not None:
             folder = self._dir(name)
             if folder.exists() and not folder.is_dir():
-                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} exists and is not a folder")
+                raise LivePlanError(f"--plan-store {shown}: {shown_path(folder)} exists and is not a folder")
             if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-                raise PlanError(f"--plan-store {shown}: {shown_path(folder)} is not writable")
+                raise LivePlanError(f"--plan-store {shown}: {shown_path(folder)} is not writable")
             target = folder / f"{generation}.json"
             if generation is not None and (target.exists() or target.is_symlink()) and not target.is_file():
-                raise PlanError(f"--plan-store {shown}: {shown_path(target)} exists and is not a regular file")
+                raise LivePlanError(f"--plan-store {shown}: {shown_path(target)} exists and is not a regular file")
 
     def _dir(self, name: str) -> Path:
         return self.directory / name.lower().rstrip(".")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.live.account import ZONE_KEY, LiveAccount
 from edge_origin.live.zone_guards import enabled_guardrails, features, protections
 from edge_origin.rules.base import origin_resolutions

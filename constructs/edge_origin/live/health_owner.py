@@ -136,7 +136,7 @@ AUDIT_TITLE = "health checks edge-origin enact created are used by a record"
 def audit_findings(client: Any, template: str, any_checks: bool = True) -> list[Any]:
     """``edge-origin audit``: one info finding per owned check no record uses (read-only: List
     calls). ``any_checks`` False (the account reader found no health check): no call at all."""
-    from edge_origin.findings import Finding, Severity
+    from edge_origin.core.findings import Finding, Severity
 
     if not any_checks:
         return []

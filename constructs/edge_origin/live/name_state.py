@@ -18,7 +18,7 @@ import botocore.session
 
 from edge_origin.answers.routing import ROUTING_ELEMENTS, read_routing
 from edge_origin.live.paging import PagingError, list_record_sets
-from edge_origin.live.plans import GENERATION_LABEL, PlanError
+from edge_origin.live.plans import GENERATION_LABEL, LivePlanError
 
 GENERATION_TTL = 60
 _CURRENT = re.compile(r'^"edge-origin generation=(\d{1,16}) digest=([0-9a-f]{1,64})"$')
@@ -152,22 +152,22 @@ class LiveName:
 
 
 def zone_name(client: Any, zone_id: str) -> str:
-    """The hosted zone's name (trailing dot); PlanError when there is no such zone."""
+    """The hosted zone's name (trailing dot); LivePlanError when there is no such zone."""
     try:
         zone = client.get_hosted_zone(Id=zone_id)["HostedZone"]
     except botocore.exceptions.ClientError as exc:
         code = exc.response.get("Error", {}).get("Code")
         if code in ("NoSuchHostedZone", "InvalidInput"):
-            raise PlanError(f"hosted_zone_id: {zone_id!r}: no such hosted zone ({code})") from None
+            raise LivePlanError(f"hosted_zone_id: {zone_id!r}: no such hosted zone ({code})") from None
         raise
     return fqdn(zone["Name"])
 
 
 def check_inside(name: str, zone: str) -> None:
-    """PlanError unless ``name`` is the zone's apex or below it."""
+    """LivePlanError unless ``name`` is the zone's apex or below it."""
     n = fqdn(name)
     if not (n == zone or n.endswith("." + zone)):
-        raise PlanError(f"name: {name.rstrip('.')!r} is not inside the hosted zone {zone.rstrip('.')}")
+        raise LivePlanError(f"name: {name.rstrip('.')!r} is not inside the hosted zone {zone.rstrip('.')}")
 
 
 CONSISTENT_READ_ATTEMPTS = 20

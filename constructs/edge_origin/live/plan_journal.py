@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.live import steps
-from edge_origin.live.plans import Plan, PlanRecord, loads_plan
+from edge_origin.live.plans import LivePlanRecord, Plan, loads_plan
 from edge_origin.live.redact import redact
 
 PENDING = ("intent", "sent", "unknown")
@@ -150,7 +150,7 @@ def plan_from_records(name: str, zone_id: str, generation: int, records: list[di
         if len(values) != 1 or r.get("AliasTarget"):
             continue
         ttl = int(r.get("TTL", ttl))
-        out.append(PlanRecord(str(r.get("SetIdentifier") or values[0]), values[0], None, r.get("HealthCheckId") or None, None))
+        out.append(LivePlanRecord(str(r.get("SetIdentifier") or values[0]), values[0], None, r.get("HealthCheckId") or None, None))
     return Plan(name.rstrip("."), zone_id, generation, ttl, tuple(out),
                 comment="recorded from Route 53 by edge-origin (no plan file of this generation was found)")
 

@@ -2,7 +2,7 @@
 synthesized templates resolved through the deployed stacks, and ``show`` of what is live.
 
 Every function takes boto3 clients (made by ``LiveSession``) so tests hand in moto's, a botocore
-``Stubber``'d client, or ``StrictRoute53``. Bad input raises ``PlanError`` (exit 2); a live state
+``Stubber``'d client, or ``StrictRoute53``. Bad input raises ``LivePlanError`` (exit 2); a live state
 that cannot give a safe plan (an NLB without Elastic IPs, no alias records to follow) raises
 ``enact.Refusal`` (exit 1) with what to do instead.
 """
@@ -18,17 +18,18 @@ from typing import Any
 
 import botocore.exceptions
 
+from edge_origin import _moved
 from edge_origin.live.enact import Refusal
 from edge_origin.live.name_state import LiveName, fqdn, plan_blocker, read_name, routing_policy, zone_name
 from edge_origin.live.paging import paginate
-from edge_origin.live.plans import HealthCheckSpec, Plan, PlanError, PlanRecord, parse_plan
+from edge_origin.live.plans import LiveHealthCheckSpec, LivePlanError, LivePlanRecord, Plan, parse_plan
 
 DEFAULT_TTL = 60
 _ZONE = re.compile(r"^[a-z]{2}(-[a-z0-9]+)+$")
 
 
 @dataclass(frozen=True)
-class Address:
+class AddressAtZone:
     """One origin address and its Availability Zone (``--address IP@ZONE``)."""
 
     ip: str
@@ -36,19 +37,19 @@ class Address:
     source: str = ""  # e.g. the load balancer's name
 
 
-def parse_address(text: str) -> Address:
-    """``203.0.113.10@us-east-1a`` or ``2001:db8::10@us-east-1a`` -> Address (IPv6 in its short
-    form, as Route 53 spells it); PlanError naming ``--address`` otherwise."""
+def parse_address(text: str) -> AddressAtZone:
+    """``203.0.113.10@us-east-1a`` or ``2001:db8::10@us-east-1a`` -> AddressAtZone (IPv6 in its short
+    form, as Route 53 spells it); LivePlanError naming ``--address`` otherwise."""
     ip, sep, zone = text.rpartition("@")
     if not sep or not zone or not ip:
-        raise PlanError(f"--address {text!r}: no zone; expected IP@ZONE such as 203.0.113.10@us-east-1a or 2001:db8::10@us-east-1a")
+        raise LivePlanError(f"--address {text!r}: no zone; expected IP@ZONE such as 203.0.113.10@us-east-1a or 2001:db8::10@us-east-1a")
     try:
         ip = str(ipaddress.ip_address(ip))
     except ValueError:
-        raise PlanError(f"--address {text!r}: {ip!r} is not an IPv4 or IPv6 address") from None
+        raise LivePlanError(f"--address {text!r}: {ip!r} is not an IPv4 or IPv6 address") from None
     if not _ZONE.match(zone) or len(zone) > 64:
-        raise PlanError(f"--address {text!r}: {zone!r} is not an Availability Zone name such as us-east-1a")
-    return Address(ip, zone)
+        raise LivePlanError(f"--address {text!r}: {zone!r} is not an Availability Zone name such as us-east-1a")
+    return AddressAtZone(ip, zone)
 
 
 def _unique_sid(base: str, used: set[str]) -> str:
@@ -60,7 +61,7 @@ def _unique_sid(base: str, used: set[str]) -> str:
     return sid
 
 
-def _build_plan(live: LiveName, zone_id: str, name: str, addresses: Sequence[Address], health_check: HealthCheckSpec,
+def _build_plan(live: LiveName, zone_id: str, name: str, addresses: Sequence[AddressAtZone], health_check: LiveHealthCheckSpec,
                 ttl: int | None, sid_of: dict[str, str]) -> Plan:
     """A multivalue plan at live + 1: live multivalue records with the same IP keep their set
     identifier and health check; new ones get ``sid_of[ip]`` (or ``origin-<zone>``)."""
@@ -74,14 +75,14 @@ def _build_plan(live: LiveName, zone_id: str, name: str, addresses: Sequence[Add
     seen: set[str] = set()
     for addr in addresses:
         if addr.ip in seen:
-            raise PlanError(f"--address {addr.ip}@{addr.zone}: {addr.ip} is given twice")
+            raise LivePlanError(f"--address {addr.ip}@{addr.zone}: {addr.ip} is given twice")
         seen.add(addr.ip)
         current = by_ip.get(addr.ip)
         if current is not None and current.get("HealthCheckId"):
-            records.append(PlanRecord(current["SetIdentifier"], addr.ip, addr.zone, current["HealthCheckId"], None))
+            records.append(LivePlanRecord(current["SetIdentifier"], addr.ip, addr.zone, current["HealthCheckId"], None))
             continue
         sid = current["SetIdentifier"] if current is not None else _unique_sid(sid_of.get(addr.ip, f"origin-{addr.zone}"), used)
-        records.append(PlanRecord(sid, addr.ip, addr.zone, None, health_check))
+        records.append(LivePlanRecord(sid, addr.ip, addr.zone, None, health_check))
     if ttl is None:
         ttls = {r["TTL"] for r in live.records if r.get("TTL") is not None}
         ttl = ttls.pop() if len(ttls) == 1 and 0 <= next(iter(ttls)) <= 86400 else DEFAULT_TTL
@@ -89,21 +90,21 @@ def _build_plan(live: LiveName, zone_id: str, name: str, addresses: Sequence[Add
     return parse_plan(plan.to_json(), "generated plan")  # the same checks as a plan file
 
 
-def plan_from_live(route53: Any, zone_id: str, name: str, *, addresses: Sequence[Address] | None = None,
-                   elbv2: Any = None, health_check: HealthCheckSpec | None = None, ttl: int | None = None) -> Plan:
+def plan_from_live(route53: Any, zone_id: str, name: str, *, addresses: Sequence[AddressAtZone] | None = None,
+                   elbv2: Any = None, health_check: LiveHealthCheckSpec | None = None, ttl: int | None = None) -> Plan:
     """A multivalue plan for ``name`` from ``addresses`` or (``elbv2`` given) from the NLBs its
     alias records point at. Generation: the live one + 1."""
     zone = zone_name(route53, zone_id)
     live = read_name(route53, zone_id, name, zone)
     if (why := plan_blocker(live)) is not None:
         raise Refusal(why)
-    health_check = health_check or HealthCheckSpec()
+    health_check = health_check or LiveHealthCheckSpec()
     sid_of: dict[str, str] = {}
     if addresses:
         chosen = list(addresses)
     else:
         if elbv2 is None:
-            raise PlanError("give --address IP@ZONE (one or more) or --from-load-balancers")
+            raise LivePlanError("give --address IP@ZONE (one or more) or --from-load-balancers")
         chosen = load_balancer_addresses(elbv2, live)
         sid_of = {a.ip: f"{a.source}-{a.zone}" for a in chosen}
     return _build_plan(live, zone_id, name, chosen, health_check, ttl, sid_of)
@@ -114,7 +115,7 @@ def _lb_dns(name: str) -> str:
     return name.removeprefix("dualstack.")
 
 
-def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
+def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[AddressAtZone]:
     """The Elastic IPs of the NLBs the name's alias records point at, one per zone, and, when
     the name has AAAA alias records, the NLBs' IPv6 addresses (a dualstack NLB has one a zone,
     ``LoadBalancerAddresses[].IPv6Address``); Refusal when an AAAA alias points at an NLB with none."""
@@ -129,7 +130,7 @@ def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
     for page in paginate(elbv2, "describe_load_balancers"):
         for lb in page.get("LoadBalancers", []):
             by_dns[lb["DNSName"].lower().rstrip(".")] = lb
-    out: list[Address] = []
+    out: list[AddressAtZone] = []
     for target in dict.fromkeys(targets):
         lb = by_dns.get(target)
         if lb is None:
@@ -147,7 +148,7 @@ def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
                     "change, so records cannot pin them. Give the NLB one Elastic IP per zone (SubnetMappings with an "
                     "AllocationId, set when the NLB is created; edge-origin's OriginFleet does this), or pass --address IP@ZONE"
                 )
-            out.extend(Address(e["IpAddress"], az["ZoneName"], lb["LoadBalancerName"]) for e in eips)
+            out.extend(AddressAtZone(e["IpAddress"], az["ZoneName"], lb["LoadBalancerName"]) for e in eips)
             if target in ipv6_targets:
                 v6 = [a["IPv6Address"] for a in az.get("LoadBalancerAddresses", []) if a.get("IPv6Address")]
                 if not v6:
@@ -156,13 +157,13 @@ def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[Address]:
                         f"{az.get('ZoneName')} (IpAddressType {lb.get('IpAddressType', 'ipv4')}): pass --address IPV6@ZONE for "
                         "each IPv6 origin address, or the AAAA sets would stay weighted"
                     )
-                out.extend(Address(str(ipaddress.ip_address(a)), az["ZoneName"], f"{lb['LoadBalancerName']}-ipv6") for a in v6)
+                out.extend(AddressAtZone(str(ipaddress.ip_address(a)), az["ZoneName"], f"{lb['LoadBalancerName']}-ipv6") for a in v6)
     return out
 
 
 # --- from synthesized templates ----------------------------------------------------------------
 def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation: Any, ec2: Any, zone_id: str, name: str, *,
-                       health_check: HealthCheckSpec | None = None, ttl: int | None = None) -> Plan:
+                       health_check: LiveHealthCheckSpec | None = None, ttl: int | None = None) -> Plan:
     """A plan from the synthesized A and AAAA records of ``name``, each EIP resolved through the deployed
     stack's physical ids (``describe_stack_resources``) and checked with ``describe_addresses``."""
     from edge_origin.model import ModelError, ResourceRef, load_model
@@ -170,18 +171,18 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
     try:
         model = load_model(paths)
     except ModelError as exc:
-        raise PlanError(str(exc)) from None
+        raise LivePlanError(str(exc)) from None
     records = [r for r in model.record_sets(fqdn(name).rstrip(".")) if r.type in ("A", "AAAA")]  # every address type
     if not records:
-        raise PlanError(f"--name {name}: no A or AAAA records of that name in {', '.join(map(str, paths))}")
+        raise LivePlanError(f"--name {name}: no A or AAAA records of that name in {', '.join(map(str, paths))}")
     zone = zone_name(route53, zone_id)
     live = read_name(route53, zone_id, name, zone)
     if (why := plan_blocker(live)) is not None:
         raise Refusal(why)
     physical: dict[str, dict[str, str]] = {}
-    addresses: list[Address] = []
+    addresses: list[AddressAtZone] = []
     sid_of: dict[str, str] = {}
-    specs: dict[str, HealthCheckSpec] = {}
+    specs: dict[str, LiveHealthCheckSpec] = {}
     deployed_checks: dict[str, str] = {}
     for record in records:
         for value in record.values:
@@ -193,14 +194,14 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
                     ids = physical[res.stack] = _stack_physical_ids(cloudformation, res.stack)
                 pid = ids.get(res.logical_id)
                 if pid is None:
-                    raise PlanError(f"{res.template}: {res.logical_id}: stack {res.stack} has no deployed resource of that logical id")
+                    raise LivePlanError(f"{res.template}: {res.logical_id}: stack {res.stack} has no deployed resource of that logical id")
                 ip = _eip_address(ec2, pid, f"{res.stack}/{res.logical_id}")
                 eip = model.eip(value)
                 az = eip.zone if eip is not None else None
             else:
-                raise PlanError(f"{record.resource.template}: {record.logical_id}: record value {value!r} is neither an IP nor an EIP")
+                raise LivePlanError(f"{record.resource.template}: {record.logical_id}: record value {value!r} is neither an IP nor an EIP")
             zone_label = az or "unknown"
-            addresses.append(Address(ip, zone_label))
+            addresses.append(AddressAtZone(ip, zone_label))
             if isinstance(record.set_identifier, str):
                 sid_of[ip] = record.set_identifier if len(record.values) == 1 else f"{record.set_identifier}-{ip}"
             else:
@@ -216,16 +217,16 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
                 deployed_checks[ip] = hc_ref
             hc = record.health_check
             if hc is not None and hc.type in ("TCP", "HTTP", "HTTPS") and isinstance(hc.port, int):
-                specs[ip] = HealthCheckSpec(hc.type, hc.port, hc.request_interval or 30, hc.failure_threshold or 3,
+                specs[ip] = LiveHealthCheckSpec(hc.type, hc.port, hc.request_interval or 30, hc.failure_threshold or 3,
                                             hc.resource_path if isinstance(hc.resource_path, str) and hc.type != "TCP" else None)
-    default = health_check or HealthCheckSpec()
+    default = health_check or LiveHealthCheckSpec()
     plan = _build_plan(live, zone_id, name, addresses, default, ttl if ttl is not None else _template_ttl(records), sid_of)
     records_out = []
     for r in plan.records:
         if r.health_check_id is None and r.ip in deployed_checks:
-            r = PlanRecord(r.set_identifier, r.ip, r.zone, deployed_checks[r.ip], None)
+            r = LivePlanRecord(r.set_identifier, r.ip, r.zone, deployed_checks[r.ip], None)
         elif r.health_check_id is None and r.ip in specs:
-            r = PlanRecord(r.set_identifier, r.ip, r.zone, None, specs[r.ip])
+            r = LivePlanRecord(r.set_identifier, r.ip, r.zone, None, specs[r.ip])
         records_out.append(r)
     plan = Plan(plan.name, plan.hosted_zone_id, plan.generation, plan.ttl, tuple(records_out))
     return parse_plan(plan.to_json(), "generated plan")
@@ -241,7 +242,7 @@ def _stack_physical_ids(cloudformation: Any, stack: str) -> dict[str, str]:
         resources = cloudformation.describe_stack_resources(StackName=stack)["StackResources"]
     except botocore.exceptions.ClientError as exc:
         err = exc.response.get("Error", {})
-        raise PlanError(f"stack {stack}: not deployed here ({err.get('Code')}: {err.get('Message')})") from None
+        raise LivePlanError(f"stack {stack}: not deployed here ({err.get('Code')}: {err.get('Message')})") from None
     return {r["LogicalResourceId"]: r["PhysicalResourceId"] for r in resources if r.get("PhysicalResourceId")}
 
 
@@ -254,9 +255,9 @@ def _eip_address(ec2: Any, physical_id: str, where: str) -> str:
             found = ec2.describe_addresses(PublicIps=[physical_id])["Addresses"]
     except botocore.exceptions.ClientError as exc:
         err = exc.response.get("Error", {})
-        raise PlanError(f"{where}: Elastic IP {physical_id} not found ({err.get('Code')}: {err.get('Message')})") from None
+        raise LivePlanError(f"{where}: Elastic IP {physical_id} not found ({err.get('Code')}: {err.get('Message')})") from None
     if not found or not found[0].get("PublicIp"):
-        raise PlanError(f"{where}: Elastic IP {physical_id} not found")
+        raise LivePlanError(f"{where}: Elastic IP {physical_id} not found")
     return found[0]["PublicIp"]
 
 
@@ -285,3 +286,6 @@ def show_text(live: LiveName) -> str:
         rtype = f" {rec.get('Type')}" if rec.get("Type") != "A" else ""
         lines.append(f"    [{sid}]{rtype} {routing_policy(rec)}{extra}: {what}{hc}")
     return "\n".join(lines) + "\n"
+
+
+__getattr__ = _moved.old_names(__name__)  # old class names, until 0.3

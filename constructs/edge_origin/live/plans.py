@@ -5,7 +5,7 @@ A plan is the desired state of one origin name: multivalue A records (IPv4) and 
 ``generation``. The format is the JSON Schema shipped as ``edge_origin/data/plan.schema.json``;
 ``parse_plan`` checks a document against it with a small validator of its own (the keywords the
 schema uses) and then what a schema cannot say (unique set identifiers and IPs, usable
-addresses, no duplicate JSON keys). Every problem is ``PlanError``: one line naming the file and
+addresses, no duplicate JSON keys). Every problem is ``LivePlanError``: one line naming the file and
 the field, such as ``plan.json: records[2].ip: '203.0.113.300' is not an IPv4 or IPv6 address``.
 ``Plan.notes()`` says what is accepted but worth knowing (more than 8 records of one type).
 
@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from edge_origin import _moved
 from edge_origin.data import load as load_data
 
 SCHEMA_FILE = "plan.schema.json"
@@ -41,7 +42,7 @@ _TYPE_NAMES = {
 }
 
 
-class PlanError(ValueError):
+class LivePlanError(ValueError):
     """A plan that cannot be used: one line naming the file and the field."""
 
 
@@ -233,7 +234,7 @@ MULTIVALUE_ANSWER_LIMIT = 8  # Route 53 answers with up to eight healthy records
 
 # --- the plan ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class HealthCheckSpec:
+class LiveHealthCheckSpec:
     """A Route 53 health check for one record's IP."""
 
     type: str = "TCP"
@@ -267,7 +268,7 @@ class HealthCheckSpec:
         return out
 
     @classmethod
-    def from_config(cls, config: dict[str, Any]) -> HealthCheckSpec | None:
+    def from_config(cls, config: dict[str, Any]) -> LiveHealthCheckSpec | None:
         """The spec of a live ``HealthCheckConfig``, or None if the plan format cannot hold it."""
         kind = config.get("Type")
         if kind not in ("TCP", "HTTP", "HTTPS") or config.get("Port") is None:
@@ -278,28 +279,28 @@ class HealthCheckSpec:
         )
 
     @classmethod
-    def parse(cls, text: str) -> HealthCheckSpec:
+    def parse(cls, text: str) -> LiveHealthCheckSpec:
         """``tcp:443``, ``https:443/healthz``, ``http:8080/ready`` (``--health-check``)."""
         match = re.fullmatch(r"(tcp|http|https):(\d{1,5})(/[\x21-\x7e]*)?", text.strip().lower() if text else "")
         if match is None:
-            raise PlanError(f"--health-check {text!r}: expected tcp:PORT, http:PORT/PATH or https:PORT/PATH")
+            raise LivePlanError(f"--health-check {text!r}: expected tcp:PORT, http:PORT/PATH or https:PORT/PATH")
         kind, port, path = match.group(1).upper(), int(match.group(2)), match.group(3)
         if not 1 <= port <= 65535:
-            raise PlanError(f"--health-check {text!r}: port {port} is out of range 1..65535")
+            raise LivePlanError(f"--health-check {text!r}: port {port} is out of range 1..65535")
         if kind == "TCP" and path:
-            raise PlanError(f"--health-check {text!r}: a TCP health check takes no path")
+            raise LivePlanError(f"--health-check {text!r}: a TCP health check takes no path")
         return cls(type=kind, port=port, resource_path=path if kind != "TCP" else None)
 
 
 @dataclass(frozen=True)
-class PlanRecord:
+class LivePlanRecord:
     """One multivalue A record of a plan."""
 
     set_identifier: str
     ip: str
     zone: str | None = None
     health_check_id: str | None = None
-    health_check: HealthCheckSpec | None = None
+    health_check: LiveHealthCheckSpec | None = None
 
     @property
     def type(self) -> str:
@@ -325,7 +326,7 @@ class Plan:
     hosted_zone_id: str
     generation: int
     ttl: int
-    records: tuple[PlanRecord, ...] = field(default_factory=tuple)
+    records: tuple[LivePlanRecord, ...] = field(default_factory=tuple)
     comment: str | None = None
 
     @property
@@ -376,25 +377,25 @@ class Plan:
 
 
 def parse_plan(document: Any, where: str = "plan") -> Plan:
-    """A Plan from a decoded JSON document; PlanError naming ``where`` and the field."""
+    """A Plan from a decoded JSON document; LivePlanError naming ``where`` and the field."""
     errors = schema_errors(document)
     if errors:
-        raise PlanError(f"{where}: {errors[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
-    records: list[PlanRecord] = []
+        raise LivePlanError(f"{where}: {errors[0]}" + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    records: list[LivePlanRecord] = []
     seen_ids: dict[str, int] = {}
     seen_ips: dict[str, int] = {}
     for index, raw in enumerate(document["records"]):
         sid, ip = raw["set_identifier"], raw["ip"]
         if sid in seen_ids:
-            raise PlanError(f"{where}: records[{index}].set_identifier: {sid!r} is also records[{seen_ids[sid]}]'s (set identifiers must be unique)")
+            raise LivePlanError(f"{where}: records[{index}].set_identifier: {sid!r} is also records[{seen_ids[sid]}]'s (set identifiers must be unique)")
         address = ipaddress.ip_address(ip)
         canonical = str(address)
         if canonical in seen_ips:
-            raise PlanError(f"{where}: records[{index}].ip: {ip} is also records[{seen_ips[canonical]}]'s (one record an address)")
+            raise LivePlanError(f"{where}: records[{index}].ip: {ip} is also records[{seen_ips[canonical]}]'s (one record an address)")
         if address.is_multicast or address.is_unspecified or address == ipaddress.IPv4Address("255.255.255.255"):
-            raise PlanError(f"{where}: records[{index}].ip: {ip} is not a unicast address")
+            raise LivePlanError(f"{where}: records[{index}].ip: {ip} is not a unicast address")
         if raw.get("health_check") is not None and (why := uncheckable_reason(ip)) is not None:
-            raise PlanError(
+            raise LivePlanError(
                 f"{where}: records[{index}].ip: {ip} is {why}: Route 53 cannot health-check it (CreateHealthCheck refuses "
                 "local, private, non-routable and multicast addresses); use the origin's public address"
             )
@@ -404,15 +405,15 @@ def parse_plan(document: Any, where: str = "plan") -> Plan:
         spec = None
         if hc is not None:
             if hc["type"] == "TCP" and "resource_path" in hc:
-                raise PlanError(f"{where}: records[{index}].health_check.resource_path: a TCP health check takes no path")
-            spec = HealthCheckSpec(
+                raise LivePlanError(f"{where}: records[{index}].health_check.resource_path: a TCP health check takes no path")
+            spec = LiveHealthCheckSpec(
                 type=hc["type"], port=hc["port"], request_interval=hc.get("request_interval", 10),
                 failure_threshold=hc.get("failure_threshold", 3), resource_path=hc.get("resource_path"),
             )
-        records.append(PlanRecord(sid, ip, raw.get("zone"), raw.get("health_check_id"), spec))
+        records.append(LivePlanRecord(sid, ip, raw.get("zone"), raw.get("health_check_id"), spec))
     name = document["name"].rstrip(".")
     if name.lower().split(".")[0] == GENERATION_LABEL:
-        raise PlanError(f"{where}: name: {document['name']!r} starts with the reserved label {GENERATION_LABEL}")
+        raise LivePlanError(f"{where}: name: {document['name']!r} starts with the reserved label {GENERATION_LABEL}")
     return Plan(
         name=name, hosted_zone_id=document["hosted_zone_id"].removeprefix("/hostedzone/"),
         generation=document["generation"], ttl=document["ttl"], records=tuple(records),
@@ -425,11 +426,11 @@ def loads_plan(text: str, where: str = "plan") -> Plan:
     try:
         document = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
-        raise PlanError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+        raise LivePlanError(f"{where}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
     except RecursionError:
-        raise PlanError(f"{where}: not a plan (JSON nested too deeply)") from None
+        raise LivePlanError(f"{where}: not a plan (JSON nested too deeply)") from None
     except ValueError as exc:
-        raise PlanError(f"{where}: not valid JSON ({exc})") from None
+        raise LivePlanError(f"{where}: not valid JSON ({exc})") from None
     return parse_plan(document, where)
 
 
@@ -448,22 +449,22 @@ def _no_constant(name: str) -> Any:
 
 
 def load_plan(path: str | Path) -> Plan:
-    """A Plan from a file; PlanError for a missing, non-regular (FIFO, device, folder), huge,
+    """A Plan from a file; LivePlanError for a missing, non-regular (FIFO, device, folder), huge,
     undecodable or invalid file. The file is stat'ed before it is opened, so a FIFO never blocks."""
-    from edge_origin.files import InputFileError, read_text_file
+    from edge_origin.core.files import InputFileError, read_text_file
 
     where = shown_path(path)
     try:
         text = read_text_file(path, MAX_PLAN_BYTES)
     except InputFileError as exc:
-        raise PlanError(f"{where}: {str(exc).removeprefix(f'{path}: ')}") from None
+        raise LivePlanError(f"{where}: {str(exc).removeprefix(f'{path}: ')}") from None
     except ValueError as exc:  # a NUL byte in the name
-        raise PlanError(f"{where}: not a usable file name ({exc})") from None
+        raise LivePlanError(f"{where}: not a usable file name ({exc})") from None
     return loads_plan(text, where)
 
 
 def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
-    """PlanError unless a plan can be written at ``path``: a non-empty name whose folder exists, and
+    """LivePlanError unless a plan can be written at ``path``: a non-empty name whose folder exists, and
     nothing there but a regular file (a FIFO would block the write, a device or folder would eat it).
     Checked before any AWS call, so a bad ``-o`` costs nothing."""
     import os
@@ -471,23 +472,23 @@ def check_output_path(path: str | Path, flag: str = "-o/--output") -> None:
 
     where = str(path)
     if not where.strip():
-        raise PlanError(f"{flag}: empty file name (give a path, or - for stdout)")
+        raise LivePlanError(f"{flag}: empty file name (give a path, or - for stdout)")
     shown = shown_path(where)
     try:
         info = os.stat(where)
     except FileNotFoundError:
         parent = os.path.dirname(where) or "."
         if not os.path.isdir(parent):
-            raise PlanError(f"{flag} {shown}: folder {shown_path(parent)!r} does not exist") from None
+            raise LivePlanError(f"{flag} {shown}: folder {shown_path(parent)!r} does not exist") from None
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise PlanError(f"{flag} {shown}: folder {shown_path(parent)!r} is not writable") from None
+            raise LivePlanError(f"{flag} {shown}: folder {shown_path(parent)!r} is not writable") from None
         return
     except (OSError, ValueError) as exc:
-        raise PlanError(f"{flag} {shown}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
+        raise LivePlanError(f"{flag} {shown}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
     if not stat.S_ISREG(info.st_mode) and where != os.devnull:
-        from edge_origin.files import describe_mode
+        from edge_origin.core.files import describe_mode
 
-        raise PlanError(f"{flag} {shown}: is {describe_mode(info.st_mode)}, not a regular file")
+        raise LivePlanError(f"{flag} {shown}: is {describe_mode(info.st_mode)}, not a regular file")
 
 
 def write_plan(plan: Plan, path: str | Path) -> None:
@@ -499,8 +500,11 @@ def write_plan(plan: Plan, path: str | Path) -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise PlanError(f"{shown_path(path)}: cannot write ({exc.strerror or exc})") from None
+        raise LivePlanError(f"{shown_path(path)}: cannot write ({exc.strerror or exc})") from None
 
 
 #: The reserved first label of the generation TXT record beside each planned name.
 GENERATION_LABEL = "_edge-origin-generation"
+
+
+__getattr__ = _moved.old_names(__name__)  # old class names, until 0.3

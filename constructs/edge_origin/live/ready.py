@@ -47,8 +47,8 @@ from typing import Any
 
 import botocore.exceptions
 
-from edge_origin.escape import md_code
-from edge_origin.findings import Severity
+from edge_origin.core.escape import md_code
+from edge_origin.core.findings import Severity
 from edge_origin.live.account import (
     HEALTH_STATUS_KEY,
     ClientSource,

@@ -24,7 +24,7 @@ from typing import Any
 import botocore.exceptions
 
 from edge_origin.answers import Answer, HealthState, Resolution, normalize
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.live.account import (
     HEALTH_STATUS_KEY,
     LIVE_DNS_NAME_KEY,

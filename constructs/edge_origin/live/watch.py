@@ -33,7 +33,7 @@ from typing import Any
 
 import botocore.exceptions
 
-from edge_origin import watch_math as wm
+from edge_origin.core import watch_math as wm
 from edge_origin.live.account import ClientSource, classify_error, read_account
 from edge_origin.live.paging import PagingError, paginate
 from edge_origin.live.session import LiveError

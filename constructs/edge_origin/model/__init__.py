@@ -88,6 +88,8 @@ Parameters (``parameters``)
     ``model.routing_choices()``: the non-default ``AllowedValues`` of parameters that decide a
     routing resource (directly or through Conditions), at most 16; ``model.with_choice(choice)``:
     the model deployed with one of them. ``rules.run_rules`` judges each.
+
+Layer 2. May import: core, data, answers, profile, model.
 """
 
 from edge_origin.model.loader import MAX_DEPTH, MAX_TEMPLATE_BYTES, LoadedTemplate

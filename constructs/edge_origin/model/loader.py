@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from edge_origin.escape import shorten
-from edge_origin.files import InputFileError, read_text_file
+from edge_origin.core.escape import shorten
+from edge_origin.core.files import InputFileError, read_text_file
 from edge_origin.model.values import ModelError
 
 #: Largest template file accepted (CloudFormation itself accepts 1 MB from S3; CDK apps stay

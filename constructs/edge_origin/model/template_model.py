@@ -209,7 +209,7 @@ class TemplateModel:
                 key = (normalize_name(view.name) or view.name, view.type)
                 counts[key] += 1
                 if counts[key] > MAX_RECORD_SETS_PER_NAME:
-                    from edge_origin.escape import shorten
+                    from edge_origin.core.escape import shorten
 
                     raise ModelError(
                         f"{view.resource.template}: more than {MAX_RECORD_SETS_PER_NAME:,} record sets of {shorten(view.name)!r} "

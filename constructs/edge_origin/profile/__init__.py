@@ -1,4 +1,7 @@
-"""Connection profile: keepalive, idle timeouts and connection age that agree from client to server."""
+"""Connection profile: keepalive, idle timeouts and connection age that agree from client to server.
+
+Layer 1. May import: core, data, answers, profile.
+"""
 
 from edge_origin.profile.checks import CHECKS, check_ranges
 from edge_origin.profile.core import (

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
 from edge_origin.profile.core import (
     AGE_JITTER,
@@ -22,7 +22,7 @@ from edge_origin.profile.core import (
     ConnectionProfile,
     _fmt,
 )
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Judgement:
 Check = Callable[[ConnectionProfile, Judgement], list[Finding]]
 
 
-def _finding(rule: str, severity: Severity, hop: Hop, fields: tuple[str, ...], message: str, fix: str) -> Finding:
+def _finding(rule: str, severity: Severity, hop: PathHop, fields: tuple[str, ...], message: str, fix: str) -> Finding:
     return Finding(rule=rule, severity=severity, message=hop.says(message), fix=fix, resource=",".join(fields))
 
 
@@ -99,7 +99,7 @@ def check_ping_floor(p: ConnectionProfile, j: Judgement) -> list[Finding]:
         )
         found.append(
             _finding(
-                "EO-PROFILE-PING-FLOOR", Severity.ERROR, Hop.IN_VPC_CLIENT,
+                "EO-PROFILE-PING-FLOOR", Severity.ERROR, PathHop.IN_VPC_CLIENT,
                 ("client_keepalive_time_s", "server_min_ping_interval_s", "server_max_ping_strikes"),
                 f"{_names(impls)}: client_keepalive_time_s {_fmt(t)} s is below server_min_ping_interval_s "
                 f"{_fmt(m)} s and the client reads nothing sooner ({reads}; every frame read restarts its keepalive "
@@ -115,7 +115,7 @@ def check_ping_floor(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     if m <= t < m + guard_m and any(p.ping_schedule(i.langs[0], clamp=j.ranges).pings for i in j.policies):
         found.append(
             _finding(
-                "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, Hop.IN_VPC_CLIENT,
+                "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, PathHop.IN_VPC_CLIENT,
                 ("client_keepalive_time_s", "server_min_ping_interval_s"),
                 f"client_keepalive_time_s {_fmt(t)} s is less than {_fmt(guard_m)} s above "
                 f"server_min_ping_interval_s {_fmt(m)} s: the server times arrivals, so RTT jitter makes some pings "
@@ -136,7 +136,7 @@ def check_ping_floor(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     for (reads, guard), impls in _grouped(j, near):
         found.append(
             _finding(
-                "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, Hop.IN_VPC_CLIENT,
+                "EO-PROFILE-PING-FLOOR-EDGE", Severity.WARNING, PathHop.IN_VPC_CLIENT,
                 ("client_keepalive_time_s", "server_keepalive_time_s", "server_send_interval_s"),
                 f"{_names(impls)}: client_keepalive_time_s {_fmt(t)} s is less than {_fmt(guard)} s above the "
                 f"{_fmt(reads)} s at which the client reads a server frame: RTT and timer slack decide whether it "
@@ -161,7 +161,7 @@ def check_idle_pings_rejected(p: ConnectionProfile, j: Judgement) -> list[Findin
 
     return [
         _finding(
-            "EO-PROFILE-IDLE-PING-REJECTED", Severity.ERROR, Hop.IN_VPC_CLIENT,
+            "EO-PROFILE-IDLE-PING-REJECTED", Severity.ERROR, PathHop.IN_VPC_CLIENT,
             ("client_permit_without_calls", "server_permit_without_calls", "client_keepalive_time_s"),
             f"{_names(impls)}: client_permit_without_calls true but server_permit_without_calls false: with no "
             f"stream open the server's ping floor is 2 h, not server_min_ping_interval_s "
@@ -211,7 +211,7 @@ def check_idle_margin(p: ConnectionProfile, j: Judgement) -> list[Finding]:
         how += f"; server_send_interval_s {_fmt(p.server_send_interval_s)}"
         found.append(
             _finding(
-                "EO-PROFILE-IDLE-MARGIN", severity, Hop.IN_VPC_CLIENT,
+                "EO-PROFILE-IDLE-MARGIN", severity, PathHop.IN_VPC_CLIENT,
                 ("client_keepalive_time_s", "server_keepalive_time_s", "nlb_idle_timeout_s"),
                 f"{_names(impls)}: on a quiet stream the flow is silent up to {_fmt(silence)} s ({how}; "
                 f"server_keepalive_time_s {_fmt(server)}) against the {words}: {_expiry(p)}",
@@ -245,7 +245,7 @@ def check_idle_connections(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     for (severity, silence), impls in _grouped(j, verdict):
         found.append(
             _finding(
-                "EO-PROFILE-IDLE-NO-PINGS", severity, Hop.IN_VPC_CLIENT,
+                "EO-PROFILE-IDLE-NO-PINGS", severity, PathHop.IN_VPC_CLIENT,
                 ("client_permit_without_calls", "server_permit_without_calls", "server_keepalive_time_s",
                  "server_max_connection_idle_s", "nlb_idle_timeout_s"),
                 f"{_names(impls)}: a connection with no RPC open is silent up to "
@@ -275,7 +275,7 @@ def check_keepalive_timeout(p: ConnectionProfile, j: Judgement) -> list[Finding]
         return []
     return [
         _finding(
-            "EO-PROFILE-PING-TIMEOUT", Severity.WARNING, Hop.IN_VPC_CLIENT,
+            "EO-PROFILE-PING-TIMEOUT", Severity.WARNING, PathHop.IN_VPC_CLIENT,
             ("client_keepalive_timeout_s", "client_keepalive_time_s"),
             f"client_keepalive_timeout_s {_fmt(p.client_keepalive_timeout_s)} s is longer than "
             f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s: a dead flow is noticed only "
@@ -291,7 +291,7 @@ def check_pick_first(p: ConnectionProfile, j: Judgement) -> list[Finding]:
         return []
     return [
         _finding(
-            "EO-PROFILE-PICK-FIRST", Severity.WARNING, Hop.IN_VPC_CLIENT,
+            "EO-PROFILE-PICK-FIRST", Severity.WARNING, PathHop.IN_VPC_CLIENT,
             ("client_lb_policy", "server_max_connection_age_s"),
             f"client_lb_policy pick_first: every RPC of a channel goes to one address and one NLB flow; only "
             f"server_max_connection_age_s ({_fmt(p.server_max_connection_age_s)} s) makes it reconnect and re-resolve",
@@ -308,7 +308,7 @@ def check_strikes_honoured(p: ConnectionProfile, j: Judgement) -> list[Finding]:
         return []
     return [
         _finding(
-            "EO-PROFILE-STRIKES-FIXED", Severity.WARNING, Hop.POD_SERVER, ("server_max_ping_strikes",),
+            "EO-PROFILE-STRIKES-FIXED", Severity.WARNING, PathHop.POD_SERVER, ("server_max_ping_strikes",),
             f"{_names(impls)}: server_max_ping_strikes {p.server_max_ping_strikes} cannot be set: "
             f"{'; '.join(i.source['strikes'] for i in impls)}; these servers are judged with "
             f"{impls[0].fixed_strikes} strikes and profile render --lang {'|'.join(i.langs[0] for i in impls)} refuses "
@@ -324,7 +324,7 @@ def check_connection_age(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     if age is None:
         return [
             _finding(
-                "EO-PROFILE-AGE-UNSET", Severity.ERROR, Hop.POD_SERVER,
+                "EO-PROFILE-AGE-UNSET", Severity.ERROR, PathHop.POD_SERVER,
                 ("server_max_connection_age_s", "nlb_idle_timeout_s"),
                 "server_max_connection_age_s is unset behind an L4 NLB (nlb_idle_timeout_s "
                 f"{_fmt(p.nlb_idle_timeout_s)} s): a channel's connection, and every RPC on it, never leaves "
@@ -337,7 +337,7 @@ def check_connection_age(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     if shortest < AGE_P99_FACTOR * p.p99_rpc_duration_s:
         found.append(
             _finding(
-                "EO-PROFILE-AGE-P99", Severity.ERROR, Hop.POD_SERVER,
+                "EO-PROFILE-AGE-P99", Severity.ERROR, PathHop.POD_SERVER,
                 ("server_max_connection_age_s", "p99_rpc_duration_s"),
                 f"server_max_connection_age_s {_fmt(age)} s (as short as {_fmt(round(shortest, 3))} s after the "
                 f"+-10 % jitter) is not {AGE_P99_FACTOR}x p99_rpc_duration_s {_fmt(p.p99_rpc_duration_s)} s: "
@@ -348,7 +348,7 @@ def check_connection_age(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     if grace is not None and grace < p.p99_rpc_duration_s:
         found.append(
             _finding(
-                "EO-PROFILE-AGE-GRACE", Severity.ERROR, Hop.POD_SERVER,
+                "EO-PROFILE-AGE-GRACE", Severity.ERROR, PathHop.POD_SERVER,
                 ("server_max_connection_age_grace_s", "p99_rpc_duration_s"),
                 f"server_max_connection_age_grace_s {_fmt(grace)} s is shorter than p99_rpc_duration_s "
                 f"{_fmt(p.p99_rpc_duration_s)} s: RPCs in flight at the age GOAWAY are cancelled",
@@ -367,7 +367,7 @@ def check_cloudfront_keepalive(p: ConnectionProfile, j: Judgement) -> list[Findi
         return []
     return [
         _finding(
-            "EO-PROFILE-CF-KEEPALIVE", severity, Hop.CLOUDFRONT_TO_NLB,
+            "EO-PROFILE-CF-KEEPALIVE", severity, PathHop.CLOUDFRONT_TO_NLB,
             ("cloudfront_keepalive_timeout_s", "nlb_idle_timeout_s"),
             f"cloudfront_keepalive_timeout_s {_fmt(p.cloudfront_keepalive_timeout_s)} s against the {words}: "
             f"CloudFront may reuse an idle origin connection whose flow is gone; {_expiry(p)}",
@@ -382,7 +382,7 @@ def check_cloudfront_read(p: ConnectionProfile, j: Judgement) -> list[Finding]:
         return []
     return [
         _finding(
-            "EO-PROFILE-CF-READ", Severity.ERROR, Hop.CLOUDFRONT_TO_NLB,
+            "EO-PROFILE-CF-READ", Severity.ERROR, PathHop.CLOUDFRONT_TO_NLB,
             ("cloudfront_read_timeout_s", "longest_stream_gap_s"),
             f"cloudfront_read_timeout_s {_fmt(p.cloudfront_read_timeout_s)} s is not longer than "
             f"longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s: CloudFront times out a stream that is "
@@ -408,7 +408,7 @@ def check_cloudfront_stream_silence(p: ConnectionProfile, j: Judgement) -> list[
         return []
     return [
         _finding(
-            "EO-PROFILE-CF-STREAM-IDLE", severity, Hop.CLOUDFRONT_TO_NLB,
+            "EO-PROFILE-CF-STREAM-IDLE", severity, PathHop.CLOUDFRONT_TO_NLB,
             ("longest_stream_gap_s", "server_keepalive_time_s", "nlb_idle_timeout_s"),
             f"a stream quiet for longest_stream_gap_s {_fmt(p.longest_stream_gap_s)} s with server_keepalive_time_s "
             f"{_fmt(server) + ' s' if server is not None else 'unset (the servers ping after 2 h)'} leaves the "
@@ -430,7 +430,7 @@ def check_target_tracking(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     said = f"{_fmt(tracking)} s" if tracking is not None else f"unset: the Nitro V6+ default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s"
     return [
         _finding(
-            "EO-PROFILE-TARGET-TRACKING", Severity.WARNING, Hop.TARGET,
+            "EO-PROFILE-TARGET-TRACKING", Severity.WARNING, PathHop.TARGET,
             ("nlb_idle_timeout_s", "target_tcp_established_timeout_s"),
             f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s is above target_tcp_established_timeout_s ({said}): "
             "AWS: with an idle timeout above 350 s the targets' ENI connection tracking (TcpEstablishedTimeout) "
@@ -452,7 +452,7 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
         lo, hi = hops.NLB_IDLE_RANGE
         found.append(
             _finding(
-                "EO-PROFILE-RANGE", Severity.ERROR, Hop.NLB, ("nlb_idle_timeout_s",),
+                "EO-PROFILE-RANGE", Severity.ERROR, PathHop.NLB, ("nlb_idle_timeout_s",),
                 f"nlb_idle_timeout_s {problem}", f"use a whole number of seconds in {lo}..{hi}",
             )
         )
@@ -464,7 +464,7 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
         limit = hops.CF_ORIGIN_TIMEOUTS[kind]
         found.append(
             _finding(
-                "EO-PROFILE-RANGE", severity, Hop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
+                "EO-PROFILE-RANGE", severity, PathHop.CLOUDFRONT_TO_NLB, (name, "cloudfront_extended_timeouts"),
                 f"{name} {why}",
                 f"use whole seconds in {limit.minimum_s}..{limit.default_quota_s}, or raise the quota '{limit.quota}' "
                 "and set cloudfront_extended_timeouts true"
@@ -477,7 +477,7 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
         floor = raised[0].client_min_keepalive_s
         found.append(
             _finding(
-                "EO-PROFILE-RANGE", Severity.WARNING, Hop.IN_VPC_CLIENT, ("client_keepalive_time_s",),
+                "EO-PROFILE-RANGE", Severity.WARNING, PathHop.IN_VPC_CLIENT, ("client_keepalive_time_s",),
                 f"client_keepalive_time_s {_fmt(p.client_keepalive_time_s)} s is below {_fmt(floor)} s: "
                 f"{_names(raised)} raise it to {_fmt(floor)} s ({raised[0].source['client_min']}), so those clients "
                 "ping less often than the profile says",
@@ -505,19 +505,19 @@ CHECKS: tuple[Check, ...] = (
 )
 """Consistency checks; :func:`check_ranges` runs unless ``ranges=False``."""
 
-CHECK_HOPS: dict[str, Hop] = {
-    "check_ping_floor": Hop.IN_VPC_CLIENT,
-    "check_idle_pings_rejected": Hop.IN_VPC_CLIENT,
-    "check_idle_margin": Hop.IN_VPC_CLIENT,
-    "check_idle_connections": Hop.IN_VPC_CLIENT,
-    "check_keepalive_timeout": Hop.IN_VPC_CLIENT,
-    "check_pick_first": Hop.IN_VPC_CLIENT,
-    "check_cloudfront_keepalive": Hop.CLOUDFRONT_TO_NLB,
-    "check_cloudfront_read": Hop.CLOUDFRONT_TO_NLB,
-    "check_cloudfront_stream_silence": Hop.CLOUDFRONT_TO_NLB,
-    "check_strikes_honoured": Hop.POD_SERVER,
-    "check_connection_age": Hop.POD_SERVER,
-    "check_target_tracking": Hop.TARGET,
+CHECK_HOPS: dict[str, PathHop] = {
+    "check_ping_floor": PathHop.IN_VPC_CLIENT,
+    "check_idle_pings_rejected": PathHop.IN_VPC_CLIENT,
+    "check_idle_margin": PathHop.IN_VPC_CLIENT,
+    "check_idle_connections": PathHop.IN_VPC_CLIENT,
+    "check_keepalive_timeout": PathHop.IN_VPC_CLIENT,
+    "check_pick_first": PathHop.IN_VPC_CLIENT,
+    "check_cloudfront_keepalive": PathHop.CLOUDFRONT_TO_NLB,
+    "check_cloudfront_read": PathHop.CLOUDFRONT_TO_NLB,
+    "check_cloudfront_stream_silence": PathHop.CLOUDFRONT_TO_NLB,
+    "check_strikes_honoured": PathHop.POD_SERVER,
+    "check_connection_age": PathHop.POD_SERVER,
+    "check_target_tracking": PathHop.TARGET,
 }
 """The hop each check judges (RULES.md lists them)."""
 

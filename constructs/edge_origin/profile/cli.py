@@ -7,8 +7,8 @@ import re
 
 import yaml
 
-from edge_origin.findings import Severity
-from edge_origin.origin_verification import DEFAULT_HEADER, OriginVerification, header_name_problem
+from edge_origin.core.findings import Severity
+from edge_origin.core.origin_verification import DEFAULT_HEADER, OriginVerification, header_name_problem
 from edge_origin.profile.core import ConnectionProfile, ProfileError, parse_profile_text, read_profile_file
 from edge_origin.profile.interceptors import INTERCEPTOR_LANGS, render_interceptor
 from edge_origin.profile.policy import POLICIES

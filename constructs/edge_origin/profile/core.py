@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
 
 PROFILE_METADATA_KEY = "edge-origin:connection-profile"
@@ -425,7 +425,7 @@ def _fmt(value: float | None) -> str:
 
 def read_profile_file(path: str | Path) -> str:
     """A profile file's text: a regular file of at most ``MAX_PROFILE_BYTES``; ProfileError otherwise."""
-    from edge_origin.files import InputFileError, read_text_file
+    from edge_origin.core.files import InputFileError, read_text_file
 
     try:
         return read_text_file(path, MAX_PROFILE_BYTES)

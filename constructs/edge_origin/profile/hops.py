@@ -17,7 +17,7 @@ The device -> CloudFront hop has no check: CloudFront documents no viewer-side g
 judge a device's keepalive against, and the device's pings stop there.
 
 Every profile check and every EO-KA* / EO-CF2 / EO-NLB1 rule takes its constants, limits and
-margins from here, and names the hop it judges (:class:`Hop`).
+margins from here, and names the hop it judges (:class:`PathHop`).
 
 AWS references (read 2026-12-02):
 
@@ -40,10 +40,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from edge_origin.findings import Severity
+from edge_origin import _moved
+from edge_origin.core.findings import Severity
 
 
-class Hop(str, Enum):
+class PathHop(str, Enum):
     """The hop a check judges; its value starts every message."""
 
     DEVICE_TO_CLOUDFRONT = "device -> CloudFront"
@@ -309,23 +310,23 @@ MARGIN_IDLE = (
 SRC_NLB = "AWS ELB docs update-idle-timeout.html; AWS blog 'Introducing NLB TCP configurable idle timeout'"
 SRC_POLICY = "edge_origin.profile.policy (grpc-go http2_server.go handlePing, grpc-java KeepAliveEnforcer, C-core ping_abuse_policy.cc)"
 
-PROFILE_CHECK_DOCS: dict[str, tuple[Hop, str, str]] = {
-    "EO-PROFILE-PING-FLOOR": (Hop.IN_VPC_CLIENT, "none: any keepalive below the floor is a strike", SRC_POLICY),
-    "EO-PROFILE-PING-FLOOR-EDGE": (Hop.IN_VPC_CLIENT, f"warning when keepalive < floor + {PING_FLOOR_GUARD_S} s (arrival jitter)", SRC_POLICY),
-    "EO-PROFILE-IDLE-PING-REJECTED": (Hop.IN_VPC_CLIENT, "none: the 2 h floor with no stream open", SRC_POLICY),
-    "EO-PROFILE-IDLE-MARGIN": (Hop.IN_VPC_CLIENT, MARGIN_IDLE + "; limit = min(NLB idle, target TcpEstablishedTimeout)", f"{SRC_POLICY}; {SRC_NLB}"),
-    "EO-PROFILE-IDLE-NO-PINGS": (Hop.IN_VPC_CLIENT, MARGIN_IDLE, f"{SRC_POLICY}; {SRC_NLB}"),
-    "EO-PROFILE-PING-TIMEOUT": (Hop.IN_VPC_CLIENT, "none (warning)", "gRFC A8 keepalive"),
-    "EO-PROFILE-PICK-FIRST": (Hop.IN_VPC_CLIENT, "none (warning)", "gRPC load-balancing policies"),
-    "EO-PROFILE-CF-KEEPALIVE": (Hop.CLOUDFRONT_TO_NLB, MARGIN_IDLE, f"CloudFront origin keepalive timeout; {SRC_NLB}"),
-    "EO-PROFILE-CF-READ": (Hop.CLOUDFRONT_TO_NLB, "none: read timeout must exceed the gap", "CloudFront origin response timeout"),
-    "EO-PROFILE-CF-STREAM-IDLE": (Hop.CLOUDFRONT_TO_NLB, MARGIN_IDLE, f"RFC 9113 PING is hop-by-hop; {SRC_POLICY}; {SRC_NLB}"),
-    "EO-PROFILE-STRIKES-FIXED": (Hop.POD_SERVER, "none (warning)", SRC_POLICY),
-    "EO-PROFILE-AGE-UNSET": (Hop.POD_SERVER, "none", "L4 NLB pins a connection to one target"),
-    "EO-PROFILE-AGE-P99": (Hop.POD_SERVER, "age x 0.9 (gRPC's +-10 % jitter) >= 10 x p99", "grpc MaxConnectionAge jitter"),
-    "EO-PROFILE-AGE-GRACE": (Hop.POD_SERVER, "none", "grpc MaxConnectionAgeGrace"),
-    "EO-PROFILE-TARGET-TRACKING": (Hop.TARGET, "none: idle above TcpEstablishedTimeout", SRC_NLB),
-    "EO-PROFILE-RANGE": (Hop.NLB, "none: the AWS/gRPC ranges; CloudFront origin timeouts above the default quota warn", f"{SRC_NLB}; CloudFront quotas (hops.CF_ORIGIN_TIMEOUTS); {SRC_POLICY}"),
+PROFILE_CHECK_DOCS: dict[str, tuple[PathHop, str, str]] = {
+    "EO-PROFILE-PING-FLOOR": (PathHop.IN_VPC_CLIENT, "none: any keepalive below the floor is a strike", SRC_POLICY),
+    "EO-PROFILE-PING-FLOOR-EDGE": (PathHop.IN_VPC_CLIENT, f"warning when keepalive < floor + {PING_FLOOR_GUARD_S} s (arrival jitter)", SRC_POLICY),
+    "EO-PROFILE-IDLE-PING-REJECTED": (PathHop.IN_VPC_CLIENT, "none: the 2 h floor with no stream open", SRC_POLICY),
+    "EO-PROFILE-IDLE-MARGIN": (PathHop.IN_VPC_CLIENT, MARGIN_IDLE + "; limit = min(NLB idle, target TcpEstablishedTimeout)", f"{SRC_POLICY}; {SRC_NLB}"),
+    "EO-PROFILE-IDLE-NO-PINGS": (PathHop.IN_VPC_CLIENT, MARGIN_IDLE, f"{SRC_POLICY}; {SRC_NLB}"),
+    "EO-PROFILE-PING-TIMEOUT": (PathHop.IN_VPC_CLIENT, "none (warning)", "gRFC A8 keepalive"),
+    "EO-PROFILE-PICK-FIRST": (PathHop.IN_VPC_CLIENT, "none (warning)", "gRPC load-balancing policies"),
+    "EO-PROFILE-CF-KEEPALIVE": (PathHop.CLOUDFRONT_TO_NLB, MARGIN_IDLE, f"CloudFront origin keepalive timeout; {SRC_NLB}"),
+    "EO-PROFILE-CF-READ": (PathHop.CLOUDFRONT_TO_NLB, "none: read timeout must exceed the gap", "CloudFront origin response timeout"),
+    "EO-PROFILE-CF-STREAM-IDLE": (PathHop.CLOUDFRONT_TO_NLB, MARGIN_IDLE, f"RFC 9113 PING is hop-by-hop; {SRC_POLICY}; {SRC_NLB}"),
+    "EO-PROFILE-STRIKES-FIXED": (PathHop.POD_SERVER, "none (warning)", SRC_POLICY),
+    "EO-PROFILE-AGE-UNSET": (PathHop.POD_SERVER, "none", "L4 NLB pins a connection to one target"),
+    "EO-PROFILE-AGE-P99": (PathHop.POD_SERVER, "age x 0.9 (gRPC's +-10 % jitter) >= 10 x p99", "grpc MaxConnectionAge jitter"),
+    "EO-PROFILE-AGE-GRACE": (PathHop.POD_SERVER, "none", "grpc MaxConnectionAgeGrace"),
+    "EO-PROFILE-TARGET-TRACKING": (PathHop.TARGET, "none: idle above TcpEstablishedTimeout", SRC_NLB),
+    "EO-PROFILE-RANGE": (PathHop.NLB, "none: the AWS/gRPC ranges; CloudFront origin timeouts above the default quota warn", f"{SRC_NLB}; CloudFront quotas (hops.CF_ORIGIN_TIMEOUTS); {SRC_POLICY}"),
 }
 """Each profile check: the hop it judges, the margin it uses and why, and its source (RULES.md)."""
 
@@ -333,3 +334,6 @@ PROFILE_CHECK_DOCS: dict[str, tuple[Hop, str, str]] = {
 def profile_checks_doc() -> str:
     """One line per profile check, for EO-KA3's catalogue entry."""
     return " ".join(f"{rule}: hop {hop.value}; margin {margin}; source {src}." for rule, (hop, margin, src) in PROFILE_CHECK_DOCS.items())
+
+
+__getattr__ = _moved.old_names(__name__)  # old class names, until 0.3

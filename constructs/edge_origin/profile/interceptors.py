@@ -20,7 +20,7 @@ import json
 from string import Template
 from typing import Any
 
-from edge_origin.origin_verification import (
+from edge_origin.core.origin_verification import (
     DEFAULT_HEADER,
     HEALTH_SERVICE_PREFIX,
     OriginVerification,

@@ -4,6 +4,8 @@ Importing this package imports nothing: every name below is loaded on first use.
 answers and the metrics are pure Python (core install); the loopback run needs grpcio and
 dnspython, the model numpy and ``--chart`` matplotlib (the ``rehearsal`` extra). grpc in particular
 must not be imported early: the client process sets its resolver first.
+
+Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live.
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ import threading
 import time
 from collections.abc import Mapping
 
+from edge_origin import _moved
 from edge_origin.rehearsal.plan import DnsPlan
 
 
-class HealthState:
+class HealthTracker:
     """Current status of every health check, with the times it changed."""
 
     def __init__(self, keys: list[str]) -> None:
@@ -65,7 +66,7 @@ class HealthChecker:
         plan: DnsPlan,
         addresses: Mapping[str, str],
         port: int,
-        state: HealthState,
+        state: HealthTracker,
         time_scale: float = 1.0,
         min_interval: float = 0.05,
     ) -> None:
@@ -107,3 +108,6 @@ class HealthChecker:
                     self.state.set(key, False)
             wait = min(due.values(), default=now + 1.0) - time.monotonic()
             self._stop.wait(timeout=max(0.01, min(1.0, wait)))
+
+
+__getattr__ = _moved.old_names(__name__)  # old class names, until 0.3

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from edge_origin.rehearsal.dns_server import AuthoritativeServer
     from edge_origin.rehearsal.edges import EdgeResolver
-    from edge_origin.rehearsal.health import HealthState
+    from edge_origin.rehearsal.health import HealthTracker
     from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
     from edge_origin.rehearsal.plan import DnsPlan
     from edge_origin.rehearsal.runner import RehearsalConfig
@@ -169,7 +169,7 @@ def summarize(
     released_at: float,
     auth: AuthoritativeServer,
     edges: Sequence[EdgeResolver],
-    health: HealthState,
+    health: HealthTracker,
     killed: Mapping[str, Any],
     resources: Mapping[str, Any],
     wall_seconds: float,

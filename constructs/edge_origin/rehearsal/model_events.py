@@ -108,7 +108,7 @@ def read_json_file(path: str | Path | None, shipped: str, flag: str) -> tuple[st
     """(shown name, parsed JSON) of a user file or, with ``path=None``, the shipped one."""
     if path is None:
         return shipped, json.loads(_shipped_text(shipped))
-    from edge_origin.files import InputFileError, read_text_file
+    from edge_origin.core.files import InputFileError, read_text_file
 
     shown = str(path)[:120]
     try:

@@ -62,7 +62,7 @@ def _shown(path: str | Path, limit: int = 80) -> str:
 def _read_csv(path: str | Path, flag: str, expected: str = "") -> str:
     """The text of a CSV input: a regular UTF-8 file of at most MAX_CSV_BYTES (stat'ed before it is
     opened, so a FIFO never blocks); ModelError naming the flag otherwise."""
-    from edge_origin.files import InputFileError, read_text_file
+    from edge_origin.core.files import InputFileError, read_text_file
 
     where = str(path)
     shown = _shown(where)

@@ -36,7 +36,7 @@ from edge_origin.rehearsal.dns_server import (
     message_responder,
 )
 from edge_origin.rehearsal.edges import EdgeResolver
-from edge_origin.rehearsal.health import HealthChecker, HealthState
+from edge_origin.rehearsal.health import HealthChecker, HealthTracker
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
 from edge_origin.rehearsal.origins import ConnectionSampler, OriginLoop, OriginServer
 from edge_origin.rehearsal.plan import DnsPlan
@@ -435,7 +435,12 @@ def make_engine(cfg: RehearsalConfig, stderr_file: Any) -> ClientEngine:
 
 
 def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
-    """Run the rehearsal on loopback and return its figures."""
+    """Run the rehearsal on loopback and return its figures.
+
+    Named start steps on one ``ExitStack``: the origins, the DNS (authoritative server and edge
+    resolvers), the health checker, the clients; each registers its own stop as it starts, so
+    whatever started is stopped, last started first (clients, checker, DNS, origins), whatever fails.
+    """
     cfg = dataclasses.replace(cfg)  # validate() resolves the --kill origin in place
     validate(plan, cfg)
     start = time.monotonic()
@@ -444,132 +449,163 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     needed = descriptors_needed(cfg, len(addresses))
     ensure_descriptors(needed)
     rng = random.Random(cfg.seed)
-    previous_sigterm = _trap_sigterm()
-
-    origins: list[OriginServer] = []
-    origin_loop: OriginLoop | None = None
-    loops: list[DnsLoop] = []
-    checker: HealthChecker | None = None
-    engines: list[ClientEngine] = []
-    stderr_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in finally, outlives many steps
-    killed: dict[str, Any] = {}
-    peak_fds = {"parent": 0, "clients": 0}
     try:
-        port = cfg.port or _free_port(next(iter(addresses.values())))
-        origin_loop = OriginLoop()
-        for key, ip in addresses.items():
-            server = OriginServer(key, ip, port, workers=cfg.origin_workers, loop=origin_loop)
-            origins.append(server)  # appended first so a failed start is still stopped
-            server.start()
-
-        state = HealthState(list(plan.health_checks()))
-        auth = AuthoritativeServer(plan, addresses, state, rng=random.Random(rng.random()))
-        auth_loop = DnsLoop("dns-authoritative")
-        loops.append(auth_loop)
-        udp, tcp = bind_dns_sockets(DNS_IP, cfg.dns_port)
-        dns_port = udp.getsockname()[1]
-        auth_loop.add(udp, tcp, message_responder(auth.respond))
-        edge_loop = DnsLoop("dns-edges")
-        loops.append(edge_loop)
-        edges = [
-            EdgeResolver(f"{EDGE_NET}{i}", (DNS_IP, dns_port), time_scale=cfg.time_scale, rotate=cfg.edge_rotation)
-            for i in range(1, cfg.edges + 1)
-        ]
-        for edge in edges:
-            eu, et = bind_dns_sockets(edge.ip, dns_port)
-            edge_loop.add(eu, et, edge.respond_wire)
-        auth_loop.start()
-        edge_loop.start()
-        checker = HealthChecker(plan, addresses, port, state, time_scale=cfg.time_scale)
-        checker.start()
-        sampler = ConnectionSampler(origins)
-
-        budget = hard_deadline - time.monotonic() - 1.0
-        if budget <= 1.0:
-            raise RehearsalFailed("--max-seconds is too short to start the clients")
-        client_cfg = ClientConfig(
-            name=plan.name,
-            port=port,
-            dns_port=dns_port,
-            edges=[e.ip for e in edges],
-            clients=cfg.clients,
-            policy=cfg.policy,
-            duration=cfg.duration,
-            rpc_interval=cfg.rpc_interval,
-            rpc_timeout=cfg.rpc_timeout,
-            max_seconds=budget,
-            min_resolution_ms=cfg.min_resolution_ms,
-            late_clients=cfg.late_clients,
-            late_at=_late_at(plan, cfg),
-        )
-        env = dict(os.environ)
-        env["GRPC_DNS_RESOLVER"] = "ares"
-        env.setdefault("GRPC_VERBOSITY", "ERROR")
-        engine = make_engine(cfg, stderr_file)
-        engine.start(client_cfg, env)
-        engines.append(engine)
-        engine.wait_ready(hard_deadline)
-        engine.release()
-
-        for ticks in range(1_000_000):  # bounded by the deadline
-            if engine.finished() or time.monotonic() >= hard_deadline:
-                break
-            release = engine.released_at()
-            if cfg.kill and not killed and release is not None:
-                key, at = cfg.kill
-                if time.monotonic() >= release + at:
-                    victim = next(o for o in origins if o.key == key)
-                    victim.stop(grace=None)
-                    killed = {"origin": key, "stopped_at": victim.stopped_at}
-            if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
-                sampler.sample()
-                peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
-                peak_fds["clients"] = max(peak_fds["clients"], sum(_count_fds(pid) for pid in engine.pids()))
-            time.sleep(TICK_SECONDS)
-        if not engine.finished():
-            engine.stop()
-            raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
-        outcome = engine.results()
-        release = outcome.released_at
-        client_records = outcome.clients
-        result = summarize(
-            plan=plan,
-            cfg=cfg,
-            addresses=addresses,
-            origins=origins,
-            sampler=sampler,
-            clients=client_records,
-            released_at=release,
-            auth=auth,
-            edges=edges,
-            health=state,
-            killed=killed,
-            resources={
-                "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-                **outcome.resources,
-                "descriptors_parent": peak_fds["parent"],
-                "descriptors_clients": peak_fds["clients"],
-                "descriptors_needed": needed,
-                "dns_errors": dict(sum((lp.errors for lp in loops), Counter())),
-            },
-            wall_seconds=time.monotonic() - start,
-            extra=outcome.details,
-        )
-        result.details["notes"].extend(outcome.notes)
-        return result
+        with contextlib.ExitStack() as stack:
+            _restore_sigterm_on_exit(stack)
+            stderr_file = stack.enter_context(tempfile.TemporaryFile())
+            port = cfg.port or _free_port(next(iter(addresses.values())))
+            origins = _start_origins(stack, addresses, port, cfg)
+            state = HealthTracker(list(plan.health_checks()))
+            auth, edges, loops, dns_port = _start_dns(stack, plan, addresses, state, cfg, rng)
+            _start_health_checker(stack, plan, addresses, port, state, cfg)
+            sampler = ConnectionSampler(origins)
+            engine = _start_clients(stack, plan, cfg, port, dns_port, edges, hard_deadline, stderr_file)
+            killed, peak_fds = _run_until_done(engine, cfg, origins, sampler, hard_deadline)
+            outcome = engine.results()
+            release = outcome.released_at
+            client_records = outcome.clients
+            result = summarize(
+                plan=plan,
+                cfg=cfg,
+                addresses=addresses,
+                origins=origins,
+                sampler=sampler,
+                clients=client_records,
+                released_at=release,
+                auth=auth,
+                edges=edges,
+                health=state,
+                killed=killed,
+                resources={
+                    "peak_rss_mb_parent": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+                    **outcome.resources,
+                    "descriptors_parent": peak_fds["parent"],
+                    "descriptors_clients": peak_fds["clients"],
+                    "descriptors_needed": needed,
+                    "dns_errors": dict(sum((lp.errors for lp in loops), Counter())),
+                },
+                wall_seconds=time.monotonic() - start,
+                extra=outcome.details,
+            )
+            result.details["notes"].extend(outcome.notes)
+            return result
     except PortInUseError as exc:
         raise RehearsalError(str(exc)) from exc
-    finally:
-        for engine in engines:
-            engine.stop()
-        if checker is not None:
-            checker.stop()
-        for loop in loops:
-            loop.stop()
-        for server in origins:
-            server.stop(grace=None)
-        if origin_loop is not None:
-            origin_loop.close()
-        stderr_file.close()
-        if previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, previous_sigterm)
+
+
+def _restore_sigterm_on_exit(stack: contextlib.ExitStack) -> None:
+    """SIGTERM becomes KeyboardInterrupt for the run (so every stop runs); the old handler after."""
+    previous = _trap_sigterm()
+    if previous is not None:
+        stack.callback(signal.signal, signal.SIGTERM, previous)
+
+
+def _start_origins(stack: contextlib.ExitStack, addresses: dict[str, str], port: int, cfg: RehearsalConfig) -> list[OriginServer]:
+    """One gRPC origin server an origin address, on one event loop; stopped in start order, then the loop."""
+    origin_loop = OriginLoop()
+    stack.callback(origin_loop.close)
+    origins: list[OriginServer] = []
+    stack.callback(_stop_each, origins, lambda server: server.stop(grace=None))
+    for key, ip in addresses.items():
+        server = OriginServer(key, ip, port, workers=cfg.origin_workers, loop=origin_loop)
+        origins.append(server)  # appended first so a failed start is still stopped
+        server.start()
+    return origins
+
+
+def _start_dns(stack: contextlib.ExitStack, plan: DnsPlan, addresses: dict[str, str], state: HealthTracker,
+               cfg: RehearsalConfig, rng: random.Random) -> tuple[AuthoritativeServer, list[EdgeResolver], list[DnsLoop], int]:
+    """The authoritative server of the plan and the edge resolvers in front of it, each on its loop."""
+    loops: list[DnsLoop] = []
+    stack.callback(_stop_each, loops, lambda loop: loop.stop())
+    auth = AuthoritativeServer(plan, addresses, state, rng=random.Random(rng.random()))
+    auth_loop = DnsLoop("dns-authoritative")
+    loops.append(auth_loop)
+    udp, tcp = bind_dns_sockets(DNS_IP, cfg.dns_port)
+    dns_port = udp.getsockname()[1]
+    auth_loop.add(udp, tcp, message_responder(auth.respond))
+    edge_loop = DnsLoop("dns-edges")
+    loops.append(edge_loop)
+    edges = [
+        EdgeResolver(f"{EDGE_NET}{i}", (DNS_IP, dns_port), time_scale=cfg.time_scale, rotate=cfg.edge_rotation)
+        for i in range(1, cfg.edges + 1)
+    ]
+    for edge in edges:
+        eu, et = bind_dns_sockets(edge.ip, dns_port)
+        edge_loop.add(eu, et, edge.respond_wire)
+    auth_loop.start()
+    edge_loop.start()
+    return auth, edges, loops, dns_port
+
+
+def _start_health_checker(stack: contextlib.ExitStack, plan: DnsPlan, addresses: dict[str, str], port: int,
+                          state: HealthTracker, cfg: RehearsalConfig) -> HealthChecker:
+    checker = HealthChecker(plan, addresses, port, state, time_scale=cfg.time_scale)
+    stack.callback(checker.stop)
+    checker.start()
+    return checker
+
+
+def _start_clients(stack: contextlib.ExitStack, plan: DnsPlan, cfg: RehearsalConfig, port: int, dns_port: int,
+                   edges: list[EdgeResolver], hard_deadline: float, stderr_file: Any) -> ClientEngine:
+    """The client engine, started, ready and released (its barrier open) within the deadline."""
+    budget = hard_deadline - time.monotonic() - 1.0
+    if budget <= 1.0:
+        raise RehearsalFailed("--max-seconds is too short to start the clients")
+    client_cfg = ClientConfig(
+        name=plan.name,
+        port=port,
+        dns_port=dns_port,
+        edges=[e.ip for e in edges],
+        clients=cfg.clients,
+        policy=cfg.policy,
+        duration=cfg.duration,
+        rpc_interval=cfg.rpc_interval,
+        rpc_timeout=cfg.rpc_timeout,
+        max_seconds=budget,
+        min_resolution_ms=cfg.min_resolution_ms,
+        late_clients=cfg.late_clients,
+        late_at=_late_at(plan, cfg),
+    )
+    env = dict(os.environ)
+    env["GRPC_DNS_RESOLVER"] = "ares"
+    env.setdefault("GRPC_VERBOSITY", "ERROR")
+    engine = make_engine(cfg, stderr_file)
+    engine.start(client_cfg, env)
+    stack.callback(engine.stop)
+    engine.wait_ready(hard_deadline)
+    engine.release()
+    return engine
+
+
+def _run_until_done(engine: ClientEngine, cfg: RehearsalConfig, origins: list[OriginServer], sampler: ConnectionSampler,
+                    hard_deadline: float) -> tuple[dict[str, Any], dict[str, int]]:
+    """Tick until the clients finish (or the deadline): ``--kill`` an origin on time, sample the
+    kernel tables sparingly. Returns what was killed and the peak descriptor counts."""
+    killed: dict[str, Any] = {}
+    peak_fds = {"parent": 0, "clients": 0}
+    for ticks in range(1_000_000):  # bounded by the deadline
+        if engine.finished() or time.monotonic() >= hard_deadline:
+            break
+        release = engine.released_at()
+        if cfg.kill and not killed and release is not None:
+            key, at = cfg.kill
+            if time.monotonic() >= release + at:
+                victim = next(o for o in origins if o.key == key)
+                victim.stop(grace=None)
+                killed = {"origin": key, "stopped_at": victim.stopped_at}
+        if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
+            sampler.sample()
+            peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
+            peak_fds["clients"] = max(peak_fds["clients"], sum(_count_fds(pid) for pid in engine.pids()))
+        time.sleep(TICK_SECONDS)
+    if not engine.finished():
+        engine.stop()
+        raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
+    return killed, peak_fds
+
+
+def _stop_each(items: list[Any], stop: Any) -> None:
+    """Stop every item in start order (the list fills as they start)."""
+    for item in items:
+        stop(item)

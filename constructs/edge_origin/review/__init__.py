@@ -3,6 +3,8 @@
 Layer: above ``rules`` (it runs them), ``model`` and ``answers``; below ``cli``. ``checker``
 (``edge-origin check`` and its formats), ``report`` / ``report_vpc`` (the review report),
 ``diff`` / ``quota_crossings`` (``edge-origin diff``), ``junit`` (JUnit XML; every format
-escapes through ``edge_origin.escape``, output a pull request cannot forge), ``nag`` (the same rules as a cdk-nag pack at
+escapes through ``edge_origin.core.escape``, output a pull request cannot forge), ``nag`` (the same rules as a cdk-nag pack at
 synth: the one module here that imports aws-cdk-lib).
+
+Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live.
 """

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from edge_origin.escape import (
+from edge_origin.core.escape import (
     MAX_SUMMARY_BYTES,
     budget_lines,
     gha_data,
@@ -21,7 +21,7 @@ from edge_origin.escape import (
     plain,
     sarif_text,
 )
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import ADVISORY_RULES, CATALOGUE, RULES, RULES_BY_ID, at_or_above, run_rules
 

@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from edge_origin.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.escape import MAX_SUMMARY_BYTES, fit_markdown, md_code, md_text, plain, shorten
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import (
     ListenerView,
     ModelError,
@@ -133,13 +133,21 @@ def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
         raise DiffInputError(f"{side}: {exc}") from None
 
 
+def _resolved(flag: str, path: str | Path) -> Path:
+    """The absolute path, or one line naming the flag (a NUL byte, a symlink loop)."""
+    try:
+        return Path(path).resolve()
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise DiffInputError(f"{flag} {str(path)!r}: not a usable path ({exc})") from None
+
+
 def diff_paths(base_paths: Sequence[str | Path], head_paths: Sequence[str | Path]) -> DiffResult:
     """Load both sides and diff them; ``DiffInputError`` (one line) on bad input."""
     if not base_paths or not head_paths:
         raise DiffInputError(f"{'--base' if not base_paths else '--head'}: no paths given (template files or a cdk.out directory)")
-    resolved = {Path(p).resolve(): p for p in base_paths}
+    resolved = {_resolved("--base", p): p for p in base_paths}
     for p in head_paths:
-        if Path(p).resolve() in resolved:
+        if _resolved("--head", p) in resolved:
             raise DiffInputError(
                 f"{p}: the same path is given for --base and --head; compare two versions (e.g. main's cdk.out and the PR's)"
             )
@@ -489,7 +497,7 @@ def format_text(result: DiffResult) -> str:
 
 
 def _md(text: Any) -> str:
-    """Inline Markdown text (see ``edge_origin.escape.md_text``)."""
+    """Inline Markdown text (see ``edge_origin.core.escape.md_text``)."""
     return md_text(_show(text))
 
 

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
 

@@ -50,7 +50,7 @@ import aws_cdk as cdk
 import jsii
 from cdk_nag import NagPack
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import PACK_NAME, RULES_BY_ID, run_rules
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from edge_origin.escape import (
+from edge_origin.core.escape import (
     MAX_NAME,
     MAX_SUMMARY_BYTES,
     fit_markdown,
@@ -20,10 +20,10 @@ from edge_origin.escape import (
     plain,
     shorten,
 )
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.core.origin_verification import METADATA_KEY as VERIFICATION_METADATA_KEY
+from edge_origin.core.origin_verification import VerificationStatus, verification_status
 from edge_origin.model import EipView, LoadBalancerView, RecordSetView, TemplateModel, display_value
-from edge_origin.origin_verification import METADATA_KEY as VERIFICATION_METADATA_KEY
-from edge_origin.origin_verification import VerificationStatus, verification_status
 from edge_origin.rules import run_rules
 
 REPORT_FORMATS = ("markdown", "text")
@@ -45,7 +45,7 @@ def _mm(text: object) -> str:
 
 
 def _md(text: object) -> str:
-    """Inline Markdown text (table cells, headings): see ``edge_origin.escape.md_text``."""
+    """Inline Markdown text (table cells, headings): see ``edge_origin.core.escape.md_text``."""
     return md_text(text)
 
 
@@ -297,7 +297,7 @@ def _findings_section(findings: Sequence[Finding], budget: int = FINDINGS_BYTES)
 def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: int = MAX_SUMMARY_BYTES) -> str:
     """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes.
 
-    Every template-controlled string is escaped where it is written (``edge_origin.escape``);
+    Every template-controlled string is escaped where it is written (``edge_origin.core.escape``);
     the whole stays under ``limit`` bytes (GitHub's step summary takes 1 MiB): the findings
     section first gets its share, the paths and tables before it are cut to what is left."""
     origins = model.origin_names()

@@ -5,6 +5,8 @@
 acknowledged in the templates (or in a cdk.out's validation-report.json, see
 ``load_model``): a resource's Metadata ``edge-origin:acknowledge`` is a list of
 ``{"id": "EO-DNS1", "reason": "..."}`` (a reason is required; without one the entry is ignored).
+
+Layer 3. May import: core, data, answers, profile, model, rules.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import ModelError, TemplateModel
 from edge_origin.model.template_model import collector_paused
 from edge_origin.rules import (

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from edge_origin.answers import RecordKey
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel
 from edge_origin.model.zones import OriginResolution
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import hops
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
 
@@ -42,7 +42,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     if severity is not None:
                         yield finding(
                             RULE.id, severity, dist.resource,
-                            Hop.CLOUDFRONT_TO_NLB.says(
+                            PathHop.CLOUDFRONT_TO_NLB.says(
                                 f"{dist.resource.logical_id} origin {origin.id}: keepalive {keepalive} s is not well "
                                 f"below the idle timeout {idle} s of {listener.resource.stack}/{listener.resource.logical_id} "
                                 f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; "

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, TemplateModel
 from edge_origin.profile import ConnectionProfile, hops
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import CF_DEFAULT_READ, HopRule, declared_profile
 from edge_origin.rules.not_judged import not_judged
@@ -120,7 +120,7 @@ def _judge(dist: DistributionView, origin: OriginView, where: str, rct: int, pro
 
 
 def _finding(dist: DistributionView, severity: Severity, message: str) -> Finding:
-    return finding(RULE.id, severity, dist.resource, Hop.CLOUDFRONT_TO_NLB.says(message), FIX)
+    return finding(RULE.id, severity, dist.resource, PathHop.CLOUDFRONT_TO_NLB.says(message), FIX)
 
 
 RULE = HopRule(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.transition import MAY_REPLACE, REPLACED, record_key, record_label, transition_of
 from edge_origin.rules.base import TransitionRule, finding

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import ListenerView, TemplateModel
 from edge_origin.model.transition import GONE, MAY_REPLACE, transition_of
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.answers import Answer, Resolution
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
 from edge_origin.model.zones import OriginResolution
 from edge_origin.rules.base import (

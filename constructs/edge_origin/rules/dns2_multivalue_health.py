@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from edge_origin.answers import probed_elsewhere, why_never_fails
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.answers import MULTIVALUE_MAX
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.template_model import ROUTE53_RECORDS_PER_ZONE
 from edge_origin.model.zones import OriginResolution

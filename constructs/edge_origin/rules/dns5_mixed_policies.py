@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
 from edge_origin.rules.base import Rule, finding
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, origin_path_load_balancers
 
@@ -32,7 +32,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             note = f" ({idle.note})" if idle.note else ""
             yield finding(
                 RULE.id, Severity.ERROR, listener.resource,
-                Hop.NLB.says(
+                PathHop.NLB.says(
                     f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) idle timeout {_num(idle.seconds)} s "
                     f"({idle.how}){note} differs from its declared connection profile's nlb_idle_timeout_s "
                     f"{_num(profile.nlb_idle_timeout_s)} s: the keepalive settings rendered for the services were "
@@ -63,7 +63,7 @@ def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
                         continue
                     yield finding(
                         RULE.id, Severity.ERROR, dist.resource,
-                        Hop.CLOUDFRONT_TO_NLB.says(
+                        PathHop.CLOUDFRONT_TO_NLB.says(
                             f"{dist.resource.logical_id} origin {origin.id} reaches {listener.resource.stack}/"
                             f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}), whose idle timeout is "
                             f"{_num(idle.seconds)} s ({idle.how}), but the distribution's connection profile says "

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, TemplateModel
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, HopRule, declared_profile
 
@@ -45,7 +45,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                         RULE.id,
                         Severity.ERROR,
                         dist.resource,
-                        Hop.CLOUDFRONT_TO_NLB.says(
+                        PathHop.CLOUDFRONT_TO_NLB.says(
                             f"{dist.resource.logical_id} origin {origin.id}: {how} {value} s differs from the declared "
                             f"connection profile's {field} {_num(wanted)} s"
                         ),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import PROFILE_METADATA_KEY, ProfileError, hops
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import DISTRIBUTION, HopRule, declared_profile
 
@@ -25,7 +25,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         if isinstance(profile, ProfileError):
             yield finding(
                 RULE.id, Severity.ERROR, res,
-                (Hop.CLOUDFRONT_TO_NLB if res.type == DISTRIBUTION else Hop.NLB).says(
+                (PathHop.CLOUDFRONT_TO_NLB if res.type == DISTRIBUTION else PathHop.NLB).says(
                     f"{res.logical_id} Metadata {PROFILE_METADATA_KEY} is not a valid connection profile: {profile}"
                 ),
                 FIX,

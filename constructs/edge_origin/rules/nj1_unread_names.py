@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from edge_origin.answers.types import normalize
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel, display_value
 from edge_origin.model.names import NameTarget, classify
 from edge_origin.model.values import ResourceRef, Unresolved

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.answers.routing import Routing
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
 from edge_origin.rules.base import Rule
 from edge_origin.rules.nj1_unread_names import path_names

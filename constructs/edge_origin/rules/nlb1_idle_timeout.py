@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.views import ListenerView, attribute_known
 from edge_origin.profile import ConnectionProfile, hops
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, origin_label, origin_load_balancers
 from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, tracked_target_groups
 
@@ -52,15 +52,15 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
     if listener.protocol == "TLS":
         yield finding(
             RULE.id, Severity.WARNING, res,
-            Hop.NLB.says(f"{where} is TLS: its idle timeout is fixed at {hops.NLB_TLS_IDLE_S} s and cannot be raised"),
+            PathHop.NLB.says(f"{where} is TLS: its idle timeout is fixed at {hops.NLB_TLS_IDLE_S} s and cannot be raised"),
             FIX,
         )
     elif idle.note:
-        yield finding(RULE.id, Severity.WARNING, res, Hop.NLB.says(f"{where}: {idle.note}"), FIX)
+        yield finding(RULE.id, Severity.WARNING, res, PathHop.NLB.says(f"{where}: {idle.note}"), FIX)
     if present and not idle.settable and attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE):
         yield finding(
             RULE.id, Severity.WARNING, res,
-            Hop.NLB.says(
+            PathHop.NLB.says(
                 f"{where} sets {hops.IDLE_ATTRIBUTE}, which AWS documents for TCP listeners only: it does not change "
                 f"this listener's idle timeout ({idle.how})"
             ),
@@ -73,7 +73,7 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
     if listener.idle_timeout is None and present and attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE):
         yield finding(
             RULE.id, Severity.ERROR, res,
-            Hop.NLB.says(
+            PathHop.NLB.says(
                 f"{where}: {hops.IDLE_ATTRIBUTE} {str(raw)[:40]!r} is not a whole number of seconds in "
                 f"{hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}: the API refuses it"
             ),
@@ -85,14 +85,14 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
         if problem:
             yield finding(
                 RULE.id, Severity.ERROR, res,
-                Hop.NLB.says(f"{where}: {hops.IDLE_ATTRIBUTE} {problem}: the deploy is refused"),
+                PathHop.NLB.says(f"{where}: {hops.IDLE_ATTRIBUTE} {problem}: the deploy is refused"),
                 f"Use a whole number of seconds in {hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}.",
             )
             return
     elif idle.seconds is not None:
         yield finding(
             RULE.id, Severity.WARNING, res,
-            Hop.NLB.says(f"{where} has no {hops.IDLE_ATTRIBUTE}: the {DEFAULT_IDLE} s default applies; {hops.NLB_EXPIRY}"),
+            PathHop.NLB.says(f"{where} has no {hops.IDLE_ATTRIBUTE}: the {DEFAULT_IDLE} s default applies; {hops.NLB_EXPIRY}"),
             FIX,
         )
     tracking = _declared_tracking(listener)
@@ -100,7 +100,7 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
         for tg in tracked_target_groups(listener):
             yield finding(
                 RULE.id, Severity.WARNING, res,
-                Hop.TARGET.says(
+                PathHop.TARGET.says(
                     f"{where}: idle timeout {idle.seconds} s is above {tracking} s and target "
                     f"group {tg.resource.logical_id} ({tg.target_type or 'instance'} targets) sits behind EC2 connection "
                     f"tracking: AWS says the targets' TcpEstablishedTimeout must be equal or greater than the NLB idle "

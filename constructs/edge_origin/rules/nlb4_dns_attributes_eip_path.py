@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
 from edge_origin.model.views import UNKNOWN_ATTRIBUTES, LoadBalancerView, as_bool, attribute_known
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 
 #: Longest expression text a message shows before it is shortened.
 MAX_ELEMENT_CHARS = 160

@@ -13,7 +13,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from edge_origin.findings import Finding
+from edge_origin.core.findings import Finding
 
 
 def _catalogue_ids() -> tuple[str, ...]:

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from functools import cache
 
 from edge_origin.answers import HEALTHY_CHECKER_SHARE, HealthCheck, reachable_share, share_is_healthy
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.data import cloudfront_origin_facing_prefix_lists, load
-from edge_origin.findings import Finding, Severity
 from edge_origin.model import HealthCheckView, SecurityGroupView, TemplateModel
 from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import hops
-from edge_origin.profile.hops import Hop
+from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import HopRule, listener_idle
 from edge_origin.rules.vpc_paths import vpc_origin_paths
@@ -32,7 +32,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if problem is not None:
                 yield finding(
                     RULE.id, problem[0], res,
-                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(f"{path.label}: VpcOriginConfig {field} {problem[1]}"),
+                    PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(f"{path.label}: VpcOriginConfig {field} {problem[1]}"),
                     FIX,
                 )
         if path.load_balancer is None:
@@ -46,7 +46,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if severity is not None:
                 yield finding(
                     RULE.id, Severity.WARNING, res,
-                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                    PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
                         f"{path.label}: keepalive {keepalive} s is not well below the idle timeout {idle} s of {where} "
                         f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; {hops.NLB_EXPIRY}"
                     ),
@@ -55,7 +55,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if read >= idle:
                 yield finding(
                     RULE.id, Severity.WARNING, res,
-                    Hop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                    PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
                         f"{path.label}: read timeout {read} s is not below the idle timeout {idle} s of {where}: a response "
                         "silent that long loses its flow at the NLB before CloudFront's own timeout answers the viewer"
                     ),

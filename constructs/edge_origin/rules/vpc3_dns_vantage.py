@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.model.views import LoadBalancerView, attribute_known
 from edge_origin.rules.base import Rule, finding

@@ -1,4 +1,7 @@
-"""Loopback helpers for rehearsing a connection profile on real gRPC (tests and users alike)."""
+"""Loopback helpers for rehearsing a connection profile on real gRPC (tests and users alike).
+
+Layer 5. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live, testing.
+"""
 
 from edge_origin.testing.relay import Flow, Frame, Relay
 

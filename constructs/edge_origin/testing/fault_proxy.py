@@ -27,6 +27,8 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
+from edge_origin import _moved
+
 HOLD_LIMIT_S = 60.0
 
 _ROUTE53 = (
@@ -60,7 +62,7 @@ def operation_of(method: str, path: str, headers: Any, body: bytes) -> str:
 
 
 @dataclass
-class Rule:
+class FaultRule:
     kind: str  # drip | hold | delay | echo | pending
     operation: str = "*"
     every_s: float = 5.0
@@ -79,7 +81,7 @@ class Rule:
 class FaultProxy:
     upstream: str
     host: str = "127.0.0.1"
-    rules: list[Rule] = field(default_factory=list)
+    rules: list[FaultRule] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -106,30 +108,30 @@ class FaultProxy:
         self._thread.start()
 
     # --- rules ------------------------------------------------------------------------------
-    def _add(self, rule: Rule) -> FaultProxy:
+    def _add(self, rule: FaultRule) -> FaultProxy:
         with self._lock:
             self.rules.append(rule)
         return self
 
     def drip(self, operation: str = "*", every_s: float = 5.0, times: int | None = None) -> FaultProxy:
         """Send the status and headers, then the body one byte every ``every_s`` seconds."""
-        return self._add(Rule("drip", operation, every_s=every_s, times=times))
+        return self._add(FaultRule("drip", operation, every_s=every_s, times=times))
 
     def hold(self, operation: str, times: int | None = 1) -> FaultProxy:
         """Apply the request upstream, set ``applied``, and keep the answer until ``release()``."""
-        return self._add(Rule("hold", operation, times=times))
+        return self._add(FaultRule("hold", operation, times=times))
 
     def delay(self, operation: str = "*", delay_s: float = 0.25, times: int | None = None) -> FaultProxy:
-        return self._add(Rule("delay", operation, delay_s=delay_s, times=times))
+        return self._add(FaultRule("delay", operation, delay_s=delay_s, times=times))
 
     def echo(self, operation: str = "*", times: int | None = None) -> FaultProxy:
         """Answer 400 with an error message that repeats the request's Authorization and
         X-Amz-Security-Token headers (a gateway that echoes what it got); nothing applied."""
-        return self._add(Rule("echo", operation, times=times))
+        return self._add(FaultRule("echo", operation, times=times))
 
     def pending(self, operation: str = "ChangeResourceRecordSets", times: int | None = None) -> FaultProxy:
         """Rewrite ``<Status>INSYNC</Status>`` to PENDING in the answer (Route 53's first answer)."""
-        return self._add(Rule("pending", operation, times=times))
+        return self._add(FaultRule("pending", operation, times=times))
 
     def clear(self) -> None:
         with self._lock:
@@ -143,7 +145,7 @@ class FaultProxy:
         return f"http://{self.host}:{self._server.server_address[1]}"
 
     # --- serving ----------------------------------------------------------------------------
-    def _choose(self, operation: str) -> list[Rule]:
+    def _choose(self, operation: str) -> list[FaultRule]:
         with self._lock:
             return [r for r in self.rules if r.takes(operation)]
 
@@ -236,3 +238,6 @@ def wait_for(event: threading.Event, timeout_s: float = 30.0) -> bool:
     while not event.is_set() and time.monotonic() < deadline:
         event.wait(0.05)
     return event.is_set()
+
+
+__getattr__ = _moved.old_names(__name__)  # old class names, until 0.3

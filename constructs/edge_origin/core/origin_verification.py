@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from edge_origin.errors import ConstructLabel
+    from edge_origin.core.errors import ConstructLabel
 
 DEFAULT_HEADER = "x-origin-verify"
 METADATA_KEY = "edge-origin:origin-verification"
@@ -102,7 +102,7 @@ class OriginVerification:
 
     def validated(self, where: str | ConstructLabel) -> OriginVerification:
         """These props, or an EdgeOriginPropError naming ``origin_verification.<field>``."""
-        from edge_origin.errors import EdgeOriginPropError, require_int_range
+        from edge_origin.core.errors import EdgeOriginPropError, require_int_range
 
         problem = header_name_problem(self.header_name)
         if problem:
@@ -139,7 +139,7 @@ def checked_prop(where: str | ConstructLabel, value: Any) -> OriginVerification 
     if value is None:
         return None
     if not isinstance(value, OriginVerification):
-        from edge_origin.errors import EdgeOriginPropError
+        from edge_origin.core.errors import EdgeOriginPropError
 
         raise EdgeOriginPropError(where, "origin_verification", value, "an OriginVerification or None")
     return value.validated(where)
@@ -147,7 +147,7 @@ def checked_prop(where: str | ConstructLabel, value: Any) -> OriginVerification 
 
 def secret_kind(where: str | ConstructLabel, secret: Any) -> str:
     """``new``, ``arn`` or ``construct``; an error for anything that is not a Secrets Manager secret."""
-    from edge_origin.errors import EdgeOriginPropError, is_token
+    from edge_origin.core.errors import EdgeOriginPropError, is_token
 
     if secret is None:
         return "new"

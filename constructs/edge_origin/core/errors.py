@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import aws_cdk as cdk
@@ -211,6 +211,28 @@ def require_construct(construct: str, prop: str, value: Any, interface: type, al
     if not implements(value, interface):
         raise EdgeOriginPropError(construct, prop, _short(value), allowed)
     return value
+
+
+#: One row of validation as data: the prop, and its check ``check(construct, prop, props)`` (the
+#: props by name, for a check that reads another prop), which returns the value to use or raises.
+PropCheck = tuple[str, "Callable[[Any, str, Mapping[str, Any]], Any]"]
+
+
+def each(check: Callable[..., Any], *args: Any, skip_none: bool = False, **kwargs: Any) -> Callable[[Any, str, Mapping[str, Any]], Any]:
+    """A row's check from a ``require_*`` function: ``check(construct, prop, value, *args, **kwargs)``;
+    with ``skip_none`` an unset prop (None) passes as None."""
+    def run(construct: Any, prop: str, props: Mapping[str, Any]) -> Any:
+        value = props[prop]
+        if skip_none and value is None:
+            return None
+        return check(construct, prop, value, *args, **kwargs)
+
+    return run
+
+
+def check_props(construct: Any, rows: Sequence[PropCheck], props: Mapping[str, Any]) -> dict[str, Any]:
+    """Run the rows in order (the first bad prop is the one reported); each row's answer by prop."""
+    return {prop: check(construct, prop, props) for prop, check in rows}
 
 
 def _short(value: Any) -> Any:
