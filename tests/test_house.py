@@ -162,11 +162,7 @@ def test_old_module_paths_import_with_a_deprecation_warning() -> None:
 
 
 #: Public class names still defined in two modules, each with the reason it waits.
-TWICE_FOR_NOW = {
-    # rehearsal/model_inputs.py (the internet-scale model's input error) is another change's file this
-    # round; its ModelError becomes ModelInputError there, then this entry goes.
-    "ModelError": {"edge_origin.model.values", "edge_origin.rehearsal.model_inputs"},
-}
+TWICE_FOR_NOW: dict[str, set[str]] = {}
 
 
 def test_no_public_class_name_is_defined_in_two_modules() -> None:

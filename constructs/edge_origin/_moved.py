@@ -47,6 +47,9 @@ RENAMED: dict[str, dict[str, str]] = {
     "edge_origin.rehearsal.health": {"HealthState": "HealthTracker"},
     "edge_origin.profile.hops": {"Hop": "PathHop"},
     "edge_origin.testing.fault_proxy": {"Rule": "FaultRule"},
+    # the internet-scale model's bad-input error (the template model's is edge_origin.model.ModelError)
+    "edge_origin.rehearsal.model_inputs": {"ModelError": "ModelInputError"},
+    "edge_origin.rehearsal.montecarlo": {"ModelError": "ModelInputError"},
 }
 
 

@@ -19,7 +19,7 @@ from unittest import mock
 
 import pytest
 
-from edge_origin.findings import Severity
+from edge_origin.core.findings import Severity
 from edge_origin.live import sdk_members
 from edge_origin.live.account import VPC_ORIGINS_SERVICE, LiveAccount
 from edge_origin.live.audit import audit, sdk_gap_findings

@@ -14,7 +14,7 @@ from rehearsal_paths import FIXTURES, REFERENCE
 
 from edge_origin import cli
 from edge_origin.rehearsal.model_capacity import Nlb, PlannedEvent, predict_event
-from edge_origin.rehearsal.model_inputs import ModelError
+from edge_origin.rehearsal.model_inputs import ModelInputError
 
 RESERVED = FIXTURES / "ReferenceReserved.template.json"  # Reference with 8250 and 11000 LCUs reserved
 
@@ -80,7 +80,7 @@ def test_a_throughput_reservation_does_not_help_a_new_flow_burst_unless_assumed_
     ({"nlbs": ()}, "--nlbs: at least one NLB"),
 ])
 def test_bad_input_is_one_line_naming_the_flag_and_range(change: dict, message: str) -> None:
-    with pytest.raises(ModelError) as exc:
+    with pytest.raises(ModelInputError) as exc:
         predict_event(replace(_event(), **change))
     assert message in str(exc.value) and "\n" not in str(exc.value)
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rehearsal_paths import NAME, REFERENCE
 
 from edge_origin import cli
-from edge_origin.rehearsal.montecarlo import ModelConfig, ModelError, run_model, run_model_seeds
+from edge_origin.rehearsal.montecarlo import ModelConfig, ModelInputError, run_model, run_model_seeds
 from edge_origin.rehearsal.plan import reference_plan
 
 BASE = ["rehearse", str(REFERENCE), "--name", NAME, "--model", "--json", "--devices", "300", "--edges", "20",
@@ -94,11 +94,11 @@ def test_bad_model_flags_are_one_line(capsys: pytest.CaptureFixture[str], flags:
 
 def test_library_validation_names_the_field() -> None:
     plan = reference_plan()
-    with pytest.raises(ModelError, match="--connect-tries"):
+    with pytest.raises(ModelInputError, match="--connect-tries"):
         run_model(plan, ModelConfig(connect_tries=0))
-    with pytest.raises(ModelError, match="--scale-seconds"):
+    with pytest.raises(ModelInputError, match="--scale-seconds"):
         run_model(plan, ModelConfig(scale_seconds=float("inf")))
-    with pytest.raises(ModelError, match="--seeds"):
+    with pytest.raises(ModelInputError, match="--seeds"):
         run_model_seeds(plan, ModelConfig(), 0)
 
 

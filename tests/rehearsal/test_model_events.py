@@ -17,7 +17,7 @@ from edge_origin import cli
 from edge_origin.rehearsal import model_events, model_fit
 from edge_origin.rehearsal.model_events import load_events, parse_events
 from edge_origin.rehearsal.model_events_run import CapacityModel, predict, run_event, sim_inputs
-from edge_origin.rehearsal.model_inputs import ModelError
+from edge_origin.rehearsal.model_inputs import ModelInputError
 from edge_origin.rehearsal.model_sim import simulate
 
 PACKAGE = Path(model_events.__file__).resolve().parents[1]
@@ -69,7 +69,7 @@ def test_load_is_a_ramp_from_zero_then_held() -> None:
     ],
 )
 def test_a_bad_field_is_one_line_naming_it(change: dict, message: str) -> None:
-    with pytest.raises(ModelError) as exc:
+    with pytest.raises(ModelInputError) as exc:
         parse_events(_small(**change), "f.json")
     assert message in str(exc.value) and "\n" not in str(exc.value) and "f.json: events[0] (e)" in str(exc.value)
 
@@ -80,9 +80,9 @@ def test_a_user_file_loads_and_a_bad_one_is_one_line(tmp_path: Path) -> None:
     assert load_events(good)[0].concurrent_connections == 3000
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    with pytest.raises(ModelError, match=r"--events: .*bad.json: not JSON"):
+    with pytest.raises(ModelInputError, match=r"--events: .*bad.json: not JSON"):
         load_events(bad)
-    with pytest.raises(ModelError, match="--events"):
+    with pytest.raises(ModelInputError, match="--events"):
         load_events(tmp_path / "missing.json")
 
 
@@ -227,7 +227,7 @@ def test_a_bad_published_file_is_one_line(tmp_path: Path, change: dict, message:
     data = copy.deepcopy(PUBLISHED)
     data.update(change)
     (tmp_path / "p.json").write_text(json.dumps(data))
-    with pytest.raises(ModelError, match=message):
+    with pytest.raises(ModelInputError, match=message):
         model_fit.load_published(tmp_path / "p.json", load_events())
 
 

@@ -13,7 +13,7 @@ from rehearsal_paths import NAME, REFERENCE_WEIGHTED
 from edge_origin import cli
 from edge_origin.rehearsal.model_inputs import (
     Capacity,
-    ModelError,
+    ModelInputError,
     edge_shares,
     parse_capacity,
     parse_retry,
@@ -155,7 +155,7 @@ def test_parsers() -> None:
     z = zipf_shares(600, 2.0)
     assert z[0] == pytest.approx(0.609, abs=0.002) and sum(z) == pytest.approx(1.0)
     assert edge_shares([0.5, 0.5], 2) == [0.5, 0.5]
-    with pytest.raises(ModelError, match="2 shares for 3 edges"):
+    with pytest.raises(ModelInputError, match="2 shares for 3 edges"):
         edge_shares([0.5, 0.5], 3)
 
 
@@ -174,7 +174,7 @@ def test_library_refuses_what_the_cli_refuses() -> None:
         (ModelConfig(capacity_overrides={"Nope": 5}), "--origin-capacity-file"),
         (ModelConfig(edges=10_000, resolvers=10_000, ttl=1), "--resolvers 10000 x 600 TTL windows"),
     ]:
-        with pytest.raises(ModelError, match=flag):
+        with pytest.raises(ModelInputError, match=flag):
             run_model(plan, cfg)
 
 
@@ -184,7 +184,7 @@ def test_any_text_parses_or_is_a_model_error(text: str) -> None:
     for parse in (parse_capacity, parse_retry, lambda t: edge_shares(t, 3)):
         try:
             parse(text)
-        except ModelError as exc:
+        except ModelInputError as exc:
             assert "\n" not in str(exc)
 
 
@@ -201,7 +201,7 @@ def test_any_shares_file_reads_or_is_a_model_error(tmp_path_factory: pytest.Temp
     path.write_text("\n".join(f"{a},{b}" for a, b in rows))
     try:
         shares = edge_shares(str(path), len(rows))
-    except ModelError as exc:
+    except ModelInputError as exc:
         assert "--edge-traffic" in str(exc) and "\n" not in str(exc)
     else:
         assert sum(shares) == pytest.approx(1.0) and all(s >= 0 for s in shares)

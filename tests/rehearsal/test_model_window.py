@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from edge_origin import cli
 from edge_origin.rehearsal.model_events import load_events, parse_events
 from edge_origin.rehearsal.model_events_run import CapacityModel, run_event
-from edge_origin.rehearsal.model_inputs import ModelError
+from edge_origin.rehearsal.model_inputs import ModelInputError
 
 # a small weighted crowd that overloads its 3 addresses at first
 MODEL = CapacityModel(400.0, 5.0, horizon_seconds=120.0)
@@ -62,7 +62,7 @@ def test_the_window_mean_never_exceeds_the_broadcasts_mean(quiet: float, extra: 
     ({"window_seconds": "2d"}, "window_seconds: expected a number"),
 ])
 def test_a_bad_window_field_is_one_line_naming_it(change: dict, message: str) -> None:
-    with pytest.raises(ModelError) as exc:
+    with pytest.raises(ModelInputError) as exc:
         _event(**change)
     assert message in str(exc.value) and "\n" not in str(exc.value) and "f.json: events[0] (e)" in str(exc.value)
 

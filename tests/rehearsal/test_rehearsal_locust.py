@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
@@ -369,9 +370,17 @@ def test_the_cli_names_the_files_locust_writes() -> None:
         (["--engine", "locust", "--csv", "{tmp}/adir"], "'{tmp}/adir_stats.csv' is a directory"),
     ],
 )
-def test_bad_locust_outputs_are_one_line_before_the_run(tmp_path: Path, capsys, argv: list[str], needle: str) -> None:
+def test_bad_locust_outputs_are_one_line_before_the_run(capsys, argv: list[str], needle: str) -> None:
     from rehearsal_paths import NAME, REFERENCE
 
+    # a short folder: the messages show a path up to 80 characters, and pytest's tmp_path (longer under
+    # pytest-xdist: .../popen-gw1/test_bad_locust_outputs_are_on0) would be cut inside the needle
+    with tempfile.TemporaryDirectory(prefix="eo-", dir="/tmp") as short:
+        _bad_locust_outputs(Path(short), capsys, argv, needle, REFERENCE, NAME)
+
+
+def _bad_locust_outputs(tmp_path: Path, capsys, argv: list[str], needle: str, reference: Path, name: str) -> None:
+    REFERENCE, NAME = reference, name  # noqa: N806 - the names the checks below read
     (tmp_path / "adir.html").mkdir()
     (tmp_path / "adir_stats.csv").mkdir()
     args = [a.replace("{tmp}", str(tmp_path)) for a in argv]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from edge_origin.rehearsal.montecarlo import ModelConfig, ModelError, run_model
+from edge_origin.rehearsal.montecarlo import ModelConfig, ModelInputError, run_model
 from edge_origin.rehearsal.plan import reference_plan
 
 K = 6
@@ -75,9 +75,9 @@ def test_internet_scale_is_cheap() -> None:
 
 
 def test_bad_model_input() -> None:
-    with pytest.raises(ModelError, match="--devices"):
+    with pytest.raises(ModelInputError, match="--devices"):
         run_model(reference_plan(), ModelConfig(devices=0))
-    with pytest.raises(ModelError, match="--lb-policy"):
+    with pytest.raises(ModelInputError, match="--lb-policy"):
         run_model(reference_plan(), ModelConfig(policy="random"))
 
 

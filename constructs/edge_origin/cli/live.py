@@ -221,7 +221,7 @@ def _add_ready_event(p: argparse.ArgumentParser) -> None:
 def _ready_event(args: argparse.Namespace) -> Any:
     """The planned event of ``--devices``/``--ramp-seconds`` (its NLBs are the ones ready reads), or None."""
     from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, Nlb, PlannedEvent
-    from edge_origin.rehearsal.model_inputs import ModelError
+    from edge_origin.rehearsal.model_inputs import ModelInputError
 
     chosen = {name: getattr(args, name) for name in ASSUMPTIONS if getattr(args, name) is not None}
     if args.devices is None:
@@ -233,7 +233,7 @@ def _ready_event(args: argparse.Namespace) -> Any:
     try:  # the NLBs are placeholders until the account is read; check() validates the rest now
         return PlannedEvent(devices=float(args.devices), ramp_seconds=args.ramp_seconds, nlbs=(Nlb("read", 1),),
                             reservation_covers=args.reservation_covers, overridden=tuple(sorted(chosen)), **chosen).check()
-    except ModelError as exc:
+    except ModelInputError as exc:
         raise UsageError(str(exc)) from None
 
 

@@ -75,7 +75,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
 
     from edge_origin.rehearsal import model_events, model_fit
     from edge_origin.rehearsal.model_events_run import model_dict
-    from edge_origin.rehearsal.model_inputs import ModelError
+    from edge_origin.rehearsal.model_inputs import ModelInputError
 
     start = time.perf_counter()
     try:
@@ -84,7 +84,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         result = model_fit.fit(events, fit_cells, cells, base=_base(args), ceiling=args.ceiling)
         model = replace(result.model)
         predictions = model_fit.predict_events(events, model, args.seeds)
-    except ModelError as exc:
+    except ModelInputError as exc:
         raise UsageError(str(exc)) from exc
     rows = model_fit.comparison_table(predictions, cells, fit_cells)
     seconds = time.perf_counter() - start
@@ -130,13 +130,13 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from edge_origin.rehearsal import model_events, model_fit
-    from edge_origin.rehearsal.model_inputs import ModelError
+    from edge_origin.rehearsal.model_inputs import ModelInputError
 
     try:
         events = model_events.load_events(args.events)
         model = replace(_base(args), steady_capacity=args.capacity, scale_seconds=args.scale_seconds)
         predictions = model_fit.predict_events(events, model, args.seeds)
-    except ModelError as exc:
+    except ModelInputError as exc:
         raise UsageError(str(exc)) from exc
     out = {name: {metric: band.__dict__ for metric, band in cells.items()} for name, cells in predictions.items()}
     if args.json:
@@ -152,11 +152,11 @@ def _cmd_predict(args: argparse.Namespace) -> int:
 
 def _cmd_predict_planned(args: argparse.Namespace) -> int:
     from edge_origin.rehearsal import model_capacity
-    from edge_origin.rehearsal.model_inputs import ModelError
+    from edge_origin.rehearsal.model_inputs import ModelInputError
 
     try:
         prediction = model_capacity.predict_event(planned_event_from_args(args))
-    except ModelError as exc:
+    except ModelInputError as exc:
         raise UsageError(str(exc)) from exc
     if args.json:
         print(json.dumps(prediction.to_dict(), sort_keys=True))

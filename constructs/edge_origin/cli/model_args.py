@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from edge_origin.cli.common import finite_float, int_range
 from edge_origin.rehearsal.model_inputs import (
     Capacity,
-    ModelError,
+    ModelInputError,
     RetryPolicy,
     parse_capacity,
     parse_retry,
@@ -27,12 +27,12 @@ if TYPE_CHECKING:
 
 
 def _library_type(parse: Callable[[str], object], name: str) -> Callable[[str], object]:
-    """An argparse type from a library parser that raises ModelError (argparse names the flag, exit 2)."""
+    """An argparse type from a library parser that raises ModelInputError (argparse names the flag, exit 2)."""
 
     def convert(text: str) -> object:
         try:
             return parse(text)
-        except ModelError as exc:
+        except ModelInputError as exc:
             raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[-1]) from None
 
     convert.__name__ = name
@@ -88,7 +88,7 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_model_from_args(args: argparse.Namespace, plan: DnsPlan) -> ModelResult:
-    """Build the ModelConfig from the flags and run the model (ModelError: bad input)."""
+    """Build the ModelConfig from the flags and run the model (ModelInputError: bad input)."""
     from edge_origin.rehearsal import montecarlo
 
     edges = args.edges
@@ -163,17 +163,17 @@ def add_planned_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def planned_event_from_args(args: argparse.Namespace):  # noqa: ANN201 - the library type is imported lazily
-    """The PlannedEvent of the flags (ModelError: bad combination)."""
+    """The PlannedEvent of the flags (ModelInputError: bad combination)."""
     from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, Nlb, PlannedEvent, nlbs_from_template
 
     if args.ramp_seconds is None:
-        raise ModelError("--ramp-seconds: needed with --devices (seconds from zero to the peak, 0..86400)")
+        raise ModelInputError("--ramp-seconds: needed with --devices (seconds from zero to the peak, 0..86400)")
     if args.capacity is not None or args.scale_seconds is not None:
-        raise ModelError("--capacity/--scale-seconds: not with --devices (they run the events file; --node-lcus and "
+        raise ModelInputError("--capacity/--scale-seconds: not with --devices (they run the events file; --node-lcus and "
                          "--scale-lcus-per-second are the planned event's)")
     if args.template:
         if args.nlbs is not None or args.zones is not None:
-            raise ModelError("--template: not with --nlbs/--zones (the template gives the NLBs and their zones)")
+            raise ModelInputError("--template: not with --nlbs/--zones (the template gives the NLBs and their zones)")
         nlbs = nlbs_from_template(args.template)
         if args.capacity_units is not None:
             nlbs = tuple(Nlb(n.name, n.zones, args.capacity_units) for n in nlbs)

@@ -258,7 +258,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     dns_port=args.dns_port,
                 ),
             )
-    except (PlanError, runner.RehearsalError, montecarlo.ModelError) as exc:
+    except (PlanError, runner.RehearsalError, montecarlo.ModelInputError) as exc:
         raise UsageError(str(exc)) from exc
     except runner.RehearsalFailed as exc:
         print(f"edge-origin rehearse: {exc}", file=sys.stderr)

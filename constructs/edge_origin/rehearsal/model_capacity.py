@@ -41,7 +41,7 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from edge_origin.model.nlb_capacity import CAPACITY_UNITS_PER_ZONE_RANGE, LCU_MBPS
-from edge_origin.rehearsal.model_inputs import ModelError
+from edge_origin.rehearsal.model_inputs import ModelInputError
 
 # Elastic Load Balancing pricing (NLCU, TCP): https://aws.amazon.com/elasticloadbalancing/pricing/
 LCU_NEW_FLOWS_PER_SECOND = 800.0
@@ -105,7 +105,7 @@ class PlannedEvent:
     def check(self) -> PlannedEvent:
         def number(flag: str, value: float, lo: float, hi: float) -> None:
             if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not lo <= value <= hi:
-                raise ModelError(f"{flag}: must be {lo:g}..{hi:g} (got {value!r})")
+                raise ModelInputError(f"{flag}: must be {lo:g}..{hi:g} (got {value!r})")
 
         number("--devices", self.devices, 1, 1e10)
         number("--ramp-seconds", self.ramp_seconds, 0, 86_400)
@@ -114,19 +114,19 @@ class PlannedEvent:
         if self.horizon_seconds is not None:
             number("--horizon", self.horizon_seconds, 1, 7 * 86_400)
         if self.reservation_covers not in COVERS:
-            raise ModelError(f"--reservation-covers: must be one of {', '.join(COVERS)} (got {self.reservation_covers!r})")
+            raise ModelInputError(f"--reservation-covers: must be one of {', '.join(COVERS)} (got {self.reservation_covers!r})")
         if not self.nlbs:
-            raise ModelError("--nlbs: at least one NLB is needed (1..50)")
+            raise ModelInputError("--nlbs: at least one NLB is needed (1..50)")
         low, high = RESERVED_PER_ZONE
         for nlb in self.nlbs:
             if not 1 <= nlb.zones <= 6:
-                raise ModelError(f"--zones: an NLB has 1..6 zonal nodes (EIPs) (got {nlb.zones} on {nlb.name})")
+                raise ModelInputError(f"--zones: an NLB has 1..6 zonal nodes (EIPs) (got {nlb.zones} on {nlb.name})")
             if nlb.capacity_units and not low <= nlb.reserved_per_zone <= high:
-                raise ModelError(f"--capacity-units: {nlb.capacity_units} on {nlb.name} is {nlb.reserved_per_zone:g} a zone over "
+                raise ModelInputError(f"--capacity-units: {nlb.capacity_units} on {nlb.name} is {nlb.reserved_per_zone:g} a zone over "
                                  f"{nlb.zones} zones; must be 0 (none) or {low * nlb.zones}..{high * nlb.zones} "
                                  f"({low}..{high} a zone, spread evenly)")
         if math.ceil(self.horizon) > MAX_STEPS:
-            raise ModelError(f"--horizon: at most {MAX_STEPS} simulated seconds (got {self.horizon:g})")
+            raise ModelInputError(f"--horizon: at most {MAX_STEPS} simulated seconds (got {self.horizon:g})")
         return self
 
 
@@ -239,7 +239,7 @@ def _node(event: PlannedEvent, nlb: Nlb) -> NodeOutcome:
 
 
 def predict_event(event: PlannedEvent) -> Prediction:
-    """The event's outcome per node and in total (ModelError on bad input)."""
+    """The event's outcome per node and in total (ModelInputError on bad input)."""
     event.check()
     nodes = [_node(event, nlb) for nlb in event.nlbs]
     zones = [nlb.zones for nlb in event.nlbs]
@@ -259,20 +259,20 @@ def nlbs_from_template(paths: list[str]) -> tuple[Nlb, ...]:
     try:
         model = load_model(paths)
     except TemplateError as exc:
-        raise ModelError(f"--template: {str(exc)[:200]}") from None
+        raise ModelInputError(f"--template: {str(exc)[:200]}") from None
     out = []
     for lb in model.load_balancers:
         if not lb.is_network:
             continue
         name = lb.resource.logical_id
         if lb.capacity_unknown:
-            raise ModelError(f"--template: {name}'s MinimumLoadBalancerCapacity is decided at deploy time (not read); "
+            raise ModelInputError(f"--template: {name}'s MinimumLoadBalancerCapacity is decided at deploy time (not read); "
                              "pass --capacity-units")
         if not lb.zone_count:
-            raise ModelError(f"--template: {name} has no subnet mappings the model can count (zones not read); pass --nlbs and --zones")
+            raise ModelInputError(f"--template: {name} has no subnet mappings the model can count (zones not read); pass --nlbs and --zones")
         out.append(Nlb(name, lb.zone_count, lb.capacity_units or 0))
     if not out:
-        raise ModelError("--template: no network load balancer (AWS::ElasticLoadBalancingV2::LoadBalancer, Type network) in it")
+        raise ModelInputError("--template: no network load balancer (AWS::ElasticLoadBalancingV2::LoadBalancer, Type network) in it")
     return tuple(out)
 
 

@@ -11,7 +11,7 @@ window a published mean is over): ``window_seconds`` (default: ``duration_second
 ``broadcasts`` bursts (default 1) of ``duration_seconds`` each, the rest of it quiet at
 ``quiet_share`` of the peak requests/s (default 0), no connect failing then. The shipped file is
 ``edge_origin/data/model_events.json`` (the incident's three events). Bad input is one
-:class:`~edge_origin.rehearsal.model_inputs.ModelError` line naming the file, the event and the field.
+:class:`~edge_origin.rehearsal.model_inputs.ModelInputError` line naming the file, the event and the field.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from edge_origin.rehearsal.model_inputs import ModelError
+from edge_origin.rehearsal.model_inputs import ModelInputError
 from edge_origin.rehearsal.plan import DnsPlan, reference_plan
 
 MAX_EVENT_BYTES = 1 << 20
@@ -114,23 +114,23 @@ def read_json_file(path: str | Path | None, shipped: str, flag: str) -> tuple[st
     try:
         text = read_text_file(str(path), MAX_EVENT_BYTES)
     except InputFileError as exc:
-        raise ModelError(f"{flag}: {str(exc)[:200]}") from None
+        raise ModelInputError(f"{flag}: {str(exc)[:200]}") from None
     except ValueError as exc:
-        raise ModelError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
+        raise ModelInputError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
     try:
         return shown, json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ModelError(f"{flag}: {shown}: not JSON (line {exc.lineno}: {exc.msg})") from None
+        raise ModelInputError(f"{flag}: {shown}: not JSON (line {exc.lineno}: {exc.msg})") from None
 
 
 def _number(raw: dict[str, Any], key: str, where: str, lo: float, hi: float, integer: bool = False) -> float:
     value = raw.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ModelError(f"{where}.{key}: expected a number {lo:g}..{hi:g} (got {str(value)[:40]!r})")
+        raise ModelInputError(f"{where}.{key}: expected a number {lo:g}..{hi:g} (got {str(value)[:40]!r})")
     if not math.isfinite(value) or not lo <= value <= hi:
-        raise ModelError(f"{where}.{key}: must be {lo:g}..{hi:g} (got {value!r})")
+        raise ModelInputError(f"{where}.{key}: must be {lo:g}..{hi:g} (got {value!r})")
     if integer and value != int(value):
-        raise ModelError(f"{where}.{key}: must be a whole number (got {value!r})")
+        raise ModelInputError(f"{where}.{key}: must be a whole number (got {value!r})")
     return float(value)
 
 
@@ -139,12 +139,12 @@ def _load_figure(raw: dict[str, Any], key: str, where: str, hi: float) -> float 
         return None
     value = _number(raw, key, where, 0, hi)
     if value <= 0:
-        raise ModelError(f"{where}.{key}: must be > 0 or null (got {value!r})")
+        raise ModelInputError(f"{where}.{key}: must be > 0 or null (got {value!r})")
     return value
 
 
 def _window(raw: dict[str, Any], where: str) -> tuple[float | None, int, float]:
-    """(window_seconds, broadcasts, quiet_share) of an event; ModelError naming the field."""
+    """(window_seconds, broadcasts, quiet_share) of an event; ModelInputError naming the field."""
     broadcasts = int(_number(raw, "broadcasts", where, 1, 31, integer=True)) if "broadcasts" in raw else 1
     quiet = _number(raw, "quiet_share", where, 0, 1) if "quiet_share" in raw else 0.0
     if raw.get("window_seconds") is None:
@@ -152,44 +152,44 @@ def _window(raw: dict[str, Any], where: str) -> tuple[float | None, int, float]:
     window = _number(raw, "window_seconds", where, 1, MAX_WINDOW_SECONDS)
     need = broadcasts * float(raw["duration_seconds"])
     if window < need:
-        raise ModelError(f"{where}.window_seconds: must be {need:g}..{MAX_WINDOW_SECONDS} (broadcasts x duration_seconds "
+        raise ModelInputError(f"{where}.window_seconds: must be {need:g}..{MAX_WINDOW_SECONDS} (broadcasts x duration_seconds "
                          f"at least; got {window:g})")
     return window, broadcasts, quiet
 
 
 def parse_events(data: Any, shown: str, flag: str = "--events") -> list[Event]:
-    """Events from parsed JSON (see the module docstring); ModelError naming the field otherwise."""
+    """Events from parsed JSON (see the module docstring); ModelInputError naming the field otherwise."""
     head = f"{flag}: {shown}"
     if not isinstance(data, dict) or not isinstance(data.get("events"), list) or not data["events"]:
-        raise ModelError(f"{head}: expected an object with a non-empty 'events' list")
+        raise ModelInputError(f"{head}: expected an object with a non-empty 'events' list")
     raws: dict[str, dict[str, Any]] = {}
     for i, raw in enumerate(data["events"]):
         where = f"{head}: events[{i}]"
         if not isinstance(raw, dict):
-            raise ModelError(f"{where}: expected an object")
+            raise ModelInputError(f"{where}: expected an object")
         name = raw.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise ModelError(f"{where}.name: expected a non-empty string")
+            raise ModelInputError(f"{where}.name: expected a non-empty string")
         if name in raws:
-            raise ModelError(f"{where}.name: event {name!r} listed twice")
+            raise ModelInputError(f"{where}.name: event {name!r} listed twice")
         raws[name] = raw
     conns: dict[str, float | None] = {}
     rps: dict[str, float | None] = {}
     for i, (name, raw) in enumerate(raws.items()):
         where = f"{head}: events[{i}] ({name})"
         if raw.get("routing") not in EVENT_ROUTINGS:
-            raise ModelError(f"{where}.routing: must be one of {', '.join(EVENT_ROUTINGS)} (got {str(raw.get('routing'))[:40]!r})")
+            raise ModelInputError(f"{where}.routing: must be one of {', '.join(EVENT_ROUTINGS)} (got {str(raw.get('routing'))[:40]!r})")
         for key, (lo, hi) in _NUMBERS.items():
             _number(raw, key, where, lo, hi, integer=key in ("ips", "ttl", "failure_threshold"))
         interval = raw.get("health_check_interval")
         if interval not in HEALTH_INTERVALS or isinstance(interval, bool):
-            raise ModelError(f"{where}.health_check_interval: Route 53 allows 10 or 30 (got {str(interval)[:40]!r})")
+            raise ModelInputError(f"{where}.health_check_interval: Route 53 allows 10 or 30 (got {str(interval)[:40]!r})")
         if not isinstance(raw.get("sources", {}), dict):
-            raise ModelError(f"{where}.sources: expected an object of field -> source line")
+            raise ModelInputError(f"{where}.sources: expected an object of field -> source line")
         for key in ("concurrent_from", "scale_from"):
             other = raw.get(key)
             if other is not None and (other not in raws or other == name):
-                raise ModelError(f"{where}.{key}: {str(other)[:40]!r} is not another event of the file")
+                raise ModelInputError(f"{where}.{key}: {str(other)[:40]!r} is not another event of the file")
         _window(raw, where)
         conns[name] = _load_figure(raw, "concurrent_connections", where, MAX_CONNECTIONS)
         rps[name] = _load_figure(raw, "requests_per_second", where, MAX_REQUESTS_PER_SECOND)
@@ -204,7 +204,7 @@ def parse_events(data: Any, shown: str, flag: str = "--events") -> list[Event]:
         if other is None or (conns[name] is None) == (rps[name] is None):
             continue
         if conns[other] is None or rps[other] is None:
-            raise ModelError(f"{head}: {name}.scale_from: {other!r} has no connections and requests/s of its own to scale by")
+            raise ModelInputError(f"{head}: {name}.scale_from: {other!r} has no connections and requests/s of its own to scale by")
         per = rps[other] / conns[other]
         if conns[name] is None:
             conns[name] = rps[name] / per
@@ -217,7 +217,7 @@ def parse_events(data: Any, shown: str, flag: str = "--events") -> list[Event]:
         where = f"{head}: events[{i}] ({name})"
         for key, figures in (("concurrent_connections", conns), ("requests_per_second", rps)):
             if figures[name] is None:
-                raise ModelError(f"{where}.{key}: null and not derivable (give it, or concurrent_from/scale_from an event that has it)")
+                raise ModelInputError(f"{where}.{key}: null and not derivable (give it, or concurrent_from/scale_from an event that has it)")
         events.append(Event(
             name=name,
             label=str(raw.get("label") or name),

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from edge_origin.rehearsal.model_events import Event
-from edge_origin.rehearsal.model_inputs import ModelError, RetryPolicy
+from edge_origin.rehearsal.model_inputs import ModelInputError, RetryPolicy
 from edge_origin.rehearsal.model_sim import HealthCheckModel, SimInputs, SimOutput, simulate
 
 PEAK_WINDOW_SECONDS = 300.0
@@ -65,13 +65,13 @@ class CapacityModel:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.steady_capacity) and self.steady_capacity > 0):
-            raise ModelError(f"--capacity: must be a finite number > 0 (got {self.steady_capacity!r})")
+            raise ModelInputError(f"--capacity: must be a finite number > 0 (got {self.steady_capacity!r})")
         if not (math.isfinite(self.scale_seconds) and self.scale_seconds >= 0):
-            raise ModelError(f"--scale-seconds: must be a finite number >= 0 (got {self.scale_seconds!r})")
+            raise ModelInputError(f"--scale-seconds: must be a finite number >= 0 (got {self.scale_seconds!r})")
         if not 1 <= self.connect_tries <= 8:
-            raise ModelError(f"--connect-tries: must be 1..8 (got {self.connect_tries})")
+            raise ModelInputError(f"--connect-tries: must be 1..8 (got {self.connect_tries})")
         if not 1 <= self.resolvers <= self.edges:
-            raise ModelError(f"--resolvers: must be 1..edges ({self.edges}) (got {self.resolvers})")
+            raise ModelInputError(f"--resolvers: must be 1..edges ({self.edges}) (got {self.resolvers})")
 
 
 @dataclass
@@ -199,7 +199,7 @@ def predict(events: Sequence[Event], model: CapacityModel, seeds: int = DEFAULT_
     Reads only the events and the model: no published figure enters here.
     """
     if seeds < 1:
-        raise ModelError(f"--seeds: must be at least 1 (got {seeds})")
+        raise ModelInputError(f"--seeds: must be at least 1 (got {seeds})")
     out: dict[str, dict[str, Band]] = {}
     for event in events:
         runs = [run_event(event, model, seed) for seed in range(seeds)]

@@ -31,7 +31,7 @@ from typing import Any
 
 from edge_origin.rehearsal.model_events import SHIPPED_PUBLISHED, Event, read_json_file
 from edge_origin.rehearsal.model_events_run import Band, CapacityModel, predict, run_event
-from edge_origin.rehearsal.model_inputs import ModelError
+from edge_origin.rehearsal.model_inputs import ModelInputError
 
 METRICS = ("peak_5xx", "mean_5xx", "peak_requests_per_second")
 FACTOR = 2.0  # a prediction within this factor of the published figure agrees
@@ -68,32 +68,32 @@ def load_published(path: str | Path | None, events: Sequence[Event], flag: str =
     head = f"{flag}: {shown}"
     names = {e.name for e in events}
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list) or not data["cells"]:
-        raise ModelError(f"{head}: expected an object with a non-empty 'cells' list")
+        raise ModelInputError(f"{head}: expected an object with a non-empty 'cells' list")
     cells: list[PublishedCell] = []
     for i, raw in enumerate(data["cells"]):
         where = f"{head}: cells[{i}]"
         if not isinstance(raw, dict):
-            raise ModelError(f"{where}: expected an object")
+            raise ModelInputError(f"{where}: expected an object")
         name = raw.get("cell")
         if not isinstance(name, str) or name.count(".") != 1:
-            raise ModelError(f"{where}.cell: expected EVENT.METRIC (got {str(name)[:40]!r})")
+            raise ModelInputError(f"{where}.cell: expected EVENT.METRIC (got {str(name)[:40]!r})")
         event, metric = name.split(".")
         if event not in names:
-            raise ModelError(f"{where}.cell: no event {event!r} in the events ({', '.join(sorted(names))})")
+            raise ModelInputError(f"{where}.cell: no event {event!r} in the events ({', '.join(sorted(names))})")
         if metric not in METRICS:
-            raise ModelError(f"{where}.cell: metric {metric!r} is not one of {', '.join(METRICS)}")
+            raise ModelInputError(f"{where}.cell: metric {metric!r} is not one of {', '.join(METRICS)}")
         value = raw.get("value")
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
-            raise ModelError(f"{where}.value: expected a finite number >= 0 (got {str(value)[:40]!r})")
+            raise ModelInputError(f"{where}.value: expected a finite number >= 0 (got {str(value)[:40]!r})")
         if metric.endswith("5xx") and value > 1:
-            raise ModelError(f"{where}.value: a 5xx share is 0..1 (got {value!r})")
+            raise ModelInputError(f"{where}.value: a 5xx share is 0..1 (got {value!r})")
         if name in {c.cell for c in cells}:
-            raise ModelError(f"{where}.cell: {name!r} listed twice")
+            raise ModelInputError(f"{where}.cell: {name!r} listed twice")
         cells.append(PublishedCell(name, event, metric, float(value), str(raw.get("source", ""))))
     fit = data.get("fit")
     known = {c.cell for c in cells}
     if not isinstance(fit, list) or not 1 <= len(fit) <= 2 or any(f not in known for f in fit) or len(set(fit)) != len(fit):
-        raise ModelError(f"{head}: fit: expected 1 or 2 distinct cells of 'cells' (got {str(fit)[:80]!r})")
+        raise ModelInputError(f"{head}: fit: expected 1 or 2 distinct cells of 'cells' (got {str(fit)[:80]!r})")
     return list(fit), cells
 
 
@@ -189,7 +189,7 @@ def fit(events: Sequence[Event], fit_cells: Sequence[str], cells: Sequence[Publi
 def _fit_rate(by_name: Mapping[str, Event], targets: Sequence[PublishedCell], base: CapacityModel) -> FitResult:
     """No ceiling: C = UNBOUNDED, the rate C / S by a log scan and bisection on the one cell."""
     if len(targets) != 1:
-        raise ModelError(f"--published: fit: without --ceiling the model fits one number (the scaling rate) on one cell "
+        raise ModelInputError(f"--published: fit: without --ceiling the model fits one number (the scaling rate) on one cell "
                          f"(got {len(targets)}: {', '.join(c.cell for c in targets)}); give one, or pass --ceiling")
     cell = targets[0]
     full_horizon = base.horizon_seconds

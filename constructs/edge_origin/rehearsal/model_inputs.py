@@ -1,6 +1,6 @@
 """Inputs of the internet-scale model: audience shares over edges, origin capacity, reconnect backoff.
 
-Every parser raises :class:`ModelError` with one line naming the flag (or file and line) and the
+Every parser raises :class:`ModelInputError` with one line naming the flag (or file and line) and the
 allowed form; NaN, infinities and negatives are refused everywhere.
 """
 
@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from edge_origin import _moved
+
 SHARE_TOLERANCE = 1e-3  # shares in a file must sum to 1 within this (rounded CSV figures), then are normalized
 MAX_EDGES = 100_000
 MAX_CSV_BYTES = 16 << 20  # an edge,share or origin,capacity CSV
@@ -23,7 +25,7 @@ GRPC_BACKOFF_JITTER = 0.2
 GRPC_BACKOFF_MAX = 120.0
 
 
-class ModelError(ValueError):
+class ModelInputError(ValueError):
     """Bad model input (one line naming the flag)."""
 
 
@@ -31,9 +33,9 @@ def _finite(text: str, flag: str, what: str = "a number") -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ModelError(f"{flag}: {text.strip()[:40]!r} is not {what}") from None
+        raise ModelInputError(f"{flag}: {text.strip()[:40]!r} is not {what}") from None
     if not math.isfinite(value):
-        raise ModelError(f"{flag}: {text.strip()[:40]!r} is not a finite number")
+        raise ModelInputError(f"{flag}: {text.strip()[:40]!r} is not a finite number")
     return value
 
 
@@ -61,24 +63,24 @@ def _shown(path: str | Path, limit: int = 80) -> str:
 
 def _read_csv(path: str | Path, flag: str, expected: str = "") -> str:
     """The text of a CSV input: a regular UTF-8 file of at most MAX_CSV_BYTES (stat'ed before it is
-    opened, so a FIFO never blocks); ModelError naming the flag otherwise."""
+    opened, so a FIFO never blocks); ModelInputError naming the flag otherwise."""
     from edge_origin.core.files import InputFileError, read_text_file
 
     where = str(path)
     shown = _shown(where)
     if not where.strip():
-        raise ModelError(f"{flag}: empty file name{expected}")
+        raise ModelInputError(f"{flag}: empty file name{expected}")
     try:
         return read_text_file(where, MAX_CSV_BYTES)
     except InputFileError as exc:
         reason = str(exc).removeprefix(f"{where}: ")
-        raise ModelError(f"{flag}: {shown}: {reason}{expected}") from None
+        raise ModelInputError(f"{flag}: {shown}: {reason}{expected}") from None
     except ValueError as exc:  # a NUL byte in the name
-        raise ModelError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
+        raise ModelInputError(f"{flag}: {shown!r} is not a usable file name ({exc})") from None
 
 
 def _csv_rows(text: str, path: str | Path, flag: str) -> Iterator[tuple[int, list[str]]]:
-    """(line number, cells) of a CSV text; a malformed row (a field past csv's limit, a NUL) is ModelError."""
+    """(line number, cells) of a CSV text; a malformed row (a field past csv's limit, a NUL) is ModelInputError."""
     reader = csv.reader(text.splitlines())
     while True:
         try:
@@ -86,7 +88,7 @@ def _csv_rows(text: str, path: str | Path, flag: str) -> Iterator[tuple[int, lis
         except StopIteration:
             return
         except csv.Error as exc:
-            raise ModelError(f"{flag}: {_shown(path)}:{reader.line_num}: not a CSV row ({exc})") from None
+            raise ModelInputError(f"{flag}: {_shown(path)}:{reader.line_num}: not a CSV row ({exc})") from None
         yield reader.line_num, row
 
 
@@ -112,29 +114,29 @@ def read_shares_file(path: str | Path, flag: str = "--edge-traffic") -> tuple[li
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
         if len(cells) != 2:
-            raise ModelError(f"{flag}: {p}:{lineno}: expected 'edge,share', got {len(cells)} field(s)")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: expected 'edge,share', got {len(cells)} field(s)")
         name, raw = cells
         if not names and _is_header(cells, ("edge", "share")):
             continue
         try:
             value = float(raw)
         except ValueError:
-            raise ModelError(f"{flag}: {p}:{lineno}: share {raw[:40]!r} is not a number") from None
+            raise ModelInputError(f"{flag}: {p}:{lineno}: share {raw[:40]!r} is not a number") from None
         if not math.isfinite(value) or value < 0:
-            raise ModelError(f"{flag}: {p}:{lineno}: share {raw[:40]!r} must be a finite number >= 0")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: share {raw[:40]!r} must be a finite number >= 0")
         if not name:
-            raise ModelError(f"{flag}: {p}:{lineno}: empty edge name")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: empty edge name")
         if name in names:
-            raise ModelError(f"{flag}: {p}:{lineno}: edge {name!r} listed twice")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: edge {name!r} listed twice")
         names.append(name)
         shares.append(value)
         if len(names) > MAX_EDGES:
-            raise ModelError(f"{flag}: {p}: more than {MAX_EDGES} edges")
+            raise ModelInputError(f"{flag}: {p}: more than {MAX_EDGES} edges")
     if not names:
-        raise ModelError(f"{flag}: {p}: no 'edge,share' rows")
+        raise ModelInputError(f"{flag}: {p}: no 'edge,share' rows")
     total = sum(shares)
     if abs(total - 1.0) > SHARE_TOLERANCE:
-        raise ModelError(f"{flag}: {p}: shares sum to {total:.6g}, not 1 (tolerance {SHARE_TOLERANCE:g})")
+        raise ModelInputError(f"{flag}: {p}: shares sum to {total:.6g}, not 1 (tolerance {SHARE_TOLERANCE:g})")
     return names, [s / total for s in shares]
 
 
@@ -143,12 +145,12 @@ def edge_shares(spec: str | Sequence[float], edges: int, flag: str = "--edge-tra
     if not isinstance(spec, str):
         values = [float(v) for v in spec]
         if not values or any(not math.isfinite(v) or v < 0 for v in values):
-            raise ModelError(f"{flag}: shares must be finite numbers >= 0")
+            raise ModelInputError(f"{flag}: shares must be finite numbers >= 0")
         total = sum(values)
         if abs(total - 1.0) > SHARE_TOLERANCE:
-            raise ModelError(f"{flag}: shares sum to {total:.6g}, not 1")
+            raise ModelInputError(f"{flag}: shares sum to {total:.6g}, not 1")
         if len(values) != edges:
-            raise ModelError(f"{flag}: {len(values)} shares for {edges} edges (--edges)")
+            raise ModelInputError(f"{flag}: {len(values)} shares for {edges} edges (--edges)")
         return [v / total for v in values]
     text = spec.strip()
     if text == "uniform":
@@ -156,13 +158,13 @@ def edge_shares(spec: str | Sequence[float], edges: int, flag: str = "--edge-tra
     if text.startswith("zipf:"):
         exponent = _finite(text[5:], flag, "a zipf exponent")
         if exponent < 0 or exponent > 10:
-            raise ModelError(f"{flag}: zipf exponent must be 0..10 (got {exponent:g})")
+            raise ModelInputError(f"{flag}: zipf exponent must be 0..10 (got {exponent:g})")
         return zipf_shares(edges, exponent)
     if text.startswith("zipf") or not _exists(text):
-        raise ModelError(f"{flag}: {text[:60]!r} is not uniform, zipf:S or an existing CSV file of edge,share")
+        raise ModelInputError(f"{flag}: {text[:60]!r} is not uniform, zipf:S or an existing CSV file of edge,share")
     _names, shares = read_shares_file(text, flag)
     if len(shares) != edges:
-        raise ModelError(f"{flag}: {_shown(text)} lists {len(shares)} edges but --edges is {edges}")
+        raise ModelInputError(f"{flag}: {_shown(text)} lists {len(shares)} edges but --edges is {edges}")
     return shares
 
 
@@ -194,7 +196,7 @@ def parse_capacity(text: str, flag: str = "--origin-capacity") -> Capacity:
     number = raw[:-2] if per_second else raw
     value = _finite(number, flag, "N or N/s")
     if value <= 0:
-        raise ModelError(f"{flag}: capacity must be > 0 (got {text.strip()[:40]!r})")
+        raise ModelInputError(f"{flag}: capacity must be > 0 (got {text.strip()[:40]!r})")
     return Capacity(value, per_second)
 
 
@@ -208,18 +210,18 @@ def read_capacity_file(path: str | Path, flag: str = "--origin-capacity-file") -
         if not cells or not any(cells) or cells[0].startswith("#"):
             continue
         if len(cells) != 2:
-            raise ModelError(f"{flag}: {p}:{lineno}: expected 'origin,capacity', got {len(cells)} field(s)")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: expected 'origin,capacity', got {len(cells)} field(s)")
         name, raw = cells
         if not out and _is_header(cells, ("origin", "capacity")):
             continue
         cap = parse_capacity(raw, f"{flag}: {p}:{lineno}")
         if not name:
-            raise ModelError(f"{flag}: {p}:{lineno}: empty origin name")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: empty origin name")
         if name in out:
-            raise ModelError(f"{flag}: {p}:{lineno}: origin {name!r} listed twice")
+            raise ModelInputError(f"{flag}: {p}:{lineno}: origin {name!r} listed twice")
         out[name] = cap
     if not out:
-        raise ModelError(f"{flag}: {p}: no 'origin,capacity' rows")
+        raise ModelInputError(f"{flag}: {p}: no 'origin,capacity' rows")
     return out
 
 
@@ -230,7 +232,7 @@ def resolve_origin_name(keys: Sequence[str], text: str, flag: str) -> str:
     try:
         return match_origin_key(keys, text)
     except LookupError as exc:
-        raise ModelError(f"{flag}: {exc.args[0]}") from None
+        raise ModelInputError(f"{flag}: {exc.args[0]}") from None
 
 
 def capacities_by_origin(
@@ -271,20 +273,23 @@ def parse_retry(text: str, flag: str = "--retry") -> RetryPolicy:
     """``ATTEMPTS[:BASE_DELAY[:MAX_DELAY]]``: retries per device (0 none, ``inf`` forever), seconds."""
     parts = [p.strip() for p in text.strip().split(":")]
     if not 1 <= len(parts) <= 3 or not parts[0]:
-        raise ModelError(f"{flag}: expected ATTEMPTS[:BASE_DELAY[:MAX_DELAY]] (got {text[:40]!r})")
+        raise ModelInputError(f"{flag}: expected ATTEMPTS[:BASE_DELAY[:MAX_DELAY]] (got {text[:40]!r})")
     if parts[0].lower() in ("inf", "forever"):
         attempts = math.inf
     else:
         try:
             attempts = float(int(parts[0].replace("_", "")))
         except ValueError:
-            raise ModelError(f"{flag}: attempts {parts[0][:40]!r} is not an integer or 'inf'") from None
+            raise ModelInputError(f"{flag}: attempts {parts[0][:40]!r} is not an integer or 'inf'") from None
         if not 0 <= attempts <= MAX_RETRY_ATTEMPTS:
-            raise ModelError(f"{flag}: attempts must be 0..{MAX_RETRY_ATTEMPTS} or inf (got {parts[0]})")
+            raise ModelInputError(f"{flag}: attempts must be 0..{MAX_RETRY_ATTEMPTS} or inf (got {parts[0]})")
     base = _finite(parts[1], flag, "a base delay in seconds") if len(parts) > 1 else 1.0
     if base <= 0 or base > 3600:
-        raise ModelError(f"{flag}: base delay must be > 0 and <= 3600 s (got {parts[1]})")
+        raise ModelInputError(f"{flag}: base delay must be > 0 and <= 3600 s (got {parts[1]})")
     top = _finite(parts[2], flag, "a max delay in seconds") if len(parts) > 2 else max(GRPC_BACKOFF_MAX, base)
     if top < base or top > 3600:
-        raise ModelError(f"{flag}: max delay must be >= the base delay and <= 3600 s (got {parts[2]})")
+        raise ModelInputError(f"{flag}: max delay must be >= the base delay and <= 3600 s (got {parts[2]})")
     return RetryPolicy(attempts=attempts, base_delay=base, max_delay=top)
+
+
+__getattr__ = _moved.old_names(__name__)  # ModelError -> ModelInputError, until 0.3

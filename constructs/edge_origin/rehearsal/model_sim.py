@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from edge_origin.rehearsal.answers import AnswerRecord, select_answer
-from edge_origin.rehearsal.model_inputs import ModelError, RetryPolicy
+from edge_origin.rehearsal.model_inputs import ModelInputError, RetryPolicy
 
 MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
 JITTER_SAMPLES = 41
@@ -201,7 +201,7 @@ def simulate(inp: SimInputs) -> SimOutput:
     jitter = _jitter_offsets(retry, classes, dt)
     horizon = 1 + max((int(offs.max()) for offs, _w in jitter), default=1)
     if horizon * max(classes, 1) * groups > MAX_BUFFER_CELLS:
-        raise ModelError(
+        raise ModelInputError(
             f"--resolvers {groups} with --retry {retry} at --step {dt:g} needs "
             f"{horizon * classes * groups:,} retry cells (limit {MAX_BUFFER_CELLS:,}): use fewer resolvers, "
             "fewer attempts or a longer step"

@@ -43,11 +43,12 @@ from typing import Any
 
 import numpy as np
 
+from edge_origin import _moved
 from edge_origin.rehearsal.clients import LB_POLICIES
 from edge_origin.rehearsal.metrics import RehearsalResult, max_over_mean, verdict
 from edge_origin.rehearsal.model_inputs import (
     Capacity,
-    ModelError,
+    ModelInputError,
     RetryPolicy,
     capacities_by_origin,
     edge_shares,
@@ -61,7 +62,7 @@ __all__ = [
     "DEFAULT_RESOLVERS",
     "ERROR_LIMIT",
     "ModelConfig",
-    "ModelError",
+    "ModelInputError",
     "ModelResult",
     "calibrate_capacity",
     "run_model",
@@ -204,19 +205,19 @@ def _allocate(total: int, shares: Sequence[float]) -> np.ndarray:
 def _capacity(value: Capacity | str | float | None, flag: str) -> Capacity | None:
     if value is None or isinstance(value, Capacity):
         if isinstance(value, Capacity) and (not math.isfinite(value.value) or value.value <= 0):
-            raise ModelError(f"{flag}: capacity must be a finite number > 0 (got {value})")
+            raise ModelInputError(f"{flag}: capacity must be a finite number > 0 (got {value})")
         return value
     if isinstance(value, str):
         return parse_capacity(value, flag)
     number = float(value)
     if not math.isfinite(number) or number <= 0:
-        raise ModelError(f"{flag}: capacity must be a finite number > 0 (got {value!r})")
+        raise ModelInputError(f"{flag}: capacity must be a finite number > 0 (got {value!r})")
     return Capacity(number)
 
 
 def _check(ok: bool, message: str) -> None:
     if not ok:
-        raise ModelError(message)
+        raise ModelInputError(message)
 
 
 def _finite(value: float | None) -> bool:
@@ -494,3 +495,6 @@ def calibrate_capacity(
             hi = mid
     assert best is not None
     return best
+
+
+__getattr__ = _moved.old_names(__name__)  # ModelError -> ModelInputError, until 0.3

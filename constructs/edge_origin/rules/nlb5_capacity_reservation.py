@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.findings import Finding, Severity
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, props_of
 from edge_origin.model.nlb_capacity import CAPACITY_SOURCE, CAPACITY_TLS_REASON, CAPACITY_UNITS_PER_ZONE_RANGE
 from edge_origin.model.views import LoadBalancerView
