@@ -18,9 +18,9 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from edge_origin.rehearsal.model_events import load_events
-from edge_origin.rehearsal.model_events_run import CapacityModel, run_event
-from edge_origin.rehearsal.model_fit import fit, load_published
+from edge_origin.forecast.events import load_events
+from edge_origin.forecast.events_run import CapacityModel, run_event
+from edge_origin.forecast.fit import fit, load_published
 
 DEVICES = 121_000_000
 

@@ -100,8 +100,8 @@ def model_benchmark(chart_path: str | None) -> None:
     from dataclasses import replace
     from statistics import mean, median
 
+    from edge_origin.forecast.montecarlo import ModelConfig, calibrate_capacity, run_model
     from edge_origin.rehearsal.from_model import load_plan
-    from edge_origin.rehearsal.montecarlo import ModelConfig, calibrate_capacity, run_model
     from edge_origin.rehearsal.plan import reference_plan
 
     weighted6 = load_plan([PLANS["weighted"]], NAME)

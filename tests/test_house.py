@@ -25,7 +25,7 @@ LAYERS: dict[str, int] = {
     "answers": 1, "profile": 1,
     "model": 2,
     "rules": 3,
-    "review": 4, "cdk": 4, "rehearsal": 4, "live": 4,
+    "review": 4, "cdk": 4, "rehearsal": 4, "forecast": 4, "live": 4,
     "testing": 5,
     "cli": 6,
 }

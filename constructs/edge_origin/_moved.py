@@ -33,6 +33,11 @@ MOVED: dict[str, str] = {
     "edge_origin.diff.quota_check": "edge_origin.review.quota_crossings",
     "edge_origin.diff.schemas": "edge_origin.model.replacement_schemas",
     "edge_origin.diff.transition": "edge_origin.model.transition",
+    # the internet-scale model, out of rehearsal/ so that "model" names one thing (issue 32)
+    **{f"edge_origin.rehearsal.{old}": f"edge_origin.forecast.{new}" for old, new in (
+        ("model_inputs", "inputs"), ("model_sim", "sim"), ("model_events", "events"), ("model_events_run", "events_run"),
+        ("model_fit", "fit"), ("model_agreement", "agreement"), ("model_capacity", "capacity"), ("montecarlo", "montecarlo"),
+    )},
 }
 #: When the old paths go away.
 REMOVED_IN = "0.3"
@@ -48,8 +53,8 @@ RENAMED: dict[str, dict[str, str]] = {
     "edge_origin.profile.hops": {"Hop": "PathHop"},
     "edge_origin.testing.fault_proxy": {"Rule": "FaultRule"},
     # the internet-scale model's bad-input error (the template model's is edge_origin.model.ModelError)
-    "edge_origin.rehearsal.model_inputs": {"ModelError": "ModelInputError"},
-    "edge_origin.rehearsal.montecarlo": {"ModelError": "ModelInputError"},
+    "edge_origin.forecast.inputs": {"ModelError": "ModelInputError"},
+    "edge_origin.forecast.montecarlo": {"ModelError": "ModelInputError"},
 }
 
 

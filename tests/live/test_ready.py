@@ -361,14 +361,14 @@ def test_cli_rehearsal_file_that_is_not_a_result_is_exit_2(content: str, tmp_pat
 
 # --- the model's prediction for the event (issue 33: "the model's prediction for the event") -----------
 def _event(devices: float, ramp_seconds: float) -> Any:
-    from edge_origin.rehearsal.model_capacity import Nlb, PlannedEvent
+    from edge_origin.forecast.capacity import Nlb, PlannedEvent
 
     return PlannedEvent(devices=devices, ramp_seconds=ramp_seconds, nlbs=(Nlb("read", 1),)).check()
 
 
 @pytest.mark.parametrize(("devices", "ramp", "status"), [(2_000, 600, READY), (50_000_000, 0, NOT_READY)])
 def test_prediction_line_over_the_nlbs_and_reservations_read(moto_session: Any, devices: int, ramp: int, status: str) -> None:
-    from edge_origin.rehearsal.model_capacity import Nlb, predict_event
+    from edge_origin.forecast.capacity import Nlb, predict_event
 
     built = ready_account(moto_session)
     report = ready(moto_session, [ORIGIN], event=_event(devices, ramp))

@@ -17,9 +17,9 @@ import pytest
 from rehearsal_paths import NAME, REFERENCE
 
 from edge_origin import cli
+from edge_origin.forecast.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal import runner as runner_module
 from edge_origin.rehearsal.metrics import SPREAD_LIMIT, RehearsalResult
-from edge_origin.rehearsal.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.plan import DnsPlan, PlanRecord
 from edge_origin.rehearsal.runner import RehearsalConfig, RehearsalError, RehearsalFailed, rehearse
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from edge_origin import cli
+from edge_origin.forecast.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.from_model import load_plan
 from edge_origin.rehearsal.metrics import SPREAD_LIMIT
-from edge_origin.rehearsal.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.plan import DnsPlan
 from edge_origin.rehearsal.runner import RehearsalConfig, rehearse
 

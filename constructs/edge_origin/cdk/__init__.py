@@ -10,5 +10,5 @@ below ``cli`` and ``review.nag``. Import the public names from ``edge_origin`` i
   ``eks_binding`` (``TargetGroupBindings``), ``watch`` (``OriginWatch``): the parts;
 - ``props``, ``profile_binding``, ``quotas``, ``outputs``: what the patterns share.
 
-Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live.
+Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, forecast, live.
 """

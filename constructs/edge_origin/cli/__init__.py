@@ -3,7 +3,7 @@
 Exit codes, for every subcommand: 0 clean, 1 findings (or a failed run), 2 bad input.
 One module a command family; each has ``register(subparsers)``.
 
-Layer 6. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live, testing, cli.
+Layer 6. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, forecast, live, testing, cli.
 """
 
 from __future__ import annotations

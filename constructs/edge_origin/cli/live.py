@@ -205,7 +205,7 @@ def _add_ready_event(p: argparse.ArgumentParser) -> None:
     """``--devices``/``--ramp-seconds`` (+ the model's assumptions): a 'prediction' line per origin name,
     ``model predict`` over the NLBs, zones and reservations read from the account."""
     from edge_origin.cli.model_args import _within
-    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, COVERS
+    from edge_origin.forecast.capacity import ASSUMPTIONS, COVERS
 
     g = p.add_argument_group("the model's prediction for the event (edge-origin model predict over what was read)")
     g.add_argument("--devices", type=_within(1, 10**10, integer=True), default=None, help="devices at the peak (1..10^10)")
@@ -220,8 +220,8 @@ def _add_ready_event(p: argparse.ArgumentParser) -> None:
 
 def _ready_event(args: argparse.Namespace) -> Any:
     """The planned event of ``--devices``/``--ramp-seconds`` (its NLBs are the ones ready reads), or None."""
-    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, Nlb, PlannedEvent
-    from edge_origin.rehearsal.model_inputs import ModelInputError
+    from edge_origin.forecast.capacity import ASSUMPTIONS, Nlb, PlannedEvent
+    from edge_origin.forecast.inputs import ModelInputError
 
     chosen = {name: getattr(args, name) for name in ASSUMPTIONS if getattr(args, name) is not None}
     if args.devices is None:

@@ -62,8 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _base(args: argparse.Namespace):  # noqa: ANN202 - the library type is imported lazily
-    from edge_origin.rehearsal.model_events_run import CapacityModel
-    from edge_origin.rehearsal.model_inputs import parse_retry
+    from edge_origin.forecast.events_run import CapacityModel
+    from edge_origin.forecast.inputs import parse_retry
 
     return CapacityModel(1e6, 60.0, connect_tries=args.connect_tries, resolvers=args.resolvers,
                          retry=parse_retry(args.retry))
@@ -73,9 +73,10 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     require_extra("numpy", "rehearsal", "model fit")  # one line naming the extra, exit 2
     from dataclasses import replace
 
-    from edge_origin.rehearsal import model_events, model_fit
-    from edge_origin.rehearsal.model_events_run import model_dict
-    from edge_origin.rehearsal.model_inputs import ModelInputError
+    from edge_origin.forecast import events as model_events
+    from edge_origin.forecast import fit as model_fit
+    from edge_origin.forecast.events_run import model_dict
+    from edge_origin.forecast.inputs import ModelInputError
 
     start = time.perf_counter()
     try:
@@ -129,8 +130,9 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     require_extra("numpy", "rehearsal", "model predict")
     from dataclasses import replace
 
-    from edge_origin.rehearsal import model_events, model_fit
-    from edge_origin.rehearsal.model_inputs import ModelInputError
+    from edge_origin.forecast import events as model_events
+    from edge_origin.forecast import fit as model_fit
+    from edge_origin.forecast.inputs import ModelInputError
 
     try:
         events = model_events.load_events(args.events)
@@ -151,8 +153,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
 
 
 def _cmd_predict_planned(args: argparse.Namespace) -> int:
-    from edge_origin.rehearsal import model_capacity
-    from edge_origin.rehearsal.model_inputs import ModelInputError
+    from edge_origin.forecast import capacity as model_capacity
+    from edge_origin.forecast.inputs import ModelInputError
 
     try:
         prediction = model_capacity.predict_event(planned_event_from_args(args))
@@ -179,7 +181,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     for module in EXTRA_MODULES if not args.no_loopback else ("numpy",):
         require_extra(module, "rehearsal", "model compare")
-    from edge_origin.rehearsal import model_agreement
+    from edge_origin.forecast import agreement as model_agreement
 
     rows = [model_agreement.compare(r, e, args.clients, seed=args.seed, loopback=not args.no_loopback)
             for r in routings for e in edges]

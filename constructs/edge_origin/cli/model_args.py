@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from edge_origin.cli.common import finite_float, int_range
-from edge_origin.rehearsal.model_inputs import (
+from edge_origin.forecast.inputs import (
     Capacity,
     ModelInputError,
     RetryPolicy,
@@ -22,7 +22,7 @@ from edge_origin.rehearsal.model_inputs import (
 )
 
 if TYPE_CHECKING:
-    from edge_origin.rehearsal.montecarlo import ModelResult
+    from edge_origin.forecast.montecarlo import ModelResult
     from edge_origin.rehearsal.plan import DnsPlan
 
 
@@ -89,7 +89,7 @@ def add_model_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_model_from_args(args: argparse.Namespace, plan: DnsPlan) -> ModelResult:
     """Build the ModelConfig from the flags and run the model (ModelInputError: bad input)."""
-    from edge_origin.rehearsal import montecarlo
+    from edge_origin.forecast import montecarlo as montecarlo
 
     edges = args.edges
     listed = shares_file_edges(args.edge_traffic)
@@ -139,7 +139,7 @@ def _within(lo: float, hi: float, integer: bool = False) -> Callable[[str], floa
 
 def add_planned_arguments(p: argparse.ArgumentParser) -> None:
     """``model predict --devices``: a planned event against the NLBs' LCU dimensions (model_capacity)."""
-    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, COVERS, MAX_STEPS, RESERVED_PER_ZONE
+    from edge_origin.forecast.capacity import ASSUMPTIONS, COVERS, MAX_STEPS, RESERVED_PER_ZONE
 
     g = p.add_argument_group("a planned event (--devices): the burst against each zonal node's LCU dimensions")
     g.add_argument("--devices", type=_within(1, 10**10, integer=True), default=None, help="devices at the peak (1..10^10)")
@@ -164,7 +164,7 @@ def add_planned_arguments(p: argparse.ArgumentParser) -> None:
 
 def planned_event_from_args(args: argparse.Namespace):  # noqa: ANN201 - the library type is imported lazily
     """The PlannedEvent of the flags (ModelInputError: bad combination)."""
-    from edge_origin.rehearsal.model_capacity import ASSUMPTIONS, Nlb, PlannedEvent, nlbs_from_template
+    from edge_origin.forecast.capacity import ASSUMPTIONS, Nlb, PlannedEvent, nlbs_from_template
 
     if args.ramp_seconds is None:
         raise ModelInputError("--ramp-seconds: needed with --devices (seconds from zero to the peak, 0..86400)")

@@ -222,7 +222,8 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
             )
     for module in (*EXTRA_MODULES, *(("matplotlib",) if args.chart is not None else ())):
         require_extra(module, "rehearsal", "rehearse")  # one line naming the extra, exit 2
-    from edge_origin.rehearsal import chart, from_model, montecarlo, runner
+    from edge_origin.forecast import montecarlo as montecarlo
+    from edge_origin.rehearsal import chart, from_model, runner
     from edge_origin.rehearsal.plan import PlanError
 
     if args.chart is not None:

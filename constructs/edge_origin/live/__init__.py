@@ -2,5 +2,5 @@
 
 ``session.LiveSession`` is the only place boto3 clients are made; every live command takes one.
 
-Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live.
+Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, forecast, live.
 """

@@ -393,7 +393,7 @@ def ready(
     ``profile``: a connection profile file (``profile check``'s input; ``in_vpc_clients`` as its flag);
     ``rehearsal``: a ``rehearse --json`` result file. Both are read before the account: a bad file
     raises ``ReadyInputError`` naming the flag, and nothing is called. ``event``: a
-    ``rehearsal.model_capacity.PlannedEvent`` (its ``nlbs`` are replaced by the ones read) for the
+    ``forecast.capacity.PlannedEvent`` (its ``nlbs`` are replaced by the ones read) for the
     ``prediction`` line of each origin name."""
     if profile is not None:
         load_profile_file(profile)
@@ -451,7 +451,7 @@ def ready(
 
 
 # --- the model's prediction -----------------------------------------------------------------------
-PREDICTION_SOURCE = "edge-origin model predict (rehearsal/model_capacity.py) over the NLBs and reservations read"
+PREDICTION_SOURCE = "edge-origin model predict (forecast/capacity.py) over the NLBs and reservations read"
 
 
 def prediction_line(event: Any, name: str, nlbs: Sequence[tuple[str, int, int | None]]) -> ReadyLine:
@@ -460,7 +460,7 @@ def prediction_line(event: Any, name: str, nlbs: Sequence[tuple[str, int, int | 
     zones or reservation could not be read (a guess would be a verdict on what was not read)."""
     import dataclasses
 
-    from edge_origin.rehearsal.model_capacity import Nlb, predict_event
+    from edge_origin.forecast.capacity import Nlb, predict_event
 
     subject = f"{name} {event.devices:,.0f} devices over {event.ramp_seconds:g} s"
     unread = [label for label, zones, units in nlbs if not zones or units is None]

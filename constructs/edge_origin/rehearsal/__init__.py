@@ -1,11 +1,12 @@
-"""The flash-crowd rehearsal: the DNS plan replayed on loopback, and modelled at internet scale.
+"""The flash-crowd rehearsal: the DNS plan replayed on loopback (the internet-scale model is
+``edge_origin.forecast``).
 
 Importing this package imports nothing: every name below is loaded on first use. The plan, the
 answers and the metrics are pure Python (core install); the loopback run needs grpcio and
-dnspython, the model numpy and ``--chart`` matplotlib (the ``rehearsal`` extra). grpc in particular
+dnspython, ``--chart`` matplotlib (the ``rehearsal`` extra). grpc in particular
 must not be imported early: the client process sets its resolver first.
 
-Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live.
+Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, forecast, live.
 """
 
 from __future__ import annotations

@@ -6,5 +6,5 @@ Layer: above ``rules`` (it runs them), ``model`` and ``answers``; below ``cli``.
 escapes through ``edge_origin.core.escape``, output a pull request cannot forge), ``nag`` (the same rules as a cdk-nag pack at
 synth: the one module here that imports aws-cdk-lib).
 
-Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live.
+Layer 4. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, forecast, live.
 """

@@ -1,6 +1,6 @@
 """Loopback helpers for rehearsing a connection profile on real gRPC (tests and users alike).
 
-Layer 5. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, live, testing.
+Layer 5. May import: core, data, answers, profile, model, rules, review, cdk, rehearsal, forecast, live, testing.
 """
 
 from edge_origin.testing.relay import Flow, Frame, Relay

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_origin import cli
-from edge_origin.rehearsal.model_events import load_events, parse_events
-from edge_origin.rehearsal.model_events_run import CapacityModel, run_event
-from edge_origin.rehearsal.model_inputs import ModelInputError
+from edge_origin.forecast.events import load_events, parse_events
+from edge_origin.forecast.events_run import CapacityModel, run_event
+from edge_origin.forecast.inputs import ModelInputError
 
 # a small weighted crowd that overloads its 3 addresses at first
 MODEL = CapacityModel(400.0, 5.0, horizon_seconds=120.0)

@@ -33,8 +33,8 @@ import pytest
 from rehearsal_paths import FIXTURES, NAME, REFERENCE
 
 from edge_origin import cli
+from edge_origin.forecast.montecarlo import ModelConfig, ModelResult, calibrate_capacity, run_model
 from edge_origin.rehearsal.from_model import load_plan
-from edge_origin.rehearsal.montecarlo import ModelConfig, ModelResult, calibrate_capacity, run_model
 from edge_origin.rehearsal.plan import DnsPlan, reference_plan
 
 INCIDENT_WEIGHTED = FIXTURES / "IncidentWeighted4.template.json"

@@ -8,7 +8,7 @@ from importlib import resources
 
 import pytest
 
-from edge_origin.rehearsal.model_events import load_events
+from edge_origin.forecast.events import load_events
 
 DATA = resources.files("edge_origin.data")
 POST_URL = ("https://aws.amazon.com/blogs/architecture/how-bitdrift-scaled-to-121-million-concurrent-grpc-"

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from edge_origin.forecast.inputs import ModelInputError, RetryPolicy
 from edge_origin.rehearsal.answers import AnswerRecord, select_answer
-from edge_origin.rehearsal.model_inputs import ModelInputError, RetryPolicy
 
 MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
 JITTER_SAMPLES = 41

@@ -40,8 +40,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 
+from edge_origin.forecast.inputs import ModelInputError
 from edge_origin.model.nlb_capacity import CAPACITY_UNITS_PER_ZONE_RANGE, LCU_MBPS
-from edge_origin.rehearsal.model_inputs import ModelInputError
 
 # Elastic Load Balancing pricing (NLCU, TCP): https://aws.amazon.com/elasticloadbalancing/pricing/
 LCU_NEW_FLOWS_PER_SECOND = 800.0

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from edge_origin import cli
-from edge_origin.rehearsal import model_agreement
-from edge_origin.rehearsal.model_agreement import Agreement
+from edge_origin.forecast import agreement as model_agreement
+from edge_origin.forecast.agreement import Agreement
 
 
 def test_agreement_bands_fire_and_stay_quiet() -> None:

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from rehearsal_paths import FIXTURES, REFERENCE
 
 from edge_origin import cli
-from edge_origin.rehearsal.model_capacity import Nlb, PlannedEvent, predict_event
-from edge_origin.rehearsal.model_inputs import ModelInputError
+from edge_origin.forecast.capacity import Nlb, PlannedEvent, predict_event
+from edge_origin.forecast.inputs import ModelInputError
 
 RESERVED = FIXTURES / "ReferenceReserved.template.json"  # Reference with 8250 and 11000 LCUs reserved
 

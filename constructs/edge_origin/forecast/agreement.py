@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from edge_origin.forecast.events import Event
+from edge_origin.forecast.events_run import CapacityModel
+from edge_origin.forecast.sim import simulate
 from edge_origin.rehearsal.metrics import max_over_mean
-from edge_origin.rehearsal.model_events import Event
-from edge_origin.rehearsal.model_events_run import CapacityModel
-from edge_origin.rehearsal.model_sim import simulate
 from edge_origin.rehearsal.plan import reference_plan
 
 KILLED = "Nlb1Eip1"
@@ -55,7 +55,7 @@ def _event(routing: str, clients: int, burst_seconds: float) -> Event:
 def model_side(routing: str, edges: int, clients: int, seed: int, burst_seconds: float = 10.0,
                kill_at: float = 5.0) -> tuple[float, float]:
     """(max/mean connections at the end, failed connections) of the model with ``KILLED`` dying at ``kill_at``."""
-    from edge_origin.rehearsal.model_events_run import sim_inputs
+    from edge_origin.forecast.events_run import sim_inputs
 
     event = _event(routing, clients, burst_seconds)
     keys = event.plan().origin_keys

@@ -1,4 +1,4 @@
-"""Run the model on an event (:mod:`~edge_origin.rehearsal.model_events`): 5xx shares with a band over seeds.
+"""Run the model on an event (:mod:`~edge_origin.forecast.events`): 5xx shares with a band over seeds.
 
 The capacity model, per origin address (an NLB's zonal node behind one EIP):
 
@@ -41,9 +41,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from edge_origin.rehearsal.model_events import Event
-from edge_origin.rehearsal.model_inputs import ModelInputError, RetryPolicy
-from edge_origin.rehearsal.model_sim import HealthCheckModel, SimInputs, SimOutput, simulate
+from edge_origin.forecast.events import Event
+from edge_origin.forecast.inputs import ModelInputError, RetryPolicy
+from edge_origin.forecast.sim import HealthCheckModel, SimInputs, SimOutput, simulate
 
 PEAK_WINDOW_SECONDS = 300.0
 CLOUDFRONT_CONNECTION_ATTEMPTS = 3  # botocore cloudfront Origin.ConnectionAttempts: default 3

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from rehearsal_paths import NAME, REFERENCE
 
 from edge_origin import cli
-from edge_origin.rehearsal.montecarlo import ModelConfig, ModelInputError, run_model, run_model_seeds
+from edge_origin.forecast.montecarlo import ModelConfig, ModelInputError, run_model, run_model_seeds
 from edge_origin.rehearsal.plan import reference_plan
 
 BASE = ["rehearse", str(REFERENCE), "--name", NAME, "--model", "--json", "--devices", "300", "--edges", "20",

@@ -11,7 +11,7 @@ window a published mean is over): ``window_seconds`` (default: ``duration_second
 ``broadcasts`` bursts (default 1) of ``duration_seconds`` each, the rest of it quiet at
 ``quiet_share`` of the peak requests/s (default 0), no connect failing then. The shipped file is
 ``edge_origin/data/model_events.json`` (the incident's three events). Bad input is one
-:class:`~edge_origin.rehearsal.model_inputs.ModelInputError` line naming the file, the event and the field.
+:class:`~edge_origin.forecast.inputs.ModelInputError` line naming the file, the event and the field.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from edge_origin.rehearsal.model_inputs import ModelInputError
+from edge_origin.forecast.inputs import ModelInputError
 from edge_origin.rehearsal.plan import DnsPlan, reference_plan
 
 MAX_EVENT_BYTES = 1 << 20

@@ -4,7 +4,7 @@ The published figures come from a file (the shipped ``edge_origin/data/model_pub
 or the user's): ``{"fit": [CELL, CELL], "cells": [{"cell": "EVENT.METRIC", "value": V,
 "source": ...}]}`` with METRIC ``peak_5xx``, ``mean_5xx`` or ``peak_requests_per_second``. Only
 :func:`fit` reads the fitted cells' values; :func:`comparison_table` only prints the others beside
-the predictions (:func:`~edge_origin.rehearsal.model_events_run.predict`, which never sees them).
+the predictions (:func:`~edge_origin.forecast.events_run.predict`, which never sees them).
 
 The fit: ``steady_capacity`` C by log bisection so that the first fitted cell is matched, inside a
 scan and log bisection on the scaling rate C / S for the second (the first cell, a weighted
@@ -29,9 +29,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from edge_origin.rehearsal.model_events import SHIPPED_PUBLISHED, Event, read_json_file
-from edge_origin.rehearsal.model_events_run import Band, CapacityModel, predict, run_event
-from edge_origin.rehearsal.model_inputs import ModelInputError
+from edge_origin.forecast.events import SHIPPED_PUBLISHED, Event, read_json_file
+from edge_origin.forecast.events_run import Band, CapacityModel, predict, run_event
+from edge_origin.forecast.inputs import ModelInputError
 
 METRICS = ("peak_5xx", "mean_5xx", "peak_requests_per_second")
 FACTOR = 2.0  # a prediction within this factor of the published figure agrees

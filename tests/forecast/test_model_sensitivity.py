@@ -13,7 +13,7 @@ from statistics import mean
 
 import pytest
 
-from edge_origin.rehearsal.montecarlo import ModelConfig, run_model
+from edge_origin.forecast.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.plan import DnsPlan, reference_plan
 
 CAPACITY = 7_200_000

@@ -18,7 +18,7 @@ Inputs (:class:`ModelConfig`, the ``rehearse --model`` flags):
   edge caches": proxy methods skip the regional caches). So the default is
   ``R = 1``, the figure that reproduces the write-ups; larger R is the optimistic side, shown by
   the sensitivity sweep in ``benchmarks/bench_rehearsal.py``;
-* each device connects as its load-balancing policy does (see :mod:`~edge_origin.rehearsal.model_sim`);
+* each device connects as its load-balancing policy does (see :mod:`~edge_origin.forecast.sim`);
 * an origin address takes ``origin_capacity`` (``N`` concurrent connections or ``N/s`` new
   connections a second; per-origin overrides; ``scale_seconds``: ramping up from zero once
   loaded) and refuses the rest; a refused connect tries the next address of the answer, up to
@@ -44,9 +44,7 @@ from typing import Any
 import numpy as np
 
 from edge_origin import _moved
-from edge_origin.rehearsal.clients import LB_POLICIES
-from edge_origin.rehearsal.metrics import RehearsalResult, max_over_mean, verdict
-from edge_origin.rehearsal.model_inputs import (
+from edge_origin.forecast.inputs import (
     Capacity,
     ModelInputError,
     RetryPolicy,
@@ -55,7 +53,9 @@ from edge_origin.rehearsal.model_inputs import (
     parse_capacity,
     parse_retry,
 )
-from edge_origin.rehearsal.model_sim import HealthCheckModel, SimInputs, SimOutput, error_shares, simulate
+from edge_origin.forecast.sim import HealthCheckModel, SimInputs, SimOutput, error_shares, simulate
+from edge_origin.rehearsal.clients import LB_POLICIES
+from edge_origin.rehearsal.metrics import RehearsalResult, max_over_mean, verdict
 from edge_origin.rehearsal.plan import DnsPlan
 
 __all__ = [
@@ -265,7 +265,7 @@ def _step(plan: DnsPlan, cfg: ModelConfig, notes: list[str]) -> float:
 def _kill(plan: DnsPlan, cfg: ModelConfig) -> tuple[int, float] | None:
     if cfg.kill is None:
         return None
-    from edge_origin.rehearsal.model_inputs import resolve_origin_name
+    from edge_origin.forecast.inputs import resolve_origin_name
 
     key = resolve_origin_name(plan.origin_keys, cfg.kill[0], "--kill")
     return plan.origin_keys.index(key), float(cfg.kill[1])

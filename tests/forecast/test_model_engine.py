@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from edge_origin.forecast.inputs import Capacity, RetryPolicy
+from edge_origin.forecast.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.chart import write_chart
-from edge_origin.rehearsal.model_inputs import Capacity, RetryPolicy
-from edge_origin.rehearsal.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.plan import DnsPlan, HealthCheckSpec, PlanRecord, reference_plan
 
 

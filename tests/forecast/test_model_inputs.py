@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rehearsal_paths import NAME, REFERENCE_WEIGHTED
 
 from edge_origin import cli
-from edge_origin.rehearsal.model_inputs import (
+from edge_origin.forecast.inputs import (
     Capacity,
     ModelInputError,
     edge_shares,
@@ -20,7 +20,7 @@ from edge_origin.rehearsal.model_inputs import (
     read_capacity_file,
     zipf_shares,
 )
-from edge_origin.rehearsal.montecarlo import ModelConfig, run_model
+from edge_origin.forecast.montecarlo import ModelConfig, run_model
 from edge_origin.rehearsal.plan import reference_plan
 
 

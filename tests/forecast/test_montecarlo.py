@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from edge_origin.rehearsal.montecarlo import ModelConfig, ModelInputError, run_model
+from edge_origin.forecast.montecarlo import ModelConfig, ModelInputError, run_model
 from edge_origin.rehearsal.plan import reference_plan
 
 K = 6

@@ -14,17 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from edge_origin import cli
-from edge_origin.rehearsal import model_events, model_fit
-from edge_origin.rehearsal.model_events import load_events, parse_events
-from edge_origin.rehearsal.model_events_run import CapacityModel, predict, run_event, sim_inputs
-from edge_origin.rehearsal.model_inputs import ModelInputError
-from edge_origin.rehearsal.model_sim import simulate
+from edge_origin.forecast import events as model_events
+from edge_origin.forecast import fit as model_fit
+from edge_origin.forecast.events import load_events, parse_events
+from edge_origin.forecast.events_run import CapacityModel, predict, run_event, sim_inputs
+from edge_origin.forecast.inputs import ModelInputError
+from edge_origin.forecast.sim import simulate
 
 PACKAGE = Path(model_events.__file__).resolve().parents[1]
 SHIPPED = json.loads((PACKAGE / "data" / "model_events.json").read_text(encoding="utf-8"))
 PUBLISHED = json.loads((PACKAGE / "data" / "model_published.json").read_text(encoding="utf-8"))
-MODEL_MODULES = ["rehearsal/model_sim.py", "rehearsal/montecarlo.py", "rehearsal/model_inputs.py",
-                 "rehearsal/model_events.py", "rehearsal/model_events_run.py", "rehearsal/model_capacity.py"]
+MODEL_MODULES = ["forecast/sim.py", "forecast/montecarlo.py", "forecast/inputs.py",
+                 "forecast/events.py", "forecast/events_run.py", "forecast/capacity.py"]
 
 
 def _small(**changes: object) -> dict:
@@ -232,7 +233,7 @@ def test_a_bad_published_file_is_one_line(tmp_path: Path, change: dict, message:
 
 
 def test_the_table_marks_a_cell_outside_a_factor_of_two() -> None:
-    from edge_origin.rehearsal.model_events_run import Band
+    from edge_origin.forecast.events_run import Band
 
     cells = [model_fit.PublishedCell("e.peak_5xx", "e", "peak_5xx", 0.1, ""),
              model_fit.PublishedCell("e.mean_5xx", "e", "mean_5xx", 0.01, "")]
