@@ -50,75 +50,86 @@ def _zone_of_subnet(model: TemplateModel, subnet: Any) -> str | None:
 
 
 def elb_views(model: TemplateModel) -> tuple[list[LoadBalancerView], list[ListenerView], list[TargetGroupView], list[EipView]]:
+    """(load balancers, listeners, target groups, EIPs), joined: an EIP knows its attachments, a load
+    balancer its listeners, a listener its target groups. Read in that order, one type at a time."""
     eips = {res.key: EipView(res) for res in model.of_type(EIP)}
-    tgs = {}
-    for res in model.of_type(TARGET_GROUP):
-        p = props_of(res)
-        tgs[res.key] = TargetGroupView(
-            resource=res,
-            protocol=p.literal_str("Protocol"),
-            port=p.int("Port"),
-            target_type=p.literal_str("TargetType"),
-            attributes=p.key_values("TargetGroupAttributes"),
-            health_check_port=p.str("HealthCheckPort"),
-            health_check_protocol=p.literal_str("HealthCheckProtocol"),
-        )
-    lbs = {}
-    for res in model.of_type(LOAD_BALANCER):
-        p = props_of(res)
-        mappings = []
-        for m in p.mappings("SubnetMappings"):
-            alloc = m.str("AllocationId")
-            subnet = m.str("SubnetId")
-            eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
-            mappings.append(SubnetMappingView(subnet, alloc, eip, _zone_of_subnet(model, subnet)))
-        lb_type = p.str("Type")
-        scheme = p.str("Scheme")
-        view = LoadBalancerView(
-            resource=res,
-            type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
-            scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
-            attributes=p.key_values("LoadBalancerAttributes"),
-            security_groups=p.items("SecurityGroups"),
-            subnet_mappings=mappings,
-            subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn)) for sn in p.items("Subnets")],
-        )
-        capacity = p.mapping("MinimumLoadBalancerCapacity")
-        view.capacity_units = capacity.int("CapacityUnits")
-        view.capacity_unknown = p.has("MinimumLoadBalancerCapacity") and view.capacity_units is None
-        lbs[res.key] = view
-        for mapping in mappings:
-            if mapping.eip is not None:
-                mapping.eip.attachments.append((view, mapping))
-    listeners = []
-    for res in model.of_type(LISTENER):
-        p = props_of(res)
-        lb_ref = p.str("LoadBalancerArn")
-        lb = lbs.get((lb_ref.stack, lb_ref.logical_id)) if isinstance(lb_ref, ResourceRef) else None
-        refs: list[Any] = []
-        for action in p.mappings("DefaultActions"):
-            if action.has("TargetGroupArn"):
-                refs.append(action.str("TargetGroupArn"))
-            for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
-                if tg.has("TargetGroupArn"):
-                    refs.append(tg.str("TargetGroupArn"))
-        attrs = p.key_values("ListenerAttributes")
-        protocol = p.literal_str("Protocol")
-        idle_raw = attrs.get("tcp.idle_timeout.seconds")
-        view = ListenerView(
-            resource=res,
-            load_balancer=lb,
-            protocol=protocol.upper() if protocol is not None else None,
-            port=p.int("Port"),
-            attributes=attrs,
-            idle_timeout=_attribute_int(idle_raw),
-            target_groups=[tgs[(r.stack, r.logical_id)] for r in refs if isinstance(r, ResourceRef) and (r.stack, r.logical_id) in tgs],
-            target_group_refs=refs,
-        )
-        listeners.append(view)
-        if lb is not None:
-            lb.listeners.append(view)
+    tgs = {res.key: _target_group(res) for res in model.of_type(TARGET_GROUP)}
+    lbs = {res.key: _load_balancer(model, res, eips) for res in model.of_type(LOAD_BALANCER)}
+    listeners = [_listener(res, lbs, tgs) for res in model.of_type(LISTENER)]
     return list(lbs.values()), listeners, list(tgs.values()), list(eips.values())
+
+
+def _target_group(res: Resource) -> TargetGroupView:
+    p = props_of(res)
+    return TargetGroupView(
+        resource=res,
+        protocol=p.literal_str("Protocol"),
+        port=p.int("Port"),
+        target_type=p.literal_str("TargetType"),
+        attributes=p.key_values("TargetGroupAttributes"),
+        health_check_port=p.str("HealthCheckPort"),
+        health_check_protocol=p.literal_str("HealthCheckProtocol"),
+    )
+
+
+def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, str], EipView]) -> LoadBalancerView:
+    """A load balancer's view; each EIP it maps gets the attachment."""
+    p = props_of(res)
+    mappings = []
+    for m in p.mappings("SubnetMappings"):
+        alloc = m.str("AllocationId")
+        subnet = m.str("SubnetId")
+        eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
+        mappings.append(SubnetMappingView(subnet, alloc, eip, _zone_of_subnet(model, subnet)))
+    lb_type = p.str("Type")
+    scheme = p.str("Scheme")
+    view = LoadBalancerView(
+        resource=res,
+        type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
+        scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
+        attributes=p.key_values("LoadBalancerAttributes"),
+        security_groups=p.items("SecurityGroups"),
+        subnet_mappings=mappings,
+        subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn)) for sn in p.items("Subnets")],
+    )
+    capacity = p.mapping("MinimumLoadBalancerCapacity")
+    view.capacity_units = capacity.int("CapacityUnits")
+    view.capacity_unknown = p.has("MinimumLoadBalancerCapacity") and view.capacity_units is None
+    for mapping in mappings:
+        if mapping.eip is not None:
+            mapping.eip.attachments.append((view, mapping))
+    return view
+
+
+def _listener(res: Resource, lbs: dict[tuple[str, str], LoadBalancerView],
+              tgs: dict[tuple[str, str], TargetGroupView]) -> ListenerView:
+    """A listener's view; its load balancer (when in the templates) gets it."""
+    p = props_of(res)
+    lb_ref = p.str("LoadBalancerArn")
+    lb = lbs.get((lb_ref.stack, lb_ref.logical_id)) if isinstance(lb_ref, ResourceRef) else None
+    refs: list[Any] = []
+    for action in p.mappings("DefaultActions"):
+        if action.has("TargetGroupArn"):
+            refs.append(action.str("TargetGroupArn"))
+        for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
+            if tg.has("TargetGroupArn"):
+                refs.append(tg.str("TargetGroupArn"))
+    attrs = p.key_values("ListenerAttributes")
+    protocol = p.literal_str("Protocol")
+    idle_raw = attrs.get("tcp.idle_timeout.seconds")
+    view = ListenerView(
+        resource=res,
+        load_balancer=lb,
+        protocol=protocol.upper() if protocol is not None else None,
+        port=p.int("Port"),
+        attributes=attrs,
+        idle_timeout=_attribute_int(idle_raw),
+        target_groups=[tgs[(r.stack, r.logical_id)] for r in refs if isinstance(r, ResourceRef) and (r.stack, r.logical_id) in tgs],
+        target_group_refs=refs,
+    )
+    if lb is not None:
+        lb.listeners.append(view)
+    return view
 
 
 def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
