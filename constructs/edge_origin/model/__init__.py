@@ -65,6 +65,10 @@ Typed views (built once, cached; linear in the number of resources)
     (origins: ``OriginView`` domain_name, protocol_policy, keepalive_timeout, read_timeout;
     behaviors: ``BehaviorView`` path_pattern, origins, grpc_enabled, allowed_methods,
     cache_policy_id, forwarded_values; http_version).
+    The views are read by one module a service (functions of the model, called once):
+    ``read_route53`` (health checks, record sets, the caps on record sets), ``read_elb``
+    (load balancers, listeners, target groups, EIPs, security groups), ``read_cloudfront``
+    (distributions, VPC origins); ``template_model`` indexes the resources and caches the views.
 
 Origins
     ``model.grpc_origin_names()``: (a) DomainName of an origin used by a behavior (default or

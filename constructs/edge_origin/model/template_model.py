@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from edge_origin.answers.routing import Routing, read_routing
+from edge_origin.model import read_cloudfront, read_elb, read_route53
 from edge_origin.model.intrinsics import StackResolver
 from edge_origin.model.loader import (
     LoadedTemplate,
@@ -20,86 +20,90 @@ from edge_origin.model.loader import (
     read_paths_result,
     read_validation_acknowledgements,
 )
+
+# the readers' constants are this module's names too, as before the readers moved out
+from edge_origin.model.read_cloudfront import (
+    CUSTOM_ORIGIN_CONFIG_KNOWN_MEMBERS as CUSTOM_ORIGIN_CONFIG_KNOWN_MEMBERS,
+)
+from edge_origin.model.read_cloudfront import (
+    DISTRIBUTION as DISTRIBUTION,
+)
+from edge_origin.model.read_cloudfront import (
+    ORIGIN_KNOWN_MEMBERS as ORIGIN_KNOWN_MEMBERS,
+)
+from edge_origin.model.read_cloudfront import (
+    VPC_ORIGIN as VPC_ORIGIN,
+)
+from edge_origin.model.read_cloudfront import (
+    VPC_ORIGIN_CONFIG_KNOWN_MEMBERS as VPC_ORIGIN_CONFIG_KNOWN_MEMBERS,
+)
+from edge_origin.model.read_elb import (
+    EIP as EIP,
+)
+from edge_origin.model.read_elb import (
+    LISTENER as LISTENER,
+)
+from edge_origin.model.read_elb import (
+    LOAD_BALANCER as LOAD_BALANCER,
+)
+from edge_origin.model.read_elb import (
+    SECURITY_GROUP as SECURITY_GROUP,
+)
+from edge_origin.model.read_elb import (
+    SECURITY_GROUP_INGRESS as SECURITY_GROUP_INGRESS,
+)
+from edge_origin.model.read_elb import (
+    SUBNET as SUBNET,
+)
+from edge_origin.model.read_elb import (
+    TARGET_GROUP as TARGET_GROUP,
+)
+from edge_origin.model.read_route53 import (
+    GRPC_ORIGIN_METADATA_KEY as GRPC_ORIGIN_METADATA_KEY,
+)
+from edge_origin.model.read_route53 import (
+    HEALTH_CHECK as HEALTH_CHECK,
+)
+from edge_origin.model.read_route53 import (
+    HOSTED_ZONE as HOSTED_ZONE,
+)
+from edge_origin.model.read_route53 import (
+    MAX_RECORD_SETS as MAX_RECORD_SETS,
+)
+from edge_origin.model.read_route53 import (
+    MAX_RECORD_SETS_PER_NAME as MAX_RECORD_SETS_PER_NAME,
+)
+from edge_origin.model.read_route53 import (
+    RECORD_SET as RECORD_SET,
+)
+from edge_origin.model.read_route53 import (
+    RECORD_SET_GROUP as RECORD_SET_GROUP,
+)
+from edge_origin.model.read_route53 import (
+    ROUTE53_RECORD_TYPES as ROUTE53_RECORD_TYPES,
+)
+from edge_origin.model.read_route53 import (
+    ROUTE53_RECORDS_PER_ZONE as ROUTE53_RECORDS_PER_ZONE,
+)
+from edge_origin.model.read_route53 import (
+    SDK_DROPS_AZ_AFFINITY_KEY as SDK_DROPS_AZ_AFFINITY_KEY,
+)
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value, normalize_name
 from edge_origin.model.views import (
-    AliasTargetView,
     BehaviorView,
     DistributionView,
     EipView,
     HealthCheckView,
-    IngressRule,
     ListenerView,
     LoadBalancerView,
     OriginView,
-    Props,
     RecordSetView,
     Resource,
     SecurityGroupView,
-    SubnetMappingView,
     TargetGroupView,
     VpcOriginView,
-    as_bool,
-    props_of,
 )
 
-#: Metadata key that marks a record set (or a RecordSetGroup) as a gRPC origin name.
-GRPC_ORIGIN_METADATA_KEY = "edge-origin:grpc-origin"
-
-RECORD_SET = "AWS::Route53::RecordSet"
-RECORD_SET_GROUP = "AWS::Route53::RecordSetGroup"
-HEALTH_CHECK = "AWS::Route53::HealthCheck"
-HOSTED_ZONE = "AWS::Route53::HostedZone"
-EIP = "AWS::EC2::EIP"
-SUBNET = "AWS::EC2::Subnet"
-SECURITY_GROUP = "AWS::EC2::SecurityGroup"
-SECURITY_GROUP_INGRESS = "AWS::EC2::SecurityGroupIngress"
-LOAD_BALANCER = "AWS::ElasticLoadBalancingV2::LoadBalancer"
-LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
-TARGET_GROUP = "AWS::ElasticLoadBalancingV2::TargetGroup"
-DISTRIBUTION = "AWS::CloudFront::Distribution"
-#: Route 53's default quota of records in one hosted zone ("Records per hosted zone: 10,000",
-#: Route 53 developer guide, Quotas; adjustable: ``GetHostedZoneLimit`` MAX_RRSETS_BY_ZONE).
-ROUTE53_RECORDS_PER_ZONE = 10_000
-#: Caps on what the review reads (bounded time and memory on untrusted templates): record sets of
-#: one name and type, and in all templates together. Both are far past what Route 53 takes by
-#: default; the check stays linear in records per name below them (benchmarks/bench_records_per_name.py).
-MAX_RECORD_SETS_PER_NAME = 50_000
-MAX_RECORD_SETS = 250_000
-VPC_ORIGIN = "AWS::CloudFront::VpcOrigin"
-
-
-#: Resource metadata an account reader sets when its botocore drops ``ResourceRecordSet.AZAffinity``.
-SDK_DROPS_AZ_AFFINITY_KEY = "edge-origin:sdk-drops-azaffinity"
-
-
-def _routing(p: Props, sdk_reads_az_affinity: bool = True) -> Routing:
-    """The record set's routing, read by the answer model's one table (``answers.routing``)."""
-
-    def truth(value: Any) -> bool | None:
-        if isinstance(value, (ResourceRef, Unresolved)):
-            return None  # multivalue or simple: decided at deploy time
-        return p.bool("MultiValueAnswer")
-
-    def literal(value: Any) -> str | None:
-        return value if isinstance(value, str) else None
-
-    return read_routing(p.data, truth=truth, literal=literal, sdk_reads_az_affinity=sdk_reads_az_affinity)
-
-
-def _name_key(value: Any) -> Any:
-    """Normalized str for literal names; the value itself (hashable) otherwise."""
-    if isinstance(value, str):
-        return normalize_name(value)
-    if isinstance(value, (ResourceRef, Unresolved)):
-        return value
-    return None
-
-
-#: Route 53's record types (ChangeResourceRecordSets: ResourceRecordSet.Type), case as the API wants.
-ROUTE53_RECORD_TYPES = (
-    "A", "AAAA", "CAA", "CNAME", "DS", "HTTPS", "MX", "NAPTR", "NS", "PTR", "SOA", "SPF", "SRV", "SSHFP", "SVCB",
-    "TLSA", "TXT",
-)
 
 class TemplateModel:
     """Every resource of the given templates, indexed by stack/logical id and by type.
@@ -193,28 +197,7 @@ class TemplateModel:
         self.security_groups  # noqa: B018
         self.distributions  # noqa: B018
 
-    @staticmethod
-    def _check_record_caps(views: Sequence[Any]) -> None:
-        """ModelError (naming the template) past MAX_RECORD_SETS or MAX_RECORD_SETS_PER_NAME."""
-        quota = f"Route 53 takes {ROUTE53_RECORDS_PER_ZONE:,} records in a hosted zone by default (Quotas: records per hosted zone)"
-        if len(views) > MAX_RECORD_SETS:
-            last = views[MAX_RECORD_SETS].resource
-            raise ModelError(
-                f"{last.template}: more than {MAX_RECORD_SETS:,} record sets in the given templates ({len(views):,}): "
-                f"over edge-origin's cap; {quota}", template=last.template,
-            )
-        counts: dict[tuple[str, Any], int] = defaultdict(int)
-        for view in views:
-            if isinstance(view.name, str):
-                key = (normalize_name(view.name) or view.name, view.type)
-                counts[key] += 1
-                if counts[key] > MAX_RECORD_SETS_PER_NAME:
-                    from edge_origin.core.escape import shorten
-
-                    raise ModelError(
-                        f"{view.resource.template}: more than {MAX_RECORD_SETS_PER_NAME:,} record sets of {shorten(view.name)!r} "
-                        f"{shorten(view.type)}: over edge-origin's cap; {quota}", template=view.resource.template,
-                    )
+    _check_record_caps = staticmethod(read_route53.check_record_caps)
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
@@ -271,22 +254,7 @@ class TemplateModel:
     # --- Route 53 ----------------------------------------------------------------------------
     @cached_property
     def health_checks(self) -> list[HealthCheckView]:
-        views = []
-        for res in self._by_type.get(HEALTH_CHECK, ()):
-            cfg = props_of(res).mapping("HealthCheckConfig")
-            views.append(
-                HealthCheckView(
-                    resource=res,
-                    type=cfg.literal_str("Type"),
-                    ip_address=cfg.str("IPAddress"),
-                    fqdn=cfg.str("FullyQualifiedDomainName"),
-                    port=cfg.int("Port"),
-                    resource_path=cfg.str("ResourcePath"),
-                    request_interval=cfg.int("RequestInterval"),
-                    failure_threshold=cfg.int("FailureThreshold"),
-                )
-            )
-        return views
+        return read_route53.health_check_views(self)
 
     @cached_property
     def _health_check_by_key(self) -> dict[tuple[str, str], HealthCheckView]:
@@ -308,74 +276,10 @@ class TemplateModel:
         name = res.properties.get("Name")  # resolved already
         return normalize_name(name) if isinstance(name, str) else value
 
-    def _hosted_zone_name(self, zone_id: Any, zone_name: Any) -> str | None:
-        if isinstance(zone_name, str):
-            return normalize_name(zone_name)
-        res = self.target(zone_id)
-        if res is not None and res.type == HOSTED_ZONE:
-            return normalize_name(props_of(res).literal_str("Name"))
-        return None
-
-    def _record_view(self, res: Resource, p: Props, index: int | None, group: Props | None) -> RecordSetView:
-        alias_view = None
-        if p.has("AliasTarget"):
-            alias = p.mapping("AliasTarget")
-            dns = self.record_name_of(alias.str("DNSName"))
-            alias_view = AliasTargetView(
-                dns_name=_name_key(dns) if isinstance(dns, str) else dns,
-                hosted_zone_id=alias.str("HostedZoneId"),
-                evaluate_target_health=alias.bool("EvaluateTargetHealth"),
-            )
-        values = p.strs("ResourceRecords")
-        if p.literal_str("Type") == "CNAME":
-            values = [self.record_name_of(v) for v in values]
-        zone_id = p.str("HostedZoneId")
-        zone_name = p.str("HostedZoneName")
-        if group is not None:
-            zone_id = zone_id if zone_id is not None else group.str("HostedZoneId")
-            zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
-        marker = as_bool(res.metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
-        hc_id = p.str("HealthCheckId")
-        name = p.str("Name")
-        rtype = p.literal_str("Type")
-        routing = _routing(p, sdk_reads_az_affinity=res.metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
-        if rtype is not None and rtype not in ROUTE53_RECORD_TYPES:
-            # Route 53 refuses it at deploy; read as another type, a weighted gRPC record would pass unseen
-            raise p._error(p._at("Type"), rtype, f"a Route 53 record type, upper case ({', '.join(ROUTE53_RECORD_TYPES)})")
-        return RecordSetView(
-            resource=res,
-            member_index=index,
-            name=_name_key(name) if name is not None else None,
-            type=rtype,
-            set_identifier=p.str("SetIdentifier"),
-            routing_policy=routing.policy,
-            weight=p.int("Weight"),
-            ttl=p.int("TTL"),
-            values=values,
-            alias_target=alias_view,
-            health_check_id=hc_id,
-            health_check=self.health_check(hc_id),
-            hosted_zone=zone_id if zone_id is not None else zone_name,
-            hosted_zone_name=self._hosted_zone_name(zone_id, zone_name),
-            grpc_marker=marker,
-            properties=p.data,
-            unknown=p.unknown,
-            hosted_zone_id=zone_id,
-            routing=routing,
-        )
-
     @cached_property
     def all_record_sets(self) -> list[RecordSetView]:
         """Every record set, RecordSetGroup members included, in template order."""
-        views: list[RecordSetView] = []
-        for res in self.resources:
-            if res.type == RECORD_SET:
-                views.append(self._record_view(res, props_of(res), None, None))
-            elif res.type == RECORD_SET_GROUP:
-                group = props_of(res)
-                for i, member in enumerate(group.mappings("RecordSets")):
-                    views.append(self._record_view(res, member, i, group))
-        return views
+        return read_route53.record_set_views(self)
 
     @cached_property
     def _records_by_name(self) -> dict[Any, list[RecordSetView]]:
@@ -396,89 +300,10 @@ class TemplateModel:
         return sorted(n for n in names if isinstance(n, str)) + [n for n in names if not isinstance(n, str)]
 
     # --- EC2 / ELBv2 ------------------------------------------------------------------------------
-    def _zone_of_subnet(self, subnet: Any) -> str | None:
-        res = self.target(subnet)
-        if res is None or res.type != SUBNET:
-            return None
-        p = props_of(res)
-        zone = p.str("AvailabilityZone")
-        if zone is None:
-            zone = p.str("AvailabilityZoneId")
-        if zone is None:
-            return None
-        return zone if isinstance(zone, str) else display_value(zone)
 
     @cached_property
     def _elb(self) -> tuple[list[LoadBalancerView], list[ListenerView], list[TargetGroupView], list[EipView]]:
-        eips = {res.key: EipView(res) for res in self._by_type.get(EIP, ())}
-        tgs = {}
-        for res in self._by_type.get(TARGET_GROUP, ()):
-            p = props_of(res)
-            tgs[res.key] = TargetGroupView(
-                resource=res,
-                protocol=p.literal_str("Protocol"),
-                port=p.int("Port"),
-                target_type=p.literal_str("TargetType"),
-                attributes=p.key_values("TargetGroupAttributes"),
-                health_check_port=p.str("HealthCheckPort"),
-                health_check_protocol=p.literal_str("HealthCheckProtocol"),
-            )
-        lbs = {}
-        for res in self._by_type.get(LOAD_BALANCER, ()):
-            p = props_of(res)
-            mappings = []
-            for m in p.mappings("SubnetMappings"):
-                alloc = m.str("AllocationId")
-                subnet = m.str("SubnetId")
-                eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
-                mappings.append(SubnetMappingView(subnet, alloc, eip, self._zone_of_subnet(subnet)))
-            lb_type = p.str("Type")
-            scheme = p.str("Scheme")
-            view = LoadBalancerView(
-                resource=res,
-                type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
-                scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
-                attributes=p.key_values("LoadBalancerAttributes"),
-                security_groups=p.items("SecurityGroups"),
-                subnet_mappings=mappings,
-                subnets=[SubnetMappingView(sn, None, None, self._zone_of_subnet(sn)) for sn in p.items("Subnets")],
-            )
-            capacity = p.mapping("MinimumLoadBalancerCapacity")
-            view.capacity_units = capacity.int("CapacityUnits")
-            view.capacity_unknown = p.has("MinimumLoadBalancerCapacity") and view.capacity_units is None
-            lbs[res.key] = view
-            for mapping in mappings:
-                if mapping.eip is not None:
-                    mapping.eip.attachments.append((view, mapping))
-        listeners = []
-        for res in self._by_type.get(LISTENER, ()):
-            p = props_of(res)
-            lb_ref = p.str("LoadBalancerArn")
-            lb = lbs.get((lb_ref.stack, lb_ref.logical_id)) if isinstance(lb_ref, ResourceRef) else None
-            refs: list[Any] = []
-            for action in p.mappings("DefaultActions"):
-                if action.has("TargetGroupArn"):
-                    refs.append(action.str("TargetGroupArn"))
-                for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
-                    if tg.has("TargetGroupArn"):
-                        refs.append(tg.str("TargetGroupArn"))
-            attrs = p.key_values("ListenerAttributes")
-            protocol = p.literal_str("Protocol")
-            idle_raw = attrs.get("tcp.idle_timeout.seconds")
-            view = ListenerView(
-                resource=res,
-                load_balancer=lb,
-                protocol=protocol.upper() if protocol is not None else None,
-                port=p.int("Port"),
-                attributes=attrs,
-                idle_timeout=_attribute_int(idle_raw),
-                target_groups=[tgs[(r.stack, r.logical_id)] for r in refs if isinstance(r, ResourceRef) and (r.stack, r.logical_id) in tgs],
-                target_group_refs=refs,
-            )
-            listeners.append(view)
-            if lb is not None:
-                lb.listeners.append(view)
-        return list(lbs.values()), listeners, list(tgs.values()), list(eips.values())
+        return read_elb.elb_views(self)
 
     @property
     def load_balancers(self) -> list[LoadBalancerView]:
@@ -522,160 +347,24 @@ class TemplateModel:
     @cached_property
     def security_groups(self) -> list[SecurityGroupView]:
         """Security groups with inline and separate (``SecurityGroupIngress``) ingress rules."""
-        groups = {}
-        for res in self._by_type.get(SECURITY_GROUP, ()):
-            p = props_of(res)
-            view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
-            for rule in p.mappings("SecurityGroupIngress"):
-                view.ingress.append(self._ingress(res, rule))
-            groups[res.key] = view
-        for res in self._by_type.get(SECURITY_GROUP_INGRESS, ()):
-            p = props_of(res)
-            group_ref = p.str("GroupId")
-            rule = self._ingress(res, p)
-            if isinstance(group_ref, ResourceRef) and (group_ref.stack, group_ref.logical_id) in groups:
-                groups[(group_ref.stack, group_ref.logical_id)].ingress.append(rule)
-        return list(groups.values())
+        return read_elb.security_group_views(self)
 
-    @staticmethod
-    def _ingress(res: Resource, rule: Props) -> IngressRule:
-        protocol = rule.str("IpProtocol")
-        return IngressRule(
-            source=res,
-            protocol=protocol.lower() if isinstance(protocol, str) else "" if protocol is None else display_value(protocol),
-            from_port=rule.int("FromPort"),
-            to_port=rule.int("ToPort"),
-            cidr_ip=rule.str("CidrIp"),
-            cidr_ipv6=rule.str("CidrIpv6"),
-            prefix_list_id=rule.str("SourcePrefixListId"),
-            source_security_group=rule.str("SourceSecurityGroupId"),
-            unknown=any(_deploy_time(rule.raw(k)) for k in ("IpProtocol", "FromPort", "ToPort")),
-        )
+    _ingress = staticmethod(read_elb.ingress_rule)  # live.preflight reads account rules through it
 
     # --- CloudFront -------------------------------------------------------------------------------
     @cached_property
     def distributions(self) -> list[DistributionView]:
-        views = []
-        for res in self._by_type.get(DISTRIBUTION, ()):
-            cfg = props_of(res).mapping("DistributionConfig")
-            origins = [self._with_vpc_origin(self._origin(o)) for o in cfg.mappings("Origins")]
-            by_id = {o.id: o for o in origins}
-            groups: dict[str, list[OriginView]] = {}
-            for item in cfg.mapping("OriginGroups").mappings("Items"):
-                members = item.mapping("Members").mappings("Items")
-                groups[display_value(item.str("Id"))] = [
-                    by_id[m.str("OriginId")] for m in members if isinstance(m.str("OriginId"), str) and m.str("OriginId") in by_id
-                ]
-            behaviors = []
-            if cfg.has("DefaultCacheBehavior"):
-                behaviors.append(self._behavior(cfg.mapping("DefaultCacheBehavior"), None, by_id, groups))
-            for beh in cfg.mappings("CacheBehaviors"):
-                behaviors.append(self._behavior(beh, display_value(beh.str("PathPattern")), by_id, groups))
-            views.append(
-                DistributionView(
-                    resource=res,
-                    origins=origins,
-                    behaviors=behaviors,
-                    http_version=cfg.literal_str("HttpVersion"),
-                    enabled=cfg.bool("Enabled"),
-                    http_version_unknown=_deploy_time(cfg.raw("HttpVersion")) or cfg.unknown,
-                )
-            )
-        return views
+        return read_cloudfront.distribution_views(self)
 
     @cached_property
     def vpc_origins(self) -> list[VpcOriginView]:
         """Every ``AWS::CloudFront::VpcOrigin`` (issue 31: CloudFront -> VPC origin -> internal NLB)."""
-        views = []
-        for res in self._by_type.get(VPC_ORIGIN, ()):
-            cfg = props_of(res).mapping("VpcOriginEndpointConfig")
-            address_type = cfg.literal_str("IpAddressType")
-            views.append(VpcOriginView(
-                resource=res,
-                endpoint=cfg.str("Arn"),
-                name=cfg.str("Name"),
-                protocol_policy=cfg.literal_str("OriginProtocolPolicy"),
-                https_port=cfg.int("HTTPSPort"),
-                http_port=cfg.int("HTTPPort"),
-                ip_address_type=address_type.lower() if address_type is not None else None,
-                protocol_policy_unknown=cfg.unknown or _deploy_time(cfg.raw("OriginProtocolPolicy")),
-            ))
-        return views
-
-    def _with_vpc_origin(self, origin: OriginView) -> OriginView:
-        """A ``VpcOriginConfig`` origin joined to its ``AWS::CloudFront::VpcOrigin`` (when in the
-        templates): protocol policy and port come from the VPC origin's endpoint config."""
-        if origin.vpc_origin_id is None:
-            return origin
-        ref = origin.vpc_origin_id
-        by_key = {v.resource.key: v for v in self.vpc_origins}
-        view = by_key.get((ref.stack, ref.logical_id)) if isinstance(ref, ResourceRef) else None
-        origin.vpc_origin = view
-        origin.protocol_policy_unknown = view is None  # the policy lives in a VPC origin outside these templates
-        if view is not None:
-            origin.protocol_policy = view.protocol_policy
-            origin.protocol_policy_unknown = view.protocol_policy_unknown
-            origin.https_port = view.https_port
-            origin.http_port = view.http_port
-        return origin
+        return read_cloudfront.vpc_origin_views(self)
 
     def vpc_origin_load_balancer(self, origin: OriginView) -> LoadBalancerView | None:
         """The load balancer a VPC origin's endpoint names (None: not a VPC origin, or not in the templates)."""
         view = origin.vpc_origin
         return self.load_balancer(view.endpoint) if view is not None else None
-
-    @staticmethod
-    def _origin(o: Props) -> OriginView:
-        """An ``OriginView``; the members it reads are ``ORIGIN_KNOWN_MEMBERS`` and friends (module level)."""
-        custom = o.mapping("CustomOriginConfig")
-        domain = o.str("DomainName")
-        vpc = o.mapping("VpcOriginConfig")
-        if o.has("VpcOriginConfig") and not o.has("CustomOriginConfig"):
-            custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
-        custom_config = o.mapping("CustomOriginConfig")
-        ip_type = custom_config.str("IpAddressType")  # not a VpcOriginConfig member
-        http_version = custom.str("OriginHttpVersion")  # CustomOriginConfig or VpcOriginConfig
-        return OriginView(
-            id=display_value(o.str("Id")),
-            domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
-            custom=o.has("CustomOriginConfig"),
-            protocol_policy=custom.literal_str("OriginProtocolPolicy"),
-            keepalive_timeout=custom.int("OriginKeepaliveTimeout"),
-            read_timeout=custom.int("OriginReadTimeout"),
-            https_port=custom.int("HTTPSPort"),
-            http_port=custom.int("HTTPPort"),
-            raw=o.data,
-            protocol_policy_unknown=custom.unknown or _deploy_time(custom.raw("OriginProtocolPolicy")),
-            vpc_origin_id=vpc.str("VpcOriginId") if o.has("VpcOriginConfig") else None,
-            response_completion_timeout=o.int("ResponseCompletionTimeout"),
-            response_completion_timeout_unknown=_deploy_time(o.raw("ResponseCompletionTimeout")),
-            ip_address_type=ip_type.lower() if isinstance(ip_type, str) else None,
-            ip_address_type_unknown=custom_config.unknown or _deploy_time(ip_type)
-            or (isinstance(ip_type, str) and ip_type.lower() not in ("ipv4", "ipv6", "dualstack")),
-            http_version=http_version.lower() if isinstance(http_version, str) else None,
-            http_version_unknown=_deploy_time(custom.raw("OriginHttpVersion")),
-        )
-
-    @staticmethod
-    def _behavior(b: Props, pattern: str | None, by_id: dict[str, OriginView], groups: dict[str, list[OriginView]]) -> BehaviorView:
-        target = b.str("TargetOriginId")
-        origins = groups.get(target) if isinstance(target, str) else None
-        origins = origins or ([by_id[target]] if isinstance(target, str) and target in by_id else [])
-        methods = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
-        grpc = b.mapping("GrpcConfig")
-        return BehaviorView(
-            path_pattern=pattern,
-            target_origin_id=target,
-            origins=origins,
-            grpc_enabled=grpc.bool("Enabled") is True,
-            allowed_methods=[display_value(m).upper() for m in methods] if methods is not None else None,
-            cache_policy_id=b.str("CachePolicyId"),
-            forwarded_values=b.raw("ForwardedValues"),
-            raw=b.data,
-            grpc_unknown=grpc.unknown or _deploy_time(grpc.raw("Enabled")),
-            methods_unknown=_deploy_time(b.raw("AllowedMethods"))
-            or any(_deploy_time(m) for m in (methods or ())),
-        )
 
     # --- origins and paths ---------------------------------------------------------------------
     def grpc_origins(self) -> list[tuple[DistributionView, BehaviorView, OriginView]]:
@@ -790,32 +479,6 @@ class TemplateModel:
             return self.load_balancers_for_name(origin.domain_name)
         lb = self.load_balancer(origin.domain_name)
         return [lb] if lb is not None else []
-
-
-#: CloudFront ``Origin`` members (botocore API names) ``_origin`` reads (``CustomHeaders`` is
-#: CloudFormation's ``OriginCustomHeaders``; ``S3OriginConfig`` only as "not a custom origin");
-#: benchmarks/aws_drift.py lists the documented members missing here and in the two below.
-ORIGIN_KNOWN_MEMBERS = (
-    "Id", "DomainName", "CustomHeaders", "S3OriginConfig", "CustomOriginConfig", "VpcOriginConfig",
-    "ResponseCompletionTimeout",
-)
-CUSTOM_ORIGIN_CONFIG_KNOWN_MEMBERS = (
-    "HTTPPort", "HTTPSPort", "OriginProtocolPolicy", "OriginReadTimeout", "OriginKeepaliveTimeout", "IpAddressType",
-    "OriginHttpVersion",
-)
-VPC_ORIGIN_CONFIG_KNOWN_MEMBERS = ("VpcOriginId", "OriginReadTimeout", "OriginKeepaliveTimeout", "OriginHttpVersion")
-
-
-def _deploy_time(value: Any) -> bool:
-    """A value only known at deploy time (a reference or something the templates cannot resolve)."""
-    return isinstance(value, (ResourceRef, Unresolved))
-
-
-def _attribute_int(value: Any) -> int | None:
-    """An attribute value as an int (attributes are strings); None when not decidable or not a number."""
-    from edge_origin.model.views import as_int
-
-    return as_int(value)
 
 
 def _in_template(template: str, fn: Any, *args: Any) -> Any:

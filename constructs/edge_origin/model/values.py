@@ -85,3 +85,8 @@ def display_value(value: object) -> str:
     if value is None:
         return "-"
     return str(value)
+
+
+def deploy_time(value: object) -> bool:
+    """A value only known at deploy time (a reference or something the templates cannot resolve)."""
+    return isinstance(value, (ResourceRef, Unresolved))

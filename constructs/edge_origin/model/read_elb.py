@@ -1,0 +1,170 @@
+"""The EC2 and ELBv2 readers of :class:`~edge_origin.model.template_model.TemplateModel`: load balancers
+(subnet mappings with their EIPs and zones), listeners, target groups, EIPs, and security groups with
+their ingress rules, as typed views.
+
+Functions of the model (its resources by type, ``target``); the model calls them once and caches the views.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from edge_origin.model.values import ResourceRef, deploy_time, display_value
+from edge_origin.model.views import (
+    EipView,
+    IngressRule,
+    ListenerView,
+    LoadBalancerView,
+    Props,
+    Resource,
+    SecurityGroupView,
+    SubnetMappingView,
+    TargetGroupView,
+    as_int,
+    props_of,
+)
+
+if TYPE_CHECKING:
+    from edge_origin.model.template_model import TemplateModel
+
+EIP = "AWS::EC2::EIP"
+SUBNET = "AWS::EC2::Subnet"
+SECURITY_GROUP = "AWS::EC2::SecurityGroup"
+SECURITY_GROUP_INGRESS = "AWS::EC2::SecurityGroupIngress"
+LOAD_BALANCER = "AWS::ElasticLoadBalancingV2::LoadBalancer"
+LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
+TARGET_GROUP = "AWS::ElasticLoadBalancingV2::TargetGroup"
+
+
+def _zone_of_subnet(model: TemplateModel, subnet: Any) -> str | None:
+    res = model.target(subnet)
+    if res is None or res.type != SUBNET:
+        return None
+    p = props_of(res)
+    zone = p.str("AvailabilityZone")
+    if zone is None:
+        zone = p.str("AvailabilityZoneId")
+    if zone is None:
+        return None
+    return zone if isinstance(zone, str) else display_value(zone)
+
+
+def elb_views(model: TemplateModel) -> tuple[list[LoadBalancerView], list[ListenerView], list[TargetGroupView], list[EipView]]:
+    """(load balancers, listeners, target groups, EIPs), joined: an EIP knows its attachments, a load
+    balancer its listeners, a listener its target groups. Read in that order, one type at a time."""
+    eips = {res.key: EipView(res) for res in model.of_type(EIP)}
+    tgs = {res.key: _target_group(res) for res in model.of_type(TARGET_GROUP)}
+    lbs = {res.key: _load_balancer(model, res, eips) for res in model.of_type(LOAD_BALANCER)}
+    listeners = [_listener(res, lbs, tgs) for res in model.of_type(LISTENER)]
+    return list(lbs.values()), listeners, list(tgs.values()), list(eips.values())
+
+
+def _target_group(res: Resource) -> TargetGroupView:
+    p = props_of(res)
+    return TargetGroupView(
+        resource=res,
+        protocol=p.literal_str("Protocol"),
+        port=p.int("Port"),
+        target_type=p.literal_str("TargetType"),
+        attributes=p.key_values("TargetGroupAttributes"),
+        health_check_port=p.str("HealthCheckPort"),
+        health_check_protocol=p.literal_str("HealthCheckProtocol"),
+    )
+
+
+def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, str], EipView]) -> LoadBalancerView:
+    """A load balancer's view; each EIP it maps gets the attachment."""
+    p = props_of(res)
+    mappings = []
+    for m in p.mappings("SubnetMappings"):
+        alloc = m.str("AllocationId")
+        subnet = m.str("SubnetId")
+        eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
+        mappings.append(SubnetMappingView(subnet, alloc, eip, _zone_of_subnet(model, subnet)))
+    lb_type = p.str("Type")
+    scheme = p.str("Scheme")
+    view = LoadBalancerView(
+        resource=res,
+        type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
+        scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
+        attributes=p.key_values("LoadBalancerAttributes"),
+        security_groups=p.items("SecurityGroups"),
+        subnet_mappings=mappings,
+        subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn)) for sn in p.items("Subnets")],
+    )
+    capacity = p.mapping("MinimumLoadBalancerCapacity")
+    view.capacity_units = capacity.int("CapacityUnits")
+    view.capacity_unknown = p.has("MinimumLoadBalancerCapacity") and view.capacity_units is None
+    for mapping in mappings:
+        if mapping.eip is not None:
+            mapping.eip.attachments.append((view, mapping))
+    return view
+
+
+def _listener(res: Resource, lbs: dict[tuple[str, str], LoadBalancerView],
+              tgs: dict[tuple[str, str], TargetGroupView]) -> ListenerView:
+    """A listener's view; its load balancer (when in the templates) gets it."""
+    p = props_of(res)
+    lb_ref = p.str("LoadBalancerArn")
+    lb = lbs.get((lb_ref.stack, lb_ref.logical_id)) if isinstance(lb_ref, ResourceRef) else None
+    refs: list[Any] = []
+    for action in p.mappings("DefaultActions"):
+        if action.has("TargetGroupArn"):
+            refs.append(action.str("TargetGroupArn"))
+        for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
+            if tg.has("TargetGroupArn"):
+                refs.append(tg.str("TargetGroupArn"))
+    attrs = p.key_values("ListenerAttributes")
+    protocol = p.literal_str("Protocol")
+    idle_raw = attrs.get("tcp.idle_timeout.seconds")
+    view = ListenerView(
+        resource=res,
+        load_balancer=lb,
+        protocol=protocol.upper() if protocol is not None else None,
+        port=p.int("Port"),
+        attributes=attrs,
+        idle_timeout=_attribute_int(idle_raw),
+        target_groups=[tgs[(r.stack, r.logical_id)] for r in refs if isinstance(r, ResourceRef) and (r.stack, r.logical_id) in tgs],
+        target_group_refs=refs,
+    )
+    if lb is not None:
+        lb.listeners.append(view)
+    return view
+
+
+def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
+    """Security groups with inline and separate (``SecurityGroupIngress``) ingress rules."""
+    groups = {}
+    for res in model.of_type(SECURITY_GROUP):
+        p = props_of(res)
+        view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
+        for rule in p.mappings("SecurityGroupIngress"):
+            view.ingress.append(ingress_rule(res, rule))
+        groups[res.key] = view
+    for res in model.of_type(SECURITY_GROUP_INGRESS):
+        p = props_of(res)
+        group_ref = p.str("GroupId")
+        rule = ingress_rule(res, p)
+        if isinstance(group_ref, ResourceRef) and (group_ref.stack, group_ref.logical_id) in groups:
+            groups[(group_ref.stack, group_ref.logical_id)].ingress.append(rule)
+    return list(groups.values())
+
+
+def ingress_rule(res: Resource, rule: Props) -> IngressRule:
+    protocol = rule.str("IpProtocol")
+    return IngressRule(
+        source=res,
+        protocol=protocol.lower() if isinstance(protocol, str) else "" if protocol is None else display_value(protocol),
+        from_port=rule.int("FromPort"),
+        to_port=rule.int("ToPort"),
+        cidr_ip=rule.str("CidrIp"),
+        cidr_ipv6=rule.str("CidrIpv6"),
+        prefix_list_id=rule.str("SourcePrefixListId"),
+        source_security_group=rule.str("SourceSecurityGroupId"),
+        unknown=any(deploy_time(rule.raw(k)) for k in ("IpProtocol", "FromPort", "ToPort")),
+    )
+
+
+def _attribute_int(value: Any) -> int | None:
+    """An attribute value as an int (attributes are strings); None when not decidable or not a number."""
+    return as_int(value)

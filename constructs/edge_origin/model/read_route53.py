@@ -1,0 +1,190 @@
+"""The Route 53 readers of :class:`~edge_origin.model.template_model.TemplateModel`: health checks and
+record sets (RecordSetGroup members included) as typed views, and the caps on how many are read.
+
+Functions of the model (its resources by type, ``target``, ``health_check``, ``record_name_of``); the
+model calls them once and caches the views.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from edge_origin.answers.routing import Routing, read_routing
+from edge_origin.model.values import ModelError, ResourceRef, Unresolved, normalize_name
+from edge_origin.model.views import (
+    AliasTargetView,
+    HealthCheckView,
+    Props,
+    RecordSetView,
+    Resource,
+    as_bool,
+    props_of,
+)
+
+if TYPE_CHECKING:
+    from edge_origin.model.template_model import TemplateModel
+
+#: Metadata key that marks a record set (or a RecordSetGroup) as a gRPC origin name.
+GRPC_ORIGIN_METADATA_KEY = "edge-origin:grpc-origin"
+
+RECORD_SET = "AWS::Route53::RecordSet"
+RECORD_SET_GROUP = "AWS::Route53::RecordSetGroup"
+HEALTH_CHECK = "AWS::Route53::HealthCheck"
+HOSTED_ZONE = "AWS::Route53::HostedZone"
+#: Route 53's default quota of records in one hosted zone ("Records per hosted zone: 10,000",
+#: Route 53 developer guide, Quotas; adjustable: ``GetHostedZoneLimit`` MAX_RRSETS_BY_ZONE).
+ROUTE53_RECORDS_PER_ZONE = 10_000
+#: Caps on what the review reads (bounded time and memory on untrusted templates): record sets of
+#: one name and type, and in all templates together. Both are far past what Route 53 takes by
+#: default; the check stays linear in records per name below them (benchmarks/bench_records_per_name.py).
+MAX_RECORD_SETS_PER_NAME = 50_000
+MAX_RECORD_SETS = 250_000
+
+
+#: Resource metadata an account reader sets when its botocore drops ``ResourceRecordSet.AZAffinity``.
+SDK_DROPS_AZ_AFFINITY_KEY = "edge-origin:sdk-drops-azaffinity"
+
+
+def _routing(p: Props, sdk_reads_az_affinity: bool = True) -> Routing:
+    """The record set's routing, read by the answer model's one table (``answers.routing``)."""
+
+    def truth(value: Any) -> bool | None:
+        if isinstance(value, (ResourceRef, Unresolved)):
+            return None  # multivalue or simple: decided at deploy time
+        return p.bool("MultiValueAnswer")
+
+    def literal(value: Any) -> str | None:
+        return value if isinstance(value, str) else None
+
+    return read_routing(p.data, truth=truth, literal=literal, sdk_reads_az_affinity=sdk_reads_az_affinity)
+
+
+def _name_key(value: Any) -> Any:
+    """Normalized str for literal names; the value itself (hashable) otherwise."""
+    if isinstance(value, str):
+        return normalize_name(value)
+    if isinstance(value, (ResourceRef, Unresolved)):
+        return value
+    return None
+
+
+#: Route 53's record types (ChangeResourceRecordSets: ResourceRecordSet.Type), case as the API wants.
+ROUTE53_RECORD_TYPES = (
+    "A", "AAAA", "CAA", "CNAME", "DS", "HTTPS", "MX", "NAPTR", "NS", "PTR", "SOA", "SPF", "SRV", "SSHFP", "SVCB",
+    "TLSA", "TXT",
+)
+
+
+def health_check_views(model: TemplateModel) -> list[HealthCheckView]:
+    views = []
+    for res in model.of_type(HEALTH_CHECK):
+        cfg = props_of(res).mapping("HealthCheckConfig")
+        views.append(
+            HealthCheckView(
+                resource=res,
+                type=cfg.literal_str("Type"),
+                ip_address=cfg.str("IPAddress"),
+                fqdn=cfg.str("FullyQualifiedDomainName"),
+                port=cfg.int("Port"),
+                resource_path=cfg.str("ResourcePath"),
+                request_interval=cfg.int("RequestInterval"),
+                failure_threshold=cfg.int("FailureThreshold"),
+            )
+        )
+    return views
+
+
+def check_record_caps(views: Sequence[Any]) -> None:
+    """ModelError (naming the template) past MAX_RECORD_SETS or MAX_RECORD_SETS_PER_NAME."""
+    quota = f"Route 53 takes {ROUTE53_RECORDS_PER_ZONE:,} records in a hosted zone by default (Quotas: records per hosted zone)"
+    if len(views) > MAX_RECORD_SETS:
+        last = views[MAX_RECORD_SETS].resource
+        raise ModelError(
+            f"{last.template}: more than {MAX_RECORD_SETS:,} record sets in the given templates ({len(views):,}): "
+            f"over edge-origin's cap; {quota}", template=last.template,
+        )
+    counts: dict[tuple[str, Any], int] = defaultdict(int)
+    for view in views:
+        if isinstance(view.name, str):
+            key = (normalize_name(view.name) or view.name, view.type)
+            counts[key] += 1
+            if counts[key] > MAX_RECORD_SETS_PER_NAME:
+                from edge_origin.core.escape import shorten
+
+                raise ModelError(
+                    f"{view.resource.template}: more than {MAX_RECORD_SETS_PER_NAME:,} record sets of {shorten(view.name)!r} "
+                    f"{shorten(view.type)}: over edge-origin's cap; {quota}", template=view.resource.template,
+                )
+
+
+def _hosted_zone_name(model: TemplateModel, zone_id: Any, zone_name: Any) -> str | None:
+    if isinstance(zone_name, str):
+        return normalize_name(zone_name)
+    res = model.target(zone_id)
+    if res is not None and res.type == HOSTED_ZONE:
+        return normalize_name(props_of(res).literal_str("Name"))
+    return None
+
+
+def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | None, group: Props | None) -> RecordSetView:
+    alias_view = None
+    if p.has("AliasTarget"):
+        alias = p.mapping("AliasTarget")
+        dns = model.record_name_of(alias.str("DNSName"))
+        alias_view = AliasTargetView(
+            dns_name=_name_key(dns) if isinstance(dns, str) else dns,
+            hosted_zone_id=alias.str("HostedZoneId"),
+            evaluate_target_health=alias.bool("EvaluateTargetHealth"),
+        )
+    values = p.strs("ResourceRecords")
+    if p.literal_str("Type") == "CNAME":
+        values = [model.record_name_of(v) for v in values]
+    zone_id = p.str("HostedZoneId")
+    zone_name = p.str("HostedZoneName")
+    if group is not None:
+        zone_id = zone_id if zone_id is not None else group.str("HostedZoneId")
+        zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
+    marker = as_bool(res.metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
+    hc_id = p.str("HealthCheckId")
+    name = p.str("Name")
+    rtype = p.literal_str("Type")
+    routing = _routing(p, sdk_reads_az_affinity=res.metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
+    if rtype is not None and rtype not in ROUTE53_RECORD_TYPES:
+        # Route 53 refuses it at deploy; read as another type, a weighted gRPC record would pass unseen
+        raise p._error(p._at("Type"), rtype, f"a Route 53 record type, upper case ({', '.join(ROUTE53_RECORD_TYPES)})")
+    return RecordSetView(
+        resource=res,
+        member_index=index,
+        name=_name_key(name) if name is not None else None,
+        type=rtype,
+        set_identifier=p.str("SetIdentifier"),
+        routing_policy=routing.policy,
+        weight=p.int("Weight"),
+        ttl=p.int("TTL"),
+        values=values,
+        alias_target=alias_view,
+        health_check_id=hc_id,
+        health_check=model.health_check(hc_id),
+        hosted_zone=zone_id if zone_id is not None else zone_name,
+        hosted_zone_name=_hosted_zone_name(model, zone_id, zone_name),
+        grpc_marker=marker,
+        properties=p.data,
+        unknown=p.unknown,
+        hosted_zone_id=zone_id,
+        routing=routing,
+    )
+
+
+def record_set_views(model: TemplateModel) -> list[RecordSetView]:
+    """Every record set, RecordSetGroup members included, in template order."""
+    views: list[RecordSetView] = []
+    for res in model.resources:
+        if res.type == RECORD_SET:
+            views.append(_record_view(model, res, props_of(res), None, None))
+        elif res.type == RECORD_SET_GROUP:
+            group = props_of(res)
+            for i, member in enumerate(group.mappings("RecordSets")):
+                views.append(_record_view(model, res, member, i, group))
+    return views
