@@ -107,3 +107,26 @@ def test_max_over_mean_and_verdict() -> None:
     assert max_over_mean({}, ["a", "b"]) == 0.0
     assert verdict(SPREAD_LIMIT) == "spread"
     assert verdict(SPREAD_LIMIT + 0.01) == "pile-up"
+
+
+@pytest.mark.parametrize("routing", ["weighted", "multivalue"])
+def test_a_capacity_ramp_without_a_capacity_changes_nothing(routing: str) -> None:
+    """--scale-seconds ramps --origin-capacity; without one every address is unlimited, so the ramp has
+    nothing to ramp (was: inf x 0 = NaN and a traceback in `rehearse --model --scale-seconds 30`)."""
+    plan = reference_plan(routing=routing)
+    base = ModelConfig(devices=20_000, edges=20, resolvers=3, ramp_seconds=10, seed=3)
+    flat = run_model(plan, base).to_dict()
+    ramped = run_model(plan, ModelConfig(**{**base.__dict__, "scale_seconds": 30.0})).to_dict()
+    assert ramped["details"].pop("scale_seconds") == 30.0 and flat["details"].pop("scale_seconds") == 0.0
+    assert ramped == flat
+
+
+def test_cli_rehearse_model_with_scale_seconds_and_no_capacity(capsys: pytest.CaptureFixture[str]) -> None:
+    from rehearsal_paths import NAME, REFERENCE
+
+    from edge_origin import cli
+
+    code = cli.main(["rehearse", str(REFERENCE), "--name", NAME, "--model", "--devices", "5000", "--scale-seconds", "30",
+                     "--json"])
+    captured = capsys.readouterr()
+    assert code in (0, 1) and "Traceback" not in captured.err, captured.err

@@ -387,7 +387,10 @@ class _Origins:
         """Each address's concurrent capacity: steady, or on its scaling ramp since it was first loaded."""
         if self.scale_seconds > 0:
             loaded = np.clip(now + self.dt - self.loaded_since, 0.0, None)
-            cap = self.conc * np.minimum(1.0, loaded / self.scale_seconds)
+            # an unlimited address (no --origin-capacity) has nothing to ramp: it stays unlimited
+            # (inf x 0 would be NaN before it is first loaded)
+            ramp = np.minimum(1.0, loaded / self.scale_seconds)
+            cap = np.where(np.isinf(self.conc), np.inf, self.conc * ramp)
         else:
             cap = self.conc.copy()
         cap[self.dead] = 0.0
