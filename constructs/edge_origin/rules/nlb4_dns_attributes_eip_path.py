@@ -75,11 +75,11 @@ def _settings(lb: LoadBalancerView) -> list[Setting]:
             if id(tg) in seen:
                 continue
             seen.add(id(tg))
-            for key, default in ((MIN_COUNT, "1"), (MIN_PERCENT, "off")):
+            for key, quiet in ((MIN_COUNT, ("1", "off")), (MIN_PERCENT, ("off",))):
                 if key not in tg.attributes:
                     continue
                 value = tg.attributes[key]
-                if not attribute_known(tg.attributes, key) or str(value).strip().lower() not in (default, "off"):
+                if not attribute_known(tg.attributes, key) or str(value).strip().lower() not in quiet:
                     out.append(Setting(key, value, tg.resource))
     return out
 
