@@ -13,6 +13,8 @@ from edge_origin.model import TemplateModel
 from edge_origin.model.loader import read_template_file
 from edge_origin.profile import hops
 from edge_origin.rules import get_rule, run_rules
+from edge_origin.rules.vpc1_timeouts import FIX as VPC1_FIX
+from edge_origin.rules.vpc2_nlb_not_vpc_origin import FIX as VPC2_FIX
 
 QUIET = Path(__file__).parent / "fixtures" / "templates" / "rules" / "eo-vpc1-quiet.yaml"
 
@@ -140,3 +142,85 @@ def test_vpc4_a_source_security_group_is_allowed(body: dict[str, Any]) -> None:
         {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourceSecurityGroupId": "sg-0123456789abcdef0"}
     ]
     assert _run(body) == []
+
+
+# --- mutmut (issue 38): whole findings, a path or listener passed over does not hide the next -----------------
+VPC1 = "[CloudFront VPC origin -> internal NLB] Dist origin o (VPC origin VpcOrigin)"
+SOURCE2 = ("(CloudFront Developer Guide, Restrict access with VPC origins (private-content-vpc-origins.html), as "
+           "aws-cdk-lib 2.275's aws-cloudfront-origins README restates it)")
+
+
+def _seen(body: dict[str, Any], rule: str) -> list[tuple[Severity, str, str, str]]:
+    return [(f.severity, f.resource, f.message, f.fix) for f in _run(body, rule)]
+
+
+def _vpc1_at_idle_60(where: str = "S/Listener") -> list[tuple[Severity, str, str, str]]:
+    return [
+        (Severity.WARNING, "Dist",
+         f"{VPC1}: keepalive 60 s is not well below the idle timeout 60 s of {where} {hops.margin_words(60)}: CloudFront "
+         f"may reuse a pooled connection whose flow is gone; {hops.NLB_EXPIRY}", VPC1_FIX),
+        (Severity.WARNING, "Dist",
+         f"{VPC1}: read timeout 60 s is not below the idle timeout 60 s of {where}: a response silent that long loses "
+         "its flow at the NLB before CloudFront's own timeout answers the viewer", VPC1_FIX),
+    ]
+
+
+def _external_first(body: dict[str, Any]) -> None:
+    """An origin whose VPC origin is not in the templates, before the origin o."""
+    origins = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"]
+    origins.insert(0, {"Id": "ext", "DomainName": "ext.example.com", "VpcOriginConfig": {"VpcOriginId": "vo-external"}})
+
+
+def test_vpc1_an_external_vpc_origin_does_not_hide_the_next_path(body: dict[str, Any]) -> None:
+    _external_first(body)
+    body["Resources"]["Listener"]["Properties"]["ListenerAttributes"][0]["Value"] = "60"
+    assert _seen(body, "EO-VPC1") == _vpc1_at_idle_60()
+
+
+def test_vpc1_a_listener_with_a_deploy_time_idle_does_not_hide_the_next(body: dict[str, Any]) -> None:
+    body["Parameters"] = {"Idle": {"Type": "String"}}
+    early = copy.deepcopy(body["Resources"]["Listener"])
+    early["Properties"]["Port"] = 8443
+    early["Properties"]["ListenerAttributes"][0]["Value"] = {"Ref": "Idle"}
+    body["Resources"] = {"Early": early, **body["Resources"]}
+    body["Resources"]["Listener"]["Properties"]["ListenerAttributes"][0]["Value"] = "60"
+    assert _seen(body, "EO-VPC1") == _vpc1_at_idle_60()
+
+
+def test_vpc2_every_refusal_in_one_finding_and_the_vpc_origin_in_its_own(body: dict[str, Any]) -> None:
+    r = body["Resources"]
+    r["Nlb"]["Properties"].pop("SecurityGroups")
+    r["Nlb"]["Properties"]["IpAddressType"] = "dualstack"
+    for name in ("TlsA", "TlsB"):
+        r[name] = copy.deepcopy(r["Listener"])
+        r[name]["Properties"]["Protocol"] = "TLS"
+    r["VpcOrigin"]["Properties"]["VpcOriginEndpointConfig"]["IpAddressType"] = "ipv6"
+    assert _seen(body, "EO-VPC2") == [
+        (Severity.ERROR, "Dist",
+         "Dist origin o (VPC origin VpcOrigin): NLB Nlb has no security group (an NLB must have one to be a VPC origin); "
+         "has IpAddressType dualstack (dual-stack NLBs can't be VPC origins); has TLS listener(s) TlsA, TlsB (NLBs with "
+         f"TLS listeners can't be VPC origins) {SOURCE2}", VPC2_FIX),
+        (Severity.ERROR, "VpcOrigin",
+         "VPC origin VpcOrigin: IpAddressType ipv6 is not ipv4 or dualstack (CloudFront API reference VpcIpAddressType: "
+         "IPv6-only is not supported for VPC origins)", VPC2_FIX),
+    ]
+    assert {f.rule for f in _run(body, "EO-VPC2")} == {"EO-VPC2"}
+
+
+def test_vpc2_an_empty_security_group_list_is_no_security_group(body: dict[str, Any]) -> None:
+    # "must have a security group attached to it" (private-content-vpc-origins.html): [] attaches none
+    body["Resources"]["Nlb"]["Properties"]["SecurityGroups"] = []
+    _external_first(body)
+    assert _seen(body, "EO-VPC2") == [
+        (Severity.ERROR, "Dist", "Dist origin o (VPC origin VpcOrigin): NLB Nlb has no security group (an NLB must "
+         f"have one to be a VPC origin) {SOURCE2}", VPC2_FIX)]
+
+
+def test_vpc2_ipv4_in_any_case_and_deploy_time_security_groups_are_quiet(body: dict[str, Any]) -> None:
+    body["Parameters"] = {"Sgs": {"Type": "List<AWS::EC2::SecurityGroup::Id>"}}
+    r = body["Resources"]
+    r["Nlb"]["Properties"].update(SecurityGroups={"Ref": "Sgs"}, IpAddressType="IPV4")
+    r["VpcOrigin"]["Properties"]["VpcOriginEndpointConfig"]["IpAddressType"] = "ipv4"
+    assert _run(body, "EO-VPC2") == []
+    r["Nlb"]["Properties"]["IpAddressType"] = "ipv4"
+    assert _run(body, "EO-VPC2") == []
