@@ -15,6 +15,7 @@ from edge_origin.profile import hops
 from edge_origin.rules import get_rule, run_rules
 from edge_origin.rules.vpc1_timeouts import FIX as VPC1_FIX
 from edge_origin.rules.vpc2_nlb_not_vpc_origin import FIX as VPC2_FIX
+from edge_origin.rules.vpc3_dns_vantage import FIX as VPC3_FIX
 
 QUIET = Path(__file__).parent / "fixtures" / "templates" / "rules" / "eo-vpc1-quiet.yaml"
 
@@ -224,3 +225,60 @@ def test_vpc2_ipv4_in_any_case_and_deploy_time_security_groups_are_quiet(body: d
     assert _run(body, "EO-VPC2") == []
     r["Nlb"]["Properties"]["IpAddressType"] = "ipv4"
     assert _run(body, "EO-VPC2") == []
+
+
+VPC3 = ("Zonal affinity is applied to clients that resolve through Route 53 Resolver in the VPC from a zone; a public "
+        "resolver has no zone. How CloudFront's VPC origin resolves the NLB's name and spreads connections over its zonal "
+        "nodes is not documented, so this setting either does nothing for CloudFront or favours the zone of wherever "
+        "CloudFront resolves")
+WORSE = "; with cross-zone load balancing off, the favoured zone's pods take every CloudFront connection"
+
+
+def _affinity(body: dict[str, Any], lb: str, cross_zone: Any) -> None:
+    body["Resources"][lb]["Properties"]["LoadBalancerAttributes"] = [
+        {"Key": "load_balancing.cross_zone.enabled", "Value": cross_zone},
+        {"Key": "dns_record.client_routing_policy", "Value": "availability_zone_affinity"}]
+
+
+@pytest.mark.parametrize(("cross_zone", "severity"), [("false", Severity.ERROR), ("true", Severity.WARNING),
+                                                      ({"Ref": "P"}, Severity.WARNING)])
+def test_vpc3_cross_zone_off_makes_it_an_error_only_when_decided(body: dict[str, Any], cross_zone: Any,
+                                                                 severity: Severity) -> None:
+    body["Parameters"] = {"P": {"Type": "String"}}
+    _affinity(body, "Nlb", cross_zone)
+    assert _seen(body, "EO-VPC3") == [(
+        severity, "Nlb", "Dist origin o (VPC origin VpcOrigin): NLB Nlb sets dns_record.client_routing_policy "
+        f"availability_zone_affinity. {VPC3}{WORSE if severity is Severity.ERROR else ''}", VPC3_FIX)]
+
+
+def test_vpc3_an_affinity_beside_a_deploy_time_attribute_is_still_judged(body: dict[str, Any]) -> None:
+    body["Parameters"] = {"P": {"Type": "String"}}
+    _affinity(body, "Nlb", "true")
+    body["Resources"]["Nlb"]["Properties"]["LoadBalancerAttributes"].append({"Ref": "P"})
+    assert [severity for severity, *_ in _seen(body, "EO-VPC3")] == [Severity.WARNING]
+
+
+def _second_path(body: dict[str, Any], origin_id: str, vpc_origin: str, lb: str, lb_type: str = "network") -> None:
+    """Origin ``origin_id`` -> VPC origin ``vpc_origin`` -> load balancer ``lb`` (a copy of Nlb), each made once."""
+    r = body["Resources"]
+    if vpc_origin not in r:
+        r[vpc_origin] = copy.deepcopy(r["VpcOrigin"])
+        r[vpc_origin]["Properties"]["VpcOriginEndpointConfig"]["Arn"] = {"Ref": lb}
+    if lb not in r:
+        r[lb] = copy.deepcopy(r["Nlb"])
+        r[lb]["Properties"]["Type"] = lb_type
+    origins = r["Dist"]["Properties"]["DistributionConfig"]["Origins"]
+    origins.append(dict(copy.deepcopy(origins[0]), Id=origin_id,
+                        VpcOriginConfig={"VpcOriginId": {"Fn::GetAtt": [vpc_origin, "Id"]}}))
+
+
+def test_vpc3_each_nlb_once_and_what_is_passed_over_does_not_hide_it(body: dict[str, Any]) -> None:
+    _external_first(body)  # no load balancer in the templates
+    _second_path(body, "alb", "VpcOriginAlb", "Alb", lb_type="application")
+    _affinity(body, "Alb", "false")  # not an NLB: not judged here
+    _second_path(body, "o2", "VpcOrigin2", "Nlb2")
+    _affinity(body, "Nlb2", "true")
+    _second_path(body, "o3", "VpcOrigin2", "Nlb2")  # the same NLB again: one finding
+    assert _seen(body, "EO-VPC3") == [(
+        Severity.WARNING, "Nlb2", "Dist origin o2 (VPC origin VpcOrigin2): NLB Nlb2 sets dns_record.client_routing_policy "
+        f"availability_zone_affinity. {VPC3}", VPC3_FIX)]
