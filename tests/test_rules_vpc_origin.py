@@ -16,6 +16,7 @@ from edge_origin.rules import get_rule, run_rules
 from edge_origin.rules.vpc1_timeouts import FIX as VPC1_FIX
 from edge_origin.rules.vpc2_nlb_not_vpc_origin import FIX as VPC2_FIX
 from edge_origin.rules.vpc3_dns_vantage import FIX as VPC3_FIX
+from edge_origin.rules.vpc4_reachable_around_cloudfront import FIX as VPC4_FIX
 
 QUIET = Path(__file__).parent / "fixtures" / "templates" / "rules" / "eo-vpc1-quiet.yaml"
 
@@ -282,3 +283,39 @@ def test_vpc3_each_nlb_once_and_what_is_passed_over_does_not_hide_it(body: dict[
     assert _seen(body, "EO-VPC3") == [(
         Severity.WARNING, "Nlb2", "Dist origin o2 (VPC origin VpcOrigin2): NLB Nlb2 sets dns_record.client_routing_policy "
         f"availability_zone_affinity. {VPC3}", VPC3_FIX)]
+
+
+VPC4_ADMITS = ("Dist origin o (VPC origin VpcOrigin): load balancer Nlb admits {} on its listener port besides CloudFront: "
+               "the origin is not reachable only through the VPC origin")
+
+
+def _ingress(body: dict[str, Any], *extra: dict[str, Any]) -> None:
+    """NlbSg keeps the CloudFront prefix list and gains ``extra``; Nlb also names a group outside the templates first."""
+    r = body["Resources"]
+    r["NlbSg"]["Properties"]["SecurityGroupIngress"] += [dict({"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443}, **e)
+                                                         for e in extra]
+    r["Nlb"]["Properties"]["SecurityGroups"].insert(0, "sg-0external")
+
+
+OTHERS = ({"CidrIp": "10.0.0.0/8"}, {"CidrIp": "192.168.0.0/16", "FromPort": 22, "ToPort": 22},
+          {"CidrIp": "172.31.0.0/16", "FromPort": {"Ref": "Port"}}, {"CidrIpv6": "::/0"}, {"SourcePrefixListId": "pl-0other"})
+
+
+@pytest.mark.parametrize(("extra", "admits"), [
+    ((), "10.0.0.0/8 in NlbSg, ::/0 in NlbSg, prefix list pl-0other in NlbSg"),
+    (({"CidrIp": "172.16.0.0/12"},), "10.0.0.0/8 in NlbSg, ::/0 in NlbSg, prefix list pl-0other in NlbSg and 1 more"),
+])
+def test_vpc4_the_sources_it_names_and_the_ones_it_passes_over(body: dict[str, Any], extra: tuple, admits: str) -> None:
+    body["Parameters"] = {"Port": {"Type": "Number"}}
+    _ingress(body, *OTHERS, *extra)  # port 22 is not the listener's; a deploy-time port is not judged here
+    assert _seen(body, "EO-VPC4") == [(Severity.WARNING, "Nlb", VPC4_ADMITS.format(admits), VPC4_FIX)]
+
+
+def test_vpc4_internet_facing_reads_in_full_once_per_nlb_after_a_path_passed_over(body: dict[str, Any]) -> None:
+    _external_first(body)
+    _second_path(body, "o2", "VpcOrigin", "Nlb")  # a second origin through the same VPC origin and NLB
+    body["Resources"]["Nlb"]["Properties"]["Scheme"] = "internet-facing"
+    assert _seen(body, "EO-VPC4") == [(
+        Severity.WARNING, "Nlb", "Dist origin o (VPC origin VpcOrigin): load balancer Nlb is internet-facing: the VPC "
+        "origin does not take away its public addresses, so the origin stays reachable around CloudFront (and EO-SEC1 "
+        "applies)", VPC4_FIX)]
