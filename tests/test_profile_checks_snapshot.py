@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from edge_origin.profile import ConnectionProfile
+from edge_origin.profile import ConnectionProfile, ProfileError
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "profile_checks.json"
 D = ConnectionProfile()
@@ -84,6 +84,69 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "scaled-no-ranges": ({"client_keepalive_time_s": 5, "client_keepalive_timeout_s": 1, "server_min_ping_interval_s": 0.5,
                           "nlb_idle_timeout_s": 4, "cloudfront_keepalive_timeout_s": 1, "cloudfront_read_timeout_s": 2,
                           "longest_stream_gap_s": 1, "server_max_connection_idle_s": None}, {"ranges": False}),
+    # the words of what the client reads, and clamping to an implementation's lowest keepalive (ranges) or not
+    "ping-floor-server-pings-and-sends": ({"client_keepalive_time_s": 20, "server_keepalive_time_s": 60,
+                                           "server_send_interval_s": 45}, {}),
+    "ping-floor-go-only": ({"client_keepalive_time_s": 20}, {"langs": ("go",)}),
+    "ping-floor-clamped": ({"client_keepalive_time_s": 7, "client_keepalive_timeout_s": 5}, {}),
+    "ping-floor-unclamped": ({"client_keepalive_time_s": 7, "client_keepalive_timeout_s": 5}, {"ranges": False}),
+    "ping-floor-edge-at-guard": ({"client_keepalive_time_s": 31, "server_min_ping_interval_s": 30}, {}),
+    "ping-floor-edge-near-server-pings": ({"client_keepalive_time_s": 19.5, "server_keepalive_time_s": 19}, {}),
+    "ping-floor-edge-near-server-sends": ({"client_keepalive_time_s": 19.5, "server_send_interval_s": 19}, {}),
+    "ping-floor-edge-near-clamped": ({"client_keepalive_time_s": 7, "client_keepalive_timeout_s": 5,
+                                      "server_send_interval_s": 9.9}, {}),
+    "ping-floor-edge-near-go-only": ({"client_keepalive_time_s": 19.5, "server_keepalive_time_s": 19}, {"langs": ("go",)}),
+    "idle-ping-rejected-server-pings": ({"server_permit_without_calls": False, "server_keepalive_time_s": 600}, {}),
+    "idle-ping-rejected-one-doubling": ({"server_permit_without_calls": False, "client_keepalive_time_s": 3600,
+                                         "client_keepalive_timeout_s": 20}, {}),
+    "idle-ping-rejected-at-2h": ({"server_permit_without_calls": False, "client_keepalive_time_s": 7200}, {}),
+    "idle-ping-rejected-clamped": ({"server_permit_without_calls": False, "client_keepalive_time_s": 7,
+                                    "client_keepalive_timeout_s": 5}, {}),
+    "idle-margin-target-tracking": ({"client_keepalive_time_s": 395, "nlb_idle_timeout_s": 600,
+                                     "target_tcp_established_timeout_s": 400}, {}),
+    "idle-margin-server-pings": ({"client_keepalive_time_s": 360, "server_keepalive_time_s": 346,
+                                  "server_send_interval_s": 400}, {}),
+    "idle-margin-clamped": ({"client_keepalive_time_s": 8, "client_keepalive_timeout_s": 5, "server_min_ping_interval_s": 4,
+                             "nlb_idle_timeout_s": 9, "server_max_connection_idle_s": 5}, {}),
+    "idle-no-pings-server-400": ({"client_permit_without_calls": False, "server_max_connection_idle_s": None,
+                                  "server_keepalive_time_s": 400}, {}),
+    "idle-no-pings-server-400-not-permitted": ({"client_permit_without_calls": False, "server_max_connection_idle_s": None,
+                                                "server_keepalive_time_s": 400, "server_permit_without_calls": False}, {}),
+    "idle-no-pings-clamped": ({"client_keepalive_time_s": 8, "client_keepalive_timeout_s": 5,
+                               "server_permit_without_calls": False, "server_max_connection_idle_s": None}, {}),
+    "strikes-fixed-go-only": ({"server_max_ping_strikes": 3}, {"langs": ("go",)}),
+    "age-p99-at-the-factor": ({"server_max_connection_age_s": 100, "p99_rpc_duration_s": 9}, {}),
+    "age-p99-fraction": ({"server_max_connection_age_s": 41.23456, "server_max_connection_age_grace_s": 10}, {}),
+    "cf-stream-idle-server-pings": ({"longest_stream_gap_s": 150, "cloudfront_read_timeout_s": 170,
+                                     "cloudfront_extended_timeouts": True, "nlb_idle_timeout_s": 120,
+                                     "server_keepalive_time_s": 125, "server_send_interval_s": 140}, {}),
+    "cf-stream-idle-server-sends": ({"longest_stream_gap_s": 150, "cloudfront_read_timeout_s": 170,
+                                     "cloudfront_extended_timeouts": True, "nlb_idle_timeout_s": 120,
+                                     "server_keepalive_time_s": 140, "server_send_interval_s": 125}, {}),
+    "range-client-keepalive-10": ({"client_keepalive_time_s": 10, "client_keepalive_timeout_s": 5,
+                                   "server_min_ping_interval_s": 4}, {}),
+    "range-client-keepalive-go-only": ({"client_keepalive_time_s": 5, "client_keepalive_timeout_s": 5,
+                                       "server_min_ping_interval_s": 4}, {"langs": ("go",)}),
+    "ping-floor-server-sends-rarely": ({"client_keepalive_time_s": 20, "server_keepalive_time_s": 60,
+                                        "server_send_interval_s": 100}, {}),
+    "ping-floor-edge-clamped-go": ({"client_keepalive_time_s": 4.1, "client_keepalive_timeout_s": 4,
+                                    "server_min_ping_interval_s": 4, "server_keepalive_time_s": 8}, {"langs": ("go",)}),
+    "ping-floor-edge-unclamped-go": ({"client_keepalive_time_s": 4.1, "client_keepalive_timeout_s": 4,
+                                      "server_min_ping_interval_s": 4, "server_keepalive_time_s": 8},
+                                     {"langs": ("go",), "ranges": False}),
+    "ping-floor-edge-near-unclamped": ({"client_keepalive_time_s": 7, "client_keepalive_timeout_s": 5,
+                                        "server_send_interval_s": 6.9}, {"ranges": False}),
+    "ping-floor-edge-near-no-strikes": ({"client_keepalive_time_s": 19.5, "server_keepalive_time_s": 19,
+                                        "server_max_ping_strikes": 0}, {}),
+    "ping-floor-edge-near-after-a-goaway": ({"client_keepalive_time_s": 20, "server_keepalive_time_s": 39}, {}),
+    "ping-floor-edge-near-at-the-floor": ({"client_keepalive_time_s": 30, "server_keepalive_time_s": 29.5}, {}),
+    "ping-floor-edge-near-at-the-guard": ({"client_keepalive_time_s": 21, "server_keepalive_time_s": 20}, {}),
+    "idle-ping-rejected-unclamped": ({"server_permit_without_calls": False, "client_keepalive_time_s": 7,
+                                      "client_keepalive_timeout_s": 5}, {"ranges": False}),
+    "idle-no-pings-clamped-permitted": ({"client_keepalive_time_s": 7, "client_keepalive_timeout_s": 5,
+                                         "nlb_idle_timeout_s": 60, "server_max_connection_idle_s": None}, {}),
+    "idle-no-pings-server-400-python-only": ({"client_permit_without_calls": False, "server_max_connection_idle_s": None,
+                                              "server_keepalive_time_s": 400}, {"langs": ("python",)}),
 }
 
 
@@ -119,3 +182,16 @@ def test_every_check_fires_somewhere_and_some_cases_are_quiet() -> None:
         "EO-PROFILE-AGE-UNSET", "EO-PROFILE-AGE-P99", "EO-PROFILE-AGE-GRACE", "EO-PROFILE-CF-KEEPALIVE",
         "EO-PROFILE-CF-READ", "EO-PROFILE-CF-STREAM-IDLE", "EO-PROFILE-TARGET-TRACKING", "EO-PROFILE-RANGE"}
     assert snapshot["default"]["findings"] == [] and snapshot["target-tracking-equal"]["findings"] == []
+
+
+def test_an_implementation_that_renders_no_grpc_server_is_refused() -> None:
+    with pytest.raises(ProfileError) as refused:
+        D.check(langs=("go", "rust", "ruby"))
+    assert str(refused.value) == "--lang: 'rust' renders no gRPC server; judge one of go, java, python"
+
+
+def every_case() -> None:
+    """All cases at once (for a quick mutant check outside pytest)."""
+    snapshot = json.loads(SNAPSHOT.read_text())
+    for case in CASES:
+        assert _findings(case) == snapshot[case], case
