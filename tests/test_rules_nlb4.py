@@ -146,18 +146,21 @@ def test_a_reference_to_a_resource_is_not_judged_for_each_name_publishing_the_ei
 
 
 def test_each_target_group_once_and_one_already_seen_does_not_hide_the_next() -> None:
+    # two listeners, each forwarding to the shared Targets first and then a target group of its own
     body = _body("eo-nlb4-quiet.yaml")
     _r(body)["Targets"]["Properties"]["TargetGroupAttributes"][1]["Value"] = "2"
-    third = copy.deepcopy(_r(body)["Targets"])
-    third["Properties"]["TargetGroupAttributes"][1]["Value"] = "3"
-    _r(body)["Targets3"] = third
-    second = copy.deepcopy(_r(body)["Listener"])
-    second["Properties"]["Port"] = 8443
-    second["Properties"]["DefaultActions"] = [{"Type": "forward", "ForwardConfig": {"TargetGroups": [
-        {"TargetGroupArn": {"Ref": "Targets"}, "Weight": 1}, {"TargetGroupArn": {"Ref": "Targets3"}, "Weight": 1}]}}]
-    _r(body)["Listener2"] = second
+    for name, count, listener, port in (("Targets3", "3", "Listener", 443), ("Targets4", "4", "Listener2", 8443)):
+        group = copy.deepcopy(_r(body)["Targets"])
+        group["Properties"]["TargetGroupAttributes"][1]["Value"] = count
+        _r(body)[name] = group
+        forward = copy.deepcopy(_r(body)["Listener"])
+        forward["Properties"]["Port"] = port
+        forward["Properties"]["DefaultActions"] = [{"Type": "forward", "ForwardConfig": {"TargetGroups": [
+            {"TargetGroupArn": {"Ref": "Targets"}, "Weight": 1}, {"TargetGroupArn": {"Ref": name}, "Weight": 1}]}}]
+        _r(body)[listener] = forward
     count = "target_group_health.dns_failover.minimum_healthy_targets.count"
-    assert _seen(body) == [_eip_finding("Targets", f"{count} 2", MARKS), _eip_finding("Targets3", f"{count} 3", MARKS)]
+    assert _seen(body) == [_eip_finding(name, f"{count} {n}", MARKS) for name, n in
+                           (("Targets", "2"), ("Targets3", "3"), ("Targets4", "4"))]
 
 
 @pytest.mark.parametrize(("value", "fires"), [("50", True), ("1", True), ("OFF", False), (" off ", False)])
