@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from edge_origin.profile import ConnectionProfile, ProfileError
+from edge_origin.profile.checks import CHECK_HOPS
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "profile_checks.json"
 D = ConnectionProfile()
@@ -182,6 +183,8 @@ def test_every_check_fires_somewhere_and_some_cases_are_quiet() -> None:
         "EO-PROFILE-AGE-UNSET", "EO-PROFILE-AGE-P99", "EO-PROFILE-AGE-GRACE", "EO-PROFILE-CF-KEEPALIVE",
         "EO-PROFILE-CF-READ", "EO-PROFILE-CF-STREAM-IDLE", "EO-PROFILE-TARGET-TRACKING", "EO-PROFILE-RANGE"}
     assert snapshot["default"]["findings"] == [] and snapshot["target-tracking-equal"]["findings"] == []
+    hops = {hop.says("") for hop in CHECK_HOPS.values()} | {"[NLB listener] "}  # ranges also judge the listener
+    assert all(any(f["message"].startswith(h) for h in hops) for case in snapshot.values() for f in case["findings"])
 
 
 def test_an_implementation_that_renders_no_grpc_server_is_refused() -> None:
