@@ -142,6 +142,9 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "ping-floor-edge-near-after-a-goaway": ({"client_keepalive_time_s": 20, "server_keepalive_time_s": 39}, {}),
     "ping-floor-edge-near-at-the-floor": ({"client_keepalive_time_s": 30, "server_keepalive_time_s": 29.5}, {}),
     "ping-floor-edge-near-at-the-guard": ({"client_keepalive_time_s": 21, "server_keepalive_time_s": 20}, {}),
+    "ping-floor-doubling-limit": ({"client_keepalive_time_s": 0.0001, "client_keepalive_timeout_s": 0.0001,
+                                   "server_min_ping_interval_s": 2147483, "server_keepalive_time_s": 2147483},
+                                  {"ranges": False, "langs": ("go",)}),  # stops after 32 GOAWAYs (core.MAX_THROTTLE_DOUBLINGS)
     "idle-ping-rejected-unclamped": ({"server_permit_without_calls": False, "client_keepalive_time_s": 7,
                                       "client_keepalive_timeout_s": 5}, {"ranges": False}),
     "idle-no-pings-clamped-permitted": ({"client_keepalive_time_s": 7, "client_keepalive_timeout_s": 5,
