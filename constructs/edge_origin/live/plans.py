@@ -280,7 +280,7 @@ class HealthCheckSpec:
     @classmethod
     def parse(cls, text: str) -> HealthCheckSpec:
         """``tcp:443``, ``https:443/healthz``, ``http:8080/ready`` (``--health-check``)."""
-        match = re.fullmatch(r"(tcp|http|https):(\d{1,5})(/[\x21-\x7e]*)?", text.strip().lower() if text else "")
+        match = re.fullmatch(r"(tcp|http|https):(\d{1,5})(/[\x21-\x7e]*)?", text.strip().lower())
         if match is None:
             raise PlanError(f"--health-check {text!r}: expected tcp:PORT, http:PORT/PATH or https:PORT/PATH")
         kind, port, path = match.group(1).upper(), int(match.group(2)), match.group(3)
@@ -288,7 +288,7 @@ class HealthCheckSpec:
             raise PlanError(f"--health-check {text!r}: port {port} is out of range 1..65535")
         if kind == "TCP" and path:
             raise PlanError(f"--health-check {text!r}: a TCP health check takes no path")
-        return cls(type=kind, port=port, resource_path=path if kind != "TCP" else None)
+        return cls(type=kind, port=port, resource_path=path)  # a TCP check with a path is refused above
 
 
 @dataclass(frozen=True)
