@@ -69,3 +69,18 @@ def test_a_plan_is_not_written_over_a_folder(tmp_path: Path) -> None:
     assert str(refused.value) == f"plan file {tmp_path}: is a directory, not a regular file"
     write_plan(plan, tmp_path / "plan.json")
     assert parse_plan(good_plan()) == plan and (tmp_path / "plan.json").read_text() == plan.dumps()
+
+
+@pytest.mark.parametrize(("spec", "config"), [
+    (HealthCheckSpec("TCP", 443), {"Type": "TCP", "IPAddress": "203.0.113.10", "Port": 443, "RequestInterval": 10,
+                                   "FailureThreshold": 3}),
+    (HealthCheckSpec("HTTP", 8080, 30, 2, "/ready"),
+     {"Type": "HTTP", "IPAddress": "203.0.113.10", "Port": 8080, "RequestInterval": 30, "FailureThreshold": 2,
+      "ResourcePath": "/ready"}),
+    # Route 53 API reference, HealthCheckConfig.EnableSNI: send the name in the TLS client_hello for HTTPS checks
+    (HealthCheckSpec("HTTPS", 443, resource_path="/healthz"),
+     {"Type": "HTTPS", "IPAddress": "203.0.113.10", "Port": 443, "RequestInterval": 10, "FailureThreshold": 3,
+      "ResourcePath": "/healthz", "EnableSNI": True}),
+])
+def test_the_health_check_a_plan_creates(spec: HealthCheckSpec, config: dict[str, Any]) -> None:
+    assert spec.config("203.0.113.10") == config
