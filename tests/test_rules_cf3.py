@@ -6,10 +6,13 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from edge_origin.core.findings import Severity
+import pytest
+
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import read_template_file
 from edge_origin.rules import get_rule, run_rules
+from edge_origin.rules.cf3_response_completion import FIX
 
 QUIET = Path(__file__).parent / "fixtures" / "templates" / "rules" / "eo-cf3-quiet.yaml"
 
@@ -74,3 +77,140 @@ def test_out_of_range_is_an_error() -> None:
     _origin(body, "Dist2")["ResponseCompletionTimeout"] = 3601
     [(severity, resource, message)] = _cf3(body)
     assert (severity, resource) == (Severity.ERROR, "Dist2") and "outside 1..3600 s" in message
+
+
+# --- mutmut (issue 38): what a user reads, each side of each boundary ------------------------------------
+def _findings(body: dict[str, Any]) -> list[Finding]:
+    return run_rules(TemplateModel.from_templates({"S": body}), [get_rule("EO-CF3")])
+
+
+def _profile(body: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    body["Resources"]["Dist"]["Metadata"]["edge-origin:connection-profile"].update(fields)
+    return body
+
+
+def _says(message: str) -> str:
+    return f"[CloudFront -> NLB] {message}"
+
+
+def test_a_deploy_time_value_reads_in_full_and_the_next_origin_is_still_judged() -> None:
+    body = _body()
+    body["Parameters"] = {"Rct": {"Type": "Number"}}
+    body["Resources"]["Dist"]["Metadata"]["aws:cdk:path"] = "S/Dist/Resource"
+    _origin(body)["ResponseCompletionTimeout"] = {"Ref": "Rct"}
+    _origin(body, index=1)["ResponseCompletionTimeout"] = 100
+    found = _findings(body)
+    assert found == [
+        Finding("EO-CF3", Severity.WARNING, _says(
+            "Dist origin o2: ResponseCompletionTimeout 100 s ends gRPC streams at 100 s, before the longest the declared "
+            "connection profile lets a server keep one (720 s: server_max_connection_age_s 600 x 1.1 + grace 60)"),
+            FIX, "S.template.json", "S", "Dist"),
+        Finding("EO-CF3", Severity.WARNING,
+                'not judged: Dist origin o ResponseCompletionTimeout: "<Ref Rct>" (decided at deploy time; a set value '
+                "ends every gRPC stream at that age)",
+                "To let edge-origin judge it: a literal ResponseCompletionTimeout, or none (CloudFront then enforces no "
+                "maximum)", "S.template.json", "S", "Dist"),
+    ]
+    assert [f.path for f in found] == ["S/Dist/Resource", "S/Dist/Resource"]
+
+
+def test_an_origin_without_the_timeout_does_not_stop_the_next_one() -> None:
+    body = _body()
+    del _origin(body)["ResponseCompletionTimeout"]
+    _origin(body, index=1)["ResponseCompletionTimeout"] = 100
+    assert [(f.severity, f.message) for f in _findings(body)] == [(Severity.WARNING, _says(
+        "Dist origin o2: ResponseCompletionTimeout 100 s ends gRPC streams at 100 s, before the longest the declared "
+        "connection profile lets a server keep one (720 s: server_max_connection_age_s 600 x 1.1 + grace 60)"))]
+
+
+@pytest.mark.parametrize(("rct", "severity"), [(0, Severity.ERROR), (1, Severity.WARNING), (3600, Severity.WARNING),
+                                               (3601, Severity.ERROR)])
+def test_the_1_to_3600_range_each_side(rct: int, severity: Severity) -> None:
+    body = _body()
+    _origin(body, "Dist2")["CustomOriginConfig"]["OriginReadTimeout"] = 1
+    _origin(body, "Dist2")["ResponseCompletionTimeout"] = rct
+    text = (f"Dist2 origin o: ResponseCompletionTimeout {rct} s is outside 1..3600 s" if severity is Severity.ERROR else
+            f"Dist2 origin o: ResponseCompletionTimeout {rct} s on a gRPC origin ends every stream longer than {rct} s "
+            "(no connection profile declared to judge it against)")
+    assert _cf3(body) == [(severity, "Dist2", _says(text))]
+
+
+@pytest.mark.parametrize(("read", "rct", "below"), [
+    (None, 29, 30), (None, 30, None),  # unset: CloudFront's default 30 s
+    (60, 59, 60), (60, 60, None),
+])
+def test_the_read_timeout_floor_each_side(read: int | None, rct: int, below: int | None) -> None:
+    body = _body()
+    if read is not None:
+        _origin(body, "Dist2")["CustomOriginConfig"]["OriginReadTimeout"] = read
+    _origin(body, "Dist2")["ResponseCompletionTimeout"] = rct
+    text = (f"Dist2 origin o: ResponseCompletionTimeout {rct} s is below OriginReadTimeout {below} s (CloudFront requires >=)"
+            if below is not None else
+            f"Dist2 origin o: ResponseCompletionTimeout {rct} s on a gRPC origin ends every stream longer than {rct} s "
+            "(no connection profile declared to judge it against)")
+    assert _cf3(body) == [(Severity.ERROR if below else Severity.WARNING, "Dist2", _says(text))]
+
+
+def test_a_deploy_time_read_timeout_is_not_held_against_it() -> None:
+    body = _body()
+    body["Parameters"] = {"Read": {"Type": "Number"}}
+    _origin(body, "Dist2")["CustomOriginConfig"]["OriginReadTimeout"] = {"Ref": "Read"}
+    _origin(body, "Dist2")["ResponseCompletionTimeout"] = 20
+    assert _cf3(body) == [(Severity.WARNING, "Dist2", _says(
+        "Dist2 origin o: ResponseCompletionTimeout 20 s on a gRPC origin ends every stream longer than 20 s "
+        "(no connection profile declared to judge it against)"))]
+
+
+def _vpc_origin(body: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """Dist2's origin made a VPC origin (VpcOriginConfig, no CustomOriginConfig)."""
+    o = _origin(body, "Dist2")
+    del o["CustomOriginConfig"]
+    o["VpcOriginConfig"] = {"VpcOriginId": "vo-123", **config}
+    return o
+
+
+@pytest.mark.parametrize(("config", "rct", "below"), [({}, 20, 30), ({"OriginReadTimeout": 60}, 45, 60)])
+def test_a_vpc_origin_is_judged_against_its_own_read_timeout(config: dict[str, Any], rct: int, below: int) -> None:
+    body = _body()
+    _vpc_origin(body, config)["ResponseCompletionTimeout"] = rct
+    assert _cf3(body) == [(Severity.ERROR, "Dist2", _says(
+        f"Dist2 origin o: ResponseCompletionTimeout {rct} s is below OriginReadTimeout {below} s (CloudFront requires >=)"))]
+
+
+def test_an_s3_origin_of_a_grpc_behavior_is_not_judged() -> None:
+    body = _body()
+    o = _origin(body, "Dist2")
+    del o["CustomOriginConfig"]
+    o["S3OriginConfig"] = {"OriginAccessIdentity": ""}
+    o["ResponseCompletionTimeout"] = 10
+    assert _cf3(body) == []
+
+
+@pytest.mark.parametrize(("fields", "rct", "expected"), [
+    ({"p99_rpc_duration_s": 60.5}, 60, (Severity.ERROR, "60.5")),
+    ({"p99_rpc_duration_s": 1000000}, 3600, (Severity.ERROR, "1000000")),
+    ({"p99_rpc_duration_s": 720}, 720, None),  # at p99 and at the longest stream (600 x 1.1 + 60): quiet
+    ({"p99_rpc_duration_s": 720}, 719, (Severity.ERROR, "720")),
+])
+def test_the_profile_p99_each_side(fields: dict[str, Any], rct: int, expected: tuple[Severity, str] | None) -> None:
+    body = _profile(_body(), **fields)
+    _origin(body)["ResponseCompletionTimeout"] = rct
+    assert _cf3(body) == ([] if expected is None else [(expected[0], "Dist", _says(
+        f"Dist origin o: ResponseCompletionTimeout {rct} s is below the declared connection profile's p99_rpc_duration_s "
+        f"{expected[1]} s: CloudFront ends RPCs the profile says must complete"))])
+
+
+def test_the_longest_stream_names_age_and_grace() -> None:
+    body = _profile(_body(), server_max_connection_age_s=1000, server_max_connection_age_grace_s=30)
+    _origin(body)["ResponseCompletionTimeout"] = 1129
+    assert _cf3(body) == [(Severity.WARNING, "Dist", _says(
+        "Dist origin o: ResponseCompletionTimeout 1129 s ends gRPC streams at 1129 s, before the longest the declared "
+        "connection profile lets a server keep one (1130 s: server_max_connection_age_s 1000 x 1.1 + grace 30)"))]
+
+
+@pytest.mark.parametrize("unset", ["server_max_connection_age_s", "server_max_connection_age_grace_s"])
+def test_an_unbounded_stream_names_the_field_left_unset(unset: str) -> None:
+    body = _profile(_body(), **{unset: None})
+    assert _cf3(body) == [(Severity.WARNING, "Dist", _says(
+        f"Dist origin o: ResponseCompletionTimeout 900 s ends every gRPC stream at 900 s, while the declared connection "
+        f"profile's {unset} None lets streams live without limit"))]

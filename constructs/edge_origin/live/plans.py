@@ -281,7 +281,8 @@ class LiveHealthCheckSpec:
     @classmethod
     def parse(cls, text: str) -> LiveHealthCheckSpec:
         """``tcp:443``, ``https:443/healthz``, ``http:8080/ready`` (``--health-check``)."""
-        match = re.fullmatch(r"(tcp|http|https):(\d{1,5})(/[\x21-\x7e]*)?", text.strip().lower() if text else "")
+        # the type is case-insensitive, the path is not (HTTP paths are case-sensitive: /Healthz is not /healthz)
+        match = re.fullmatch(r"(tcp|http|https):(\d{1,5})(/[\x21-\x7e]*)?", text.strip(), re.IGNORECASE)
         if match is None:
             raise LivePlanError(f"--health-check {text!r}: expected tcp:PORT, http:PORT/PATH or https:PORT/PATH")
         kind, port, path = match.group(1).upper(), int(match.group(2)), match.group(3)
@@ -289,7 +290,7 @@ class LiveHealthCheckSpec:
             raise LivePlanError(f"--health-check {text!r}: port {port} is out of range 1..65535")
         if kind == "TCP" and path:
             raise LivePlanError(f"--health-check {text!r}: a TCP health check takes no path")
-        return cls(type=kind, port=port, resource_path=path if kind != "TCP" else None)
+        return cls(type=kind, port=port, resource_path=path)  # a TCP check with a path is refused above
 
 
 @dataclass(frozen=True)

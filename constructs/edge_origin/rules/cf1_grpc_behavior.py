@@ -33,8 +33,8 @@ def _caching(model: TemplateModel, behavior: BehaviorView) -> bool | None:
         if res is None or res.type != "AWS::CloudFront::CachePolicy":
             return None
         cfg = props_of(res).mapping("CachePolicyConfig")
-        ttls = [cfg.int(k) for k in ("DefaultTTL", "MaxTTL", "MinTTL")]
-        return any(t is None or t > 0 for t in ttls[:2])
+        # MinTTL is not read: MaxTTL >= MinTTL, so a positive MinTTL already shows in MaxTTL
+        return any(t is None or t > 0 for t in (cfg.int("DefaultTTL"), cfg.int("MaxTTL")))
     if policy is None and behavior.forwarded_values is not None:
         ttls = [as_int(behavior.raw.get(k)) for k in ("DefaultTTL", "MaxTTL")]
         return not all(t == 0 for t in ttls)  # legacy defaults: DefaultTTL 86400

@@ -49,7 +49,8 @@ def _num(value: float) -> str:
 
 def _read_timeout(origin: OriginView) -> int | None:
     """The origin's OriginReadTimeout (default 30 s); None when decided at deploy time."""
-    config = origin.raw.get("VpcOriginConfig") if origin.vpc_origin_id is not None and not origin.custom else origin.raw.get("CustomOriginConfig")
+    # where the origin view reads the timeouts (a VPC origin's only when it has no CustomOriginConfig)
+    config = origin.raw.get("CustomOriginConfig" if origin.custom else "VpcOriginConfig")
     if origin.read_timeout is None and (not isinstance(config, dict) or "OriginReadTimeout" in config):
         return None
     return origin.read_timeout if origin.read_timeout is not None else CF_DEFAULT_READ

@@ -96,11 +96,11 @@ def _settings(lb: LoadBalancerView) -> list[Setting]:
             unresolved = _unresolved_list(tg.attributes, TG_KEYS, tg.resource, "TargetGroupAttributes")
             if unresolved is not None:
                 out.append(unresolved)
-            for key, default in ((MIN_COUNT, "1"), (MIN_PERCENT, "off")):
+            for key, quiet in ((MIN_COUNT, ("1", "off")), (MIN_PERCENT, ("off",))):
                 if key not in tg.attributes:
                     continue
                 value = tg.attributes[key]
-                if not attribute_known(tg.attributes, key) or str(value).strip().lower() not in (default, "off"):
+                if not attribute_known(tg.attributes, key) or str(value).strip().lower() not in quiet:
                     out.append(Setting(key, value, tg.resource))
     return out
 

@@ -19,11 +19,13 @@ FIX = (
 )
 
 
-def problems(model: TemplateModel, lb) -> list[str]:  # noqa: ANN001 - LoadBalancerView
+def problems(lb) -> list[str]:  # noqa: ANN001 - LoadBalancerView
     out = []
     if not lb.is_network:
         return out
-    if not lb.security_groups and "SecurityGroups" not in lb.resource.properties:
+    # an empty SecurityGroups list is no security group too ("must have a security group attached to it");
+    # a deploy-time list is one item (Unresolved), not judged as empty
+    if not lb.security_groups:
         out.append("has no security group (an NLB must have one to be a VPC origin)")
     address_type = lb.resource.properties.get("IpAddressType")
     if isinstance(address_type, str) and address_type.lower() != "ipv4":
@@ -39,7 +41,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         lb = path.load_balancer
         if lb is None:
             continue
-        found = problems(model, lb)
+        found = problems(lb)
         if found:
             yield finding(
                 RULE.id, RULE.severity, path.distribution.resource,

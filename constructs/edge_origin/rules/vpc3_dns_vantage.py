@@ -28,7 +28,7 @@ PUBLIC_RESOLVER_NO_ZONE = (
 def affinity_policy(lb: LoadBalancerView) -> str | None:
     """The NLB's ``dns_record.client_routing_policy`` when it is a (partial) zonal affinity, decided in the templates."""
     policy = lb.attributes.get(ATTRIBUTE)
-    if not isinstance(policy, str) or policy.lower() not in AFFINITY or not attribute_known(lb.attributes, ATTRIBUTE):
+    if not isinstance(policy, str) or policy.lower() not in AFFINITY:  # a literal string: decided in the templates
         return None
     return policy
 
