@@ -3,7 +3,7 @@ example database (and no pytest cache), then the failures per test.
 
     make flake                 # N=5
     make flake N=1 FLAKE_ARGS="tests/diff tests/suite"
-    python benchmarks/flake.py --runs 3 --seed 100 tests/test_rules.py
+    python benchmarks/flake.py --runs 3 --seed 100 tests/rules/test_rules.py
     python benchmarks/flake.py --runs 10 --seed 1 --load 2 --hypothesis-only   # seeds 1-10, both cores busy
 
 ``--load N`` keeps N busy processes running beside each run (the machine's cores taken by another

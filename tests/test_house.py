@@ -1,5 +1,6 @@
 """Issue 32: the house. Every public name imports as before; no import goes up a layer; no file-level
-import circle; the old module paths still import (with a DeprecationWarning) for one release."""
+import circle; the old module paths still import (with a DeprecationWarning) for one release. And the tests'
+house: tests/ mirrors the source folders (only whole-package tests at its top), no two test modules share a name."""
 
 from __future__ import annotations
 
@@ -197,3 +198,110 @@ def test_renamed_classes_import_under_their_old_names_with_a_deprecation_warning
             assert str(error) == f"module {module!r} has no attribute 'NoSuchName'"
         else:
             raise AssertionError(module)
+
+
+# -- the tests' own house (issue 32: "Tests mirror the source folders") ------------------------------------
+TESTS = ROOT / "tests"
+
+#: Test files of the whole package, not of one source folder: they stay at tests/ top level.
+WHOLE_PACKAGE_TESTS: dict[str, str] = {
+    "test_action_script.py": "the GitHub Action's scripts (action.yml)",
+    "test_aws_drift.py": "benchmarks/aws_drift.py over every table of the package",
+    "test_cli_reference.py": "docs/cli.md, generated from every parser",
+    "test_constructs_readme.py": "docs/constructs.md and the README walk-through's example",
+    "test_house.py": "the package's layers, public names, old paths and this layout",
+    "test_layout.py": "the constructs/ source root never shadows the constructs library",
+    "test_packaging.py": "the install, the extras, the version, the distributions",
+    "test_pre_commit_hook.py": "the pre-commit hooks (.pre-commit-hooks.yaml)",
+    "test_readme_commands.py": "every command block of the README and docs/",
+    "test_readme_links.py": "every link of the README and docs/",
+    "test_readme_profile_example.py": "docs/connection-profile.md's example",
+    "test_readme_stage_example.py": "docs/constructs.md's Stage app",
+}
+
+#: Folders of tests/ that are not named after a source package, and what each holds.
+OTHER_TEST_FOLDERS: dict[str, str] = {
+    "conditions": "one rule's or one intrinsic's conditions, across model and rules",
+    "corpus": "public templates (data)",
+    "diff": "review.diff and `edge-origin diff`",
+    "fixtures": "templates, apps and stubs the tests read (data)",
+    "live_write": "live.enact and the plans against moto (a package: its own module names)",
+    "loopback": "real gRPC on 127.0.0.1 (profile keepalive, interceptors)",
+    "snapshots": "golden templates (data)",
+    "suite": "the suite's own tools (loop asserts, flake watch, mutation runners)",
+}
+
+
+def top_level_strays(tests: Path) -> list[str]:
+    """Test files at the top of ``tests`` that are not whole-package tests: one line each, naming where they go."""
+    return [f"tests/{p.name}: a test of one source folder goes in tests/<package>/ (tests/{{{','.join(_source_packages())}}}); "
+            f"a whole-package test is listed in WHOLE_PACKAGE_TESTS (tests/test_house.py)"
+            for p in sorted(tests.glob("test_*.py")) if p.name not in WHOLE_PACKAGE_TESTS]
+
+
+def unknown_test_folders(tests: Path) -> list[str]:
+    folders = sorted(p.name for p in tests.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
+    return [f"tests/{name}/: names no source package (constructs/edge_origin/{name}/ does not exist) and is not listed "
+            f"in OTHER_TEST_FOLDERS (tests/test_house.py)"
+            for name in folders if name not in _source_packages() and name not in OTHER_TEST_FOLDERS]
+
+
+def shared_module_names(tests: Path) -> list[str]:
+    """pytest imports tests/ in "prepend" mode with no ``__init__.py`` at its top: a test or helper module is
+    imported by its file name, so two files of one name (outside packages) would be one module."""
+    where: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(tests.rglob("*.py")):
+        rel = path.relative_to(tests)
+        if rel.parts[0] == "fixtures" or path.name in ("conftest.py", "__init__.py"):
+            continue
+        package = path.parent
+        dotted = [path.stem]
+        while package != tests and (package / "__init__.py").exists():
+            dotted.insert(0, package.name)
+            package = package.parent
+        where[".".join(dotted)].append(f"tests/{rel.as_posix()}")
+    return [f"module name {name!r} is used by {' and '.join(paths)}: rename one (prepend import mode)"
+            for name, paths in sorted(where.items()) if len(paths) > 1]
+
+
+def _source_packages() -> list[str]:
+    return sorted(p.name for p in PKG.iterdir() if (p / "__init__.py").exists() and p.name != "data")
+
+
+def test_every_top_level_test_file_tests_the_whole_package() -> None:
+    assert top_level_strays(TESTS) == []
+    assert sorted(p.name for p in TESTS.glob("test_*.py")) == sorted(WHOLE_PACKAGE_TESTS)
+
+
+def test_every_test_folder_names_a_source_package_or_says_what_it_holds() -> None:
+    assert unknown_test_folders(TESTS) == []
+    assert {"cdk", "cli", "core", "model", "profile", "review", "rules"} <= {p.name for p in TESTS.iterdir() if p.is_dir()}
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    assert shared_module_names(TESTS) == []
+    assert len(list(TESTS.rglob("test_*.py"))) >= 200
+
+
+def test_the_layout_checks_fire_on_a_stray_file_an_unknown_folder_and_a_shared_name(tmp_path: Path) -> None:
+    (tmp_path / "test_house.py").write_text("")
+    (tmp_path / "test_rules_new.py").write_text("")
+    (tmp_path / "misc").mkdir()
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "test_rules_new.py").write_text("")
+    (tmp_path / "live_write").mkdir()
+    (tmp_path / "live_write" / "__init__.py").write_text("")
+    (tmp_path / "live_write" / "test_rules_new.py").write_text("")  # a package's module: live_write.test_rules_new
+    packages = ",".join(_source_packages())
+    assert top_level_strays(tmp_path) == [
+        f"tests/test_rules_new.py: a test of one source folder goes in tests/<package>/ (tests/{{{packages}}}); "
+        "a whole-package test is listed in WHOLE_PACKAGE_TESTS (tests/test_house.py)"
+    ]
+    assert unknown_test_folders(tmp_path) == [
+        "tests/misc/: names no source package (constructs/edge_origin/misc/ does not exist) and is not listed "
+        "in OTHER_TEST_FOLDERS (tests/test_house.py)"
+    ]
+    assert shared_module_names(tmp_path) == [
+        "module name 'test_rules_new' is used by tests/rules/test_rules_new.py and tests/test_rules_new.py: "
+        "rename one (prepend import mode)"
+    ]

@@ -1,6 +1,6 @@
 """Issue 37: one severity per keepalive fact. Every keepalive fact that `profile check` and the template
 rules both judge gives the same severity and the same numbers (the cdk-nag pack reports the rules'
-findings as they are: tests/test_nag.py)."""
+findings as they are: tests/review/test_nag.py)."""
 
 from __future__ import annotations
 

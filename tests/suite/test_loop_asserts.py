@@ -13,8 +13,8 @@ TESTS = Path(__file__).resolve().parents[1]
 # its line here; the guard fails on any new case and on a line whose test no longer needs it.
 KNOWN = {
     "tests/live/test_watch_math_property.py test_alarm_math_and_watch_agree",
-    "tests/test_profile_hops.py test_class1_strikes_per_implementation",
-    "tests/test_profile_hops.py test_render_succeeds_exactly_when_the_verdict_for_that_language_is_clean",
+    "tests/profile/test_profile_hops.py test_class1_strikes_per_implementation",
+    "tests/profile/test_profile_hops.py test_render_succeeds_exactly_when_the_verdict_for_that_language_is_clean",
     "tests/test_readme_commands.py test_skips_say_why",
     "tests/test_readme_commands.py test_readme_block_runs",
 }

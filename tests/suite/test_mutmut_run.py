@@ -85,7 +85,7 @@ def test_tests_of_the_mutation_tools_are_left_out_of_a_module_selection():
     # tests/suite/test_mutate_engine.py imports rules/dns4_ttl.py but swaps code objects: under
     # mutmut's trampolines it fails before any mutant runs, so dns4_ttl could not be measured.
     tool = _tool()
-    fake = type("T", (), {"tests_for": staticmethod(lambda module: ["tests/suite/test_mutate_engine.py", "tests/test_rules.py"])})
-    assert tool.selected_tests("rules/dns4_ttl.py", fake) == ["tests/test_rules.py"]
+    fake = type("T", (), {"tests_for": staticmethod(lambda module: ["tests/suite/test_mutate_engine.py", "tests/rules/test_rules.py"])})
+    assert tool.selected_tests("rules/dns4_ttl.py", fake) == ["tests/rules/test_rules.py"]
     real = tool.selected_tests("rules/dns4_ttl.py", tool._mutate_tool())
-    assert "tests/test_rules.py" in real and not any(t.startswith("tests/suite/") for t in real)
+    assert "tests/rules/test_rules.py" in real and not any(t.startswith("tests/suite/") for t in real)

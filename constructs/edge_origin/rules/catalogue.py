@@ -1,6 +1,6 @@
 """RULES.md, generated from the registry: ``python -m edge_origin.rules.catalogue > RULES.md``.
 
-``tests/test_rules_catalogue.py`` fails when RULES.md and the registry differ.
+``tests/rules/test_rules_catalogue.py`` fails when RULES.md and the registry differ.
 """
 
 from __future__ import annotations
