@@ -32,10 +32,12 @@ synth: setup
 	$(BIN)/edge-origin check cdk.out
 	$(BIN)/edge-origin report cdk.out --format text
 
-## The tests (slow end-to-end ones included), at the newest aws-cdk-lib the ranges allow, one pytest-xdist
-## worker per core (`worksteal`: a worker that runs out takes queued tests from the other, so the long
-## end-to-end tests do not leave a core idle). `make test XDIST=` runs them in one process.
-XDIST ?= -n auto --dist worksteal
+## The tests (slow end-to-end ones included), at the newest aws-cdk-lib the ranges allow, on pytest-xdist
+## workers: one per core and one more (many end-to-end tests wait on processes, sockets and timers; on 2
+## cores 3 workers took 262 s, 2 took 336 s: benchmarks/suite_cost.py), `worksteal` so that the long tests
+## do not leave a core idle. `make test XDIST=` runs them in one process, `make test WORKERS=2` on two.
+WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
+XDIST ?= -n $(WORKERS) --dist worksteal
 test: setup
 	$(BIN)/python -m pytest -q $(XDIST)
 

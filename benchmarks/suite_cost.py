@@ -34,7 +34,9 @@ def make_test_command() -> list[str]:
     xdist = next((ln.split("?=", 1)[1].strip() for ln in lines if ln.startswith("XDIST ?=")), "")
     for line in lines:
         if line.strip().startswith("$(BIN)/python -m pytest") and "not slow" not in line:
-            return shlex.split(line.strip().split("-m pytest", 1)[1].replace("$(XDIST)", xdist))
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            args = line.strip().split("-m pytest", 1)[1].replace("$(XDIST)", xdist)
+            return shlex.split(args.replace("$(WORKERS)", str(cores + 1)))  # the Makefile's WORKERS: cores + 1
     raise SystemExit("suite_cost: Makefile has no `test:` pytest line")
 
 

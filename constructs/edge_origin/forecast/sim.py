@@ -390,7 +390,8 @@ class _Origins:
             # an unlimited address (no --origin-capacity) has nothing to ramp: it stays unlimited
             # (inf x 0 would be NaN before it is first loaded)
             ramp = np.minimum(1.0, loaded / self.scale_seconds)
-            cap = np.where(np.isinf(self.conc), np.inf, self.conc * ramp)
+            unlimited = np.isinf(self.conc)
+            cap = np.where(unlimited, np.inf, np.where(unlimited, 0.0, self.conc) * ramp)
         else:
             cap = self.conc.copy()
         cap[self.dead] = 0.0
