@@ -48,6 +48,7 @@ from typing import Any
 import botocore.exceptions
 import botocore.parsers
 
+from edge_origin.answers.routing import read_routing
 from edge_origin.live import steps
 from edge_origin.live.boundary import UnreadableResponse
 from edge_origin.live.guard import Stop
@@ -336,11 +337,13 @@ def desired_record(plan: Plan, record: LivePlanRecord, health_check_id: str) -> 
 
 def _same_record(live: dict[str, Any], want: dict[str, Any]) -> bool:
     """``live`` (paired with ``want`` by set identifier and type in ``prepare``) as enact would write it."""
-    if any(live.get(k) is not None for k in ("Weight", "AliasTarget", "Failover", "Region", "GeoLocation", "GeoProximityLocation", "CidrRoutingConfig")):
+    # the policy as the one table of routing elements reads it (answers.routing): an element it does not know,
+    # or any element besides MultiValueAnswer (AZAffinity included), is not the record enact writes
+    routing = read_routing(live)
+    if routing.policy != "multivalue" or routing.extra or live.get("AliasTarget") is not None:
         return False
     return (
-        bool(live.get("MultiValueAnswer"))
-        and live.get("SetIdentifier") == want["SetIdentifier"]
+        live.get("SetIdentifier") == want["SetIdentifier"]
         and live.get("TTL") == want["TTL"]
         and sorted(v["Value"] for v in live.get("ResourceRecords") or []) == [want["ResourceRecords"][0]["Value"]]
         and live.get("HealthCheckId") == want["HealthCheckId"]

@@ -68,7 +68,7 @@ def _build_plan(live: LiveName, zone_id: str, name: str, addresses: Sequence[Add
     by_ip = {}
     for rec in live.records:
         values = [v["Value"] for v in rec.get("ResourceRecords") or []]
-        if rec.get("MultiValueAnswer") and len(values) == 1:
+        if routing_policy(rec) == "multivalue" and len(values) == 1:  # the one routing table (name_state.routing_policy)
             by_ip.setdefault(values[0], rec)
     used: set[str] = {r["SetIdentifier"] for r in by_ip.values()}
     records = []
