@@ -31,6 +31,16 @@ class NameGuards:
     history: bool | None
     protected: tuple[str, ...] | None  # record types protected; None: cannot tell
 
+    @property
+    def guarded(self) -> bool | None:
+        """Route 53 itself refuses a change that empties the name: a record set protection or the zone's
+        ACTIVE_RECORD_CHECK; None when what is not guarded could not be read."""
+        if self.protected or (self.guardrails and "ACTIVE_RECORD_CHECK" in self.guardrails):
+            return True
+        if self.protected is None or self.guardrails is None:
+            return None
+        return False
+
     def line(self) -> str:
         rails = "not known" if self.guardrails is None else (", ".join(self.guardrails) or "none on")
         hist = "not known" if self.history is None else ("on" if self.history else "off")
@@ -63,7 +73,7 @@ def name_guards(account: LiveAccount, model: Any, route53: Any) -> list[NameGuar
 def findings(account: LiveAccount, guards: list[NameGuards]) -> list[Finding]:
     out = []
     for g in guards:
-        if g.guardrails is None or g.protected is None or g.protected or "ACTIVE_RECORD_CHECK" in g.guardrails:
+        if g.guarded is not False:
             continue
         out.append(Finding(
             rule=RULE, severity=Severity.INFO,

@@ -509,9 +509,9 @@ def guard_lines(account: LiveAccount, model: TemplateModel, source: ClientSource
         if guards is None:
             lines.append(ReadyLine("guards", name, NOT_READ, "not read: no public hosted zone of the account holds this origin "
                                    "name", GUARD_SOURCE, "Name the origin with --name as its records spell it."))
-        elif guards.protected or (guards.guardrails and "ACTIVE_RECORD_CHECK" in guards.guardrails):
+        elif guards.guarded:
             lines.append(ReadyLine("guards", name, READY, guards.line(), GUARD_SOURCE))
-        elif guards.protected is None or guards.guardrails is None:
+        elif guards.guarded is None:
             lines.append(ReadyLine("guards", name, NOT_READ, "not read: Route 53 did not report "
                                    + ("its protections" if guards.protected is None else "the zone's guardrails")
                                    + f" ({guards.line()}): an endpoint without these operations or AccessDenied",
