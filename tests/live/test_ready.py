@@ -414,3 +414,24 @@ def test_exceeded_quota(moto_session: Any) -> None:
     stub_account_limit(moto_session, 201)
     report = ready(moto_session, [ORIGIN])
     assert not_ready(report) == {("quota", "Route 53 health checks per account (account)", NOT_READY)}, report.text()
+
+
+def test_untrusted_text_is_escaped_in_text_and_markdown(moto_session: Any, tmp_path: Any) -> None:
+    """A rehearsal result (a file someone else may have written) whose fields hold a terminal escape, a
+    line break, a table pipe and a link: the text line shows them, the Markdown row stays one inert row."""
+    ready_account(moto_session)
+    path = tmp_path / "rehearsal.json"
+    path.write_text(json.dumps({"verdict": "pile-up", "max_over_mean": 3.9, "clients": 500, "errors": {},
+                                "policy": "\x1b[31mred\x1b[0m\n::error::x | [a](https://evil.example)"}))
+    report = ready(moto_session, [ORIGIN], rehearsal=path)
+    text = report.text()
+    assert "\x1b" not in text and "\\x1b[31mred" in text and "\n::error::" not in text
+    (row,) = [r for r in report.markdown().splitlines() if r.startswith("| not ready | rehearsal |")]
+    assert row.count(" | ") == 5 and "\\[a\\](https\\://evil.example)" in row and "\x1b" not in row
+
+
+def test_plain_names_are_unchanged_in_both_outputs(moto_session: Any) -> None:
+    ready_account(moto_session)
+    report = ready(moto_session, [ORIGIN])
+    assert f"ready     records {ORIGIN}: " in report.text()
+    assert "| ready | capacity | `nlb-1 us-east-1a` |" in report.markdown()

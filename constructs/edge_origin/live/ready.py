@@ -47,7 +47,7 @@ from typing import Any
 
 import botocore.exceptions
 
-from edge_origin.core.escape import md_code
+from edge_origin.core.escape import md_code, md_text, plain
 from edge_origin.core.findings import Severity
 from edge_origin.live.account import (
     HEALTH_STATUS_KEY,
@@ -80,8 +80,10 @@ class ReadyLine:
     fix: str = ""
 
     def text(self) -> str:
-        fix = f" Fix: {self.fix}" if self.status != READY and self.fix else ""
-        return f"{self.status:<9} {self.check} {self.subject}: {self.detail} [{self.source}]{fix}"
+        """One terminal line: what came from the account or a file (names, reasons, a rehearsal's fields) is
+        untrusted, written by ``core.escape.plain`` (controls visible, workflow commands defused)."""
+        fix = f" Fix: {plain(self.fix)}" if self.status != READY and self.fix else ""
+        return f"{self.status:<9} {self.check} {plain(self.subject)}: {plain(self.detail)} [{plain(self.source)}]{fix}"
 
 
 @dataclass
@@ -119,8 +121,8 @@ class ReadyReport:
         return "\n".join([*(line.text() for line in self.lines), self.summary()]) + "\n"
 
     def markdown(self) -> str:
-        def cell(value: str) -> str:
-            return value.replace("|", "\\|").replace("\n", " ")
+        def cell(value: str) -> str:  # untrusted text as one inert table cell (core.escape.md_text)
+            return md_text(value)
 
         rows = [f"## edge-origin ready: {self.summary()}", "", "| Status | Check | Subject | Detail | Source | Fix |",
                 "|---|---|---|---|---|---|"]
