@@ -269,6 +269,9 @@ def test_ctrl_c_stops_everything(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
+        # as a terminal starts it: SIGINT at its default. A job started with `&` by a non-interactive shell (a CI
+        # script) inherits SIGINT ignored, and Python then never raises KeyboardInterrupt: the run went on to its end
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         client_pid = None
