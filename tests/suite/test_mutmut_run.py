@@ -89,3 +89,66 @@ def test_tests_of_the_mutation_tools_are_left_out_of_a_module_selection():
     assert tool.selected_tests("rules/dns4_ttl.py", fake) == ["tests/rules/test_rules.py"]
     real = tool.selected_tests("rules/dns4_ttl.py", tool._mutate_tool())
     assert "tests/rules/test_rules.py" in real and not any(t.startswith("tests/suite/") for t in real)
+
+
+def test_one_module_run_updates_its_row_and_keeps_the_others_and_the_hand_written_part(tmp_path, monkeypatch):
+    tool = _tool()
+    results, table = tmp_path / "results.json", tmp_path / "mutation.md"
+    monkeypatch.setattr(tool, "RESULTS", results)
+    monkeypatch.setattr(tool, "TABLE", table)
+    other = {"row": tool.Row("answers/health.py", mutants=10, killed=10).__dict__, "survivors": [],
+             "date": "2026-01-01", "mutmut": "3.0.0"}
+    results.write_text(__import__("json").dumps({"answers/health.py": other}))
+    table.write_text(f"# old\n\nold table\n{tool.TABLE_END}\n\n## By hand\nkept words\n")
+    row = tool.Row("answers/select.py", mutants=10, killed=8, survived=2)
+    monkeypatch.setattr(tool, "run_module", lambda module, jobs, t: (row, ["m1", "m2"]))
+    monkeypatch.setattr(tool, "_mutate_tool", lambda: None)
+    assert tool.main(["answers/select.py", "--jobs", "1"]) == 0
+    text = table.read_text()
+    assert "| answers/health.py | 10 | 10 | 0 | 0 | 0 | 0 | 100.0 % | 2026-01-01 | 3.0.0 |" in text
+    assert "| answers/select.py | 10 | 8 | 2 | 0 | 0 | 0 | 80.0 % |" in text
+    assert "Below 90 % or with untested mutants: answers/select.py" in text
+    assert text.endswith(f"{tool.TABLE_END}\n\n## By hand\nkept words\n") and "old table" not in text
+    stored = __import__("json").loads(results.read_text())
+    assert stored["answers/select.py"]["survivors"] == ["m1", "m2"] and stored["answers/health.py"] == other
+
+
+def test_the_committed_table_is_the_committed_results():
+    tool = _tool()
+    stored = __import__("json").loads(tool.RESULTS.read_text())
+    text = tool.TABLE.read_text()
+    assert tool.write_table(stored) in text and tool.TABLE_END in text
+    assert set(stored) <= set(tool.modules([])), "a measured module is not in the judgment core list"
+
+
+def test_check_names_each_shortfall(tmp_path, monkeypatch, capsys):
+    tool = _tool()
+    results = tmp_path / "results.json"
+    monkeypatch.setattr(tool, "RESULTS", results)
+    monkeypatch.setattr(tool, "CORE", ("answers/health.py", "answers/select.py", "answers/types.py"))
+    row = {"answers/health.py": tool.Row("answers/health.py", mutants=10, killed=9, survived=1).__dict__,
+           "answers/select.py": tool.Row("answers/select.py", mutants=10, killed=8, survived=1, no_tests=1).__dict__}
+    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    assert tool.main(["--table", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "answers/types.py: not measured (make mutate MODULE=answers/types.py)" in err
+    assert "answers/select.py: 88.9 % killed, under 90 %" in err and "answers/select.py: 1 mutants no selected test" in err
+    assert "answers/health.py" not in err
+    row["answers/select.py"] = tool.Row("answers/select.py", mutants=10, killed=10).__dict__
+    row["answers/types.py"] = tool.Row("answers/types.py", mutants=3, killed=2, equivalent=1).__dict__
+    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    assert tool.main(["--table", "--check"]) == 0
+
+
+def test_weekly_workflow_runs_make_mutate_and_publishes_the_report():
+    import yaml
+
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "mutation.yml").read_text())
+    triggers = flow[True] if True in flow else flow["on"]  # YAML 1.1 reads the key `on` as True
+    assert triggers["schedule"][0]["cron"].split()[-1] == "1"  # weekly, Mondays
+    steps = flow["jobs"]["mutmut"]["steps"]
+    runs = " ".join(s.get("run", "") for s in steps)
+    assert "make mutate" in runs and "mutmut_run.py --table --survivors --check" in runs
+    uploaded = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")][0]["with"]["path"]
+    assert "docs/mutation.md" in uploaded and "docs/mutation-results.json" in uploaded
+    assert "mutate:" in (ROOT / "Makefile").read_text()

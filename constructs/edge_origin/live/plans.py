@@ -119,7 +119,7 @@ def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
 def schema_errors(value: Any, schema: dict[str, Any] | None = None, path: str = "") -> list[str]:
     """Violations of the plan schema (the keywords it uses), each ``field: problem``; [] if none."""
     root = plan_schema()
-    return _check(value, _resolve(schema or root, root), path, root)
+    return _check(value, _resolve(root if schema is None else schema, root), path, root)  # {} takes anything
 
 
 def _check(value: Any, schema: dict[str, Any], path: str, root: dict[str, Any]) -> list[str]:
