@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from edge_origin.answers import (
     GLOBAL,
+    POLICIES,
     PUBLIC,
     AliasTarget,
     AzLocation,
@@ -227,7 +228,7 @@ def test_the_rehearsal_routing_of_a_name():
     assert str(exc.value) == "routing policy 'latency' is not one of ('simple', 'weighted', 'multivalue')"
     with pytest.raises(ValueError) as exc:
         routing_of([AnswerRecord("a", "roundrobin", ("k1",))])
-    assert str(exc.value).startswith("routing policy 'roundrobin' is not one of (")
+    assert str(exc.value) == f"routing policy 'roundrobin' is not one of {POLICIES}"
     with pytest.raises(ValueError):
         routing_of([AnswerRecord("a", "weighted", ("k1",), weight=1), AnswerRecord("b", "multivalue", ("k2",))])
 
@@ -283,3 +284,23 @@ def test_a_resolution_lists_each_balancer_once_and_its_smallest_answer():
     assert (nothing.min_size, nothing.max_size, nothing.load_balancers) == (0, 0, ())
     multivalue = ZoneSet([ZONE], [rec("m1", "multivalue", "192.0.2.1"), rec("m2", "multivalue", "192.0.2.2")], []).resolve(NAME)
     assert (multivalue.min_size, multivalue.max_size) == (2, 2)
+
+
+def test_the_rehearsal_records_carry_every_routing_field_the_selection_reads():
+    rng = random.Random(3)
+    failover = [AnswerRecord("p", "failover", ("k1",), health_key="hp", failover="PRIMARY"),
+                AnswerRecord("s", "failover", ("k2",), failover="SECONDARY")]
+    assert select_answer(failover, lambda key: True, rng) == ["k1"]
+    assert select_answer(failover, lambda key: key != "hp", rng) == ["k2"]
+    latency = [AnswerRecord("e", "latency", ("k1",), region="eu-west-1"), AnswerRecord("u", "latency", ("k2",), region="us-east-1")]
+    assert select_answer(latency, rng=rng, vantage=Vantage(region="us-east-1")) == ["k2"]
+    geo = [AnswerRecord("us", "geolocation", ("k1",), geo=Geo(country="US")), AnswerRecord("d", "geolocation", ("k2",), geo=Geo(country="*"))]
+    assert select_answer(geo, rng=rng, vantage=Vantage(location=Geo(continent="NA", country="US"))) == ["k1"]
+    near = [AnswerRecord("n", "geoproximity", ("k1",), geoproximity=GeoProximity(region="eu-west-1")),
+            AnswerRecord("f", "geoproximity", ("k2",), geoproximity=GeoProximity(region="us-east-1"))]
+    assert select_answer(near, rng=rng, vantage=Vantage(region="eu-west-1")) == ["k1"]
+    cidr = [AnswerRecord("o", "cidr", ("k1",), cidr=CidrRouting("c", "office")), AnswerRecord("x", "cidr", ("k2",), cidr=CidrRouting("c", "*"))]
+    assert select_answer(cidr, rng=rng, vantage=Vantage(cidr_location="office")) == ["k1"]
+    zonal = [AnswerRecord("a", "azaffinity", ("k1",), az=az("AvailabilityZone", "use1-az1")), AnswerRecord("g", "azaffinity", ("k2",), az=GLOBAL)]
+    assert select_answer(zonal, rng=rng, vantage=Vantage("vpc", vpc_id="v", region="us-east-1", az="use1-az1")) == ["k1"]
+    assert select_answer(zonal, rng=rng) == ["k2"]

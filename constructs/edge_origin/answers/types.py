@@ -139,11 +139,6 @@ class AzLocation:
         object.__setattr__(self, "id", self.id.strip().lower())
 
     @property
-    def specificity(self) -> int:
-        """4 for an AZ down to 0 for Global."""
-        return len(AZ_LOCATION_TYPES) - 1 - AZ_LOCATION_TYPES.index(self.type)
-
-    @property
     def is_global(self) -> bool:
         return self.type == "Global"
 
