@@ -202,23 +202,25 @@ def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
 
 def write_table(stored: dict[str, dict]) -> str:
     """The table of every stored module, each row with the date it was measured and mutmut's version then."""
-    head = ("| module | mutants | killed | survived | equivalent | no tests | timeout | score | measured | mutmut |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n")
+    head = ("| module | mutants | killed | survived | equivalent | no tests | timeout | not run | score | measured | mutmut |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n")
     body = ""
     for _, v in sorted(stored.items()):
         r = Row(**v["row"])
         body += (f"| {r.module} | {r.mutants} | {r.killed} | {r.survived} | {r.equivalent} | {r.no_tests} "
-                 f"| {r.timeout} | {r.score:.1f} % | {v.get('date', '?')} | {v.get('mutmut', '?')} |\n")
+                 f"| {r.timeout} | {r.other} | {r.score:.1f} % | {v.get('date', '?')} | {v.get('mutmut', '?')} |\n")
     rows = [Row(**v["row"]) for v in stored.values()]
     total = Row("all", **{k: sum(getattr(r, k) for r in rows) for k in
                           ("mutants", "killed", "survived", "equivalent", "no_tests", "timeout", "other")})
-    below = [r.module for r in rows if r.score < 90.0 or r.no_tests]
+    below = [r.module for r in rows if r.score < 90.0 or r.no_tests or r.other]
     verdict = (f"Every module at 90 % or more, no mutant without tests; all together {total.score:.1f} % of "
                f"{total.mutants} mutants." if not below else
-               f"Below 90 % or with untested mutants: {', '.join(below)}; all together {total.score:.1f} %.")
+               f"Below 90 %, with untested mutants or not run to the end: {', '.join(below)}; all together "
+               f"{total.score:.1f} %.")
     return ("Written by `make mutate` (benchmarks/mutmut_run.py, mutmut 3, non-slow tests). Score = (killed + "
             "timeout) / (killed + survived + timeout); equivalent mutants (docs/mutation-equivalent.txt) are left "
-            f"out; \"no tests\" means no selected test reaches the mutant.\n\n{head}{body}\n{verdict}\n")
+            f"out; \"no tests\" means no selected test reaches the mutant; \"not run\" counts mutants a stopped run left "
+            f"without a verdict.\n\n{head}{body}\n{verdict}\n")
 
 
 def write_doc(table: str) -> None:
@@ -235,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="paths below constructs/edge_origin (default: the judgment core)")
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
-    parser.add_argument("--table", action="store_true", help="print the last results; run nothing")
+    parser.add_argument("--table", action="store_true",
+                        help="print the last results and rewrite docs/mutation.md from them; run nothing")
     parser.add_argument("--survivors", action="store_true", help="list each surviving mutant's name")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a module of the judgment core is unmeasured, under 90 %% or has untested mutants")
@@ -259,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         for module, v in sorted(stored.items()):
             for name in v["survivors"]:
                 print(f"survived {module}: {name}")
-    if not args.table and stored:
-        write_doc(table)
+    if stored:
+        write_doc(table)  # also with --table: docs/mutation.md is regenerated from the committed results
     if args.check:
         failing = shortfalls(stored)
         for line in failing:
@@ -281,6 +284,8 @@ def shortfalls(stored: dict[str, dict]) -> list[str]:
             out.append(f"{module}: {row.score:.1f} % killed, under 90 %")
         if row.no_tests:
             out.append(f"{module}: {row.no_tests} mutants no selected test reaches")
+        if row.other:
+            out.append(f"{module}: {row.other} mutants not run to a verdict (a run stopped early)")
     return out
 
 

@@ -105,9 +105,9 @@ def test_one_module_run_updates_its_row_and_keeps_the_others_and_the_hand_writte
     monkeypatch.setattr(tool, "_mutate_tool", lambda: None)
     assert tool.main(["answers/select.py", "--jobs", "1"]) == 0
     text = table.read_text()
-    assert "| answers/health.py | 10 | 10 | 0 | 0 | 0 | 0 | 100.0 % | 2026-01-01 | 3.0.0 |" in text
-    assert "| answers/select.py | 10 | 8 | 2 | 0 | 0 | 0 | 80.0 % |" in text
-    assert "Below 90 % or with untested mutants: answers/select.py" in text
+    assert "| answers/health.py | 10 | 10 | 0 | 0 | 0 | 0 | 0 | 100.0 % | 2026-01-01 | 3.0.0 |" in text
+    assert "| answers/select.py | 10 | 8 | 2 | 0 | 0 | 0 | 0 | 80.0 % |" in text
+    assert "Below 90 %, with untested mutants or not run to the end: answers/select.py" in text
     assert text.endswith(f"{tool.TABLE_END}\n\n## By hand\nkept words\n") and "old table" not in text
     stored = __import__("json").loads(results.read_text())
     assert stored["answers/select.py"]["survivors"] == ["m1", "m2"] and stored["answers/health.py"] == other
@@ -129,11 +129,17 @@ def test_check_names_each_shortfall(tmp_path, monkeypatch, capsys):
     row = {"answers/health.py": tool.Row("answers/health.py", mutants=10, killed=9, survived=1).__dict__,
            "answers/select.py": tool.Row("answers/select.py", mutants=10, killed=8, survived=1, no_tests=1).__dict__}
     results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    monkeypatch.setattr(tool, "TABLE", tmp_path / "mutation.md")
     assert tool.main(["--table", "--check"]) == 1
     err = capsys.readouterr().err
     assert "answers/types.py: not measured (make mutate MODULE=answers/types.py)" in err
     assert "answers/select.py: 88.9 % killed, under 90 %" in err and "answers/select.py: 1 mutants no selected test" in err
     assert "answers/health.py" not in err
+    row["answers/select.py"] = tool.Row("answers/select.py", mutants=10, killed=9, other=1).__dict__
+    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    monkeypatch.setattr(tool, "TABLE", tmp_path / "mutation.md")
+    assert tool.main(["--table", "--check"]) == 1
+    assert "answers/select.py: 1 mutants not run to a verdict (a run stopped early)" in capsys.readouterr().err
     row["answers/select.py"] = tool.Row("answers/select.py", mutants=10, killed=10).__dict__
     row["answers/types.py"] = tool.Row("answers/types.py", mutants=3, killed=2, equivalent=1).__dict__
     results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
