@@ -304,3 +304,37 @@ def test_the_rehearsal_records_carry_every_routing_field_the_selection_reads():
     zonal = [AnswerRecord("a", "azaffinity", ("k1",), az=az("AvailabilityZone", "use1-az1")), AnswerRecord("g", "azaffinity", ("k2",), az=GLOBAL)]
     assert select_answer(zonal, rng=rng, vantage=Vantage("vpc", vpc_id="v", region="us-east-1", az="use1-az1")) == ["k1"]
     assert select_answer(zonal, rng=rng) == ["k2"]
+
+
+# --- found in a second held-out sample (seed 77) -------------------------------------------------------
+NLB = "nlb-1-abc.elb.us-east-1.amazonaws.com"
+
+
+def test_zones_holding_a_name_however_it_is_spelled():
+    zoneset = ZoneSet([ZONE], [rec(None, "simple", "192.0.2.1")], [])
+    assert zoneset.zones_holding("O.Example.COM.") == [ZONE] == zoneset.zones_holding(NAME)
+    assert zoneset.zones_holding("other.example.com") == []
+
+
+def test_a_cname_chain_ending_at_a_balancer_or_outside_names_its_last_record():
+    first = Record(RecordKey("Z1", NAME, "CNAME"), "simple", ("b.example.com",), ttl=60)
+    to_lb = Record(RecordKey("Z1", "b.example.com", "CNAME"), "simple", (NLB,), ttl=60)
+    answer = ZoneSet([ZONE], [first, to_lb], []).resolve(NAME).answers[0]
+    assert answer.records == (to_lb.key,) and [lb.dns_name for lb in answer.load_balancers] == [NLB]
+    outside = Record(RecordKey("Z1", "b.example.com", "CNAME"), "simple", ("elsewhere.example.net",), ttl=60)
+    answer = ZoneSet([ZONE], [first, outside], []).resolve(NAME).answers[0]
+    assert (answer.records, answer.end) == ((outside.key,), "elsewhere.example.net")
+
+
+def test_an_answer_counts_a_balancers_addresses_or_one_when_unknown():
+    known = LoadBalancer(NLB, "network", (("us-east-1a", "192.0.2.1"), ("us-east-1b", "192.0.2.2"), ("us-east-1c", "192.0.2.3")))
+    unknown = LoadBalancer("nlb-2-abc.elb.us-east-1.amazonaws.com", "network")
+    records = [rec("a", "weighted", weight=1, alias=AliasTarget(NLB)), rec("b", "weighted", weight=1, alias=AliasTarget(unknown.dns_name))]
+    sizes = sorted(a.size for a in ZoneSet([ZONE], records, [], [known, unknown]).resolve(NAME).answers)
+    assert sizes == [1, 3]  # a balancer whose addresses are unknown is still one address a resolver receives
+
+
+def test_found_means_a_zone_and_an_answer():
+    assert ZoneSet([ZONE], [rec(None, "simple", "192.0.2.1")], []).resolve(NAME).found
+    assert not ZoneSet([ZONE], [], []).resolve(NAME).found  # the zone, no record
+    assert not ZoneSet([ZONE], [rec(None, "simple", "192.0.2.1")], []).resolve("o.example.net").found  # no zone
