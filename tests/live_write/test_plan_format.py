@@ -267,7 +267,7 @@ leaf_schemas = st.one_of(
     st.fixed_dictionaries({"type": st.just("string")}, optional={
         "minLength": st.integers(0, 3), "maxLength": st.integers(0, 3), "pattern": st.sampled_from(["^a", "b$", "^[a-c]*$"]),
         "format": st.sampled_from(["ipv4", "ipv6"]), "minimum": st.integers(-2, 2)}),
-    st.fixed_dictionaries({"type": st.sampled_from(["integer", "number", "boolean"])}, optional={
+    st.fixed_dictionaries({"type": st.sampled_from(["integer", "number", "boolean", "null"])}, optional={
         "minimum": st.integers(-3, 3), "maximum": st.integers(-3, 3)}),
     st.fixed_dictionaries({}, optional={"minimum": st.integers(-3, 3), "maximum": st.integers(-3, 3)}),
     st.fixed_dictionaries({"enum": st.lists(st.one_of(st.integers(-2, 2), st.sampled_from(["a", "b"])), min_size=1, max_size=3)}),
@@ -372,6 +372,35 @@ def test_each_refusal_is_the_line_a_user_reads(document, message):
     assert _error(document) == message
 
 
+@pytest.mark.parametrize(("value", "schema", "message"), [
+    ("ab", {"type": "string", "minLength": 3}, "plan: 'ab' must be at least 3 characters long"),
+    ("abcd", {"type": "string", "minLength": 1, "maxLength": 3}, "plan: 'abcd' must be 1-3 characters long"),
+    ("x", {"type": "string", "pattern": "^a"}, "plan: 'x' is not valid"),
+    ("x", {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}, "plan: 'x' is not valid"),
+    ("1.2.3", {"type": "string", "format": "ipv4"}, "plan: '1.2.3' is not an IPv4 address"),
+    ("1.2.3.4", {"type": "string", "format": "ipv6"}, "plan: '1.2.3.4' is not an IPv6 address"),
+    ((1, 2), {"type": "string"}, "plan: must be a string (got tuple)"),
+    (0, {"type": "null"}, "plan: must be null (got an integer)"),
+    (1, {"type": "date"}, "plan: must be date (got an integer)"),  # a type the validator does not know is never met
+])
+def test_each_keyword_of_the_validator_says_what_is_wrong(value, schema, message):
+    assert schema_errors(value, schema) == [message]
+
+
+def test_errors_below_a_given_path_and_a_one_of_without_required_fields():
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["b"]}
+    assert schema_errors({"a": "x"}, schema, "records[3]") == [
+        "records[3].b: required field is missing", "records[3].a: must be an integer (got a string)"]
+    one_of = {"type": "object", "oneOf": [{"required": ["a"]}, {"description": "no fields"}]}
+    assert schema_errors({"a": 1}, one_of) == []
+    assert schema_errors(None, {"type": "null"}) == []
+
+
+def test_a_name_is_kept_as_written_but_for_one_trailing_dot():
+    for written, kept in (("origin.exampleX.comX", "origin.exampleX.comX"), ("origin.example.com.", "origin.example.com")):
+        assert parse_plan(_doc(name=written)).name == kept
+
+
 def test_a_refusal_names_plan_when_no_file_is_given():
     with pytest.raises(LivePlanError, match=r"^plan: generation: must be an integer \(got null\)$"):
         parse_plan(_doc(generation=None))
@@ -396,6 +425,7 @@ def test_the_health_check_flag_takes_any_case_of_the_type():
     ("plain name.json", "plain name.json"),  # a space is printable: kept
     ("a\tb", "a\\tb"), ("a\nb", "a\\nb"), ("a\x7fb", "a\\x7fb"), ("a\x85b", "a\\x85b"), ("a\u2028b", "a\\u2028b"),
     ("é\x01", "\\xe9\\x01"),  # once escaped, the whole name is ASCII
+    ("café menu X.json", "café menu X.json"),  # printable, spaces and all: kept as written
     ("x" * 120, "x" * 120),
     ("a" * 60 + "b" * 31 + "c" * 30, "a" * 60 + "..." + "c" * 30),
 ])

@@ -39,6 +39,7 @@ _TYPE_NAMES = {
     "integer": "an integer",
     "number": "a number",
     "boolean": "true or false",
+    "null": "null",
 }
 
 
@@ -92,7 +93,9 @@ def _is_type(value: Any, kind: str) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if kind == "boolean":
         return isinstance(value, bool)
-    return False
+    if kind == "null":
+        return value is None
+    return False  # a type the validator does not know is never met
 
 
 def _short(value: Any) -> str:
@@ -130,7 +133,7 @@ def _check(value: Any, schema: dict[str, Any], path: str, root: dict[str, Any]) 
         return [f"{where}: {_short(value)} is not one of {', '.join(str(e) for e in schema['enum'])}"]
     kind = schema.get("type")
     if kind is not None and not _is_type(value, kind):
-        return [f"{where}: must be {_TYPE_NAMES[kind]} (got {_kind(value)})"]
+        return [f"{where}: must be {_TYPE_NAMES.get(kind, kind)} (got {_kind(value)})"]
     expected = schema.get("x-expected")
     errors: list[str] = []
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -139,8 +142,10 @@ def _check(value: Any, schema: dict[str, Any], path: str, root: dict[str, Any]) 
             shown = value if abs(value) < 10**20 else f"a {len(str(abs(value)))}-digit number"
             return [f"{where}: {shown} is out of range {lo}..{hi}"]
     if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", len(value)):
-            return [f"{where}: {_short(value)} must be {schema.get('minLength', 0)}-{schema.get('maxLength', 'any')} characters long"]
+        shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+        if len(value) < shortest or (longest is not None and len(value) > longest):
+            bounds = f"{shortest}-{longest}" if longest is not None else f"at least {shortest}"
+            return [f"{where}: {_short(value)} must be {bounds} characters long"]
         if "pattern" in schema and re.search(schema["pattern"], value) is None:
             return [f"{where}: {_short(value)} is not {expected or 'valid'}"]
         if schema.get("format") == "ipv4" and not _ipv4(value):
