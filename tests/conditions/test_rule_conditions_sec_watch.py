@@ -3,6 +3,7 @@ finding, on the named resource, with the key phrase; the other side of every bou
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -250,3 +251,23 @@ def test_watch1_the_finding_is_on_the_first_nlb_left_out() -> None:
     watch_one(body, "Nlb", "active flows of Nlb, Nlb2 with the others")
     alarm(body)  # covers Nlb only
     watch_one(body, "Nlb2", "active flows of Nlb2 with the others")
+
+
+def test_sec1_findings_whole_on_the_shipped_example():
+    from importlib import resources
+
+    from edge_origin.model import load_model
+    from edge_origin.rules import RULES_BY_ID, run_rules
+    from edge_origin.rules.sec1_origin_verification import FIX
+
+    path = Path(str(resources.files("edge_origin.data").joinpath("rule_examples/eo-sec1-fire.yaml")))
+    found = {f.resource: f for f in run_rules(load_model([path]), [RULES_BY_ID["EO-SEC1"]])}
+    common = ("origin o (gRPC, o.example.com): NLB Nlb admits CloudFront's origin-facing prefix list pl-3b927c52, which is "
+              "every distribution of every AWS customer, and the origin sends ")
+    assert found["Dist"].message == ("Dist " + common + "no origin verification header: anyone's distribution reaches the "
+                                     "pods around this one's WAF, geo rules and logs")
+    assert found["DistPlain"].message == (
+        "DistPlain " + common + "verification header x-origin-verify with a plaintext value in the template (anyone who "
+        "reads the template, the stack or the distribution config has it): anyone's distribution reaches the pods "
+        "around this one's WAF, geo rules and logs")
+    assert {f.fix for f in found.values()} == {FIX}

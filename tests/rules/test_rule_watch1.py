@@ -144,3 +144,15 @@ def test_check_runs_it_on_request_only(reference: dict[str, Any], tmp_path: Path
     code, advised = rules("--advisory")
     assert code == 0 and RULE.id in advised  # info: not a failure at the default --fail-on error
     assert rules("--advisory", "--fail-on", "info")[0] == 1
+
+
+def test_the_finding_whole(reference: dict[str, Any]) -> None:
+    from edge_origin.rules.watch1_imbalance_alarm import FIX
+
+    body = copy.deepcopy(reference)
+    del body["Resources"][_imbalance_id(body)]
+    (found,) = _run(body)
+    assert found.fix == FIX and found.resource == _nlbs(body)[0]
+    assert found.message.endswith(
+        f"no CloudWatch alarm compares the active flows of {', '.join(_nlbs(body))} with the others (max over mean): "
+        "a pile-up on one NLB shows only when clients fail")
