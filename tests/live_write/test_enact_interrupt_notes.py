@@ -120,24 +120,40 @@ def test_a_stop_after_the_batch_may_have_been_sent_says_what_the_read_back_found
             "plan store: generation 2 was intent in the store and is live in Route 53: recorded as applied"]
 
 
+def _drill(monkeypatch, step, run):
+    """Run ``run()`` with the step drill signalling SIGUSR1 at ``step``, handled as a Ctrl-C."""
+
+    def ctrl_c(_signum, _frame):
+        raise KeyboardInterrupt
+
+    monkeypatch.setenv(steps.ENV, f"{step}=SIGUSR1")
+    previous = signal.signal(signal.SIGUSR1, ctrl_c)
+    try:
+        with pytest.raises(Interrupted) as exc:
+            run()
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    return exc.value
+
+
 def test_a_second_stop_during_the_read_back_leaves_the_outcome_unknown(tmp_path, monkeypatch):
     """The drill (EDGE_ORIGIN_STEP_SIGNAL) signals at the read-back after a stop: that read-back is
     cut short, and the message says the outcome is unknown (the batch did land)."""
     r53, zone_id, store, plan = _setup(tmp_path)
+    exc = _drill(monkeypatch, "during-read-back", lambda: enact(
+        Interrupting(r53, "change_resource_record_sets", SIGTERM, deliver=True), plan, FULL, journal=store.journal(plan)))
+    assert str(exc) == (f"{SIGTERM} after the batch may have been sent; the read-back did not finish: outcome unknown; "
+                        f"{_show(zone_id)}")
+    assert exc.outcome is None and read_name(r53, zone_id, NAME).live_generation == 2
 
-    def second_interrupt(_signum, _frame):
-        raise KeyboardInterrupt
 
-    monkeypatch.setenv(steps.ENV, "during-read-back=SIGUSR1")
-    previous = signal.signal(signal.SIGUSR1, second_interrupt)
-    try:
-        with pytest.raises(Interrupted) as exc:
-            enact(Interrupting(r53, "change_resource_record_sets", SIGTERM, deliver=True), plan, FULL, journal=store.journal(plan))
-    finally:
-        signal.signal(signal.SIGUSR1, previous)
-    assert str(exc.value) == (f"{SIGTERM} after the batch may have been sent; the read-back did not finish: outcome unknown; "
-                              f"{_show(zone_id)}")
-    assert exc.value.outcome is None and read_name(r53, zone_id, NAME).live_generation == 2
+def test_the_drill_reaches_the_insync_wait(tmp_path, monkeypatch):
+    r53, zone_id, store, plan = _setup(tmp_path)
+    clock = FakeClock()
+    exc = _drill(monkeypatch, "during-wait", lambda: enact(r53, plan, WAIT, sleep=clock.sleep, clock=clock.clock))
+    assert exc.outcome == "applied" and exc.change_id.startswith("/change/")
+    assert str(exc).startswith(f"interrupted (KeyboardInterrupt) after the batch may have been sent; read back: applied: "
+                               f"generation 2 of this plan is live (change {exc.change_id})")
 
 
 class ShortGrace(RunGuard):
