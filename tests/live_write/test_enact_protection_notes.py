@@ -200,14 +200,15 @@ def test_a_put_back_cut_by_an_interrupt_or_a_broken_answer_is_tried_again(error,
 PUT_BACK = f"record set protections lifted for the batch for 0.0 s and put back: {SHOWN}"
 
 
-@pytest.mark.parametrize(("error", "args"), [
-    (RuntimeError(), ()),  # nothing to add the note to: the error as raised
-    (RuntimeError("boom"), (f"boom; {PUT_BACK}",)),
-    (RuntimeError("boom", 7), (f"boom; {PUT_BACK}", 7)),  # the other arguments kept
-    (OSError(5, "I/O error"), (5, "I/O error")),  # a first argument that is not text: left as it is
+@pytest.mark.parametrize(("make", "args"), [  # made afresh for each run: the note is added to the error itself
+    (lambda: RuntimeError(), ()),  # nothing to add the note to: the error as raised
+    (lambda: RuntimeError("boom"), (f"boom; {PUT_BACK}",)),
+    (lambda: RuntimeError("boom", 7), (f"boom; {PUT_BACK}", 7)),  # the other arguments kept
+    (lambda: OSError(5, "I/O error"), (5, "I/O error")),  # a first argument that is not text: left as it is
 ])
-def test_any_error_out_of_the_send_leaves_with_the_protections_back(error, args):
+def test_any_error_out_of_the_send_leaves_with_the_protections_back(make, args):
     r53, zone_id = _protected_zone()
+    error = make()
     client = Raising(r53, "change_resource_record_sets", [error])
     with pytest.raises(type(error)) as exc:
         enact(client, make_plan(zone_id, 2, IPS[1:]), UNPROTECT, clock=_clock().clock)
