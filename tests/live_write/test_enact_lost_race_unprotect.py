@@ -52,3 +52,22 @@ def test_a_lost_race_under_unprotect_still_says_what_became_of_the_protections(g
     result = enact(client, plan, UNPROTECT, clock=_clock().clock, after_read=once)
     assert result.status == "applied" and result.attempts == 2
     assert said in result.notes
+
+
+def test_a_stop_before_the_next_attempts_batch_still_says_what_became_of_the_protections():
+    from edge_origin.live.guard import Stop
+
+    r53, zone_id = _protected_zone()
+    calls = {"n": 0}
+
+    def race_then_stop(_prepared):
+        calls["n"] += 1
+        if calls["n"] <= 2:  # two races lost in a row: each attempt's note is said
+            enact(r53, make_plan(zone_id, 2 + calls["n"], IPS[calls["n"] - 1:calls["n"]]), UNPROTECT)
+        else:
+            raise Stop("SIGINT", "interrupted by SIGINT")
+
+    with pytest.raises(Stop) as exc:
+        enact(r53, make_plan(zone_id, 6, IPS[1:]), UNPROTECT, clock=_clock().clock, after_read=race_then_stop)
+    assert str(exc.value) == f"interrupted by SIGINT (before the batch was sent: nothing changed); {PUT_BACK}; {PUT_BACK}"
+    assert exc.value.kind == "SIGINT"
