@@ -784,6 +784,8 @@ def _unprotected_send(client: Any, prepared: Prepared, options: EnactOptions, re
     if journal is not None and not note.startswith("PROTECTION NOT RESTORED"):
         clear_lifted(journal.folder)
     if failure is not None:
+        if isinstance(failure, _LostRace):  # planned again or refused as stale by enact: the note goes on with it
+            failure.notes.append(note)
         raise _with_note(failure, note)
     outcome.notes.append(note)
     return outcome
@@ -1049,6 +1051,7 @@ def _read_back(client: Any, prepared: Prepared, result: EnactResult, fresh: Live
 class _LostRace(Exception):
     def __init__(self, cause: str, fresh: LiveName) -> None:
         self.cause, self.fresh = cause, fresh
+        self.notes: list[str] = []  # what the attempt that lost has to say (--unprotect: the protections' note)
         super().__init__(cause)
 
 
@@ -1082,14 +1085,21 @@ def enact(client: Any, plan: Plan, options: EnactOptions | None = None, *,
     a stop once the batch may have been sent). ``after_read`` runs between read and send (tests);
     ``journal`` (``PlanStore.journal(plan)``) gets the write-ahead entries. A ``Stop`` before the
     batch is sent propagates, saying nothing was sent."""
+    carried: list[str] = []  # notes of attempts that lost a race (--unprotect: what became of the protections)
     try:
-        return _enact(client, plan, options, sleep=sleep, clock=clock, after_read=after_read, journal=journal)
+        result = _enact(client, plan, options, sleep=sleep, clock=clock, after_read=after_read, journal=journal, carried=carried)
     except Stop as stop:
-        raise Stop(stop.kind, f"{stop} (before the batch was sent: nothing changed)") from None
+        raise Stop(stop.kind, f"{stop} (before the batch was sent: nothing changed)" + "".join(f"; {n}" for n in carried)) from None
+    except BaseException as exc:
+        for note in carried:
+            _with_note(exc, note)
+        raise
+    result.notes[:0] = carried
+    return result
 
 
 def _enact(client: Any, plan: Plan, options: EnactOptions | None, *, sleep: Callable[[float], None], clock: Callable[[], float],
-           after_read: Callable[[Prepared], None] | None, journal: Journal | None) -> EnactResult:
+           after_read: Callable[[Prepared], None] | None, journal: Journal | None, carried: list[str]) -> EnactResult:
     options = options or EnactOptions()
     zone = _before_send(lambda: zone_name(client, plan.zone_id), "get_hosted_zone")
     attempts = 0
@@ -1114,6 +1124,7 @@ def _enact(client: Any, plan: Plan, options: EnactOptions | None, *, sleep: Call
         try:
             result = submit(client, prepared, options, sleep=sleep, clock=clock, journal=journal)
         except _LostRace as race:
+            carried.extend(race.notes)
             fresh = race.fresh
             if plan.generation <= fresh.live_generation:
                 raise StalePlan(fresh.live_generation) from None
