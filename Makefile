@@ -54,10 +54,12 @@ flake: setup
 ## Mutation testing of the judgment core with mutmut 3 (long; one module takes minutes):
 ## `make mutate` (every module), `make mutate MODULE=answers/select.py`. Prints the per-module table and
 ## writes docs/mutation.md; survivors: `python benchmarks/mutmut_run.py --table --survivors`.
+## `make mutate MODULE=... SURVIVORS=1`: only the last run's survivors again, against the tests as they are now.
 MODULE ?=
 JOBS ?= 2
+SURVIVORS ?=
 mutate: setup
-	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS)
+	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS) $(if $(SURVIVORS),--survivors-only)
 
 ## The wheel and the sdist in dist/, checked by twine (long description, metadata).
 dist: setup

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -44,6 +45,8 @@ TABLE = REPO / "docs" / "mutation.md"
 #: Every module's last measured row, its survivors, the date and mutmut's version: committed beside the
 #: table, so one module's run (``make mutate MODULE=...``) updates its row and keeps the others.
 RESULTS = REPO / "docs" / "mutation-results.json"
+#: In each scratch folder: the sha256 of the module's source its mutants were made from (``--survivors-only``).
+SOURCE_HASH = "source.sha256"
 #: docs/mutation.md: the generated table sits above this line; what is below it is written by hand and kept.
 TABLE_END = "<!-- end of the generated table: what follows is kept by benchmarks/mutmut_run.py -->"
 
@@ -137,6 +140,12 @@ def prepare(module: str, tests: list[str]) -> Path:
     (work / "src").symlink_to(REPO / "constructs", target_is_directory=True)
     for name in also():
         (work / name).symlink_to(REPO / name)
+    _write_config(work, module, tests)
+    (work / SOURCE_HASH).write_text(_source_hash(module))
+    return work
+
+
+def _write_config(work: Path, module: str, tests: list[str]) -> None:
     config = {
         "source_paths": ["src"],
         "only_mutate": [f"src/edge_origin/{module}"],
@@ -146,7 +155,46 @@ def prepare(module: str, tests: list[str]) -> Path:
     }
     lines = ["[tool.mutmut]"] + [f"{k} = {json.dumps(v)}" for k, v in config.items()]
     (work / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + "\n" + "\n".join(lines) + "\n")
-    return work
+
+
+def _source_hash(module: str) -> str:
+    return hashlib.sha256((PACKAGE / module).read_bytes()).hexdigest()
+
+
+def _meta(work: Path, module: str) -> Path:
+    return work / "mutants" / "src" / "edge_origin" / f"{module}.meta"
+
+
+def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
+    """Run again only the mutants that survived (or no test reached) the last run of ``module``, against the
+    tests as they are now; the other verdicts stand. Refused when the module's source changed since that run
+    (mutant names would no longer match): run it in full then."""
+    work = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    meta = _meta(work, module)
+    if not meta.exists():
+        raise SystemExit(f"mutmut_run: {module}: no earlier run in {work}: run `make mutate MODULE={module}` first")
+    recorded = (work / SOURCE_HASH).read_text() if (work / SOURCE_HASH).exists() else None
+    if recorded != _source_hash(module):
+        raise SystemExit(f"mutmut_run: {module}: the source changed since its last full run (or that run is too old "
+                         f"to tell): run `make mutate MODULE={module}`")
+    before = json.loads(meta.read_text())["exit_code_by_key"]
+    names = [k for k, v in before.items() if v in (0, 33)]
+    tests_now = work / "mutants" / "tests"
+    shutil.rmtree(tests_now)
+    shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    _write_config(work, module, selected_tests(module, tool))
+    if names:
+        proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], cwd=work,
+                              capture_output=True, text=True, env=_env(work), timeout=6 * 3600)
+        if "Failed to run clean test" in proc.stdout or "failed to collect stats" in proc.stdout:
+            tail = "\n".join(proc.stdout.splitlines()[-15:])
+            raise SystemExit(f"mutmut_run: {module}: the tests fail before any mutant runs, in {work}:\n{tail}")
+    data = json.loads(meta.read_text())
+    after = data["exit_code_by_key"]
+    # a named run resets the verdicts of the mutants it did not run: the earlier ones stand for those
+    data["exit_code_by_key"] = {k: (after.get(k) if k in names and after.get(k) is not None else v) for k, v in before.items()}
+    meta.write_text(json.dumps(data))
+    return _counts(work, module, equivalent())
 
 
 def _counts(work: Path, module: str, known_equivalent: dict[str, str]) -> tuple[Row, list[str]]:
@@ -240,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", action="store_true",
                         help="print the last results and rewrite docs/mutation.md from them; run nothing")
     parser.add_argument("--survivors", action="store_true", help="list each surviving mutant's name")
+    parser.add_argument("--survivors-only", action="store_true",
+                        help="run again only the last run's survivors, against the tests as they are now (fast; "
+                             "refused when the source changed)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a module of the judgment core is unmeasured, under 90 %% or has untested mutants")
     args = parser.parse_args(argv)
@@ -249,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.table:
         tool = _mutate_tool()
         for module in modules(args.modules):
-            row, survivors = run_module(module, args.jobs, tool)
+            run = rerun_survivors if args.survivors_only else run_module
+            row, survivors = run(module, args.jobs, tool)
             stored[module] = {"row": row.__dict__, "survivors": survivors,
                               "date": dt.date.today().isoformat(),
                               "mutmut": importlib.metadata.version("mutmut")}

@@ -158,3 +158,41 @@ def test_weekly_workflow_runs_make_mutate_and_publishes_the_report():
     uploaded = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")][0]["with"]["path"]
     assert "docs/mutation.md" in uploaded and "docs/mutation-results.json" in uploaded
     assert "mutate:" in (ROOT / "Makefile").read_text()
+
+
+def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_path, monkeypatch):
+    import json
+
+    tool = _tool()
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path)
+    module = "answers/health.py"
+    fake = type("T", (), {"tests_for": staticmethod(lambda m: ["tests/answers"])})
+    with pytest.raises(SystemExit, match="answers/health.py: no earlier run in .*: run `make mutate MODULE=answers/health.py` first"):
+        tool.rerun_survivors(module, 1, fake)
+    work = tool.prepare(module, ["tests/answers"])
+    meta = tool._meta(work, module)
+    meta.parent.mkdir(parents=True)
+    (work / "mutants" / "tests").mkdir()
+    keys = {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 0, "m.x__a__mutmut_3": 33}
+    meta.write_text(json.dumps({"exit_code_by_key": keys}))
+    ran: list[list[str]] = []
+
+    def run(cmd, **kw):
+        if "run" in cmd:
+            ran.append(cmd[cmd.index("--max-children") + 2:])
+            # mutmut resets what it did not run; the re-run kills mutant 2, mutant 3 still has no test
+            meta.write_text(json.dumps({"exit_code_by_key": {"m.x__a__mutmut_1": None, "m.x__a__mutmut_2": 1,
+                                                            "m.x__a__mutmut_3": 33}}))
+            return type("P", (), {"stdout": "", "returncode": 0})()
+        out = "".join(f"    {k}: {'killed' if v == 1 else 'no tests'}\n" for k, v in
+                      json.loads(meta.read_text())["exit_code_by_key"].items())
+        return type("P", (), {"stdout": out, "returncode": 0})()
+
+    monkeypatch.setattr(tool.subprocess, "run", run)
+    row, survivors = tool.rerun_survivors(module, 1, fake)
+    assert ran == [["m.x__a__mutmut_2", "m.x__a__mutmut_3"]]
+    assert json.loads(meta.read_text())["exit_code_by_key"] == {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 1, "m.x__a__mutmut_3": 33}
+    assert (row.killed, row.no_tests) == (2, 1)
+    (work / tool.SOURCE_HASH).write_text("0" * 64)  # the source changed since
+    with pytest.raises(SystemExit, match="answers/health.py: the source changed since its last full run"):
+        tool.rerun_survivors(module, 1, fake)
