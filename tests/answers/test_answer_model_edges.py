@@ -70,9 +70,10 @@ def test_geolocation_answers_do_not_depend_on_record_order(records, down):
     listed = ZoneSet([ZONE], GEO_RECORDS, CHECKS)
     shuffled = ZoneSet([ZONE], records, CHECKS)
     state = HealthState(down_addresses=frozenset(down))
-    for place in PLACES:
-        vantage = Vantage(location=place) if place else PUBLIC
-        assert outcome(shuffled, vantage=vantage, state=state) == outcome(listed, vantage=vantage, state=state)
+    vantages = [Vantage(location=place) if place else PUBLIC for place in PLACES]
+    expected = [outcome(listed, vantage=v, state=state) for v in vantages]
+    assert [outcome(shuffled, vantage=v, state=state) for v in vantages] == expected
+    assert len(expected) == len(PLACES) and all(expected)
 
 
 def test_geolocation_most_specific_first_whatever_the_order():

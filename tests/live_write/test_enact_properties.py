@@ -3,7 +3,7 @@ whatever is applied is exactly the plan, the generation only goes up, the name i
 
 from __future__ import annotations
 
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from edge_origin.live.enact import EnactOptions, Refusal, enact
@@ -26,14 +26,16 @@ steps = st.tuples(
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(steps, min_size=1, max_size=8))
+@example([(0, [], 60, 1.0, False, []), (2, ["203.0.113.11"], 60, 1.0, False, []),
+          (3, ["203.0.113.10"], 60, 1.0, False, ["203.0.113.10"])])  # .10's check deleted at step 2, a new one at 3
 def test_random_plan_sequences_keep_the_invariants(sequence):
     r53 = StrictRoute53(insync_after_polls=0)
     zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
     enact(r53, make_plan(zone_id, 1, POOL[:2]), EnactOptions(wait_s=0))
     watch = Watch()
     r53.add_observer(watch)
-    by_ip = {}
     for generation, ips, ttl, share, allow_full, unhealthy in sequence:
+        by_ip = {}  # the checks that exist now (a clean-up deletes the checks of addresses a plan dropped)
         for hc in r53.list_health_checks()["HealthChecks"]:
             by_ip[hc["HealthCheckConfig"]["IPAddress"]] = hc["Id"]
             r53.set_health(hc["Id"], hc["HealthCheckConfig"]["IPAddress"] not in unhealthy)
