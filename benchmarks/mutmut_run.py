@@ -65,6 +65,8 @@ CORE = (
     "profile/policy.py",
     "rules/",
 )
+#: In those folders but not verdicts: the rule catalogue (RULES.md) and `edge-origin explain`'s text.
+NOT_CORE = ("rules/catalogue.py", "rules/explain.py")
 #: Tests of the mutation tools themselves (tests/suite/test_mutate_engine.py swaps a rule's code objects
 #: in and out): they import the module under test but judge nothing, and fail under mutmut's trampolines.
 TOOL_TESTS = ("tests/suite/",)
@@ -110,7 +112,8 @@ def modules(args: list[str]) -> list[str]:
         arg = arg.removeprefix("constructs/").removeprefix("edge_origin/")
         path = PACKAGE / arg
         if path.is_dir():
-            found = sorted(p.relative_to(PACKAGE).as_posix() for p in path.glob("*.py") if p.name != "__init__.py")
+            found = sorted(p.relative_to(PACKAGE).as_posix() for p in path.glob("*.py")
+                           if p.name != "__init__.py" and p.relative_to(PACKAGE).as_posix() not in NOT_CORE)
         elif path.is_file():
             found = [arg]
         else:

@@ -67,8 +67,8 @@ def test_a_side_without_paths_is_named(base, head, message):
 def test_no_stack_in_common_names_both_sides(tmp_path):
     base = [_template(tmp_path / "b", "Alpha"), _template(tmp_path / "b", "Beta")]
     with pytest.raises(DiffInputError) as exc:
-        diff_paths(base, [_template(tmp_path / "h", "Gamma")])
-    assert str(exc.value) == ("no stack in common (base: Alpha, Beta; head: Gamma): everything would count as removed and "
+        diff_paths(base, [_template(tmp_path / "h", "Gamma"), _template(tmp_path / "h", "Delta")])
+    assert str(exc.value) == ("no stack in common (base: Alpha, Beta; head: Gamma, Delta): everything would count as removed and "
                               "added; stack names come from the file names (without .template.json...) or a cdk.out's stack names")
 
 
