@@ -26,6 +26,8 @@ def test_default_modules_are_the_judgment_core():
     assert "answers/select.py" in mods and "model/transition.py" in mods and "live/enact.py" in mods
     assert "rules/dns1_weighted_grpc.py" in mods and not any(m.endswith("__init__.py") for m in mods)
     assert len(mods) == len(set(mods))
+    assert "rules/catalogue.py" not in mods and "rules/explain.py" not in mods  # text, not verdicts
+    assert {"review/diff.py", "live/plans.py", "live/plan_sources.py", "answers/rehearsal_records.py"} <= set(mods)
 
 
 def test_unknown_module_is_one_line_naming_it():
