@@ -251,6 +251,14 @@ def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     return _counts(work, module, equivalent())
 
 
+def mutmut_version() -> str:
+    """mutmut's installed version ("not installed" outside the dev extra: the table can still be read)."""
+    try:
+        return importlib.metadata.version("mutmut")
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
 def write_table(stored: dict[str, dict]) -> str:
     """The table of every stored module, each row with the date it was measured and mutmut's version then."""
     head = ("| module | mutants | killed | survived | equivalent | no tests | timeout | not run | score | measured | mutmut |\n"
@@ -307,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             row, survivors = run(module, args.jobs, tool)
             stored[module] = {"row": row.__dict__, "survivors": survivors,
                               "date": dt.date.today().isoformat(),
-                              "mutmut": importlib.metadata.version("mutmut")}
+                              "mutmut": mutmut_version()}
             print(f"{module}: {row.mutants} mutants, {row.killed} killed, {row.survived} survived, "
                   f"{row.equivalent} equivalent, {row.no_tests} no tests: {row.score:.1f} %", flush=True)
             RESULTS.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")

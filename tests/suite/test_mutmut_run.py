@@ -198,3 +198,14 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
     (work / tool.SOURCE_HASH).write_text("0" * 64)  # the source changed since
     with pytest.raises(SystemExit, match="answers/health.py: the source changed since its last full run"):
         tool.rerun_survivors(module, 1, fake)
+
+
+def test_the_table_reads_without_mutmut_installed(monkeypatch):
+    # the floor wheel job runs the suite without the dev extra: the table and its rows still read
+    tool = _tool()
+
+    def missing(name):
+        raise tool.importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(tool.importlib.metadata, "version", missing)
+    assert tool.mutmut_version() == "not installed"
