@@ -134,9 +134,23 @@ def equivalent() -> dict[str, str]:
     return out
 
 
+def _work(module: str) -> Path:
+    """The module's scratch folder under build/mutmut/."""
+    return SCRATCH / module.replace("/", "__").removesuffix(".py")
+
+
+def _run_mutmut(work: Path, module: str, jobs: int, names: list[str]) -> None:
+    """``mutmut run`` in ``work`` (every mutant, or only ``names``); one line when the tests fail before any mutant."""
+    proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], cwd=work,
+                          capture_output=True, text=True, env=_env(work), timeout=6 * 3600)
+    if "Failed to run clean test" in proc.stdout or "failed to collect stats" in proc.stdout:
+        tail = "\n".join(proc.stdout.splitlines()[-15:])
+        raise SystemExit(f"mutmut_run: {module}: the tests fail before any mutant runs, in {work}:\n{tail}")
+
+
 def prepare(module: str, tests: list[str]) -> Path:
     """The scratch folder for one module: src -> constructs, the tests, a pyproject.toml for mutmut."""
-    work = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    work = _work(module)
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
@@ -172,7 +186,7 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     """Run again only the mutants that survived (or no test reached) the last run of ``module``, against the
     tests as they are now; the other verdicts stand. Refused when the module's source changed since that run
     (mutant names would no longer match): run it in full then."""
-    work = SCRATCH / module.replace("/", "__").removesuffix(".py")
+    work = _work(module)
     meta = _meta(work, module)
     if not meta.exists():
         raise SystemExit(f"mutmut_run: {module}: no earlier run in {work}: run `make mutate MODULE={module}` first")
@@ -187,11 +201,7 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     _write_config(work, module, selected_tests(module, tool))
     if names:
-        proc = subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *names], cwd=work,
-                              capture_output=True, text=True, env=_env(work), timeout=6 * 3600)
-        if "Failed to run clean test" in proc.stdout or "failed to collect stats" in proc.stdout:
-            tail = "\n".join(proc.stdout.splitlines()[-15:])
-            raise SystemExit(f"mutmut_run: {module}: the tests fail before any mutant runs, in {work}:\n{tail}")
+        _run_mutmut(work, module, jobs, names)
     data = json.loads(meta.read_text())
     after = data["exit_code_by_key"]
     # a named run resets the verdicts of the mutants it did not run: the earlier ones stand for those
@@ -241,13 +251,8 @@ def selected_tests(module: str, tool) -> list[str]:
 
 
 def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
-    tests = selected_tests(module, tool)
-    work = prepare(module, tests)
-    cmd = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
-    proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, env=_env(work), timeout=6 * 3600)
-    if "Failed to run clean test" in proc.stdout or "failed to collect stats" in proc.stdout:
-        tail = "\n".join(proc.stdout.splitlines()[-15:])
-        raise SystemExit(f"mutmut_run: {module}: the tests fail before any mutant runs, in {work}:\n{tail}")
+    work = prepare(module, selected_tests(module, tool))
+    _run_mutmut(work, module, jobs, [])
     return _counts(work, module, equivalent())
 
 

@@ -292,3 +292,13 @@ def test_concurrent_batches_are_serialized(r53, zone_id):
     for t in threads:
         t.join(timeout=10)
     assert sorted(results) == ["ok"] + ["refused"] * 15
+
+
+def test_the_strict_route53_names_every_routing_element_of_the_one_table():
+    # its refusals name the policy of a set by the element the answer model's table reads: an element added to
+    # the table (answers.routing) without a name here would turn a refusal into a KeyError
+    from edge_origin.answers.routing import ROUTING_ELEMENTS
+    from edge_origin.testing import route53
+
+    assert set(route53.POLICY_NAMES) == {e.member for e in ROUTING_ELEMENTS} == set(route53.ROUTING_FIELDS)
+    assert route53.POLICY_NAMES["MultiValueAnswer"] == "multivalue answer" and route53.POLICY_NAMES["Weight"] == "weighted"

@@ -121,15 +121,12 @@ class ReadyReport:
         return "\n".join([*(line.text() for line in self.lines), self.summary()]) + "\n"
 
     def markdown(self) -> str:
-        def cell(value: str) -> str:  # untrusted text as one inert table cell (core.escape.md_text)
-            return md_text(value)
-
         rows = [f"## edge-origin ready: {self.summary()}", "", "| Status | Check | Subject | Detail | Source | Fix |",
                 "|---|---|---|---|---|---|"]
         for line in self.lines:
             fix = line.fix if line.status != READY else ""
-            rows.append(f"| {line.status} | {line.check} | {md_code(line.subject)} | {cell(line.detail)} | "
-                        f"{cell(line.source)} | {cell(fix)} |")
+            rows.append(f"| {line.status} | {line.check} | {md_code(line.subject)} | {md_text(line.detail)} | "
+                        f"{md_text(line.source)} | {md_text(fix)} |")
         return "\n".join(rows) + "\n"
 
     def to_dict(self) -> dict[str, Any]:
