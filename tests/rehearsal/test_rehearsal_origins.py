@@ -65,3 +65,24 @@ def test_netlink_sampler_sees_what_proc_sees() -> None:
             pytest.skip("sock_diag netlink not available here")
         assert {k: len(v) for k, v in netlink.seen.items()} == {"o1": 20, "o2": 20}
         assert netlink.seen == proc.seen
+
+
+@pytest.mark.timeout(10)
+def test_one_sample_counts_a_connection_once_when_the_table_read_repeats_a_row(tmp_path) -> None:
+    """/proc/net/tcp is read a page at a time while the table changes; a row may appear twice."""
+    from edge_origin.rehearsal.origins import _hex_endpoint
+
+    origin = OriginServer("o1", "127.0.10.1", 50051)
+    local = _hex_endpoint("127.0.10.1", 50051)
+    peer = _hex_endpoint("127.0.0.1", 58032)
+    other = _hex_endpoint("127.0.0.1", 58033)
+    rows = [f"   0: {local} {peer} 01 0\n", f"   1: {local} {other} 01 0\n", f"   2: {local} {peer} 01 0\n"]
+    table = tmp_path / "tcp"
+    table.write_text("  sl  local_address rem_address   st\n" + "".join(rows))
+    sampler = ConnectionSampler([origin])
+    sampler.netlink = False
+    sampler.PROCS = (str(table),)
+    sampler.sample()
+    assert sampler.seen["o1"] == {"127.0.0.1:58032": 1, "127.0.0.1:58033": 1}
+    sampler.sample()
+    assert sampler.seen["o1"] == {"127.0.0.1:58032": 2, "127.0.0.1:58033": 2}

@@ -305,14 +305,24 @@ class ConnectionSampler:
                     break
                 rows += got
             if self.netlink:
+                found = set()
                 for local, peer in rows:
                     key = self._by_local.get(local)
                     if key is not None and not peer.startswith(self.ignore_prefix):
-                        self.seen[key][peer] += 1
+                        found.add((key, peer))
+                self._count(found)
                 return
-        self._sample_proc()
+        self._count(self._sample_proc())
 
-    def _sample_proc(self) -> None:
+    def _count(self, found: set[tuple[str, str]]) -> None:
+        # One sample counts a connection once. A table read is not atomic: /proc/net/tcp is read
+        # a page at a time while the kernel's hash table changes, and a sock_diag dump can be
+        # interrupted (NLM_F_DUMP_INTR), so one read may list the same socket twice.
+        for key, peer in found:
+            self.seen[key][peer] += 1
+
+    def _sample_proc(self) -> set[tuple[str, str]]:
+        found: set[tuple[str, str]] = set()
         for path in self.PROCS:
             try:
                 with open(path) as fh:
@@ -326,9 +336,10 @@ class ConnectionSampler:
                             continue
                         peer = _endpoint_from_hex(parts[2])
                         if not peer.startswith(self.ignore_prefix):  # health-check probes
-                            self.seen[key][peer] += 1
+                            found.add((key, peer))
             except OSError:
                 continue
+        return found
 
     def peers(self, key: str) -> set[str]:
         """Every peer seen established to the origin."""
