@@ -54,7 +54,7 @@ flake: setup
 ## Mutation testing of the judgment core with mutmut 3 (long; one module takes minutes):
 ## `make mutate` (every module), `make mutate MODULE=answers/select.py`. Prints the per-module table and
 ## writes docs/mutation.md; survivors: `python benchmarks/mutmut_run.py --table --survivors`.
-## `make mutate MODULE=... SURVIVORS=1`: only the last run's survivors again, against the tests as they are now.
+## `make mutate MODULE=... SURVIVORS=1`: only the last run's survivors (and what a stopped run left) again, against the tests as they are now.
 MODULE ?=
 JOBS ?= 2
 SURVIVORS ?=

@@ -183,8 +183,8 @@ def _meta(work: Path, module: str) -> Path:
 
 
 def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
-    """Run again only the mutants that survived (or no test reached) the last run of ``module``, against the
-    tests as they are now; the other verdicts stand. Refused when the module's source changed since that run
+    """Run again only the mutants that survived, that no test reached or that a stopped run left without a verdict
+    in the last run of ``module``, against the tests as they are now; the other verdicts stand. Refused when the module's source changed since that run
     (mutant names would no longer match): run it in full then."""
     work = _work(module)
     meta = _meta(work, module)
@@ -195,7 +195,7 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
         raise SystemExit(f"mutmut_run: {module}: the source changed since its last full run (or that run is too old "
                          f"to tell): run `make mutate MODULE={module}`")
     before = json.loads(meta.read_text())["exit_code_by_key"]
-    names = [k for k, v in before.items() if v in (0, 33)]
+    names = [k for k, v in before.items() if v in (0, 33, None)]  # None: not run to a verdict
     tests_now = work / "mutants" / "tests"
     shutil.rmtree(tests_now)
     shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
@@ -305,8 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="print the last results and rewrite docs/mutation.md from them; run nothing")
     parser.add_argument("--survivors", action="store_true", help="list each surviving mutant's name")
     parser.add_argument("--survivors-only", action="store_true",
-                        help="run again only the last run's survivors, against the tests as they are now (fast; "
-                             "refused when the source changed)")
+                        help="run again only the last run's survivors and the mutants a stopped run left, against the "
+                             "tests as they are now (fast; refused when the source changed)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a module of the judgment core is unmeasured, under 90 %% or has untested mutants")
     args = parser.parse_args(argv)

@@ -175,7 +175,7 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
     meta = tool._meta(work, module)
     meta.parent.mkdir(parents=True)
     (work / "mutants" / "tests").mkdir()
-    keys = {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 0, "m.x__a__mutmut_3": 33}
+    keys = {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 0, "m.x__a__mutmut_3": 33, "m.x__a__mutmut_4": None}
     meta.write_text(json.dumps({"exit_code_by_key": keys}))
     ran: list[list[str]] = []
 
@@ -183,8 +183,9 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
         if "run" in cmd:
             ran.append(cmd[cmd.index("--max-children") + 2:])
             # mutmut resets what it did not run; the re-run kills mutant 2, mutant 3 still has no test
+            # and a mutant a stopped run left without a verdict (4) now runs: killed
             meta.write_text(json.dumps({"exit_code_by_key": {"m.x__a__mutmut_1": None, "m.x__a__mutmut_2": 1,
-                                                            "m.x__a__mutmut_3": 33}}))
+                                                            "m.x__a__mutmut_3": 33, "m.x__a__mutmut_4": 1}}))
             return type("P", (), {"stdout": "", "returncode": 0})()
         out = "".join(f"    {k}: {'killed' if v == 1 else 'no tests'}\n" for k, v in
                       json.loads(meta.read_text())["exit_code_by_key"].items())
@@ -192,9 +193,10 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
 
     monkeypatch.setattr(tool.subprocess, "run", run)
     row, survivors = tool.rerun_survivors(module, 1, fake)
-    assert ran == [["m.x__a__mutmut_2", "m.x__a__mutmut_3"]]
-    assert json.loads(meta.read_text())["exit_code_by_key"] == {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 1, "m.x__a__mutmut_3": 33}
-    assert (row.killed, row.no_tests) == (2, 1)
+    assert ran == [["m.x__a__mutmut_2", "m.x__a__mutmut_3", "m.x__a__mutmut_4"]]
+    assert json.loads(meta.read_text())["exit_code_by_key"] == {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 1,
+                                                                "m.x__a__mutmut_3": 33, "m.x__a__mutmut_4": 1}
+    assert (row.killed, row.no_tests) == (3, 1)
     (work / tool.SOURCE_HASH).write_text("0" * 64)  # the source changed since
     with pytest.raises(SystemExit, match="answers/health.py: the source changed since its last full run"):
         tool.rerun_survivors(module, 1, fake)
