@@ -169,6 +169,9 @@ def _write_config(work: Path, module: str, tests: list[str]) -> None:
         "also_copy": also(),
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-m", "not slow", "-q", "-p", "no:randomly"],
         "pytest_add_cli_args_test_selection": tests,
+        # a mutant's CPU limit is 2 x multiplier x (its tests' time + 1 s); mutmut's 15 lets a mutant that loops
+        # forever (a `while` whose counter no longer moves) hold a worker for minutes: 5 is still 10x the tests
+        "timeout_multiplier": 5.0,
     }
     lines = ["[tool.mutmut]"] + [f"{k} = {json.dumps(v)}" for k, v in config.items()]
     (work / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text() + "\n" + "\n".join(lines) + "\n")
