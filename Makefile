@@ -57,9 +57,11 @@ flake: setup
 ## `make mutate MODULE=... SURVIVORS=1`: only the last run's survivors (and what a stopped run left) again, against the tests as they are now.
 MODULE ?=
 JOBS ?= 2
+## `make mutate STALE=1`: only the modules never measured or measured on another version of their source.
 SURVIVORS ?=
+STALE ?=
 mutate: setup
-	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS) $(if $(SURVIVORS),--survivors-only)
+	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS) $(if $(SURVIVORS),--survivors-only) $(if $(STALE),--stale)
 
 ## The wheel and the sdist in dist/, checked by twine (long description, metadata).
 dist: setup

@@ -310,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors-only", action="store_true",
                         help="run again only the last run's survivors and the mutants a stopped run left, against the "
                              "tests as they are now (fast; refused when the source changed)")
+    parser.add_argument("--stale", action="store_true",
+                        help="of the modules named (default: the judgment core), run only those never measured or "
+                             "measured on another version of their source")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a module of the judgment core is unmeasured, under 90 %% or has untested mutants")
     args = parser.parse_args(argv)
@@ -318,12 +321,18 @@ def main(argv: list[str] | None = None) -> int:
     stored: dict[str, dict] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     if not args.table:
         tool = _mutate_tool()
-        for module in modules(args.modules):
+        chosen = modules(args.modules)
+        if args.stale:
+            chosen = [m for m in chosen if stored.get(m, {}).get("source_sha256") != _source_hash(m)]
+            print(f"mutmut_run: {len(chosen)} module(s) never measured or measured on another source: "
+                  f"{', '.join(chosen) or 'none'}", flush=True)
+        for module in chosen:
             run = rerun_survivors if args.survivors_only else run_module
             row, survivors = run(module, args.jobs, tool)
             stored[module] = {"row": row.__dict__, "survivors": survivors,
                               "date": dt.date.today().isoformat(),
-                              "mutmut": mutmut_version()}
+                              "mutmut": mutmut_version(),
+                              "source_sha256": (_work(module) / SOURCE_HASH).read_text().strip()}
             print(f"{module}: {row.mutants} mutants, {row.killed} killed, {row.survived} survived, "
                   f"{row.equivalent} equivalent, {row.no_tests} no tests: {row.score:.1f} %", flush=True)
             RESULTS.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
@@ -344,12 +353,20 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def shortfalls(stored: dict[str, dict]) -> list[str]:
-    """What keeps the judgment core under the bar: a module never measured, under 90 %, or with untested mutants."""
+    """What keeps the judgment core under the bar: a module never measured, measured on another version of its
+    source, under 90 %, or with untested mutants."""
     out = []
     for module in modules([]):
         if module not in stored:
             out.append(f"{module}: not measured (make mutate MODULE={module})")
             continue
+        measured_on = stored[module].get("source_sha256")
+        if measured_on is None:
+            out.append(f"{module}: measured before the source's sha256 was recorded, so whether the figures are "
+                       f"this source's is not known (make mutate MODULE={module})")
+        elif measured_on != _source_hash(module):
+            out.append(f"{module}: its source changed since it was measured on {stored[module].get('date', '?')} "
+                       f"(make mutate MODULE={module})")
         row = Row(**stored[module]["row"])
         if row.score < 90.0:
             out.append(f"{module}: {row.score:.1f} % killed, under 90 %")

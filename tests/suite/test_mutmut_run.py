@@ -103,7 +103,14 @@ def test_one_module_run_updates_its_row_and_keeps_the_others_and_the_hand_writte
     results.write_text(__import__("json").dumps({"answers/health.py": other}))
     table.write_text(f"# old\n\nold table\n{tool.TABLE_END}\n\n## By hand\nkept words\n")
     row = tool.Row("answers/select.py", mutants=10, killed=8, survived=2)
-    monkeypatch.setattr(tool, "run_module", lambda module, jobs, t: (row, ["m1", "m2"]))
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path / "scratch")
+
+    def run(module, jobs, t):  # a run leaves the sha256 of the source its mutants were made from
+        tool._work(module).mkdir(parents=True)
+        (tool._work(module) / tool.SOURCE_HASH).write_text("ab12" * 16)
+        return row, ["m1", "m2"]
+
+    monkeypatch.setattr(tool, "run_module", run)
     monkeypatch.setattr(tool, "_mutate_tool", lambda: None)
     assert tool.main(["answers/select.py", "--jobs", "1"]) == 0
     text = table.read_text()
@@ -113,6 +120,7 @@ def test_one_module_run_updates_its_row_and_keeps_the_others_and_the_hand_writte
     assert text.endswith(f"{tool.TABLE_END}\n\n## By hand\nkept words\n") and "old table" not in text
     stored = __import__("json").loads(results.read_text())
     assert stored["answers/select.py"]["survivors"] == ["m1", "m2"] and stored["answers/health.py"] == other
+    assert stored["answers/select.py"]["source_sha256"] == "ab12" * 16
 
 
 def test_the_committed_table_is_the_committed_results():
@@ -128,9 +136,10 @@ def test_check_names_each_shortfall(tmp_path, monkeypatch, capsys):
     results = tmp_path / "results.json"
     monkeypatch.setattr(tool, "RESULTS", results)
     monkeypatch.setattr(tool, "CORE", ("answers/health.py", "answers/select.py", "answers/types.py"))
+    monkeypatch.setattr(tool, "_source_hash", lambda module: f"sha-of-{module}")
     row = {"answers/health.py": tool.Row("answers/health.py", mutants=10, killed=9, survived=1).__dict__,
            "answers/select.py": tool.Row("answers/select.py", mutants=10, killed=8, survived=1, no_tests=1).__dict__}
-    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": [], "source_sha256": f"sha-of-{k}"} for k, v in row.items()}))
     monkeypatch.setattr(tool, "TABLE", tmp_path / "mutation.md")
     assert tool.main(["--table", "--check"]) == 1
     err = capsys.readouterr().err
@@ -138,14 +147,27 @@ def test_check_names_each_shortfall(tmp_path, monkeypatch, capsys):
     assert "answers/select.py: 88.9 % killed, under 90 %" in err and "answers/select.py: 1 mutants no selected test" in err
     assert "answers/health.py" not in err
     row["answers/select.py"] = tool.Row("answers/select.py", mutants=10, killed=9, other=1).__dict__
-    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": [], "source_sha256": f"sha-of-{k}"} for k, v in row.items()}))
     monkeypatch.setattr(tool, "TABLE", tmp_path / "mutation.md")
     assert tool.main(["--table", "--check"]) == 1
     assert "answers/select.py: 1 mutants not run to a verdict (a run stopped early)" in capsys.readouterr().err
     row["answers/select.py"] = tool.Row("answers/select.py", mutants=10, killed=10).__dict__
     row["answers/types.py"] = tool.Row("answers/types.py", mutants=3, killed=2, equivalent=1).__dict__
-    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": []} for k, v in row.items()}))
+    results.write_text(__import__("json").dumps({k: {"row": v, "survivors": [], "source_sha256": f"sha-of-{k}"} for k, v in row.items()}))
     assert tool.main(["--table", "--check"]) == 0
+    capsys.readouterr()
+    stored = __import__("json").loads(results.read_text())
+    stored["answers/health.py"]["source_sha256"] = "sha-of-an-older-health.py"
+    del stored["answers/types.py"]["source_sha256"]
+    stored["answers/types.py"]["date"] = "2026-11-30"
+    results.write_text(__import__("json").dumps(stored))
+    assert tool.main(["--table", "--check"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "mutmut_run: answers/health.py: its source changed since it was measured on ? (make mutate MODULE=answers/health.py)",
+        "mutmut_run: answers/types.py: measured before the source's sha256 was recorded, so whether the figures are this "
+        "source's is not known (make mutate MODULE=answers/types.py)",
+    ]
 
 
 def test_weekly_workflow_runs_make_mutate_and_publishes_the_report():
@@ -211,3 +233,36 @@ def test_the_table_reads_without_mutmut_installed(monkeypatch):
 
     monkeypatch.setattr(tool.importlib.metadata, "version", missing)
     assert tool.mutmut_version() == "not installed"
+
+
+def test_stale_runs_only_the_modules_whose_figures_are_not_this_source(tmp_path, monkeypatch, capsys):
+    import json
+
+    tool = _tool()
+    results = tmp_path / "results.json"
+    monkeypatch.setattr(tool, "RESULTS", results)
+    monkeypatch.setattr(tool, "TABLE", tmp_path / "mutation.md")
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path / "scratch")
+    monkeypatch.setattr(tool, "CORE", ("answers/health.py", "answers/select.py", "answers/types.py", "answers/routing.py"))
+    monkeypatch.setattr(tool, "_source_hash", lambda module: f"sha-of-{module}")
+    row = lambda m: tool.Row(m, mutants=1, killed=1).__dict__  # noqa: E731
+    results.write_text(json.dumps({
+        "answers/health.py": {"row": row("answers/health.py"), "survivors": [], "source_sha256": "sha-of-answers/health.py"},
+        "answers/select.py": {"row": row("answers/select.py"), "survivors": [], "source_sha256": "older"},
+        "answers/types.py": {"row": row("answers/types.py"), "survivors": []},
+    }))
+    ran: list[str] = []
+
+    def run(module, jobs, t):
+        ran.append(module)
+        tool._work(module).mkdir(parents=True)
+        (tool._work(module) / tool.SOURCE_HASH).write_text(f"sha-of-{module}")
+        return tool.Row(module, mutants=1, killed=1), []
+
+    monkeypatch.setattr(tool, "run_module", run)
+    monkeypatch.setattr(tool, "_mutate_tool", lambda: None)
+    assert tool.main(["--stale", "--check"]) == 0
+    assert ran == ["answers/select.py", "answers/types.py", "answers/routing.py"]  # the core's order
+    assert "3 module(s) never measured or measured on another source" in capsys.readouterr().out
+    ran.clear()
+    assert tool.main(["--stale"]) == 0 and ran == []
