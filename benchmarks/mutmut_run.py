@@ -329,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         for module in chosen:
             run = rerun_survivors if args.survivors_only else run_module
             row, survivors = run(module, args.jobs, tool)
+            if RESULTS.exists():  # another run (another module) may have written its row meanwhile: keep it
+                stored = json.loads(RESULTS.read_text())
             stored[module] = {"row": row.__dict__, "survivors": survivors,
                               "date": dt.date.today().isoformat(),
                               "mutmut": mutmut_version(),
