@@ -25,6 +25,7 @@ written to docs/mutation.md with the date and mutmut's version. A benchmark, not
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import hashlib
 import importlib.metadata
@@ -148,9 +149,42 @@ def _run_mutmut(work: Path, module: str, jobs: int, names: list[str]) -> None:
         raise SystemExit(f"mutmut_run: {module}: the tests fail before any mutant runs, in {work}:\n{tail}")
 
 
+#: In each scratch folder while a run uses it: the PID of that run (another run of the module is refused).
+RUN_PID = "run.pid"
+
+
+def _refuse_if_in_use(module: str, work: Path) -> None:
+    pid_file = work / RUN_PID
+    try:
+        pid = int(pid_file.read_text())
+    except (OSError, ValueError):
+        return
+    if pid == os.getpid():
+        return
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return  # a run that died: its folder is free
+    except PermissionError:
+        pass
+    raise SystemExit(f"mutmut_run: {module}: another run (PID {pid}) is using {work}; wait for it or stop it")
+
+
+@contextlib.contextmanager
+def _in_use(module: str, work: Path):
+    """Mark ``work`` as used by this process for the length of a run."""
+    _refuse_if_in_use(module, work)
+    (work / RUN_PID).write_text(str(os.getpid()))
+    try:
+        yield
+    finally:
+        (work / RUN_PID).unlink(missing_ok=True)
+
+
 def prepare(module: str, tests: list[str]) -> Path:
     """The scratch folder for one module: src -> constructs, the tests, a pyproject.toml for mutmut."""
     work = _work(module)
+    _refuse_if_in_use(module, work)
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
@@ -190,6 +224,7 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     in the last run of ``module``, against the tests as they are now; the other verdicts stand. Refused when the module's source changed since that run
     (mutant names would no longer match): run it in full then."""
     work = _work(module)
+    _refuse_if_in_use(module, work)
     meta = _meta(work, module)
     if not meta.exists():
         raise SystemExit(f"mutmut_run: {module}: no earlier run in {work}: run `make mutate MODULE={module}` first")
@@ -204,7 +239,8 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     _write_config(work, module, selected_tests(module, tool))
     if names:
-        _run_mutmut(work, module, jobs, names)
+        with _in_use(module, work):
+            _run_mutmut(work, module, jobs, names)
     data = json.loads(meta.read_text())
     after = data["exit_code_by_key"]
     # a named run resets the verdicts of the mutants it did not run: the earlier ones stand for those
@@ -255,7 +291,8 @@ def selected_tests(module: str, tool) -> list[str]:
 
 def run_module(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     work = prepare(module, selected_tests(module, tool))
-    _run_mutmut(work, module, jobs, [])
+    with _in_use(module, work):
+        _run_mutmut(work, module, jobs, [])
     return _counts(work, module, equivalent())
 
 

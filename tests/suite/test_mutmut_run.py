@@ -266,3 +266,28 @@ def test_stale_runs_only_the_modules_whose_figures_are_not_this_source(tmp_path,
     assert "3 module(s) never measured or measured on another source" in capsys.readouterr().out
     ran.clear()
     assert tool.main(["--stale"]) == 0 and ran == []
+
+
+def test_a_module_folder_in_use_by_another_run_is_refused_and_a_dead_run_frees_it(tmp_path, monkeypatch):
+    import subprocess
+
+    tool = _tool()
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path)
+    module = "answers/health.py"
+    work = tool.prepare(module, ["tests/answers"])
+    other = subprocess.Popen(["sleep", "30"])
+    try:
+        (work / tool.RUN_PID).write_text(str(other.pid))
+        with pytest.raises(SystemExit, match=rf"answers/health.py: another run \(PID {other.pid}\) is using .*"):
+            tool.prepare(module, ["tests/answers"])
+        fake = type("T", (), {"tests_for": staticmethod(lambda m: ["tests/answers"])})
+        with pytest.raises(SystemExit, match="another run"):
+            tool.rerun_survivors(module, 1, fake)
+        assert (work / tool.SOURCE_HASH).exists(), "the folder in use was left as it was"
+    finally:
+        other.kill()
+        other.wait(timeout=10)
+    work = tool.prepare(module, ["tests/answers"])  # that run is gone: the folder is free
+    with tool._in_use(module, work):
+        assert (work / tool.RUN_PID).read_text() == str(__import__("os").getpid())
+    assert not (work / tool.RUN_PID).exists()
