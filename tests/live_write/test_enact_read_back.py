@@ -9,7 +9,7 @@ import dataclasses
 
 import botocore.exceptions
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import edge_origin.live.enact as enact_module
@@ -172,6 +172,7 @@ _EDITS = {
 
 
 @settings(max_examples=40, deadline=None)
+@example(count=4, edits=["drop", "drop", "TTL", "HealthCheckId"], extras=2)  # each note lists two or more
 @given(count=st.integers(2, 4), edits=st.lists(st.sampled_from(["keep", "drop", *_EDITS]), min_size=4, max_size=4),
        extras=st.integers(0, 2))
 def test_read_back_names_exactly_the_sets_that_depart_from_the_plan(count, edits, extras):
