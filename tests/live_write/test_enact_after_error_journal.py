@@ -221,3 +221,32 @@ def test_clean_up_reads_no_zone_when_nothing_interferes():
     result = enact(client, make_plan(zone_id, 3, IPS[2:4]), FULL)
     assert len(result.health_checks_deleted) == 2 and client.after.get("get_hosted_zone", 0) == 0
     assert client.after["list_resource_record_sets"] >= 2  # the read-back and the clean-up's still-live check
+
+
+def test_a_clean_up_that_cannot_list_the_checks_says_so_and_the_plan_stands():
+    r53, zone_id = strict_zone()
+    for gen in (1, 2):
+        enact(r53, make_plan(zone_id, gen, IPS[gen - 1:gen + 1]), KEEP)
+
+    def denied():
+        raise r53._error("AccessDenied", "not allowed to list health checks", "ListHealthChecks", 403)
+
+    result = enact(Hooked(r53, on_call={"get_paginator": denied}), make_plan(zone_id, 3, IPS[2:4]), FULL)
+    assert result.status == "applied" and result.read_back == "matches" and result.health_checks_deleted == []
+    assert result.notes[-1] == ("unused health checks not cleaned (AccessDenied: not allowed to list health checks); "
+                                "the plan is applied")
+    assert len(unused_owned(r53, NAME)) == 2
+
+
+def test_a_stop_during_the_read_back_of_an_applied_batch_says_applied(tmp_path, monkeypatch):
+    """The drill signals at the read-back after a batch that was answered: the stop is reported with what
+    the read-back after it found (the batch is live, its change id known)."""
+    from edge_origin.live import steps
+    from tests.live_write.test_enact_interrupt_notes import _drill
+
+    r53, zone_id = _live()
+    monkeypatch.setattr(steps, "_counts", {})  # "#1": the first read-back of this run, not the one after the stop
+    exc = _drill(monkeypatch, "during-read-back#1", lambda: enact(r53, make_plan(zone_id, 2, IPS[1:3]), FULL))
+    assert exc.outcome == "applied" and exc.change_id.startswith("/change/")
+    assert str(exc).startswith("interrupted (KeyboardInterrupt) after the batch may have been sent; read back: applied: "
+                               f"generation 2 of this plan is live (change {exc.change_id})")
