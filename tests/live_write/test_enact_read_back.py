@@ -204,3 +204,18 @@ def test_read_back_names_exactly_the_sets_that_depart_from_the_plan(count, edits
     if differ:
         expected.append(f"read back: record sets that differ from the plan: {', '.join(sorted(differ))}")
     assert read_back(dataclasses.replace(fresh, records=records), prepared) == expected
+
+
+def test_a_record_set_without_a_set_identifier_is_named_simple_with_its_type():
+    """Beside the plan's multivalue A records the name holds a simple AAAA record (Route 53 allows it: another
+    type): the read-back names it "(simple) (AAAA)"."""
+    r53, zone_id = strict_zone()
+    enact(r53, make_plan(zone_id, 1, INCIDENT_IPS[:2]), FULL)
+    plan = make_plan(zone_id, 2, INCIDENT_IPS[:2])
+    prepared = prepare(r53, plan, FULL)
+    enact(r53, plan, FULL)
+    fresh = read_name(r53, zone_id, NAME)
+    simple = {"Name": NAME + ".", "Type": "AAAA", "TTL": 60, "ResourceRecords": [{"Value": "2001:db8::7"}]}
+    assert read_back(dataclasses.replace(fresh, records=[*fresh.records, simple]), prepared) == [
+        f"read back: {NAME}. also holds record sets this plan does not: (simple) (AAAA) "
+        "(another writer's batch landed beside this one; Route 53 refuses that, moto does not)"]
