@@ -142,3 +142,41 @@ def test_strict_route53_accepts_az_affinity_and_answers_a_public_resolver_from_g
     else:
         pool = case["ips"] if len(case["ips"]) >= 2 else sorted({*(case["ips"] or ["192.0.2.201"]), "192.0.2.202"})
         assert data == sorted(pool)
+
+
+def test_the_no_answer_error_names_this_names_record_set_not_another_in_the_zone() -> None:
+    """Another name's record set comes first in the zone: the error still points at the origin's own set."""
+    template = {"Resources": {
+        "Another": {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": "a.example.com", "Type": "A", "TTL": 60, "ResourceRecords": ["192.0.2.99"]}},
+        "Dist": _distribution(),
+        "Loc0": _record(ORIGIN, AZ_IDS[0], _az(LOCATIONS[0]), TTL=60, ResourceRecords=["192.0.2.1"]),
+    }}
+    errors = [f for f in _dns1(template) if f.severity is Severity.ERROR]
+    assert [(f.resource, "no answer" in f.message) for f in errors] == [("Loc0", True)]
+
+
+def test_located_aliases_count_as_the_addresses_the_name_has() -> None:
+    """Each located set aliases its own balancer: the Global set's one address is one of three targets."""
+    resources: dict[str, Any] = {"Dist": _distribution()}
+    for i, loc in enumerate(LOCATIONS[:2]):
+        resources[f"Loc{i}"] = _record(ORIGIN, loc[1], _az(loc), AliasTarget={
+            "DNSName": f"nlb-{i}-0123456789.elb.us-east-1.amazonaws.com", "HostedZoneId": "Z26RNL4JYFTOTI",
+            "EvaluateTargetHealth": True})
+    resources["Global"] = _record(ORIGIN, "global", GLOBAL, TTL=60, ResourceRecords=["192.0.2.200"])
+    errors = [f for f in _dns1({"Resources": resources}) if f.severity is Severity.ERROR]
+    assert len(errors) == 1 and errors[0].resource == "Global"
+    assert "holds one address (192.0.2.200)" in errors[0].message and "while the name has 3" in errors[0].message
+
+
+def test_records_that_mix_policies_get_no_no_answer_error_of_one_policy() -> None:
+    """AZ-affinity sets beside a weighted one: Route 53 refuses the mix (EO-DNS5 says so); DNS1 does not judge
+    the AZ-affinity part alone as "no answer"."""
+    template = {"Resources": {
+        "Dist": _distribution(),
+        "Loc0": _record(ORIGIN, AZ_IDS[0], _az(LOCATIONS[0]), TTL=60, ResourceRecords=["192.0.2.1"]),
+        "Weighted": _record(ORIGIN, "w", {"Weight": 1}, TTL=60, ResourceRecords=["192.0.2.2"]),
+    }}
+    found = run_rules(TemplateModel.from_templates({"S": template}))
+    assert not [f for f in found if f.rule == "EO-DNS1" and "no answer" in f.message]
+    assert any(f.rule == "EO-DNS5" for f in found)
