@@ -36,6 +36,31 @@ def test_a_deploy_time_key_in_the_load_balancer_attributes_is_not_judged_whole()
     )]
 
 
+def _second_name(body: dict[str, Any]) -> None:
+    """A second name publishes the same EIPs, a second origin of the distribution."""
+    resources = body["Resources"]
+    for rid in ("RecordA", "RecordB"):
+        record = copy.deepcopy(resources[rid])
+        record["Properties"]["Name"] = "p.example.com"
+        resources["P" + rid] = record
+    origin = copy.deepcopy(resources["Dist"]["Properties"]["DistributionConfig"]["Origins"][0])
+    origin.update(Id="p", DomainName="p.example.com.")
+    resources["Dist"]["Properties"]["DistributionConfig"]["Origins"].append(origin)
+
+
+def test_a_deploy_time_key_is_not_judged_once_for_each_origin_name_publishing_the_eips() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    _second_name(body)
+    body["Parameters"] = {"ShiftKey": {"Type": "String"}}
+    _lb_attrs(body)[1]["Key"] = {"Ref": "ShiftKey"}
+    subjects = [m.split(": [", 1)[0] for *_, m, _fix in _whole(body)]
+    assert subjects == [
+        "not judged: NLB Nlb LoadBalancerAttributes (gRPC origin o.example.com publishes its EIPs)",
+        "not judged: NLB Nlb LoadBalancerAttributes (long-lived origin p.example.com (CloudFront origin on NLBs) publishes "
+        "its EIPs)",
+    ]
+
+
 def test_a_deploy_time_value_is_not_judged_once_for_each_origin_name_publishing_the_eips() -> None:
     body = _body("eo-nlb4-quiet.yaml")
     resources = body["Resources"]
