@@ -233,7 +233,8 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
         raise SystemExit(f"mutmut_run: {module}: the source changed since its last full run (or that run is too old "
                          f"to tell): run `make mutate MODULE={module}`")
     before = json.loads(meta.read_text())["exit_code_by_key"]
-    names = [k for k, v in before.items() if v in (0, 33, None)]  # None: not run to a verdict
+    known = equivalent()  # an equivalent mutant survives every test by definition: not run again
+    names = [k for k, v in before.items() if v in (0, 33, None) and k not in known]  # None: not run to a verdict
     tests_now = work / "mutants" / "tests"
     shutil.rmtree(tests_now)
     shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))

@@ -214,10 +214,13 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
         return type("P", (), {"stdout": out, "returncode": 0})()
 
     monkeypatch.setattr(tool.subprocess, "run", run)
+    monkeypatch.setattr(tool, "equivalent", lambda: {"m.x__a__mutmut_5": "listed with why"})
+    meta.write_text(json.dumps({"exit_code_by_key": {**keys, "m.x__a__mutmut_5": 0}}))
     row, survivors = tool.rerun_survivors(module, 1, fake)
-    assert ran == [["m.x__a__mutmut_2", "m.x__a__mutmut_3", "m.x__a__mutmut_4"]]
+    assert ran == [["m.x__a__mutmut_2", "m.x__a__mutmut_3", "m.x__a__mutmut_4"]]  # not the listed equivalent 5
     assert json.loads(meta.read_text())["exit_code_by_key"] == {"m.x__a__mutmut_1": 1, "m.x__a__mutmut_2": 1,
-                                                                "m.x__a__mutmut_3": 33, "m.x__a__mutmut_4": 1}
+                                                                "m.x__a__mutmut_3": 33, "m.x__a__mutmut_4": 1,
+                                                                "m.x__a__mutmut_5": 0}
     assert (row.killed, row.no_tests) == (3, 1)
     (work / tool.SOURCE_HASH).write_text("0" * 64)  # the source changed since
     with pytest.raises(SystemExit, match="answers/health.py: the source changed since its last full run"):
