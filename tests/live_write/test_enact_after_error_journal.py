@@ -250,3 +250,103 @@ def test_a_stop_during_the_read_back_of_an_applied_batch_says_applied(tmp_path, 
     assert exc.outcome == "applied" and exc.change_id.startswith("/change/")
     assert str(exc).startswith("interrupted (KeyboardInterrupt) after the batch may have been sent; read back: applied: "
                                f"generation 2 of this plan is live (change {exc.change_id})")
+
+
+def test_a_batch_refused_after_enact_looked_is_journaled_not_applied_with_the_message(tmp_path):
+    r53, zone_id = _live()
+    plan = make_plan(zone_id, 2, IPS[1:3])
+    store = PlanStore(tmp_path / "store")
+
+    def protect(_prepared):
+        r53.create_resource_record_set_protections(HostedZoneId=zone_id, Protections=[{"RecordName": NAME, "RecordType": "A"}])
+
+    with pytest.raises(EnactFailed) as exc:
+        enact(r53, plan, FULL, after_read=protect, journal=store.journal(plan))
+    entry = store.state(NAME, 2)
+    assert (entry["state"], entry["notes"]) == ("not-applied", [str(exc.value)])
+
+
+def test_an_outcome_enact_cannot_tell_is_journaled_unknown_with_the_message(tmp_path):
+    r53, zone_id = _live()
+    plan = make_plan(zone_id, 2, IPS[1:3])
+    store = PlanStore(tmp_path / "store")
+
+    def outsider(_prepared):
+        r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+            "Name": NAME, "Type": "A", "SetIdentifier": "outsider", "MultiValueAnswer": True, "TTL": 60,
+            "ResourceRecords": [{"Value": "198.51.100.7"}]}}]})
+        r53.create_resource_record_set_protections(HostedZoneId=zone_id, Protections=[{"RecordName": NAME, "RecordType": "A"}])
+
+    with pytest.raises(OutcomeUnknown) as exc:
+        enact(r53, plan, FULL, after_read=outsider, journal=store.journal(plan))
+    entry = store.state(NAME, 2)
+    assert (entry["state"], entry["notes"]) == ("unknown", [str(exc.value)])
+
+
+def test_the_change_history_is_searched_from_the_utc_time_the_batch_was_sent(monkeypatch):
+    """On a machine whose clock is set to Tokyo time the batch's send time is still taken in UTC: a local
+    time would search the history nine hours ahead and miss the batch that landed."""
+    import time
+
+    r53, zone_id = _live()
+    r53.update_hosted_zone_tier(HostedZoneId=zone_id, HostedZoneTier="ADVANCED")
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    try:
+        client = Faults().server_error_after_apply("ChangeResourceRecordSets", times=None).attach(r53)
+        result = enact(client, make_plan(zone_id, 2, IPS[1:3]), FULL)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+    assert result.status == "applied" and result.change_id is not None
+    assert any("Route 53's change history holds it" in n for n in result.notes), result.notes
+
+
+def _references(r53) -> list[str]:
+    return sorted(hc["CallerReference"] for hc in r53.list_health_checks(MaxItems="1000")["HealthChecks"])
+
+
+@pytest.mark.parametrize(("generation", "suffix"), [(1, "-1"), (35, "-z"), (36, "-10"), (1297, "-101")])
+def test_a_new_checks_caller_reference_ends_with_its_generation_in_base_36(generation, suffix):
+    r53, zone_id = strict_zone()
+    enact(r53, make_plan(zone_id, generation, IPS[:1]), KEEP)
+    [reference] = _references(r53)
+    assert reference.startswith("edge-origin-") and reference.endswith(suffix)
+    assert len(reference) == len("edge-origin-") + 32 + len(suffix)
+
+
+def test_a_check_created_after_a_lost_race_gets_a_reference_of_its_own_attempt():
+    """A planned check was deleted while the plan waited: planning again creates the missing one with the
+    attempt added ("-2"), so it never collides with the reference Route 53 saw first."""
+    r53, zone_id = _live()
+    before = set(_references(r53))
+    client = Hooked(r53, before_batch=_delete_a_planned_check(r53))
+    result = enact(client, make_plan(zone_id, 2, IPS[1:3]), KEEP)
+    assert result.status == "applied" and result.attempts == 2
+    new = [ref for ref in _references(r53) if ref not in before]
+    assert new and all(ref.endswith(("-2", "-2-2")) for ref in new), new
+    assert any(ref.endswith("-2-2") for ref in new), new
+
+
+def test_a_reference_route_53_keeps_for_a_deleted_check_is_a_lost_race_planned_again():
+    """Route 53 never takes the CallerReference of a deleted check again (HealthCheckAlreadyExists): a check
+    made and deleted with the reference enact is about to use makes enact plan again with a fresh one."""
+    from edge_origin.live.enact import creation_reference
+
+    r53, zone_id = _live()
+    plan = make_plan(zone_id, 2, IPS[1:3])
+
+    taken: list[str] = []
+
+    def take_the_reference(_prepared):  # once: the attempt after the lost race is left alone
+        if taken:
+            return
+        record = next(r for r in plan.records if r.ip == IPS[2])
+        made = r53.create_health_check(CallerReference=creation_reference(plan, record), HealthCheckConfig={
+            "Type": "TCP", "IPAddress": record.ip, "Port": 443})
+        r53.delete_health_check(HealthCheckId=made["HealthCheck"]["Id"])
+        taken.append(made["HealthCheck"]["Id"])
+
+    result = enact(r53, plan, KEEP, after_read=take_the_reference)
+    assert result.status == "applied" and result.attempts == 2
+    assert result.notes[-1].startswith("planned again 1 time(s) from fresh reads")
