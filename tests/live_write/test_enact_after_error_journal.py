@@ -349,4 +349,21 @@ def test_a_reference_route_53_keeps_for_a_deleted_check_is_a_lost_race_planned_a
 
     result = enact(r53, plan, KEEP, after_read=take_the_reference)
     assert result.status == "applied" and result.attempts == 2
-    assert result.notes[-1].startswith("planned again 1 time(s) from fresh reads")
+    assert result.notes[-1] == "planned again 1 time(s) from fresh reads (generation 1 was applied while this plan waited)"
+
+
+def test_new_checks_that_come_up_unhealthy_are_refused_without_planning_again():
+    """Every new check reports unhealthy: a refusal on the first attempt (no check was deleted, so there is
+    no race to plan again for)."""
+    from edge_origin.live.enact import Refusal as Refused
+    from edge_origin.testing.route53 import StrictRoute53
+
+    r53 = StrictRoute53(new_health_checks_healthy=False)
+    zone_id = r53.create_hosted_zone(Name="example.com", CallerReference="z")["HostedZone"]["Id"].split("/")[-1]
+    attempts: list[int] = []
+    with pytest.raises(Refused) as exc:
+        enact(r53, make_plan(zone_id, 1, IPS[:2]), FULL, after_read=lambda _p: attempts.append(1))
+    assert r53.calls["ListHealthChecks"] == 1  # planned once: the checks listed once, not again to plan again
+    assert str(exc.value) == ("no record of plan generation 1 is healthy now (Route 53 health checks): refusing to move "
+                              f"{NAME}. onto them")
+    assert attempts == [1] and r53.batches_applied == 0
