@@ -71,6 +71,20 @@ def _live(generation: int = 1, ips: list[str] | None = None):
     return r53, zone_id
 
 
+def _protect(r53, zone_id):
+    r53.create_resource_record_set_protections(HostedZoneId=zone_id, Protections=[{"RecordName": NAME, "RecordType": "A"}])
+
+
+def _outsider(r53, zone_id):
+    """An ``after_read`` hook: an outsider adds a record set of the name and protects it."""
+    def outsider(_prepared):
+        r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
+            "Name": NAME, "Type": "A", "SetIdentifier": "outsider", "MultiValueAnswer": True, "TTL": 60,
+            "ResourceRecords": [{"Value": "198.51.100.7"}]}}]})
+        _protect(r53, zone_id)
+    return outsider
+
+
 def _delete_a_planned_check(r53):
     def delete(params):
         created = [c["ResourceRecordSet"]["HealthCheckId"] for c in params["ChangeBatch"]["Changes"]
@@ -124,14 +138,8 @@ def test_history_says_not_applied_and_the_name_changed_meanwhile_is_a_failure_na
     r53, zone_id = _live()
     r53.update_hosted_zone_tier(HostedZoneId=zone_id, HostedZoneTier="ADVANCED")
 
-    def outsider(_prepared):
-        r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
-            "Name": NAME, "Type": "A", "SetIdentifier": "outsider", "MultiValueAnswer": True, "TTL": 60,
-            "ResourceRecords": [{"Value": "198.51.100.7"}]}}]})
-        r53.create_resource_record_set_protections(HostedZoneId=zone_id, Protections=[{"RecordName": NAME, "RecordType": "A"}])
-
     with pytest.raises(EnactFailed) as exc:
-        enact(r53, make_plan(zone_id, 2, IPS[1:3]), FULL, after_read=outsider)
+        enact(r53, make_plan(zone_id, 2, IPS[1:3]), FULL, after_read=_outsider(r53, zone_id))
     assert type(exc.value) is EnactFailed
     assert str(exc.value) == (
         f"change_resource_record_sets failed (InvalidChangeBatch: [Tried to delete resource record set [name='{NAME}.', "
@@ -257,11 +265,8 @@ def test_a_batch_refused_after_enact_looked_is_journaled_not_applied_with_the_me
     plan = make_plan(zone_id, 2, IPS[1:3])
     store = PlanStore(tmp_path / "store")
 
-    def protect(_prepared):
-        r53.create_resource_record_set_protections(HostedZoneId=zone_id, Protections=[{"RecordName": NAME, "RecordType": "A"}])
-
     with pytest.raises(EnactFailed) as exc:
-        enact(r53, plan, FULL, after_read=protect, journal=store.journal(plan))
+        enact(r53, plan, FULL, after_read=lambda _p: _protect(r53, zone_id), journal=store.journal(plan))
     entry = store.state(NAME, 2)
     assert (entry["state"], entry["notes"]) == ("not-applied", [str(exc.value)])
 
@@ -271,14 +276,8 @@ def test_an_outcome_enact_cannot_tell_is_journaled_unknown_with_the_message(tmp_
     plan = make_plan(zone_id, 2, IPS[1:3])
     store = PlanStore(tmp_path / "store")
 
-    def outsider(_prepared):
-        r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [{"Action": "CREATE", "ResourceRecordSet": {
-            "Name": NAME, "Type": "A", "SetIdentifier": "outsider", "MultiValueAnswer": True, "TTL": 60,
-            "ResourceRecords": [{"Value": "198.51.100.7"}]}}]})
-        r53.create_resource_record_set_protections(HostedZoneId=zone_id, Protections=[{"RecordName": NAME, "RecordType": "A"}])
-
     with pytest.raises(OutcomeUnknown) as exc:
-        enact(r53, plan, FULL, after_read=outsider, journal=store.journal(plan))
+        enact(r53, plan, FULL, after_read=_outsider(r53, zone_id), journal=store.journal(plan))
     entry = store.state(NAME, 2)
     assert (entry["state"], entry["notes"]) == ("unknown", [str(exc.value)])
 

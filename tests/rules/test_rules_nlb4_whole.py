@@ -63,14 +63,7 @@ def test_a_deploy_time_key_is_not_judged_once_for_each_origin_name_publishing_th
 
 def test_a_deploy_time_value_is_not_judged_once_for_each_origin_name_publishing_the_eips() -> None:
     body = _body("eo-nlb4-quiet.yaml")
-    resources = body["Resources"]
-    for rid in ("RecordA", "RecordB"):  # a second name publishes the same EIPs, a second origin of the distribution
-        record = copy.deepcopy(resources[rid])
-        record["Properties"]["Name"] = "p.example.com"
-        resources["P" + rid] = record
-    origin = copy.deepcopy(resources["Dist"]["Properties"]["DistributionConfig"]["Origins"][0])
-    origin.update(Id="p", DomainName="p.example.com.")
-    resources["Dist"]["Properties"]["DistributionConfig"]["Origins"].append(origin)
+    _second_name(body)
     body["Parameters"] = {"Shift": {"Type": "String"}}
     _lb_attrs(body)[1]["Value"] = {"Ref": "Shift"}
     head = ("EO-NLB4", Severity.WARNING, "Nlb", "S.template.json", "S", "S/Nlb/Resource")
