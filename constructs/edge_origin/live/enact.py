@@ -848,7 +848,8 @@ def _send_and_settle(client: Any, prepared: Prepared, options: EnactOptions, res
             _record(journal, "unknown", [str(unknown)])
             raise
         except _LostRace as race:
-            _record(journal, "not-applied", [f"another writer's generation {race.fresh.live_generation} landed: {race.cause}"])
+            landed = race.landed(prepared.live.live_generation)
+            _record(journal, "not-applied", [race.cause if landed is None else f"another writer's generation {landed} landed: {race.cause}"])
             raise
         _record(journal, "applied", settled.notes)
         _clean_health_checks(client, prepared, options, settled)
@@ -970,7 +971,7 @@ def _after_error(client: Any, prepared: Prepared, result: EnactResult, exc: Base
         _read_back(client, prepared, result, fresh)
         return result
     if verdict == "not-applied" and code == "NoSuchHealthCheck":
-        raise _LostRace(cause, fresh)  # a check deleted between planning and sending: plan again
+        raise _LostRace(f"a health check of this plan was deleted while it waited ({cause})", fresh)  # plan again
     if verdict == "not-applied":
         if code in REFUSED_BATCH_CODES or not transient:
             raise EnactFailed(f"Route 53 refused the batch: {cause} (re-read: the name holds the state read before; nothing changed)") from None
@@ -1054,6 +1055,12 @@ class _LostRace(Exception):
         self.notes: list[str] = []  # what the attempt that lost has to say (--unprotect: the protections' note)
         super().__init__(cause)
 
+    def landed(self, read_generation: int) -> int | None:
+        """The generation another writer applied while this plan waited; None when the live generation is
+        still the one read before (the race was a health check deleted meanwhile: :attr:`cause` says so)."""
+        live = self.fresh.live_generation
+        return None if live == read_generation else live
+
 
 def wait_insync(client: Any, info: dict[str, Any], wait_s: float, *,
                 sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic) -> bool:
@@ -1128,7 +1135,8 @@ def _enact(client: Any, plan: Plan, options: EnactOptions | None, *, sleep: Call
             fresh = race.fresh
             if plan.generation <= fresh.live_generation:
                 raise StalePlan(fresh.live_generation) from None
-            last_race = f"generation {fresh.live_generation} was applied while this plan waited"
+            landed = race.landed(prepared.live.live_generation)
+            last_race = race.cause if landed is None else f"generation {landed} was applied while this plan waited"
             if attempts > options.retries:
                 raise Refusal(f"lost {attempts} races in a row ({last_race}); not retrying further") from None
             continue
