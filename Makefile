@@ -58,10 +58,12 @@ flake: setup
 MODULE ?=
 JOBS ?= 2
 ## `make mutate STALE=1`: only the modules never measured or measured on another version of their source.
+## `make mutate MODULE=... CHANGED=1`: after a change to the module, only the mutants of the functions whose text changed.
 SURVIVORS ?=
 STALE ?=
+CHANGED ?=
 mutate: setup
-	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS) $(if $(SURVIVORS),--survivors-only) $(if $(STALE),--stale)
+	$(BIN)/python benchmarks/mutmut_run.py $(MODULE) --jobs $(JOBS) $(if $(SURVIVORS),--survivors-only) $(if $(STALE),--stale) $(if $(CHANGED),--changed)
 
 ## The wheel and the sdist in dist/, checked by twine (long description, metadata).
 dist: setup

@@ -2,6 +2,8 @@
 
     make mutate                                   # every module of the judgment core (long)
     make mutate MODULE=answers/select.py          # one module (minutes)
+    make mutate MODULE=live/enact.py CHANGED=1    # after a change: only the changed functions' mutants again
+    make mutate MODULE=live/enact.py SURVIVORS=1  # only the survivors again, against today's tests
     python benchmarks/mutmut_run.py answers/select.py --jobs 2
     python benchmarks/mutmut_run.py --table       # the last results, no run
 
@@ -250,6 +252,39 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     return _counts(work, module, equivalent())
 
 
+#: In a scratch folder after ``--changed``: the source it was measured on before and the functions run again.
+INCREMENTAL = "incremental.json"
+
+
+def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
+    """After a change to ``module``'s source: run again, against the tests as they are now, only the mutants of the
+    functions whose text changed (and any new or never run), as mutmut 3 does by itself on a second run in the
+    same folder: it keeps a hash per function and resets the verdicts of a function whose hash changed
+    (mutmut/__main__.py ``create_mutants_for_file``). The verdicts of unchanged functions stand; the row records
+    which functions ran again (docs/mutation.md says so). Refused without an earlier run of the module."""
+    work = _work(module)
+    _refuse_if_in_use(module, work)
+    meta = _meta(work, module)
+    if not meta.exists():
+        raise SystemExit(f"mutmut_run: {module}: no earlier run in {work}: run `make mutate MODULE={module}` first")
+    recorded = (work / SOURCE_HASH).read_text().strip() if (work / SOURCE_HASH).exists() else None
+    before = json.loads(meta.read_text()).get("hash_by_function_name", {})
+    tests_now = work / "mutants" / "tests"
+    shutil.rmtree(tests_now, ignore_errors=True)
+    shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    _write_config(work, module, selected_tests(module, tool))
+    with _in_use(module, work):
+        _run_mutmut(work, module, jobs, [])
+    after = json.loads(meta.read_text()).get("hash_by_function_name", {})
+    changed = sorted(f for f in after if before.get(f) != after[f])
+    if recorded != _source_hash(module):
+        previous = json.loads((work / INCREMENTAL).read_text()) if (work / INCREMENTAL).exists() else {}
+        functions = sorted(set(previous.get("functions", [])) | set(changed)) if previous else changed
+        (work / INCREMENTAL).write_text(json.dumps({"from": previous.get("from", recorded), "functions": functions}))
+        (work / SOURCE_HASH).write_text(_source_hash(module))
+    return _counts(work, module, equivalent())
+
+
 def _counts(work: Path, module: str, known_equivalent: dict[str, str]) -> tuple[Row, list[str]]:
     """Read mutmut's per-mutant results (``mutmut results --all true``)."""
     proc = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=work,
@@ -322,6 +357,12 @@ def write_table(stored: dict[str, dict]) -> str:
                f"{total.mutants} mutants." if not below else
                f"Below 90 %, with untested mutants or not run to the end: {', '.join(below)}; all together "
                f"{total.score:.1f} %.")
+    for module, v in sorted(stored.items()):
+        if (inc := v.get("incremental")) is not None:
+            verdict += (f"\n{module}: after a change to its source, the mutants of {len(inc['functions'])} changed "
+                        f"function(s) ran again ({', '.join(inc['functions'])}); the other verdicts are from the run on "
+                        f"source {str(inc.get('from') or '?')[:12]} (mutmut keeps a verdict while its function's text "
+                        "is unchanged).\n")
     return ("Written by `make mutate` (benchmarks/mutmut_run.py, mutmut 3, non-slow tests). Score = (killed + "
             "timeout) / (killed + survived + timeout); equivalent mutants (docs/mutation-equivalent.txt) are left "
             f"out; \"no tests\" means no selected test reaches the mutant; \"not run\" counts mutants a stopped run left "
@@ -348,6 +389,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--survivors-only", action="store_true",
                         help="run again only the last run's survivors and the mutants a stopped run left, against the "
                              "tests as they are now (fast; refused when the source changed)")
+    parser.add_argument("--changed", action="store_true",
+                        help="after a change to the source: run again only the mutants of the functions whose text "
+                             "changed (mutmut's per-function hashes), against the tests as they are now; the other "
+                             "verdicts stand")
     parser.add_argument("--stale", action="store_true",
                         help="of the modules named (default: the judgment core), run only those never measured or "
                              "measured on another version of their source")
@@ -365,7 +410,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"mutmut_run: {len(chosen)} module(s) never measured or measured on another source: "
                   f"{', '.join(chosen) or 'none'}", flush=True)
         for module in chosen:
-            run = rerun_survivors if args.survivors_only else run_module
+            if args.survivors_only and args.changed:
+                parser.error("--survivors-only and --changed: one at a time (--changed first, then --survivors-only)")
+            run = rerun_survivors if args.survivors_only else rerun_changed if args.changed else run_module
             row, survivors = run(module, args.jobs, tool)
             if RESULTS.exists():  # another run (another module) may have written its row meanwhile: keep it
                 stored = json.loads(RESULTS.read_text())
@@ -373,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                               "date": dt.date.today().isoformat(),
                               "mutmut": mutmut_version(),
                               "source_sha256": (_work(module) / SOURCE_HASH).read_text().strip()}
+            if (_work(module) / INCREMENTAL).exists():  # verdicts kept from a run on an earlier source
+                stored[module]["incremental"] = json.loads((_work(module) / INCREMENTAL).read_text())
             print(f"{module}: {row.mutants} mutants, {row.killed} killed, {row.survived} survived, "
                   f"{row.equivalent} equivalent, {row.no_tests} no tests: {row.score:.1f} %", flush=True)
             RESULTS.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")

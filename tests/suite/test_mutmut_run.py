@@ -227,6 +227,45 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
         tool.rerun_survivors(module, 1, fake)
 
 
+def test_changed_reruns_only_the_changed_functions_and_says_so_in_the_table(tmp_path, monkeypatch):
+    import json
+
+    tool = _tool()
+    monkeypatch.setattr(tool, "SCRATCH", tmp_path)
+    module = "answers/health.py"
+    fake = type("T", (), {"tests_for": staticmethod(lambda m: ["tests/answers"])})
+    with pytest.raises(SystemExit, match="answers/health.py: no earlier run in .*: run `make mutate MODULE=answers/health.py` first"):
+        tool.rerun_changed(module, 1, fake)
+    work = tool.prepare(module, ["tests/answers"])
+    (work / tool.SOURCE_HASH).write_text("0" * 64)  # measured on an earlier source
+    meta = tool._meta(work, module)
+    meta.parent.mkdir(parents=True)
+    meta.write_text(json.dumps({"exit_code_by_key": {"m.x_a__mutmut_1": 1, "m.x_b__mutmut_1": 0},
+                                "hash_by_function_name": {"x_a": "h1", "x_b": "h2"}}))
+    ran: list[list[str]] = []
+
+    def run(cmd, **kw):
+        if "run" in cmd:  # mutmut: b's text changed, its mutant reset and run again (killed now); a's verdict stands
+            ran.append(cmd[cmd.index("--max-children") + 2:])
+            meta.write_text(json.dumps({"exit_code_by_key": {"m.x_a__mutmut_1": 1, "m.x_b__mutmut_1": 1},
+                                        "hash_by_function_name": {"x_a": "h1", "x_b": "h3"}}))
+            return type("P", (), {"stdout": "", "returncode": 0})()
+        out = "".join(f"    {k}: {'killed' if v == 1 else 'survived'}\n" for k, v in
+                      json.loads(meta.read_text())["exit_code_by_key"].items())
+        return type("P", (), {"stdout": out, "returncode": 0})()
+
+    monkeypatch.setattr(tool.subprocess, "run", run)
+    row, survivors = tool.rerun_changed(module, 1, fake)
+    assert ran == [[]]  # no names: mutmut runs every mutant without a verdict
+    assert (row.killed, row.survived, survivors) == (2, 0, [])
+    assert (work / tool.SOURCE_HASH).read_text() == tool._source_hash(module)
+    assert json.loads((work / tool.INCREMENTAL).read_text()) == {"from": "0" * 64, "functions": ["x_b"]}
+    stored = {module: {"row": row.__dict__, "survivors": [], "date": "2026-12-04", "mutmut": "3.8.1",
+                       "incremental": json.loads((work / tool.INCREMENTAL).read_text())}}
+    assert ("answers/health.py: after a change to its source, the mutants of 1 changed function(s) ran again (x_b); "
+            "the other verdicts are from the run on source 000000000000") in tool.write_table(stored)
+
+
 def test_the_table_reads_without_mutmut_installed(monkeypatch):
     # the floor wheel job runs the suite without the dev extra: the table and its rows still read
     tool = _tool()
