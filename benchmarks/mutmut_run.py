@@ -242,6 +242,7 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     _write_config(work, module, selected_tests(module, tool))
     if names:
+        _forget_test_map(work)
         with _in_use(module, work):
             _run_mutmut(work, module, jobs, names)
     data = json.loads(meta.read_text())
@@ -254,6 +255,13 @@ def rerun_survivors(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
 
 #: In a scratch folder after ``--changed``: the source it was measured on before and the functions run again.
 INCREMENTAL = "incremental.json"
+
+
+def _forget_test_map(work: Path) -> None:
+    """Make mutmut map tests to functions again before a re-run. It keeps which tests reach which function from
+    its first run and adds only new test names: a test changed since (now reaching a function it did not) or a
+    function added since (its mutants then have "no tests") would be missed. The verdicts are kept."""
+    (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
 
 
 def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
@@ -273,6 +281,7 @@ def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     shutil.rmtree(tests_now, ignore_errors=True)
     shutil.copytree(REPO / "tests", tests_now, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     _write_config(work, module, selected_tests(module, tool))
+    _forget_test_map(work)
     with _in_use(module, work):
         _run_mutmut(work, module, jobs, [])
     after = json.loads(meta.read_text()).get("hash_by_function_name", {})

@@ -242,11 +242,14 @@ def test_changed_reruns_only_the_changed_functions_and_says_so_in_the_table(tmp_
     meta.parent.mkdir(parents=True)
     meta.write_text(json.dumps({"exit_code_by_key": {"m.x_a__mutmut_1": 1, "m.x_b__mutmut_1": 0},
                                 "hash_by_function_name": {"x_a": "h1", "x_b": "h2"}}))
+    stats = work / "mutants" / "mutmut-stats.json"
+    stats.write_text("{}")  # which tests reach which function, from the first run
     ran: list[list[str]] = []
 
     def run(cmd, **kw):
         if "run" in cmd:  # mutmut: b's text changed, its mutant reset and run again (killed now); a's verdict stands
             ran.append(cmd[cmd.index("--max-children") + 2:])
+            assert not stats.exists()  # tests mapped to functions again (a changed test, a new function)
             meta.write_text(json.dumps({"exit_code_by_key": {"m.x_a__mutmut_1": 1, "m.x_b__mutmut_1": 1},
                                         "hash_by_function_name": {"x_a": "h1", "x_b": "h3"}}))
             return type("P", (), {"stdout": "", "returncode": 0})()
