@@ -329,3 +329,54 @@ def test_a_dry_run_shows_a_new_check_in_place_of_a_reused_one_deleted_meanwhile(
                for c in result.change_batch["Changes"] if c["Action"] == "CREATE" and c["ResourceRecordSet"]["Type"] == "A"}
     assert created["nlb-203-0-113-10"] == "<created by enact: nlb-203-0-113-10>"
     assert not created["nlb-203-0-113-11"].startswith("<")
+
+
+def test_a_check_taken_up_again_carries_the_new_generation():
+    """Another enactor's clean-up deletes the checks of generations below the live one: a check a plan takes up
+    again (found by CallerReference) is re-tagged with that plan's generation before the batch."""
+    from edge_origin.live.health_owner import owned_checks
+
+    r53, zone_id = strict_zone()
+    enact(r53, make_plan(zone_id, 1, IPS[:2]), FULL)
+    enact(r53, make_plan(zone_id, 2, IPS[2:]), KEEP)
+    result = enact(r53, make_plan(zone_id, 3, IPS[:2]), FULL)
+    assert result.status == "applied" and result.health_checks_created == {}
+    in_use = {r["HealthCheckId"] for r in read_name(r53, zone_id, NAME).records}
+    assert {c.id: c.generation for c in owned_checks(r53, NAME) if c.id in in_use} == dict.fromkeys(in_use, 3)
+
+
+def test_an_already_live_plan_is_a_no_op_with_empty_lists():
+    r53, zone_id = strict_zone()
+    plan = make_plan(zone_id, 1, IPS[:2])
+    enact(r53, plan, FULL)
+    result = enact(r53, plan, FULL)
+    assert result.status == "no-op"
+    shown = result.to_json()
+    assert {k: shown[k] for k in ("health_checks_to_create", "added", "modified", "removed", "kept")} == {
+        "health_checks_to_create": [], "added": [], "modified": [], "removed": [], "kept": []}
+    assert shown["change_batch"]["Changes"] == []
+    assert result.notes == ["generation 1 is already live with the same digest: nothing to do"]
+
+
+def test_a_plan_giving_every_check_id_needs_no_health_check_listing():
+    """No record asks for a new check, so enact does not list the account's checks (an IAM policy without
+    route53:ListHealthChecks is enough)."""
+    r53, zone_id = strict_zone()
+    ids = {ip: r53.create_health_check(CallerReference=f"given-{ip}", HealthCheckConfig={
+        "Type": "TCP", "IPAddress": ip, "Port": 443})["HealthCheck"]["Id"] for ip in IPS[:2]}
+    client = Faults().deny("ListHealthChecks").attach(r53)
+    result = enact(client, make_plan(zone_id, 1, IPS[:2], health_check_ids=ids), FULL)
+    assert result.status == "applied" and result.health_checks_created == {}
+
+
+def test_prepare_and_pair_records_plan_a_first_attempt_by_default():
+    """Called as a library (a dry run of one's own): a new check's CallerReference has no attempt suffix."""
+    from edge_origin.live.enact import creation_reference, pair_records, prepare
+
+    r53, zone_id = strict_zone()
+    plan = make_plan(zone_id, 4, IPS[:1])
+    prepared = prepare(r53, plan, FULL)
+    assert [c["CallerReference"] for c in prepared.health_checks_to_create] == [creation_reference(plan, plan.records[0])]
+    assert prepared.health_checks_to_create[0]["CallerReference"].endswith("-4")
+    pairing = pair_records(plan, read_name(r53, zone_id, NAME), {})
+    assert [c["CallerReference"] for c in pairing.to_create] == [creation_reference(plan, plan.records[0])]
