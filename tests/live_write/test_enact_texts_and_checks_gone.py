@@ -236,24 +236,32 @@ def test_a_tag_refused_on_a_new_check_names_the_call_and_the_record():
 
 def test_the_re_read_after_a_check_lost_at_creation_names_what_failed():
     """Route 53 keeps the CallerReference of a deleted check (HealthCheckAlreadyExists): enact reads the name
-    again to plan again; when that read is refused, the message says it was that read."""
+    again to plan again, asking for no zone; when that read is refused, the message says it was that read."""
     from edge_origin.live.enact import creation_reference
 
-    r53, zone_id = strict_zone()
-    plan = make_plan(zone_id, 1, IPS[:1])
-    made = r53.create_health_check(CallerReference=creation_reference(plan, plan.records[0]), HealthCheckConfig={
-        "Type": "TCP", "IPAddress": IPS[0], "Port": 443})
-    r53.delete_health_check(HealthCheckId=made["HealthCheck"]["Id"])
-    # the second ListResourceRecordSets is the re-read after the lost race
-    client = Faults().deny("ListResourceRecordSets", skip=1).attach(r53)
-    with pytest.raises(EnactFailed) as exc:
-        enact(client, plan, FULL)
-    assert str(exc.value).startswith("reading the name: AccessDenied: ")
-    assert str(exc.value).endswith("(before the batch was sent: nothing changed)")
-    counted = Counting(r53)
+    def lost_reference():
+        r53, zone_id = strict_zone()
+        plan = make_plan(zone_id, 1, IPS[:1])
+        made = r53.create_health_check(CallerReference=creation_reference(plan, plan.records[0]), HealthCheckConfig={
+            "Type": "TCP", "IPAddress": IPS[0], "Port": 443})
+        r53.delete_health_check(HealthCheckId=made["HealthCheck"]["Id"])
+        return r53, plan
+
+    r53, plan = lost_reference()
+    listed_before_creation: list[int] = []
+    counted = Counting(r53, before={"create_health_check": lambda p: listed_before_creation.append(
+        counted.calls.get("list_resource_record_sets", 0)) and False})
     result = enact(counted, plan, FULL)
     assert result.status == "applied" and result.attempts == 2
     assert counted.calls["get_hosted_zone"] == 1  # the re-read after the race asks for no zone
+    # the same again, with the first ListResourceRecordSets after the refused creation denied
+    r53, plan = lost_reference()
+    client = Faults().deny("ListResourceRecordSets", skip=listed_before_creation[0], times=1).attach(r53)
+    with pytest.raises(EnactFailed) as exc:
+        enact(client, plan, FULL)
+    assert re.fullmatch(r"reading the name: AccessDenied: User: \S+ is not authorized to perform: ListResourceRecordSets "
+                        r"\(before the batch was sent: nothing changed\)", str(exc.value)), str(exc.value)
+    assert client.target.list_health_checks()["HealthChecks"] == []  # nothing created, nothing sent
 
 
 def _client():
@@ -380,3 +388,27 @@ def test_prepare_and_pair_records_plan_a_first_attempt_by_default():
     assert prepared.health_checks_to_create[0]["CallerReference"].endswith("-4")
     pairing = pair_records(plan, read_name(r53, zone_id, NAME), {})
     assert [c["CallerReference"] for c in pairing.to_create] == [creation_reference(plan, plan.records[0])]
+
+
+def test_the_re_read_after_new_checks_vanished_names_what_failed():
+    def started():
+        r53, zone_id = strict_zone()
+        enact(r53, make_plan(zone_id, 1, IPS[:1]), FULL)
+        return r53, zone_id, {h["Id"] for h in r53.list_health_checks()["HealthChecks"]}
+
+    r53, zone_id, first = started()
+    listed: list[int] = []
+
+    def vanish(params):
+        listed.append(counted.calls.get("list_resource_record_sets", 0))
+        return _delete_others(r53, first)
+
+    counted = Counting(r53, before={"get_health_check_status": vanish})
+    assert enact(counted, make_plan(zone_id, 2, IPS[1:3]), FULL).attempts == 2
+    r53, zone_id, first = started()
+    faulty = Faults().deny("ListResourceRecordSets", skip=listed[0], times=1).attach(r53)
+    client = Counting(faulty, before={"get_health_check_status": lambda p: _delete_others(r53, first)})
+    with pytest.raises(EnactFailed) as exc:
+        enact(client, make_plan(zone_id, 2, IPS[1:3]), FULL)
+    assert re.fullmatch(r"reading the name: AccessDenied: User: \S+ is not authorized to perform: ListResourceRecordSets "
+                        r"\(before the batch was sent: nothing changed\)", str(exc.value)), str(exc.value)
