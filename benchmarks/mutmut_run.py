@@ -276,6 +276,7 @@ def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     if not meta.exists():
         raise SystemExit(f"mutmut_run: {module}: no earlier run in {work}: run `make mutate MODULE={module}` first")
     recorded = (work / SOURCE_HASH).read_text().strip() if (work / SOURCE_HASH).exists() else None
+    measured = _source_hash(module)  # now: an edit while the run goes on is not what it measured
     before = json.loads(meta.read_text()).get("hash_by_function_name", {})
     tests_now = work / "mutants" / "tests"
     shutil.rmtree(tests_now, ignore_errors=True)
@@ -286,11 +287,11 @@ def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
         _run_mutmut(work, module, jobs, [])
     after = json.loads(meta.read_text()).get("hash_by_function_name", {})
     changed = sorted(f for f in after if before.get(f) != after[f])
-    if recorded != _source_hash(module):
+    if recorded != measured:
         previous = json.loads((work / INCREMENTAL).read_text()) if (work / INCREMENTAL).exists() else {}
         functions = sorted(set(previous.get("functions", [])) | set(changed)) if previous else changed
         (work / INCREMENTAL).write_text(json.dumps({"from": previous.get("from", recorded), "functions": functions}))
-        (work / SOURCE_HASH).write_text(_source_hash(module))
+        (work / SOURCE_HASH).write_text(measured)
     return _counts(work, module, equivalent())
 
 
