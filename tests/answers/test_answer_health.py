@@ -153,5 +153,6 @@ def test_nesting_is_bounded() -> None:
     for i in range(1, MAX_DEPTH + 4):
         checks[f"c{i}"] = HealthCheck(f"c{i}", "CALCULATED", children=(f"c{i - 1}",), health_threshold=1)
     assert check_healthy(f"c{MAX_DEPTH}", checks, DOWN) is False  # within the bound: the endpoint decides
-    assert check_healthy(f"c{MAX_DEPTH + 1}", checks, DOWN) is True  # one beyond it: stopped, counted healthy
+    assert check_healthy(f"c{MAX_DEPTH + 1}", checks, DOWN) is True  # one beyond it: stopped (a resolution lists it
+    # in Resolution.stopped and EO-NJ1 says "not judged": tests/rules/test_rules_nj1_stops.py)
     assert check_healthy(f"c{MAX_DEPTH + 3}", checks, DOWN) is True

@@ -131,6 +131,19 @@ def check_healthy(check_id: str, checks: Mapping[str, HealthCheck], state: Healt
     return not status if check.inverted else status
 
 
+def nested_too_deep(check_id: str, checks: Mapping[str, HealthCheck]) -> bool:
+    """Whether judging ``check_id`` reaches a check more than ``MAX_DEPTH`` CALCULATED levels down, where
+    :func:`check_healthy` stops (and counts it healthy): the caller must say "not judged" there. One
+    level at a time (each check once a level), so a wide tree or a cycle costs levels x checks."""
+    level = {check_id}
+    for _ in range(MAX_DEPTH + 1):
+        parents = [c for c in (checks.get(i) for i in level) if c is not None and c.type == "CALCULATED" and not c.disabled]
+        level = {child for c in parents for child in c.children}
+        if not level:
+            return False
+    return True  # children at depth MAX_DEPTH + 1: not evaluated
+
+
 def can_fail(check_id: str | None, checks: Mapping[str, HealthCheck], depth: int = 0) -> bool:
     """Whether the check can ever report unhealthy (False: no check, Disabled, threshold 0, ...)."""
     if check_id is None:

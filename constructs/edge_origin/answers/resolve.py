@@ -154,6 +154,11 @@ class _Resolver:
         self.state = state
         self.scenarios = scenarios
         self.problems: list[str] = []
+        self.stopped: list[str] = []  # where the model gave up: also in problems
+
+    def _stop(self, problem: str) -> None:
+        self.problems.append(problem)
+        self.stopped.append(problem)
 
     def run(self, name: str, rtype: str, zone: HostedZone | None = None) -> Resolution:
         zone = zone or self.zones.zone_for(name, self.vantage)
@@ -162,7 +167,8 @@ class _Resolver:
         records = self.zones._sets(zone.id, name, rtype) or self.zones._sets(zone.id, name, "CNAME")
         policy = _policy(records)
         answers = self._answers(zone, name, rtype, _Partial(1.0, (), "", None), "query", 0)
-        return Resolution(name, rtype, self.vantage, tuple(answers), zone, policy, tuple(dict.fromkeys(self.problems)))
+        return Resolution(name, rtype, self.vantage, tuple(answers), zone, policy, tuple(dict.fromkeys(self.problems)),
+                          tuple(dict.fromkeys(self.stopped)))
 
     def _answers(self, zone: HostedZone, name: str, rtype: str, partial: _Partial, via: str, depth: int) -> list[Answer]:
         records = self.zones._sets(zone.id, name, rtype)
@@ -172,6 +178,10 @@ class _Resolver:
             if depth == 0:
                 return []
             return [Answer(partial.probability, (), chain=partial.chain, condition=partial.condition, ttl=partial.ttl, empty=True)]
+        for r in records:
+            if r.health_check_id is not None and health_mod.nested_too_deep(r.health_check_id, self.zones.health_checks):
+                self._stop(f"{name} {rtype}: health check {r.health_check_id} of {r.key.set_id or 'the record set'} "
+                           f"nests CALCULATED checks deeper than {health_mod.MAX_DEPTH} levels: its status is not judged")
         healthy = lambda r: self.zones.record_healthy(r, self.state)  # noqa: E731
         groups: dict[str, list[Record]] = {}
         for r in records:  # one pass: linear in records per name
@@ -214,10 +224,10 @@ class _Resolver:
     def _too_deep(self, partial: _Partial, depth: int, target: str) -> bool:
         names = [h.key.name for h in partial.chain]
         if target in names:
-            self.problems.append(f"alias/CNAME loop: {' -> '.join(names)} -> {target}")
+            self._stop(f"alias/CNAME loop: {' -> '.join(names)} -> {target}")
             return True
         if depth + 1 >= MAX_CHAIN:
-            self.problems.append(f"chain longer than {MAX_CHAIN} hops: {' -> '.join(names)} -> {target}")
+            self._stop(f"chain longer than {MAX_CHAIN} hops: {' -> '.join(names)} -> {target}")
             return True
         return False
 

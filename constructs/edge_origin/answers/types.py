@@ -387,7 +387,9 @@ class Resolution:
     """Every answer a resolver at ``vantage`` can receive for ``name``/``type``.
 
     ``zone`` is the hosted zone that answers (None: no visible zone holds the name);
-    ``problems`` lists what stopped the resolution (a chain too long, a loop, mixed policies).
+    ``problems`` lists what stopped the resolution (a chain too long, a loop, mixed policies);
+    ``stopped``, the ones where the model gave up (a loop, a chain longer than ``MAX_CHAIN``, health
+    checks nested deeper than ``health.MAX_DEPTH``): the answers there are not judged, never "fine".
     """
 
     name: str
@@ -397,6 +399,7 @@ class Resolution:
     zone: HostedZone | None = None
     policy: str | None = None
     problems: tuple[str, ...] = ()
+    stopped: tuple[str, ...] = ()
 
     @property
     def all_addresses(self) -> tuple[str, ...]:

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from edge_origin.answers.types import normalize
+from edge_origin.answers.health import MAX_DEPTH
+from edge_origin.answers.types import MAX_CHAIN, normalize
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel, display_value
 from edge_origin.model.names import NameTarget, classify
 from edge_origin.model.values import ResourceRef, Unresolved
-from edge_origin.rules.base import Rule
+from edge_origin.rules.base import Rule, origin_label, origin_resolutions
 from edge_origin.rules.not_judged import not_judged
 
 #: How many alias/CNAME hops from an origin name are followed to find the names on its path.
@@ -37,6 +38,19 @@ NEEDS = {
     ),
     "expression": "spell the name as a literal, or as GetAtt of the load balancer's DNSName (a dualstack. prefix is read)",
 }
+#: Where the answer model gives up on a name (answers.Resolution.stopped): what it is, what would let edge-origin
+#: judge it.
+LOOP = ("loop", "break the loop: each alias or CNAME must lead to addresses or a load balancer")
+CHAIN = ("chain too long", f"point the name at most {MAX_CHAIN} alias/CNAME hops from its addresses")
+NESTED = ("health checks nested too deep",
+          f"nest CALCULATED health checks at most {MAX_DEPTH} levels deep (or judge that check by hand and acknowledge)")
+
+
+def _stop_kind(stop: str) -> tuple[str, str]:
+    """(what it is, what would let edge-origin judge it) for one of answers.resolve's stops."""
+    if stop.startswith("alias/CNAME loop"):
+        return LOOP
+    return CHAIN if stop.startswith("chain longer than") else NESTED
 
 
 def _needs(value: Any, target: NameTarget) -> str:
@@ -142,6 +156,27 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
                 )
 
+    yield from _stops(model)
+
+
+def _stops(model: TemplateModel) -> Iterator[Finding]:
+    """Where the answer model gave up on an origin name's answers (a loop, a chain too long, health
+    checks nested too deep): not judged, naming the stop."""
+    seen: set[str] = set()
+    for name, kind, item in origin_resolutions(model):
+        for stop in item.resolution.stopped:
+            if stop in seen:  # one finding a stop (A and AAAA meet the same loop)
+                continue
+            seen.add(stop)
+            what, needs = _stop_kind(stop)
+            res = model.record_sets(name)[0].resource  # the zone holds the name: it has a record set
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"{origin_label(name, kind)} in zone {item.zone.name} ({what})", element=stop,
+                reason=f"the answer model stops there; the answers for {name} are not judged", needs=needs,
+                template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            )
+
 
 RULE = Rule(
     id="EO-NJ1",
@@ -152,7 +187,9 @@ RULE = Rule(
         "follow: an expression the templates do not decide (a parameter without Default, Fn::ImportValue of an export "
         "no given template declares, a Fn::Join/Fn::Sub that is not one name), an endpoint kind the answer model does "
         "not know (Classic Load Balancer, Global Accelerator, API Gateway, AppSync, S3 website, VPC endpoint, Cognito, "
-        "Elastic Beanstalk), or a name no given template holds."
+        "Elastic Beanstalk), or a name no given template holds. Also where the answer model gives up on an origin "
+        f"name: an alias/CNAME loop, a chain longer than {MAX_CHAIN} hops, CALCULATED health checks nested deeper than "
+        f"{MAX_DEPTH} levels."
     ),
     incident=(
         "A plain aws-cdk-lib stack with weighted LoadBalancerTarget aliases (Fn::Join dualstack. + DNSName) passed with "
