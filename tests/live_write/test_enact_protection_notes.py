@@ -10,7 +10,7 @@ import botocore.exceptions
 import botocore.parsers
 import pytest
 
-from edge_origin.live.enact import EnactFailed, EnactOptions, Interrupted, PlanStore, enact
+from edge_origin.live.enact import EnactFailed, EnactOptions, Interrupted, PlanStore, TransientFailure, enact
 from edge_origin.live.guard import Stop
 from edge_origin.live.name_state import generation_name, read_name
 from edge_origin.testing.faults import Faults
@@ -92,16 +92,36 @@ def test_the_window_is_timed_on_the_given_clock_and_the_run_leaves_nothing_to_pu
     assert "  change /change/" in result.text() and ": INSYNC\n" in result.text()
 
 
-def test_a_refused_lift_sends_nothing_and_says_which_call_and_what_was_put_back():
+def test_a_refused_lift_sends_nothing_and_says_the_protections_stayed(tmp_path):
+    """The lift refused (AccessDenied on the delete): the protections never left; the message says so (not "lifted
+    and put back") and the journal keeps nothing for the next run to put back."""
     r53, zone_id = _protected_zone()
     sent = r53.calls.get("ChangeResourceRecordSets", 0)
+    store = PlanStore(tmp_path / "store")
+    plan = make_plan(zone_id, 2, IPS[1:])
     client = Faults().deny("DeleteResourceRecordSetProtections").attach(r53)
     with pytest.raises(EnactFailed) as exc:
-        enact(client, make_plan(zone_id, 2, IPS[1:]), UNPROTECT, clock=_clock().clock)
+        enact(client, plan, UNPROTECT, clock=_clock().clock, journal=store.journal(plan))
     assert str(exc.value) == (
         f"delete_resource_record_set_protections: {_denied('DeleteResourceRecordSetProtections')} (before the batch was sent: "
-        f"nothing changed); record set protections lifted for the batch and put back: {SHOWN}")
+        f"nothing changed); record set protections still in place (the lift was refused): {SHOWN}")
     assert r53.calls.get("ChangeResourceRecordSets", 0) == sent and _protected(r53, zone_id) == BEFORE
+    assert not any("protections" in line for line in store.reconcile(r53, zone_id, NAME))  # nothing left to put back
+
+
+def test_a_lift_whose_answer_was_lost_is_put_back_and_said_so(tmp_path):
+    """The delete applied but its answer was lost (a 500 after it landed): enact cannot know it lifted them; the
+    put-back finds them gone, puts them back and says so."""
+    r53, zone_id = _protected_zone()
+    store = PlanStore(tmp_path / "store")
+    plan = make_plan(zone_id, 2, IPS[1:])
+    client = Faults().server_error_after_apply("DeleteResourceRecordSetProtections", times=None).attach(r53)
+    with pytest.raises(TransientFailure) as exc:  # a 500: safe to run again
+        enact(client, plan, UNPROTECT, clock=_clock().clock, journal=store.journal(plan))
+    assert str(exc.value).endswith(f"; record set protections put back after a lift that failed: {SHOWN}"), str(exc.value)
+    assert str(exc.value).startswith("delete_resource_record_set_protections: InternalFailure")
+    assert _protected(r53, zone_id) == BEFORE
+    assert not any("protections" in line for line in store.reconcile(r53, zone_id, NAME))
 
 
 @pytest.mark.parametrize("refusals", [1, 2, 3])

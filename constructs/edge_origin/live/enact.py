@@ -771,6 +771,8 @@ def _unprotected_send(client: Any, prepared: Prepared, options: EnactOptions, re
         _before_send(lambda: set_protections(client, plan.zone_id, prepared.protected, on=False), "delete_resource_record_set_protections")
     except BaseException:
         note = _reprotect(client, prepared, clock, None)
+        if journal is not None and not note.startswith("PROTECTION NOT RESTORED"):
+            clear_lifted(journal.folder)  # in place again (or never lifted): nothing for the next run to put back
         raise _with_note(sys.exc_info()[1], note) from None
     lifted_at = clock()
     failure: BaseException | None = None
@@ -803,11 +805,13 @@ def _reprotect(client: Any, prepared: Prepared, clock: Callable[[], float], lift
     plan = prepared.plan
     shown = ", ".join(f"{p.name} {p.type}" for p in prepared.protected)
     last = ""
+    in_place = False
     for _ in range(3):
         try:
             set_protections(client, plan.zone_id, prepared.protected, on=True)
         except botocore.exceptions.ClientError as exc:
             if exc.response.get("Error", {}).get("Code") == "ProtectionAlreadyExists":
+                in_place = True
                 break
             last = _aws_error(exc)[0]
             continue
@@ -827,8 +831,11 @@ def _reprotect(client: Any, prepared: Prepared, clock: Callable[[], float], lift
         unread = "" if held is not None else "; ListResourceRecordSetProtections could not tell which are in place"
         return (f"PROTECTION NOT RESTORED on {', '.join(f'{p.name} {p.type}' for p in missing)} ({last}{unread}): run aws "
                 f"route53 create-resource-record-set-protections --hosted-zone-id {plan.zone_id} --protections {keys}")
-    window = f" for {clock() - lifted:.1f} s" if lifted is not None else ""
-    return f"record set protections lifted for the batch{window} and put back: {shown}"
+    if lifted is None:  # the lift itself failed: say what the put-back found
+        if in_place:
+            return f"record set protections still in place (the lift was refused): {shown}"
+        return f"record set protections put back after a lift that failed: {shown}"
+    return f"record set protections lifted for the batch for {clock() - lifted:.1f} s and put back: {shown}"
 
 
 def _send_and_settle(client: Any, prepared: Prepared, options: EnactOptions, result: EnactResult, journal: Journal | None, *,
