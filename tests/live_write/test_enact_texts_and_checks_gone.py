@@ -412,3 +412,56 @@ def test_the_re_read_after_new_checks_vanished_names_what_failed():
         enact(client, make_plan(zone_id, 2, IPS[1:3]), FULL)
     assert re.fullmatch(r"reading the name: AccessDenied: User: \S+ is not authorized to perform: ListResourceRecordSets "
                         r"\(before the batch was sent: nothing changed\)", str(exc.value)), str(exc.value)
+
+
+def test_an_applied_batch_is_journaled_with_what_enact_said_about_it(tmp_path):
+    """The plan store's entry of an applied batch keeps enact's notes up to the outcome (the clean-up's note comes
+    after it): the answer lost but the batch applied, and a plain applied batch."""
+    from edge_origin.live.enact import PlanStore
+
+    r53, zone_id = strict_zone()
+    store = PlanStore(tmp_path / "store")
+    enact(r53, make_plan(zone_id, 1, IPS[:1]), FULL)
+    plan = make_plan(zone_id, 2, IPS[1:])
+    result = enact(r53, plan, FULL, journal=store.journal(plan))
+    assert store.state(NAME, 2)["notes"] == ["health is known for none of the records yet: 2 health checks are new"]
+    assert result.notes[0] == store.state(NAME, 2)["notes"][0]
+    plan = make_plan(zone_id, 3, IPS[:2])
+    lost = Faults().server_error_after_apply("ChangeResourceRecordSets", times=3).attach(r53)
+    result = enact(lost, plan, FULL, journal=store.journal(plan))
+    entry = store.state(NAME, 3)
+    assert (result.status, entry["state"], entry["change_id"]) == ("applied", "applied", None)
+    assert entry["notes"] == [
+        "the answer to the batch was lost (InternalFailure: We encountered an internal error. Please try again.); re-read: "
+        "the generation record holds this plan's digest, so the batch is applied; INSYNC not confirmed (no change id)"]
+
+
+def test_the_step_after_the_batch_is_named_after_send(monkeypatch):
+    """EDGE_ORIGIN_STEP_SIGNAL=after-send=SIGUSR1 signals enact once Route 53 has answered the batch: applied."""
+    r53, zone_id = strict_zone()
+    seen: list[int] = []
+
+    class Stopped(Exception):
+        pass
+
+    def stop(signum, frame):
+        seen.append(len(read_name(r53, zone_id, NAME).records))
+        raise Stopped
+
+    previous = signal.signal(signal.SIGUSR1, stop)
+    monkeypatch.setenv(STEP_SIGNAL, "after-send=SIGUSR1")
+    try:
+        with pytest.raises(Stopped):
+            enact(r53, make_plan(zone_id, 1, IPS[:2]), FULL)
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+    assert seen == [2]
+
+
+def test_a_zone_that_cannot_be_read_names_the_call():
+    r53, zone_id = strict_zone()
+    with pytest.raises(EnactFailed) as exc:
+        enact(Faults().deny("GetHostedZone").attach(r53), make_plan(zone_id, 1, IPS[:1]), FULL)
+    assert str(exc.value) == (
+        "get_hosted_zone: AccessDenied: User: arn:aws:iam::123456789012:user/edge-origin-test is not authorized to "
+        "perform: GetHostedZone (before the batch was sent: nothing changed)")
