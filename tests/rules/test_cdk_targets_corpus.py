@@ -50,6 +50,7 @@ FILES: dict[str, list[str]] = {
     "MultivalueEips": ["MultivalueEips.template.json"],
     "TargetCloudFront": ["TargetCloudFront.template.json"],
     "TargetRoute53Record": ["TargetRoute53Record.template.json"],
+    "RecordChainTooLong": ["RecordChainTooLong.template.json"],
 }
 PILEUPS = ("WeightedNlb", "WeightedNlbAaaaDualstack", "CidrNlb", "WeightedCheckedNlb", "LatencyNlb", "GeoNlb", "FailoverNlb", "L1Sub", "WeightedCname", "CrossStack", "Prod")
 QUIET = ("SimpleNlb", "MultivalueEips", "TargetCloudFront", "TargetRoute53Record")
@@ -113,6 +114,19 @@ def test_every_other_route53_target_class_is_named_not_judged(case: str, kind: s
     assert nj1[0].message.startswith("not judged: Alias") and f"; {kind})" in nj1[0].message
     assert nj1[0].severity is Severity.WARNING and nj1[0].fix.startswith("To let edge-origin judge it: ")
     assert not [f for f in findings if f.rule in ("EO-DNS1", "EO-DNS3")]  # no verdict on what was not read
+
+
+def test_a_chain_of_route53_record_targets_past_the_models_reach_is_not_judged() -> None:
+    """aws-cdk-lib's Route53RecordTarget, nine hops from the gRPC origin name to the NLB alias: the answer model
+    follows eight; it said "no findings" there, now EO-NJ1 names the stop (and no verdict on the unread end)."""
+    findings = _findings("RecordChainTooLong")
+    nj1 = [f for f in findings if f.rule == "EO-NJ1"]
+    assert len(nj1) == 1, [f.message for f in findings]
+    assert nj1[0].message.startswith(
+        "not judged: gRPC origin api.example.com in zone example.com (chain too long): chain longer than 8 hops: "
+        "api.example.com -> hop1.example.com -> ")
+    assert nj1[0].severity is Severity.WARNING and nj1[0].resource.startswith("Api")
+    assert not [f for f in findings if f.rule in ("EO-DNS1", "EO-DNS3")]
 
 
 def test_records_in_another_stack_alone_are_not_judged_naming_the_import() -> None:
