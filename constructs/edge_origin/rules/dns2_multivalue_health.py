@@ -14,8 +14,9 @@ from typing import Any
 
 from edge_origin.answers import probed_elsewhere, why_never_fails
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity
+from edge_origin.rules.not_judged import not_judged
 
 FIX = (
     "Give every multivalue (and failover) origin record a HealthCheckId: an enabled TCP or HTTPS Route 53 health check "
@@ -44,6 +45,20 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if record.alias is not None and record.alias.evaluate_target_health and record.health_check_id is None:
                 continue  # "an alias resource record set inherits the health of the referenced resource"
             where = f"{record.policy} record in {item.zone.label} for {origin_label(name, kind)}"
+            if view.health_check_id is not None and view.health_check is None:
+                # A check the templates do not define (a literal id, an import, a parameter): it may be disabled,
+                # inverted or probe another address. Not judged, never "it works" (issue 34's rule: fail closed).
+                res = view.resource
+                yield not_judged(
+                    RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: HealthCheckId",
+                    element=display_value(view.health_check_id),
+                    reason="no given template defines this health check; whether Route 53 can take the record out of "
+                           "its answers is not judged",
+                    needs="check the stack that defines the health check together with this one, or run edge-origin "
+                          "audit on the account (it reads the deployed health checks)",
+                    template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                )
+                continue
             reason = why_never_fails(record.health_check_id, checks)
             if reason == "no health check":
                 yield finding(
@@ -90,7 +105,8 @@ RULE = Rule(
     catches=(
         "A multivalue (or failover PRIMARY) record for an origin name without HealthCheckId, with a health check that "
         "never fails (Disabled, CALCULATED with HealthThreshold 0, Inverted over one that never succeeds), or with a "
-        "check that probes another record's address."
+        "check that probes another record's address. A HealthCheckId no given template defines (a literal id, an "
+        "import, a parameter) is not judged (warning), never read as a check that works."
     ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,

@@ -162,13 +162,13 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 def _stops(model: TemplateModel) -> Iterator[Finding]:
     """Where the answer model gave up on an origin name's answers (a loop, a chain too long, health
     checks nested too deep): not judged, naming the stop."""
-    seen: set[str] = set()
+    seen: set[tuple[str, str, str]] = set()
     for name, kind, item in origin_resolutions(model):
         for stop in item.resolution.stopped:
-            if stop in seen:  # one finding a stop (A and AAAA meet the same loop)
-                continue
-            seen.add(stop)
             what, needs = _stop_kind(stop)
+            if (name, item.zone.id, what) in seen:  # one finding a kind of stop per name and zone (A and AAAA, two
+                continue                            # paths into one loop): the first one met is shown
+            seen.add((name, item.zone.id, what))
             res = model.record_sets(name)[0].resource  # the zone holds the name: it has a record set
             yield not_judged(
                 RULE.id, Severity.WARNING,

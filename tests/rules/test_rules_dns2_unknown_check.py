@@ -1,0 +1,75 @@
+"""EO-DNS2 and a HealthCheckId no given template defines: not judged, never "a check that works".
+
+Before, a multivalue origin record whose HealthCheckId was a literal id, an import or a parameter
+passed EO-DNS2 silently: the answer model assumed the check could fail. It may be disabled, inverted
+or probe another address; only the stack that defines it (or the live account) can tell.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.model import TemplateModel
+from edge_origin.rules import get_rule, run_rules
+from tests.answers.answer_templates import base, eip, model, record
+
+RULE = get_rule("EO-DNS2")
+NEEDS = ("To let edge-origin judge it: check the stack that defines the health check together with this one, or run "
+         "edge-origin audit on the account (it reads the deployed health checks)")
+
+
+def _records(check: Any) -> dict[str, dict[str, Any]]:
+    return {f"Rec{n}": record(SetIdentifier=f"m{n}", MultiValueAnswer=True, ResourceRecords=[eip(n)],
+                              HealthCheckId=check if n == 0 else {"Ref": f"Check{n}"}) for n in (0, 1)}
+
+
+def _body() -> dict[str, Any]:
+    body = base()
+    body["Parameters"] = {"CheckParam": {"Type": "String"}}
+    return body
+
+
+@pytest.mark.parametrize(("check", "shown"), [
+    ("0a1b2c3d-1111-2222-3333-444455556666", "0a1b2c3d-1111-2222-3333-444455556666"),
+    ({"Fn::ImportValue": "SharedCheck"}, "<Fn::ImportValue SharedCheck>"),
+    ({"Ref": "CheckParam"}, "<Ref CheckParam>"),
+])
+def test_a_health_check_no_template_defines_is_not_judged(check: Any, shown: str):
+    found = list(RULE.check(model(_body(), **_records(check))))
+    assert found == [Finding(
+        "EO-DNS2", Severity.WARNING,
+        "not judged: Rec0: multivalue record in public zone example.com (S/Zone) for gRPC origin o.example.com: "
+        f"HealthCheckId: {shown} (no given template defines this health check; whether Route 53 can take the record "
+        "out of its answers is not judged)",
+        NEEDS, "S.template.json", "S", "Rec0")]
+    assert [f.rule for f in run_rules(model(_body(), **_records(check))) if f.rule.startswith("EO-DNS")] == ["EO-DNS2"]
+
+
+def test_the_stack_that_defines_the_check_checked_together_judges_it():
+    """The check in another template of the same check run: judged (a disabled one is the usual error)."""
+    records = copy.deepcopy(_body())
+    records["Resources"].update(_records({"Fn::ImportValue": "SharedCheck"}))
+    checks = {"Resources": {"Shared": {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+        "Type": "TCP", "IPAddress": "203.0.113.10", "Port": 443, "Disabled": True}}}},
+        "Outputs": {"Out": {"Value": {"Ref": "Shared"}, "Export": {"Name": "SharedCheck"}}}}
+    found = list(RULE.check(TemplateModel.from_templates({"S": records, "Checks": checks})))
+    assert [(f.severity, "not judged" in f.message) for f in found] == [(Severity.ERROR, False)], [f.message for f in found]
+    assert "Disabled" in found[0].message
+
+
+def test_checks_the_templates_define_are_judged_as_before():
+    assert list(RULE.check(model(_body(), **_records({"Ref": "Check0"})))) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.uuids())
+def test_any_literal_check_id_is_not_judged(check_id):
+    found = list(RULE.check(model(_body(), **_records(str(check_id)))))
+    assert [(f.severity, f.resource) for f in found] == [(Severity.WARNING, "Rec0")]
+    assert f"HealthCheckId: {check_id} (no given template defines this health check" in found[0].message
