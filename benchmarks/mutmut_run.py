@@ -264,6 +264,14 @@ def _forget_test_map(work: Path) -> None:
     (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
 
 
+def review_equivalents(module: str, functions: list[str]) -> dict[str, str]:
+    """The listed equivalent mutants of ``module`` in ``functions``: after their text changed, a listed number
+    may name another mutant."""
+    prefix = "edge_origin." + module.removesuffix(".py").replace("/", ".") + "."
+    return {name: why for name, why in equivalent().items() if name.startswith(prefix)
+            and name[len(prefix):].split("__mutmut_")[0] in functions}
+
+
 def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
     """After a change to ``module``'s source: run again, against the tests as they are now, only the mutants of the
     functions whose text changed (and any new or never run), as mutmut 3 does by itself on a second run in the
@@ -287,6 +295,10 @@ def rerun_changed(module: str, jobs: int, tool) -> tuple[Row, list[str]]:
         _run_mutmut(work, module, jobs, [])
     after = json.loads(meta.read_text()).get("hash_by_function_name", {})
     changed = sorted(f for f in after if before.get(f) != after[f])
+    for name, why in review_equivalents(module, changed).items():
+        print(f"mutmut_run: {name} is listed as equivalent in a function that changed (mutmut numbers a function's "
+              f"mutants in order: the number may now be another mutant): check `mutmut show {name}` against: {why}",
+              flush=True)
     if recorded != measured:
         previous = json.loads((work / INCREMENTAL).read_text()) if (work / INCREMENTAL).exists() else {}
         functions = sorted(set(previous.get("functions", [])) | set(changed)) if previous else changed

@@ -269,3 +269,21 @@ def test_an_interrupt_after_the_batch_under_unprotect_reads_back_records_and_put
     assert state["state"] == "applied" and state["notes"] == [str(stop)]
     assert store.reconcile(r53, zone_id, NAME) == []
 
+
+
+def test_a_lift_whose_answer_was_lost_and_a_put_back_refused_keeps_the_note_for_the_next_run(tmp_path):
+    """The delete applied, its answer lost, and every put-back refused: PROTECTION NOT RESTORED with the command, and
+    the journal keeps what was lifted, so the next run with the store puts the protections back."""
+    r53, zone_id = _protected_zone()
+    store = PlanStore(tmp_path / "store")
+    plan = make_plan(zone_id, 2, IPS[1:])
+    layer = Faults().server_error_after_apply("DeleteResourceRecordSetProtections", times=None)
+    layer.deny("CreateResourceRecordSetProtections", times=3)
+    with pytest.raises(TransientFailure) as exc:
+        enact(layer.attach(r53), plan, UNPROTECT, clock=_clock().clock, journal=store.journal(plan))
+    assert str(exc.value).endswith(
+        f"; PROTECTION NOT RESTORED on {SHOWN} ({_denied('CreateResourceRecordSetProtections')}): run aws route53 "
+        f"create-resource-record-set-protections --hosted-zone-id {zone_id} --protections {KEYS}"), str(exc.value)
+    assert _protected(r53, zone_id) == set()
+    assert f"plan store: record set protections a stopped run lifted were put back: {SHOWN}" in store.reconcile(r53, zone_id, NAME)
+    assert _protected(r53, zone_id) == BEFORE

@@ -227,7 +227,7 @@ def test_survivors_only_reruns_the_survivors_and_keeps_the_other_verdicts(tmp_pa
         tool.rerun_survivors(module, 1, fake)
 
 
-def test_changed_reruns_only_the_changed_functions_and_says_so_in_the_table(tmp_path, monkeypatch):
+def test_changed_reruns_only_the_changed_functions_and_says_so_in_the_table(tmp_path, monkeypatch, capsys):
     import json
 
     tool = _tool()
@@ -258,8 +258,13 @@ def test_changed_reruns_only_the_changed_functions_and_says_so_in_the_table(tmp_
         return type("P", (), {"stdout": out, "returncode": 0})()
 
     monkeypatch.setattr(tool.subprocess, "run", run)
+    monkeypatch.setattr(tool, "equivalent", lambda: {"edge_origin.answers.health.x_b__mutmut_7": "why b",
+                                                     "edge_origin.answers.health.x_a__mutmut_2": "why a"})
     row, survivors = tool.rerun_changed(module, 1, fake)
     assert ran == [[]]  # no names: mutmut runs every mutant without a verdict
+    # a listed equivalent of the changed function is named for review (its number may be another mutant now)
+    assert "edge_origin.answers.health.x_b__mutmut_7 is listed as equivalent in a function that changed" in capsys.readouterr().out
+    assert tool.review_equivalents(module, ["x_b"]) == {"edge_origin.answers.health.x_b__mutmut_7": "why b"}
     assert (row.killed, row.survived, survivors) == (2, 0, [])
     assert (work / tool.SOURCE_HASH).read_text() == tool._source_hash(module)
     assert json.loads((work / tool.INCREMENTAL).read_text()) == {"from": "0" * 64, "functions": ["x_b"]}
