@@ -73,3 +73,69 @@ def test_any_literal_check_id_is_not_judged(check_id):
     found = list(RULE.check(model(_body(), **_records(str(check_id)))))
     assert [(f.severity, f.resource) for f in found] == [(Severity.WARNING, "Rec0")]
     assert f"HealthCheckId: {check_id} (no given template defines this health check" in found[0].message
+
+
+def _calculated(children: list[Any], threshold: int) -> dict[str, Any]:
+    return {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+        "Type": "CALCULATED", "ChildHealthChecks": children, "HealthThreshold": threshold}}}
+
+
+def test_a_calculated_check_over_children_no_template_defines_is_not_judged():
+    body = _body()
+    body["Resources"]["Calc"] = _calculated([{"Ref": "Check0"}, "abcd-literal", {"Fn::ImportValue": "X"}], 1)
+    found = list(RULE.check(model(body, **_records({"Ref": "Calc"}))))
+    assert found == [Finding(
+        "EO-DNS2", Severity.WARNING,
+        "not judged: Rec0: multivalue record in public zone example.com (S/Zone) for gRPC origin o.example.com: "
+        "CALCULATED health check Calc ChildHealthChecks: abcd-literal, <Fn::ImportValue X> (no given template defines "
+        "these child health checks; whether Route 53 can take the record out of its answers is not judged)",
+        NEEDS, "S.template.json", "S", "Rec0")]
+
+
+def test_a_verdict_the_undefined_children_cannot_change_is_still_given():
+    """HealthThreshold 0: always healthy whatever the children say (Route 53 API reference, HealthThreshold)."""
+    body = _body()
+    body["Resources"]["Calc"] = _calculated(["abcd-literal"], 0)
+    found = list(RULE.check(model(body, **_records({"Ref": "Calc"}))))
+    assert [f.severity for f in found] == [Severity.WARNING, Severity.ERROR]
+    assert "HealthThreshold 0" in found[1].message and "not judged" in found[0].message
+
+
+def test_children_the_templates_define_are_judged_as_before():
+    body = _body()
+    body["Resources"]["Calc"] = _calculated([{"Ref": "Check0"}], 1)
+    assert list(RULE.check(model(body, **_records({"Ref": "Calc"})))) == []
+
+
+@st.composite
+def _trees(draw):
+    """CALCULATED checks c0..cN (children among the later ones or ids no template holds), some disabled."""
+    from edge_origin.answers import HealthCheck
+
+    size = draw(st.integers(1, 8))
+    checks = {}
+    for i in range(size):
+        pool = [f"c{j}" for j in range(i + 1, size)] + ["gone-1", "gone-2"]
+        if draw(st.booleans()):
+            checks[f"c{i}"] = HealthCheck(f"c{i}", type="CALCULATED", disabled=draw(st.booleans()),
+                                          children=tuple(draw(st.lists(st.sampled_from(pool), max_size=3, unique=True))))
+        else:
+            checks[f"c{i}"] = HealthCheck(f"c{i}", ip_address=f"192.0.2.{i}")
+    return checks
+
+
+@settings(max_examples=100, deadline=None)
+@given(_trees())
+def test_undefined_children_are_every_missing_id_an_enabled_calculated_check_names(checks):
+    from edge_origin.answers.health import undefined_children
+
+    def reached(check_id, seen):
+        check = checks.get(check_id)
+        if check is None or check.type != "CALCULATED" or check.disabled or check_id in seen:
+            return set()
+        out = set()
+        for child in check.children:
+            out |= {child} if child not in checks else reached(child, seen | {check_id})
+        return out
+
+    assert set(undefined_children("c0", checks)) == reached("c0", frozenset())

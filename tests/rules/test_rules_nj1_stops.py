@@ -157,3 +157,21 @@ def test_nesting_is_too_deep_exactly_past_the_bound():
     disabled = {**_nested(MAX_DEPTH + 1), "c0": HealthCheck("c0", type="CALCULATED", children=("c1",), disabled=True)}
     assert nested_too_deep("c0", disabled) is False  # disabled: always healthy, children not read
     assert nested_too_deep("missing", {}) is False
+
+
+def test_each_kind_of_stop_is_named_once_even_after_a_second_way_into_a_loop():
+    """o has three weighted aliases: two run into one loop (one finding), the third reaches a record whose CALCULATED
+    check nests too deep (its own finding, met after the loop's second way)."""
+    records = {f"W{s}": _alias_to(NAME, f"{s}.example.com", SetIdentifier=s, Weight=1) for s in ("a", "b", "c")}
+    records.update(La=_alias_to("a.example.com", NAME), Lb=_alias_to("b.example.com", NAME))
+    records.update(_calculated(MAX_DEPTH + 1))
+    records["Deep"] = record("c.example.com", SetIdentifier="m0", MultiValueAnswer=True, ResourceRecords=[eip(0)],
+                             HealthCheckId={"Ref": "Calc0"})
+    kinds = [f.message.split(" (")[1].split(")")[0] for f in _nj1(records)]
+    assert sorted(kinds) == ["health checks nested too deep", "loop"]
+
+
+def test_a_stop_carries_the_cdk_path_of_the_origin_names_record():
+    records = _chain(MAX_CHAIN)
+    records["C0"] = {**records["C0"], "Metadata": {"aws:cdk:path": "S/Api/Resource"}}
+    assert [(f.resource, f.path) for f in _nj1(records)] == [("C0", "S/Api/Resource")]

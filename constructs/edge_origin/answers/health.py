@@ -144,6 +144,18 @@ def nested_too_deep(check_id: str, checks: Mapping[str, HealthCheck]) -> bool:
     return True  # children at depth MAX_DEPTH + 1: not evaluated
 
 
+def undefined_children(check_id: str, checks: Mapping[str, HealthCheck]) -> tuple[str, ...]:
+    """The child checks below ``check_id`` (CALCULATED, enabled, up to ``MAX_DEPTH`` levels) that ``checks``
+    does not hold, in the order met: the model counts each as healthy and able to fail, which is a guess."""
+    found: dict[str, None] = {}
+    level = [check_id]
+    for _ in range(MAX_DEPTH + 1):
+        parents = [c for c in (checks.get(i) for i in level) if c is not None and c.type == "CALCULATED" and not c.disabled]
+        level = list(dict.fromkeys(child for c in parents for child in c.children))  # each check once a level
+        found.update((child, None) for child in level if child not in checks)
+    return tuple(found)
+
+
 def can_fail(check_id: str | None, checks: Mapping[str, HealthCheck], depth: int = 0) -> bool:
     """Whether the check can ever report unhealthy (False: no check, Disabled, threshold 0, ...)."""
     if check_id is None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from edge_origin.answers import probed_elsewhere, why_never_fails
+from edge_origin.answers.health import undefined_children
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity
@@ -22,6 +23,9 @@ FIX = (
     "Give every multivalue (and failover) origin record a HealthCheckId: an enabled TCP or HTTPS Route 53 health check "
     "on that record's own IP and port (not Disabled, not a CALCULATED check with HealthThreshold 0)."
 )
+#: What would let edge-origin judge a health check the given templates do not define.
+NEEDS_CHECK = ("check the stack that defines the health check together with this one, or run edge-origin audit on the "
+               "account (it reads the deployed health checks)")
 #: Policies whose sets Route 53 drops from answers only by their health.
 HEALTH_DECIDES = ("multivalue", "failover")
 
@@ -54,11 +58,20 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     element=display_value(view.health_check_id),
                     reason="no given template defines this health check; whether Route 53 can take the record out of "
                            "its answers is not judged",
-                    needs="check the stack that defines the health check together with this one, or run edge-origin "
-                          "audit on the account (it reads the deployed health checks)",
-                    template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                    needs=NEEDS_CHECK, template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
                 )
                 continue
+            hidden = undefined_children(record.health_check_id, checks) if view.health_check is not None else ()
+            if hidden:  # a CALCULATED check over children defined elsewhere: judged below only where they cannot matter
+                res = view.resource
+                yield not_judged(
+                    RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: CALCULATED health check "
+                    f"{view.health_check.resource.logical_id} ChildHealthChecks",
+                    element=", ".join(hidden),
+                    reason="no given template defines these child health checks; whether Route 53 can take the record "
+                           "out of its answers is not judged",
+                    needs=NEEDS_CHECK, template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                )
             reason = why_never_fails(record.health_check_id, checks)
             if reason == "no health check":
                 yield finding(
