@@ -139,3 +139,23 @@ def test_undefined_children_are_every_missing_id_an_enabled_calculated_check_nam
         return out
 
     assert set(undefined_children("c0", checks)) == reached("c0", frozenset())
+
+
+def test_every_record_is_judged_after_one_whose_check_is_not():
+    """Rec0's check is defined elsewhere (not judged); Rec1 has none at all (an error), and both are said."""
+    records = _records("0a1b2c3d-1111-2222-3333-444455556666")
+    del records["Rec1"]["Properties"]["HealthCheckId"]
+    found = list(RULE.check(model(_body(), **records)))
+    assert [(f.resource, f.severity) for f in found] == [("Rec0", Severity.WARNING), ("Rec1", Severity.ERROR)]
+    assert "has no HealthCheckId" in found[1].message
+
+
+def test_not_judged_checks_carry_the_records_cdk_path():
+    records = _records({"Fn::ImportValue": "SharedCheck"})
+    records["Rec0"] = {**records["Rec0"], "Metadata": {"aws:cdk:path": "S/Api/Rec0/Resource"}}
+    assert [f.path for f in RULE.check(model(_body(), **records))] == ["S/Api/Rec0/Resource"]
+    body = _body()
+    body["Resources"]["Calc"] = _calculated(["abcd-literal"], 1)
+    records = _records({"Ref": "Calc"})
+    records["Rec0"] = {**records["Rec0"], "Metadata": {"aws:cdk:path": "S/Api/Rec0/Resource"}}
+    assert [f.path for f in RULE.check(model(body, **records))] == ["S/Api/Rec0/Resource"]
