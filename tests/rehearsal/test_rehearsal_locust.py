@@ -261,7 +261,9 @@ def test_grpc_under_gevent_keeps_every_greenlet_in_flight() -> None:
 @pytest.mark.slow
 @pytest.mark.timeout(150)
 def test_locust_multivalue_spreads_within_the_builtin_band(reference_plan_from_templates) -> None:
-    cfg = RehearsalConfig(clients=500, edges=10, **QUICK)  # N=500 over 6 origins, as the built-in spread test
+    # N=1000 over 6 origins, as the built-in spread test: gRPC's shuffle is its own draw, and at N=500 max/mean > 1.35
+    # happens by chance about once in 400 runs (CI saw 1.416); at N=1000 about once in 10^5
+    cfg = RehearsalConfig(clients=1000, edges=10, **QUICK)
     run = rehearse(reference_plan_from_templates, cfg)
     assert run.details["engine"] == "locust"
     assert run.errors == {}, run.errors
