@@ -159,3 +159,19 @@ def test_not_judged_checks_carry_the_records_cdk_path():
     records = _records({"Ref": "Calc"})
     records["Rec0"] = {**records["Rec0"], "Metadata": {"aws:cdk:path": "S/Api/Rec0/Resource"}}
     assert [f.path for f in RULE.check(model(body, **records))] == ["S/Api/Rec0/Resource"]
+
+
+def test_undefined_children_are_read_as_deep_as_the_model_reads_health():
+    """c0 -> ... -> c15 (CALCULATED) -> "gone" at depth 16: check_healthy reads it (a guess: reported); one level
+    deeper it is not read at all (nested_too_deep: EO-NJ1 says not judged)."""
+    from edge_origin.answers import HealthCheck
+    from edge_origin.answers.health import MAX_DEPTH, nested_too_deep, undefined_children
+
+    def chain(levels: int) -> dict[str, HealthCheck]:
+        return {f"c{i}": HealthCheck(f"c{i}", type="CALCULATED", health_threshold=1,
+                                     children=(f"c{i + 1}" if i + 1 < levels else "gone",)) for i in range(levels)}
+
+    assert undefined_children("c0", chain(MAX_DEPTH)) == ("gone",)
+    assert nested_too_deep("c0", chain(MAX_DEPTH)) is False
+    assert undefined_children("c0", chain(MAX_DEPTH + 1)) == ()
+    assert nested_too_deep("c0", chain(MAX_DEPTH + 1)) is True

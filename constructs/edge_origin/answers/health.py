@@ -145,11 +145,12 @@ def nested_too_deep(check_id: str, checks: Mapping[str, HealthCheck]) -> bool:
 
 
 def undefined_children(check_id: str, checks: Mapping[str, HealthCheck]) -> tuple[str, ...]:
-    """The child checks below ``check_id`` (CALCULATED, enabled, up to ``MAX_DEPTH`` levels) that ``checks``
-    does not hold, in the order met: the model counts each as healthy and able to fail, which is a guess."""
+    """The child checks below ``check_id`` (CALCULATED, enabled, down to ``MAX_DEPTH`` levels, where
+    :func:`check_healthy` reads them) that ``checks`` does not hold, in the order met: the model counts each as
+    healthy and able to fail, which is a guess. Deeper, :func:`nested_too_deep` says the status is not judged."""
     found: dict[str, None] = {}
     level = [check_id]
-    for _ in range(MAX_DEPTH + 1):
+    for _ in range(MAX_DEPTH):
         parents = [c for c in (checks.get(i) for i in level) if c is not None and c.type == "CALCULATED" and not c.disabled]
         level = list(dict.fromkeys(child for c in parents for child in c.children))  # each check once a level
         found.update((child, None) for child in level if child not in checks)
