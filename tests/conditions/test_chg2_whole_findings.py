@@ -104,3 +104,18 @@ def test_an_address_whose_eip_may_be_replaced_says_the_schema_does_not_decide():
     assert f.message.startswith(f"{NAME}: 1 of its 4 addresses are removed or replaced (3 stay): EIP Edge/Nlb1EipA ")
     assert f.message.endswith(" (the schema does not decide); edges keep connecting to the old addresses until their "
                               "TTL (60 s) ends")
+
+
+def test_an_address_moved_to_another_name_is_gone_from_this_one():
+    """Head answers OTHER with Nlb1EipA and NAME with the rest: for NAME that address is removed (only NAME's own
+    records count, not every record of the head template)."""
+    base, head = world(nlbs=1), world(nlbs=1)
+    moved = next(k for k in record_ids(head) if props(head, k)["ResourceRecords"][0]["Ref"] == "Nlb1EipA")
+    props(head, moved)["Name"] = OTHER
+    found = transition_findings(_stacks(world(nlbs=1, name=OTHER), base), _stacks(world(nlbs=1, name=OTHER), head), "EO-CHG2")
+    f = _only(found)
+    assert (f.stack, f.severity) == ("B", Severity.WARNING)
+    assert f.message == (
+        f"{NAME}: 1 of its 2 addresses are removed or replaced (1 stays): EIP B/Nlb1EipA removed (no record answers with "
+        f"it any more); B/RecordNlb1A replaced (Name {NAME} -> {OTHER}); edges keep connecting to the old addresses until "
+        "their TTL (60 s) ends")

@@ -62,7 +62,7 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
         if all_gone:
             summary = f"all {len(before)} of its addresses change at once"
         elif lost or maybe:
-            summary = f"{len(lost) + len(maybe)} of its {len(before)} addresses are removed or replaced ({kept} stay)"
+            summary = f"{len(lost) + len(maybe)} of its {len(before)} addresses are removed or replaced ({kept} {'stays' if kept == 1 else 'stay'})"
         else:
             summary = "records are replaced"
         effect = (
