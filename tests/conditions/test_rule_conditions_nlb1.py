@@ -102,3 +102,44 @@ def test_nlb1_a_listener_on_the_path_of_two_origin_names_is_judged_once() -> Non
         "HostedZoneName": "example.com.", "Name": "p.example.com", "Type": "A",
         "AliasTarget": {"DNSName": "o.example.com", "HostedZoneId": "Z1", "EvaluateTargetHealth": True}}}
     assert [f.resource for f in findings(body, "EO-NLB1")] == ["Listener"]
+
+
+def test_nlb1_an_nlb_origin_after_a_named_one_in_an_origin_group_is_judged() -> None:
+    """An origin group whose first member is an origin name and whose second is an NLB's DNSName (GetAtt): the
+    second NLB's listener is on the path too, judged as the first's."""
+    import copy
+
+    body = _idle(None)
+    body["Resources"]["Nlb2"] = copy.deepcopy(body["Resources"]["Nlb"])
+    for mapping, eip in zip(res(body, "Nlb2")["SubnetMappings"], ("EipC", "EipD"), strict=True):  # its own EIPs: on no name
+        body["Resources"][eip] = copy.deepcopy(body["Resources"]["EipA"])
+        mapping["AllocationId"] = {"Fn::GetAtt": [eip, "AllocationId"]}
+    body["Resources"]["Listener2"] = copy.deepcopy(body["Resources"]["Listener"])
+    res(body, "Listener2")["LoadBalancerArn"] = {"Ref": "Nlb2"}
+    cfg = dist_config(body)
+    cfg["Origins"].append({**origin(body), "Id": "n", "DomainName": {"Fn::GetAtt": ["Nlb2", "DNSName"]}})
+    cfg["OriginGroups"] = {"Quantity": 1, "Items": [{
+        "Id": "g", "FailoverCriteria": {"StatusCodes": {"Quantity": 1, "Items": [502]}},
+        "Members": {"Quantity": 2, "Items": [{"OriginId": "o"}, {"OriginId": "n"}]}}]}
+    behavior(body)["TargetOriginId"] = "g"
+    assert sorted(f.resource for f in findings(body, "EO-NLB1")) == ["Listener", "Listener2"]
+
+
+def test_nlb1_findings_carry_the_listeners_cdk_path() -> None:
+    body = _idle(None)
+    body["Resources"]["Listener"]["Metadata"] = {"aws:cdk:path": "S/Origin/Nlb/Listener/Resource"}
+    assert [(f.resource, f.path) for f in findings(body, "EO-NLB1")] == [("Listener", "S/Origin/Nlb/Listener/Resource")]
+
+
+def test_a_marked_origin_name_outside_cloudfront_is_judged_in_aaaa_too() -> None:
+    """A name marked as a gRPC origin (metadata) that no CloudFront origin names: a resolver asks A and AAAA, so
+    weighted AAAA sets are judged (CloudFront's IpAddressType narrows only CloudFront's own origin names)."""
+    from edge_origin.rules import run_rules
+    from tests.answers.answer_templates import base, model, record
+
+    recs = {}
+    for i in (0, 1):
+        r = record("m.example.com", "AAAA", SetIdentifier=f"w{i}", Weight=1, ResourceRecords=[f"2001:db8::{i + 1}"])
+        recs[f"W{i}"] = {**r, "Metadata": {"edge-origin:grpc-origin": True}}
+    found = [(f.rule, f.severity, f.resource) for f in run_rules(model(base(), **recs)) if f.rule == "EO-DNS1"]
+    assert found == [("EO-DNS1", Severity.ERROR, "W0"), ("EO-DNS1", Severity.ERROR, "W1")]
