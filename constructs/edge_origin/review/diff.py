@@ -120,9 +120,7 @@ def _kind(paths: Sequence[str | Path]) -> str:
 
 
 def _load(side: str, paths: Sequence[str | Path]) -> TemplateModel:
-    if not paths:
-        raise DiffInputError(f"{side}: no paths given (template files or a cdk.out directory)")
-    try:
+    try:  # paths is never empty here: diff_paths refuses a side without paths first
         return load_model(paths)
     except RecursionError:
         raise DiffInputError(f"{side}: cannot read templates (nested too deeply)") from None
