@@ -119,3 +119,24 @@ def test_an_address_moved_to_another_name_is_gone_from_this_one():
         f"{NAME}: 1 of its 2 addresses are removed or replaced (1 stays): EIP B/Nlb1EipA removed (no record answers with "
         f"it any more); B/RecordNlb1A replaced (Name {NAME} -> {OTHER}); edges keep connecting to the old addresses until "
         "their TTL (60 s) ends")
+
+
+def test_a_record_replaced_for_two_reasons_names_both():
+    base, head = world(nlbs=1), world(nlbs=1)
+    props(head, "RecordNlb1A")["SetIdentifier"] = "x-new"
+    props(head, "RecordNlb1A")["HostedZoneName"] = "example.com"
+    f = _only(transition_findings({"B": base}, {"B": head}, "EO-CHG2"))
+    assert f.message == (
+        f"{NAME}: records are replaced: B/RecordNlb1A replaced (HostedZoneName example.com. -> example.com; SetIdentifier "
+        "nlb1-us-east-1a -> x-new); Route 53 gets a new record and the old one is deleted in clean-up: whatever manages "
+        "these records by set identifier (plans, runbooks, edge-origin enact) no longer finds them")
+
+
+def test_a_name_whose_records_are_all_removed_does_not_hide_the_next_one():
+    a = world(nlbs=1, name=OTHER)
+    head_a = copy.deepcopy(a)
+    for key in record_ids(head_a):
+        del head_a["Resources"][key]  # every record of OTHER removed: EO-CHG3's business, not this rule's
+    base_b, head_b = _b_loses_nlb3()
+    f = _only(transition_findings(_stacks(a, base_b), _stacks(head_a, head_b), "EO-CHG2"))
+    assert (f.stack, f.message) == ("B", B_MESSAGE)
