@@ -105,8 +105,11 @@ def goaway_debug_within(seconds: float) -> Callable[[Rig], list[bytes]]:
     return observe
 
 
-def watch_stream_end(r: Rig) -> tuple[str, float, str]:
-    """A Watch stream with a 5 s deadline through an aging connection: (how it ended, when, closed by)."""
+def watch_stream_end(r: Rig) -> tuple[str, float, list[bytes]]:
+    """A Watch stream with a 5 s deadline through an aging connection: (how it ended, when, the debug data of the
+    server's GOAWAYs). Which side's socket closed first is not asked: at the grace's end the server sends its
+    GOAWAY and closes, the client closes on reading it, and the relay may read the two EOFs in one select, in
+    either order (CI saw "client" once)."""
     stub = health_pb2_grpc.HealthStub(r.channel)
     start = time.monotonic()
     code = "ENDED"
@@ -119,7 +122,7 @@ def watch_stream_end(r: Rig) -> tuple[str, float, str]:
     flow = r.relay.flows()[0]
     if code != "DEADLINE_EXCEEDED":  # let the relay see the close that ended the stream
         r.relay.wait_for(lambda: flow.closed_at is not None, 2)
-    return code, elapsed, flow.closed_by
+    return code, elapsed, [g.debug for g in flow.goaways() if g.direction == "s2c"]
 
 
 SCENARIOS: dict[str, tuple[Options, Options, Callable[[Rig], Any]]] = {
@@ -218,8 +221,9 @@ def test_server_ping_enforcement_keys(seen: dict[str, Any]) -> None:
 def test_server_connection_lifetime_keys(seen: dict[str, Any]) -> None:
     assert b"max_age" in seen["max_connection_age_ms:on"]
     assert seen["max_connection_age_ms:off"] == []
-    code, elapsed, closed_by = on = seen["max_connection_age_grace_ms:on"]
-    assert code == "UNAVAILABLE" and closed_by == "server", on  # age 1 s (+-10 %) + grace 1 s, before the 5 s deadline
+    code, elapsed, goaways = on = seen["max_connection_age_grace_ms:on"]
+    # age 1 s (+-10 %) + grace 1 s: the server ends the stream long before the 5 s deadline (the client would not)
+    assert code == "UNAVAILABLE" and 1.5 <= elapsed < 4.5 and any(b"max_age" in d for d in goaways), on
     code, elapsed, _ = off = seen["max_connection_age_grace_ms:off"]
     assert code == "DEADLINE_EXCEEDED" and elapsed >= 4.5, off  # default grace: no limit, the stream lives on
     assert any(b"idle" in d for d in seen["max_connection_idle_ms:on"])
