@@ -18,29 +18,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-#: The longest tests that are CPU-bound and not timing-sensitive (CDK CLI synths, the README's set-up block, the
-#: pre-commit hook's fresh environment, the wheel build): scheduled first. Collected in folder order they came
-#: last (tests/test_*.py sorts after every folder), and under xdist's worksteal a 30 s test met at the end is 30 s
-#: of one worker after the others are done. The loopback timing tests keep their place among the short ones.
-LONG_FIRST = (
-    "tests/test_readme_commands.py::",
-    "tests/test_pre_commit_hook.py::",
-    "tests/test_readme_stage_example.py::",
-    "tests/test_packaging.py::",
-    "tests/cdk/test_reference_synth_cli.py::",
-    "tests/rules/test_cdk_targets_corpus.py::test_cdk_synth_",
-    "tests/suite/test_mutate_engine.py::",
-)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The LONG_FIRST tests first, in their collected order; the rest after, in theirs."""
-    first = [item for item in items if item.nodeid.startswith(LONG_FIRST)]
-    if first:
-        rest = [item for item in items if not item.nodeid.startswith(LONG_FIRST)]
-        items[:] = first + rest
-
-
 def missing_tool(reason: str) -> None:
     """One rule for a tool the suite needs and does not find: under CI (CI=true) it is a failure, since
     CI must run every test; elsewhere a skip that says what is missing and how to get it."""
