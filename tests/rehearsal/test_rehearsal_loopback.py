@@ -278,12 +278,14 @@ def test_ctrl_c_stops_everything(tmp_path: Path) -> None:
     )
     try:
         client_pid = None
-        for _ in range(200):  # wait (bounded) for the client process to appear
+        # wait (bounded) for the client process to appear: a deadline, not a count of polls (one poll walks the
+        # process tree, slow on a loaded machine; CI once saw no client after 200 polls); a rehearse that exits
+        # first fails at once with its stderr
+        deadline = time.monotonic() + 60
+        while client_pid is None and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
             client_pid = next(iter(proctree.children_running(b"clients.py", proc.pid)), None)
-            if client_pid:
-                break
-        assert client_pid, "the client process never started"
+        assert client_pid, f"the client process never started (rehearse exit {proc.poll()}; {proc.stderr.read() if proc.poll() is not None else 'still running'})"
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
         # bounded, not timed: ~3 s on a quiet machine; 30 s ran out once with two whole suites and a wheel job

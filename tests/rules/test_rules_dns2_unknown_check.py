@@ -67,7 +67,7 @@ def test_checks_the_templates_define_are_judged_as_before():
     assert list(RULE.check(model(_body(), **_records({"Ref": "Check0"})))) == []
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.uuids())
 def test_any_literal_check_id_is_not_judged(check_id):
     found = list(RULE.check(model(_body(), **_records(str(check_id)))))
@@ -124,7 +124,7 @@ def _trees(draw):
     return checks
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(_trees())
 def test_undefined_children_are_every_missing_id_an_enabled_calculated_check_names(checks):
     from edge_origin.answers.health import undefined_children

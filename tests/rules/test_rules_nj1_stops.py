@@ -139,7 +139,7 @@ def _trees(draw) -> tuple[dict[str, HealthCheck], frozenset[str]]:
     return checks, frozenset(down)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(_trees())
 def test_where_nesting_is_not_too_deep_the_bounded_status_is_route_53s(tree):
     checks, down = tree
