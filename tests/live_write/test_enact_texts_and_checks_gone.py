@@ -296,8 +296,10 @@ def test_health_state_reads_route_53s_status_shapes(monkeypatch):
         assert health_state(client, hc) == "pending"
 
 
-def test_the_step_before_the_batch_is_named_before_send(monkeypatch):
-    """EDGE_ORIGIN_STEP_SIGNAL=before-send=SIGUSR1 signals enact where nothing is sent yet (the kill drills)."""
+@pytest.mark.parametrize(("step", "records_then"), [("before-send", 0), ("after-send", 2)])
+def test_the_steps_around_the_batch_are_named(monkeypatch, step: str, records_then: int):
+    """EDGE_ORIGIN_STEP_SIGNAL=<step>=SIGUSR1 signals enact there (the kill drills): before-send with nothing sent
+    yet, after-send once Route 53 has answered the batch (applied)."""
     r53, zone_id = strict_zone()
     seen: list[int] = []
 
@@ -309,14 +311,14 @@ def test_the_step_before_the_batch_is_named_before_send(monkeypatch):
         raise Stopped
 
     previous = signal.signal(signal.SIGUSR1, stop)
-    monkeypatch.setenv(STEP_SIGNAL, "before-send=SIGUSR1")
+    monkeypatch.setenv(STEP_SIGNAL, f"{step}=SIGUSR1")
     try:
         with pytest.raises(Stopped):
-            enact(r53, make_plan(zone_id, 1, IPS[:1]), FULL)
+            enact(r53, make_plan(zone_id, 1, IPS[:2]), FULL)
     finally:
         signal.signal(signal.SIGUSR1, previous)
-    assert seen == [0]
-    assert read_name(r53, zone_id, NAME).records == []
+    assert seen == [records_then]
+    assert len(read_name(r53, zone_id, NAME).records) == records_then
 
 
 def test_a_dry_run_shows_a_new_check_in_place_of_a_reused_one_deleted_meanwhile():
@@ -434,28 +436,6 @@ def test_an_applied_batch_is_journaled_with_what_enact_said_about_it(tmp_path):
     assert entry["notes"] == [
         "the answer to the batch was lost (InternalFailure: We encountered an internal error. Please try again.); re-read: "
         "the generation record holds this plan's digest, so the batch is applied; INSYNC not confirmed (no change id)"]
-
-
-def test_the_step_after_the_batch_is_named_after_send(monkeypatch):
-    """EDGE_ORIGIN_STEP_SIGNAL=after-send=SIGUSR1 signals enact once Route 53 has answered the batch: applied."""
-    r53, zone_id = strict_zone()
-    seen: list[int] = []
-
-    class Stopped(Exception):
-        pass
-
-    def stop(signum, frame):
-        seen.append(len(read_name(r53, zone_id, NAME).records))
-        raise Stopped
-
-    previous = signal.signal(signal.SIGUSR1, stop)
-    monkeypatch.setenv(STEP_SIGNAL, "after-send=SIGUSR1")
-    try:
-        with pytest.raises(Stopped):
-            enact(r53, make_plan(zone_id, 1, IPS[:2]), FULL)
-    finally:
-        signal.signal(signal.SIGUSR1, previous)
-    assert seen == [2]
 
 
 def test_a_zone_that_cannot_be_read_names_the_call():
