@@ -396,12 +396,19 @@ class TemplateModel:
     def cloudfront_origin_types(self, name: str) -> tuple[str, ...]:
         """The record types CloudFront asks for origin name ``name``: the union of
         ``OriginView.dns_types()`` over the origins (of every distribution) with that DomainName;
-        ``("A",)`` when no origin names it."""
-        wanted = {
-            t for d in self.distributions for o in d.origins
-            if o.domain_name == name and o.vpc_origin_id is None for t in o.dns_types()
-        }
+        ``("A",)`` when no origin names it. One index over the distributions, built once."""
+        wanted = self._origin_types_by_name.get(name, ())
         return tuple(t for t in ("A", "AAAA") if t in wanted) or ("A",)
+
+    @cached_property
+    def _origin_types_by_name(self) -> dict[Any, set[str]]:
+        """``{origin DomainName: record types CloudFront asks}`` over every distribution's origins."""
+        index: dict[Any, set[str]] = defaultdict(set)
+        for d in self.distributions:
+            for o in d.origins:
+                if o.vpc_origin_id is None and isinstance(o.domain_name, str):
+                    index[o.domain_name].update(o.dns_types())
+        return index
 
     def origin_names(self) -> dict[str, str]:
         """``{name: "grpc" | "long-lived"}`` for every origin name the rules look at (sorted)."""

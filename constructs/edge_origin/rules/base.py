@@ -88,7 +88,15 @@ def origin_resolutions(model: TemplateModel) -> list[tuple[str, str, OriginResol
     internet; a private zone only for names marked as in-VPC gRPC origins). A CloudFront origin
     name's public zones answer the record types its origins' ``IpAddressType`` makes CloudFront ask
     (``model.cloudfront_origin_types``): AAAA is judged exactly as A for ``dualstack``/``ipv6``, and
-    an AAAA set of an ``ipv4`` origin's name is left out (it never reaches CloudFront)."""
+    an AAAA set of an ``ipv4`` origin's name is left out (it never reaches CloudFront). Computed once
+    per model (six rules ask)."""
+    memo = model.__dict__.get("_origin_resolutions")
+    if memo is None:
+        memo = model.__dict__["_origin_resolutions"] = _origin_resolutions(model)
+    return list(memo)
+
+
+def _origin_resolutions(model: TemplateModel) -> list[tuple[str, str, OriginResolution]]:
     cloudfront = model.cloudfront_origin_names()
     out = []
     for name, kind in model.origin_names().items():
