@@ -22,11 +22,21 @@ REGENERATE = "PYTHONPATH=constructs python scripts/cli_reference.py"
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
-    """(name, one-line help, parser) of each subcommand, in the order they were added."""
+    """(name, one-line help, parser) of each subcommand, in the order they were added; an alias
+    (``forecast``'s ``model``) is named in its command's help, not listed again."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             helps = {a.dest: a.help or "" for a in action._choices_actions}
-            return [(name, helps.get(name, ""), sub) for name, sub in action.choices.items()]
+            names: dict[int, list[str]] = {}
+            for name, sub in action.choices.items():
+                names.setdefault(id(sub), []).append(name)
+            out = []
+            for name, sub in action.choices.items():
+                first, *aliases = names[id(sub)]
+                if name == first:
+                    alias = f" (alias: {', '.join(aliases)})" if aliases else ""
+                    out.append((name, helps.get(name, "") + alias, sub))
+            return out
     return []
 
 

@@ -92,7 +92,7 @@ def test_console_script_matches_the_hook_entry() -> None:
     import tomllib
 
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
-    assert scripts["edge-origin"] == "edge_origin.cli:main"
+    assert scripts["edge-origin"] == "edge_origin.cli:entry"  # main, then a flushed exit (issue 53)
 
 
 def run_action(tmp_path: Path, **env: str) -> tuple[subprocess.CompletedProcess[str], Path, Path]:

@@ -26,19 +26,37 @@ DESCRIPTION = (
     "1 findings (or a failed run or refusal), 2 bad input."
 )
 
-# One line a command family (module edge_origin.cli.<name>), in the order `--help` lists them.
-COMMAND_MODULES = (
-    "check",
-    "rules",
-    "diff",
-    "profile",
-    "origin_secret",
-    "rehearse",
-    "model",
-    "live",
-    "watch",
-    "plan",
+# Every command: (name, aliases, its module edge_origin.cli.<module>, its one-line help), in the order
+# `--help` lists them. Only the module of the command being run is imported (``build_parser(argv)``);
+# the others are listed from this table, so `--help` and `check` import no other command's
+# library. tests/cli/test_lazy_parser.py holds this table to what the modules register.
+COMMANDS: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
+    ("check", (), "check", "check CloudFormation templates (or a cdk.out) for edge-origin failure modes"),
+    ("report", (), "check", "write a review report (Markdown + Mermaid) of the edge-to-origin paths"),
+    ("rules", (), "rules", "list the rules (id, severity, title); `rules explain EO-DNS1`: why, source, fix, an example"),
+    ("diff", (), "diff", "what deploying --head over --base does to the origin paths: changes and transition findings"),
+    ("profile", (), "profile", "check or render a connection profile (keepalive, idle timeouts, age)"),
+    ("origin-secret", (), "origin_secret", "rotate the origin verification secret (prints version ids, never values)"),
+    ("rehearse", (), "rehearse", "replay a synchronized connection burst against the DNS plan"),
+    ("forecast", ("model",), "forecast",
+     "the internet-scale forecast: a planned event's burst (predict), the incident (fit)"),
+    ("audit", (), "live", "read the live account (read-only) and run the rules on what is deployed"),
+    ("verify", (), "live", "after cdk deploy: compare the deployed stacks with the cloud assembly"),
+    ("preflight", (), "live", "before cdk deploy: what the templates create against the account's quotas"),
+    ("ready", (), "live",
+     "before an event: one read-only report (quotas, NLB capacity reservations per zone, origin records, alarms, "
+     "Route 53 guards; optionally the forecast's prediction, a connection profile and a rehearsal result); exit 0 only "
+     "when every line is ready"),
+    ("dns-spread", (), "live", "ask a resolver N times for NAME and report how the answers spread"),
+    ("watch", (), "watch",
+     "read-only: CloudWatch metrics of an origin path -> spread verdict over time (exit 0 spread, 1 pile-up, 2 not "
+     "readable)"),
+    ("plan", (), "plan", "make or show DNS plans for an origin name (multivalue, health-checked)"),
+    ("enact", (), "plan", "apply a DNS plan as one Route 53 change batch, guarded by the generation record"),
 )
+#: One module a command family, in the order `--help` lists them.
+COMMAND_MODULES = tuple(dict.fromkeys(module for _, _, module, _ in COMMANDS))
+_MODULE_OF = {word: module for name, aliases, module, _ in COMMANDS for word in (name, *aliases)}
 
 
 _INVALID_CHOICE = re.compile(r"argument (\S+): invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$")
@@ -85,15 +103,36 @@ class _Parser(argparse.ArgumentParser):
         return "; " + "; ".join(hints) if hints else ""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``edge-origin`` parser. Without ``argv``: every command module registered (docs/cli.md, tests).
+    With ``argv``: only the module of the command ``argv`` names is imported and registered; every other
+    command is listed by its name and help from ``COMMANDS`` (the same ``--help`` text, a fraction of
+    the imports)."""
     from edge_origin._version import __version__
 
+    wanted = None if argv is None else _MODULE_OF.get(_command_word(argv), "")
     parser = _Parser(prog="edge-origin", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"edge-origin {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        import_module(f"edge_origin.cli.{name}").register(sub)
+    for module in COMMAND_MODULES:
+        if wanted is None or module == wanted:
+            import_module(f"edge_origin.cli.{module}").register(sub)
+            continue
+        for name, aliases, owner, text in COMMANDS:
+            if owner == module:  # listed, not built: its module is imported only when it runs
+                sub.add_parser(name, aliases=list(aliases), help=text, add_help=False)
     return parser
+
+
+def _command_word(argv: Sequence[str]) -> str:
+    """The command ``argv`` names: its first word that is not an option (the top-level options,
+    ``--help`` and ``--version``, take no value)."""
+    for word in argv:
+        if word == "--":
+            return ""
+        if not word.startswith("-"):
+            return word
+    return ""
 
 
 #: What a shell reports for a process killed by SIGPIPE (128 + 13): ``cmd | head`` exits like this.
@@ -126,17 +165,59 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _quiet_closed_stdout()
 
 
+#: Commands that only read files and print (no threads, child processes, sockets or temporary files
+#: outlive them): the process ends by ``os._exit`` after they return, without the collector.
+_FAST_EXIT = frozenset({"check", "report", "diff", "rules", "profile"})
+
+
+def entry() -> None:
+    """The ``edge-origin`` program (console script and ``python -m edge_origin.cli``): ``main``, then exit.
+
+    For the read-and-print commands (``_FAST_EXIT``), the cyclic collector is off for the run (the
+    model makes hundreds of thousands of objects and no garbage cycles) and, once stdout and stderr are
+    flushed, the process ends with ``os._exit``: tearing a large model's heap down object by object
+    costs about a third of a second on 10k resources and changes nothing. Every other command, and
+    ``main`` called as a library function, exits normally."""
+    import contextlib
+    import gc
+
+    if _command_word(sys.argv[1:]) not in _FAST_EXIT:
+        sys.exit(main())
+    gc.disable()
+    try:
+        code = main()
+    except SystemExit as exc:  # argparse's exit 2 (a bad flag), ``check --help``
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else _say_exit(exc.code))
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = _quiet_closed_stdout()
+    except (OSError, ValueError):
+        pass
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    os._exit(code)
+
+
+def _say_exit(message: object) -> int:
+    """``sys.exit("text")``: the text on stderr, exit code 1 (as the interpreter does)."""
+    print(message, file=sys.stderr)
+    return 1
+
+
 def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
     _Parser.argv = tuple(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_Parser.argv)
     args, extras = parser.parse_known_args(argv)
     if extras:  # name the flag the subcommand has that is nearest (argparse only says "unrecognized")
         subparser = _subparsers(parser).get(args.command, parser)
         subparser.error(_UNRECOGNIZED + " ".join(extras))
-    from edge_origin.live.guard import RunGuard, Stop, default_deadline
-
     live = hasattr(args, "deadline")  # the live commands: signals, the deadline, redacted output
-    guard = RunGuard(args.command, args.deadline or default_deadline(args)) if live else None
+    guard = None
+    if live:
+        from edge_origin.live.guard import RunGuard, default_deadline
+
+        guard = RunGuard(args.command, args.deadline or default_deadline(args))
     try:
         if guard is not None:
             with guard:
@@ -151,12 +232,21 @@ def _run(argv: Sequence[str] | None) -> int:
     except UsageError as exc:
         _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
         return EXIT_BAD_INPUT
-    except Stop as exc:
-        _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
-        return exc.exit_code
     except KeyboardInterrupt:
         print(f"edge-origin {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BaseException as exc:
+        if not _is_stop(exc):
+            raise
+        _say(f"edge-origin {args.command}: {one_line(str(exc))}", live)
+        return exc.exit_code  # type: ignore[attr-defined]
+
+
+def _is_stop(exc: BaseException) -> bool:
+    """``exc`` is a live command's ``edge_origin.live.guard.Stop`` (a signal or the deadline); the
+    guard is imported only by the commands that use it."""
+    guard = sys.modules.get("edge_origin.live.guard")
+    return guard is not None and isinstance(exc, guard.Stop)
 
 
 def _say(line: str, live: bool) -> None:
@@ -169,4 +259,4 @@ def _say(line: str, live: bool) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -1,5 +1,3 @@
-import sys
+from edge_origin.cli import entry
 
-from edge_origin.cli import main
-
-sys.exit(main())
+entry()

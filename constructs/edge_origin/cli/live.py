@@ -178,7 +178,7 @@ def _add_ready(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "ready",
         help="before an event: one read-only report (quotas, NLB capacity reservations per zone, origin records, "
-             "alarms, Route 53 guards; optionally the model's prediction, a connection profile and a rehearsal result); exit 0 only "
+             "alarms, Route 53 guards; optionally the forecast's prediction, a connection profile and a rehearsal result); exit 0 only "
              "when every line is ready",
     )
     p.add_argument("--name", action="append", default=[], metavar="NAME",
@@ -202,12 +202,12 @@ def _add_ready(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_ready_event(p: argparse.ArgumentParser) -> None:
-    """``--devices``/``--ramp-seconds`` (+ the model's assumptions): a 'prediction' line per origin name,
-    ``model predict`` over the NLBs, zones and reservations read from the account."""
-    from edge_origin.cli.model_args import _within
+    """``--devices``/``--ramp-seconds`` (+ the forecast's assumptions): a 'prediction' line per origin name,
+    ``forecast predict`` over the NLBs, zones and reservations read from the account."""
+    from edge_origin.cli.forecast_args import _within
     from edge_origin.forecast.capacity import ASSUMPTIONS, COVERS
 
-    g = p.add_argument_group("the model's prediction for the event (edge-origin model predict over what was read)")
+    g = p.add_argument_group("the forecast's prediction for the event (edge-origin forecast predict over what was read)")
     g.add_argument("--devices", type=_within(1, 10**10, integer=True), default=None, help="devices at the peak (1..10^10)")
     g.add_argument("--ramp-seconds", type=_within(0, 86_400), default=None,
                    help="seconds from zero to the peak (0..86400; needed with --devices)")

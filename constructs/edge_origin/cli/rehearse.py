@@ -198,7 +198,7 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         "--chart", metavar="PATH", help=f"write a bar chart of connections per origin ({', '.join(CHART_SUFFIXES)}; checked before the run)"
     )
     p.add_argument("--model", action="store_true", help="run the Monte Carlo model instead (no sockets)")
-    from edge_origin.cli.model_args import add_model_arguments
+    from edge_origin.cli.forecast_args import add_model_arguments
 
     add_model_arguments(p)  # --devices, --ttl, --ramp-seconds, --resolvers, --edge-traffic, --origin-capacity...
     p.set_defaults(func=_cmd_rehearse)
@@ -232,7 +232,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
     try:
         plan = from_model.load_plan(args.paths, args.name)
         if args.model:
-            from edge_origin.cli.model_args import run_model_from_args
+            from edge_origin.cli.forecast_args import run_model_from_args
 
             result = run_model_from_args(args, plan)
         else:

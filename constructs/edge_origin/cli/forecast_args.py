@@ -1,4 +1,5 @@
-"""The ``rehearse --model`` flags and their translation into a :class:`ModelConfig` (parsing only).
+"""The ``rehearse --model`` flags (the internet-scale forecast, run on a rehearsal plan) and the
+``forecast predict --devices`` flags, and their translation into the forecast's inputs (parsing only).
 
 ``--edges``, ``--lb-policy``, ``--edge-rotation``, ``--seed``, ``--json`` and ``--chart`` are
 shared with the loopback rehearsal and defined in :mod:`edge_origin.cli.rehearse`.
@@ -48,8 +49,8 @@ def _retry(text: str) -> RetryPolicy:
 
 
 def add_model_arguments(p: argparse.ArgumentParser) -> None:
-    """Add the model's flags to the ``rehearse`` parser."""
-    g = p.add_argument_group("--model: the internet-scale model (no sockets)")
+    """Add the forecast's flags to the ``rehearse`` parser (``--model``)."""
+    g = p.add_argument_group("--model: the internet-scale forecast (no sockets)")
     g.add_argument("--devices", type=int_range(1, 10**12), default=1_000_000, help="devices (default 1,000,000)")
     g.add_argument("--ttl", type=finite_float(0, 86_400, lo_open=True), default=None,
                    help="seconds a resolver caches an answer (default: the records' TTL)")
@@ -138,7 +139,7 @@ def _within(lo: float, hi: float, integer: bool = False) -> Callable[[str], floa
 
 
 def add_planned_arguments(p: argparse.ArgumentParser) -> None:
-    """``model predict --devices``: a planned event against the NLBs' LCU dimensions (model_capacity)."""
+    """``forecast predict --devices``: a planned event against the NLBs' LCU dimensions (forecast.capacity)."""
     from edge_origin.forecast.capacity import ASSUMPTIONS, COVERS, MAX_STEPS, RESERVED_PER_ZONE
 
     g = p.add_argument_group("a planned event (--devices): the burst against each zonal node's LCU dimensions")

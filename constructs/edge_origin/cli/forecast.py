@@ -1,4 +1,6 @@
-"""`edge-origin model`: a planned event's burst (predict --devices); fit on published cells and predict the rest."""
+"""`edge-origin forecast` (alias `model`, its name before 0.3): the internet-scale forecast of a planned
+event's burst (predict --devices); fit on published cells and predict the rest. "model" alone names the
+template model (``edge_origin.model``)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import json
 import time
 
 from edge_origin.cli.common import EXIT_FINDINGS, EXIT_OK, UsageError, finite_float, int_range, require_extra
-from edge_origin.cli.model_args import add_planned_arguments, planned_event_from_args
+from edge_origin.cli.forecast_args import add_planned_arguments, planned_event_from_args
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -25,12 +27,13 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("model", help="the internet-scale model: a planned event's burst (predict), the incident (fit)",
+    p = sub.add_parser("forecast", aliases=["model"],
+                       help="the internet-scale forecast: a planned event's burst (predict), the incident (fit)",
                        description="predict --devices: a planned event against each NLB zonal node's LCU dimensions. "
                        "fit: fit the rate an address gains capacity on one published cell (--ceiling: a steady capacity "
                        "too, on one or two), then predict every other cell with a band over seeds; exit 0 when every "
                        "predicted cell is within a factor of 2, 1 otherwise, 2 on bad input. See docs/model.md.")
-    msub = p.add_subparsers(dest="model_command", required=True)
+    msub = p.add_subparsers(dest="forecast_command", required=True)
     f = msub.add_parser("fit", help="fit the scaling rate on the published file's 'fit' cell, print predicted vs published")
     _common(f)
     f.add_argument("--published", metavar="FILE", default=None,
@@ -51,11 +54,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seconds an address under a burst takes to reach its steady capacity (0: at once)")
     add_planned_arguments(q)
     q.set_defaults(func=_cmd_predict)
-    c = msub.add_parser("compare", help="the model and the loopback rehearsal on the same small plans, an origin killed")
+    c = msub.add_parser("compare", help="the forecast and the loopback rehearsal on the same small plans, an origin killed")
     c.add_argument("--clients", type=int_range(2, 1000), default=60, help="clients a loopback run (default 60)")
     c.add_argument("--edges", default="1,20,50", help="comma-separated edge counts (default 1,20,50)")
     c.add_argument("--routing", default="weighted,multivalue", help="comma-separated: weighted, multivalue (default both)")
-    c.add_argument("--no-loopback", action="store_true", help="model side only (no sockets)")
+    c.add_argument("--no-loopback", action="store_true", help="forecast side only (no sockets)")
     c.add_argument("--seed", type=int_range(0, 2**31), default=1, help="seed of the loopback runs (default 1)")
     c.add_argument("--json", action="store_true", help="write one JSON object to stdout")
     c.set_defaults(func=_cmd_compare)
@@ -70,7 +73,7 @@ def _base(args: argparse.Namespace):  # noqa: ANN202 - the library type is impor
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    require_extra("numpy", "rehearsal", "model fit")  # one line naming the extra, exit 2
+    require_extra("numpy", "rehearsal", "forecast fit")  # one line naming the extra, exit 2
     from dataclasses import replace
 
     from edge_origin.forecast import events as model_events
@@ -126,8 +129,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     if args.devices is not None:
         return _cmd_predict_planned(args)
     if args.capacity is None or args.scale_seconds is None:
-        raise UsageError("model predict: give --devices (a planned event) or both --capacity and --scale-seconds (the events file)")
-    require_extra("numpy", "rehearsal", "model predict")
+        raise UsageError("forecast predict: give --devices (a planned event) or both --capacity and --scale-seconds (the events file)")
+    require_extra("numpy", "rehearsal", "forecast predict")
     from dataclasses import replace
 
     from edge_origin.forecast import events as model_events
@@ -180,7 +183,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from edge_origin.rehearsal import EXTRA_MODULES
 
     for module in EXTRA_MODULES if not args.no_loopback else ("numpy",):
-        require_extra(module, "rehearsal", "model compare")
+        require_extra(module, "rehearsal", "forecast compare")
     from edge_origin.forecast import agreement as model_agreement
 
     rows = [model_agreement.compare(r, e, args.clients, seed=args.seed, loopback=not args.no_loopback)

@@ -1,0 +1,118 @@
+"""The parser imports only the command it runs (issue 53): `--help`, `--version` and `check` import no
+other command's module, and the lazy parser says exactly what the full one (docs/cli.md) says."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from edge_origin import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "tests" / "fixtures" / "templates" / "rules" / "eo-dns1-fire.json"
+
+
+def _choices(parser: argparse.ArgumentParser) -> argparse._SubParsersAction:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+
+def test_the_command_table_is_what_the_modules_register() -> None:
+    """``COMMANDS`` (name, aliases, module, help, in --help order) is held to the modules' own
+    ``register``: a command added, renamed or re-worded in its module fails here."""
+    registered = []
+    for module in cli.COMMAND_MODULES:
+        sub = _choices(cli.build_parser([_first_command(module)]))
+        by_name = {a.dest: a for a in sub._choices_actions}
+        for name, aliases, owner, text in cli.COMMANDS:
+            if owner == module:
+                assert sub.choices[name].add_help, f"{name}: registered by {module}, not a placeholder"
+                for alias in aliases:
+                    assert sub.choices[alias] is sub.choices[name]
+                assert by_name[name].help == text, name
+        registered.extend(a.dest for a in _choices(_only(module))._choices_actions)
+    assert registered == [name for name, *_ in cli.COMMANDS]
+
+
+def _first_command(module: str) -> str:
+    return next(name for name, _, owner, _ in cli.COMMANDS if owner == module)
+
+
+def _only(module: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser()
+    __import__(f"edge_origin.cli.{module}", fromlist=["register"]).register(parser.add_subparsers())
+    return parser
+
+
+@pytest.mark.parametrize("word", [None, *(name for name, *_ in cli.COMMANDS), "model", "nonsense"])
+def test_the_lazy_parser_helps_as_the_full_one(word: str | None) -> None:
+    full = cli.build_parser()
+    lazy = cli.build_parser(["--help"] if word is None else [word, "--help"])
+    assert lazy.format_help() == full.format_help()
+    if word in _choices(full).choices:
+        assert _choices(lazy).choices[word].format_help() == _choices(full).choices[word].format_help()
+
+
+@pytest.mark.parametrize(("argv", "word"), [
+    (["check", "x"], "check"), (["--version"], ""), (["-h", "audit"], "audit"), (["--", "check"], ""), ([], ""),
+])
+def test_the_command_word_is_the_first_non_option(argv: list[str], word: str) -> None:
+    assert cli._command_word(argv) == word
+
+
+_PROBE = """
+import contextlib, io, json, sys
+from edge_origin.cli import main
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("edge_origin") or m.split(".")[0] in {"boto3", "botocore", "yaml", "numpy"})))
+"""
+_OTHER_COMMANDS = {f"edge_origin.cli.{m}" for m in cli.COMMAND_MODULES}
+
+
+def _loaded(*argv: str) -> set[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
+    out = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, timeout=60, env=env, check=True)
+    return set(json.loads(out.stdout))
+
+
+def test_help_version_and_check_import_nothing_they_do_not_run() -> None:
+    for argv in (["--help"], ["--version"]):
+        loaded = _loaded(*argv)
+        assert loaded <= {"edge_origin", "edge_origin._moved", "edge_origin._version", "edge_origin.cli",
+                          "edge_origin.cli.common"}, (argv, loaded)
+    loaded = _loaded("check", str(TEMPLATE))
+    assert loaded & _OTHER_COMMANDS == {"edge_origin.cli.check"}
+    assert not {m for m in loaded if m.split(".")[1:2] in (["forecast"], ["live"], ["rehearsal"], ["cdk"], ["testing"])}, loaded
+    assert not {"boto3", "botocore", "numpy"} & loaded
+
+
+def test_the_program_exits_with_the_code_and_every_line_written(tmp_path: Path) -> None:
+    """``python -m edge_origin.cli check`` ends by ``os._exit`` after flushing: the same exit code and the
+    same output as ``main`` (findings: 1; bad input: 2, one line)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
+    run = subprocess.run([sys.executable, "-m", "edge_origin.cli", "check", str(TEMPLATE), "--format", "json"],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 1 and json.loads(run.stdout)["findings"], run.stderr
+    bad = subprocess.run([sys.executable, "-m", "edge_origin.cli", "check", str(tmp_path / "missing.json")],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1, bad.stderr
+    flag = subprocess.run([sys.executable, "-m", "edge_origin.cli", "check", "--nope", str(TEMPLATE)],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert flag.returncode == 2 and "--nope" in flag.stderr
+
+
+def test_the_forecast_answers_to_its_old_verb() -> None:
+    """`forecast` is the verb; `model` (its name before 0.3) is an alias of the same parser."""
+    sub = _choices(cli.build_parser())
+    assert sub.choices["model"] is sub.choices["forecast"]
+    args = cli.build_parser(["model"]).parse_args(["model", "predict", "--devices", "10", "--ramp-seconds", "1"])
+    assert args.func.__name__ == "_cmd_predict"
