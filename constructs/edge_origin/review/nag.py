@@ -9,23 +9,34 @@ How it sees the app: the rules are cross-stack (a distribution in one stack, its
 another), so the pack builds ONE ``TemplateModel`` from every stack of the app and runs the
 same rule functions as the CLI (``edge_origin.rules.run_rules``) over it:
 
-- inside synth, CDK calls ``validate(context)`` after writing the templates; the pack reads
-  ``context.template_paths`` (the resolved templates, so ``add_property_override`` is seen),
-  and walks ``appConstruct`` to attach each finding to its ``CfnResource``;
+- inside synth, CDK calls ``validate(context)`` after writing the assembly; the pack reads
+  ``context.template_paths`` (the resolved templates, so ``add_property_override`` is seen)
+  and the nested stack templates they name (``AWS::CloudFormation::Stack`` resources whose
+  ``aws:asset:path`` metadata names a ``*.nested.template.json`` in the same assembly folder:
+  aws-cdk-lib hands plugins only the top-level templates), so synth judges the same assembly
+  as ``edge-origin check cdk.out``. Each finding names its construct by the template's
+  ``aws:cdk:path`` metadata (no walk of the construct tree through jsii); without path metadata
+  (``--no-path-metadata``) the pack walks the tree once to match (stack, logical id);
 - ``validate_scope(scope)`` (unit tests) builds the templates with ``Template.from_stack`` for
   every stack of ``scope``'s app; do not register the pack on that app's ``Validations`` in
   the same test (synth would run it again).
 
-Findings are matched to constructs by (stack artifact id, logical id); each finding is its own
-violation (its message, its construct path), built here rather than with cdk-nag's
-``applyRule``, which groups every finding of a rule under the first finding's message. CDK
-itself applies acknowledgements to these violations. Severities: a finding
-at or above ``fail_on`` (default ``Severity.ERROR``) is an ``error`` violation and fails synth;
+Each finding is its own violation (its message, its construct path), built here rather than
+with cdk-nag's ``applyRule``, which groups every finding of a rule under the first finding's
+message. CDK itself applies acknowledgements to these violations. Severities: a finding at or
+above ``fail_on`` (default ``Severity.ERROR``) is an ``error`` violation and fails synth;
 findings below it are ``warning`` violations: printed in the validation report, synth passes
 (the pack's report sets ``success`` from errors only). Acknowledge a finding with
 ``Validations.of(scope).acknowledge(Acknowledgment(id="EdgeOrigin::EdgeOrigin-EO-DNS1",
 reason="..."))``: CDK suppresses it and keeps the reason in ``cdk.out/validation-report.json``.
 Template metadata ``edge-origin:acknowledge`` (see ``rules``) works here and in the CLI.
+
+Report-only (``EdgeOriginChecks(report_only=True)``, context ``edge-origin:reportOnly=true``
+(``cdk synth -c edge-origin:reportOnly=true``, cdk.json) or the environment variable
+``EDGE_ORIGIN_REPORT_ONLY=1`` for CI): every finding is recorded in the validation report, as
+a ``warning`` violation whose text starts with its real severity (``[error] ...``), and synth
+succeeds; ``edge-origin check cdk.out`` (or the GitHub Action) then fails on them. This is how
+a pull-request workflow gets its review from a head that would fail synth (docs/review.md).
 
 The summary entry (``EdgeOrigin-Summary``, synth only): the CDK CLI passes
 ``@aws-cdk/core:failSynthOnValidationErrors=false`` and fails only on violations of the stacks
@@ -33,16 +44,21 @@ it selected, and stacks inside a ``Stage`` are not selected without a pattern (`
 violation with no construct is kept whatever is selected (aws-cdk's
 ``cloud-assembly-api/lib/validation/loading.ts``, ``filterReportsByStacks``), so ``validate``
 adds one: an ``error`` naming the stacks and counts when unacknowledged error findings exist
-anywhere in the app (so ``cdk synth`` fails for Stage apps too), an ``info`` line ("N rules
-over M stacks: no findings at or above error") when none do, so the report shows the pack ran.
-Acknowledgements are applied by CDK after the plugin returns; the summary counts a finding as
-acknowledged the way CDK does (``collect-acknowledged-rule-ids``: the
-``aws:cdk:acknowledged-rules`` metadata on the finding's construct or its closest ancestor).
+anywhere in the app (so ``cdk synth`` fails for Stage apps too); a ``warning`` in report-only
+mode naming what would have failed; an ``info`` line when findings exist but none is open at
+``fail_on``; nothing at all on a clean synth (the CDK CLI prints "Acknowledge with ..." under
+every violation, which a clean run should not show). Acknowledgements are applied by CDK after
+the plugin returns; the summary counts a finding as acknowledged the way CDK does
+(``collect-acknowledged-rule-ids``: the ``aws:cdk:acknowledged-rules`` metadata on the
+finding's construct or its closest ancestor), reading that metadata only on the constructs of
+findings at or above ``fail_on`` and their ancestors (a clean synth reads none).
 """
 
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,12 +71,38 @@ from edge_origin.model import TemplateModel, load_model
 from edge_origin.rules import PACK_NAME, RULES_BY_ID, run_rules
 
 SUMMARY_RULE = f"{PACK_NAME}-Summary"
+#: Context key (``cdk synth -c edge-origin:reportOnly=true``) and its environment twin for CI.
+REPORT_ONLY_CONTEXT = "edge-origin:reportOnly"
+REPORT_ONLY_ENV = "EDGE_ORIGIN_REPORT_ONLY"
+#: Nested stacks followed below one top-level template (CloudFormation allows 5 levels of nesting
+#: in practice; more here is a cycle or a hand-made assembly).
+MAX_NESTING = 20
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("", "0", "false", "no", "off")
+
+
+def report_only_setting(context_value: object, environ: dict[str, str] | None = None) -> bool:
+    """Report-only from the context value (``true``/``false``, a bool) or ``EDGE_ORIGIN_REPORT_ONLY``.
+
+    Either one turning it on is enough. A value that is neither raises ``ValueError`` with one
+    line naming the key and the allowed values (a typo must not silently fail or pass synth)."""
+    environ = os.environ if environ is None else environ
+    on = False
+    for where, raw in ((REPORT_ONLY_CONTEXT, context_value), (REPORT_ONLY_ENV, environ.get(REPORT_ONLY_ENV))):
+        if raw is None or isinstance(raw, bool):
+            on = on or bool(raw)
+            continue
+        text = str(raw).strip().lower()
+        if text not in _TRUE + _FALSE:
+            raise ValueError(f"{where}={raw!r}: allowed values are true/false (or 1/0)")
+        on = on or text in _TRUE
+    return on
+
+
 def _report_path(app: Any) -> str:
     """Where CDK writes the validation report: the app's real output folder (``App(outdir=)``,
     ``CDK_OUTDIR``, ``cdk synth -o``; a temporary folder for ``python app.py`` without either),
     relative to the current folder when it is below it."""
-    import os
-
     try:
         outdir = str(app.node.root.outdir)
     except Exception:  # noqa: BLE001 - a scope without an outdir (unit tests): the CLI's default
@@ -77,24 +119,100 @@ def _report_path(app: Any) -> str:
 _NO_CONSTRUCT = cdk.PolicyViolatingResource(locations=["edge-origin summary"])
 
 
-def _acknowledged_paths(app: Any) -> dict[str, set[str]]:
-    """Validation id -> construct paths acknowledging it (CDK stores ids normalized, ``Ns::Rule``)."""
-    found: dict[str, set[str]] = {}
-    for construct in [app, *app.node.find_all()]:
-        for entry in construct.node.metadata:
-            if entry.type == "aws:cdk:acknowledged-rules" and isinstance(entry.data, dict):
-                for rule_id in entry.data:
-                    found.setdefault(str(rule_id), set()).add(construct.node.path)
-    return found
-
-
-def _has_resources(template: Path) -> bool:
-    """Whether a synthesized (JSON) template has a Resources mapping; unreadable ones are kept
-    so that the loader reports them."""
+def _read_template(template: Path) -> dict[str, Any] | None:
+    """A synthesized (JSON) template, or None when it cannot be read (the loader then reports it)."""
     try:
-        return bool(json.loads(template.read_text(encoding="utf-8")).get("Resources"))
-    except (OSError, ValueError, AttributeError):
-        return True
+        body = json.loads(template.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _asset_files(folder: Path) -> dict[str, str]:
+    """``{S3 object key: file name}`` of the file assets the folder's asset manifests publish
+    (``*.assets.json``: how a nested stack's ``TemplateURL`` names its template file)."""
+    out: dict[str, str] = {}
+    for manifest in sorted(folder.glob("*.assets.json")):
+        body = _read_template(manifest) or {}
+        files = body.get("files")
+        for asset in files.values() if isinstance(files, dict) else ():
+            source = asset.get("source") if isinstance(asset, dict) else None
+            dests = asset.get("destinations") if isinstance(asset, dict) else None
+            if not isinstance(source, dict) or not isinstance(source.get("path"), str) or not isinstance(dests, dict):
+                continue
+            for dest in dests.values():
+                if isinstance(dest, dict) and isinstance(dest.get("objectKey"), str):
+                    out[dest["objectKey"]] = source["path"]
+    return out
+
+
+def _url_object_key(url: object) -> str | None:
+    """The last path segment of a ``TemplateURL`` (a string or CDK's ``Fn::Join`` of parts)."""
+    if isinstance(url, dict) and isinstance(url.get("Fn::Join"), list) and len(url["Fn::Join"]) == 2:
+        parts = url["Fn::Join"][1]
+        url = parts[-1] if isinstance(parts, list) and parts else None
+    return url.rsplit("/", 1)[-1] if isinstance(url, str) and url.endswith(".json") else None
+
+
+def _nested_templates(parent: Path, body: dict[str, Any], assets: dict[Path, dict[str, str]]) -> list[tuple[Path, str]]:
+    """``(file, construct path of the nested stack)`` of every ``AWS::CloudFormation::Stack`` of
+    ``body`` whose template CDK wrote beside ``parent``: named by the resource's ``aws:asset:path``
+    metadata, or by its ``TemplateURL`` object key through the folder's asset manifests. Files
+    outside the parent's folder are not followed."""
+    out: list[tuple[Path, str]] = []
+    folder = parent.parent.resolve()
+    resources = body.get("Resources")
+    for logical_id, res in resources.items() if isinstance(resources, dict) else ():
+        if not isinstance(res, dict) or res.get("Type") != "AWS::CloudFormation::Stack":
+            continue
+        meta = res.get("Metadata") if isinstance(res.get("Metadata"), dict) else {}
+        asset = meta.get("aws:asset:path")
+        if not isinstance(asset, str):
+            props = res.get("Properties") if isinstance(res.get("Properties"), dict) else {}
+            key = _url_object_key(props.get("TemplateURL"))
+            if folder not in assets:
+                assets[folder] = _asset_files(folder)
+            asset = assets[folder].get(key) if key else None
+        if not isinstance(asset, str) or not asset.endswith(".json"):
+            continue
+        target = (folder / asset).resolve()
+        if target.parent != folder or not target.is_file():
+            continue
+        path = meta.get("aws:cdk:path")
+        # CDK's resource path is ".../<Id>.NestedStack/<Id>.NestedStackResource": the stack is ".../<Id>"
+        if isinstance(path, str) and path.count("/") >= 2:
+            stack_path = path.rsplit("/", 2)[0] + "/" + path.rsplit("/", 1)[-1].removesuffix(".NestedStackResource")
+        else:
+            stack_path = f"{parent.name.removesuffix('.template.json')}/{logical_id}"
+        out.append((target, stack_path))
+    return out
+
+
+def assembly_templates(template_paths: Iterable[str | Path]) -> tuple[list[Path], dict[str, str]]:
+    """The templates a deploy runs from the given top-level ones: those with resources, and the
+    nested stack templates they name, recursively (in the same assembly folder, no cycles).
+
+    Returns ``(files, {nested file's stack name: nested stack construct path})``."""
+    files: list[Path] = []
+    nested_paths: dict[str, str] = {}
+    seen: set[Path] = set()
+    assets: dict[Path, dict[str, str]] = {}
+    todo: list[tuple[Path, int]] = [(Path(p), 0) for p in template_paths]
+    while todo:
+        path, depth = todo.pop(0)
+        key = path.resolve()
+        if key in seen or depth > MAX_NESTING:
+            continue
+        seen.add(key)
+        body = _read_template(path)
+        if body is None or body.get("Resources"):  # unreadable ones go to the loader, which names them
+            files.append(path)
+        if body is None:
+            continue
+        for child, stack_path in _nested_templates(path, body, assets):
+            nested_paths[child.name.removesuffix(".template.json")] = stack_path
+            todo.append((child, depth + 1))
+    return files, nested_paths
 
 
 def _closest_acknowledged(path: str, acknowledged_at: set[str]) -> bool:
@@ -107,14 +225,50 @@ def _closest_acknowledged(path: str, acknowledged_at: set[str]) -> bool:
         path = path.rsplit("/", 1)[0] if "/" in path else ""
 
 
+def _ancestors(path: str) -> list[str]:
+    """``path`` and every ancestor, the app (``""``) last."""
+    parts = path.split("/") if path else []
+    return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+def acknowledged_rules(app: Any, paths: Iterable[str]) -> dict[str, set[str]]:
+    """``{validation id: construct paths acknowledging it}`` read from the constructs at ``paths``
+    and their ancestors only (one jsii look-up per construct; CDK stores ids as ``Ns::Rule``)."""
+    found: dict[str, set[str]] = {}
+    constructs: dict[str, Any] = {"": app}
+    for path in {a for p in paths for a in _ancestors(p)}:
+        node = app
+        for depth, part in enumerate(path.split("/") if path else []):
+            prefix = "/".join(path.split("/")[: depth + 1])
+            if prefix not in constructs:
+                constructs[prefix] = node.node.try_find_child(part) if node is not None else None
+            node = constructs[prefix]
+    for path, construct in constructs.items():
+        if construct is None:
+            continue
+        for entry in construct.node.metadata:
+            if entry.type == "aws:cdk:acknowledged-rules" and isinstance(entry.data, dict):
+                for rule_id in entry.data:
+                    found.setdefault(str(rule_id), set()).add(path)
+    return found
+
+
+def _acknowledged_paths(app: Any) -> dict[str, set[str]]:
+    """Every acknowledgement in the app (walks the whole tree: tests and diagnostics only)."""
+    return acknowledged_rules(app, [c.node.path for c in app.node.find_all()])
+
+
 class EdgeOriginChecks(NagPack):
     """The edge-origin rules as a CDK validation plugin (cdk-nag 3 NagPack)."""
 
-    def __init__(self, scope: Any = None, *, fail_on: Severity = Severity.ERROR, verbose: bool = False) -> None:
+    def __init__(
+        self, scope: Any = None, *, fail_on: Severity = Severity.ERROR, verbose: bool = False, report_only: bool | None = None
+    ) -> None:
         super().__init__(scope, verbose=verbose)
         self._pack_name = PACK_NAME
         self._fail_on = Severity(fail_on)
         self._verbose = verbose
+        self._report_only = report_only
         self._model: TemplateModel | None = None
         self._by_resource: dict[tuple[str, str], list[Finding]] = {}
         self._matched: list[tuple[str, Finding]] = []
@@ -131,22 +285,44 @@ class EdgeOriginChecks(NagPack):
     def fail_on(self) -> Severity:
         return self._fail_on
 
+    def report_only(self, app: Any) -> bool:
+        """Whether this synth only records findings: the constructor's ``report_only`` when given,
+        else context ``edge-origin:reportOnly`` or ``EDGE_ORIGIN_REPORT_ONLY``."""
+        if self._report_only is not None:
+            return self._report_only
+        return report_only_setting(app.node.try_get_context(REPORT_ONLY_CONTEXT))
+
     # --- entry points -----------------------------------------------------------------------
     def validate(self, context: cdk.IPolicyValidationContext) -> cdk.PolicyValidationPluginReport:
         """Called by CDK during synth with the written templates and the app construct."""
         app = jsii.get(context, "appConstruct")
-        # an empty stack (no resources) is valid CDK: CDK writes a template without Resources
-        self._model = load_model([p for p in map(Path, context.template_paths) if _has_resources(p)])
-        try:
-            report = self.validate_scope(app)
-        finally:
-            self._model = None
-        paths = {s.artifact_id: s.node.path for s in app.node.find_all() if cdk.Stack.is_stack(s)}
-        given = {Path(p).name.removesuffix(".template.json") for p in context.template_paths}
-        summary = self._summary(app, sorted(paths.get(a, a) for a in given | self._model_stacks), paths)
+        report_only = self.report_only(app)
+        given = list(context.template_paths)
+        files, nested = assembly_templates(given)
+        stack_paths = _stack_paths(context, given)
+        stack_paths.update(nested)
+        if not files:  # only empty stacks (valid CDK: templates without Resources)
+            return cdk.PolicyValidationPluginReport(success=True, violations=[])
+        model = load_model(files)
+        self._model_stacks = set(model.templates)
+        self.findings = run_rules(model)
+        matched = self._match_by_metadata(model)
+        if matched is None:  # templates without aws:cdk:path: match through the construct tree
+            self._model = model
+            try:
+                self.validate_scope(app)
+            finally:
+                self._model = None
+        else:
+            self._reported = matched
+        violations = [self._violation(path, item, report_only) for path, item in self._reported]
+        names = {Path(p).name.removesuffix(".template.json") for p in given} | self._model_stacks
+        stacks = sorted(stack_paths.get(a, a) for a in names)
+        summary = self._summary(app, stacks, stack_paths, report_only)
+        if summary is not None:
+            violations.append(summary)
         return cdk.PolicyValidationPluginReport(
-            success=report.success and summary.severity != "error",
-            violations=[*report.violations, summary],
+            success=not any(v.severity == "error" for v in violations), violations=violations
         )
 
     def validate_scope(self, scope: Any) -> cdk.PolicyValidationPluginReport:
@@ -161,13 +337,26 @@ class EdgeOriginChecks(NagPack):
             self._by_resource.setdefault((item.stack, item.resource), []).append(item)
         self._matched = []
         super().validate_scope(scope)  # walks the tree: _check_resource collects (path, finding)
-        violations = [self._violation(path, item) for path, item in self._matched]
+        violations = [self._violation(path, item, False) for path, item in self._matched]
         self._reported, self._matched = self._matched, []
         return cdk.PolicyValidationPluginReport(
             success=not any(v.severity == "error" for v in violations), violations=violations
         )
 
     # --- internals --------------------------------------------------------------------------
+    def _match_by_metadata(self, model: TemplateModel) -> list[tuple[str, Finding]] | None:
+        """``(construct path, finding)`` from each resource's ``aws:cdk:path``; None when a finding's
+        resource has none (then the construct tree decides)."""
+        out: list[tuple[str, Finding]] = []
+        for item in self.findings:
+            resource = model.resource(item.stack, item.resource)
+            if resource is None:  # no resource of the templates (the tree walk would not match it either)
+                continue
+            if not resource.path:
+                return None
+            out.append((resource.path, item))
+        return out
+
     def _model_from_constructs(self, scope: Any) -> TemplateModel:
         from aws_cdk.assertions import Template
 
@@ -181,49 +370,69 @@ class EdgeOriginChecks(NagPack):
         templates = {k: v for k, v in templates.items() if v.get("Resources")}
         return TemplateModel.from_templates(templates)
 
-    def _summary(self, app: Any, stacks: list[str], stack_paths: dict[str, str]) -> cdk.PolicyViolation:
-        """One violation with no construct: kept by the CDK CLI whatever stacks it selected."""
-        acknowledged = _acknowledged_paths(app)
+    def _summary(self, app: Any, stacks: list[str], stack_paths: dict[str, str], report_only: bool) -> cdk.PolicyViolation | None:
+        """One violation with no construct (kept by the CDK CLI whatever stacks it selected), or
+        None on a clean synth (no findings: nothing to say, nothing to acknowledge)."""
+        if not self._reported:
+            return None
+        at_fail = [(path, item) for path, item in self._reported if item.severity.at_least(self._fail_on)]
+        acknowledged = acknowledged_rules(app, [path for path, _ in at_fail]) if at_fail else {}
         open_errors = [
-            item for path, item in self._reported
-            if item.severity.at_least(self._fail_on)
-            and not _closest_acknowledged(path, acknowledged.get(f"{PACK_NAME}::{PACK_NAME}-{item.rule}", set()))
+            item for path, item in at_fail
+            if not _closest_acknowledged(path, acknowledged.get(f"{PACK_NAME}::{PACK_NAME}-{item.rule}", set()))
         ]
         scope = f"{len(RULES_BY_ID)} rules over {len(stacks)} stack(s) ({', '.join(stacks) or 'none'})"
-        if open_errors:
-            where = ", ".join(sorted({stack_paths.get(item.stack, item.stack) for item in open_errors}))
-            rules = ", ".join(sorted({item.rule for item in open_errors}))
+        if not open_errors:
+            return cdk.PolicyViolation(
+                rule_name=SUMMARY_RULE,
+                description=f"edge-origin: {scope}: no unacknowledged findings at or above {self._fail_on.value}",
+                severity="info",
+                violating_resources=[_NO_CONSTRUCT],
+            )
+        where = ", ".join(sorted({stack_paths.get(item.stack, item.stack) for item in open_errors}))
+        rules = ", ".join(sorted({item.rule for item in open_errors}))
+        counted = (
+            f"{len(open_errors)} unacknowledged finding(s) at or above {self._fail_on.value} ({rules}) in {where}; {scope}. "
+            f"Each is listed under its resource in {_report_path(app)} (and by `cdk synth '**'`)"
+        )
+        if report_only:
             return cdk.PolicyViolation(
                 rule_name=SUMMARY_RULE,
                 description=(
-                    f"edge-origin: {len(open_errors)} unacknowledged finding(s) at or above {self._fail_on.value} "
-                    f"({rules}) in {where}; {scope}. Each is listed under its resource in "
-                    f"{_report_path(app)} (and by `cdk synth '**'`). This entry fails `cdk synth` "
-                    "whatever stacks are selected (stacks inside a Stage included)"
+                    f"edge-origin (report-only: {REPORT_ONLY_CONTEXT} / {REPORT_ONLY_ENV}): {counted}. Synth passes; "
+                    "`edge-origin check` of this cdk.out (or the GitHub Action) fails on them"
                 ),
-                severity="error",
+                severity="warning",
                 violating_resources=[_NO_CONSTRUCT],
             )
         return cdk.PolicyViolation(
             rule_name=SUMMARY_RULE,
-            description=f"edge-origin: {scope}: no unacknowledged findings at or above {self._fail_on.value}",
-            severity="info",
+            description=(
+                f"edge-origin: {counted}. This entry fails `cdk synth` whatever stacks are selected "
+                f"(stacks inside a Stage included); `-c {REPORT_ONLY_CONTEXT}=true` records them and lets synth pass"
+            ),
+            severity="error",
             violating_resources=[_NO_CONSTRUCT],
         )
 
     def _check_resource(self, node: cdk.CfnResource) -> None:
         stack = cdk.Stack.of(node)
         logical_id = stack.resolve(node.logical_id)
-        items = self._by_resource.get((stack.artifact_id, logical_id), ())
+        # the template file's name is the model's stack name, for nested stacks too
+        items = self._by_resource.get((stack.template_file.removesuffix(".template.json"), logical_id), ())
         if items:
             path = node.node.path
             self._matched.extend((path, item) for item in items)
 
-    def _violation(self, path: str, item: Finding) -> cdk.PolicyViolation:
+    def _violation(self, path: str, item: Finding, report_only: bool) -> cdk.PolicyViolation:
         """One violation per finding: its own message and resource (cdk-nag's ``applyRule`` groups
-        every finding of a rule under the first one's message)."""
-        level = "error" if item.severity.at_least(self._fail_on) else "warning"
+        every finding of a rule under the first one's message). Report-only: a warning that says
+        its real severity first."""
+        failing = item.severity.at_least(self._fail_on)
+        level = "error" if failing and not report_only else "warning"
         description = f"{item.message}. Fix: {item.fix}" if item.fix else item.message
+        if report_only:
+            description = f"[{item.severity.value}{', fails check' if failing else ''}] {description}"
         rule = RULES_BY_ID.get(item.rule)
         if self._verbose and rule is not None:
             description += f" Why: {rule.incident} Acknowledge: {rule.acknowledge}"
@@ -231,5 +440,19 @@ class EdgeOriginChecks(NagPack):
             rule_name=f"{PACK_NAME}-{item.rule}",
             description=description,
             severity=level,
+            rule_metadata={"edge-origin:severity": item.severity.value},
             violating_resources=[cdk.PolicyViolatingResource(construct_path=path, locations=["Properties"])],
         )
+
+
+def _stack_paths(context: Any, template_paths: Sequence[str]) -> dict[str, str]:
+    """``{template file's stack name: stack construct path}`` from the context's ``stackTemplates``
+    (aws-cdk-lib 2.2xx and later); a template's own name where the context has none."""
+    out = {Path(p).name.removesuffix(".template.json"): Path(p).name.removesuffix(".template.json") for p in template_paths}
+    try:
+        stacks = context.stack_templates or []
+    except Exception:  # noqa: BLE001 - an aws-cdk-lib without stackTemplates
+        return out
+    for item in stacks:
+        out[Path(item.template_path).name.removesuffix(".template.json")] = item.stack_construct_path
+    return out
