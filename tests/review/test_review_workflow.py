@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.review.gh_workflow import ROOT, JobRun, Runner, copy_tree, fake_bin, machine_env, workflow_from_markdown
+from tests.review.gh_workflow import (
+    ROOT,
+    JobRun,
+    Runner,
+    copy_tree,
+    fake_bin,
+    machine_env,
+    workflow_from_markdown,
+)
 
 DIFF = ROOT / "tests" / "fixtures" / "diff"
 CLEAN = DIFF / "safe-migration" / "head"       # multivalue, health-checked: no error finding
