@@ -221,6 +221,7 @@ WHOLE_PACKAGE_TESTS: dict[str, str] = {
 
 #: Folders of tests/ that are not named after a source package, and what each holds.
 OTHER_TEST_FOLDERS: dict[str, str] = {
+    "assembly": "the cloud assembly as CDK deploys it (model loading, intrinsics, rules): nested stacks, Regions; its aws-cdk-lib corpus",
     "conditions": "one rule's or one intrinsic's conditions, across model and rules",
     "corpus": "public templates (data)",
     "diff": "review.diff and `edge-origin diff`",

@@ -27,6 +27,8 @@ from edge_origin.model.values import ModelError, ResourceRef, Unresolved, displa
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from edge_origin.model.assembly import StackEnvironment
+
 KNOWN = frozenset(
     {
         "Ref", "Condition", "Fn::Base64", "Fn::Cidr", "Fn::FindInMap", "Fn::GetAtt", "Fn::GetAZs",
@@ -37,6 +39,48 @@ KNOWN = frozenset(
 )
 OPAQUE = frozenset({"Fn::Base64", "Fn::Cidr", "Fn::GetAZs", "Fn::Transform", "Fn::GetStackOutput"})
 _NOVALUE = object()
+#: What an ``AssemblyLinks`` hook returns when the assembly does not hold the value (the stack is
+#: not nested, the parameter not passed): the resolver then reads the template as before.
+NOT_LINKED = object()
+NESTED_STACK = "AWS::CloudFormation::Stack"
+CROSS_REGION_READER = "Custom::CrossRegionExportReader"
+
+
+class AssemblyLinks:
+    """Values that cross stacks of one assembly (the model answers; this base answers nothing).
+
+    ``nested_parameter(stack, name)``: the value a parent passes to nested ``stack``'s parameter;
+    ``stack_output(stack, logical_id, output)``: ``Outputs.<output>`` of the nested stack behind
+    ``stack``'s ``AWS::CloudFormation::Stack`` resource ``logical_id``; ``cross_region_export(stack,
+    name)``: the value a ``Custom::CrossRegionExportWriter`` writes under ``name`` for reader stack
+    ``stack``. Each returns ``NOT_LINKED`` when the assembly does not hold the value.
+    """
+
+    def nested_parameter(self, stack: str, name: str) -> Any:
+        return NOT_LINKED
+
+    def stack_output(self, stack: str, logical_id: str, output: str) -> Any:
+        return NOT_LINKED
+
+    def cross_region_export(self, stack: str, name: str) -> Any:
+        return NOT_LINKED
+
+
+#: ``AWS::Partition`` and ``AWS::URLSuffix`` by Region prefix (the AWS General Reference, "AWS
+#: partitions"; botocore's ``data/partitions.json`` holds the same table): the longest prefix wins.
+PARTITIONS = (
+    ("us-isob-", "aws-iso-b", "sc2s.sgov.gov"),
+    ("us-iso-", "aws-iso", "c2s.ic.gov"),
+    ("us-gov-", "aws-us-gov", "amazonaws.com"),
+    ("cn-", "aws-cn", "amazonaws.com.cn"),
+    ("eusc-", "aws-eusc", "amazonaws.eu"),
+    ("", "aws", "amazonaws.com"),
+)
+
+
+def partition_of(region: str) -> tuple[str, str]:
+    """``(partition, URL suffix)`` of a Region name."""
+    return next((p, suffix) for prefix, p, suffix in PARTITIONS if region.startswith(prefix))
 _SUB = re.compile(r"\$\{([^}]*)\}")
 MAX_RESOLVE_DEPTH = 100
 
@@ -118,7 +162,14 @@ class StackResolver:
         template: str,
         body: dict[str, Any],
         import_value: Callable[[str], Any],
+        *,
+        environment: StackEnvironment | None = None,
+        links: AssemblyLinks | None = None,
+        nested: bool = False,
     ) -> None:
+        """``environment``: the stack's account and Region (``AWS::AccountId``, ``AWS::Region``,
+        ``AWS::Partition``, ``AWS::URLSuffix``); ``links``: values across the assembly's stacks;
+        ``nested``: a nested stack (its ``AWS::StackName`` is made at deploy time)."""
         from edge_origin.model.transforms import unexpanded
 
         self.stack = stack
@@ -130,6 +181,10 @@ class StackResolver:
         self.mappings: dict[str, Any] = body.get("Mappings") or {}
         self.conditions: dict[str, Any] = body.get("Conditions") or {}
         self._import_value = import_value
+        self.account = environment.account if environment is not None else None
+        self.region = environment.region if environment is not None else None
+        self.links = links or AssemblyLinks()
+        self.nested = nested
         self._condition_cache: dict[str, bool | None] = {}
         self._where = ""
 
@@ -244,6 +299,8 @@ class StackResolver:
             return Unresolved("other", "Fn::ToJsonString(...)")
         # OPAQUE: keep a readable form; resolve the argument to catch errors inside it.
         inner = self._resolve(arg, depth)
+        if key == "Fn::GetAZs" and inner == "" and self.region:
+            inner = self.region  # "" is the stack's Region: the same zones as GetAZs of it by name
         return Unresolved("other", f"{key}({display_value(inner)})")
 
     def _ref(self, name: Any) -> Any:
@@ -254,6 +311,11 @@ class StackResolver:
         if name in self.parameters:
             param = self.parameters[name] or {}
             ptype = str(param.get("Type", ""))
+            passed = self.links.nested_parameter(self.stack, name)
+            if passed is not NOT_LINKED and not ptype.startswith(("AWS::SSM::", "List<AWS::SSM::")):
+                if isinstance(passed, str) and (ptype.startswith("List<") or ptype == "CommaDelimitedList"):
+                    return [part.strip() for part in passed.split(",")]
+                return passed
             if ptype.startswith(("AWS::SSM::Parameter::Value<", "List<AWS::SSM::Parameter::Value<")):
                 return Unresolved("parameter", f"Ref {name} (SSM parameter value)")  # the Default names it
             if "Default" in param:
@@ -265,9 +327,15 @@ class StackResolver:
         if name == "AWS::NoValue":
             return _NOVALUE
         if name == "AWS::StackName":
-            return self.stack
+            return Unresolved("pseudo", name) if self.nested else self.stack
         if name == "AWS::URLSuffix":
-            return "amazonaws.com"
+            return partition_of(self.region)[1] if self.region else "amazonaws.com"
+        if name == "AWS::Region" and self.region:
+            return self.region
+        if name == "AWS::Partition" and self.region:
+            return partition_of(self.region)[0]
+        if name == "AWS::AccountId" and self.account:
+            return self.account
         if name.startswith("AWS::"):
             return Unresolved("pseudo", name)
         if self.lenient:
@@ -288,6 +356,15 @@ class StackResolver:
             raise self._error(f"Fn::GetAtt of {logical_id!r}: no such resource in the template")
         if not isinstance(attribute, str) or not attribute:
             return Unresolved("other", f"Fn::GetAtt {logical_id}.{display_value(attribute)}")
+        kind = self.resources[logical_id].get("Type") if isinstance(self.resources[logical_id], dict) else None
+        if kind == NESTED_STACK and attribute.startswith("Outputs."):
+            linked = self.links.stack_output(self.stack, logical_id, attribute[len("Outputs.") :])
+            if linked is not NOT_LINKED:
+                return linked
+        elif kind == CROSS_REGION_READER:
+            linked = self.links.cross_region_export(self.stack, attribute)
+            if linked is not NOT_LINKED:
+                return linked
         return ResourceRef(self.stack, logical_id, attribute)
 
     def _sub(self, arg: Any, depth: int) -> Any:

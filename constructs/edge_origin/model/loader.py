@@ -34,12 +34,19 @@ import math
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from edge_origin.core.escape import shorten
 from edge_origin.core.files import InputFileError, read_text_file
+from edge_origin.model.assembly import (
+    UNKNOWN_ENVIRONMENT,
+    Follower,
+    StackEnvironment,
+    asset_files,
+    environment_of,
+)
 from edge_origin.model.values import ModelError
 
 #: Largest template file accepted (CloudFormation itself accepts 1 MB from S3; CDK apps stay
@@ -62,11 +69,18 @@ SECTIONS_THAT_ARE_MAPPINGS = ("Parameters", "Mappings", "Conditions", "Outputs",
 
 @dataclass(frozen=True)
 class LoadedTemplate:
-    """One template as read: its stack name, the file it came from, and the parsed dict."""
+    """One template as read: its stack name, the file it came from, and the parsed dict.
+
+    ``environment``: the account and Region the stack deploys to (from a cloud assembly's
+    manifest; unknown otherwise). ``parent``: for a nested stack, ``(parent stack, logical id of
+    its AWS::CloudFormation::Stack resource)``; its stack name is then ``<parent>/<child>``.
+    """
 
     stack: str
     template: str
     body: dict[str, Any]
+    environment: StackEnvironment = UNKNOWN_ENVIRONMENT
+    parent: tuple[str, str] | None = None
 
 
 @dataclass
@@ -403,8 +417,24 @@ def _inside(child: Path, root: Path) -> bool:
     return True
 
 
+def _manifest(directory: Path) -> dict[str, Any]:
+    manifest_path = directory / "manifest.json"
+    manifest = _load_json_file(manifest_path, "cloud assembly manifest")
+    if not isinstance(manifest, dict):
+        raise ModelError(f"{manifest_path}: the manifest is a {_kind(manifest)}, not a mapping")
+    if not isinstance(manifest.get("artifacts"), dict):
+        raise ModelError(f"{manifest_path}: manifest has no artifacts mapping")
+    return manifest
+
+
+def _follower(directory: Path, root: Path, manifest: dict[str, Any]) -> Follower:
+    assets = asset_files(directory, manifest, root, _inside, _load_json_file)
+    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), _inside)
+
+
 def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path, ...] = ()) -> list[LoadedTemplate]:
-    """Stack templates of a cloud assembly and its nested assemblies (inside ``root``, no cycles)."""
+    """Stack templates of a cloud assembly, their nested stacks (``model.assembly``) and its nested
+    assemblies (inside ``root``, no cycles)."""
     root = root or directory
     here = directory.resolve()
     if here in chain:
@@ -412,12 +442,9 @@ def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path,
     if len(chain) >= MAX_ASSEMBLY_NESTING:
         raise ModelError(f"{directory}: cloud assemblies nested deeper than {MAX_ASSEMBLY_NESTING} levels")
     manifest_path = directory / "manifest.json"
-    manifest = _load_json_file(manifest_path, "cloud assembly manifest")
-    if not isinstance(manifest, dict):
-        raise ModelError(f"{manifest_path}: the manifest is a {_kind(manifest)}, not a mapping")
-    artifacts = manifest.get("artifacts")
-    if not isinstance(artifacts, dict):
-        raise ModelError(f"{manifest_path}: manifest has no artifacts mapping")
+    manifest = _manifest(directory)
+    artifacts = manifest["artifacts"]
+    follower = _follower(directory, root, manifest)
     loaded: list[LoadedTemplate] = []
     for artifact_id in sorted(artifacts):
         artifact = artifacts[artifact_id]
@@ -443,7 +470,8 @@ def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path,
             else:
                 display = artifact.get("displayName")
                 stack = (display if isinstance(display, str) and display else artifact_id).split("/")[-1]
-            loaded.append(read_template_file(target, stack=stack))
+            top = replace(read_template_file(target, stack=stack), environment=environment_of(artifact.get("environment")))
+            loaded.extend(follower.expand([top]))
         elif kind == "cdk:cloud-assembly":
             nested = props.get("directoryName")
             if not isinstance(nested, str) or not nested:
@@ -461,13 +489,100 @@ def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path,
     return loaded
 
 
+def _assembly_index(directory: Path) -> tuple[Follower, dict[Path, tuple[str, StackEnvironment]]]:
+    """The nested-stack follower of a cloud assembly and ``{template file: (stack name, environment)}``."""
+    manifest = _manifest(directory) if (directory / "manifest.json").is_file() else {"artifacts": {}}
+    by_file: dict[Path, tuple[str, StackEnvironment]] = {}
+    for artifact_id, artifact in manifest["artifacts"].items():
+        props = artifact.get("properties") if isinstance(artifact, dict) else None
+        if isinstance(props, dict) and artifact.get("type") == "aws:cloudformation:stack" and isinstance(props.get("templateFile"), str):
+            name = props.get("stackName") if isinstance(props.get("stackName"), str) and props["stackName"] else artifact_id.split("/")[-1]
+            by_file[(directory / props["templateFile"]).resolve()] = (name, environment_of(artifact.get("environment")))
+    return _follower(directory, directory, manifest), by_file
+
+
+def _read_single(path: Path) -> list[LoadedTemplate]:
+    """A template given alone, with its nested stacks (inside its folder; a cloud assembly's
+    asset manifests and environments when the folder is one). It keeps its file name as stack name."""
+    top = read_template_file(path)
+    if not any(isinstance(r, dict) and r.get("Type") == "AWS::CloudFormation::Stack" for r in top.body["Resources"].values()) and not (
+        path.parent / "manifest.json"
+    ).is_file():
+        return [top]
+    try:
+        follower, by_file = _assembly_index(path.parent)
+    except ModelError:  # an unreadable manifest beside the file: the folder still bounds the nesting
+        follower, by_file = _follower(path.parent, path.parent, {"artifacts": {}}), {}
+    environment = by_file.get(path.resolve(), ("", UNKNOWN_ENVIRONMENT))[1]
+    return follower.expand([replace(top, environment=environment)])
+
+
+def load_assembly(directory: str | Path, templates: Sequence[str | Path]) -> list[LoadedTemplate]:
+    """The whole assembly behind some top-level stack templates, as CloudFormation deploys it.
+
+    ``directory`` is a cloud assembly (a ``cdk.out`` or a CDK Stage's ``assembly-*`` folder, with
+    its ``manifest.json``); ``templates`` are top-level stack template files in it (what a CDK
+    validation plugin receives as ``context.template_paths``). Returns each given template
+    followed by its nested stacks, recursively (``AWS::CloudFormation::Stack`` resources whose
+    template is in the assembly: ``aws:asset:path`` metadata or the asset manifest's object key
+    of the ``TemplateURL``), each nested one named ``<Parent>/<Child>`` with ``parent`` set, and
+    every stack's ``environment`` (account, Region) from the manifest where it is concrete.
+    Stack names are the manifest's (``stackName``), else the file name minus ``.template.json``.
+    Feed the result to ``TemplateModel(...)``: parameters passed to nested stacks, ``Outputs.X``
+    of them and cross-Region exports are then resolved across the stacks.
+
+    Bad input (an unreadable template, a nested path that leaves the assembly, a cycle) raises
+    ``ModelError`` with one line naming the file.
+    """
+    directory = Path(directory)
+    follower, by_file = _assembly_index(directory)
+    top: list[LoadedTemplate] = []
+    for path in map(Path, templates):
+        stack, environment = by_file.get(path.resolve(), (_stack_name_from_file(path), UNKNOWN_ENVIRONMENT))
+        top.append(replace(read_template_file(path, stack=stack), environment=environment))
+    return follower.expand(top)
+
+
+def _follow_in_folder(found: list[LoadedTemplate], plain: list[bool], directory: Path, result: ReadResult) -> list[LoadedTemplate]:
+    """Templates of a plain folder with their nested stacks followed (inside the folder; a cloud
+    assembly in it followed its own already). A template whose nesting is bad input goes to
+    ``result.unreadable`` with its nested stacks."""
+    follower = Follower(directory, {}, lambda path, stack: read_template_file(path, stack=stack), _inside)
+    expanded: list[LoadedTemplate] = []
+    for item, is_plain in zip(found, plain, strict=True):
+        if not is_plain:
+            expanded.append(item)
+            continue
+        try:
+            expanded.extend(follower.expand([item]))
+        except ModelError as exc:
+            result.unreadable.append((item.template, str(exc)))
+    return expanded
+
+
+def _without_nested_copies(items: list[tuple[LoadedTemplate, bool]]) -> list[tuple[LoadedTemplate, bool]]:
+    """A template read both as a nested stack and as a stack of its own (a folder walk found the
+    file, or it was given too) is the nested stack only: CloudFormation deploys it there, with its
+    parameters; the stand-alone copy would count every resource twice."""
+    nested = {Path(t.template).resolve() for t, _ in items if t.parent is not None}
+    out: list[tuple[LoadedTemplate, bool]] = []
+    dropping = False
+    for item, single in items:
+        if item.parent is None:
+            dropping = Path(item.template).resolve() in nested
+        if not dropping:
+            out.append((item, single))
+    return out
+
+
 def _is_template_like(path: Path, body: Any) -> bool:
     return isinstance(body, dict) and ("Resources" in body or "AWSTemplateFormatVersion" in body)
 
 
 def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
     """Templates in a plain folder, recursively; names from the path relative to ``directory``."""
-    found: list[LoadedTemplate] = []
+    found: list[LoadedTemplate] = []  # plain templates and (marked None in ``plain``) assembly stacks
+    plain: list[bool] = []
     count = 0
     for current, dirs, files in os.walk(directory, followlinks=False):
         here = Path(current)
@@ -481,7 +596,10 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 result.unreadable.append((str(here), str(exc)))
                 continue
             result.assemblies.append(here)
-            found.extend(LoadedTemplate(f"{prefix}/{t.stack}", t.template, t.body) for t in items)
+            found.extend(
+                replace(t, stack=f"{prefix}/{t.stack}", parent=(f"{prefix}/{t.parent[0]}", t.parent[1]) if t.parent else None) for t in items
+            )
+            plain.extend(False for _ in items)
             continue
         for name in sorted(files):
             if not name.endswith(TEMPLATE_SUFFIXES) or name.startswith("."):
@@ -490,7 +608,7 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
             count += 1
             if count > MAX_FOLDER_FILES:
                 result.unreadable.append((str(directory), f"{directory}: more than {MAX_FOLDER_FILES} template files; the rest were not read"))
-                return found
+                break
             rel = strip_template_suffix(path.relative_to(directory).as_posix())
             try:
                 text = _read_text(path, MAX_TEMPLATE_BYTES)
@@ -505,7 +623,10 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 result.unreadable.append((str(path), str(exc)))
                 continue
             found.append(LoadedTemplate(rel, str(path), body))
-    return _keep_extension_where_names_collide(found, directory)
+            plain.append(True)
+        if count > MAX_FOLDER_FILES:
+            break
+    return _keep_extension_where_names_collide(_follow_in_folder(found, plain, directory, result), directory)
 
 
 def _keep_extension_where_names_collide(found: list[LoadedTemplate], directory: Path) -> list[LoadedTemplate]:
@@ -513,12 +634,30 @@ def _keep_extension_where_names_collide(found: list[LoadedTemplate], directory: 
     counts: dict[str, int] = {}
     for item in found:
         counts[item.stack] = counts.get(item.stack, 0) + 1
-    return [
-        LoadedTemplate(Path(item.template).relative_to(directory).as_posix(), item.template, item.body)
-        if counts[item.stack] > 1 and Path(item.template).is_relative_to(directory)
-        else item
+    names = [
+        Path(item.template).relative_to(directory).as_posix()
+        if item.parent is None and counts[item.stack] > 1 and Path(item.template).is_relative_to(directory)
+        else item.stack
         for item in found
     ]
+    return _renamed(found, names)
+
+
+def _renamed(items: Sequence[LoadedTemplate], names: Sequence[str]) -> list[LoadedTemplate]:
+    """``items`` with new stack names; a nested stack keeps its place under its parent's new name
+    (items come depth first: a parent before its nested stacks)."""
+    renamed: dict[str, str] = {}
+    out: list[LoadedTemplate] = []
+    for item, name in zip(items, names, strict=True):
+        parent = item.parent
+        if parent is not None:
+            new_parent = renamed.get(parent[0], parent[0])
+            if name == item.stack and item.stack.startswith(parent[0] + "/"):
+                name = new_parent + item.stack[len(parent[0]) :]
+            parent = (new_parent, parent[1])
+        renamed[item.stack] = name
+        out.append(replace(item, stack=name, parent=parent))
+    return out
 
 
 def _peek(path: Path) -> str:
@@ -530,15 +669,19 @@ def _peek(path: Path) -> str:
 
 
 def _unique_names(items: list[tuple[LoadedTemplate, bool]]) -> list[LoadedTemplate]:
-    """Make stack names unique: for colliding files given alone, prepend parent folder names."""
+    """Make stack names unique: for colliding files given alone, prepend parent folder names;
+    nested stacks follow their parent's name."""
     names: dict[str, int] = {}
     for item, _ in items:
         names[item.stack] = names.get(item.stack, 0) + 1
-    out: list[LoadedTemplate] = []
+    out: list[str] = []
     taken: set[str] = set()
+    renamed: dict[str, str] = {}
     for item, single in items:
         name = item.stack
-        if names[name] > 1 and single:
+        if item.parent is not None and item.stack.startswith(item.parent[0] + "/"):
+            name = renamed.get(item.parent[0], item.parent[0]) + item.stack[len(item.parent[0]) :]
+        elif names[name] > 1 and single:
             parts = Path(item.template).resolve().parts[:-1]
             depth = 1
             while depth <= len(parts):
@@ -552,8 +695,12 @@ def _unique_names(items: list[tuple[LoadedTemplate, bool]]) -> list[LoadedTempla
             name = f"{base}#{n}"
             n += 1
         taken.add(name)
-        out.append(LoadedTemplate(name, item.template, item.body))
-    return out
+        renamed[item.stack] = name
+        out.append(name)
+    return [
+        replace(item, stack=name, parent=(renamed.get(item.parent[0], item.parent[0]), item.parent[1]) if item.parent else None)
+        for (item, _), name in zip(items, out, strict=True)
+    ]
 
 
 def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
@@ -580,7 +727,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
                         raise ModelError(f"{path}: no template files in this folder (looked for {', '.join(TEMPLATE_SUFFIXES)})")
                 single = False
             elif path.exists() or path.is_symlink():
-                items = [read_template_file(path)]
+                items = _read_single(path)
                 single = True
             else:
                 raise ModelError(f"{path}: no such file or directory")
@@ -590,13 +737,15 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
         except OSError as exc:  # the name itself: too long, a loop of links, no permission on a folder
             result.unreadable.append((str(path), f"{path}: cannot read: {exc.strerror or exc}"))
             continue
+        skipping = False
         for item in items:
-            key = Path(item.template).resolve()
-            if key in seen:
-                continue
-            seen.add(key)
-            collected.append((item, single))
-    result.templates = _unique_names(collected)
+            if item.parent is None:  # a top-level stack, and after it its nested stacks
+                key = Path(item.template).resolve()
+                skipping = key in seen
+                seen.add(key)
+            if not skipping:
+                collected.append((item, single))
+    result.templates = _unique_names(_without_nested_copies(collected))
     if not result.templates:
         if len(result.unreadable) == 1:
             raise ModelError(result.unreadable[0][1])

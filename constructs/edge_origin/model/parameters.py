@@ -11,7 +11,7 @@ runner judges every choice; a finding that holds only for a non-default value na
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from edge_origin.model.loader import LoadedTemplate
@@ -180,12 +180,12 @@ def with_choice(templates: dict[str, LoadedTemplate], choice: ParameterChoice | 
             conditions = dict(body["Conditions"])
             conditions[choice.condition] = {"Fn::Equals": ["1", "1" if choice.value else "0"]}
             body["Conditions"] = conditions
-            out.append(LoadedTemplate(loaded.stack, loaded.template, body))
+            out.append(replace(loaded, body=body))
             continue
         params = dict(body["Parameters"])
         params[choice.parameter] = {**params[choice.parameter], "Default": choice.value}
         body["Parameters"] = params
-        out.append(LoadedTemplate(loaded.stack, loaded.template, body))
+        out.append(replace(loaded, body=body))
     return out
 
 

@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.model import read_cloudfront, read_elb, read_route53
-from edge_origin.model.intrinsics import StackResolver
+from edge_origin.model.intrinsics import (
+    NOT_LINKED,
+    AssemblyLinks,
+    StackResolver,
+)
 from edge_origin.model.loader import (
     LoadedTemplate,
     check_template_shape,
@@ -104,8 +108,10 @@ from edge_origin.model.views import (
     VpcOriginView,
 )
 
+CROSS_REGION_WRITER = "Custom::CrossRegionExportWriter"
 
-class TemplateModel:
+
+class TemplateModel(AssemblyLinks):
     """Every resource of the given templates, indexed by stack/logical id and by type.
 
     Build with ``load_model(paths)`` or ``TemplateModel.from_templates({"Stack": dict})``.
@@ -148,21 +154,18 @@ class TemplateModel:
         self.templates: dict[str, LoadedTemplate] = {t.stack: t for t in loaded}
         self._resolvers: dict[str, StackResolver] = {}
         self._exports: dict[str, tuple[str, Any]] = {}
-        self._export_cache: dict[str, Any] = {}
-        self._exporting: set[str] = set()
+        self._crossing: dict[tuple[str, ...], Any] = {}  # values read across stacks, cached
+        self._children: dict[tuple[str, str], str] = {}  # (parent stack, Stack resource) -> nested stack
+        self._region_exports: dict[str, list[tuple[str, Any, Any]]] = defaultdict(list)
         for item in loaded:
-            self._resolvers[item.stack] = StackResolver(item.stack, item.template, item.body, self._import_value)
+            self._resolvers[item.stack] = StackResolver(
+                item.stack, item.template, item.body, self._import_value,
+                environment=item.environment, links=self, nested=item.parent is not None,
+            )
+            if item.parent is not None:
+                self._children[item.parent] = item.stack
         for item in loaded:
-            resolver = self._resolvers[item.stack]
-            outputs = item.body.get("Outputs") or {}
-            if not isinstance(outputs, dict):
-                raise ModelError(f"{item.template}: Outputs is not a mapping", template=item.template)
-            for out_id, output in outputs.items():
-                if not isinstance(output, dict) or not isinstance(output.get("Export"), dict):
-                    continue
-                name = _in_template(item.template, resolver.resolve, output["Export"].get("Name"), f"Outputs.{out_id}")
-                if isinstance(name, str):
-                    self._exports[name] = (item.stack, output.get("Value"))
+            self._index_exports(item)
         self._by_key: dict[tuple[str, str], Resource] = {}
         self._by_type: dict[str, list[Resource]] = defaultdict(list)
         self.resources: list[Resource] = []
@@ -215,22 +218,94 @@ class TemplateModel:
             loaded.append(LoadedTemplate(stack, where, dict(body)))
         return cls(loaded)
 
-    def _import_value(self, name: str) -> Any:
-        if name in self._export_cache:
-            return self._export_cache[name]
-        if name not in self._exports or name in self._exporting:
-            return Unresolved("import", f"Fn::ImportValue {name}")
-        stack, raw = self._exports[name]
+    def _index_exports(self, item: LoadedTemplate) -> None:
+        """``Export`` names of the template's Outputs, and the names its cross-Region export
+        writers write (``Custom::CrossRegionExportWriter``: ``WriterProps.exports``)."""
+        resolver = self._resolvers[item.stack]
+        outputs = item.body.get("Outputs") or {}
+        if not isinstance(outputs, dict):
+            raise ModelError(f"{item.template}: Outputs is not a mapping", template=item.template)
+        for out_id, output in outputs.items():
+            if not isinstance(output, dict) or not isinstance(output.get("Export"), dict):
+                continue
+            name = _in_template(item.template, resolver.resolve, output["Export"].get("Name"), f"Outputs.{out_id}")
+            if isinstance(name, str):
+                self._exports[name] = (item.stack, output.get("Value"))
+        for resource in item.body["Resources"].values():
+            if resource.get("Type") != CROSS_REGION_WRITER or not isinstance(resource.get("Properties"), dict):
+                continue
+            props = resource["Properties"].get("WriterProps")
+            exports = props.get("exports") if isinstance(props, dict) else None
+            for name, raw in exports.items() if isinstance(exports, dict) else ():
+                self._region_exports[name].append((item.stack, raw, props.get("region")))
+
+    def _across(self, key: tuple[str, ...], stack: str, raw: Any, where: str, what: str) -> Any:
+        """``raw`` resolved in ``stack`` (another stack's value read here), cached by ``key``; a
+        cycle of such reads is unknown (``Unresolved("import", what)``)."""
+        if key in self._crossing:
+            value = self._crossing[key]
+            return Unresolved("import", what) if value is _RESOLVING else value
         resolver = self._resolvers[stack]
         saved = resolver._where
-        self._exporting.add(name)
+        self._crossing[key] = _RESOLVING
         try:
-            value = resolver.resolve(raw, f"Outputs (export {name})")
+            value = _in_template(resolver.template, resolver.resolve, raw, where)
+        except BaseException:
+            del self._crossing[key]
+            raise
         finally:
-            self._exporting.discard(name)
             resolver._where = saved
-        self._export_cache[name] = value
+        self._crossing[key] = value
         return value
+
+    def _import_value(self, name: str) -> Any:
+        if name not in self._exports:
+            return Unresolved("import", f"Fn::ImportValue {name}")
+        stack, raw = self._exports[name]
+        return self._across(("import", name), stack, raw, f"Outputs (export {name})", f"Fn::ImportValue {name}")
+
+    # --- values across the assembly (intrinsics.AssemblyLinks) -------------------------------
+    def nested_parameter(self, stack: str, name: str) -> Any:
+        """The value the parent passes to parameter ``name`` of nested ``stack`` (``Parameters``
+        of its ``AWS::CloudFormation::Stack`` resource, resolved in the parent), or NOT_LINKED."""
+        item = self.templates.get(stack)
+        if item is None or item.parent is None or item.parent[0] not in self.templates:
+            return NOT_LINKED
+        parent, logical_id = item.parent
+        resource = self.templates[parent].body["Resources"].get(logical_id)
+        props = resource.get("Properties") if isinstance(resource, dict) else None
+        passed = props.get("Parameters") if isinstance(props, dict) else None
+        if not isinstance(passed, dict) or name not in passed:
+            if passed is not None and not isinstance(passed, dict):  # an Fn::If of whole mappings
+                return Unresolved("parameter", f"Ref {name} (passed by {parent}/{logical_id})")
+            return NOT_LINKED
+        return self._across(("parameter", stack, name), parent, passed[name], f"{logical_id}.Parameters.{name}",
+                            f"Ref {name} (passed by {parent}/{logical_id})")
+
+    def stack_output(self, stack: str, logical_id: str, output: str) -> Any:
+        """``Outputs.<output>`` of the nested stack ``stack``'s resource ``logical_id`` deploys,
+        resolved in that stack; NOT_LINKED when its template is not in the assembly."""
+        child = self._children.get((stack, logical_id))
+        if child is None:
+            return NOT_LINKED
+        outputs = self.templates[child].body.get("Outputs") or {}
+        entry = outputs.get(output) if isinstance(outputs, dict) else None
+        if not isinstance(entry, dict) or "Value" not in entry:
+            return Unresolved("import", f"{child} has no output {output}")
+        return self._across(("output", child, output), child, entry["Value"], f"Outputs.{output}", f"{child}.Outputs.{output}")
+
+    def cross_region_export(self, stack: str, name: str) -> Any:
+        """The value a ``Custom::CrossRegionExportWriter`` of the assembly writes under ``name``
+        (several writers: the one writing to the reader's Region); unknown when none or ambiguous."""
+        writers = self._region_exports.get(name, [])
+        if len(writers) > 1:
+            region = self._resolvers[stack].region
+            writers = [w for w in writers if region is not None and w[2] == region]
+        if len(writers) != 1:
+            many = "more than one writer" if writers else "no writer in the given templates"
+            return Unresolved("import", f"cross-Region export {name} ({many})")
+        writer, raw, _ = writers[0]
+        return self._across(("region", name), writer, raw, f"WriterProps.exports.{name}", f"cross-Region export {name}")
 
     # --- generic access ----------------------------------------------------------------------
     @property
@@ -486,6 +561,9 @@ class TemplateModel:
             return self.load_balancers_for_name(origin.domain_name)
         lb = self.load_balancer(origin.domain_name)
         return [lb] if lb is not None else []
+
+
+_RESOLVING = object()
 
 
 def _in_template(template: str, fn: Any, *args: Any) -> Any:

@@ -1,0 +1,181 @@
+"""The assembly as CloudFormation deploys it: stack environments and nested stacks followed.
+
+Environments
+    A cloud assembly's ``manifest.json`` gives each stack artifact an ``environment``
+    (``aws://<account>/<region>``); ``unknown-account`` / ``unknown-region`` (an environment-agnostic
+    stack) stay unknown. A nested stack deploys in its parent's environment.
+
+Nested stacks
+    Every ``AWS::CloudFormation::Stack`` resource whose template is in the assembly is followed,
+    recursively: CDK's ``aws:asset:path`` metadata on the resource, else the ``TemplateURL`` whose
+    object key an asset manifest of the assembly (``*.assets.json``, ``files.*.destinations.*.
+    objectKey``) maps to a file, else a ``TemplateURL`` that is a relative path (a template before
+    ``aws cloudformation package``) or whose last segment names a file beside the parent. A path that
+    leaves the root folder (the assembly, or the folder given) is refused with a ``ModelError``
+    naming the file, the resource and the path; so is a cycle. A nested stack is named
+    ``<Parent>/<Child>``: the NestedStack's construct id (from ``aws:cdk:path`` or CDK's logical id
+    ``<Id>NestedStack<Id>NestedStackResource<hash>``), else the resource's logical id. A ``Stack``
+    resource whose template is not in the assembly stays a plain resource (its outputs unknown).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from edge_origin.model.values import ModelError
+
+if TYPE_CHECKING:
+    from edge_origin.model.loader import LoadedTemplate
+
+NESTED_STACK = "AWS::CloudFormation::Stack"
+#: Deepest chain of nested stacks followed (CloudFormation documents no depth limit; CDK apps
+#: nest two or three levels).
+MAX_STACK_NESTING = 20
+#: Most nested stacks read from one root (a template may name one file many times: the budget
+#: keeps a fan-out of fan-outs from costing more than the files would).
+MAX_NESTED_STACKS = 5000
+_CDK_NESTED_ID = re.compile(r"^.*?([A-Za-z0-9]+)NestedStack\1NestedStackResource[0-9A-F]{8}$")
+_UNKNOWN = ("unknown-account", "unknown-region", "")
+
+
+@dataclass(frozen=True)
+class StackEnvironment:
+    """Where a stack deploys, as far as the assembly says: account and Region, or None (unknown)."""
+
+    account: str | None = None
+    region: str | None = None
+
+
+UNKNOWN_ENVIRONMENT = StackEnvironment()
+
+
+def environment_of(value: Any) -> StackEnvironment:
+    """A manifest artifact's ``environment`` (``aws://account/region``) -> StackEnvironment."""
+    if not isinstance(value, str) or not value.startswith("aws://"):
+        return UNKNOWN_ENVIRONMENT
+    account, _, region = value[len("aws://") :].partition("/")
+    return StackEnvironment(
+        account if account not in _UNKNOWN and account.isdigit() else None,
+        region if region not in _UNKNOWN and re.fullmatch(r"[a-z]{2}(-[a-z]+)+-\d+", region) else None,
+    )
+
+
+def asset_files(directory: Path, manifest: dict[str, Any], root: Path, inside: Callable[[Path, Path], bool],
+                load_json: Callable[[Path, str], Any]) -> dict[str, Path]:
+    """``{object key: file}`` from the asset manifests a cloud assembly's manifest lists (file
+    assets only; entries pointing outside ``root`` are left out: no nested template comes from them)."""
+    out: dict[str, Path] = {}
+    artifacts = manifest.get("artifacts")
+    for artifact in (artifacts or {}).values() if isinstance(artifacts, dict) else ():
+        if not isinstance(artifact, dict) or artifact.get("type") != "cdk:asset-manifest":
+            continue
+        name = (artifact.get("properties") or {}).get("file") if isinstance(artifact.get("properties"), dict) else None
+        if not isinstance(name, str) or not name or not inside(directory / name, root) or not (directory / name).is_file():
+            continue
+        assets = load_json(directory / name, "asset manifest")
+        files = assets.get("files") if isinstance(assets, dict) else None
+        for asset_id, asset in (files or {}).items() if isinstance(files, dict) else ():
+            source = asset.get("source") if isinstance(asset, dict) else None
+            path = source.get("path") if isinstance(source, dict) else None
+            if not isinstance(path, str) or not path:
+                continue
+            destinations = asset.get("destinations")
+            keys = [d.get("objectKey") for d in destinations.values() if isinstance(d, dict)] if isinstance(destinations, dict) else []
+            for key in [*keys, f"{asset_id}.json"]:
+                if isinstance(key, str) and key:
+                    out.setdefault(key, directory / path)
+    return out
+
+
+def _strings(value: Any) -> Iterable[str]:
+    """Every string inside a (raw) TemplateURL value: Fn::Join pieces, an Fn::Sub text..."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+
+
+def child_name(logical_id: str, resource: dict[str, Any]) -> str:
+    """The nested stack's name under its parent: CDK's construct id where it can be read."""
+    metadata = resource.get("Metadata")
+    path = metadata.get("aws:cdk:path") if isinstance(metadata, dict) else None
+    if isinstance(path, str) and path.endswith(".NestedStackResource"):
+        return path.rsplit("/", 1)[-1].removesuffix(".NestedStackResource") or logical_id
+    match = _CDK_NESTED_ID.match(logical_id)
+    return match.group(1) if match else logical_id
+
+
+@dataclass
+class Follower:
+    """Follows nested stacks from parent templates inside ``root`` (one budget for the whole read)."""
+
+    root: Path
+    assets: dict[str, Path]
+    read: Callable[[Path, str], LoadedTemplate]
+    inside: Callable[[Path, Path], bool]
+    followed: int = 0
+
+    def expand(self, items: Sequence[LoadedTemplate]) -> list[LoadedTemplate]:
+        """Each template followed by its nested stacks (depth first, template order)."""
+        out: list[LoadedTemplate] = []
+        for item in items:
+            out.extend(self._tree(item, (Path(item.template).resolve(),)))
+        return out
+
+    def _tree(self, item: LoadedTemplate, chain: tuple[Path, ...]) -> list[LoadedTemplate]:
+        out = [item]
+        resources = item.body.get("Resources") or {}
+        for logical_id, resource in resources.items():
+            if not isinstance(resource, dict) or resource.get("Type") != NESTED_STACK:
+                continue
+            target = self.template_of(item.template, logical_id, resource)
+            if target is None:
+                continue
+            resolved = target.resolve()
+            if resolved in chain:
+                raise ModelError(f"{item.template}: {logical_id}: the nested stack's template {target} is one of its own parents (a cycle of nested stacks)", template=item.template)
+            if len(chain) > MAX_STACK_NESTING:
+                raise ModelError(f"{item.template}: {logical_id}: nested stacks deeper than {MAX_STACK_NESTING} levels", template=item.template)
+            self.followed += 1
+            if self.followed > MAX_NESTED_STACKS:
+                raise ModelError(f"{item.template}: {logical_id}: more than {MAX_NESTED_STACKS} nested stacks in one assembly", template=item.template)
+            child = self.read(target, f"{item.stack}/{child_name(logical_id, resource)}")
+            child = replace(child, environment=item.environment, parent=(item.stack, logical_id))
+            out.extend(self._tree(child, (*chain, resolved)))
+        return out
+
+    def template_of(self, template: str, logical_id: str, resource: dict[str, Any]) -> Path | None:
+        """The nested template file of one ``AWS::CloudFormation::Stack`` resource, or None when it
+        is not in the assembly; ModelError when its path leaves the root."""
+        here = Path(template).parent
+        metadata = resource.get("Metadata")
+        asset_path = metadata.get("aws:asset:path") if isinstance(metadata, dict) else None
+        if isinstance(asset_path, str) and asset_path:
+            return self._checked(self.root / asset_path, template, logical_id, f"Metadata.aws:asset:path {asset_path!r}")
+        props = resource.get("Properties")
+        url = props.get("TemplateURL") if isinstance(props, dict) else None
+        for text in _strings(url):
+            for key, path in self.assets.items():
+                if text.endswith("/" + key) or text == key:
+                    return self._checked(path, template, logical_id, f"the asset of TemplateURL {key!r}")
+        if isinstance(url, str) and url and "://" not in url and not url.startswith("s3:"):
+            return self._checked(here / url, template, logical_id, f"Properties.TemplateURL {url!r}")
+        if isinstance(url, str) and "/" in url:
+            last = here / url.rsplit("/", 1)[-1]
+            if url.rsplit("/", 1)[-1] and last.is_file() and self.inside(last, self.root):
+                return last
+        return None
+
+    def _checked(self, path: Path, template: str, logical_id: str, what: str) -> Path | None:
+        if not self.inside(path, self.root):
+            raise ModelError(f"{template}: {logical_id}: {what} points outside the cloud assembly ({self.root})", template=template)
+        return path if path.is_file() else None

@@ -1,0 +1,125 @@
+"""Issue 49: an app and its rewrites as aws-cdk-lib deploys them get the flat app's findings.
+
+The corpus (``tests/assembly/corpus``, aws-cdk-lib version in ``VERSION``) holds each scenario in every
+layout CDK writes: nested stacks (both directions), two stacks, two Regions with
+``crossRegionReferences`` (both directions), ``CfnInclude`` of a legacy template whose names come
+from ``Fn::FindInMap`` by Region. ``generate.py`` rewrites it; the slow test at the end synthesizes it
+again and compares.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from edge_origin.cli import main as cli_main
+from edge_origin.core.findings import Severity
+from edge_origin.model import load_model
+from edge_origin.model.values import ResourceRef
+from edge_origin.review.checker import check_paths
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+ASSEMBLIES = sorted(p for p in CORPUS.iterdir() if p.is_dir() and "-" in p.name)
+SCENARIOS = sorted({p.name.split("-")[0] for p in ASSEMBLIES})
+
+
+def _findings(assembly: Path) -> list:
+    result = check_paths([assembly])
+    assert result.unreadable == []
+    return result.findings
+
+
+def _shape(findings: list) -> list[tuple[str, str, str]]:
+    """What must not change when CDK moves resources between stacks: rule, severity, logical id."""
+    return sorted((f.rule, f.severity.value, f.resource) for f in findings)
+
+
+@pytest.fixture(scope="module")
+def judged() -> dict[str, list]:
+    return {p.name: _findings(p) for p in ASSEMBLIES}
+
+
+def test_corpus_records_its_aws_cdk_lib_and_holds_every_layout() -> None:
+    assert (CORPUS / "VERSION").read_text().startswith("aws-cdk-lib 2.")
+    names = {p.name for p in ASSEMBLIES}
+    for scenario in ("weighted", "keepalive", "fleet"):
+        assert {f"{scenario}-{layout}" for layout in ("flat", "nested", "nestedfront", "split", "regions", "regionsreverse", "include")} <= names
+    assert {"mapped-flat", "mapped-include", "mapped-agnostic"} <= names
+
+
+@pytest.mark.parametrize("assembly", [p.name for p in ASSEMBLIES if not p.name.endswith(("-flat", "-agnostic"))])
+def test_every_layout_gets_the_flat_apps_findings(judged: dict[str, list], assembly: str) -> None:
+    flat = assembly.split("-")[0] + "-flat"
+    assert _shape(judged[assembly]) == _shape(judged[flat])
+
+
+def test_the_flat_apps_are_judged_as_the_issue_wants(judged: dict[str, list]) -> None:
+    assert [(f.rule, f.severity) for f in judged["weighted-flat"]] == [("EO-DNS1", Severity.ERROR)] * 2
+    assert [(f.rule, f.severity) for f in judged["mapped-flat"]] == [("EO-DNS1", Severity.ERROR)] * 2
+    assert [(f.rule, f.severity) for f in judged["keepalive-flat"]] == [("EO-CF2", Severity.ERROR)]
+    assert judged["fleet-flat"] == []
+
+
+@pytest.mark.parametrize("layout", ["nested", "nestedfront", "split", "regions", "regionsreverse", "include"])
+def test_the_fleet_reads_four_addresses_in_every_layout(layout: str) -> None:
+    """Quiet because judged: the four multivalue records hold four different EIPs of two NLBs (it read
+    as one address through the nesting, with a false "1 origin IP" warning)."""
+    model = load_model([CORPUS / f"fleet-{layout}"])
+    values = [r.values for r in model.record_sets("api.example.com")]
+    assert len(values) == 4 and all(len(v) == 1 and isinstance(v[0], ResourceRef) for v in values)
+    eips = {model.eip(v[0]) for v in values}
+    assert None not in eips and len(eips) == 4
+    assert len({lb.resource.key for e in eips for lb in e.load_balancers}) == 2
+
+
+@pytest.mark.parametrize(("assembly", "nested"), [("weighted-nested", "App/Origins"), ("keepalive-nested", "App/Origins"),
+                                                  ("weighted-nestedfront", "App/Front"), ("keepalive-nestedfront", "App/Front")])
+def test_findings_in_a_nested_stack_name_its_path(judged: dict[str, list], assembly: str, nested: str) -> None:
+    model = load_model([CORPUS / assembly])
+    in_nested = {r.logical_id for r in model.resources if r.stack == nested}
+    assert in_nested
+    for finding in judged[assembly]:
+        if finding.resource in in_nested:
+            assert finding.stack == nested and finding.template.endswith(".nested.template.json")
+    assert any(f.stack == nested for f in judged[assembly]) or assembly.endswith("nested")
+
+
+def test_an_unknown_region_leaves_the_mapping_unjudged_never_fine(judged: dict[str, list]) -> None:
+    """An environment-agnostic stack: AWS::Region is unknown, so names read through the mapping are
+    not judged (EO-NJ1), not called fine."""
+    findings = judged["mapped-agnostic"]
+    assert [f.rule for f in findings] == ["EO-NJ1"]
+    assert "AWS::Region" in findings[0].message
+
+
+@pytest.mark.parametrize(("assembly", "code"), [("weighted-nested", 1), ("weighted-regionsreverse", 1), ("mapped-include", 1),
+                                                ("keepalive-nestedfront", 1), ("fleet-nested", 0)])
+def test_check_exits_as_the_issue_says(assembly: str, code: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["check", str(CORPUS / assembly)]) == code
+    out = capsys.readouterr().out
+    if code:
+        assert "EO-DNS1" in out or "EO-CF2" in out
+
+
+@pytest.mark.slow
+def test_the_corpus_is_what_the_installed_aws_cdk_lib_writes(tmp_path: Path) -> None:
+    """Synthesize every app again (one process, validation off) and compare templates and manifests."""
+    import importlib.metadata
+
+    sys.path.insert(0, str(CORPUS))
+    try:
+        import generate  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(CORPUS))
+    if (CORPUS / "VERSION").read_text().split()[-1] != importlib.metadata.version("aws-cdk-lib"):
+        pytest.skip("the corpus was written by another aws-cdk-lib: run generate.py and review the change")
+    fresh = generate.synthesize_all(tmp_path)
+    for out in fresh:
+        committed = CORPUS / out.name
+        files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.json"))
+        assert files == sorted(p.relative_to(committed).as_posix() for p in committed.rglob("*.json")), out.name
+        for name in files:
+            assert json.loads((out / name).read_text()) == json.loads((committed / name).read_text()), f"{out.name}/{name}"

@@ -1,0 +1,219 @@
+"""Issue 49: loading follows nested stacks inside the assembly; values cross nested stacks, Regions
+and environments through the one resolver."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from edge_origin.model import TemplateModel, load_model
+from edge_origin.model.assembly import StackEnvironment, child_name, environment_of
+from edge_origin.model.intrinsics import partition_of
+from edge_origin.model.loader import LoadedTemplate, load_assembly, read_paths_result
+from edge_origin.model.values import ModelError, ResourceRef, Unresolved
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+EIP = {"Type": "AWS::EC2::EIP"}
+
+
+def _stack_resource(url: Any = "child.json", params: dict[str, Any] | None = None, asset: str | None = None) -> dict[str, Any]:
+    res: dict[str, Any] = {"Type": "AWS::CloudFormation::Stack", "Properties": {"TemplateURL": url}}
+    if params is not None:
+        res["Properties"]["Parameters"] = params
+    if asset is not None:
+        res["Metadata"] = {"aws:asset:path": asset}
+    return res
+
+
+def _write(folder: Path, files: dict[str, Any]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, body in files.items():
+        (folder / name).write_text(json.dumps(body))
+    return folder
+
+
+def _assembly(folder: Path, stacks: dict[str, tuple[dict[str, Any], str]], extra: dict[str, Any]) -> Path:
+    """A cloud assembly: ``stacks`` {name: (template, environment)} plus extra files."""
+    artifacts = {name: {"type": "aws:cloudformation:stack", "environment": env, "properties": {"templateFile": f"{name}.template.json"}}
+                 for name, (_, env) in stacks.items()}
+    return _write(folder, {"manifest.json": {"version": "55.0.0", "artifacts": artifacts},
+                           **{f"{n}.template.json": t for n, (t, _) in stacks.items()}, **extra})
+
+
+def _parent_and_child(params: dict[str, Any] | None = None, child_params: dict[str, Any] | None = None) -> tuple[dict, dict]:
+    parent = {"Resources": {"Eip": EIP, "Kid": _stack_resource(params=params),
+                            "Out": {"Type": "AWS::Route53::RecordSet",
+                                    "Properties": {"Name": "a.example.com", "Type": "A", "HostedZoneName": "example.com.",
+                                                   "ResourceRecords": [{"Fn::GetAtt": ["Kid", "Outputs.Ip"]}], "TTL": "60"}}}}
+    child = {"Parameters": child_params or {"ParentIp": {"Type": "String"}},
+             "Resources": {"ChildEip": EIP},
+             "Outputs": {"Ip": {"Value": {"Ref": "ChildEip"}}, "Passed": {"Value": {"Ref": "ParentIp"}}}}
+    return parent, child
+
+
+# --- following ------------------------------------------------------------------------------------------
+def test_a_folder_follows_a_local_template_url_and_the_child_is_not_a_stack_of_its_own(tmp_path: Path) -> None:
+    parent, child = _parent_and_child(params={"ParentIp": {"Ref": "Eip"}})
+    folder = _write(tmp_path / "t", {"parent.json": parent, "child.json": child})
+    result = read_paths_result([folder])
+    assert [(t.stack, t.parent) for t in result.templates] == [("parent", None), ("parent/Kid", ("parent", "Kid"))]
+    model = TemplateModel(result.templates)
+    record = model.record_sets("a.example.com")[0]
+    assert record.values == [ResourceRef("parent/Kid", "ChildEip", None)]  # Outputs.Ip read through the child
+    resolver = model._resolvers["parent/Kid"]
+    assert resolver.resolve({"Ref": "ParentIp"}) == ResourceRef("parent", "Eip", None)  # the parameter the parent passes
+
+
+def test_a_nested_path_that_leaves_the_assembly_is_refused(tmp_path: Path) -> None:
+    parent = {"Resources": {"Kid": _stack_resource(url="https://x/y.json", asset="../outside.json")}}
+    _write(tmp_path, {"outside.json": {"Resources": {"E": EIP}}})
+    folder = _assembly(tmp_path / "cdk.out", {"App": (parent, "aws://111111111111/eu-west-1")}, {})
+    with pytest.raises(ModelError, match=r"App\.template\.json: Kid: Metadata\.aws:asset:path '\.\./outside\.json' points outside the cloud assembly"):
+        load_model([folder])
+
+
+def test_a_nested_stack_that_nests_itself_is_a_cycle(tmp_path: Path) -> None:
+    loop = {"Resources": {"Again": _stack_resource(asset="loop.json")}}
+    folder = _assembly(tmp_path / "cdk.out", {"App": ({"Resources": {"Kid": _stack_resource(asset="loop.json")}}, "")}, {"loop.json": loop})
+    with pytest.raises(ModelError, match="one of its own parents"):
+        load_model([folder])
+
+
+def test_one_nested_template_used_twice_is_two_stacks(tmp_path: Path) -> None:
+    parent = {"Resources": {"A": _stack_resource(asset="kid.json"), "B": _stack_resource(asset="kid.json")}}
+    folder = _assembly(tmp_path / "cdk.out", {"App": (parent, "aws://unknown-account/unknown-region")}, {"kid.json": {"Resources": {"E": EIP}}})
+    model = load_model([folder])
+    assert sorted(model.stacks) == ["App", "App/A", "App/B"]
+    assert len(model.of_type("AWS::EC2::EIP")) == 2
+
+
+def test_the_nested_file_given_too_is_read_once(tmp_path: Path) -> None:
+    folder = _assembly(tmp_path / "cdk.out", {"App": ({"Resources": {"Kid": _stack_resource(asset="kid.json")}}, "")},
+                       {"kid.json": {"Resources": {"E": EIP}}})
+    for paths in ([folder, folder / "kid.json"], [folder / "kid.json", folder]):
+        model = load_model(paths)
+        assert [r.stack for r in model.of_type("AWS::EC2::EIP")] == ["App/Kid"]
+
+
+def test_the_asset_manifest_maps_the_template_url_and_the_manifest_gives_the_environment(tmp_path: Path) -> None:
+    url = {"Fn::Join": ["", ["https://s3.eu-west-1.", {"Ref": "AWS::URLSuffix"}, "/bucket/abc123.json"]]}
+    parent = {"Resources": {"OriginsNestedStackOriginsNestedStackResource0DCC0FCC": _stack_resource(url=url)}}
+    assets = {"files": {"abc123": {"source": {"path": "AppOrigins.nested.template.json", "packaging": "file"},
+                                   "destinations": {"d": {"bucketName": "bucket", "objectKey": "abc123.json"}}}}}
+    folder = _assembly(tmp_path / "cdk.out", {"App": (parent, "aws://111111111111/cn-north-1")},
+                       {"App.assets.json": assets, "AppOrigins.nested.template.json": {"Resources": {"E": EIP}}})
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["artifacts"]["App.assets"] = {"type": "cdk:asset-manifest", "properties": {"file": "App.assets.json"}}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    loaded = load_assembly(folder, [folder / "App.template.json"])  # what the synth plugin calls
+    assert [(t.stack, t.environment) for t in loaded] == [("App", StackEnvironment("111111111111", "cn-north-1"))] * 1 + [
+        ("App/Origins", StackEnvironment("111111111111", "cn-north-1"))]
+    model = TemplateModel(loaded)
+    resolver = model._resolvers["App/Origins"]
+    assert resolver.resolve({"Fn::Sub": "${AWS::Partition}:${AWS::Region}:${AWS::AccountId}:${AWS::URLSuffix}"}) == (
+        "aws-cn:cn-north-1:111111111111:amazonaws.com.cn")
+    assert isinstance(resolver.resolve({"Ref": "AWS::StackName"}), Unresolved)  # a nested stack's name is made at deploy
+    # a file of the assembly given alone (as CDK hands it to a validation plugin) is followed too
+    assert [t.stack for t in read_paths_result([folder / "App.template.json"]).templates] == ["App", "App/Origins"]
+
+
+def test_a_stack_resource_whose_template_is_not_in_the_assembly_stays_unknown(tmp_path: Path) -> None:
+    parent, _ = _parent_and_child()
+    model = load_model([_write(tmp_path, {"parent.json": parent})])
+    assert model.record_sets("a.example.com")[0].values == [ResourceRef("parent", "Kid", "Outputs.Ip")]
+
+
+# --- values across the nesting -------------------------------------------------------------------------
+def _nested_model(parent: dict, child: dict, env: StackEnvironment | None = None) -> TemplateModel:
+    env = env or StackEnvironment()
+    return TemplateModel([LoadedTemplate("P", "p.json", parent, env), LoadedTemplate("P/Kid", "c.json", child, env, ("P", "Kid"))])
+
+
+def test_parameters_lists_defaults_and_missing_outputs() -> None:
+    parent, child = _parent_and_child(params={"Names": {"Fn::Join": [",", ["a", "b"]]}},
+                                      child_params={"Names": {"Type": "CommaDelimitedList"}, "ParentIp": {"Type": "String", "Default": "d"}})
+    resolver = _nested_model(parent, child)._resolvers["P/Kid"]
+    assert resolver.resolve({"Ref": "Names"}) == ["a", "b"]
+    assert resolver.resolve({"Ref": "ParentIp"}) == "d"  # not passed: its Default
+    model = _nested_model(parent, child)
+    assert model._resolvers["P"].resolve({"Fn::GetAtt": ["Kid", "Outputs.Nope"]}) == Unresolved("import", "P/Kid has no output Nope")
+
+
+def test_a_cycle_through_parameters_and_outputs_is_unknown_not_a_hang() -> None:
+    parent = {"Resources": {"Kid": _stack_resource(params={"X": {"Fn::GetAtt": ["Kid", "Outputs.Y"]}})}}
+    child = {"Parameters": {"X": {"Type": "String"}}, "Resources": {"E": EIP}, "Outputs": {"Y": {"Value": {"Ref": "X"}}}}
+    value = _nested_model(parent, child)._resolvers["P/Kid"].resolve({"Ref": "X"})
+    assert isinstance(value, Unresolved) and value.reason == "import"
+
+
+def test_a_cross_region_reader_reads_the_writer_for_its_region() -> None:
+    def writer(region: str, lb: str) -> dict:
+        return {"Type": "Custom::CrossRegionExportWriter",
+                "Properties": {"ServiceToken": "x", "WriterProps": {"region": region, "exports": {"/cdk/exports/Edge/Lb": {"Fn::GetAtt": [lb, "DNSName"]}}}}}
+    lb = {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network"}}
+    reader = {"Type": "Custom::CrossRegionExportReader", "Properties": {"ServiceToken": "x"}}
+    read = {"Fn::GetAtt": ["Reader", "/cdk/exports/Edge/Lb"]}
+    one = {"Resources": {"Lb": lb, "W": writer("us-east-1", "Lb")}}
+    other = {"Resources": {"Lb2": lb, "W": writer("ap-south-1", "Lb2")}}
+    edge = {"Resources": {"Reader": reader}}
+    east = StackEnvironment("1", "us-east-1")
+    model = TemplateModel([LoadedTemplate("A", "a.json", one, StackEnvironment("1", "eu-west-1")),
+                           LoadedTemplate("B", "b.json", other), LoadedTemplate("Edge", "e.json", edge, east)])
+    assert model._resolvers["Edge"].resolve(read) == ResourceRef("A", "Lb", "DNSName")
+    agnostic = TemplateModel([LoadedTemplate("A", "a.json", one), LoadedTemplate("B", "b.json", other), LoadedTemplate("Edge", "e.json", edge)])
+    assert agnostic._resolvers["Edge"].resolve(read).reason == "import"  # two writers, the reader's Region unknown
+    alone = TemplateModel([LoadedTemplate("Edge", "e.json", edge, east)])
+    assert "no writer" in alone._resolvers["Edge"].resolve(read).expr
+
+
+# --- the environment ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "want"), [
+    ("aws://111111111111/eu-west-1", StackEnvironment("111111111111", "eu-west-1")),
+    ("aws://unknown-account/unknown-region", StackEnvironment()),
+    ("aws://111111111111/unknown-region", StackEnvironment("111111111111", None)),
+    ("aws://${Token}/x", StackEnvironment()),
+    (None, StackEnvironment()),
+    ("", StackEnvironment()),
+])
+def test_environment_of_the_manifest(text: Any, want: StackEnvironment) -> None:
+    assert environment_of(text) == want
+
+
+@pytest.mark.parametrize(("region", "want"), [("eu-west-1", ("aws", "amazonaws.com")), ("cn-northwest-1", ("aws-cn", "amazonaws.com.cn")),
+                                              ("us-gov-west-1", ("aws-us-gov", "amazonaws.com")), ("us-isob-east-1", ("aws-iso-b", "sc2s.sgov.gov")),
+                                              ("us-iso-east-1", ("aws-iso", "c2s.ic.gov"))])
+def test_partition_of_a_region(region: str, want: tuple[str, str]) -> None:
+    assert partition_of(region) == want
+
+
+def test_an_unknown_environment_stays_unknown_and_a_known_one_decides_mappings_and_azs() -> None:
+    body = {"Mappings": {"Nlbs": {"eu-west-1": {"A": "a.elb.eu-west-1.amazonaws.com"}, "us-east-1": {"A": "b.elb.us-east-1.amazonaws.com"}}},
+            "Resources": {"E": EIP}}
+    find = {"Fn::FindInMap": ["Nlbs", {"Ref": "AWS::Region"}, "A"]}
+    unknown = TemplateModel([LoadedTemplate("S", "s.json", body)])._resolvers["S"]
+    for name in ("AWS::Region", "AWS::AccountId", "AWS::Partition"):
+        assert unknown.resolve({"Ref": name}) == Unresolved("pseudo", name)
+    assert isinstance(unknown.resolve(find), Unresolved)
+    known = TemplateModel([LoadedTemplate("S", "s.json", body, StackEnvironment(None, "us-east-1"))])._resolvers["S"]
+    assert known.resolve(find) == "b.elb.us-east-1.amazonaws.com"
+    assert isinstance(known.resolve({"Ref": "AWS::AccountId"}), Unresolved)
+    zones = [known.resolve({"Fn::Select": [i, {"Fn::GetAZs": ""}]}) for i in (0, 1)]
+    assert zones[0] != zones[1] and zones[0] == known.resolve({"Fn::Select": [0, {"Fn::GetAZs": {"Ref": "AWS::Region"}}]})
+
+
+@pytest.mark.parametrize(("logical_id", "path", "want"), [
+    ("OriginsNestedStackOriginsNestedStackResource0DCC0FCC", None, "Origins"),
+    ("PartOriginsNestedStackOriginsNestedStackResourceABCDEF12", None, "Origins"),
+    ("Hand", None, "Hand"),
+    ("X", "App/Deep/Lbs.NestedStack/Lbs.NestedStackResource", "Lbs"),
+])
+def test_a_nested_stack_is_named_by_its_construct_id(logical_id: str, path: str | None, want: str) -> None:
+    resource = {"Metadata": {"aws:cdk:path": path}} if path else {}
+    assert child_name(logical_id, resource) == want
+
+
+def test_the_corpus_nested_stack_is_named_after_its_construct() -> None:
+    assert sorted(load_model([CORPUS / "weighted-nested"]).stacks) == ["App", "App/Origins"]
