@@ -333,8 +333,8 @@ class EdgeOriginChecks(NagPack):
         self._model_stacks = set(model.templates)
         self.findings = run_rules(model)
         self._by_resource = {}
-        for item in self.findings:
-            self._by_resource.setdefault((item.stack, item.resource), []).append(item)
+        for item in self.findings:  # by template file: a nested stack's model name is Parent/Child
+            self._by_resource.setdefault((Path(item.template).name.removesuffix(".template.json"), item.resource), []).append(item)
         self._matched = []
         super().validate_scope(scope)  # walks the tree: _check_resource collects (path, finding)
         violations = [self._violation(path, item, False) for path, item in self._matched]
