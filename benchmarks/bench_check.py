@@ -1,20 +1,33 @@
-"""Check time on synthetic templates of ~1k, ~10k and ~50k resources, cfn-lint's time on the same
-files, and the end-to-end time of ``edge-origin check`` (a fresh process) on a JSON and a YAML template.
+"""Check time against reading the input (issue 53), growth per doubling of each dimension, startup, peers.
 
-Run from the repo root: ``PYTHONPATH=constructs python benchmarks/bench_check.py [--no-cfn-lint]``.
-Each "cell" is one gRPC path: a distribution, 3 zones (subnet, EIP, NLB, listener, health check,
-multivalue record; every 10th path weighted, so rules fire), a target group and a security group with ingress: 22 resources.
-Each size is the best of several runs (CPU time of this process, so other load on the machine
-matters less; wall time printed beside it).
-Targets: 10k/1k time ratio <= 12 and 50k/10k <= 6 (linear: 10 and 5), 10k resources under 2 s;
-end-to-end YAML check under 0.2 s.
+Run from the repo root: ``PYTHONPATH=constructs python benchmarks/bench_check.py [--runs 5] [--no-peers]
+[--legacy]``. Every figure is a RATIO of commands alternated in one run (the machine may be shared:
+absolute times are printed beside, never judged), CPU seconds of each child process (user + system),
+median of ``--runs``:
+
+1. ``edge-origin check`` (``python -m edge_origin.cli check``, a fresh process) against a python process
+   that ``json.load``s the same files, on the reference app's template (tests/snapshots/
+   TelemetryIngest.template.json, 64 resources) replicated to 1k, 10k and 100k resources (every tenth
+   copy weighted, so rules fire; 100k as ten stacks of 10k, each file under the 16 MiB limit).
+   Targets: 10k and 100k <= 3x.
+2. Growth per doubling, in-process (load + every rule, the collector off as the CLI runs it) of each
+   dimension: resources, origin names x distributions, records per name, stacks, nested stacks.
+   Target <= 2.4x per doubling (linear: 2x) for names x distributions, records per name and stacks.
+3. Startup: ``edge-origin --help`` and ``--version`` against ``python -c pass``. Target: --help <= 4x.
+4. Peers on the same 1k template in the same alternated run: cfn-lint, checkov ("not installed" when
+   absent; neither is a dependency of edge-origin).
+
+``--legacy`` also runs the earlier figures (synthetic 1k/10k/50k cells, cfn-lint at 10k, YAML end to
+end, diff) of issues 12 and 17.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -156,12 +169,8 @@ ROUNDS = 5  # every size once a round, best of the rounds: a load spike hits all
 CLI_TEMPLATES = ("eo-dns1-fire.json", "eo-dns1-fire.yaml")  # the same template, JSON and YAML short forms
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--no-cfn-lint", action="store_true", help="skip the cfn-lint comparison")
-    parser.add_argument("--cfn-lint-timeout", type=float, default=600)
-    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"best of this many rounds (default {ROUNDS})")
-    args = parser.parse_args()
+def legacy_main(args: argparse.Namespace) -> int:
+    """The figures of issues 12 and 17: synthetic cells at 1k/10k/50k, cfn-lint, YAML end to end, diff."""
     times = dict.fromkeys(SIZES, float("inf"))
     walls = dict.fromkeys(SIZES, float("inf"))
     findings: dict[int, int] = {}
@@ -314,6 +323,256 @@ def bench_diff(sizes: tuple[int, ...] = (1_000, 10_000)) -> bool:
     check_linear = big["check"] / small["check"]
     print(f"diff 10k/1k: {linear:.1f} (check's: {check_linear:.1f}); 10k diff under 1 s: {'yes' if big['diff'] < 1 else 'NO'}")
     return ok
+
+
+# --- issue 53: check at the cost of reading the input --------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "tests" / "snapshots" / "TelemetryIngest.template.json"
+STACK_RESOURCES = 10_000  # resources per file at most (a 10k copy is ~9 MB, under the 16 MiB limit)
+JSON_LOAD = "import json, sys\nfor p in sys.argv[1:]:\n    json.load(open(p, 'rb'))"
+TARGET_PARSE, TARGET_GROWTH, TARGET_HELP = 3.0, 2.4, 4.0
+
+
+def reference_templates(resources: int) -> list[str]:
+    """The reference template's resources replicated to about ``resources`` (logical ids, the origin
+    name and construct paths suffixed per copy; every tenth copy weighted), as JSON texts of at most
+    ``STACK_RESOURCES`` resources each."""
+    body = json.loads(REFERENCE.read_text())
+    per_copy = len(body["Resources"])
+    ids = re.compile('"(' + "|".join(map(re.escape, sorted(body["Resources"], key=len, reverse=True))) + ')"')
+    inner = json.dumps(body["Resources"])[1:-1]
+    head = json.dumps({k: body[k] for k in ("AWSTemplateFormatVersion", "Parameters", "Rules") if k in body})[:-1]
+    copies = [_copy(inner, ids, k) for k in range(max(1, resources // per_copy))]
+    chunk = max(1, STACK_RESOURCES // per_copy)
+    return [head + ', "Resources": {' + ", ".join(copies[i:i + chunk]) + "}}" for i in range(0, len(copies), chunk)]
+
+
+def _copy(inner: str, ids: re.Pattern[str], k: int) -> str:
+    text = ids.sub(lambda m: f'"{m.group(1)}C{k}"', inner)
+    text = text.replace("origin.telemetry.example.com", f"origin{k}.telemetry.example.com")
+    text = text.replace('"TelemetryIngest/', f'"TelemetryIngest/C{k}/')
+    return text.replace('"MultiValueAnswer": true', '"Weight": 10') if k % 10 == 0 else text
+
+
+def _child_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(CPU s of the child, wall s) of one run of ``argv``."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def alternated(commands: dict[str, list[str]], runs: int) -> dict[str, tuple[float, float]]:
+    """``{label: (median CPU s, median wall s)}``: one warm-up run each (bytecode cached), then
+    ``runs`` rounds, each running every command once in turn, so a load spike hits them alike."""
+    import statistics
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for argv in commands.values():
+        _child_cpu(argv, env)
+    samples: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+    for _ in range(max(1, runs)):
+        for label, argv in commands.items():
+            samples[label].append(_child_cpu(argv, env))
+    return {label: (statistics.median(c for c, _ in got), statistics.median(w for _, w in got)) for label, got in samples.items()}
+
+
+def _write(folder: Path, texts: list[str]) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for n, text in enumerate(texts):
+        path = folder / f"Stack{n}.template.json"
+        path.write_text(text)
+        paths.append(str(path))
+    return paths
+
+
+def bench_vs_json(tmp: Path, sizes: tuple[int, ...], runs: int) -> bool:
+    """Section 1: ``edge-origin check`` against ``json.load`` of the same files, fresh processes."""
+    ok = True
+    for size in sizes:
+        paths = _write(tmp / f"ref{size}", reference_templates(size))
+        _progress(f"check vs json.load at {size:,} resources ({len(paths)} file(s)), {runs} alternated runs")
+        got = alternated({"check": [sys.executable, "-m", "edge_origin.cli", "check", *paths],
+                          "json": [sys.executable, "-c", JSON_LOAD, *paths]}, runs)
+        (check_cpu, check_wall), (json_cpu, json_wall) = got["check"], got["json"]
+        ratio = check_cpu / json_cpu
+        target = size >= 10_000
+        ok &= ratio <= TARGET_PARSE or not target
+        megabytes = sum(Path(p).stat().st_size for p in paths) / 1e6
+        print(f"check {size:>7,} resources ({megabytes:.0f} MB, {len(paths)} file(s)): {ratio:.2f}x a json.load process "
+              f"(CPU, median of {runs}; wall {check_wall / json_wall:.2f}x){f' target <= {TARGET_PARSE:g}' if target else ''}; "
+              f"check {check_cpu:.3f} s, json.load {json_cpu:.3f} s CPU")
+    return ok
+
+
+# --- section 2: growth per doubling, in-process -----------------------------------------------------
+def _nd(n: int) -> dict[str, Any]:
+    """``n`` origin names and ``n`` gRPC distributions, one name each, a multivalue record per name."""
+    res: dict[str, Any] = {}
+    for i in range(n):
+        name = f"o{i}.example.com"
+        res[f"Dist{i}"] = {"Type": "AWS::CloudFront::Distribution", "Properties": {"DistributionConfig": {
+            "Enabled": True, "Origins": [{"Id": "o", "DomainName": name, "CustomOriginConfig": {"OriginProtocolPolicy": "https-only"}}],
+            "DefaultCacheBehavior": {"TargetOriginId": "o", "ViewerProtocolPolicy": "https-only", "GrpcConfig": {"Enabled": True}}}}}
+        res[f"Rec{i}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": name, "Type": "A", "TTL": 60, "SetIdentifier": "a",
+            "MultiValueAnswer": True, "ResourceRecords": [f"198.18.{i // 256 % 256}.{i % 256}"]}}
+    return {"Resources": res}
+
+
+def _records_on_one_name(n: int) -> dict[str, Any]:
+    from bench_records_per_name import template as records_template
+
+    return records_template(n, 1, 1)
+
+
+def _nested(n: int, folder: Path) -> list[str]:
+    """A parent with ``n`` nested stacks (``AWS::CloudFormation::Stack``), each a copy of one cell."""
+    res = {f"Child{i}": {"Type": "AWS::CloudFormation::Stack",
+                         "Properties": {"TemplateURL": f"Parent.Child{i}.nested.template.json"}} for i in range(n)}
+    paths = [folder / "Parent.template.json"]
+    paths[0].write_text(json.dumps({"Resources": res}))
+    for i in range(n):
+        paths.append(folder / f"Parent.Child{i}.nested.template.json")
+        paths[-1].write_text(json.dumps({"Resources": cell(i)}))
+    return [str(folder)]
+
+
+def dimension_inputs(name: str, n: int, folder: Path) -> list[str]:
+    """The files of dimension ``name`` at size ``n`` (written under ``folder``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if name == "nested stacks":
+        return _nested(n, folder)
+    if name == "stacks":
+        for i in range(n):
+            (folder / f"S{i}.template.json").write_text(json.dumps({"Resources": cell(i)}))
+        return [str(folder)]
+    body = {"resources": lambda: template(n), "names x distributions": lambda: _nd(n),
+            "records per name": lambda: _records_on_one_name(n)}[name]()
+    path = folder / "t.template.json"
+    path.write_text(json.dumps(body))
+    return [str(path)]
+
+
+#: dimension -> (sizes, judged against TARGET_GROWTH)
+DIMENSIONS: dict[str, tuple[tuple[int, ...], bool]] = {
+    "resources": ((2_500, 5_000, 10_000, 20_000), False),
+    "names x distributions": ((500, 1_000, 2_000, 4_000), True),
+    "records per name": ((1_000, 2_000, 4_000, 8_000), True),
+    "stacks": ((50, 100, 200, 400), True),
+    "nested stacks": ((50, 100, 200, 400), False),
+}
+
+
+def _time_in_process(paths: list[str]) -> float:
+    import gc
+
+    gc.collect()
+    gc.disable()  # as the CLI runs a check
+    try:
+        start = time.process_time()
+        check_paths(paths)
+        return time.process_time() - start
+    finally:
+        gc.enable()
+
+
+def bench_growth(tmp: Path, runs: int) -> bool:
+    """Section 2: CPU of an in-process check at each size of each dimension (median of ``runs``,
+    sizes alternated within a round) and the growth factor per doubling."""
+    import statistics
+
+    ok = True
+    for name, (sizes, judged) in DIMENSIONS.items():
+        _progress(f"growth: {name} at {', '.join(map(str, sizes))}")
+        inputs = {n: dimension_inputs(name, n, tmp / name.replace(" ", "_") / str(n)) for n in sizes}
+        samples: dict[int, list[float]] = {n: [] for n in sizes}
+        for _ in range(max(1, runs)):
+            for n in sizes:
+                samples[n].append(_time_in_process(inputs[n]))
+        med = {n: statistics.median(v) for n, v in samples.items()}
+        factors = [med[b] / med[a] for a, b in itertools.pairwise(sizes)]
+        worst = max(factors)
+        ok &= worst <= TARGET_GROWTH or not judged
+        print(f"growth per doubling, {name} ({' -> '.join(f'{n:,}: {med[n]:.3f} s' for n in sizes)}): "
+              f"{', '.join(f'x{f:.2f}' for f in factors)}{f' (target <= {TARGET_GROWTH:g})' if judged else ''}")
+    return ok
+
+
+# --- sections 3 and 4: startup and peers ------------------------------------------------------------
+def bench_startup(runs: int) -> bool:
+    got = alternated({"pass": [sys.executable, "-c", "pass"],
+                      "help": [sys.executable, "-m", "edge_origin.cli", "--help"],
+                      "version": [sys.executable, "-m", "edge_origin.cli", "--version"]}, max(runs, 11))
+    base = got["pass"][0]
+    print(f"edge-origin --help: {got['help'][0] / base:.2f}x python -c pass (CPU, median of {max(runs, 11)}; target <= "
+          f"{TARGET_HELP:g}); --version {got['version'][0] / base:.2f}x; python -c pass {base * 1000:.0f} ms CPU")
+    return got["help"][0] / base <= TARGET_HELP
+
+
+def _peer(name: str) -> list[str] | None:
+    exe = shutil.which(name) or str(Path(sys.executable).parent / name)
+    return [exe] if Path(exe).exists() else None
+
+
+def bench_peers(tmp: Path, runs: int) -> None:
+    """cfn-lint and checkov on the 1k reference template, alternated with check in the same run."""
+    paths = _write(tmp / "peers", reference_templates(1_000))
+    commands = {"check": [sys.executable, "-m", "edge_origin.cli", "check", *paths]}
+    missing = []
+    for name, argv in (("cfn-lint", ["--", *paths]), ("checkov", ["--quiet", "--compact", "-f", *paths])):
+        exe = _peer(name)
+        if exe is None:
+            missing.append(name)
+        else:
+            commands[name] = [*exe, *argv]
+    _progress(f"peers on 1k resources: {', '.join(commands)} ({runs} alternated runs)")
+    got = alternated(commands, runs)
+    check_cpu = got["check"][0]
+    for name in ("cfn-lint", "checkov"):
+        if name in missing:
+            print(f"{name} on 1k resources: not installed")
+        else:
+            print(f"{name} on 1k resources: {got[name][0] / check_cpu:.1f}x edge-origin check "
+                  f"(CPU, median of {runs}: {got[name][0]:.2f} s vs {check_cpu:.3f} s)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="alternated runs of each command; the median is kept (default 5)")
+    parser.add_argument("--no-peers", action="store_true", help="skip cfn-lint and checkov")
+    parser.add_argument("--only", choices=("parse", "growth", "startup", "peers"), action="append",
+                        help="run only these sections (repeatable)")
+    parser.add_argument("--legacy", action="store_true", help="also the figures of issues 12 and 17 (minutes: cfn-lint at 10k)")
+    parser.add_argument("--no-cfn-lint", action="store_true", help="--legacy: skip the cfn-lint comparison")
+    parser.add_argument("--cfn-lint-timeout", type=float, default=600)
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help=f"--legacy: best of this many rounds (default {ROUNDS})")
+    args = parser.parse_args()
+    sections = set(args.only or ("parse", "growth", "startup", "peers"))
+    if args.no_peers:
+        sections.discard("peers")
+    print(f"ratios of commands alternated in one run on {os.cpu_count()} core(s), load {os.getloadavg()[0]:.1f}; "
+          "the machine may be shared: the ratios are judged, not the times")
+    ok = True
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        if "startup" in sections:
+            ok &= bench_startup(args.runs)
+        if "parse" in sections:
+            ok &= bench_vs_json(tmp, (1_000, 10_000, 100_000), args.runs)
+        if "growth" in sections:
+            ok &= bench_growth(tmp, args.runs)
+        if "peers" in sections:
+            bench_peers(tmp, args.runs)
+    if args.legacy:
+        ok &= legacy_main(args) == 0
+    print("all targets met" if ok else "some target NOT met")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
