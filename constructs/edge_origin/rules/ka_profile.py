@@ -24,9 +24,21 @@ def declares_profile(resource: Resource) -> bool:
 
 
 def declared_profile(resource: Resource) -> ConnectionProfile | ProfileError | None:
-    """The profile in ``resource``'s Metadata, a ProfileError if it does not parse, None if absent."""
+    """The profile in ``resource``'s Metadata, a ProfileError if it does not parse, None if absent.
+    Parsed once per resource (five rules ask for each distribution and listener): kept on the
+    resource, beside the Metadata it was read from."""
     if not declares_profile(resource):
         return None
+    memo = resource.__dict__.get(_MEMO)
+    if memo is None or memo[0] is not resource.metadata[PROFILE_METADATA_KEY]:
+        memo = resource.__dict__[_MEMO] = (resource.metadata[PROFILE_METADATA_KEY], _parse_profile(resource))
+    return memo[1]
+
+
+_MEMO = "_edge_origin_declared_profile"
+
+
+def _parse_profile(resource: Resource) -> ConnectionProfile | ProfileError:
     data = resource.metadata[PROFILE_METADATA_KEY]
     if not isinstance(data, dict):
         return ProfileError(f"must be a mapping of profile fields, got {type(data).__name__}")

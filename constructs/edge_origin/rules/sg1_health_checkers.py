@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from edge_origin.answers import HEALTHY_CHECKER_SHARE, HealthCheck, reachable_share, share_is_healthy
 from edge_origin.core.findings import Finding, Severity
@@ -49,13 +49,21 @@ def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4
             if rule.cidr_ip is not None:
                 if not isinstance(rule.cidr_ip, str):
                     return None
-                try:
-                    nets.append(ipaddress.IPv4Network(rule.cidr_ip, strict=False))
-                except ValueError:
-                    continue
+                net = _network(rule.cidr_ip)
+                if net is not None:
+                    nets.append(net)
             elif rule.prefix_list_id is not None and rule.prefix_list_id not in cloudfront:
                 return None  # a prefix list we cannot see into (a customer or Route 53 list)
     return nets
+
+
+@lru_cache(maxsize=4096)
+def _network(cidr: str) -> ipaddress.IPv4Network | None:
+    """``cidr`` parsed once per run (the same CIDRs recur on every security group), None if not IPv4."""
+    try:
+        return ipaddress.IPv4Network(cidr, strict=False)
+    except ValueError:
+        return None
 
 
 @cache
@@ -68,17 +76,24 @@ def _region_ranges() -> dict[str, tuple[ipaddress.IPv4Network, ...]]:
 
 def _coverage(check: HealthCheck, admitted: list[ipaddress.IPv4Network]) -> tuple[float, list[str], list[ipaddress.IPv4Network]]:
     """(share of the check's checkers that get through, blocked regions, blocked ranges)."""
-    ranges = _region_ranges()
+    key = frozenset(admitted)
     reachable: set[str] = set()
     blocked: list[ipaddress.IPv4Network] = []
     for region in check.checker_regions:
-        missing = [c for c in ranges.get(region, ()) if not any(c.subnet_of(n) for n in admitted)]
+        missing = _missing(region, key)
         if missing:
             blocked.extend(m for m in missing if m not in blocked)
         else:
             reachable.add(region)
     blocked_regions = [r for r in check.checker_regions if r not in reachable]
     return reachable_share(check, reachable), blocked_regions, blocked
+
+
+@lru_cache(maxsize=4096)
+def _missing(region: str, admitted: frozenset[ipaddress.IPv4Network]) -> tuple[ipaddress.IPv4Network, ...]:
+    """The checker ranges of ``region`` no network of ``admitted`` holds: once per distinct pair (the
+    NLBs of a template mostly share their security groups' shape)."""
+    return tuple(c for c in _region_ranges().get(region, ()) if not any(c.subnet_of(n) for n in admitted))
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
