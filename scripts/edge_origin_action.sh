@@ -6,6 +6,13 @@
 #   EO_FAIL_ON_NEW_ONLY  true: with a base, fail only on what the change introduces (default true)
 #   EO_SARIF             SARIF output file (default edge-origin.sarif); the report goes beside it (.md);
 #                        a missing folder is created; one that cannot be: one line, exit 2, no sarif-file
+#   EO_CONFIG_FROM       base (default): on a pull request, read edge-origin's settings file (.edge-origin.yaml,
+#                        .edge-origin.yml or pyproject.toml at the repository root) from EO_BASE_REF, not from the
+#                        change: a PR cannot silence its own review; the head's file is passed as --head-config, so
+#                        what it would set aside is said at the top. head: read the checked-out file (the workflow
+#                        author's choice, e.g. for trusted branches). A missing base file: --config none.
+#   EO_BASE_REF          the commit of the pull request's base (action.yml: github.event.pull_request.base.sha);
+#                        empty (not a pull request): the checked-out file is read
 #   EO_CLI               the command to run (default: edge-origin)
 #   EO_DEFER_EXIT        1: always exit 0 and leave the exit code in $GITHUB_OUTPUT (the action fails later,
 #                        after the SARIF upload); otherwise exit with edge-origin's code
@@ -53,18 +60,53 @@ if ! { : > "$sarif"; } 2> /dev/null || ! { : > "$report"; } 2> /dev/null; then
     refuse_output "sarif-file $sarif: cannot write it or the report $report in $sarif_dir"
 fi
 
+# The settings file: from the pull request's base unless the workflow says otherwise.
+config_args=()
+config_dir="$(mktemp -d)"
+trap 'rm -f "$errors"; rm -rf "$config_dir"' EXIT
+head_config=""
+for name in .edge-origin.yaml .edge-origin.yml pyproject.toml; do
+    if [[ -f "$name" ]] && { [[ "$name" != pyproject.toml ]] || grep -q '^\[tool\.edge-origin\]' "$name"; }; then
+        head_config="$name"
+        break
+    fi
+done
+base_ref="${EO_BASE_REF:-}"
+if [[ "${EO_CONFIG_FROM:-base}" == "base" && -n "$base_ref" ]]; then
+    if ! git cat-file -e "$base_ref^{commit}" 2> /dev/null; then
+        git fetch --quiet --depth=1 origin "$base_ref" 2> /dev/null || true
+    fi
+    if ! git cat-file -e "$base_ref^{commit}" 2> /dev/null; then
+        refuse_output "config-from base: cannot read the base commit $base_ref to take the settings file from it (check out with fetch-depth: 0, or set config-from: head)"
+    fi
+    base_config=""
+    for name in .edge-origin.yaml .edge-origin.yml pyproject.toml; do
+        if git show "$base_ref:$name" > "$config_dir/$name" 2> /dev/null; then
+            if [[ "$name" != pyproject.toml ]] || grep -q '^\[tool\.edge-origin\]' "$config_dir/$name"; then
+                base_config="$config_dir/$name"
+                break
+            fi
+        fi
+        rm -f "$config_dir/$name"
+    done
+    config_args=(--config "${base_config:-none}")
+    [[ -n "$head_config" ]] && config_args+=(--head-config "$head_config")
+elif [[ "${EO_CONFIG_FROM:-base}" != "base" && "${EO_CONFIG_FROM:-base}" != "head" ]]; then
+    refuse_output "config-from '${EO_CONFIG_FROM}': allowed base, head"
+fi
+
 eo_base="${EO_BASE:-}"
 if [[ -n "${eo_base//[[:space:]]/}" ]]; then
     split base "$eo_base"
     extra=()
     [[ "${EO_FAIL_ON_NEW_ONLY:-true}" == "true" ]] && extra+=(--fail-on-new-only)
-    "${cli[@]}" diff --base "${base[@]}" --head "${head[@]}" --format sarif --fail-on "$fail_on" "${extra[@]}" > "$sarif" 2> "$errors"
+    "${cli[@]}" diff --base "${base[@]}" --head "${head[@]}" --format sarif --fail-on "$fail_on" "${extra[@]}" "${config_args[@]}" > "$sarif" 2> "$errors"
     code=$?
-    [[ $code -ne 2 ]] && "${cli[@]}" report --base "${base[@]}" --head "${head[@]}" --format markdown > "$report" 2>> "$errors"
+    [[ $code -ne 2 ]] && "${cli[@]}" report --base "${base[@]}" --head "${head[@]}" --format markdown "${config_args[@]}" > "$report" 2>> "$errors"
 else
-    "${cli[@]}" check "${head[@]}" --format sarif --fail-on "$fail_on" > "$sarif" 2> "$errors"
+    "${cli[@]}" check "${head[@]}" --format sarif --fail-on "$fail_on" "${config_args[@]}" > "$sarif" 2> "$errors"
     code=$?
-    [[ $code -ne 2 ]] && "${cli[@]}" report "${head[@]}" --format markdown > "$report" 2>> "$errors"
+    [[ $code -ne 2 ]] && "${cli[@]}" report "${head[@]}" --format markdown "${config_args[@]}" > "$report" 2>> "$errors"
 fi
 
 if [[ $code -eq 2 ]]; then

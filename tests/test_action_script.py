@@ -93,3 +93,34 @@ def test_install_of_nothing_is_one_line(tmp_path: Path) -> None:
     proc, args = _install(tmp_path, "", default="")
     assert proc.returncode == 2 and args == []
     assert proc.stderr.strip().count("\n") == 0 and "nothing to install" in proc.stderr
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x"}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_the_config_comes_from_the_pull_requests_base_and_the_heads_is_shown(tmp_path: Path) -> None:
+    """Issue 50: a pull request that adds `.edge-origin.yaml` with `ignore` cannot silence its own review."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "README").write_text("base\n")
+    _git(tmp_path, "add", "README")
+    _git(tmp_path, "commit", "-qm", "base")
+    base_sha = _git(tmp_path, "rev-parse", "HEAD")
+    (tmp_path / ".edge-origin.yaml").write_text("ignore:\n  EO-: nothing to see here\n")
+    _git(tmp_path, "add", ".edge-origin.yaml")
+    _git(tmp_path, "commit", "-qm", "head silences everything")
+    proc, out = _action(tmp_path, "edge-origin.sarif", EO_BASE_REF=base_sha)
+    assert proc.returncode == 1 and out["exit-code"] == "1", proc.stderr  # the base has no config: nothing set aside
+    summary = (tmp_path / "summary.md").read_text()
+    top = summary[: summary.index("### ")]
+    assert "> [!WARNING]" in top and "sets EO-DNS1 aside" in top and "nothing to see here" in top and "not applied" in top
+    proc, out = _action(tmp_path, "edge-origin.sarif", EO_BASE_REF=base_sha, EO_CONFIG_FROM="head")
+    assert proc.returncode == 0, proc.stderr  # the workflow's author trusts the head: its config applies
+    results = json.loads((tmp_path / "edge-origin.sarif").read_text())["runs"][0]["results"]
+    assert results and all(r["suppressions"][0]["justification"] == "nothing to see here" for r in results)
+    proc, out = _action(tmp_path, "edge-origin.sarif", EO_BASE_REF="0" * 40)
+    assert proc.returncode == 2 and "cannot read the base commit" in proc.stderr
+    proc, out = _action(tmp_path, "edge-origin.sarif", EO_CONFIG_FROM="pr")
+    assert proc.returncode == 2 and "config-from 'pr': allowed base, head" in proc.stderr

@@ -26,7 +26,11 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 def test_clean_world_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "check", *WORLD_PATHS)
-    assert (code, out) == (0, "no findings\n")
+    from edge_origin.rules import RULES
+
+    # issue 51: the summary line (passed / failed / acknowledged / not judged) in every format
+    summary = f"summary: {len(RULES)} passed, 0 failed, 0 acknowledged, 0 not judged (0 below fail-on error)\n"
+    assert (code, out) == (0, "no findings\n" + summary)
 
 
 def test_error_findings_exit_1_with_json_fields(capsys: pytest.CaptureFixture[str]) -> None:
@@ -178,4 +182,11 @@ def test_cdk_out_acknowledgements_from_validation_report(tmp_path: Path, capsys:
         "violatingConstructs": [{"constructPath": "Stage/Origins/RecordA/Resource"}]}]}]}
     (out / "validation-report.json").write_text(json.dumps(report))
     code, text, _ = _run(capsys, "check", str(out), "--format", "json", "--fail-on", "warning")
-    assert (code, json.loads(text)) == (0, {"findings": []})
+    doc = json.loads(text)
+    # issue 50: the acknowledged finding stays in the output, with its reason and where CDK recorded it
+    assert (code, doc["findings"], doc["summary"]["acknowledged"]) == (0, [], 1)
+    (acked,) = doc["acknowledged"]
+    assert (acked["rule"], acked["path"]) == ("EO-DNS4", "Stage/Origins/RecordA/Resource")
+    assert acked["suppression"] == {"kind": "inSource", "reason": "resolver pinning",
+                                    "source": "CDK Validations.acknowledge (cdk.out validation-report.json)",
+                                    "where": "Stage/Origins/RecordA/Resource"}

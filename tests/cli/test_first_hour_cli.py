@@ -101,10 +101,15 @@ def test_selectors_take_ids_and_prefixes_and_refuse_typos() -> None:
 
 def test_check_ignore_and_select(capsys) -> None:
     assert run(capsys, "check", "--fail-on", "warning", NLB3)[0] == 1  # EO-NLB3: warnings
-    code, out, _ = run(capsys, "check", "--fail-on", "warning", "--ignore", "EO-NLB3", NLB3)
-    assert code == 0 and "EO-NLB3" not in out and "no findings" in out
+    # issue 50: a set-aside finding is still shown, with its reason and source
+    code, out, _ = run(capsys, "check", "--fail-on", "warning", "--ignore", "EO-NLB3: cross-zone on by design", NLB3)
+    opened, _, acked = out.partition("\nacknowledged: ")
+    assert code == 0 and "EO-NLB3" not in opened and "no findings" in opened
+    assert "ack     EO-NLB3" in acked and "reason: cross-zone on by design (ignored (--ignore: EO-NLB3); --ignore)" in acked
     code, out, _ = run(capsys, "check", "--fail-on", "warning", "--select", "EO-DNS", NLB3, DNS1)
-    assert code == 1 and "EO-DNS1" in out and "EO-NLB3" not in out
+    opened, _, acked = out.partition("\nacknowledged: ")
+    assert code == 1 and "EO-DNS1" in opened and "EO-NLB3" not in opened and "ack     EO-NLB3" in acked
+    assert "not selected (--select: EO-DNS)" in acked
     code, _, err = run(capsys, "check", "--ignore", "EO-NBL3", NLB3)
     assert code == 2 and "did you mean EO-NLB3" in err
 
@@ -113,13 +118,15 @@ def test_diff_and_report_honour_ignore(capsys) -> None:
     pair = ROOT / "tests" / "fixtures" / "diff" / "ttl-raised"
     base, head = str(pair / "base"), str(pair / "head")
     assert "EO-CHG4" in run(capsys, "diff", "--base", base, "--head", head)[1]
-    assert "EO-CHG4" not in run(capsys, "diff", "--base", base, "--head", head, "--ignore", "EO-CHG")[1]
-    assert "EO-CHG4" not in run(capsys, "report", "--base", base, "--head", head, "--ignore", "EO-CHG4")[1]
+    assert "EO-CHG4" not in run(capsys, "diff", "--base", base, "--head", head, "--ignore", "EO-CHG: staged rollout")[1]
+    assert "EO-CHG4" not in run(capsys, "report", "--base", base, "--head", head, "--ignore", "EO-CHG4: staged")[1]
 
 
 def test_config_in_pyproject_is_read_from_the_repository_root(capsys, _no_config_above: Path, monkeypatch) -> None:
     root = _no_config_above
-    (root / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.edge-origin]\nignore = ["EO-NLB3"]\nfail-on = "warning"\n', encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.edge-origin]\nignore = {"EO-NLB3" = "cross-zone on"}\nfail-on = "warning"\n', encoding="utf-8"
+    )
     sub = root / "infra"
     sub.mkdir()
     monkeypatch.chdir(sub)
@@ -129,7 +136,7 @@ def test_config_in_pyproject_is_read_from_the_repository_root(capsys, _no_config
 
 
 def test_config_yaml_and_fail_on(capsys, _no_config_above: Path) -> None:
-    (_no_config_above / ".edge-origin.yaml").write_text("fail-on: warning\nselect: [EO-DNS4]\n", encoding="utf-8")
+    (_no_config_above / ".edge-origin.yaml").write_text("fail-on: warning\nselect: ['EO-DNS4: DNS rules only here']\n", encoding="utf-8")
     code, out, _ = run(capsys, "check", str(RULE_FIXTURES / "eo-dns4-fire.yaml"))
     assert code == 1 and "EO-DNS4" in out  # EO-DNS4 is a warning: fails only with fail-on warning
     assert run(capsys, "check", "--fail-on", "error", str(RULE_FIXTURES / "eo-dns4-fire.yaml"))[0] == 0
@@ -165,7 +172,7 @@ def _junit(text: str) -> ET.Element:
 
 
 def test_junit_shape_failures_match_the_exit_code(capsys) -> None:
-    code, out, _ = run(capsys, "check", "--format", "junit", "--fail-on", "warning", "--ignore", "EO-SEC1", NLB3)
+    code, out, _ = run(capsys, "check", "--format", "junit", "--fail-on", "warning", "--ignore", "EO-SEC1: no verification", NLB3)
     assert code == 1
     suite = _junit(out)
     failed = [c for c in suite.findall("testcase") if c.find("failure") is not None]
@@ -173,8 +180,11 @@ def test_junit_shape_failures_match_the_exit_code(capsys) -> None:
     assert "fix: " in failed[0].find("failure").text
     skipped = [c.get("classname") for c in suite.findall("testcase") if c.find("skipped") is not None]
     assert skipped == ["EO-SEC1"]
-    code, out, _ = run(capsys, "check", "--format", "junit", "--fail-on", "warning", "--ignore", "EO-NLB3", NLB3)
-    assert code == 0 and int(_junit(out).get("failures")) == 0
+    code, out, _ = run(capsys, "check", "--format", "junit", "--fail-on", "warning", "--ignore", "EO-NLB3: on purpose", NLB3)
+    suite = _junit(out)
+    assert code == 0 and int(suite.get("failures")) == 0
+    acked = [c for c in suite.findall("testcase") if c.get("classname") == "EO-NLB3"]
+    assert acked and all(c.find("skipped").get("message").startswith("acknowledged: on purpose (ignored (--ignore") for c in acked)
 
 
 def test_junit_escapes_what_a_template_controls() -> None:

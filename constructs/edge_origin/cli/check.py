@@ -44,26 +44,29 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from edge_origin.model import ModelError
-    from edge_origin.review.checker import FORMATS, check_paths, format_findings
+    from edge_origin.review.checker import FORMATS, check_paths, format_findings, summarize
+    from edge_origin.rules import ADVISORY_RULES, RULES
 
     selection = project_settings(args)
     fail_on = findings_flags(args, FORMATS)
     try:
-        result = check_paths(args.paths, advisory=args.advisory)
+        result = check_paths(args.paths, advisory=args.advisory, settings=selection)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     for _, message in result.unreadable:
         print(f"edge-origin check: {one_line(message)}", file=sys.stderr)
-    findings = selection.filter(result.findings)
+    findings, acknowledged = result.findings, result.acknowledged
+    rules = (*RULES, *ADVISORY_RULES) if args.advisory else RULES
+    summary = summarize(findings, acknowledged, rules=rules, fail_on=fail_on)
     if args.format == "junit":
         from edge_origin.review.junit import format_junit
-        from edge_origin.rules import ADVISORY_RULES, RULES
 
-        rules = (*RULES, *ADVISORY_RULES) if args.advisory else RULES
         left_out = {r.id: selection.reason(r.id) for r in rules if not selection.allows(r.id)}
-        sys.stdout.write(format_junit(findings, rules=rules, left_out=left_out, fail_on=fail_on, unreadable=result.unreadable))
+        sys.stdout.write(format_junit(findings, rules=rules, left_out=left_out, fail_on=fail_on, unreadable=result.unreadable,
+                                      acknowledged=acknowledged, summary=summary, notices=args.setting_notices))
     else:
-        sys.stdout.write(format_findings(findings, args.format, result.unreadable))
+        sys.stdout.write(format_findings(findings, args.format, result.unreadable, acknowledged=acknowledged, summary=summary,
+                                         notices=args.setting_notices))
     failing = [f for f in findings if f.severity.at_least(fail_on)]
     return EXIT_FINDINGS if failing or result.unreadable else EXIT_OK
 
@@ -94,9 +97,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
         raise UsageError("no templates given: PATH... (or --base PATH... --head PATH...)")
     try:
         if args.base is not None:
-            text = report_change_paths(args.base, args.head, args.format, selection=selection)
+            text = report_change_paths(args.base, args.head, args.format, selection=selection, extra_notices=args.setting_notices)
         else:
-            text = report_paths(args.paths, args.format, selection=selection)
+            text = report_paths(args.paths, args.format, selection=selection, notices=args.setting_notices)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     sys.stdout.write(text)

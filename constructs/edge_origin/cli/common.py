@@ -112,36 +112,82 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
 def add_selection_flags(p: argparse.ArgumentParser) -> None:
     """``--select`` / ``--ignore`` / ``--config``: which rules a run reports (see edge_origin.cli.config)."""
     p.add_argument(
-        "--select", action="append", default=None, metavar="IDS",
+        "--select", action="append", default=None, metavar="IDS[: REASON]",
         help="report only these rules: ids or prefixes, comma-separated or repeated (e.g. EO-DNS,EO-NLB1); "
-        "replaces the config file's select",
+        "replaces the config file's select; the others are listed as set aside",
     )
     p.add_argument(
-        "--ignore", action="append", default=None, metavar="IDS",
-        help="leave out these rules: ids or prefixes (e.g. EO-NLB3 or EO-KA); added to the config file's ignore",
+        "--ignore", action="append", default=None, metavar="IDS: REASON",
+        help="set these rules aside, with the reason: 'EO-NLB3: cross-zone on by design' (ids or prefixes); added to "
+        "the config file's ignore; the findings are still listed as acknowledged; without a reason: not applied, "
+        "an EO-ACK1 error",
     )
     p.add_argument(
         "--config", metavar="FILE", default=None,
         help="settings file (.edge-origin.yaml or a pyproject.toml with [tool.edge-origin]); default: the one found "
         "from the current folder up to the repository root; --config none reads no file",
     )
+    p.add_argument(
+        "--head-config", metavar="FILE", default=None,
+        help="the change's own settings file when --config is the base's (a pull request's head: the Action passes it): "
+        "not applied; what it would set aside beyond --config is said at the top of the output ('none': the head has none)",
+    )
 
 
-def project_settings(args: argparse.Namespace):  # -> RuleSelection
-    """Merge the config file with the command line: sets ``args.fail_on`` when the command line did
-    not, and returns the RuleSelection. UsageError (one line) on a bad file or selector."""
+def load_settings_file(value: str | None):  # -> Config
+    """The config file ``--config`` names (``none``: no file; None: the one found), UsageError on a bad one."""
     from edge_origin.cli.config import Config, ConfigError, load_config
-    from edge_origin.rules.selection import RuleSelection, parse_selectors
 
     try:
-        config = Config() if args.config == "none" else load_config(args.config)
+        return Config() if value == "none" else load_config(value)
     except ConfigError as exc:
         raise UsageError(f"config: {exc}") from None
-    try:
-        select = parse_selectors(args.select, what="--select") if args.select else config.select
-        ignore = config.ignore + tuple(s for s in parse_selectors(args.ignore or (), what="--ignore") if s not in config.ignore)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+
+
+def flag_entries(flag: str, values: Sequence[str] | None) -> list:
+    """``--ignore`` / ``--select`` values (``"IDS"`` or ``"IDS: reason"``) as SetAside entries."""
+    from edge_origin.cli.config import split_reason
+    from edge_origin.review.suppressions import SetAside
+    from edge_origin.rules.selection import parse_selectors
+
+    out = []
+    for value in values or ():
+        selectors, reason = split_reason(value)
+        try:
+            parsed = parse_selectors([selectors], what=flag)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if not parsed:
+            raise UsageError(f"{flag} {value!r}: no rule id before the reason (e.g. {flag} 'EO-NLB3: why')")
+        out.append(SetAside(flag.lstrip("-"), parsed, reason, flag))
+    return out
+
+
+def project_settings(args: argparse.Namespace):  # -> edge_origin.review.suppressions.Settings
+    """Merge the config file with the command line: sets ``args.fail_on`` when the command line did
+    not, and returns the Settings (a RuleSelection that keeps each entry's reason and source).
+    UsageError (one line) on a bad file or selector."""
+    from edge_origin.review.suppressions import Settings
+
+    config = load_settings_file(args.config)
+    entries = [*config.entries, *flag_entries("--select", args.select), *flag_entries("--ignore", args.ignore)]
+    if args.select:  # --select replaces the file's select
+        entries = [e for e in entries if not (e.action == "select" and not e.from_flag)]
     if getattr(args, "fail_on", None) is None and hasattr(args, "fail_on"):
         args.fail_on = config.fail_on or "error"
-    return RuleSelection(select=select, ignore=ignore)
+    settings = Settings.of(entries)
+    args.setting_notices = _head_config_notices(args, config, settings)
+    return settings
+
+
+def _head_config_notices(args: argparse.Namespace, config, settings) -> list[str]:  # noqa: ANN001
+    """What ``--head-config`` would set aside beyond the settings in use (lines for the top of the output)."""
+    from edge_origin.review.suppressions import Settings, setting_changes
+
+    head_file = getattr(args, "head_config", None)
+    if head_file is None:
+        return []
+    head = load_settings_file(head_file)
+    flags = [e for e in settings.entries if e.from_flag]
+    notices = setting_changes(settings, Settings.of([*head.entries, *flags]), config.fail_on, head.fail_on)
+    return [f"{n} (in {head_file}, not applied: this run reads {config.source or 'no config file'})" for n in notices]

@@ -6,10 +6,21 @@ Where: the nearest folder, from the current one up to the repository root (the f
 ``[tool.edge-origin]`` table; both in one folder is bad input (keep one). ``--config FILE`` names
 the file instead.
 
-Keys (``KEYS``): ``select`` and ``ignore`` (lists of rule ids or prefixes, see
-``edge_origin.rules.selection``) and ``fail-on`` (``error`` | ``warning`` | ``info``). An unknown
-key is bad input naming it and the allowed keys. On the command line, ``--select`` and
-``--fail-on`` replace the file's value; ``--ignore`` adds to the file's list.
+Keys (``KEYS``): ``select`` and ``ignore`` (rule ids or prefixes, see
+``edge_origin.rules.selection``, each with its reason) and ``fail-on`` (``error`` | ``warning`` |
+``info``). An unknown key is bad input naming it and the allowed keys. On the command line,
+``--select`` and ``--fail-on`` replace the file's value; ``--ignore`` adds to the file's list.
+
+Every ``ignore`` / ``select`` entry needs a reason (``edge_origin.review.suppressions``): one
+without is not applied and is an ``EO-ACK1`` error finding naming the file. The forms::
+
+    ignore:                       # a mapping: selector(s) -> reason
+      EO-NLB3: cross-zone is on by design (ADR 12)
+    ignore:                       # or a list of "selectors: reason", or {id, reason} mappings
+      - "EO-KA1, EO-KA2: profile owned by the platform team"
+      - {id: EO-SEC1, reason: origin verification is done by the WAF}
+
+(TOML: ``ignore = {"EO-NLB3" = "reason"}`` or ``ignore = ["EO-NLB3: reason"]``.)
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 YAML_NAMES = (".edge-origin.yaml", ".edge-origin.yml")
 PYPROJECT = "pyproject.toml"
@@ -37,6 +49,8 @@ class Config:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     fail_on: str | None = None
+    #: Every ignore/select entry with its reason ("" when none was given) and where it is.
+    entries: tuple[Any, ...] = ()
 
 
 def _load_toml(path: Path) -> dict:
@@ -102,18 +116,57 @@ def find_config(start: Path | str | None = None) -> Path | None:
     return None
 
 
-def _strings(path: Path, key: str, value: object) -> tuple[str, ...]:
+def split_reason(text: str) -> tuple[str, str]:
+    """``"EO-NLB3, EO-KA: the reason"`` -> ``("EO-NLB3, EO-KA", "the reason")``; no ``:``: no reason."""
+    selectors, _, reason = text.partition(":")
+    return selectors, reason.strip()
+
+
+def _pairs(path: Path, key: str, value: object) -> list[tuple[str, str]]:
+    """``(selectors, reason)`` pairs of one ``ignore`` / ``select`` value, in any of the forms."""
+    shape = (
+        f"{path}: {key} must be a list of rule ids or prefixes with reasons "
+        f'(e.g. {{EO-NLB3: "why"}} or ["EO-NLB3: why"] or [{{id: EO-NLB3, reason: why}}])'
+    )
     if isinstance(value, str):
         value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: {key} must be a list of rule ids or prefixes (e.g. [\"EO-NLB3\", \"EO-KA\"])")
-    return tuple(value)
+    if isinstance(value, dict):
+        value = [{k: v} for k, v in value.items()]
+    if not isinstance(value, list):
+        raise ConfigError(shape)
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            out.append(split_reason(item))
+        elif isinstance(item, dict) and "id" in item and set(item) <= {"id", "reason"}:
+            rule, reason = item.get("id"), item.get("reason", "")
+            if not isinstance(rule, str) or not isinstance(reason, (str, type(None))):
+                raise ConfigError(shape)
+            out.append((rule, (reason or "").strip()))
+        elif isinstance(item, dict) and len(item) == 1:
+            ((rule, reason),) = item.items()
+            if not isinstance(rule, str) or not isinstance(reason, (str, type(None))):
+                raise ConfigError(shape)
+            out.append((rule, (reason or "").strip()))
+        else:
+            raise ConfigError(shape)
+    return out
+
+
+def _entries(path: Path, key: str, value: object) -> tuple[Any, ...]:
+    from edge_origin.review.suppressions import SetAside
+    from edge_origin.rules.selection import parse_selectors
+
+    out = []
+    for selectors, reason in _pairs(path, key, value):
+        if not selectors.replace(",", " ").strip():
+            raise ConfigError(f"{path}: {key}: an entry with no rule id before its reason ({reason[:60]!r})")
+        out.append(SetAside(key, parse_selectors([selectors], what=key), reason, f"{path} {key}"))
+    return tuple(out)
 
 
 def parse_config(path: Path, table: Mapping[str, object]) -> Config:
     """Check the keys and types of ``table`` (read from ``path``)."""
-    from edge_origin.rules.selection import parse_selectors
-
     for key in table:
         if key not in KEYS:
             near = difflib.get_close_matches(str(key).replace("_", "-"), KEYS, n=1)
@@ -123,13 +176,14 @@ def parse_config(path: Path, table: Mapping[str, object]) -> Config:
     if fail_on is not None and fail_on not in ("error", "warning", "info"):
         raise ConfigError(f"{path}: fail-on {fail_on!r}: allowed error, warning, info")
     try:
-        select = parse_selectors(_strings(path, "select", table.get("select", [])), what="select")
-        ignore = parse_selectors(_strings(path, "ignore", table.get("ignore", [])), what="ignore")
+        entries = _entries(path, "select", table.get("select", [])) + _entries(path, "ignore", table.get("ignore", []))
     except ConfigError:
         raise
     except ValueError as exc:
         raise ConfigError(f"{path}: {exc}") from None
-    return Config(source=str(path), select=select, ignore=ignore, fail_on=fail_on)  # type: ignore[arg-type]
+    select = tuple(dict.fromkeys(s for e in entries if e.action == "select" for s in e.selectors))
+    ignore = tuple(dict.fromkeys(s for e in entries if e.action == "ignore" for s in e.selectors))
+    return Config(source=str(path), select=select, ignore=ignore, fail_on=fail_on, entries=entries)  # type: ignore[arg-type]
 
 
 def load_config(path: Path | str | None = None, *, start: Path | str | None = None) -> Config:
@@ -152,4 +206,4 @@ def load_config(path: Path | str | None = None, *, start: Path | str | None = No
     return parse_config(path, table)
 
 
-__all__ = ["KEYS", "Config", "ConfigError", "find_config", "load_config", "parse_config"]
+__all__ = ["KEYS", "Config", "ConfigError", "find_config", "load_config", "parse_config", "split_reason"]

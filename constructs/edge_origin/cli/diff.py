@@ -42,11 +42,19 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
     selection = project_settings(args)
     fail_on = findings_flags(args, DIFF_FORMATS)
+    from edge_origin.review.suppressions import diff_with_suppressions
+
     try:
-        result = diff_paths(args.base, args.head).selected(selection)
+        everything = diff_paths(args.base, args.head)
     except ModelError as exc:
         raise UsageError(str(exc)) from None
     except (RecursionError, MemoryError) as exc:
         raise UsageError(f"cannot read templates ({type(exc).__name__})") from None
-    sys.stdout.write(format_diff(result, args.format))
-    return EXIT_FINDINGS if result.failing(fail_on, args.fail_on_new_only) else EXIT_OK
+    result = everything.selected(selection)
+    shown = diff_with_suppressions(everything, result, selection, args.setting_notices)
+    if args.format == "sarif":
+        sys.stdout.write(shown.sarif())
+    else:
+        sys.stdout.write(shown.wrap(format_diff(result, args.format), args.format))
+    failing = result.failing(fail_on, args.fail_on_new_only) or [f for f in shown.errors if f.severity.at_least(fail_on)]
+    return EXIT_FINDINGS if failing else EXIT_OK

@@ -26,6 +26,25 @@ class Severity(str, Enum):
         return self.rank >= other.rank
 
 
+@dataclass(frozen=True)
+class Suppression:
+    """Why a finding is set aside (acknowledged), and by what.
+
+    ``kind`` is SARIF's suppression kind (2.1.0 §3.35.2): ``inSource`` for what the app or the
+    templates hold (CDK ``Validations.acknowledge``, Metadata ``edge-origin:acknowledge``),
+    ``external`` for a config file's ``ignore``/``select`` or a command-line flag. ``source`` names
+    the mechanism in words, ``where`` the file and key (or flag) that holds it.
+    """
+
+    kind: str
+    source: str
+    reason: str
+    where: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
     """One problem found by a rule.
@@ -42,8 +61,14 @@ class Finding:
     stack: str = ""
     resource: str = ""
     path: str = field(default="", compare=False)
+    #: Set when the finding is acknowledged (it does not fail the run; every format still shows it).
+    suppression: Suppression | None = field(default=None, compare=False)
 
-    def to_dict(self) -> dict[str, str]:
-        data = asdict(self)
+    def to_dict(self) -> dict[str, object]:
+        """The finding as JSON data; ``suppression`` only when it is set (older readers see the
+        same keys as before for open findings)."""
+        data: dict[str, object] = {k: getattr(self, k) for k in ("rule", "severity", "message", "fix", "template", "stack", "resource", "path")}
         data["severity"] = self.severity.value
+        if self.suppression is not None:
+            data["suppression"] = self.suppression.to_dict()
         return data

@@ -7,7 +7,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
@@ -36,10 +36,13 @@ MARKDOWN_FINDINGS_BYTES = MAX_SUMMARY_BYTES - 50_000
 @dataclass(frozen=True)
 class CheckResult:
     """Findings over every template that could be read; ``unreadable`` lists ``(file, message)``
-    of those that could not (bad input), which were left out."""
+    of those that could not (bad input), which were left out. ``findings`` are the open ones
+    (an ``EO-ACK1`` error for each suppression without a reason among them); ``acknowledged``
+    those set aside, each with its ``suppression`` (``edge_origin.review.suppressions``)."""
 
     model: TemplateModel
     findings: list[Finding]
+    acknowledged: list[Finding] = field(default_factory=list)
 
     @property
     def unreadable(self) -> list[tuple[str, str]]:
@@ -49,10 +52,12 @@ class CheckResult:
         return at_or_above(self.findings, fail_on)
 
 
-def check_paths(paths: Sequence[str | Path], *, advisory: bool = False) -> CheckResult:
+def check_paths(paths: Sequence[str | Path], *, advisory: bool = False, settings: object = None) -> CheckResult:
     """Load the templates and run every rule (``advisory``: also the advisory rules, e.g. EO-WATCH1,
     a long-lived origin without an imbalance alarm). A file that is bad input is listed in
     ``result.unreadable`` and the rest is checked; ModelError only when no file could be read.
+    ``settings`` (a RuleSelection, or ``suppressions.Settings`` with reasons): which rules' findings
+    are set aside; acknowledged findings land in ``result.acknowledged``.
 
     The cyclic garbage collector is paused meanwhile: the model is acyclic and bounded by the
     input size limit, and full collections over a growing heap made 10k-resource checks
@@ -61,8 +66,12 @@ def check_paths(paths: Sequence[str | Path], *, advisory: bool = False) -> Check
     paused = gc.isenabled()
     gc.disable()
     try:
+        from edge_origin.review.suppressions import split_findings
+
         model = load_model(paths, strict=False)
-        return CheckResult(model, run_rules(model, (*RULES, *ADVISORY_RULES)) if advisory else run_rules(model))
+        found = run_rules(model, (*RULES, *ADVISORY_RULES) if advisory else RULES, honour_acknowledgements=False)
+        split = split_findings(model, found, settings)  # type: ignore[arg-type]
+        return CheckResult(model, split.open, split.acknowledged)
     finally:
         if paused:
             gc.enable()
@@ -84,37 +93,134 @@ def _counts(findings: Sequence[Finding]) -> str:
     return ", ".join(parts)
 
 
-def format_text(findings: Sequence[Finding]) -> str:
+def _is_not_judged(f: Finding) -> bool:
+    return f.severity is Severity.NOT_CHECKED or f.message.startswith("not judged")
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The one summary line of a run, the same counts in every format.
+
+    ``passed``: rules that ran and left no open finding; ``failed``: open findings at or above
+    ``fail_on`` (what exits 1); ``below``: open findings under it; ``acknowledged``: findings set
+    aside with a reason; ``not_judged``: findings that say what could not be judged;
+    ``baseline``: findings in a ``--baseline`` (they pass); ``fixed``: baseline entries no longer found."""
+
+    passed: int
+    failed: int
+    below: int
+    acknowledged: int
+    not_judged: int
+    fail_on: str = "error"
+    baseline: int = 0
+    fixed: int = 0
+
+    def line(self) -> str:
+        text = (
+            f"{self.passed} passed, {self.failed} failed, {self.acknowledged} acknowledged, {self.not_judged} not judged"
+            f" ({self.below} below fail-on {self.fail_on}"
+        )
+        if self.baseline or self.fixed:
+            text += f"; {self.baseline} in the baseline, {self.fixed} fixed"
+        return text + ")"
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "passed": self.passed, "failed": self.failed, "below_fail_on": self.below, "acknowledged": self.acknowledged,
+            "not_judged": self.not_judged, "fail_on": self.fail_on, "baseline": self.baseline, "fixed": self.fixed,
+        }
+
+
+def summarize(
+    findings: Sequence[Finding],
+    acknowledged: Sequence[Finding] = (),
+    *,
+    rules: Sequence[object] = (),
+    fail_on: Severity = Severity.ERROR,
+    baseline: Sequence[Finding] = (),
+    fixed: int = 0,
+) -> Summary:
+    """Count a run: ``findings`` open (``baseline``: those a baseline lets pass, not in ``findings``)."""
+    judged = [f for f in findings if not _is_not_judged(f)]
+    found_rules = {f.rule for f in findings}
+    return Summary(
+        passed=sum(getattr(r, "id", "") not in found_rules for r in rules),
+        failed=sum(f.severity.at_least(fail_on) for f in judged),
+        below=sum(not f.severity.at_least(fail_on) for f in judged),
+        acknowledged=len(acknowledged),
+        not_judged=len(findings) - len(judged),
+        fail_on=fail_on.value,
+        baseline=len(baseline),
+        fixed=fixed,
+    )
+
+
+def _where(f: Finding) -> str:
+    s = f.suppression
+    return f"{s.source}; {s.where}" if s is not None and s.where else (s.source if s is not None else "")
+
+
+def format_text(findings: Sequence[Finding], acknowledged: Sequence[Finding] = (), summary: Summary | None = None) -> str:
     """Two lines a finding; every template-controlled part through ``escape.plain`` (one line,
-    controls visible, never at the start of a line)."""
+    controls visible, never at the start of a line). Then the acknowledged findings (two lines
+    each: the finding, its reason and source) and the summary line."""
     lines = []
     for f in findings:
         lines.append(f"{f.severity.value:<7} {plain(f.rule):<8} {plain(f.template)} {plain(f.stack)}/{plain(f.resource)}: {plain(f.message)}")
         lines.append(f"        fix: {plain(f.fix)}")
     lines.append(f"{len(findings)} finding(s): {_counts(findings)}" if findings else "no findings")
+    if acknowledged:
+        lines.append(f"acknowledged: {len(acknowledged)} finding(s) set aside, each with its reason")
+        for f in acknowledged:
+            lines.append(f"ack     {plain(f.rule):<8} {plain(f.template)} {plain(f.stack)}/{plain(f.resource)}: {plain(f.message)}")
+            lines.append(f"        reason: {plain(f.suppression.reason if f.suppression else '')} ({plain(_where(f))})")
+    if summary is not None:
+        lines.append(f"summary: {summary.line()}")
     return "\n".join(lines) + "\n"
 
 
-def format_github(findings: Sequence[Finding]) -> str:
+def format_github(findings: Sequence[Finding], acknowledged: Sequence[Finding] = (), summary: Summary | None = None) -> str:
     """One GitHub Actions annotation a finding (``::error file=...,line=...,title=...::message``),
     properties and data escaped as GitHub's toolkit does (``escape.gha_property`` / ``gha_data``),
-    then a plain summary line."""
+    a ``::notice`` for each acknowledged finding (with its reason), then a plain summary line."""
     cache: dict[str, dict[str, int]] = {}
     lines = []
     for f in findings:
-        props = [f"file={gha_property(Path(f.template).as_posix())}"] if f.template else []
-        if f.template:
-            props.append(f"line={_line_of(f.template, f.resource, cache)}")
-        props.append(f"title={gha_property(f'{f.rule} {f.stack}/{f.resource}')}")
-        lines.append(f"::{GITHUB_LEVEL[f.severity]} {','.join(props)}::{gha_data(f'{f.stack}/{f.resource}: {f.message}. Fix: {f.fix}')}")
+        lines.append(_annotation(f, GITHUB_LEVEL[f.severity], f"{f.stack}/{f.resource}: {f.message}. Fix: {f.fix}", cache))
+    for f in acknowledged:
+        why = f"acknowledged ({_where(f)}): {f.suppression.reason if f.suppression else ''}"
+        lines.append(_annotation(f, "notice", f"{f.stack}/{f.resource}: {f.message}. {why}", cache))
     lines.append(f"edge-origin: {len(findings)} finding(s): {_counts(findings)}" if findings else "edge-origin: no findings")
+    if summary is not None:
+        lines.append(f"edge-origin: {summary.line()}")
     return "\n".join(lines) + "\n"
 
 
-def format_json(findings: Sequence[Finding], unreadable: Sequence[tuple[str, str]] = ()) -> str:
-    doc: dict[str, object] = {"findings": [f.to_dict() for f in findings]}
+def _annotation(f: Finding, level: str, data: str, cache: dict[str, dict[str, int]]) -> str:
+    props = [f"file={gha_property(Path(f.template).as_posix())}"] if f.template else []
+    if f.template:
+        props.append(f"line={_line_of(f.template, f.resource, cache)}")
+    props.append(f"title={gha_property(f'{f.rule} {f.stack}/{f.resource}')}")
+    return f"::{level} {','.join(props)}::{gha_data(data)}"
+
+
+def format_json(
+    findings: Sequence[Finding],
+    unreadable: Sequence[tuple[str, str]] = (),
+    acknowledged: Sequence[Finding] = (),
+    summary: Summary | None = None,
+    notices: Sequence[str] = (),
+) -> str:
+    """``{"findings": [...], "acknowledged": [...]}`` (each acknowledged finding with its
+    ``suppression``: kind, source, reason, where), ``unreadable`` and ``summary`` when known.
+    Strings are data: kept exact (JSON escapes what it must)."""
+    doc: dict[str, object] = {"findings": [f.to_dict() for f in findings], "acknowledged": [f.to_dict() for f in acknowledged]}
     if unreadable:
         doc["unreadable"] = [{"file": path, "error": message} for path, message in unreadable]
+    if summary is not None:
+        doc["summary"] = summary.to_dict()
+    if notices:
+        doc["notices"] = list(notices)
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
@@ -136,12 +242,32 @@ def budgeted_rows(rows: list[str], budget: int, what: str = "findings") -> list[
     return kept
 
 
-def format_markdown(findings: Sequence[Finding]) -> str:
-    if not findings:
-        return "No findings.\n"
-    lines = ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
-    lines += budgeted_rows(markdown_rows(findings), MARKDOWN_FINDINGS_BYTES)
-    return "\n".join(lines) + f"\n\n{len(findings)} finding(s): {_counts(findings)}\n"
+def acknowledged_rows(findings: Sequence[Finding]) -> list[str]:
+    """The acknowledged-findings table rows (``| Rule | Resource | Reason | Source |``), escaped."""
+    rows = []
+    for f in findings:
+        s = f.suppression
+        rows.append(
+            f"| {md_text(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {md_text(s.reason if s else '')} | "
+            f"{md_text(_where(f))} |"
+        )
+    return rows
+
+
+ACKNOWLEDGED_HEADER = ["| Rule | Resource | Reason | Source |", "|---|---|---|---|"]
+
+
+def format_markdown(findings: Sequence[Finding], acknowledged: Sequence[Finding] = (), summary: Summary | None = None) -> str:
+    lines = ["No findings."] if not findings else ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
+    if findings:
+        lines += budgeted_rows(markdown_rows(findings), MARKDOWN_FINDINGS_BYTES // 2)
+        lines += ["", f"{len(findings)} finding(s): {_counts(findings)}"]
+    if acknowledged:
+        lines += ["", f"Acknowledged ({len(acknowledged)}):", "", *ACKNOWLEDGED_HEADER]
+        lines += budgeted_rows(acknowledged_rows(acknowledged), MARKDOWN_FINDINGS_BYTES // 2, "acknowledged findings")
+    if summary is not None:
+        lines += ["", f"Summary: {summary.line()}"]
+    return "\n".join(lines) + "\n"
 
 
 _KEY_LINE = re.compile(r'^\s*(?:"([^"]*)"|([^\s"#:][^:]*?))\s*:')
@@ -185,12 +311,9 @@ def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
     return out
 
 
-def format_sarif(
-    findings: Sequence[Finding], *, baseline_state: Mapping[int, str] | None = None
-) -> str:
-    """SARIF 2.1.0, one run, the rule catalogue as the driver's rules; each result carries
-    ``partialFingerprints`` (see ``finding_fingerprints``) and, when ``baseline_state`` maps a
-    finding's index to ``new`` / ``unchanged``, its ``baselineState``."""
+def _sarif_rules() -> list[dict]:
+    from edge_origin.review.suppressions import ACK_CATCHES, ACK_FIX, ACK_RULE, ACK_TITLE
+
     rules = [
         {
             "id": r.id,
@@ -202,60 +325,120 @@ def format_sarif(
         }
         for r in CATALOGUE
     ]
-    index = {r.id: i for i, r in enumerate(CATALOGUE)}
+    rules.append({
+        "id": ACK_RULE,
+        "name": ACK_TITLE.replace(" ", ""),
+        "shortDescription": {"text": ACK_TITLE},
+        "fullDescription": {"text": ACK_CATCHES},
+        "help": {"text": ACK_FIX},
+        "defaultConfiguration": {"level": "error"},
+    })
+    return rules
+
+
+def _sarif_result(f: Finding, fingerprint: str, index: Mapping[str, int], cache: dict[str, dict[str, int]]) -> dict:
+    result: dict = {
+        "ruleId": f.rule,
+        "level": SARIF_LEVEL[f.severity],
+        "message": {"text": sarif_text(f"{f.message}. Fix: {f.fix}")},
+        "locations": [
+            {
+                "physicalLocation": {
+                    # a URI reference (SARIF 2.1.0 3.10.2): spaces, '#', '%' ... percent-encoded
+                    "artifactLocation": {"uri": quote(Path(f.template).as_posix(), safe="/:")},
+                    "region": {"startLine": _line_of(f.template, f.resource, cache)},
+                },
+                "logicalLocations": [
+                    {"name": sarif_text(f.resource), "fullyQualifiedName": sarif_text(f"{f.stack}/{f.resource}"), "kind": "resource"}
+                ],
+            }
+        ],
+    }
+    if f.rule in index:
+        result["ruleIndex"] = index[f.rule]
+    if f.severity is Severity.NOT_CHECKED:
+        result["kind"] = "open"  # SARIF: the tool could not tell whether the rule holds
+    result["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
+    if f.suppression is not None:
+        # SARIF 2.1.0 §3.35: the result stays, marked suppressed with the reason
+        result["suppressions"] = [{
+            "kind": f.suppression.kind,
+            "status": "accepted",
+            "justification": sarif_text(f.suppression.reason),
+            "properties": {"source": f.suppression.source, "where": f.suppression.where},
+        }]
+    return result
+
+
+def format_sarif(
+    findings: Sequence[Finding],
+    *,
+    baseline_state: Mapping[int, str] | None = None,
+    acknowledged: Sequence[Finding] = (),
+    summary: Summary | None = None,
+    notices: Sequence[str] = (),
+) -> str:
+    """SARIF 2.1.0, one run, the rule catalogue as the driver's rules; each result carries
+    ``partialFingerprints`` (see ``finding_fingerprints``) and, when ``baseline_state`` maps a
+    finding's index to ``new`` / ``unchanged``, its ``baselineState``. ``acknowledged`` findings
+    are results too, with ``suppressions`` (kind inSource/external, the justification)."""
+    rules = _sarif_rules()
+    index = {r["id"]: i for i, r in enumerate(rules)}
     cache: dict[str, dict[str, int]] = {}
+    everything = [*findings, *acknowledged]
+    prints = finding_fingerprints(everything)
     results = []
-    prints = finding_fingerprints(findings)
-    for number, f in enumerate(findings):
-        result: dict = {
-            "ruleId": f.rule,
-            "level": SARIF_LEVEL[f.severity],
-            "message": {"text": sarif_text(f"{f.message}. Fix: {f.fix}")},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        # a URI reference (SARIF 2.1.0 3.10.2): spaces, '#', '%' ... percent-encoded
-                        "artifactLocation": {"uri": quote(Path(f.template).as_posix(), safe="/:")},
-                        "region": {"startLine": _line_of(f.template, f.resource, cache)},
-                    },
-                    "logicalLocations": [
-                        {"name": sarif_text(f.resource), "fullyQualifiedName": sarif_text(f"{f.stack}/{f.resource}"), "kind": "resource"}
-                    ],
-                }
-            ],
-        }
-        if f.rule in index:
-            result["ruleIndex"] = index[f.rule]
-        if f.severity is Severity.NOT_CHECKED:
-            result["kind"] = "open"  # SARIF: the tool could not tell whether the rule holds
-        result["partialFingerprints"] = {FINGERPRINT_KEY: prints[number]}
+    for number, f in enumerate(everything):
+        result = _sarif_result(f, prints[number], index, cache)
         if baseline_state is not None and number in baseline_state:
             result["baselineState"] = baseline_state[number]
         results.append(result)
-    doc = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "edge-origin", "rules": rules}}, "results": results}],
-    }
+    run: dict = {"tool": {"driver": {"name": "edge-origin", "rules": rules}}, "results": results}
+    if summary is not None or notices:
+        run["properties"] = {"summary": summary.to_dict() if summary else None, "notices": [sarif_text(n) for n in notices]}
+    doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
     return json.dumps(doc, indent=2) + "\n"
 
 
-def format_findings(findings: Sequence[Finding], fmt: str, unreadable: Sequence[tuple[str, str]] = ()) -> str:
+def format_findings(
+    findings: Sequence[Finding],
+    fmt: str,
+    unreadable: Sequence[tuple[str, str]] = (),
+    *,
+    acknowledged: Sequence[Finding] = (),
+    summary: Summary | None = None,
+    notices: Sequence[str] = (),
+) -> str:
     """Render findings in one of ``FORMATS``; ValueError naming the allowed formats.
 
     ``unreadable`` files are listed in the JSON (``"unreadable": [{"file", "error"}]``); the
     other formats leave them to the caller (the CLI prints one line each on stderr).
+    ``acknowledged`` findings (with their suppression) and the ``summary`` are shown in every format;
+    ``notices`` (what a change sets aside beyond the settings in use) come first.
     """
-    renderers = {"text": format_text, "json": format_json, "markdown": format_markdown, "sarif": format_sarif, "github": format_github}
     if fmt == "junit":  # edge_origin.review.junit.format_junit takes the rules run and --fail-on too
         from edge_origin.review.junit import format_junit
 
-        return format_junit(findings, rules=RULES, unreadable=unreadable)
+        return format_junit(findings, rules=RULES, unreadable=unreadable, acknowledged=acknowledged, summary=summary, notices=notices)
+    if fmt == "json":
+        return format_json(findings, unreadable, acknowledged, summary, notices)
+    if fmt == "sarif":
+        return format_sarif(findings, acknowledged=acknowledged, summary=summary, notices=notices)
+    renderers = {"text": format_text, "markdown": format_markdown, "github": format_github}
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
-    if fmt == "json":
-        return format_json(findings, unreadable)
-    return renderers[fmt](findings)
+    return notice_lines(notices, fmt) + renderers[fmt](findings, acknowledged, summary)
+
+
+def notice_lines(notices: Sequence[str], fmt: str) -> str:
+    """The top of a text, Markdown or GitHub-annotation output when a change sets more aside."""
+    if not notices:
+        return ""
+    if fmt == "markdown":
+        return "\n".join(["> [!WARNING]", *(f"> {md_text(n)}" for n in notices)]) + "\n\n"
+    if fmt == "github":
+        return "".join(f"::warning title=edge-origin suppression change::{gha_data(n)}\n" for n in notices)
+    return "".join(f"NOTE: this change {plain(n)}\n" for n in notices)
 
 
 __all__ = [
@@ -263,6 +446,8 @@ __all__ = [
     "FORMATS",
     "RULES_BY_ID",
     "CheckResult",
+    "Summary",
+    "summarize",
     "check_paths",
     "finding_fingerprints",
     "format_findings",

@@ -294,7 +294,14 @@ def _findings_section(findings: Sequence[Finding], budget: int = FINDINGS_BYTES)
     return ["### Findings", "", "| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|", *rows]
 
 
-def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: int = MAX_SUMMARY_BYTES) -> str:
+def render_markdown(
+    model: TemplateModel,
+    findings: Sequence[Finding],
+    limit: int = MAX_SUMMARY_BYTES,
+    *,
+    acknowledged: Sequence[Finding] = (),
+    notices: Sequence[str] = (),
+) -> str:
     """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes.
 
     Every template-controlled string is escaped where it is written (``edge_origin.core.escape``);
@@ -302,7 +309,7 @@ def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: in
     section first gets its share, the paths and tables before it are cut to what is left."""
     origins = model.origin_names()
     names = list(origins)
-    out = ["## edge-origin review", ""]
+    out = ["## edge-origin review", "", *suppression_notice(notices)]
     out.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
     out.append("")
     from edge_origin.review import report_vpc  # the VPC-origin topology (issue 31)
@@ -318,12 +325,12 @@ def render_markdown(model: TemplateModel, findings: Sequence[Finding], limit: in
         out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
         out += ["### NLB capacity reservations", "", *_capacity_table(model, names), ""]
         out += ["### Origin verification", "", *_verification_table(model, names), ""]
-    tail = "\n".join(_findings_section(findings, min(FINDINGS_BYTES, limit // 2))) + "\n"
+    tail = "\n".join([*_findings_section(findings, min(FINDINGS_BYTES, limit // 2)), *acknowledged_section(acknowledged)]) + "\n"
     head = fit_markdown("\n".join(out), limit - len(tail.encode("utf-8")) - 64, "paths and tables part of the report")
     return head.rstrip("\n") + "\n\n" + tail
 
 
-def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
+def render_text(model: TemplateModel, findings: Sequence[Finding], acknowledged: Sequence[Finding] = ()) -> str:
     """A short plan: origin names, their records and zones, health checks, idle timeouts, findings count."""
     origins = model.origin_names()
     lines = [f"edge-origin plan: {len(model.stacks)} stack(s), {len(model.resources)} resource(s)"]
@@ -358,27 +365,36 @@ def render_text(model: TemplateModel, findings: Sequence[Finding]) -> str:
     lines.append(
         f"findings: {len(findings)} ({counts[Severity.ERROR]} error, {counts[Severity.WARNING]} warning, {counts[Severity.INFO]} info)"
     )
+    lines += acknowledged_text(acknowledged)
     # every line starts with the plan's own words; what follows is one line with controls visible
     return "\n".join(plain(line, TEXT_LINE) for line in lines) + "\n"
 
 
 def render_report(
-    model: TemplateModel, fmt: str = "markdown", findings: Sequence[Finding] | None = None, *, selection: Any = None
+    model: TemplateModel, fmt: str = "markdown", findings: Sequence[Finding] | None = None, *, selection: Any = None,
+    notices: Sequence[str] = (),
 ) -> str:
     """Render the report; runs the rules unless ``findings`` are given (``selection``: a
     RuleSelection, the rules whose findings are shown)."""
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
-    found = run_rules(model) if findings is None else list(findings)
-    if selection:
-        found = selection.filter(found)
-    return render_markdown(model, found) if fmt == "markdown" else render_text(model, found)
+    acknowledged: list[Finding] = []
+    if findings is None:
+        from edge_origin.review.suppressions import split_findings
+
+        split = split_findings(model, run_rules(model, honour_acknowledgements=False), selection)
+        found, acknowledged = split.open, split.acknowledged
+    else:
+        found = selection.filter(findings) if selection else list(findings)
+    if fmt == "markdown":
+        return render_markdown(model, found, acknowledged=acknowledged, notices=notices)
+    return "".join(plain(f"NOTE: this change {n}", TEXT_LINE) + "\n" for n in notices) + render_text(model, found, acknowledged)
 
 
-def report_paths(paths: Sequence[str | Path], fmt: str = "markdown", *, selection: Any = None) -> str:
+def report_paths(paths: Sequence[str | Path], fmt: str = "markdown", *, selection: Any = None, notices: Sequence[str] = ()) -> str:
     from edge_origin.model import load_model
 
-    return render_report(load_model(paths), fmt, selection=selection)
+    return render_report(load_model(paths), fmt, selection=selection, notices=notices)
 
 
 # --- "What this change does" (edge-origin report --base ... --head ...) ----------------------------
@@ -435,7 +451,12 @@ def render_change_section(result: object) -> str:
 
 
 def report_change_paths(
-    base_paths: Sequence[str | Path], head_paths: Sequence[str | Path], fmt: str = "markdown", *, selection: Any = None
+    base_paths: Sequence[str | Path],
+    head_paths: Sequence[str | Path],
+    fmt: str = "markdown",
+    *,
+    selection: Any = None,
+    extra_notices: Sequence[str] = (),
 ) -> str:
     """The review report of head, with the "What this change does" section against base.
 
@@ -445,12 +466,62 @@ def report_change_paths(
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
+    from edge_origin.review.suppressions import acknowledgement_changes, split_findings
+
     result = diff_paths(base_paths, head_paths).selected(selection)
+    acknowledged = split_findings(result.head, run_rules(result.head, honour_acknowledgements=False), selection).acknowledged
+    notices = [*acknowledgement_changes(result.base, result.head), *extra_notices]
     if fmt == "text":
-        return render_text(result.head, result.head_findings) + format_diff(result, "text")
+        notes = [plain(f"NOTE: this change {n}", TEXT_LINE) + "\n" for n in notices]
+        return "".join(notes) + render_text(result.head, result.head_findings, acknowledged) + format_diff(result, "text")
     section = render_change_section(result)
-    report = render_markdown(result.head, result.head_findings, MAX_SUMMARY_BYTES - len(section.encode("utf-8")) - 64)
+    report = render_markdown(result.head, result.head_findings, MAX_SUMMARY_BYTES - len(section.encode("utf-8")) - 64,
+                             acknowledged=acknowledged, notices=notices)
     cut = report.find("\n### ")
     if cut < 0:
         return report + "\n" + section
     return report[: cut + 1] + section + report[cut:]
+
+
+# --- acknowledged findings, and a change that sets more aside (issue 50; owner: helper outputs) ---------
+#: Bytes of the acknowledged section.
+ACKNOWLEDGED_BYTES = 100_000
+
+
+def acknowledged_section(acknowledged: Sequence[Finding], level: str = "###") -> list[str]:
+    """The "Acknowledged" section: counts by source, then each finding with its reason and source."""
+    from edge_origin.review.checker import ACKNOWLEDGED_HEADER, acknowledged_rows, budgeted_rows
+
+    if not acknowledged:
+        return ["", f"{level} Acknowledged (0)", "", "No finding is set aside."]
+    by_source: dict[str, int] = {}
+    for f in acknowledged:
+        key = f.suppression.source if f.suppression else "?"
+        by_source[key] = by_source.get(key, 0) + 1
+    counts = "; ".join(f"{n} by {_md(source)}" for source, n in by_source.items())
+    rows = budgeted_rows(acknowledged_rows(acknowledged), ACKNOWLEDGED_BYTES, "acknowledged findings")
+    return ["", f"{level} Acknowledged ({len(acknowledged)})", "", f"Set aside, each with its reason: {counts}.", "",
+            *ACKNOWLEDGED_HEADER, *rows]
+
+
+def acknowledged_text(acknowledged: Sequence[Finding]) -> list[str]:
+    """The text plan's acknowledged lines: a count, then one line each with the reason."""
+    if not acknowledged:
+        return []
+    lines = [f"acknowledged: {len(acknowledged)}"]
+    for f in acknowledged:
+        why = f.suppression
+        lines.append(f"  {f.rule} {f.stack}/{f.resource}: {why.reason if why else ''} ({why.source if why else ''})")
+    return lines
+
+
+def suppression_notice(notices: Sequence[str]) -> list[str]:
+    """The top of the review when a change adds or widens a suppression or a config: a quoted
+    warning block listing each (escaped; the count first)."""
+    if not notices:
+        return []
+    out = ["> [!WARNING]", f"> This change sets more aside: {len(notices)} suppression change(s)."]
+    out += [f"> - {_md(n)}" for n in notices[:50]]
+    if len(notices) > 50:
+        out.append(f"> - … and {len(notices) - 50} more")
+    return [*out, ""]

@@ -83,7 +83,10 @@ show a transition), so they are acknowledged in template Metadata only.
 - In a CDK app: `Validations.of(scope).acknowledge(Acknowledgment(id="{PACK_NAME}::{PACK_NAME}-EO-DNS1", reason="..."))`
   on the resource or any parent; the reason is kept in `cdk.out/validation-report.json`.
 - In any template (CLI and synth): resource Metadata
-  `{ACKNOWLEDGE_METADATA_KEY}: [{{"id": "EO-DNS1", "reason": "..."}}]` (a reason is required).
+  `{ACKNOWLEDGE_METADATA_KEY}: [{{"id": "EO-DNS1", "reason": "..."}}]` (a reason is required: an entry without one
+  is not applied and is an `EO-ACK1` error naming the resource).
+- Acknowledged findings are not dropped: every output format lists them with the reason and the source
+  (SARIF `suppressions`, JUnit `<skipped>`, the review's "Acknowledged" section).
 """
 
 
