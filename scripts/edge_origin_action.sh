@@ -77,7 +77,8 @@ if [[ "${EO_CONFIG_FROM:-base}" == "base" && -n "$base_ref" ]]; then
         git fetch --quiet --depth=1 origin "$base_ref" 2> /dev/null || true
     fi
     if ! git cat-file -e "$base_ref^{commit}" 2> /dev/null; then
-        refuse_output "config-from base: cannot read the base commit $base_ref to take the settings file from it (check out with fetch-depth: 0, or set config-from: head)"
+        # fail closed: no settings at all (nothing set aside), the head's file shown, not applied
+        echo "edge-origin action: config-from base: cannot read the base commit $base_ref (not fetched, or no git checkout): no settings file applied; set config-from: head to read the checked-out one" >&2
     fi
     base_config=""
     for name in .edge-origin.yaml .edge-origin.yml pyproject.toml; do

@@ -120,7 +120,8 @@ def test_the_config_comes_from_the_pull_requests_base_and_the_heads_is_shown(tmp
     assert proc.returncode == 0, proc.stderr  # the workflow's author trusts the head: its config applies
     results = json.loads((tmp_path / "edge-origin.sarif").read_text())["runs"][0]["results"]
     assert results and all(r["suppressions"][0]["justification"] == "nothing to see here" for r in results)
-    proc, out = _action(tmp_path, "edge-origin.sarif", EO_BASE_REF="0" * 40)
-    assert proc.returncode == 2 and "cannot read the base commit" in proc.stderr
+    proc, out = _action(tmp_path, "edge-origin.sarif", EO_BASE_REF="0" * 40)  # fails closed: no settings applied
+    assert proc.returncode == 1 and "cannot read the base commit" in proc.stderr
+    assert "sets EO-DNS1 aside" in (tmp_path / out["report-file"]).read_text()
     proc, out = _action(tmp_path, "edge-origin.sarif", EO_CONFIG_FROM="pr")
     assert proc.returncode == 2 and "config-from 'pr': allowed base, head" in proc.stderr

@@ -118,8 +118,12 @@ def test_diff_and_report_honour_ignore(capsys) -> None:
     pair = ROOT / "tests" / "fixtures" / "diff" / "ttl-raised"
     base, head = str(pair / "base"), str(pair / "head")
     assert "EO-CHG4" in run(capsys, "diff", "--base", base, "--head", head)[1]
-    assert "EO-CHG4" not in run(capsys, "diff", "--base", base, "--head", head, "--ignore", "EO-CHG: staged rollout")[1]
-    assert "EO-CHG4" not in run(capsys, "report", "--base", base, "--head", head, "--ignore", "EO-CHG4: staged")[1]
+    out = run(capsys, "diff", "--base", base, "--head", head, "--ignore", "EO-CHG: staged rollout")[1]
+    shown, _, acked = out.partition("\nacknowledged: ")
+    assert "EO-CHG4" not in shown and "ack     EO-CHG4" in acked and "reason: staged rollout" in acked  # set aside, still listed
+    out = run(capsys, "report", "--base", base, "--head", head, "--ignore", "EO-CHG4: staged")[1]
+    shown, _, acked = out.partition("### Acknowledged")
+    assert "EO-CHG4" not in shown and "EO-CHG4" in acked
 
 
 def test_config_in_pyproject_is_read_from_the_repository_root(capsys, _no_config_above: Path, monkeypatch) -> None:

@@ -466,16 +466,17 @@ def report_change_paths(
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
-    from edge_origin.review.suppressions import acknowledgement_changes, split_findings
+    from edge_origin.review.suppressions import diff_with_suppressions
 
-    result = diff_paths(base_paths, head_paths).selected(selection)
-    acknowledged = split_findings(result.head, run_rules(result.head, honour_acknowledgements=False), selection).acknowledged
-    notices = [*acknowledgement_changes(result.base, result.head), *extra_notices]
+    everything = diff_paths(base_paths, head_paths)
+    result = everything.selected(selection)
+    shown = diff_with_suppressions(everything, result, selection, extra_notices)
+    acknowledged, notices, head_findings = shown.acknowledged, shown.notices, [*shown.errors, *result.head_findings]
     if fmt == "text":
         notes = [plain(f"NOTE: this change {n}", TEXT_LINE) + "\n" for n in notices]
-        return "".join(notes) + render_text(result.head, result.head_findings, acknowledged) + format_diff(result, "text")
+        return "".join(notes) + render_text(result.head, head_findings, acknowledged) + format_diff(result, "text")
     section = render_change_section(result)
-    report = render_markdown(result.head, result.head_findings, MAX_SUMMARY_BYTES - len(section.encode("utf-8")) - 64,
+    report = render_markdown(result.head, head_findings, MAX_SUMMARY_BYTES - len(section.encode("utf-8")) - 64,
                              acknowledged=acknowledged, notices=notices)
     cut = report.find("\n### ")
     if cut < 0:
