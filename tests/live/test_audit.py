@@ -13,7 +13,7 @@ from botocore.stub import Stubber
 from helpers import Clients
 
 from edge_origin.core.findings import Severity
-from edge_origin.live.account import read_account
+from edge_origin.live.account import VPC_ORIGINS_SERVICE, read_account
 from edge_origin.live.audit import audit, rule_needs
 from edge_origin.live.session import LiveError
 from edge_origin.review.checker import format_findings
@@ -119,7 +119,9 @@ def test_a_name_with_no_records_is_bad_input(moto_session: Any) -> None:
 def test_clean_empty_account(moto_session: Any) -> None:
     result = audit(moto_session)
     assert result.findings == []
-    assert result.account.unavailable == {}
+    # moto has no CloudFront VPC origins: "not read", never "none" (live/optional.py), and nothing else
+    assert list(result.account.unavailable) == [VPC_ORIGINS_SERVICE]
+    assert result.account.unavailable[VPC_ORIGINS_SERVICE].startswith("not read: ListVpcOrigins (the endpoint does not")
 
 
 def _denied(session: Any, service: str, operation: str, code: str = "AccessDenied") -> Any:

@@ -80,8 +80,8 @@ def test_an_older_botocore_makes_the_dropped_members_not_checked_and_does_not_cr
         f"ResponseCompletionTimeout from every response; upgrade botocore to read it) for origin(s) {dist}/o1: ")
     assert "the AAAA set of its name, which CloudFront then asks, is not judged" in gaps["EO-DNS1"].message
     assert gaps["EO-DNS1"].fix == "Upgrade botocore to 1.40.23 or later (pip install -U boto3) and audit again."
-    assert result.account.unavailable[VPC_ORIGINS_SERVICE].startswith("not read (botocore 1.35.10 < 1.35.66: the SDK has no ListVpcOrigins")
-    assert "CloudFront VPC origins: not read (botocore 1.35.10 < 1.35.66: the SDK has no ListVpcOrigins; upgrade botocore to read it)" in result.notes
+    assert result.account.unavailable[VPC_ORIGINS_SERVICE].startswith("not read: ListVpcOrigins (botocore 1.35.10 < 1.35.66: the SDK has no ListVpcOrigins")
+    assert "CloudFront VPC origins: not read: ListVpcOrigins (botocore 1.35.10 < 1.35.66: the SDK has no ListVpcOrigins; upgrade botocore to read it)" in result.notes
     assert any("OriginHttpVersion not read (botocore 1.35.10 < 1.44" in line for line in result.origin_http)
 
 
@@ -104,7 +104,7 @@ def test_with_this_botocore_nothing_is_said() -> None:
 def test_ready_says_capacity_not_read_without_the_operation(botocore_1_35_10: None) -> None:
     [line] = capacity_lines(object(), "edge-nlb", "arn:aws:elasticloadbalancing:us-east-1:123456789012:loadbalancer/net/edge/1")
     assert line.status == NOT_READ
-    assert line.detail == ("not read (botocore 1.35.10 < 1.35.66: the SDK has no DescribeCapacityReservation; "
+    assert line.detail == ("not read: DescribeCapacityReservation (botocore 1.35.10 < 1.35.66: the SDK has no DescribeCapacityReservation; "
                            "upgrade botocore to read it)")
 
 

@@ -230,8 +230,8 @@ def test_missing_alarm(moto_session: Any, skip: str, subject: str) -> None:
 
 
 @pytest.mark.parametrize(("status", "code", "why"), [
-    (400, "UnknownOperationException", "does not offer DescribeCapacityReservation"),
-    (404, "", "does not offer DescribeCapacityReservation"),
+    (400, "UnknownOperationException", "the endpoint does not offer it: UnknownOperationException"),
+    (404, "", "the endpoint does not offer it: HTTP 404"),
     (403, "AccessDenied", "elbv2 DescribeCapacityReservation denied: AccessDenied"),
 ])
 def test_reservation_not_read_says_why(moto_session: Any, status: int, code: str, why: str) -> None:
@@ -239,7 +239,7 @@ def test_reservation_not_read_says_why(moto_session: Any, status: int, code: str
     stub_reservations(moto_session, {lb.arn: (status, code) for lb in built.nlbs})
     report = ready(moto_session, [ORIGIN])
     assert not_ready(report) == {("capacity", "nlb-1", NOT_READ), ("capacity", "nlb-2", NOT_READ)}
-    assert all(why in line.detail and line.detail.startswith("not read (") for line in report.not_ready())
+    assert all(why in line.detail and line.detail.startswith("not read: DescribeCapacityReservation (") for line in report.not_ready())
     assert not report.ok
 
 

@@ -37,6 +37,14 @@ from typing import Any, Protocol
 import botocore.exceptions
 
 from edge_origin.live.name_state import sdk_reads
+from edge_origin.live.optional import (  # noqa: F401  (re-exported: their home before issue 48)
+    CONNECTION_ERRORS,
+    CREDENTIAL_CODES,
+    DENIED_CODES,
+    NotRead,
+    call_optional,
+    classify_error,
+)
 from edge_origin.live.paging import PagingError, list_record_sets, paginate
 from edge_origin.live.session import LiveError
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY, LoadedTemplate, TemplateModel, normalize_name
@@ -67,33 +75,10 @@ RECORD_MEMBERS_READ = ("Name", "Type", "ResourceRecords", "HealthCheckId", "Alia
 SERVICES = ("cloudfront", "route53", "ec2", "elbv2")
 VPC_ORIGINS_SERVICE = "cloudfront-vpc-origins"
 """``unavailable`` key when ListVpcOrigins/GetVpcOrigin fail (issue 31)."""
+MAX_VPC_ORIGIN_PAGES = 1000  # 100 a page: CloudFront's quota is far below
 NLB_DEFAULT_IDLE = "350"
 #: The parameter (no default: unresolved) that stands for every origin custom header's value.
 REDACTED_PARAMETER = "EdgeOriginLiveHeaderValueNotRead"
-
-#: Error codes that mean "this principal may not read that" or "slow down": the rules that need the
-#: service are reported as not checked.
-DENIED_CODES = frozenset(
-    {
-        "AccessDenied", "AccessDeniedException", "UnauthorizedOperation", "Unauthorized",
-        "Throttling", "ThrottlingException", "RequestLimitExceeded", "TooManyRequestsException",
-        "PriorRequestNotComplete", "RequestThrottled", "SlowDown",
-    }
-)
-#: Error codes that mean the credentials themselves are bad: no command can run.
-CREDENTIAL_CODES = frozenset(
-    {
-        "InvalidClientTokenId", "UnrecognizedClientException", "AuthFailure", "SignatureDoesNotMatch",
-        "ExpiredToken", "ExpiredTokenException", "InvalidAccessKeyId", "IncompleteSignature",
-    }
-)
-CONNECTION_ERRORS = (
-    botocore.exceptions.EndpointConnectionError,
-    botocore.exceptions.ConnectTimeoutError,
-    botocore.exceptions.ReadTimeoutError,
-    botocore.exceptions.ConnectionClosedError,
-)
-
 
 class ClientSource(Protocol):
     """Anything that hands out boto3 clients: ``LiveSession``, or a test's stubbed set."""
@@ -127,30 +112,6 @@ def dns_key(name: str) -> str:
     """A DNS name for matching: normalized, ``dualstack.`` dropped (alias targets carry it)."""
     value = normalize_name(name)
     return value.removeprefix("dualstack.")
-
-
-def classify_error(exc: BaseException, service: str, operation: str = "") -> str:
-    """The "not checked" reason for a denied/throttled/failed call; LiveError for fatal ones."""
-    where = f"{service}{' ' + operation if operation else ''}"
-    if isinstance(exc, CONNECTION_ERRORS):
-        raise LiveError(f"{where}: cannot reach the endpoint ({exc})") from None
-    if isinstance(exc, botocore.exceptions.NoCredentialsError):
-        raise LiveError("no AWS credentials found (set AWS_PROFILE / --profile, or AWS_ACCESS_KEY_ID)") from None
-    if isinstance(exc, botocore.exceptions.ClientError):
-        err = exc.response.get("Error", {})
-        code = str(err.get("Code") or exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or "?")
-        if code in CREDENTIAL_CODES:
-            raise LiveError(f"{where}: the credentials were refused ({code})") from None
-        if code in DENIED_CODES:
-            kind = "denied" if "Denied" in code or "Unauthorized" in code else "throttled"
-        else:
-            kind = "failed"
-        return f"{where} {kind}: {code}"
-    if isinstance(exc, PagingError):
-        return f"{where}: {exc}"
-    if isinstance(exc, botocore.exceptions.BotoCoreError):
-        return f"{where} failed: {exc}"
-    raise exc
 
 
 @dataclass
@@ -549,53 +510,47 @@ class _Reader:
     def read_vpc_origins(self) -> None:
         """``ListVpcOrigins`` (no botocore paginator: ``Marker``/``NextMarker``, a repeated marker
         stops) and ``GetVpcOrigin`` for each: ``AWS::CloudFront::VpcOrigin`` resources whose endpoint
-        is the NLB read from ELB (issue 31). moto 5.2.5 has no VPC origins: tests use a Stubber."""
-        from edge_origin.live.sdk_members import operation_not_read
-
+        is the NLB read from ELB (issue 31). An endpoint or SDK without VPC origins (moto, botocore <
+        1.35.66), or a principal denied them: ``unavailable[VPC_ORIGINS_SERVICE]`` says "not read:
+        ListVpcOrigins (why)" (``live/optional.py``), never "none"; the rest of CloudFront is read."""
         cloudfront = self.client("cloudfront")
         self.vpc_origin_by_id: dict[str, str] = {}
-        unread = operation_not_read("cloudfront", "ListVpcOrigins")
-        if unread is not None:  # an older client has no method for it: say so, never crash
-            self.unavailable.setdefault(VPC_ORIGINS_SERVICE, unread)
-            return
-        # its own key: an account (or moto, or an older IAM policy) without VPC origins must not make
-        # every CloudFront rule unreadable
-        with self.guard(VPC_ORIGINS_SERVICE, "ListVpcOrigins"):
-            marker, seen = None, set()
-            while True:
-                try:
-                    response = cloudfront.list_vpc_origins(**({"Marker": marker} if marker else {}))
-                except botocore.exceptions.ClientError as exc:
-                    if _operation_missing(exc):  # an endpoint without the API (moto 5.2.5: a bare 404): none to read
-                        return
-                    raise
-                page = response.get("VpcOriginList") or {}
-                for summary in page.get("Items") or []:
-                    self._vpc_origin(cloudfront, summary["Id"])
-                marker = page.get("NextMarker")
-                if not page.get("IsTruncated") or not marker or marker in seen:
-                    break
-                seen.add(marker)
+        marker, seen = None, set()
+        for _ in range(MAX_VPC_ORIGIN_PAGES):
+            page = call_optional(cloudfront, "cloudfront", "ListVpcOrigins", **({"Marker": marker} if marker else {}))
+            if isinstance(page, NotRead):
+                self.unavailable.setdefault(VPC_ORIGINS_SERVICE, str(page))
+                return
+            listed = page.get("VpcOriginList") or {}
+            for summary in listed.get("Items") or []:
+                self._vpc_origin(cloudfront, summary["Id"])
+            marker = listed.get("NextMarker")
+            if not listed.get("IsTruncated") or not marker or marker in seen:
+                return
+            seen.add(marker)
 
     def _vpc_origin(self, cloudfront: Any, vpc_origin_id: str) -> None:
         from edge_origin.live.sdk_members import not_read
 
-        with self.guard(VPC_ORIGINS_SERVICE, "GetVpcOrigin"):
-            vpc = cloudfront.get_vpc_origin(Id=vpc_origin_id).get("VpcOrigin") or {}
-            cfg = dict(vpc.get("VpcOriginEndpointConfig") or {})
-            arn = cfg.get("Arn") or ""
-            endpoint: Any = {"Ref": self.nlb_by_arn[arn]} if arn in self.nlb_by_arn else arn
-            props: dict[str, Any] = {"VpcOriginEndpointConfig": {
-                "Arn": endpoint, "Name": cfg.get("Name"), "HTTPPort": cfg.get("HTTPPort"), "HTTPSPort": cfg.get("HTTPSPort"),
-                "OriginProtocolPolicy": cfg.get("OriginProtocolPolicy"),
-                "OriginSSLProtocols": _items(cfg.get("OriginSslProtocols")),
-                # the API's default when unset; not read (botocore < 1.44): left out, never "ipv4"
-                "IpAddressType": cfg.get("IpAddressType") or (None if not_read("cloudfront", "VpcOriginEndpointConfig", "IpAddressType") else "ipv4"),
-            }}
-            self.vpc_origin_by_id[vpc_origin_id] = self.add(
-                "VpcOrigin", "cloudfront", vpc.get("Arn") or vpc_origin_id, "AWS::CloudFront::VpcOrigin", props,
-                label=vpc_origin_id, **{"edge-origin:vpc-origin-status": vpc.get("Status")},
-            )
+        got = call_optional(cloudfront, "cloudfront", "GetVpcOrigin", Id=vpc_origin_id)
+        if isinstance(got, NotRead):
+            self.unavailable.setdefault(VPC_ORIGINS_SERVICE, str(got))
+            return
+        vpc = got.get("VpcOrigin") or {}
+        cfg = dict(vpc.get("VpcOriginEndpointConfig") or {})
+        arn = cfg.get("Arn") or ""
+        endpoint: Any = {"Ref": self.nlb_by_arn[arn]} if arn in self.nlb_by_arn else arn
+        props: dict[str, Any] = {"VpcOriginEndpointConfig": {
+            "Arn": endpoint, "Name": cfg.get("Name"), "HTTPPort": cfg.get("HTTPPort"), "HTTPSPort": cfg.get("HTTPSPort"),
+            "OriginProtocolPolicy": cfg.get("OriginProtocolPolicy"),
+            "OriginSSLProtocols": _items(cfg.get("OriginSslProtocols")),
+            # the API's default when unset; not read (botocore < 1.44): left out, never "ipv4"
+            "IpAddressType": cfg.get("IpAddressType") or (None if not_read("cloudfront", "VpcOriginEndpointConfig", "IpAddressType") else "ipv4"),
+        }}
+        self.vpc_origin_by_id[vpc_origin_id] = self.add(
+            "VpcOrigin", "cloudfront", vpc.get("Arn") or vpc_origin_id, "AWS::CloudFront::VpcOrigin", props,
+            label=vpc_origin_id, **{"edge-origin:vpc-origin-status": vpc.get("Status")},
+        )
 
     def read_cloudfront(self) -> None:
         self.read_vpc_origins()
@@ -651,13 +606,6 @@ class _Reader:
             "Distribution", "cloudfront", dist.get("ARN") or dist["Id"], "AWS::CloudFront::Distribution",
             {"DistributionConfig": config}, label=dist["Id"], **{"edge-origin:distribution-id": dist["Id"]},
         )
-
-
-def _operation_missing(exc: botocore.exceptions.ClientError) -> bool:
-    """A bare HTTP 404 with no AWS error code: the endpoint does not offer the operation at all."""
-    response = getattr(exc, "response", {}) or {}
-    code = str((response.get("Error") or {}).get("Code") or "")
-    return (response.get("ResponseMetadata") or {}).get("HTTPStatusCode") == 404 and code in ("", "404", "NotFound")
 
 
 def _items(value: Any) -> list[Any]:

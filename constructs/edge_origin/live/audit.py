@@ -226,10 +226,9 @@ def audit(
             raise LiveError(f"--name {empty[0]}: no record sets of that name in any hosted zone of the account")
     result = audit_account(account, grpc_origins=bool(grpc))
     from edge_origin.live.account import VPC_ORIGINS_SERVICE
-    from edge_origin.live.sdk_members import SDK_NOT_READ
 
     vpc_reason = account.unavailable.get(VPC_ORIGINS_SERVICE, "")
-    if vpc_reason.startswith(SDK_NOT_READ):  # this SDK has no VPC origin API: no rule lists it among its needs, say it here
+    if vpc_reason:  # no VPC origins read (an SDK or endpoint without them, denied): no rule lists them among its needs, say it here
         result = replace(result, notes=(*result.notes, f"CloudFront VPC origins: {account.unavailable[VPC_ORIGINS_SERVICE]}"))
     if "route53" not in account.unavailable:  # enact's own health checks that no record uses any more
         from edge_origin.live.health_owner import audit_findings

@@ -4,7 +4,9 @@ botocore raises ``ResponseParserError`` when an answer is not an AWS one (an HTM
 text 503 from a proxy, an endpoint that is not AWS at all such as ``python -m http.server``). It
 is a plain ``Exception``, not a ``BotoCoreError``, so code that handles botocore's errors lets it
 through as a traceback. ``guard_client`` turns it into ``UnreadableResponse``, a ``BotoCoreError``
-with one line: the operation and what came back. (A 200 HTML page to an ELBv2 call makes
+with one line: the operation and what came back. moto in-process raises ``NotImplementedError`` for an
+operation it lacks: ``OperationNotOffered``, also a ``BotoCoreError`` (``live/optional.py`` reads both
+as "not read: <operation> (...)"). (A 200 HTML page to an ELBv2 call makes
 botocore's query parser raise ``KeyError``: the same.)
 """
 
@@ -21,6 +23,13 @@ class UnreadableResponse(botocore.exceptions.BotoCoreError):
     """The endpoint answered, but not as AWS does (botocore could not parse the answer)."""
 
     fmt = "{operation}: the endpoint's answer is not an AWS response ({detail})"
+
+
+class OperationNotOffered(botocore.exceptions.BotoCoreError):
+    """The endpoint does not implement the operation: moto in-process raises ``NotImplementedError``
+    ("The list_vpc_origins action has not been implemented", moto 5.2.6) from inside the call."""
+
+    fmt = "{operation}: the endpoint does not implement it ({detail})"
 
 
 def _detail(exc: Exception) -> str:
@@ -70,6 +79,8 @@ def guard_client(client: Any) -> Any:
             raise UnreadableResponse(operation=operation_name, detail=_detail(exc)) from None
         except KeyError as exc:  # the query parser missing its result element
             raise UnreadableResponse(operation=operation_name, detail=f"no {exc} in the answer") from None
+        except NotImplementedError as exc:  # moto in-process, an operation it lacks
+            raise OperationNotOffered(operation=operation_name, detail=_detail(exc)) from None
 
     client._make_api_call = guarded
     client._edge_origin_guarded = True

@@ -26,7 +26,8 @@ from typing import Any
 import botocore.exceptions
 
 from edge_origin.data import cloudfront_origin_facing_prefix_lists
-from edge_origin.live.account import ClientSource, classify_error
+from edge_origin.live.account import ClientSource
+from edge_origin.live.optional import why_not_read
 from edge_origin.live.paging import PagingError, paginate
 from edge_origin.model import IngressRule, TemplateModel, load_model
 from edge_origin.model.views import props_of
@@ -94,7 +95,7 @@ class _Quotas:
         try:
             return fn(), ""
         except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError, PagingError) as exc:
-            return None, classify_error(exc, service, operation)
+            return None, str(why_not_read(exc, service, operation))
 
     def service_quota(self, service_code: str, quota_code: str) -> tuple[int | None, str]:
         sq = self.source.client("service-quotas")

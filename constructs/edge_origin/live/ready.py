@@ -53,10 +53,10 @@ from edge_origin.live.account import (
     HEALTH_STATUS_KEY,
     ClientSource,
     LiveAccount,
-    classify_error,
     read_account,
 )
 from edge_origin.live.audit import audit_account
+from edge_origin.live.optional import why_not_read
 from edge_origin.live.paging import PagingError, paginate
 from edge_origin.model import TemplateModel, normalize_name
 from edge_origin.rules import RULES_BY_ID
@@ -66,8 +66,6 @@ READY, NOT_READY, NOT_READ = "ready", "not ready", "not read"
 GLOBAL_REGION = "us-east-1"
 PROVISIONED = "provisioned"
 FULFILMENT = "AWS fulfils a reservation typically within an hour, but it can take up to a few hours"
-#: Error codes meaning the endpoint does not offer the operation (an older API, an emulator).
-UNSUPPORTED_CODES = frozenset({"UnknownOperationException", "InvalidAction", "NotImplemented", "UnsupportedOperation"})
 
 
 @dataclass(frozen=True)
@@ -139,7 +137,7 @@ def _attempt(service: str, operation: str, fn: Any) -> tuple[Any, str]:
     try:
         return fn(), ""
     except (botocore.exceptions.BotoCoreError, botocore.exceptions.ClientError, PagingError) as exc:
-        return None, classify_error(exc, service, operation)
+        return None, str(why_not_read(exc, service, operation))
 
 
 # --- quotas --------------------------------------------------------------------------------------
@@ -173,27 +171,15 @@ def capacity_lines(elbv2: Any, name: str, arn: str, event_hours: float | None = 
     source = "elbv2 DescribeCapacityReservation"
     if units_read is not None:
         units_read[arn] = None
-    from edge_origin.live.sdk_members import operation_not_read
+    from edge_origin.live.optional import NotRead, call_optional
 
-    unread = operation_not_read("elbv2", "DescribeCapacityReservation")
-    if unread is not None:  # an older client has no method for it
-        return [ReadyLine("capacity", name, NOT_READ, unread, source,
-                          "Upgrade boto3/botocore (pip install -U boto3), or check the reservation in the console.")]
-    try:
-        got = elbv2.describe_capacity_reservation(LoadBalancerArn=arn)
-    except botocore.exceptions.ClientError as exc:
-        err = exc.response.get("Error", {})
-        code = str(err.get("Code") or "")
-        status_code = (exc.response.get("ResponseMetadata") or {}).get("HTTPStatusCode")
-        if code in UNSUPPORTED_CODES or (status_code == 404 and code in ("", "404", "NotFound")):
-            why = f"the endpoint does not offer DescribeCapacityReservation ({code or status_code})"
-        else:
-            why = classify_error(exc, "elbv2", "DescribeCapacityReservation")
-        return [ReadyLine("capacity", name, NOT_READ, f"not read ({why})", source,
-                          "Grant elasticloadbalancing:DescribeCapacityReservation, or check the reservation in the console.")]
-    except (botocore.exceptions.BotoCoreError, PagingError) as exc:
-        return [ReadyLine("capacity", name, NOT_READ, f"not read ({classify_error(exc, 'elbv2', 'DescribeCapacityReservation')})",
-                          source, "Retry.")]
+    got = call_optional(elbv2, "elbv2", "DescribeCapacityReservation", LoadBalancerArn=arn)
+    if isinstance(got, NotRead):
+        fix = {"sdk": "Upgrade boto3/botocore (pip install -U boto3), or check the reservation in the console.",
+               "denied": "Grant elasticloadbalancing:DescribeCapacityReservation, or check the reservation in the console.",
+               "throttled": "Retry.", "failed": "Retry.",
+               }.get(got.kind, "Check the reservation in the console (this endpoint has no DescribeCapacityReservation).")
+        return [ReadyLine("capacity", name, NOT_READ, str(got), source, fix)]
     units = (got.get("MinimumLoadBalancerCapacity") or {}).get("CapacityUnits")
     if units_read is not None:
         units_read[arn] = int(units or 0)

@@ -21,8 +21,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import botocore.exceptions
-
 from edge_origin.answers import Answer, HealthState, Resolution, normalize
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.live.account import (
@@ -30,15 +28,12 @@ from edge_origin.live.account import (
     LIVE_DNS_NAME_KEY,
     ZONE_KEY,
     LiveAccount,
-    classify_error,
     dns_key,
 )
 from edge_origin.rules.base import origin_resolutions
 
 RULE = "EO-LIVE-TDA"
 TITLE = "Route 53's own answer (TestDNSAnswer) is one the answer model allows"
-#: HTTP statuses / codes that mean "this endpoint has no TestDNSAnswer" (moto 5.2.5: a 404).
-UNSUPPORTED_CODES = frozenset({"404", "NotImplemented", "NotImplementedError", "UnknownOperationException", "InvalidAction"})
 
 
 class Unsupported(Exception):
@@ -175,23 +170,14 @@ def matches(got: tuple[str, ...], allowed: tuple[str, ...], pick: int | None) ->
 
 
 def ask_route53(route53: Any, zone_id: str, name: str, rtype: str) -> dict[str, Any]:
-    """One TestDNSAnswer call; ``Unsupported`` with one line when the endpoint cannot answer it."""
-    try:
-        return route53.test_dns_answer(HostedZoneId=zone_id, RecordName=name, RecordType=rtype)
-    except botocore.exceptions.ClientError as exc:
-        err = exc.response.get("Error", {})
-        status = str(exc.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or "")
-        code = str(err.get("Code") or status or "?")
-        if code in UNSUPPORTED_CODES or status in ("404", "501"):
-            raise Unsupported(f"Route 53 TestDNSAnswer is not implemented by this endpoint ({code}); Route 53's own answers were not compared") from None
-        reason = classify_error(exc, "route53", "TestDNSAnswer")  # raises for credentials
-        raise Unsupported(f"{reason}; Route 53's own answers were not compared") from None
-    except botocore.exceptions.BotoCoreError as exc:
-        # an HTML 404/501 page (moto 5.2.5 has no TestDNSAnswer) reaches here through live/boundary.py
-        if str(getattr(exc, "kwargs", {}).get("status")) in ("404", "501"):
-            status = exc.kwargs["status"]
-            raise Unsupported(f"Route 53 TestDNSAnswer is not implemented by this endpoint (HTTP {status}); Route 53's own answers were not compared") from None
-        raise Unsupported(f"{classify_error(exc, 'route53', 'TestDNSAnswer')}; Route 53's own answers were not compared") from None
+    """One TestDNSAnswer call; ``Unsupported`` with one line when the endpoint cannot answer it
+    (``live/optional.py``: an SDK or endpoint without it, denied, throttled, failed)."""
+    from edge_origin.live.optional import NotRead, call_optional
+
+    got = call_optional(route53, "route53", "TestDNSAnswer", HostedZoneId=zone_id, RecordName=name, RecordType=rtype)
+    if isinstance(got, NotRead):
+        raise Unsupported(f"{got}; Route 53's own answers were not compared")
+    return got
 
 
 def compare_with_route53(account: LiveAccount, model: Any, route53: Any, names: Iterable[str] = ()) -> AnswerComparison:

@@ -1,8 +1,8 @@
 """What Route 53's own guards say about a name (botocore 1.44.8 route53: record set protections,
 the hosted zone's change guardrails and change history), read for the change engine.
 
-Every reader returns None when it cannot tell (an endpoint without the operation, as moto 5.2.5,
-AccessDenied, a zone without the feature): the engine then behaves as before these features and
+Every reader returns None when it cannot tell (an SDK or endpoint without the operation, as moto,
+AccessDenied, a zone without the feature: ``live/optional.call_optional``): the engine then behaves as before these features and
 Route 53 still refuses what they refuse.
 """
 
@@ -63,18 +63,15 @@ def enabled_guardrails(found: dict[str, Any] | None) -> list[str]:
 def protections(client: Any, zone_id: str, keys: list[tuple[str, str]]) -> list[Protection] | None:
     """The protections among ``keys`` (name, type); None when they cannot be listed (also with a
     botocore older than 1.44, which has no ListResourceRecordSetProtections)."""
-    from edge_origin.live.sdk_members import operation_not_read
+    from edge_origin.live.optional import NotRead, call_optional
 
-    if operation_not_read("route53", "ListResourceRecordSetProtections") is not None:
-        return None
     wanted = {(_norm(n), t) for n, t in keys}
     found: list[Protection] = []
     for name in sorted({n for n, _ in wanted}):
         params: dict[str, Any] = {"HostedZoneId": zone_id, "StartRecordName": name}
         for _ in range(MAX_PAGES):
-            try:
-                page = client.list_resource_record_set_protections(**params)
-            except _ERRORS:
+            page = call_optional(client, "route53", "ListResourceRecordSetProtections", **params)
+            if isinstance(page, NotRead):
                 return None
             rows = page.get("ResourceRecordSetProtections") or []
             for row in rows:
@@ -93,18 +90,18 @@ def outcome_from_history(client: Any, zone_id: str, comment: str, sent_at: datet
     this exact ``comment`` (enact's comment names the name, generation and digest) and as many
     changes was submitted since ``sent_at`` (less a skew), ("not-applied", None) when the history
     is readable and holds none; None when the zone has no history or it cannot be read."""
+    from edge_origin.live.optional import NotRead, call_optional
+
     since = (sent_at - HISTORY_SKEW).strftime("%Y-%m-%dT%H:%M:%SZ")  # ChangeHistoryTimeBound is a string (ISO 8601)
     params: dict[str, Any] = {"HostedZoneId": zone_id, "SubmittedAfter": since}
     for _ in range(MAX_PAGES):
-        try:
-            page = client.list_hosted_zone_change_batches(**params)
-        except _ERRORS:
+        page = call_optional(client, "route53", "ListHostedZoneChangeBatches", **params)
+        if isinstance(page, NotRead):
             return None
         for summary in page.get("ChangeBatchSummaries") or []:
             if summary.get("Comment") == comment and summary.get("Operation") == "ChangeResourceRecordSets":
-                try:
-                    batch = client.get_hosted_zone_change_batch(HostedZoneId=zone_id, ChangeId=summary["ChangeId"])
-                except _ERRORS:
+                batch = call_optional(client, "route53", "GetHostedZoneChangeBatch", HostedZoneId=zone_id, ChangeId=summary["ChangeId"])
+                if isinstance(batch, NotRead):
                     return None
                 if len(batch["ChangeBatch"].get("Changes") or []) == change_count:
                     return "applied", summary["ChangeId"]
