@@ -113,6 +113,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     wanted = None if argv is None else _MODULE_OF.get(_command_word(argv), "")
     parser = _Parser(prog="edge-origin", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"edge-origin {__version__}")
+    _add_limit_flags(parser)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for module in COMMAND_MODULES:
         if wanted is None or module == wanted:
@@ -126,13 +127,44 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def _command_word(argv: Sequence[str]) -> str:
     """The command ``argv`` names: its first word that is not an option (the top-level options,
-    ``--help`` and ``--version``, take no value)."""
+    ``--help`` and ``--version``, take no value; the limit flags take one, as ``--flag N`` or ``--flag=N``)."""
+    from edge_origin.core.limits import FLAGS
+
+    skip = False
     for word in argv:
+        if skip:
+            skip = False
+            continue
         if word == "--":
             return ""
+        if word in FLAGS.values():
+            skip = True
+            continue
         if not word.startswith("-"):
             return word
     return ""
+
+
+def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags that raise the bounds on one input's work (edge_origin.core.limits), before the command."""
+    from edge_origin.cli.common import int_range
+    from edge_origin.core.limits import DEFAULT, FLAGS
+
+    g = parser.add_argument_group("bounds on the work any one input may cost (a file over one is refused, exit 2)")
+    g.add_argument(FLAGS["file_bytes"], type=int_range(1, 4096), default=DEFAULT.file_bytes // (1024 * 1024), metavar="N",
+                   help=f"largest input file read, MiB (1..4096; default {DEFAULT.file_bytes // (1024 * 1024)})")
+    g.add_argument(FLAGS["eval_steps"], type=int_range(1000, 10**10), default=DEFAULT.eval_steps, metavar="N",
+                   help=f"intrinsic-function evaluation steps a template may take (default {DEFAULT.eval_steps:,})")
+    g.add_argument(FLAGS["eval_chars"], type=int_range(1000, 2**40), default=DEFAULT.eval_chars, metavar="N",
+                   help="characters intrinsic functions or YAML aliases may build per template "
+                   f"(default {DEFAULT.eval_chars:,})")
+
+
+def _apply_limits(args: argparse.Namespace) -> None:
+    from edge_origin.core.limits import Limits, set_for_process
+
+    set_for_process(Limits(file_bytes=args.max_file_mib * 1024 * 1024, eval_steps=args.max_eval_steps,
+                           eval_chars=args.max_eval_chars))
 
 
 #: What a shell reports for a process killed by SIGPIPE (128 + 13): ``cmd | head`` exits like this.
@@ -212,6 +244,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if extras:  # name the flag the subcommand has that is nearest (argparse only says "unrecognized")
         subparser = _subparsers(parser).get(args.command, parser)
         subparser.error(_UNRECOGNIZED + " ".join(extras))
+    _apply_limits(args)
     live = hasattr(args, "deadline")  # the live commands: signals, the deadline, redacted output
     guard = None
     if live:

@@ -14,6 +14,14 @@ resolved when their argument is literal. A known intrinsic of the wrong shape, o
 ``Ref``/``GetAtt`` to a missing resource, raises ``ModelError`` (CloudFormation refuses those too),
 except in a template with a transform this package cannot expand (a macro may make the
 resource): there it is ``Unresolved("transform", ...)``.
+
+Bounded work (:mod:`edge_origin.core.limits`): each value node is resolved once per stack (a memo by
+identity, so a ``Fn::Sub`` variable used ten times at each of eight levels, a YAML alias used
+40,000 times, or a chain of ``Fn::FindInMap`` through Mappings costs its size, not its
+expansion); every node visited (memo hits included) is a step, and every character a
+``Fn::Join``/``Fn::Sub``/``Fn::Split``/``Fn::ToJsonString`` builds is counted before it is built.
+Past ``eval_steps`` or ``eval_chars`` the template is refused with one line naming the limit and
+the flag that raises it; a value that refers back to itself (a cycle through Mappings) is refused.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from edge_origin.core.limits import current as current_limits
+from edge_origin.core.limits import raise_hint, short_repr
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value
 
 if TYPE_CHECKING:
@@ -39,6 +49,7 @@ KNOWN = frozenset(
 )
 OPAQUE = frozenset({"Fn::Base64", "Fn::Cidr", "Fn::GetAZs", "Fn::Transform", "Fn::GetStackOutput"})
 _NOVALUE = object()
+_PENDING = object()
 #: What an ``AssemblyLinks`` hook returns when the assembly does not hold the value (the stack is
 #: not nested, the parameter not passed): the resolver then reads the template as before.
 NOT_LINKED = object()
@@ -95,9 +106,50 @@ def _concrete(value: Any) -> bool:
     return True
 
 
+#: Longest text of a value kept in an ``Unresolved`` expression (its display is cut, never built whole).
+MAX_DISPLAY = 400
+
+
 def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    """A bounded repr: cut while it is built (a 100 MB argument costs no more than a small one)."""
+    return short_repr(value, 60)
+
+
+def _display(value: Any, limit: int = MAX_DISPLAY) -> str:
+    """``display_value`` cut to ``limit`` characters while it is built (lists stop early)."""
+    if isinstance(value, list):
+        out: list[str] = []
+        size = 0
+        for item in value:
+            if size > limit:
+                out.append("...")
+                break
+            text = _display(item, limit - size)
+            out.append(text)
+            size += len(text) + 2
+        text = ", ".join(out)
+    elif isinstance(value, str):
+        text = value[: limit + 1]
+    else:
+        text = display_value(value)
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
+
+
+def _json_size(value: Any, cap: int) -> int:
+    """Characters ``json.dumps`` would write for ``value``, counted up to just past ``cap``."""
+    size = 0
+    stack = [value]
+    while stack and size <= cap:
+        item = stack.pop()
+        if isinstance(item, dict):
+            size += 2 + sum(len(k) + 4 for k in item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            size += 2 + len(item)
+            stack.extend(item)
+        else:
+            size += len(item) + 2 if isinstance(item, str) else 24
+    return size
 
 
 def _text(value: Any) -> str:
@@ -187,6 +239,13 @@ class StackResolver:
         self.nested = nested
         self._condition_cache: dict[str, bool | None] = {}
         self._where = ""
+        limits = current_limits()
+        self._max_steps = limits.eval_steps
+        self._max_chars = limits.eval_chars
+        self._steps = 0
+        self._chars = 0
+        #: id(node) -> (node, its resolved value); the node is kept so its id is never reused.
+        self._memo: dict[int, tuple[Any, Any]] = {}
 
     # --- public -----------------------------------------------------------------------------
     def resolve(self, value: Any, where: str = "") -> Any:
@@ -216,9 +275,39 @@ class StackResolver:
         where = f"{self.template}: {self._where}: " if self._where else f"{self.template}: "
         return ModelError(where + problem)
 
+    def _charge(self, chars: int) -> None:
+        """Count ``chars`` characters about to be built; refuse past the budget."""
+        self._chars += chars
+        if self._chars > self._max_chars:
+            raise self._error(
+                f"intrinsic functions build too many characters {raise_hint('eval_chars')}"
+            )
+
     def _resolve(self, value: Any, depth: int) -> Any:
+        """One value, memoised by identity and counted against the step budget."""
         if depth > MAX_RESOLVE_DEPTH:
             raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
+        if not isinstance(value, (dict, list)):
+            return value
+        self._steps += 1
+        if self._steps > self._max_steps:
+            raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+        key = id(value)
+        hit = self._memo.get(key)
+        if hit is not None:
+            if hit[1] is _PENDING:
+                raise self._error("a value refers back to itself (a cycle through Mappings or aliases)")
+            return hit[1]
+        self._memo[key] = (value, _PENDING)
+        try:
+            out = self._resolve_node(value, depth)
+        except BaseException:
+            del self._memo[key]
+            raise
+        self._memo[key] = (value, out)
+        return out
+
+    def _resolve_node(self, value: Any, depth: int) -> Any:
         if isinstance(value, dict):
             if len(value) == 1:
                 (key, arg), = value.items()
@@ -259,7 +348,7 @@ class StackResolver:
     def _intrinsic(self, key: str, arg: Any, depth: int) -> Any:
         if key not in KNOWN:  # an Fn::* this module does not know (Ref and Condition are known)
             inner = self._resolve(arg, depth)
-            return Unresolved("unknown", f"{key}({display_value(inner)[:80]})")
+            return Unresolved("unknown", f"{key}({_display(inner, 200)[:80]})")
         if key == "Ref":
             return self._ref(self._resolve(arg, depth))
         if key == "Fn::GetAtt":
@@ -275,7 +364,7 @@ class StackResolver:
         if key == "Fn::ImportValue":
             name = self._resolve(arg, depth)
             if not isinstance(name, str):
-                return Unresolved("import", f"Fn::ImportValue {display_value(name)}")
+                return Unresolved("import", f"Fn::ImportValue {_display(name)}")
             return self._import_value(name)
         if key == "Fn::FindInMap":
             return self._find_in_map(arg, depth)
@@ -289,10 +378,11 @@ class StackResolver:
                 return len(inner)
             if isinstance(inner, (dict, str, int, float, bool)) or inner is None:
                 raise self._error(f"Fn::Length needs a list, got {_short(arg)}")
-            return Unresolved("other", f"Fn::Length({display_value(inner)})")
+            return Unresolved("other", f"Fn::Length({_display(inner)})")
         if key == "Fn::ToJsonString":
             inner = self._resolve(arg, depth)
             if isinstance(inner, (dict, list)) and _concrete(inner):
+                self._charge(_json_size(inner, self._max_chars - self._chars))
                 return json.dumps(inner, separators=(",", ":"))
             if not isinstance(inner, (dict, list, ResourceRef, Unresolved)):
                 raise self._error(f"Fn::ToJsonString needs a mapping or a list, got {_short(arg)}")
@@ -301,11 +391,11 @@ class StackResolver:
         inner = self._resolve(arg, depth)
         if key == "Fn::GetAZs" and inner == "" and self.region:
             inner = self.region  # "" is the stack's Region: the same zones as GetAZs of it by name
-        return Unresolved("other", f"{key}({display_value(inner)})")
+        return Unresolved("other", f"{key}({_display(inner)})")
 
     def _ref(self, name: Any) -> Any:
         if not isinstance(name, str):
-            raise self._error(f"Ref needs a name, got {_short(display_value(name))}")
+            raise self._error(f"Ref needs a name, got {_short(_display(name))}")
         if name in self.resources:
             return ResourceRef(self.stack, name, None)
         if name in self.parameters:
@@ -321,6 +411,7 @@ class StackResolver:
             if "Default" in param:
                 default = param["Default"]
                 if isinstance(default, str) and (ptype.startswith("List<") or ptype == "CommaDelimitedList"):
+                    self._charge(len(default) + 50 * default.count(","))
                     return [part.strip() for part in default.split(",")]
                 return default
             return Unresolved("parameter", f"Ref {name}")
@@ -351,11 +442,11 @@ class StackResolver:
         else:
             raise self._error(f"Fn::GetAtt needs [LogicalId, Attribute], got {_short(arg)}")
         if isinstance(logical_id, str) and logical_id not in self.resources and self.lenient:
-            return Unresolved("transform", f"Fn::GetAtt {logical_id}.{display_value(attribute)}")
+            return Unresolved("transform", f"Fn::GetAtt {logical_id}.{_display(attribute)}")
         if not isinstance(logical_id, str) or logical_id not in self.resources:
             raise self._error(f"Fn::GetAtt of {logical_id!r}: no such resource in the template")
         if not isinstance(attribute, str) or not attribute:
-            return Unresolved("other", f"Fn::GetAtt {logical_id}.{display_value(attribute)}")
+            return Unresolved("other", f"Fn::GetAtt {logical_id}.{_display(attribute)}")
         kind = self.resources[logical_id].get("Type") if isinstance(self.resources[logical_id], dict) else None
         if kind == NESTED_STACK and attribute.startswith("Outputs."):
             linked = self.links.stack_output(self.stack, logical_id, attribute[len("Outputs.") :])
@@ -393,11 +484,13 @@ class StackResolver:
 
     def _concat(self, parts: list[Any], fn: str) -> Any:
         if all(isinstance(p, (str, int, float)) and not isinstance(p, bool) for p in parts):
+            self._charge(sum(len(p) if isinstance(p, str) else 24 for p in parts))
             return "".join(_text(p) for p in parts)
         named = dns_name_parts(parts)
         if named is not None:
             return named
-        rendered = "".join(p if isinstance(p, str) else "${" + display_value(p) + "}" for p in parts)
+        self._charge(sum(len(p) if isinstance(p, str) else MAX_DISPLAY + 3 for p in parts))
+        rendered = "".join(p if isinstance(p, str) else "${" + _display(p) + "}" for p in parts)
         return Unresolved("composite", rendered)
 
     def _join(self, arg: Any, depth: int) -> Any:
@@ -406,9 +499,9 @@ class StackResolver:
         delimiter = self._resolve(arg[0], depth)
         items = self._resolve(arg[1], depth)
         if not isinstance(delimiter, str):
-            return Unresolved("composite", f"Fn::Join {display_value(items)}")
+            return Unresolved("composite", f"Fn::Join {_display(items)}")
         if not isinstance(items, list):
-            return Unresolved("composite", f"Fn::Join {display_value(items)}")
+            return Unresolved("composite", f"Fn::Join {_display(items)}")
         parts: list[Any] = []
         for i, item in enumerate(items):
             if i:
@@ -424,12 +517,12 @@ class StackResolver:
         try:
             i = int(index)
         except (TypeError, ValueError, OverflowError):
-            return Unresolved("other", f"Fn::Select {display_value(index)}")
+            return Unresolved("other", f"Fn::Select {_display(index)}")
         if isinstance(items, list):
             if 0 <= i < len(items):
                 return items[i]
             raise self._error(f"Fn::Select index {i} out of range (list has {len(items)} items)")
-        return Unresolved("other", f"{display_value(items).strip('<>')}[{i}]")
+        return Unresolved("other", f"{_display(items).strip('<>')}[{i}]")
 
     def _split(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) == 2):
@@ -437,8 +530,9 @@ class StackResolver:
         delimiter = self._resolve(arg[0], depth)
         source = self._resolve(arg[1], depth)
         if isinstance(delimiter, str) and isinstance(source, str) and delimiter:
+            self._charge(len(source) + 50 * source.count(delimiter))  # each piece is a new object too
             return source.split(delimiter)
-        return Unresolved("other", f"Fn::Split {display_value(source)}")
+        return Unresolved("other", f"Fn::Split {_display(source)}")
 
     def _find_in_map(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) in (3, 4)):
@@ -446,12 +540,25 @@ class StackResolver:
         keys = [self._resolve(a, depth) for a in arg[:3]]
         if all(isinstance(k, str) for k in keys):
             try:
-                return self._resolve(self.mappings[keys[0]][keys[1]][keys[2]], depth)
+                return self._mapped(self.mappings[keys[0]][keys[1]][keys[2]], keys)
             except (KeyError, TypeError):
                 if len(arg) == 4 and isinstance(arg[3], dict) and "DefaultValue" in arg[3]:
                     return self._resolve(arg[3]["DefaultValue"], depth)
                 raise self._error(f"Fn::FindInMap: no entry {keys[0]}/{keys[1]}/{keys[2]} in Mappings") from None
-        return Unresolved("other", "Fn::FindInMap " + "/".join(display_value(k) for k in keys))
+        return Unresolved("other", "Fn::FindInMap " + "/".join(_display(k) for k in keys))
+
+    def _mapped(self, value: Any, keys: list[str]) -> Any:
+        """A Mappings value as written: "The values can be of type String or List. You can't include
+        parameters, pseudo parameters, or intrinsic functions in the Mappings section" (CloudFormation
+        User Guide, Mappings syntax), so a value is never evaluated (no chain, no cycle, no blow-up)."""
+        items = value if isinstance(value, list) else [value]
+        self._steps += len(items)
+        if any(isinstance(item, (dict, list)) for item in items):
+            raise self._error(
+                f"Mappings.{'.'.join(k[:40] for k in keys)} holds a {'list of lists or mappings' if isinstance(value, list) else 'mapping'}: "
+                "mapping values are strings or lists of strings, never intrinsic functions (CloudFormation Mappings syntax)"
+            )
+        return value
 
     def _truth(self, value: Any) -> bool | None:
         if isinstance(value, bool):
@@ -476,7 +583,7 @@ class StackResolver:
                 raise self._error("Fn::Equals needs two values")
             if _concrete(args[0]) and _concrete(args[1]):
                 return _equals(args[0], args[1])
-            return Unresolved("condition", f"Fn::Equals {display_value(args)}")
+            return Unresolved("condition", f"Fn::Equals {_display(args)}")
         truths = [self._truth(a) for a in args]
         if key == "Fn::Not":
             return Unresolved("condition", "Fn::Not") if truths[0] is None else not truths[0]

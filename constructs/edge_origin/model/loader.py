@@ -64,7 +64,20 @@ MAX_FOLDER_FILES = 5000
 MAX_ASSEMBLY_NESTING = 20
 TEMPLATE_SUFFIXES = (".template.json", ".template.yaml", ".template.yml", ".json", ".yaml", ".yml", ".template")
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", ".git", ".venv", "venv"})
+#: CloudFormation quotas (https://docs.aws.amazon.com/AWSCloudFormation/latest/UserGuide/cloudformation-limits.html):
+#: "Resources: maximum number of resources that you can declare in your template: 500"; outputs: 200.
+#: ``Fn::ForEach`` loops are counted before they are expanded, so four nested loops of 40 items
+#: (2.56 M resources) are refused at once instead of being built.
+FOR_EACH_CAPS = {"Resources": 500, "Outputs": 200, "Conditions": 500}
+QUOTAS_PAGE = "CloudFormation quotas, cloudformation-limits.html"
 SECTIONS_THAT_ARE_MAPPINGS = ("Parameters", "Mappings", "Conditions", "Outputs", "Metadata", "Rules")
+
+
+def template_limit() -> int:
+    """Largest template or assembly file read now: ``--max-file-mib`` (default ``MAX_TEMPLATE_BYTES``)."""
+    from edge_origin.core.limits import current
+
+    return current().file_bytes
 
 
 @dataclass(frozen=True)
@@ -141,6 +154,7 @@ def _duplicate_key_message(text: str) -> str:
     of strings and brackets; only on the error path)."""
     stack: list[dict[str, int] | None] = []  # an object's keys -> line, or None for an array
     expect_key = False
+    line, counted = 1, 0  # the line at offset ``counted`` (newlines counted once, in order: linear)
     for token in _JSON_TOKEN.finditer(text):
         t = token.group()
         if t in "{[":
@@ -158,7 +172,8 @@ def _duplicate_key_message(text: str) -> str:
                 key = json.loads(t)
             except ValueError:
                 continue
-            line = text.count("\n", 0, token.start()) + 1
+            line += text.count("\n", counted, token.start())
+            counted = token.start()
             if key in stack[-1]:
                 return f"duplicate key {shorten(key)!r} at line {line} (first at line {stack[-1][key]}): refused, as in YAML (a JSON parser keeps only one)"
             stack[-1][key] = line
@@ -262,10 +277,49 @@ def finish_template(body: Any, text: str, where: str) -> dict[str, Any]:
         from edge_origin.model import transforms
 
         if set(transforms.transform_names(body)) & transforms.EXPANDED:
+            if transforms.LANGUAGE_EXTENSIONS in transforms.transform_names(body):
+                _check_for_each_counts(body, where)
             body = transforms.expand(body, text, where)
             _check_values(body, where)
     check_template_shape(body, where)
     return body
+
+
+def _check_for_each_counts(body: dict[str, Any], where: str) -> None:
+    """ModelError when a section's ``Fn::ForEach`` loops would make more entries than CloudFormation
+    allows a stack (``FOR_EACH_CAPS``); counted from the collections, nothing is expanded."""
+    from edge_origin.model.intrinsics import StackResolver
+
+    resolver = StackResolver("", where, body, lambda name: None)
+    for section, cap in FOR_EACH_CAPS.items():
+        entries = body.get(section)
+        if isinstance(entries, dict):
+            count = _for_each_count(entries, resolver, cap, 0)
+            if count > cap:
+                raise ModelError(
+                    f"{where}: {section}: Fn::ForEach loops make more than {cap} entries "
+                    f"(CloudFormation allows at most {cap} {section.lower()} a stack: {QUOTAS_PAGE})"
+                )
+
+
+def _for_each_count(entries: dict[str, Any], resolver: Any, cap: int, depth: int) -> int:
+    """Entries ``entries`` make once its loops are expanded (counting stops past ``cap``)."""
+    total = 0
+    for key, value in entries.items():
+        if key.startswith("Fn::ForEach::") and isinstance(value, list) and len(value) == 3 and isinstance(value[2], dict):
+            if depth >= MAX_DEPTH:
+                raise ModelError(f"{resolver.template}: Fn::ForEach nested deeper than {MAX_DEPTH} levels")
+            try:
+                collection = resolver.resolve(value[1], key)
+            except ModelError:
+                collection = None  # the transform names what is wrong with it
+            size = len(collection) if isinstance(collection, list) else 1
+            total += size * _for_each_count(value[2], resolver, cap, depth + 1) if size else 0
+        else:
+            total += 1
+        if total > cap:
+            return total
+    return total
 
 
 def parse_document(text: str, where: str) -> Any:
@@ -391,7 +445,7 @@ def _read_text(path: Path, limit: int) -> str:
 def read_template_file(path: Path, stack: str | None = None) -> LoadedTemplate:
     """Read and parse one template file (regular files only, the size limit first)."""
     path = Path(path)
-    text = _read_text(path, MAX_TEMPLATE_BYTES)
+    text = _read_text(path, template_limit())
     if not text.strip():
         raise ModelError(f"{path}: empty file")
     body = parse_template_text(text, str(path))
@@ -399,7 +453,7 @@ def read_template_file(path: Path, stack: str | None = None) -> LoadedTemplate:
 
 
 def _load_json_file(path: Path, what: str) -> Any:
-    text = _read_text(path, MAX_ASSEMBLY_FILE_BYTES)
+    text = _read_text(path, template_limit())
     try:
         data = json.loads(text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int)
     except ModelError as exc:
@@ -611,7 +665,7 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 break
             rel = strip_template_suffix(path.relative_to(directory).as_posix())
             try:
-                text = _read_text(path, MAX_TEMPLATE_BYTES)
+                text = _read_text(path, template_limit())
                 body = parse_document(text, str(path)) if text.strip() else None
                 if not _is_template_like(path, body):
                     continue  # package.json, cdk.json, tsconfig.json ...: not a template

@@ -4,7 +4,8 @@
 -> ``{"Fn::Name": value}`` (scalar, sequence or mapping), and ``!GetAtt a.b`` -> ``{"Fn::GetAtt":
 ["a", "b"]}`` (split at the first dot, as CloudFormation does). Like cfn-lint's decoder: duplicate
 and null keys are errors; timestamps stay strings (``2010-09-09``); a document whose aliases
-expand to more than ``MAX_EXPANDED_NODES`` nodes is refused (alias amplification). Importing
+expand to more than ``MAX_EXPANDED_NODES`` nodes, or to more characters than ``--max-eval-chars``,
+is refused (alias amplification). Importing
 this module costs PyYAML only (cfn-lint's decoder imports all of cfn-lint: ~0.35 s).
 """
 
@@ -71,8 +72,13 @@ CfnLoader.add_multi_constructor("!", _short_form)
 
 
 def _expanded_size(doc: Any) -> int:
-    """Nodes of ``doc`` with aliases expanded, in O(distinct nodes) (memo by identity)."""
-    memo: dict[int, int] = {}
+    """Nodes of ``doc`` with aliases expanded, in O(distinct nodes) (memo by identity); refuses more
+    than ``MAX_EXPANDED_NODES`` nodes or more characters of strings than ``--max-eval-chars``
+    (40,000 aliases of one 100 KB string are 4 GB once anything reads them)."""
+    from edge_origin.core.limits import current, raise_hint
+
+    max_chars = current().eval_chars
+    memo: dict[int, tuple[int, int]] = {}  # id -> (nodes, characters); (-1, -1) while in progress
     stack: list[tuple[Any, bool]] = [(doc, False)]
     while stack:
         node, done = stack.pop()
@@ -83,22 +89,28 @@ def _expanded_size(doc: Any) -> int:
             continue
         children = list(node.values()) if isinstance(node, dict) else node
         if not done:
-            memo[nid] = -1  # in progress
+            memo[nid] = (-1, -1)  # in progress
             stack.append((node, True))
             stack.extend((c, False) for c in children if isinstance(c, (dict, list)) and id(c) not in memo)
             continue
-        total = 1
+        total, chars = 1, sum(len(k) for k in node) if isinstance(node, dict) else 0
         for child in children:
-            size = memo.get(id(child), 1) if isinstance(child, (dict, list)) else 1
+            if isinstance(child, (dict, list)):
+                size, text = memo.get(id(child), (1, 0))
+            else:
+                size, text = 1, len(child) if isinstance(child, str) else 8
             if size < 0:
                 raise YamlTemplateError("a recursive alias (a node that contains itself)")
             total += size
+            chars += text
             if total > MAX_EXPANDED_NODES:
                 raise YamlTemplateError(
                     f"aliases expand to more than {MAX_EXPANDED_NODES} nodes (alias amplification is not accepted)"
                 )
-        memo[nid] = total
-    return memo.get(id(doc), 1)
+            if chars > max_chars:
+                raise YamlTemplateError(f"aliases expand to too many characters {raise_hint('eval_chars')}")
+        memo[nid] = (total, chars)
+    return memo.get(id(doc), (1, 0))[0]
 
 
 def load_yaml_template(text: str) -> Any:
