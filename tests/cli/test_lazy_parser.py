@@ -60,6 +60,7 @@ def test_the_lazy_parser_helps_as_the_full_one(word: str | None) -> None:
 
 @pytest.mark.parametrize(("argv", "word"), [
     (["check", "x"], "check"), (["--version"], ""), (["-h", "audit"], "audit"), (["--", "check"], ""), ([], ""),
+    (["--max-eval-steps", "5000", "check"], "check"), (["--max-file-mib=2", "diff"], "diff"),
 ])
 def test_the_command_word_is_the_first_non_option(argv: list[str], word: str) -> None:
     assert cli._command_word(argv) == word
@@ -88,7 +89,7 @@ def test_help_version_and_check_import_nothing_they_do_not_run() -> None:
     for argv in (["--help"], ["--version"]):
         loaded = _loaded(*argv)
         assert loaded <= {"edge_origin", "edge_origin._moved", "edge_origin._version", "edge_origin.cli",
-                          "edge_origin.cli.common"}, (argv, loaded)
+                          "edge_origin.cli.common", "edge_origin.core", "edge_origin.core.limits"}, (argv, loaded)
     loaded = _loaded("check", str(TEMPLATE))
     assert loaded & _OTHER_COMMANDS == {"edge_origin.cli.check"}
     assert not {m for m in loaded if m.split(".")[1:2] in (["forecast"], ["live"], ["rehearsal"], ["cdk"], ["testing"])}, loaded
