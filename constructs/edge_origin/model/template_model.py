@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -157,10 +158,15 @@ class TemplateModel(AssemblyLinks):
         self._crossing: dict[tuple[str, ...], Any] = {}  # values read across stacks, cached
         self._children: dict[tuple[str, str], str] = {}  # (parent stack, Stack resource) -> nested stack
         self._region_exports: dict[str, list[tuple[str, Any, Any]]] = defaultdict(list)
+        me, links = weakref.ref(self), weakref.proxy(self)  # resolvers do not keep the model alive
+
+        def import_value(name: str) -> Any:
+            return me()._import_value(name)  # type: ignore[union-attr]
+
         for item in loaded:
             self._resolvers[item.stack] = StackResolver(
-                item.stack, item.template, item.body, self._import_value,
-                environment=item.environment, links=self, nested=item.parent is not None,
+                item.stack, item.template, item.body, import_value,
+                environment=item.environment, links=links, nested=item.parent is not None,
             )
             if item.parent is not None:
                 self._children[item.parent] = item.stack
