@@ -18,22 +18,35 @@ def side(case: str, which: str) -> list[str]:
 
 def test_section_has_changes_before_after_views_and_findings() -> None:
     text = report_change_paths(side("naive-migration", "base"), side("naive-migration", "head"))
-    assert text.startswith("## edge-origin review\n")
+    first = text.split("\n", 1)[0]
+    assert first.startswith("## edge-origin review: fails, 1 new error(s). Findings: "), first  # the verdict first
+    findings = text.split("### Findings\n", 1)[1].split("\n### ", 1)[0]
+    assert "| new | error | EO-CHG1 |" in findings  # the transition finding, in the one findings table
     section = text.split("### What this change does\n", 1)[1].split("\n### ", 1)[0]
     assert section.index("#### origin.example.com (grpc)") < section.index("Before (base):") < section.index("After (head):")
-    assert section.count("```mermaid") == 2
+    assert section.count("```mermaid") == 1  # before; after is the head's path, drawn once below
     assert "WeightedNlb1A weighted nlb1-us-east-1a" in section.split("After (head):")[0]
-    assert "RecordNlb1A multivalue" in section.split("After (head):")[1]
-    assert "| error | EO-CHG1 |" in section
-    # the head's own report follows the section
-    assert text.index("### What this change does") < text.index("### Records")
+    assert "After (head): the path as drawn under `origin.example.com` below." in section
+    paths = text.split("\n### origin.example.com (grpc)\n", 1)[1]
+    assert "RecordNlb1A multivalue" in paths.split("```", 2)[1]
+    # verdict, findings, the change, then the head's own paths and tables; every diagram and table once
+    assert text.index("### Findings") < text.index("### What this change does") < text.index("### Records")
+    assert text.count("### Records") == 1 and text.count("| Change | Severity |") == 1
+    assert "New findings in head" not in text and "#### Transition findings" not in text  # not a second findings table
 
 
 def test_section_says_when_a_name_is_not_on_a_side() -> None:
     text = report_change_paths(side("safe-migration", "base"), side("safe-migration", "head"))
     new_name = text.split("#### origin-mv.example.com (grpc)", 1)[1].split("####", 1)[0]
     assert "Before (base):\n\n_not on this side_" in new_name
-    assert "None: no EO-CHG rule found a problem" in text
+    assert "Transition findings: none (no EO-CHG rule found a problem" in text
+
+
+def test_errors_come_first_in_the_findings_table() -> None:
+    text = report_change_paths(side("naive-migration", "head"), side("naive-migration", "base"))
+    rows = [line for line in text.split("### Findings\n", 1)[1].split("\n### ", 1)[0].splitlines() if line.startswith("| ")][1:]
+    ranks = [{"error": 0, "warning": 1, "info": 2}[row.split(" | ")[1]] for row in rows]
+    assert ranks == sorted(ranks) and ranks[0] == 0, rows
 
 
 def test_report_is_deterministic_and_the_text_form_works() -> None:

@@ -1,4 +1,8 @@
-"""The review report: Markdown (Mermaid per path, records, idle timeouts, findings) or a short text plan.
+"""The review report: Markdown (verdict, findings, Mermaid per path, records, idle timeouts) or a short text plan.
+
+Made to read in ten seconds (issue 51): the first line is the verdict with counts; the findings
+come next, errors first; each diagram and table appears once (a change review draws the head's
+paths once, in the paths section, and only the base's "before" view in the change section).
 
 Deterministic: the same templates give byte-identical output (no timestamps, no absolute paths
 beyond what the caller passed, stable ordering by template order and name).
@@ -15,38 +19,35 @@ from edge_origin.core.escape import (
     MAX_SUMMARY_BYTES,
     fit_markdown,
     md_code,
-    md_text,
-    mermaid_label,
     plain,
     shorten,
 )
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.origin_verification import METADATA_KEY as VERIFICATION_METADATA_KEY
 from edge_origin.core.origin_verification import VerificationStatus, verification_status
-from edge_origin.model import EipView, LoadBalancerView, RecordSetView, TemplateModel, display_value
+from edge_origin.model import LoadBalancerView, RecordSetView, TemplateModel, display_value
+from edge_origin.review import report_vpc
+from edge_origin.review.checker import budgeted_rows, markdown_rows
+from edge_origin.review.report_parts import (  # noqa: F401 - _mm, _Graph, MAX_DIAGRAM_NODES: kept importable from here
+    MAX_DIAGRAM_NODES,
+    _eip_place,
+    _Graph,
+    _idle,
+    _lb_kind,
+    _lb_zones,
+    _md,
+    _mm,
+)
 from edge_origin.rules import run_rules
 
 REPORT_FORMATS = ("markdown", "text")
 #: Characters of one line of the text plan (names in it are shortened to ``MAX_NAME`` each).
 TEXT_LINE = 20 * MAX_NAME
 
-
-#: Nodes drawn in one Mermaid diagram (a name with thousands of records stays readable and small).
-MAX_DIAGRAM_NODES = 60
 #: Bytes of the findings section; the rest of the report fits in what is left of MAX_SUMMARY_BYTES.
 FINDINGS_BYTES = 600_000
 #: Bytes of the "What this change does" section of ``report --base --head``.
 CHANGE_SECTION_BYTES = 250_000
-
-
-def _mm(text: object) -> str:
-    """Text safe inside a quoted Mermaid label."""
-    return mermaid_label(text)
-
-
-def _md(text: object) -> str:
-    """Inline Markdown text (table cells, headings): see ``edge_origin.core.escape.md_text``."""
-    return md_text(text)
 
 
 def _hc(record: RecordSetView) -> str:
@@ -61,29 +62,16 @@ def _value_zone(model: TemplateModel, value: object) -> str:
     return _eip_place(eip) if eip is not None else "?"
 
 
-def _eip_place(eip: EipView) -> str:
-    """The EIP's zone; for a subnet the templates do not define (an imported VPC: a literal
-    ``subnet-...`` id), that subnet and "imported"; ``?`` only when nothing is known."""
-    if eip.zone:
-        return eip.zone
-    subnets = [m.subnet for _, m in eip.attachments if isinstance(m.subnet, str) and m.subnet]
-    if subnets:
-        return f"{subnets[0]}, imported"
-    return "?"
-
-
-def _lb_zones(lb: LoadBalancerView) -> str:
-    """The NLB's zones; for subnets of an imported VPC, their ids and "imported"."""
-    if lb.zones:
-        return ", ".join(lb.zones)
-    subnets = sorted({m.subnet for m in lb.subnet_mappings if isinstance(m.subnet, str) and m.subnet})
-    return f"{', '.join(subnets)} (imported subnets)" if subnets else "?"
-
-
-def _idle(listener_protocol: str | None, idle: int | None) -> str:
-    if listener_protocol == "TLS":
-        return "350 s (fixed, TLS)"
-    return f"{idle} s" if idle is not None else "350 s (default)"
+def _record_zone(model: TemplateModel, record: RecordSetView, value: object) -> str:
+    """Where a record's value lands: an EIP's zone; for an alias (or a CNAME chain) to load
+    balancers, their zones (an alias answers with every zonal address of its NLB)."""
+    if record.alias_target is None and model.eip(value) is not None:
+        return _value_zone(model, value)
+    lbs = model.record_load_balancers(record) if record.alias_target is not None else []
+    if not lbs and record.alias_target is None and record.values:
+        lbs = [lb for lb, _ in _chain_ends(model, record.name, record)] if record.name else []
+    zones = sorted({z for lb in lbs for z in _lb_zones(lb).split(", ") if z and z != "?"})
+    return ", ".join(zones) if zones else _value_zone(model, value)
 
 
 def _capacity(lb: LoadBalancerView) -> str:
@@ -125,36 +113,6 @@ def _verification_label(status: VerificationStatus) -> str:
     if status.state in ("plaintext", "parameter"):
         return f"{status.header} PLAINTEXT"
     return f"verified: {status.header}"
-
-
-class _Graph:
-    """Mermaid nodes and edges; every label through ``escape.mermaid_label``. Past
-    ``MAX_DIAGRAM_NODES`` nodes further ones are counted, not drawn."""
-
-    def __init__(self) -> None:
-        self.ids: dict[str, str] = {}
-        self.lines: list[str] = []
-        self.edges: set[tuple[str, str, str]] = set()
-        self.left_out = 0
-
-    def node(self, key: str, label: str) -> str:
-        if key not in self.ids:
-            if len(self.ids) >= MAX_DIAGRAM_NODES:
-                self.left_out += 1
-                return ""
-            self.ids[key] = f"n{len(self.ids)}"
-            self.lines.append(f'  {self.ids[key]}["{_mm(label)}"]')
-        return self.ids[key]
-
-    def edge(self, a: str, b: str, label: str = "") -> None:
-        if not a or not b or (a, b, label) in self.edges:
-            return
-        self.edges.add((a, b, label))
-        self.lines.append(f'  {a} -- "{_mm(label)}" --> {b}' if label else f"  {a} --> {b}")
-
-
-def _lb_kind(lb: LoadBalancerView) -> str:
-    return "NLB" if lb.is_network else "ALB"
 
 
 def _chain_ends(model: TemplateModel, name: str, record: RecordSetView) -> list[tuple[LoadBalancerView, str]]:
@@ -226,7 +184,7 @@ def _records_table(model: TemplateModel, names: Sequence[str]) -> list[str]:
             for value in values or ["-"]:
                 lines.append(
                     f"| {_md(name)} | {md_code(f'{record.stack}/{record.label}')} | {_md(record.routing_policy)} | "
-                    f"{_md(display_value(record.set_identifier))} | {_md(display_value(value))} | {_md(_value_zone(model, value))} | "
+                    f"{_md(display_value(record.set_identifier))} | {_md(display_value(value))} | {_md(_record_zone(model, record, value))} | "
                     f"{_md(_hc(record))} | {_md(record.ttl) if record.ttl is not None else '-'} |"
                 )
     return lines
@@ -285,35 +243,56 @@ def _verification_md(status: VerificationStatus) -> str:
     return f"{_md(head)}{md_code(status.header)}{_md(tail)}"
 
 
-def _findings_section(findings: Sequence[Finding], budget: int = FINDINGS_BYTES) -> list[str]:
-    from edge_origin.review.checker import budgeted_rows, markdown_rows
+def errors_first(findings: Sequence[Finding]) -> list[Finding]:
+    """Not-checked, errors, then warnings, then info (``Severity.rank``); within a severity, the
+    order the rules gave (stable)."""
+    return sorted(findings, key=lambda f: -f.severity.rank)
 
+
+def _counts(findings: Sequence[Finding]) -> str:
+    counts = {s: sum(f.severity is s for f in findings) for s in Severity}
+    text = f"{counts[Severity.ERROR]} error(s), {counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} info"
+    return text + (f", {counts[Severity.NOT_CHECKED]} not checked" if counts[Severity.NOT_CHECKED] else "")
+
+
+def verdict_line(findings: Sequence[Finding], *, new: Sequence[Finding] | None = None, fixed: int = 0) -> str:
+    """The report's first line: the verdict (``fails`` when an error finding is open, at the
+    default ``--fail-on error``; for a change, when the change brings one: a transition finding or
+    a finding base did not have) and the counts."""
+    errors = [f for f in findings if f.severity.at_least(Severity.ERROR)]
+    if new is None:
+        verdict = f"fails, {len(errors)} error(s)" if errors else "passes, no errors"
+        return f"## edge-origin review: {verdict}. Findings: {_counts(findings)}"
+    new_errors = [f for f in new if f.severity.at_least(Severity.ERROR)]
+    if new_errors:
+        verdict = f"fails, {len(new_errors)} new error(s)"
+    elif errors:
+        verdict = f"passes on what this change brings, no new error ({len(errors)} already in base)"
+    else:
+        verdict = "passes, no errors"
+    return f"## edge-origin review: {verdict}. Findings: {_counts(findings)} ({len(new)} new, {fixed} fixed)"
+
+
+def _findings_section(findings: Sequence[Finding], budget: int = FINDINGS_BYTES, *, new: set[int] | None = None) -> list[str]:
+    """The one findings table, errors first; for a change, a column says which are new (``new``:
+    indexes into ``findings`` of the transition findings and head's findings base did not have)."""
     if not findings:
         return ["### Findings", "", "No findings."]
-    rows = budgeted_rows(markdown_rows(findings, template=False), budget)
-    return ["### Findings", "", "| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|", *rows]
+    order = sorted(range(len(findings)), key=lambda i: -findings[i].severity.rank)
+    rows = markdown_rows([findings[i] for i in order], template=False)
+    if new is None:
+        return ["### Findings", "", "| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|",
+                *budgeted_rows(rows, budget)]
+    marked = [f"| {'new' if i in new else 'in base'} {row}" for i, row in zip(order, rows, strict=True)]
+    return ["### Findings", "", "| Change | Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|---|",
+            *budgeted_rows(marked, budget)]
 
 
-def render_markdown(
-    model: TemplateModel,
-    findings: Sequence[Finding],
-    limit: int = MAX_SUMMARY_BYTES,
-    *,
-    acknowledged: Sequence[Finding] = (),
-    notices: Sequence[str] = (),
-) -> str:
-    """The pull-request comment: one Mermaid diagram per origin path, tables, findings with fixes.
-
-    Every template-controlled string is escaped where it is written (``edge_origin.core.escape``);
-    the whole stays under ``limit`` bytes (GitHub's step summary takes 1 MiB): the findings
-    section first gets its share, the paths and tables before it are cut to what is left."""
+def _paths_and_tables(model: TemplateModel) -> list[str]:
+    """Each origin path's diagram (once), the VPC-origin paths, then the tables."""
     origins = model.origin_names()
     names = list(origins)
-    out = ["## edge-origin review", "", *suppression_notice(notices)]
-    out.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
-    out.append("")
-    from edge_origin.review import report_vpc  # the VPC-origin topology (issue 31)
-
+    out: list[str] = []
     vpc_sections = report_vpc.markdown_sections(model)
     if not names and not vpc_sections:
         out += ["No gRPC or long-lived CloudFront origins found.", ""]
@@ -325,17 +304,52 @@ def render_markdown(
         out += ["### Listener idle timeouts", "", *_listener_table(model, names), ""]
         out += ["### NLB capacity reservations", "", *_capacity_table(model, names), ""]
         out += ["### Origin verification", "", *_verification_table(model, names), ""]
-    tail = "\n".join([*_findings_section(findings, min(FINDINGS_BYTES, limit // 2)), *acknowledged_section(acknowledged)]) + "\n"
-    head = fit_markdown("\n".join(out), limit - len(tail.encode("utf-8")) - 64, "paths and tables part of the report")
-    return head.rstrip("\n") + "\n\n" + tail
+    return out
+
+
+def render_markdown(
+    model: TemplateModel,
+    findings: Sequence[Finding],
+    limit: int = MAX_SUMMARY_BYTES,
+    *,
+    change: Any = None,
+    acknowledged: Sequence[Finding] = (),
+    notices: Sequence[str] = (),
+) -> str:
+    """The pull-request comment: the verdict line, the findings (errors first), then one Mermaid
+    diagram per origin path and the tables. ``change`` (a ``DiffResult``): the verdict and the
+    findings are the change's (transition findings and head's, new ones marked), and "What this
+    change does" comes between the findings and the paths.
+
+    Every template-controlled string is escaped where it is written (``edge_origin.core.escape``);
+    the whole stays under ``limit`` bytes (GitHub's step summary takes 1 MiB): the findings
+    section first gets its share, the paths and tables after it are cut to what is left."""
+    new: set[int] | None = None
+    new_findings: list[Finding] | None = None
+    if change is not None:  # transition findings, then head's (``findings``: head's, with any extra errors)
+        brought = {id(f) for i, f in enumerate(change.head_findings) if i in change.new}
+        in_head = {id(f) for f in change.head_findings}
+        findings = [*change.transition_findings, *findings]
+        new = {i for i, f in enumerate(findings) if i < len(change.transition_findings) or id(f) in brought or id(f) not in in_head}
+        new_findings = [findings[i] for i in sorted(new)]
+    head = [verdict_line(findings, new=new_findings, fixed=len(change.fixed) if change is not None else 0), "",
+            *suppression_notice(notices)]
+    head.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
+    section = _findings_section(findings, min(FINDINGS_BYTES, limit // 2), new=new)
+    findings_part = "\n".join([*head, "", *section, *acknowledged_section(acknowledged)]) + "\n"
+    rest: list[str] = []
+    if change is not None:
+        rest += [render_change_section(change, drawn=set(model.origin_names()))]
+    rest += _paths_and_tables(model)
+    room = limit - len(findings_part.encode("utf-8")) - 64
+    body = fit_markdown("\n".join(rest), room, "change, paths and tables part of the report")
+    return findings_part + "\n" + body.rstrip("\n") + "\n"
 
 
 def render_text(model: TemplateModel, findings: Sequence[Finding], acknowledged: Sequence[Finding] = ()) -> str:
     """A short plan: origin names, their records and zones, health checks, idle timeouts, findings count."""
     origins = model.origin_names()
     lines = [f"edge-origin plan: {len(model.stacks)} stack(s), {len(model.resources)} resource(s)"]
-    from edge_origin.review import report_vpc  # the VPC-origin topology (issue 31)
-
     vpc_lines = report_vpc.text_lines(model)
     if not origins and not vpc_lines:
         lines.append("no gRPC or long-lived CloudFront origins found")
@@ -346,8 +360,9 @@ def render_text(model: TemplateModel, findings: Sequence[Finding], acknowledged:
         for user, origin_id, status in _verifications(model, name):
             lines.append(f"  verification {shorten(user)} {shorten(origin_id)}: {shorten(status.describe().replace('`', ''))}")
         for record in model.record_sets(name):
-            values = ", ".join(f"{shorten(display_value(v))} [{shorten(_value_zone(model, v))}]" for v in record.values) or (
-                f"alias {shorten(display_value(record.alias_target.dns_name))}" if record.alias_target else "-"
+            values = ", ".join(f"{shorten(display_value(v))} [{shorten(_record_zone(model, record, v))}]" for v in record.values) or (
+                f"alias {shorten(display_value(record.alias_target.dns_name))} "
+                f"[{shorten(_record_zone(model, record, record.alias_target.dns_name))}]" if record.alias_target else "-"
             )
             ttl = f"ttl {record.ttl}" if record.ttl is not None else "alias"
             zone = shorten(record.hosted_zone_name or display_value(record.hosted_zone))
@@ -398,12 +413,15 @@ def report_paths(paths: Sequence[str | Path], fmt: str = "markdown", *, selectio
 
 
 # --- "What this change does" (edge-origin report --base ... --head ...) ----------------------------
-def render_change_section(result: object) -> str:
-    """The PR comment's "What this change does": per changed origin name, its changes and a
-    before/after Mermaid view of the path; then the transition findings and head's new findings.
+def render_change_section(result: object, drawn: set[str] | None = None) -> str:
+    """The PR comment's "What this change does": per changed origin name, its changes and the
+    base's view of the path (the head's is drawn once, in the paths section, for names in
+    ``drawn``; here for the others); then what the change fixes and the quotas it crosses. The
+    transition findings and head's new ones are in the report's one findings table.
     ``result`` is an ``edge_origin.review.diff.DiffResult``."""
     from edge_origin.review.diff import changes_table, fixed_section, quota_section
 
+    drawn = drawn or set()
     tr = result.transition  # type: ignore[attr-defined]
     keys = tr.changed_keys
     out = ["### What this change does", ""]
@@ -418,32 +436,21 @@ def render_change_section(result: object) -> str:
         by_name.setdefault(change.name, []).append(change)
     if not by_name:
         out += ["No change on any origin path.", ""]
+    transition = result.transition_findings  # type: ignore[attr-defined]
+    out += [f"Transition findings (EO-CHG rules, in the findings table): {len(transition)}." if transition else
+            "Transition findings: none (no EO-CHG rule found a problem with deploying this change).", ""]
     for name, changes in by_name.items():
         kind = tr.origin_names.get(name, "origin")
         out += [f"#### {_md(name)} ({_md(kind)})", "", *changes_table(changes), ""]
         for label, model in (("Before (base)", result.base), ("After (head)", result.head)):  # type: ignore[attr-defined]
             present = model.record_sets(name) or tr.distributions_using(model, name)
+            if label.startswith("After") and present and name in drawn:
+                out += [f"{label}: the path as drawn under {md_code(name)} below.", ""]
+                continue
             out += [f"{label}:", "", _mermaid(model, name, kind) if present else "_not on this side_", ""]
-    from edge_origin.review.checker import budgeted_rows, markdown_rows
-
     paths = fit_markdown("\n".join(out), CHANGE_SECTION_BYTES, "change section")
     out = [paths.rstrip("\n"), ""]
-    transition = result.transition_findings  # type: ignore[attr-defined]
-    out += ["#### Transition findings", ""]
-    if not transition:
-        out.append("None: no EO-CHG rule found a problem with deploying this change.")
-    else:
-        out += ["| Severity | Rule | Resource | Message | Fix |", "|---|---|---|---|---|"]
-        out += budgeted_rows(markdown_rows(transition, template=False), CHANGE_SECTION_BYTES)
-    new = [f for i, f in enumerate(result.head_findings) if i in result.new]  # type: ignore[attr-defined]
-    out += ["", f"#### New findings in head ({len(new)} of {len(result.head_findings)})", ""]  # type: ignore[attr-defined]
-    if not new:
-        out.append("None: head's findings (if any) were already in base.")
-    else:
-        out += ["| Severity | Rule | Resource | Message |", "|---|---|---|---|"]
-        rows = [f"| {f.severity.value} | {md_text(f.rule)} | {md_code(f'{f.stack}/{f.resource}')} | {_md(f.message)} |" for f in new]
-        out += budgeted_rows(rows, CHANGE_SECTION_BYTES)
-    out += ["", *fixed_section(result, "####")]  # type: ignore[arg-type]
+    out += fixed_section(result, "####")  # type: ignore[arg-type]
     quotas = quota_section(result, "####")  # type: ignore[arg-type]
     if quotas:
         out += ["", *quotas]
@@ -458,10 +465,10 @@ def report_change_paths(
     selection: Any = None,
     extra_notices: Sequence[str] = (),
 ) -> str:
-    """The review report of head, with the "What this change does" section against base.
+    """The review report of head against base: the change's verdict and findings first, then
+    "What this change does", then head's paths and tables.
 
-    Markdown: the section comes right after the report's title and summary; text: the plan of
-    head followed by the diff's text. Raises ``ModelError`` (one line) on bad input."""
+    Text: the plan of head followed by the diff's text. Raises ``ModelError`` (one line) on bad input."""
     from edge_origin.review.diff import diff_paths, format_diff
 
     if fmt not in REPORT_FORMATS:
@@ -475,13 +482,7 @@ def report_change_paths(
     if fmt == "text":
         notes = [plain(f"NOTE: this change {n}", TEXT_LINE) + "\n" for n in notices]
         return "".join(notes) + render_text(result.head, head_findings, acknowledged) + format_diff(result, "text")
-    section = render_change_section(result)
-    report = render_markdown(result.head, head_findings, MAX_SUMMARY_BYTES - len(section.encode("utf-8")) - 64,
-                             acknowledged=acknowledged, notices=notices)
-    cut = report.find("\n### ")
-    if cut < 0:
-        return report + "\n" + section
-    return report[: cut + 1] + section + report[cut:]
+    return render_markdown(result.head, head_findings, change=result, acknowledged=acknowledged, notices=notices)
 
 
 # --- acknowledged findings, and a change that sets more aside (issue 50; owner: helper outputs) ---------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.profile import hops
-from edge_origin.review.report import _Graph, _idle, _lb_kind, _lb_zones, _md
+from edge_origin.review.report_parts import _Graph, _idle, _lb_kind, _lb_zones, _md
 from edge_origin.rules.vpc_paths import VpcOriginPath, vpc_origin_paths
 
 
