@@ -25,6 +25,7 @@ LOCUST_CSV_FILES = ("_stats.csv", "_stats_history.csv", "_failures.csv", "_excep
 """What Locust 2.47's ``--csv PREFIX`` writes (locust/stats.py); the same tuple as
 ``edge_origin.rehearsal.locust_engine.LOCUST_CSV_FILES`` (a test says so: this module must not import it)."""
 MAX_RUN_SECONDS = 86_400.0
+EXIT_INCONCLUSIVE = 3  # a loopback run too small to tell one address per resolver from one per client
 
 
 def _kill_arg(text: str) -> tuple[str, float]:
@@ -110,8 +111,11 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         "rehearse",
         help="replay a synchronized connection burst against the DNS plan",
         description="Replay a synchronized connection burst against the Route 53 plan of a name: real DNS and "
-        "gRPC on loopback, or (--model) a Monte Carlo model at internet scale. Exit 0 when the connections "
-        "spread, 1 when they pile up (max/mean > 1.35) or the run fails, 2 on bad input.",
+        "gRPC on loopback, or (--model) a Monte Carlo model at internet scale. A loopback run is judged against "
+        "the max/mean that one address per resolver (pile-up) and one per client (spread) give for these "
+        "addresses, edges, clients and lb policy, with the probability of a wrong call (docs/rehearsal.md). "
+        "Exit 0 spread, 1 pile-up (or the run failed), 2 bad input, 3 inconclusive (the run is too small to "
+        "tell the two apart: it says which --edges would).",
     )
     p.add_argument("paths", nargs="+", help="template files (JSON/YAML) or a cdk.out directory")
     p.add_argument("--name", required=True, help="the origin DNS name whose record sets to rehearse")
@@ -124,7 +128,20 @@ def _add_rehearse_parser(sub: argparse._SubParsersAction) -> None:
         help="client load balancing; shuffle = pick_first over a shuffled address list (default)",
     )
     p.add_argument("--edge-rotation", action="store_true", help="edges rotate the cached answer per query")
-    p.add_argument("--seed", type=int_range(0, 2**63 - 1), default=None, help="seed for the DNS answers and the model")
+    p.add_argument(
+        "--resolver",
+        choices=("builtin", "unbound"),
+        default="builtin",
+        help="who caches the answers: each edge its own (builtin, default), or one real unbound the edges forward "
+        "to, started and stopped by this run (Debian: apt-get install -y unbound); the report shows its cache hits",
+    )
+    p.add_argument(
+        "--seed",
+        type=int_range(0, 2**63 - 1),
+        default=None,
+        help="seed for the DNS answers, the clients' release order and the model (default: drawn and printed; "
+        "the same seed replays the run's DNS answers per edge)",
+    )
     p.add_argument("--max-seconds", type=finite_float(0, MAX_RUN_SECONDS, lo_open=True), default=60.0, help="bound on the whole run (default 60)")
     p.add_argument("--duration", type=finite_float(0, MAX_RUN_SECONDS, lo_open=True), default=3.0, help="seconds each client keeps doing RPCs (default 3)")
     p.add_argument("--rpc-interval", type=finite_float(0, 3600, lo_open=True), default=1.0, help="seconds between a client's RPCs (default 1)")
@@ -226,11 +243,17 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
     from edge_origin.rehearsal import chart, from_model, runner
     from edge_origin.rehearsal.plan import PlanError
 
+    if args.model and args.resolver != "builtin":
+        raise UsageError("--resolver is for the loopback run; the model's shared resolvers are --resolvers N")
     if args.chart is not None:
         check_chart_path(args.chart)
     locust_csv, locust_html = _locust_outputs(args)
     try:
         plan = from_model.load_plan(args.paths, args.name)
+        if args.seed is None:
+            import secrets
+
+            args.seed = secrets.randbits(runner.SEED_BITS)  # drawn here, recorded in the result: replayable
         if args.model:
             from edge_origin.cli.forecast_args import run_model_from_args
 
@@ -257,6 +280,7 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
                     locust_html=locust_html,
                     port=args.port,
                     dns_port=args.dns_port,
+                    resolver=args.resolver,
                 ),
             )
     except (PlanError, runner.RehearsalError, montecarlo.ModelInputError) as exc:
@@ -272,7 +296,14 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
             print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
             return EXIT_FINDINGS
     print(json.dumps(result.to_dict(), sort_keys=True) if args.json else result.text())
-    return EXIT_OK if result.verdict == "spread" else EXIT_FINDINGS
+    return verdict_exit(result.verdict)
+
+
+def verdict_exit(verdict: str) -> int:
+    """spread 0, inconclusive 3, anything else (pile-up, the model's overload) 1."""
+    if verdict == "spread":
+        return EXIT_OK
+    return EXIT_INCONCLUSIVE if verdict == "inconclusive" else EXIT_FINDINGS
 
 
 def _locust_outputs(args: argparse.Namespace) -> tuple[str | None, str | None]:
@@ -295,7 +326,8 @@ def _locust_outputs(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 _MANIFEST_ONLY = (("--image", "image", None), ("--k8s-name", "k8s_name", "edge-origin-rehearsal"),
                   ("--namespace", "namespace", None), ("--burst-seconds", "burst_seconds", None))
-_NOT_WITH_MANIFEST = (("--model", "model", False), ("--kill", "kill", None), ("--late-clients", "late_clients", 0),
+_NOT_WITH_MANIFEST = (("--model", "model", False), ("--resolver", "resolver", "builtin"),
+                      ("--kill", "kill", None), ("--late-clients", "late_clients", 0),
                       ("--chart", "chart", None), ("--csv", "csv", None), ("--html", "html", None),
                       ("--edge-rotation", "edge_rotation", False), ("--client-processes", "client_processes", 1))
 

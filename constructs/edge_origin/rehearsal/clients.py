@@ -45,6 +45,7 @@ class ClientConfig:
     late_at: float = 0.0
     first_index: int = 0  # this process runs clients first_index, first_index + index_step, ...
     index_step: int = 1
+    seed: int | None = None  # the release order: the clients wait at the barrier in this seed's order
 
 
 @dataclass
@@ -52,6 +53,7 @@ class ClientRecord:
     """One client: when its first RPC succeeded (s after release), the origins it used, its errors."""
 
     edge: str
+    index: int = -1  # the client's number in the burst (client i uses edge i % E)
     start: float = 0.0  # s after the release when this client makes its first RPC (late wave)
     first_ok: float | None = None
     ok: int = 0
@@ -98,6 +100,18 @@ def channel_options(policy: str, min_resolution_ms: int, attempt_delay_ms: int =
     ]
 
 
+def release_order(records: list[ClientRecord], seed: int | None) -> list[ClientRecord]:
+    """The order the clients wait at the barrier, and so the order they go when it opens (asyncio
+    wakes an Event's waiters first come, first served): a permutation drawn from ``seed``."""
+    if seed is None:
+        return records
+    import random
+
+    order = list(records)
+    random.Random(f"release/{seed}").shuffle(order)
+    return order
+
+
 def _emit(obj: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(obj) + "\n")
     sys.stdout.flush()
@@ -109,11 +123,12 @@ async def _run(cfg: ClientConfig) -> list[ClientRecord]:
 
     options = channel_options(cfg.policy, cfg.min_resolution_ms)
     step = max(1, cfg.index_step)
-    records = [ClientRecord(edge=cfg.edges[i % len(cfg.edges)]) for i in range(cfg.first_index, cfg.clients, step)]
+    records = [ClientRecord(edge=cfg.edges[i % len(cfg.edges)], index=i) for i in range(cfg.first_index, cfg.clients, step)]
     records += [
-        ClientRecord(edge=cfg.edges[i % len(cfg.edges)], start=cfg.late_at)
+        ClientRecord(edge=cfg.edges[i % len(cfg.edges)], index=cfg.clients + i, start=cfg.late_at)
         for i in range(cfg.first_index, cfg.late_clients, step)
     ]
+    records = release_order(records, cfg.seed)
     channels = [
         grpc.aio.insecure_channel(f"dns://{r.edge}:{cfg.dns_port}/{cfg.name}:{cfg.port}", options=options)
         for r in records

@@ -208,7 +208,8 @@ class AuthoritativeServer:
     """Answers A queries for the plan's name by :func:`select_answer`; NOERROR + SOA otherwise.
 
     ``addresses`` maps origin keys to the loopback addresses standing in for them;
-    ``healthy`` tells whether a health check currently passes.
+    ``healthy`` tells whether a health check currently passes; ``ttl`` the TTL sent (default the
+    plan's; a real resolver in front gets it compressed by the time scale).
     """
 
     def __init__(
@@ -217,6 +218,8 @@ class AuthoritativeServer:
         addresses: Mapping[str, str],
         healthy: Callable[[str], bool],
         rng: random.Random | None = None,
+        seed: int | None = None,
+        ttl: int | None = None,
     ) -> None:
         self.plan = plan
         self.name = dns.name.from_text(plan.name)
@@ -224,17 +227,31 @@ class AuthoritativeServer:
         self.addresses = dict(addresses)
         self._healthy = healthy
         self._rng = rng or random.Random()
+        self._seed = seed
+        self._rngs: dict[str, random.Random] = {}
         self._records = plan.answer_records()
         self._lock = threading.Lock()
+        self.ttl = plan.ttl if ttl is None else ttl
         self.queries: Counter[str] = Counter()
+        self.queries_from: Counter[str] = Counter()  # source address -> A queries
         self.answers: list[tuple[float, tuple[str, ...]]] = []  # (monotonic time, origin keys)
+        self.answers_to: dict[str, list[tuple[str, ...]]] = {}  # source address -> its answers, in order
 
-    def answer_keys(self) -> list[str]:
-        """One Route 53 answer, as origin keys in answer order."""
+    def answer_keys(self, source: str | None = None) -> list[str]:
+        """One Route 53 answer, as origin keys in answer order. With a ``seed``, each source address
+        draws from its own generator (``seed/source``): its n-th answer is the same in every run with
+        that seed, whatever order the sources' queries arrive in."""
         with self._lock:
-            return select_answer(self._records, self._healthy, self._rng)
+            rng = self._rng
+            if source is not None and self._seed is not None:
+                rng = self._rngs.setdefault(source, random.Random(f"{self._seed}/{source}"))
+            return select_answer(self._records, self._healthy, rng)
 
-    def respond(self, query: dns.message.Message) -> dns.message.Message:
+    def respond_from(self, query: dns.message.Message, source: str) -> dns.message.Message:
+        """:meth:`respond` for a query from ``source`` (serve with :func:`sourced_message_responder`)."""
+        return self.respond(query, source)
+
+    def respond(self, query: dns.message.Message, source: str | None = None) -> dns.message.Message:
         response = dns.message.make_response(query)
         response.flags |= dns.flags.AA
         if not query.question:
@@ -250,10 +267,13 @@ class AuthoritativeServer:
         if question.rdtype != dns.rdatatype.A:
             response.authority.append(soa_rrset(self.zone))  # NOERROR, no data
             return response
-        keys = self.answer_keys()
+        keys = self.answer_keys(source)
         self.answers.append((time.monotonic(), tuple(keys)))
+        if source is not None:
+            self.queries_from[source] += 1
+            self.answers_to.setdefault(source, []).append(tuple(keys))
         ips = [self.addresses[k] for k in keys]
-        response.answer.append(dns.rrset.from_text_list(self.name, self.plan.ttl, "IN", "A", ips))
+        response.answer.append(dns.rrset.from_text_list(self.name, self.ttl, "IN", "A", ips))
         return response
 
 

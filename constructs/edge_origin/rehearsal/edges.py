@@ -53,8 +53,10 @@ class EdgeResolver:
         time_scale: float = 1.0,
         rotate: bool = False,
         upstream_timeout: float = 2.0,
+        caching: bool = True,
     ) -> None:
         self.ip = ip
+        self.caching = caching  # False: a forwarder (a real recursive resolver upstream holds the cache)
         self.upstream = upstream
         self.time_scale = time_scale
         self.rotate = rotate
@@ -66,9 +68,10 @@ class EdgeResolver:
     def _fetch(self, name: dns.name.Name, rdtype: int) -> _Entry:
         upstream_query = dns.message.make_query(name, rdtype)
         host, port = self.upstream
-        response = dns.query.udp(upstream_query, host, port=port, timeout=self.upstream_timeout)
+        # asked from the edge's own address: the upstream tells the edges apart (and seeds per edge)
+        response = dns.query.udp(upstream_query, host, port=port, timeout=self.upstream_timeout, source=self.ip)
         if response.flags & dns.flags.TC:
-            response = dns.query.tcp(upstream_query, host, port=port, timeout=self.upstream_timeout)
+            response = dns.query.tcp(upstream_query, host, port=port, timeout=self.upstream_timeout, source=self.ip)
         ttls = [rr.ttl for rr in response.answer] or [rr.ttl for rr in response.authority] or [60]
         ttl = min(ttls)
         if rdtype == dns.rdatatype.A:
@@ -108,7 +111,7 @@ class EdgeResolver:
         now = time.monotonic()
         with self._lock:
             entry = self._cache.get(key)
-            if entry is None or entry.expires <= now:
+            if entry is None or entry.expires <= now or not self.caching:
                 try:
                     query = dns.message.from_wire(data)
                     question = query.question[0]

@@ -23,8 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.rehearsal.clients import ClientConfig
+from edge_origin.rehearsal.engine import ClientEngine, ClientOutcome, RehearsalFailed
+from edge_origin.rehearsal.engine import stop_process as _stop_process
 from edge_origin.rehearsal.locust_config import LOCUSTFILE, validate_config
-from edge_origin.rehearsal.runner import ClientEngine, ClientOutcome, RehearsalFailed, _stop_process
 
 MASTER_HOST = "127.0.0.1"
 SPAWN_RATE = 1000  # users a second: every edge's user exists within the first second

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from edge_origin.rehearsal.dns_server import AuthoritativeServer
     from edge_origin.rehearsal.edges import EdgeResolver
+    from edge_origin.rehearsal.engine import RehearsalConfig
     from edge_origin.rehearsal.health import HealthTracker
     from edge_origin.rehearsal.origins import ConnectionSampler, OriginServer
     from edge_origin.rehearsal.plan import DnsPlan
-    from edge_origin.rehearsal.runner import RehearsalConfig
 
-SPREAD_LIMIT = 1.35  # max/mean connections per origin at or under this: the plan spreads
+SPREAD_LIMIT = 1.35  # the model's fixed line: max/mean connections per origin at or under this spreads
 
 
 def max_over_mean(counts: Mapping[str, int | float], keys: Sequence[str]) -> float:
@@ -28,7 +28,8 @@ def max_over_mean(counts: Mapping[str, int | float], keys: Sequence[str]) -> flo
 
 
 def verdict(ratio: float) -> str:
-    """``spread`` when max/mean <= :data:`SPREAD_LIMIT`, ``pile-up`` otherwise."""
+    """The model's verdict on its expected figures: ``spread`` when max/mean <= :data:`SPREAD_LIMIT`,
+    ``pile-up`` otherwise. A loopback run is one sample: :mod:`edge_origin.rehearsal.odds` judges it."""
     return "spread" if ratio <= SPREAD_LIMIT else "pile-up"
 
 
@@ -68,9 +69,17 @@ class RehearsalResult:
         ]
         for key, nlb in self.origins.items():
             lines.append(f"{key:<{wk}} {nlb:<{wn}} {self.connections.get(key, 0):>12} {self.rpcs.get(key, 0):>10}")
+        judged = self.details.get("judgement")
+        per = next((f["measured"] for f in (judged or {}).get("figures", []) if f["figure"] == "per_resolver"), None)
         lines.append(
-            f"max/mean connections {self.max_over_mean:.2f}, rpcs {self.rpcs_max_over_mean:.2f}: {self.verdict}"
+            f"max/mean connections {self.max_over_mean:.2f}, rpcs {self.rpcs_max_over_mean:.2f}"
+            + ("" if per is None else f", among the clients of one resolver {per:.2f}")
+            + ("" if judged else f": {self.verdict}")
         )
+        if judged:
+            lines.append(judged["text"])
+        if self.details.get("seed") is not None:
+            lines.append(f"seed {self.details['seed']} (--seed {self.details['seed']} replays the DNS answers, edge choices and release order)")
         lines.append(
             f"burst {self.burst_seconds:.2f} s, {self.connections_per_second:.0f} connections/s"
         )
@@ -104,6 +113,10 @@ class RehearsalResult:
                 lines.append(f"locust csv: {', '.join(outputs['csv'])}")
             if outputs.get("html"):
                 lines.append(f"locust html: {outputs['html']}")
+        if self.details.get("unbound"):
+            from edge_origin.rehearsal.unbound import report_text
+
+            lines.append(report_text(self.details["unbound"]))
         for note in self.details.get("notes", []):
             lines.append(f"note: {note}")
         return "\n".join(lines)
@@ -190,6 +203,12 @@ def summarize(
     burst = max(firsts) if firsts else 0.0
     connected = len(firsts)
     ratio = max_over_mean(connections, keys)
+    from edge_origin.rehearsal.odds import judge_run
+
+    shared = getattr(cfg, "resolver", "builtin") != "builtin"
+    # unbound rotates the cached RRset per response (rrset-roundrobin, its default)
+    judged = judge_run(plan, clients, ratio, policy=cfg.policy, rotation=cfg.edge_rotation or shared, edges=cfg.edges,
+                       shared=shared)
     notes: list[str] = []
     if errors.get("RESOURCE_EXHAUSTED") or errors.get("CANCELLED"):
         notes.append(
@@ -216,6 +235,10 @@ def summarize(
         "edge_queries": {e.ip: e.stats.queries for e in edges},
         "time_scale": cfg.time_scale,
         "seed": cfg.seed,
+        "judgement": {**judged.to_dict(), "text": judged.text()},
+        # gRPC's own shuffle (pick_first shuffleAddressList) draws from gRPC's generator, not the seed:
+        # what it drew shows as the first origin each client reached (index, edge, first origin; release order)
+        "client_draws": [[c.get("index"), c.get("edge"), c["origins"][0][1] if c.get("origins") else None] for c in clients],
         "wall_seconds": round(wall_seconds, 3),
         "resources": dict(resources),
         "notes": notes,
@@ -263,7 +286,7 @@ def summarize(
         clients=len(clients),
         edges=len(edges),
         edge_rotation=cfg.edge_rotation,
-        verdict=verdict(ratio),
+        verdict=judged.verdict,
         details=details,
     )
 

@@ -14,6 +14,7 @@ import math
 import os
 import random
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -22,7 +23,6 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,17 @@ from edge_origin.rehearsal.dns_server import (
     DnsLoop,
     PortInUseError,
     bind_dns_sockets,
-    message_responder,
+    sourced_message_responder,
 )
 from edge_origin.rehearsal.edges import EdgeResolver
+from edge_origin.rehearsal.engine import (
+    ClientEngine,
+    ClientOutcome,
+    RehearsalConfig,
+    RehearsalError,
+    RehearsalFailed,
+)
+from edge_origin.rehearsal.engine import stop_process as _stop_process
 from edge_origin.rehearsal.health import HealthChecker, HealthTracker
 from edge_origin.rehearsal.metrics import RehearsalResult, summarize
 from edge_origin.rehearsal.origins import ConnectionSampler, OriginLoop, OriginServer
@@ -50,14 +58,6 @@ TICK_SECONDS = 0.05
 MAX_CLIENT_PROCESSES = 64
 MAX_KILL_SECONDS = 86400.0
 MONITOR_EVERY_TICKS = 10  # sample connections and descriptors every 0.5 s
-
-
-class RehearsalError(ValueError):
-    """The rehearsal cannot run: bad input, not enough descriptors, a port in use."""
-
-
-class RehearsalFailed(RuntimeError):
-    """The rehearsal started but did not finish (``--max-seconds`` reached, the clients died)."""
 
 
 def parse_kill(text: str) -> tuple[str, float]:
@@ -86,43 +86,9 @@ def resolve_origin(plan: DnsPlan, text: str) -> str:
         raise RehearsalError(f"--kill: {exc.args[0]}") from None
 
 
-@dataclass
-class RehearsalConfig:
-    """How to rehearse. ``time_scale`` compresses TTLs and health-check intervals (0.1: 60 s -> 6 s).
-
-    ``late_clients`` join after the main burst, at ``late_at`` seconds after the release (default
-    with ``kill``: once the health-check window and the edge caches' TTL have passed), to show
-    where new connections go. ``client_processes`` splits the clients over that many processes
-    (client i in process i % P), each building its channel objects before a common release.
-    """
-
-    clients: int = 200
-    edges: int = 1
-    policy: str = "shuffle"
-    edge_rotation: bool = False
-    seed: int | None = None
-    max_seconds: float = 60.0
-    duration: float = 3.0
-    rpc_interval: float = 1.0
-    rpc_timeout: float = 10.0
-    time_scale: float = 0.1
-    kill: tuple[str, float] | None = None
-    port: int = 0
-    dns_port: int = 0
-    origin_workers: int = 4
-    min_resolution_ms: int = 500
-    late_clients: int = 0
-    late_at: float | None = None
-    client_processes: int = 1
-    engine: str = "builtin"
-    workers: int = 2
-    lose_worker_at: float | None = None  # tests: SIGKILL one Locust worker this long after the release
-    locust_csv: str | None = None  # --engine locust: Locust's own --csv PREFIX (the master writes it)
-    locust_html: str | None = None  # --engine locust: Locust's own --html FILE
-    locust_command_form: str = "local"  # tests: "operator" runs the commands `rehearse --manifest` renders
-
-
 ENGINES = ("builtin", "locust")
+RESOLVERS = ("builtin", "unbound")
+SEED_BITS = 32  # a drawn seed: short enough to type back
 MAX_WORKERS = 32
 
 
@@ -184,6 +150,14 @@ def validate(plan: DnsPlan, cfg: RehearsalConfig) -> None:
             raise RehearsalError(f"{flag} writes Locust's own output: it needs --engine locust")
     if not 1 <= cfg.workers <= MAX_WORKERS:
         raise RehearsalError(f"--workers must be 1..{MAX_WORKERS} (got {cfg.workers})")
+    if cfg.resolver not in RESOLVERS:
+        raise RehearsalError(f"--resolver must be one of {', '.join(RESOLVERS)} (got {cfg.resolver!r})")
+    if cfg.resolver == "unbound":
+        from edge_origin.rehearsal.unbound import require_unbound
+
+        require_unbound()
+    if cfg.seed is not None and not 0 <= cfg.seed < 2**63:
+        raise RehearsalError(f"--seed must be 0..{2**63 - 1} (got {cfg.seed})")
     if not 1 <= cfg.edges <= MAX_EDGES:
         raise RehearsalError(f"--edges must be 1..{MAX_EDGES} (got {cfg.edges})")
     if cfg.policy not in LB_POLICIES:
@@ -225,20 +199,6 @@ def _count_fds(pid: int | None = None) -> int:
         return len(os.listdir(f"/proc/{pid or 'self'}/fd"))
     except OSError:
         return 0
-
-
-def _stop_process(proc: subprocess.Popen[bytes] | None) -> None:
-    """Stop the client process by its PID: SIGTERM, then SIGKILL."""
-    if proc is None or proc.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=5)
 
 
 def _shift_times(clients: list[dict[str, Any]], offset: float) -> list[dict[str, Any]]:
@@ -289,48 +249,6 @@ class _ChildReader(threading.Thread):
                 self.released.set()
             elif msg.get("event") == "result":
                 self.result = msg
-
-
-@dataclass
-class ClientOutcome:
-    """What a client engine hands back: the client records on one release clock, and its figures."""
-
-    clients: list[dict[str, Any]]
-    released_at: float  # time.monotonic() of the release, on this process's clock
-    resources: dict[str, Any]
-    details: dict[str, Any] = dataclasses.field(default_factory=dict)
-    notes: list[str] = dataclasses.field(default_factory=list)
-
-
-class ClientEngine:
-    """Runs the burst's clients: ``start`` -> ``wait_ready`` -> ``release`` -> ``finished`` -> ``results``.
-
-    ``stop`` ends everything it started (by PID) and may be called at any point, more than once.
-    """
-
-    def start(self, client_cfg: ClientConfig, env: dict[str, str]) -> None:
-        raise NotImplementedError
-
-    def wait_ready(self, deadline: float) -> None:
-        raise NotImplementedError
-
-    def release(self) -> None:
-        raise NotImplementedError
-
-    def released_at(self) -> float | None:
-        raise NotImplementedError
-
-    def finished(self) -> bool:
-        raise NotImplementedError
-
-    def pids(self) -> list[int]:
-        raise NotImplementedError
-
-    def results(self) -> ClientOutcome:
-        raise NotImplementedError
-
-    def stop(self) -> None:
-        raise NotImplementedError
 
 
 class ProcessClients(ClientEngine):
@@ -443,6 +361,8 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
     """
     cfg = dataclasses.replace(cfg)  # validate() resolves the --kill origin in place
     validate(plan, cfg)
+    if cfg.seed is None:
+        cfg.seed = secrets.randbits(SEED_BITS)  # drawn, then recorded: every run can be replayed
     start = time.monotonic()
     hard_deadline = start + cfg.max_seconds
     addresses = origin_addresses(plan)
@@ -456,7 +376,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
             port = cfg.port or _free_port(next(iter(addresses.values())))
             origins = _start_origins(stack, addresses, port, cfg)
             state = HealthTracker(list(plan.health_checks()))
-            auth, edges, loops, dns_port = _start_dns(stack, plan, addresses, state, cfg, rng)
+            auth, edges, loops, dns_port, unbound = _start_dns(stack, plan, addresses, state, cfg, rng)
             _start_health_checker(stack, plan, addresses, port, state, cfg)
             sampler = ConnectionSampler(origins)
             engine = _start_clients(stack, plan, cfg, port, dns_port, edges, hard_deadline, stderr_file)
@@ -485,7 +405,7 @@ def rehearse(plan: DnsPlan, cfg: RehearsalConfig) -> RehearsalResult:
                     "dns_errors": dict(sum((lp.errors for lp in loops), Counter())),
                 },
                 wall_seconds=time.monotonic() - start,
-                extra=outcome.details,
+                extra={**outcome.details, **_resolver_details(unbound, auth, edges, addresses, plan, cfg)},
             )
             result.details["notes"].extend(outcome.notes)
             return result
@@ -514,28 +434,59 @@ def _start_origins(stack: contextlib.ExitStack, addresses: dict[str, str], port:
 
 
 def _start_dns(stack: contextlib.ExitStack, plan: DnsPlan, addresses: dict[str, str], state: HealthTracker,
-               cfg: RehearsalConfig, rng: random.Random) -> tuple[AuthoritativeServer, list[EdgeResolver], list[DnsLoop], int]:
-    """The authoritative server of the plan and the edge resolvers in front of it, each on its loop."""
+               cfg: RehearsalConfig, rng: random.Random) -> tuple[AuthoritativeServer, list[EdgeResolver], list[DnsLoop], int, Any]:
+    """The authoritative server of the plan, the edge resolvers in front of it (each on its loop), and with
+    ``resolver="unbound"`` a real unbound between them (started and stopped by PID; the edges forward to it)."""
     loops: list[DnsLoop] = []
     stack.callback(_stop_each, loops, lambda loop: loop.stop())
-    auth = AuthoritativeServer(plan, addresses, state, rng=random.Random(rng.random()))
+    unbound_mode = cfg.resolver == "unbound"
+    # a real resolver caches for the TTL it is sent: the plan's, compressed like every plan time
+    ttl = max(1, round(plan.ttl * cfg.time_scale)) if unbound_mode else None
+    auth = AuthoritativeServer(plan, addresses, state, rng=random.Random(rng.random()), seed=cfg.seed, ttl=ttl)
     auth_loop = DnsLoop("dns-authoritative")
     loops.append(auth_loop)
     udp, tcp = bind_dns_sockets(DNS_IP, cfg.dns_port)
     dns_port = udp.getsockname()[1]
-    auth_loop.add(udp, tcp, message_responder(auth.respond))
+    auth_loop.add(udp, tcp, sourced_message_responder(auth.respond_from), sourced=True)
+    auth_loop.start()
+    upstream: tuple[str, int] = (DNS_IP, dns_port)
+    unbound = None
+    if unbound_mode:
+        from edge_origin.rehearsal.unbound import Unbound
+
+        unbound = Unbound(auth.zone.to_text(omit_final_dot=True), upstream)
+        stack.callback(unbound.stop)  # registered first: stopped by PID whatever happens next
+        unbound.start()
+        upstream = unbound.address
     edge_loop = DnsLoop("dns-edges")
     loops.append(edge_loop)
     edges = [
-        EdgeResolver(f"{EDGE_NET}{i}", (DNS_IP, dns_port), time_scale=cfg.time_scale, rotate=cfg.edge_rotation)
+        EdgeResolver(f"{EDGE_NET}{i}", upstream, time_scale=1.0 if unbound_mode else cfg.time_scale,
+                     rotate=cfg.edge_rotation, caching=not unbound_mode)
         for i in range(1, cfg.edges + 1)
     ]
     for edge in edges:
         eu, et = bind_dns_sockets(edge.ip, dns_port)
         edge_loop.add(eu, et, edge.respond_wire)
-    auth_loop.start()
     edge_loop.start()
-    return auth, edges, loops, dns_port
+    return auth, edges, loops, dns_port, unbound
+
+
+def _resolver_details(unbound: Any, auth: AuthoritativeServer, edges: list[EdgeResolver], addresses: dict[str, str],
+                      plan: DnsPlan, cfg: RehearsalConfig) -> dict[str, Any]:
+    """The replay record (the answers each querying address drew, in order) and, with unbound, its report."""
+    out: dict[str, Any] = {
+        "resolver": cfg.resolver,
+        "dns_answers": {src: [list(a) for a in answers] for src, answers in sorted(auth.answers_to.items())},
+    }
+    if unbound is not None:
+        from edge_origin.rehearsal.unbound import UNBOUND_IP, resolver_report
+
+        keys_of = {ip: key for key, ip in addresses.items()}
+        fetches = [f for e in edges for f in e.stats.fetches]
+        out["unbound"] = resolver_report(unbound.stats(), fetches, keys_of, auth.queries_from.get(UNBOUND_IP, 0),
+                                         auth.ttl)
+    return out
 
 
 def _start_health_checker(stack: contextlib.ExitStack, plan: DnsPlan, addresses: dict[str, str], port: int,
@@ -566,6 +517,7 @@ def _start_clients(stack: contextlib.ExitStack, plan: DnsPlan, cfg: RehearsalCon
         min_resolution_ms=cfg.min_resolution_ms,
         late_clients=cfg.late_clients,
         late_at=_late_at(plan, cfg),
+        seed=cfg.seed,
     )
     env = dict(os.environ)
     env["GRPC_DNS_RESOLVER"] = "ares"
