@@ -47,3 +47,15 @@ def test_model_and_loopback_agree_within_the_bands(routing: str, edges: int) -> 
     """One loopback run (60 clients, bounded by max_seconds 60) inside the model's band over seeds."""
     row = model_agreement.compare(routing, edges, 60, seed=1)
     assert row.agrees() is True, model_agreement.table_text([row])
+
+
+def test_samples_are_judged_as_the_rehearsal_judges_a_run() -> None:
+    """With calls, the spread agrees unless the two sides make opposite calls (inconclusive contradicts nothing)."""
+    row = Agreement("weighted", 4, 200, (1.5, 3.0), 1.5, (0.0, 0.0), 0, ("pile-up", "pile-up"), "pile-up")
+    assert row.agrees() is True
+    assert Agreement("weighted", 4, 200, (1.5, 3.0), 1.2, (0.0, 0.0), 0, ("pile-up",), "spread").agrees() is False
+    assert Agreement("weighted", 4, 200, (1.5, 3.0), 9.0, (0.0, 0.0), 0, ("pile-up",), "inconclusive").agrees() is True
+    # the loopback's figures judged: one weighted answer per edge over the 5 surviving origins, 4 edges
+    assert model_agreement.judge_sample("weighted", 4, 200, {"Nlb1Eip2": 100, "Nlb2Eip1": 100}) == "pile-up"
+    even = {k: 40 for k in ("Nlb1Eip2", "Nlb1Eip3", "Nlb2Eip1", "Nlb2Eip2", "Nlb2Eip3")}
+    assert model_agreement.judge_sample("multivalue", 4, 200, even) == "spread"

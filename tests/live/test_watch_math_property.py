@@ -60,3 +60,24 @@ def test_alarm_math_and_watch_agree(case: tuple) -> None:
         if period is not None:
             assert (alarm_healthy or 0.0) == (period.healthy or 0.0)
             assert (alarm_rate or 0.0) == (period.resets_per_s or 0.0)
+
+
+def _judge_active(counts: list[list[float]], floor: int = 500):  # noqa: ANN202 - a PathVerdict
+    path = WatchPath("o.example.com")
+    path.nodes = [Node(f"nlb{i}", f"net/nlb{i}/1", "zone-a") for i in range(len(counts))]
+    return judge(path, {f"a{i}": _series(v) for i, v in enumerate(counts)}, 60, Thresholds(flow_floor=floor))
+
+
+def test_an_imbalance_is_a_pile_up_only_when_a_balanced_spread_would_not_give_it_by_chance() -> None:
+    """Six nodes, 600 flows, one holding half: a pile-up. Fifty nodes, 500 flows drawn at random: a
+    max/mean above 1.5 comes by chance, so it is noted, never a pile-up (the rehearsal's odds)."""
+    piled = _judge_active([[300.0] * 5] + [[60.0] * 5] * 5)
+    assert piled.verdict == "pile-up"
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    draws = rng.multinomial(500, [1 / 50] * 50, size=5).T.astype(float).tolist()
+    assert all(max(col) / (500 / 50) > 1.5 for col in zip(*draws, strict=True))  # above the threshold every period
+    chance = _judge_active(draws)
+    assert chance.verdict == "spread", chance.problems
+    assert any("by chance" in n for n in chance.notes)

@@ -7,7 +7,9 @@ List/Describe/Get). Every client comes from the ``LiveSession`` passed in.
 Per period, with the same figures and thresholds as ``OriginWatch``'s alarms (``watch_math``):
 - imbalance: max/mean of the zonal nodes' ``ActiveFlowCount`` (missing = 0, as ``FILL``), judged
   only while the total is at or above the flow floor; a pile-up when ``datapoints`` of any
-  ``evaluation`` consecutive periods are above the threshold (the alarm would have fired);
+  ``evaluation`` consecutive periods are above the threshold (the alarm would have fired) and not
+  what a balanced spread of that many flows over that many nodes gives by chance (the rehearsal's
+  odds: a period is a sample; few flows per node make a high max/mean common);
 - accumulating: total active flows grow by half or more over the window and still climb in its last
   third while new flows stay flat there (the keepalive incident);
 - healthy records: the sum of each record's ``HealthCheckStatus`` (Minimum) below K in N of M;
@@ -38,6 +40,7 @@ from edge_origin.live.account import ClientSource, classify_error, read_account
 from edge_origin.live.paging import PagingError, paginate
 from edge_origin.live.session import LiveError
 from edge_origin.model import TemplateModel, load_model, normalize_name
+from edge_origin.rehearsal.odds import ALPHA, balanced_tail
 from edge_origin.rules.watch1_imbalance_alarm import origin_load_balancers
 
 GLOBAL_REGION = "us-east-1"
@@ -395,7 +398,11 @@ def judge(path: WatchPath, series: dict[str, dict[dt.datetime, float]], period_s
         why = "no NLB of the path found" if not nodes else "no ActiveFlowCount datapoints in the window"
         return PathVerdict(path.origin, NOT_CHECKED, [f"not checked: {why}"], notes, [n.label for n in nodes], periods, {}, {})
     verdict = SPREAD
-    ratio_flags = [p.max_over_mean is not None and p.max_over_mean > t.imbalance for p in judged]
+    above = [p.max_over_mean is not None and p.max_over_mean > t.imbalance for p in judged]
+    ratio_flags = [flag and not _chance(p) for flag, p in zip(above, judged, strict=True)]
+    if sum(above) > sum(ratio_flags):
+        notes.append(f"max/mean above {t.imbalance} in {sum(above) - sum(ratio_flags)} period(s) with so few flows per "
+                     f"node that a balanced spread gives it by chance (more often than {ALPHA:g}): not counted as imbalance")
     if _breaches(ratio_flags, t.datapoints, t.evaluation):
         worst = max(p.max_over_mean or 0 for p in judged)
         problems.append(f"pile-up: max/mean active flows above {t.imbalance} in {t.datapoints} of {t.evaluation} periods "
@@ -430,6 +437,14 @@ def judge(path: WatchPath, series: dict[str, dict[dt.datetime, float]], period_s
     total = sum(last_values.values())
     shares = {k: v / total for k, v in last_values.items()} if total > 0 else {}
     return PathVerdict(path.origin, verdict, problems, notes, [n.label for n in nodes], periods, flips, shares)
+
+
+def _chance(period: Period) -> bool:
+    """A period's max/mean is what flows spread at random over the nodes give more often than ``ALPHA``
+    (the rehearsal's odds, :func:`edge_origin.rehearsal.odds.balanced_tail`): a sample, not an imbalance."""
+    if period.max_over_mean is None or not period.active:
+        return False
+    return balanced_tail(period.max_over_mean, round(period.total_active or 0), len(period.active)) > ALPHA
 
 
 def _accumulating(judged: Sequence[Period]) -> bool:

@@ -19,8 +19,8 @@ mechanism apart at any number of edges, the first only where the edges are few e
 address per resolver cannot come out even by chance. Each figure's distribution under both
 hypotheses is a seeded Monte Carlo (numpy); a figure calls "spread" when a pile-up plan gives a
 value this low at most :data:`ALPHA` of the time (the probability of a wrong call printed), "pile-up"
-when a spread plan gives one this high at most that often, and "inconclusive" otherwise. Figures
-that disagree make the verdict inconclusive.
+when a spread plan gives one this high at most that often, and "inconclusive" otherwise. The
+per-resolver figure's call is the verdict when it makes one; else the overall figure's.
 
 :func:`balanced_tail` is the spread side alone, in pure Python (no numpy), for ``watch``'s samples.
 """
@@ -244,13 +244,17 @@ def judge_figure(figure: str, measured: float, pile: np.ndarray, spread: np.ndar
 
 
 def combine(calls: Sequence[FigureCall]) -> tuple[str, float | None]:
-    """The verdict of several figures: the one side they call (the smallest probability of a wrong
-    call), inconclusive when none calls or they disagree."""
-    made = [c for c in calls if c.call != INCONCLUSIVE]
-    sides = {c.call for c in made}
-    if len(sides) != 1:
-        return INCONCLUSIVE, None
-    return made[0].call, min(c.p_wrong or 0.0 for c in made)
+    """The verdict of the figures: the per-resolver figure's call when it makes one (it sees the
+    mechanism itself: do the clients behind one resolver land together?), else the overall figure's."""
+    by_name = {c.figure: c for c in calls}
+    for name in FIGURE_ORDER:
+        c = by_name.get(name)
+        if c is not None and c.call != INCONCLUSIVE:
+            return c.call, c.p_wrong
+    return INCONCLUSIVE, None
+
+
+FIGURE_ORDER = ("per_resolver", "overall")
 
 
 # --- the whole verdict ----------------------------------------------------------------------------
@@ -272,6 +276,7 @@ class Verdict:
         return {
             "verdict": self.verdict, "p_wrong": self.p_wrong, "expected": self.expected, "resolvers": self.resolvers,
             "clients": self.clients, "edges_advice": self.edges_advice, "reason": self.reason, "alpha": ALPHA,
+            "notes": self.notes,
             "figures": [f.to_dict() for f in self.figures],
         }
 
@@ -309,16 +314,36 @@ def judge(shape: Shape, measured: Mapping[str, float | None], *, policy: str, ro
              for name, value in measured.items() if value is not None and name in samples]
     call, p = combine(calls)
     result = Verdict(call, p, calls, expected_verdict(shape, policy, rotation), len(shape.per_resolver), shape.clients)
+    others = [c for c in calls if c.call not in (INCONCLUSIVE, call)]
+    if call != INCONCLUSIVE and others:
+        result.notes.append("; ".join(f"the {c.figure} max/mean alone would say {c.call} (probability of a wrong call "
+                                      f"{c.p_wrong:.4f})" for c in others))
     if call == INCONCLUSIVE:
         n = edges if edges is not None else len(shape.per_resolver)
-        disagree = len({c.call for c in calls if c.call != INCONCLUSIVE}) > 1
-        if disagree:
-            result.reason = "the figures disagree (" + ", ".join(f"{c.figure} says {c.call}" for c in calls) + ")"
-        else:
-            result.edges_advice = advise_edges(shape, n, shared, alpha, seed) if advise else None
-            hint = f"use --edges {result.edges_advice} or --model" if result.edges_advice else "use --model"
-            result.reason = f"{n} edge(s) cannot tell these plans apart; {hint}"
+        result.edges_advice = advise_edges(shape, n, shared, alpha, seed) if advise else None
+        hint = f"use --edges {result.edges_advice} or --model" if result.edges_advice else "use --model"
+        result.reason = f"{n} edge(s) cannot tell these plans apart; {hint}"
     return result
+
+
+def classify_many(ref: Mapping[str, Mapping[str, np.ndarray]], measured: Mapping[str, np.ndarray],
+                  alpha: float = ALPHA) -> np.ndarray:
+    """:func:`decide` and :func:`combine` over arrays of runs: 1 spread, -1 pile-up, 0 inconclusive per run."""
+    import numpy as np
+
+    calls = []
+    for name, values in measured.items():
+        if name not in ref:
+            continue
+        a, b = _tails(np.asarray(values, dtype=float), ref[name][PILE_UP], ref[name][SPREAD], TOLERANCE)
+        low = np.minimum(a, b) <= alpha
+        calls.append((name, np.where(low & (a < b), 1, np.where(low & (b < a), -1, 0))))
+    out = np.zeros(len(calls[0][1]), dtype=int)
+    for name in reversed(FIGURE_ORDER):  # the first figure in the order that calls, wins
+        for figure, call in calls:
+            if figure == name:
+                out = np.where(call != 0, call, out)
+    return out
 
 
 def separates(shape: Shape, alpha: float = ALPHA, trials: int = MIN_TRIALS, seed: int = SEED) -> bool:
@@ -328,15 +353,9 @@ def separates(shape: Shape, alpha: float = ALPHA, trials: int = MIN_TRIALS, seed
     rng = np.random.default_rng(seed)
     ref = figure_samples(shape, trials, rng)
     runs = figure_samples(shape, trials, rng)
-    for truth in (PILE_UP, SPREAD):
-        calls = []
-        for name, dist in ref.items():
-            a, b = _tails(runs[name][truth], dist[PILE_UP], dist[SPREAD], TOLERANCE)
-            calls.append(np.where((np.minimum(a, b) <= alpha) & (a < b), 1, np.where((np.minimum(a, b) <= alpha) & (b < a), -1, 0)))
-        stacked = np.vstack(calls)
-        right = 1 if truth == SPREAD else -1
-        ok = (stacked == right).any(axis=0) & ~(stacked == -right).any(axis=0)
-        if ok.mean() < 1 - 2 * alpha:
+    for truth, right in ((PILE_UP, -1), (SPREAD, 1)):
+        calls = classify_many(ref, {name: dist[truth] for name, dist in runs.items()}, alpha)
+        if (calls == right).mean() < 1 - 2 * alpha:
             return False
     return True
 
@@ -373,8 +392,8 @@ def measured_per_resolver(clients: Sequence[Mapping[str, Any]], keys: Sequence[s
 def balanced_tail(ratio: float, total: int, nodes: int) -> float:
     """How often ``total`` flows spread at random over ``nodes`` nodes give max/mean >= ``ratio``: an
     upper bound (the union over nodes of the exact binomial tail), so a pile-up is never called on chance."""
-    if nodes <= 1 or total <= 0:
-        return 1.0
+    if nodes <= 1 or total <= 0 or ratio <= 1.0:
+        return 1.0  # the max is never below the mean
     x = math.ceil(ratio * total / nodes - 1e-9)
     return min(1.0, nodes * _binomial_upper(total, 1.0 / nodes, x))
 
