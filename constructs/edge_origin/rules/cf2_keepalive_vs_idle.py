@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import DistributionView, ListenerView, TemplateModel
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
+from edge_origin.rules.not_judged import not_judged
 
 DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
@@ -37,7 +38,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 for listener in lb.listeners:
                     idle = listener_idle(listener).seconds
                     if idle is None:
-                        continue  # UDP only, or decided at deploy time
+                        if listener.protocol != "UDP" and hops.idle_severity(keepalive, hops.NLB_IDLE_RANGE[0]) is not None:
+                            yield _not_judged(dist, origin.id, keepalive, listener)
+                        continue  # UDP only, or decided at deploy time and fine against every idle timeout AWS allows
                     severity = hops.idle_severity(keepalive, idle)
                     if severity is not None:
                         yield finding(
@@ -50,6 +53,22 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                             ),
                             FIX,
                         )
+
+
+def _not_judged(dist: DistributionView, origin_id: str, keepalive: float, listener: ListenerView) -> Finding:
+    """An idle timeout decided at deploy time (a parameter, a mapping by an unknown Region) that some
+    allowed value would make an error for this keepalive: judged both ways, so not judged."""
+    res = listener.resource
+    return not_judged(
+        RULE.id, Severity.WARNING,
+        subject=f"{dist.resource.logical_id} origin {origin_id} -> {res.stack}/{res.logical_id} tcp.idle_timeout.seconds",
+        element=listener.attributes.get(hops.IDLE_ATTRIBUTE, "ListenerAttributes"),
+        reason=f"decided at deploy time; keepalive {keepalive} s is not well below every idle timeout AWS allows "
+               f"({hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]} s)",
+        needs="a literal tcp.idle_timeout.seconds (or the stack's Region in the cloud assembly, for a mapping by Region)",
+        template=dist.resource.template, stack=dist.resource.stack,
+        resource=dist.resource.logical_id, path=dist.resource.path,
+    )
 
 
 RULE = HopRule(
