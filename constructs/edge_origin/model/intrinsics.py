@@ -254,6 +254,12 @@ class StackResolver:
         out = self._resolve(value, 0)
         return None if out is _NOVALUE else out
 
+    def pending(self, value: Any) -> bool:
+        """Whether ``value`` (a node of this template) is being resolved right now: a value read
+        across stacks that comes back to it is a cycle (the model answers it as unknown)."""
+        hit = self._memo.get(id(value))
+        return hit is not None and hit[1] is _PENDING
+
     def condition_for(self, name: str, where: str) -> bool | None:
         """``condition(name)`` with errors naming ``where`` (the resource that uses it)."""
         self._where = where

@@ -252,6 +252,8 @@ class TemplateModel(AssemblyLinks):
             value = self._crossing[key]
             return Unresolved("import", what) if value is _RESOLVING else value
         resolver = self._resolvers[stack]
+        if resolver.pending(raw):  # the stack that holds it is resolving it: a cycle across stacks
+            return Unresolved("import", what)
         saved = resolver._where
         self._crossing[key] = _RESOLVING
         try:
