@@ -346,18 +346,51 @@ def classify_many(ref: Mapping[str, Mapping[str, np.ndarray]], measured: Mapping
     return out
 
 
-def separates(shape: Shape, alpha: float = ALPHA, trials: int = MIN_TRIALS, seed: int = SEED) -> bool:
-    """Runs of this shape are called right at least ``1 - 2 * alpha`` of the time under both hypotheses."""
+def right_rates(shape: Shape, alpha: float = ALPHA, trials: int = MIN_TRIALS, seed: int = SEED,
+                figures: Sequence[str] = FIGURE_ORDER) -> dict[str, float]:
+    """How often runs of this shape are called right, per truth (runs drawn apart from the reference)."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     ref = figure_samples(shape, trials, rng)
     runs = figure_samples(shape, trials, rng)
+    out = {}
     for truth, right in ((PILE_UP, -1), (SPREAD, 1)):
-        calls = classify_many(ref, {name: dist[truth] for name, dist in runs.items()}, alpha)
-        if (calls == right).mean() < 1 - 2 * alpha:
-            return False
-    return True
+        measured = {name: dist[truth] for name, dist in runs.items() if name in figures}
+        out[truth] = float((classify_many(ref, measured, alpha) == right).mean())
+    return out
+
+
+def separates(shape: Shape, alpha: float = ALPHA, trials: int = MIN_TRIALS, seed: int = SEED) -> bool:
+    """Runs of this shape are called right at least ``1 - 2 * alpha`` of the time under both hypotheses."""
+    return min(right_rates(shape, alpha, trials, seed).values()) >= 1 - 2 * alpha
+
+
+def size_table(addresses: Sequence[int] = (2, 6), clients: Sequence[int] = (100, 500, 1000),
+               edges: Sequence[int] = (1, 2, 4, 8, 24, 50, 100, 200)) -> str:
+    """docs/rehearsal.md's table: per plan size, the share of runs called right (the worse of the two
+    truths), from the overall max/mean alone and with the per-resolver figure
+    (``python -m edge_origin.rehearsal.odds`` prints it)."""
+    lines = ["| addresses | clients | " + " | ".join(f"{e} edges" for e in edges) + " |",
+             "|---|---|" + "---|" * len(edges)]
+    for k in addresses:
+        answers = tuple((i,) for i in range(k))
+        for c in clients:
+            cells = []
+            for e in edges:
+                if e > c:
+                    cells.append("-")
+                    continue
+                shape = Shape(tuple(map(str, range(k))), answers, clients_per_resolver(c, e))
+                overall = min(right_rates(shape, figures=("overall",)).values())
+                both = min(right_rates(shape).values())
+                cells.append(f"{overall:.0%} / {both:.0%}")
+            lines.append(f"| {k} | {c} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(size_table())
 
 
 def advise_edges(shape: Shape, edges: int, shared: bool, alpha: float = ALPHA, seed: int = SEED) -> int | None:
