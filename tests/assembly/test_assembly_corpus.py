@@ -75,16 +75,23 @@ def test_the_fleet_reads_four_addresses_in_every_layout(layout: str) -> None:
     assert len({lb.resource.key for e in eips for lb in e.load_balancers}) == 2
 
 
-@pytest.mark.parametrize(("assembly", "nested"), [("weighted-nested", "App/Origins"), ("keepalive-nested", "App/Origins"),
-                                                  ("weighted-nestedfront", "App/Front"), ("keepalive-nestedfront", "App/Front")])
-def test_findings_in_a_nested_stack_name_its_path(judged: dict[str, list], assembly: str, nested: str) -> None:
+@pytest.mark.parametrize(("assembly", "stacks"), [
+    ("weighted-nested", ["App", "App/Origins"]),
+    ("weighted-nestedfront", ["App", "App/Front"]),
+    ("keepalive-nestedfront", ["App", "App/Front"]),
+    ("weighted-nestedtwice", ["App", "App/Front", "App/Outer", "App/Outer/Origins"]),
+    ("weighted-staged", ["Prod-App", "Prod-App/Origins"]),
+    ("weighted-regionsnested", ["Front", "Front/Records", "Origins", "Origins/Lbs"]),
+    ("fleet-splitnested", ["Front", "Front/Records", "Origins", "Origins/Lbs"]),
+])
+def test_findings_in_a_nested_stack_name_its_path(judged: dict[str, list], assembly: str, stacks: list[str]) -> None:
+    """A nested stack is <Parent>/<construct id>; every finding on its resources says so, with its file."""
     model = load_model([CORPUS / assembly])
-    in_nested = {r.logical_id for r in model.resources if r.stack == nested}
-    assert in_nested
+    assert sorted(model.stacks) == stacks
+    where = {r.logical_id: (r.stack, r.template) for r in model.resources}
     for finding in judged[assembly]:
-        if finding.resource in in_nested:
-            assert finding.stack == nested and finding.template.endswith(".nested.template.json")
-    assert any(f.stack == nested for f in judged[assembly]) or assembly.endswith("nested")
+        assert (finding.stack, finding.template) == where[finding.resource]
+    assert all(f.stack == "App/Front" for f in judged[assembly]) if assembly.endswith("nestedfront") else True
 
 
 def test_an_unknown_region_leaves_the_mapping_unjudged_never_fine(judged: dict[str, list]) -> None:

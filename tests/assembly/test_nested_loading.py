@@ -135,17 +135,18 @@ def _nested_model(parent: dict, child: dict, env: StackEnvironment | None = None
 def test_parameters_lists_defaults_and_missing_outputs() -> None:
     parent, child = _parent_and_child(params={"Names": {"Fn::Join": [",", ["a", "b"]]}},
                                       child_params={"Names": {"Type": "CommaDelimitedList"}, "ParentIp": {"Type": "String", "Default": "d"}})
-    resolver = _nested_model(parent, child)._resolvers["P/Kid"]
+    model = _nested_model(parent, child)  # held: resolvers reach the model by a weak reference
+    resolver = model._resolvers["P/Kid"]
     assert resolver.resolve({"Ref": "Names"}) == ["a", "b"]
     assert resolver.resolve({"Ref": "ParentIp"}) == "d"  # not passed: its Default
-    model = _nested_model(parent, child)
     assert model._resolvers["P"].resolve({"Fn::GetAtt": ["Kid", "Outputs.Nope"]}) == Unresolved("import", "P/Kid has no output Nope")
 
 
 def test_a_cycle_through_parameters_and_outputs_is_unknown_not_a_hang() -> None:
     parent = {"Resources": {"Kid": _stack_resource(params={"X": {"Fn::GetAtt": ["Kid", "Outputs.Y"]}})}}
     child = {"Parameters": {"X": {"Type": "String"}}, "Resources": {"E": EIP}, "Outputs": {"Y": {"Value": {"Ref": "X"}}}}
-    value = _nested_model(parent, child)._resolvers["P/Kid"].resolve({"Ref": "X"})
+    model = _nested_model(parent, child)
+    value = model._resolvers["P/Kid"].resolve({"Ref": "X"})
     assert isinstance(value, Unresolved) and value.reason == "import"
 
 
@@ -193,11 +194,13 @@ def test_an_unknown_environment_stays_unknown_and_a_known_one_decides_mappings_a
     body = {"Mappings": {"Nlbs": {"eu-west-1": {"A": "a.elb.eu-west-1.amazonaws.com"}, "us-east-1": {"A": "b.elb.us-east-1.amazonaws.com"}}},
             "Resources": {"E": EIP}}
     find = {"Fn::FindInMap": ["Nlbs", {"Ref": "AWS::Region"}, "A"]}
-    unknown = TemplateModel([LoadedTemplate("S", "s.json", body)])._resolvers["S"]
+    unknown_model = TemplateModel([LoadedTemplate("S", "s.json", body)])
+    unknown = unknown_model._resolvers["S"]
     for name in ("AWS::Region", "AWS::AccountId", "AWS::Partition"):
         assert unknown.resolve({"Ref": name}) == Unresolved("pseudo", name)
     assert isinstance(unknown.resolve(find), Unresolved)
-    known = TemplateModel([LoadedTemplate("S", "s.json", body, StackEnvironment(None, "us-east-1"))])._resolvers["S"]
+    known_model = TemplateModel([LoadedTemplate("S", "s.json", body, StackEnvironment(None, "us-east-1"))])
+    known = known_model._resolvers["S"]
     assert known.resolve(find) == "b.elb.us-east-1.amazonaws.com"
     assert isinstance(known.resolve({"Ref": "AWS::AccountId"}), Unresolved)
     zones = [known.resolve({"Fn::Select": [i, {"Fn::GetAZs": ""}]}) for i in (0, 1)]

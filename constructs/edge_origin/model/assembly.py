@@ -116,12 +116,15 @@ def child_name(logical_id: str, resource: dict[str, Any]) -> str:
 
 @dataclass
 class Follower:
-    """Follows nested stacks from parent templates inside ``root`` (one budget for the whole read)."""
+    """Follows nested stacks from parent templates inside ``root`` (one budget for the whole read).
+    ``base``: the folder ``aws:asset:path`` is relative to (the cloud assembly's; None: the parent
+    template's own folder)."""
 
     root: Path
     assets: dict[str, Path]
     read: Callable[[Path, str], LoadedTemplate]
     inside: Callable[[Path, Path], bool]
+    base: Path | None = None
     followed: int = 0
 
     def expand(self, items: Sequence[LoadedTemplate]) -> list[LoadedTemplate]:
@@ -160,7 +163,7 @@ class Follower:
         metadata = resource.get("Metadata")
         asset_path = metadata.get("aws:asset:path") if isinstance(metadata, dict) else None
         if isinstance(asset_path, str) and asset_path:
-            return self._checked(self.root / asset_path, template, logical_id, f"Metadata.aws:asset:path {asset_path!r}")
+            return self._checked((self.base or here) / asset_path, template, logical_id, f"Metadata.aws:asset:path {asset_path!r}")
         props = resource.get("Properties")
         url = props.get("TemplateURL") if isinstance(props, dict) else None
         for text in _strings(url):

@@ -483,7 +483,7 @@ def _manifest(directory: Path) -> dict[str, Any]:
 
 def _follower(directory: Path, root: Path, manifest: dict[str, Any]) -> Follower:
     assets = asset_files(directory, manifest, root, _inside, _load_json_file)
-    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), _inside)
+    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), _inside, base=directory)
 
 
 def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path, ...] = ()) -> list[LoadedTemplate]:

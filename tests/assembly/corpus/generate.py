@@ -204,6 +204,29 @@ def nested_front(app: cdk.App, s: Scenario) -> None:
     s.edge(cdk.NestedStack(stack, "Front"), s.origins(stack))
 
 
+def nested_twice(app: cdk.App, s: Scenario) -> None:
+    stack = cdk.Stack(app, "App", env=HOME)
+    s.edge(cdk.NestedStack(stack, "Front"), s.origins(cdk.NestedStack(cdk.NestedStack(stack, "Outer"), "Origins")))
+
+
+def staged(app: cdk.App, s: Scenario) -> None:
+    """A Stage (a nested cloud assembly) whose stack nests the origins."""
+    nested(cdk.Stage(app, "Prod", env=HOME), s)  # type: ignore[arg-type]
+
+
+def split_nested(app: cdk.App, s: Scenario) -> None:
+    """The origins nested in one stack, the edge nested in another of the same Region (exports
+    through parameters of both nested stacks)."""
+    made = s.origins(cdk.NestedStack(cdk.Stack(app, "Origins", env=HOME), "Lbs"))
+    s.edge(cdk.NestedStack(cdk.Stack(app, "Front", env=HOME), "Records"), made)
+
+
+def regions_nested(app: cdk.App, s: Scenario) -> None:
+    """Two Regions, each side in a nested stack of its Region's stack."""
+    made = s.origins(cdk.NestedStack(cdk.Stack(app, "Origins", env=HOME, cross_region_references=True), "Lbs"))
+    s.edge(cdk.NestedStack(cdk.Stack(app, "Front", env=EDGE, cross_region_references=True), "Records"), made)
+
+
 def split(app: cdk.App, s: Scenario) -> None:
     made = s.origins(cdk.Stack(app, "Origins", env=HOME))
     s.edge(cdk.Stack(app, "Front", env=HOME), made)
@@ -269,7 +292,11 @@ LAYOUTS: dict[str, Callable[[cdk.App, Scenario], None]] = {
     "flat": flat,
     "nested": nested,
     "nestedfront": nested_front,
+    "nestedtwice": nested_twice,
+    "staged": staged,
     "split": split,
+    "splitnested": split_nested,
+    "regionsnested": regions_nested,
     "regions": regions,
     "regionsreverse": regions_reverse,
     "include": _include(HOME),
