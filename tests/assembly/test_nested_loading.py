@@ -220,3 +220,35 @@ def test_a_nested_stack_is_named_by_its_construct_id(logical_id: str, path: str 
 
 def test_the_corpus_nested_stack_is_named_after_its_construct() -> None:
     assert sorted(load_model([CORPUS / "weighted-nested"]).stacks) == ["App", "App/Origins"]
+
+
+# --- EO-CF2 with an idle timeout decided at deploy time: judged both ways ---------------------------------
+def _keepalive_world(keepalive: int | None, protocol: str = "TCP") -> dict[str, Any]:
+    origin: dict[str, Any] = {"Id": "o", "DomainName": {"Fn::GetAtt": ["Lb", "DNSName"]},
+                              "CustomOriginConfig": {"OriginProtocolPolicy": "https-only"}}
+    if keepalive is not None:
+        origin["CustomOriginConfig"]["OriginKeepaliveTimeout"] = keepalive
+    return {
+        "Parameters": {"Idle": {"Type": "String"}},
+        "Resources": {
+            "Lb": {"Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {"Type": "network"}},
+            "Listener": {"Type": "AWS::ElasticLoadBalancingV2::Listener",
+                         "Properties": {"LoadBalancerArn": {"Ref": "Lb"}, "Port": 443, "Protocol": protocol,
+                                        "DefaultActions": [{"Type": "forward", "TargetGroupArn": "arn:tg"}],
+                                        "ListenerAttributes": [{"Key": "tcp.idle_timeout.seconds", "Value": {"Ref": "Idle"}}]}},
+            "Dist": {"Type": "AWS::CloudFront::Distribution", "Properties": {"DistributionConfig": {
+                "Enabled": True, "Origins": [origin],
+                "DefaultCacheBehavior": {"TargetOriginId": "o", "ViewerProtocolPolicy": "https-only"}}}},
+        },
+    }
+
+
+@pytest.mark.parametrize(("keepalive", "protocol", "want"), [(None, "TCP", []), (50, "TCP", []), (60, "TCP", ["not judged"]),
+                                                             (120, "TCP", ["not judged"]), (120, "UDP", [])])
+def test_cf2_judges_a_deploy_time_idle_timeout_both_ways(keepalive: int | None, protocol: str, want: list[str]) -> None:
+    from edge_origin.rules import RULES_BY_ID, run_rules
+
+    model = TemplateModel.from_templates({"S": _keepalive_world(keepalive, protocol)})
+    found = run_rules(model, [RULES_BY_ID["EO-CF2"]])
+    assert [f.message[: len("not judged")] for f in found] == want
+    assert all(f.severity.value == "warning" and "Listener tcp.idle_timeout.seconds" in f.message for f in found)

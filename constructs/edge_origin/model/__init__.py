@@ -5,7 +5,12 @@ Loading
     JSON first, else YAML with short-form tags via ``yaml_loader``: PyYAML + CloudFormation
     constructors), folders of them (recursive) and cloud-assembly directories (``cdk.out``:
     ``manifest.json`` names the stacks and their templates; nested assemblies of CDK Stages are
-    followed, inside the assembly and without cycles). ``AWS::LanguageExtensions`` and SAM are
+    followed, inside the assembly and without cycles), with every nested stack
+    (``AWS::CloudFormation::Stack`` whose template is in the assembly or folder; named
+    ``<Parent>/<Child>``; ``model.assembly``) and each stack's environment (account, Region) from
+    the manifest. ``loader.load_assembly(cdk_out, template_files)`` gives the same from top-level
+    templates (what a CDK validation plugin receives). Parameters and ``Outputs.X`` of nested
+    stacks, exports and cross-Region export writers/readers are resolved across stacks. ``AWS::LanguageExtensions`` and SAM are
     expanded (``transforms``: cfn-lint, aws-sam-translator; imported only when declared). A file's
     stack name is its name minus the template extension; in a folder, its relative path; in a
     cdk.out the artifact's stack name. Only regular files of at most ``MAX_TEMPLATE_BYTES``

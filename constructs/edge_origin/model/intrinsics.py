@@ -1,7 +1,7 @@
 """Resolving CloudFormation intrinsic functions as far as the given templates allow.
 
 Resolved: ``Ref`` (resources -> ``ResourceRef``; parameters with a ``Default``; ``AWS::StackName``,
-``AWS::URLSuffix``, ``AWS::NoValue``), ``Fn::GetAtt`` (-> ``ResourceRef`` with the attribute),
+``AWS::URLSuffix``, ``AWS::NoValue``; the environment's pseudo parameters, below), ``Fn::GetAtt`` (-> ``ResourceRef`` with the attribute),
 ``Fn::Sub``, ``Fn::Join``, ``Fn::Select``, ``Fn::Split``, ``Fn::FindInMap``, ``Fn::If`` /
 ``Fn::Equals`` / ``Fn::Not`` / ``Fn::And`` / ``Fn::Or`` / ``Condition`` when the condition is
 decidable, and ``Fn::ImportValue`` of an ``Export`` in any given template (CDK's cross-stack
@@ -14,6 +14,17 @@ resolved when their argument is literal. A known intrinsic of the wrong shape, o
 ``Ref``/``GetAtt`` to a missing resource, raises ``ModelError`` (CloudFormation refuses those too),
 except in a template with a transform this package cannot expand (a macro may make the
 resource): there it is ``Unresolved("transform", ...)``.
+
+Across the assembly (issue 49; the model answers through :class:`AssemblyLinks`): a nested stack's
+parameter is the value its parent passes (``Parameters`` of the ``AWS::CloudFormation::Stack``
+resource, resolved in the parent); ``Fn::GetAtt [Stack, "Outputs.X"]`` is output ``X`` of the nested
+stack, resolved in it; ``Fn::GetAtt [Reader, "/cdk/exports/..."]`` of a
+``Custom::CrossRegionExportReader`` is the value a ``Custom::CrossRegionExportWriter`` writes under
+that name. ``AWS::Region``, ``AWS::AccountId``, ``AWS::Partition`` and ``AWS::URLSuffix`` come from the
+stack's environment (the manifest's) where it is concrete, else stay ``Unresolved("pseudo", ...)``
+(``AWS::URLSuffix`` then reads ``amazonaws.com``, as before); a nested stack's ``AWS::StackName`` is
+unknown (CloudFormation makes it). ``Fn::GetAZs ""`` is the stack's Region's zones, so ``Fn::Select``
+of it matches ``Fn::GetAZs`` of the Region by name.
 
 Bounded work (:mod:`edge_origin.core.limits`): each value node is resolved once per stack (a memo by
 identity, so a ``Fn::Sub`` variable used ten times at each of eight levels, a YAML alias used

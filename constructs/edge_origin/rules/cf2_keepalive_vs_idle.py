@@ -78,7 +78,9 @@ RULE = HopRule(
     catches=(
         "A CloudFront custom origin whose OriginKeepaliveTimeout (default 5 s) comes within 5 s of the idle timeout "
         "of a listener of its NLBs, or reaches it (error), or is above 90 % of it (warning) (TCP: "
-        "tcp.idle_timeout.seconds or 350 s; TLS and TCP_UDP: 350 s)."
+        "tcp.idle_timeout.seconds or 350 s; TLS and TCP_UDP: 350 s). An idle timeout decided at deploy time (a "
+        "parameter, a mapping by an unknown Region) is judged both ways: quiet when the keepalive is fine against "
+        "every idle timeout AWS allows (60..6000 s), else not judged (warning)."
     ),
     incident="Idle connections reused by CloudFront after the NLB had dropped them: resets and 502s (keepalive-vs-nlb-idle-timeout).",
     fix=FIX,
