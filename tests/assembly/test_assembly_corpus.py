@@ -130,3 +130,12 @@ def test_the_corpus_is_what_the_installed_aws_cdk_lib_writes(tmp_path: Path) -> 
         assert files == sorted(p.relative_to(committed).as_posix() for p in committed.rglob("*.json")), out.name
         for name in files:
             assert json.loads((out / name).read_text()) == json.loads((committed / name).read_text()), f"{out.name}/{name}"
+
+
+def test_the_review_draws_the_nesting() -> None:
+    from edge_origin.review.report import render_report
+
+    text = render_report(load_model([CORPUS / "weighted-nestedtwice"]), "markdown")
+    assert ("4 stack(s): `App`, `App/Front` (nested in `App`), `App/Outer` (nested in `App`), "
+            "`App/Outer/Origins` (nested in `App/Outer`)") in text
+    assert "`App/Outer/Origins/Nlb042BBACA5`" in text  # the NLB named by its nested stack path

@@ -334,7 +334,7 @@ def render_markdown(
         new_findings = [findings[i] for i in sorted(new)]
     head = [verdict_line(findings, new=new_findings, fixed=len(change.fixed) if change is not None else 0), "",
             *suppression_notice(notices)]
-    head.append(f"{len(model.stacks)} stack(s): {', '.join(md_code(s) for s in model.stacks)}; {len(model.resources)} resources.")
+    head.append(f"{len(model.stacks)} stack(s): {', '.join(_stack_label(model, s) for s in model.stacks)}; {len(model.resources)} resources.")
     section = _findings_section(findings, min(FINDINGS_BYTES, limit // 2), new=new)
     findings_part = "\n".join([*head, "", *section, *acknowledged_section(acknowledged)]) + "\n"
     rest: list[str] = []
@@ -383,6 +383,12 @@ def render_text(model: TemplateModel, findings: Sequence[Finding], acknowledged:
     lines += acknowledged_text(acknowledged)
     # every line starts with the plan's own words; what follows is one line with controls visible
     return "\n".join(plain(line, TEXT_LINE) for line in lines) + "\n"
+
+
+def _stack_label(model: TemplateModel, stack: str) -> str:
+    """A stack's name; a nested stack says which stack deploys it."""
+    parent = model.templates[stack].parent
+    return f"{md_code(stack)} (nested in {md_code(parent[0])})" if parent else md_code(stack)
 
 
 def render_report(
