@@ -45,7 +45,7 @@ ALPHA = 0.01
 TRIALS = 4000
 MIN_TRIALS = 1000
 CELL_BUDGET = 1_500_000  # trials x resolvers x addresses held at once
-POOL = 256  # answers drawn from the answer model per shape
+POOL = 1024  # answers drawn from the answer model per shape (weights within ~1.5 %)
 SEED = 54  # the distributions are a property of the shape: one fixed seed, the same verdict for the same figures
 TOLERANCE = 0.01  # relative slack on a measured figure (a connection or two of loopback noise)
 #: --edges values tried for "use --edges M" (the loopback's edge addresses run 1..254).
