@@ -11,15 +11,30 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 export CDK_DISABLE_NOTICES := true
 
-.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench flake mutate drift clean
+.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench flake mutate drift lock clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
-$(VENV)/.installed: pyproject.toml
+## The dev and test environment comes from the lock (every package pinned, with its hashes: a new release on
+## the registry cannot change what the tests run on), then this package, editable, without resolving again.
+## `pip check` fails the set-up when pyproject.toml asks for something the lock does not hold: run `make lock`.
+LOCK := requirements/dev.lock
+PIP  := $(BIN)/python -m pip --disable-pip-version-check
+$(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(PIP) install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --quiet --no-deps --no-build-isolation -e .
+	$(PIP) check
 	touch $@
+
+## Refresh the lock: the newest releases pyproject.toml's ranges allow, for Python 3.11+ on any platform,
+## with hashes (uv; docs/development.md). Then `make test`, and commit requirements/dev.lock with the fix.
+lock:
+	[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet 'uv>=0.5'
+	$(BIN)/uv pip compile pyproject.toml requirements/build.in --extra dev --generate-hashes --universal \
+	  --python-version 3.11 --upgrade --quiet -o $(LOCK)
+	rm -f $(VENV)/.installed
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
