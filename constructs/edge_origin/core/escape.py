@@ -42,11 +42,25 @@ MAX_TEXT = 2000
 #: ("GITHUB_STEP_SUMMARY ... maximum size of 1MiB"), leave room for the job's other lines.
 MAX_SUMMARY_BYTES = 1_000_000
 
-# C0, DEL, C1 (NEL is U+0085), the Unicode line and paragraph separators, and the bidirectional
-# controls of "Trojan Source" (CVE-2021-42574), and lone surrogates (a JSON "\\ud800" escape:
-# not encodable, a crash when printed): shown as escapes, never written raw.
+# Shown as escapes, never written raw (issue 50: two names that read the same are told apart):
+# - C0, DEL, C1 (NEL is U+0085), the Unicode line and paragraph separators, lone surrogates (a JSON
+#   "\\ud800" escape: not encodable, a crash when printed);
+# - every format character (Unicode category Cf, as of Unicode 15.1): soft hyphen U+00AD, the
+#   zero-width space/non-joiner/joiner U+200B-D, the bidirectional controls of "Trojan Source"
+#   (CVE-2021-42574: U+200E/F, U+202A-E, U+2066-9, U+061C), word joiner and invisible operators
+#   U+2060-4, Mongolian vowel separator U+180E, BOM U+FEFF, the tag block U+E0000-E007F ...;
+# - characters that draw nothing though not Cf: combining grapheme joiner U+034F, Hangul fillers
+#   (U+115F, U+1160, U+3164, U+FFA0), Khmer inherent vowels U+17B4/5, braille blank U+2800,
+#   variation selectors (U+FE00-F, U+E0100-E01EF), and every space other than U+0020 (no-break,
+#   en/em, narrow, ideographic: Zs).
+# tests/core/test_escape_invisible.py holds the class against the installed unicodedata (every Cf, Zs).
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+_INVISIBLE = re.compile(
+    "[\x00-\x1f\x7f-\xa0\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u1680"
+    "\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u2800\u3000\u3164"
+    "\ud800-\udfff\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef]"
+)
 
 
 def _visible_one(match: re.Match[str]) -> str:
@@ -54,12 +68,15 @@ def _visible_one(match: re.Match[str]) -> str:
     if ch in _NAMED:
         return _NAMED[ch]
     code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: object) -> str:
-    """``text`` with every control character and line or paragraph separator written as an
-    escape (``\\x1b``, ``\\r``, ``\\n``, ``\\u2028``): one line, nothing a terminal acts on."""
+    """``text`` with every control, format or invisible character and line or paragraph separator
+    written as an escape (``\\x1b``, ``\\r``, ``\\n``, ``\\u2028``, ``\\u200b``, ``\\U000e0041``):
+    one line, nothing a terminal acts on, nothing that reads the same as something else."""
     return _INVISIBLE.sub(_visible_one, text if isinstance(text, str) else str(text))
 
 
@@ -149,8 +166,20 @@ def stop_commands_token() -> str:
     return secrets.token_hex(16)
 
 
+_SARIF_SPECIAL = re.compile(r"[\\\[\]{}]")
+_SARIF_ESCAPES = {"\\": "\\\\", "[": "\\[", "]": "\\]", "{": "{{", "}": "}}"}
+
+
 def sarif_text(text: object, limit: int = MAX_TEXT) -> str:
-    """A SARIF ``message.text`` (plain text, SARIF 2.1.0 §3.11.3): one line, controls visible."""
+    """A SARIF ``message.text`` (plain text, SARIF 2.1.0 §3.11.3): one line, controls visible, and
+    nothing a viewer reads as an embedded link or a placeholder: literal ``[`` ``]`` (and the
+    backslash that escapes them) backslash-escaped (§3.11.6), ``{`` ``}`` doubled (§3.11.5)."""
+    return _SARIF_SPECIAL.sub(lambda m: _SARIF_ESCAPES[m.group()], visible(shorten(text, limit)))
+
+
+def sarif_plain(text: object, limit: int = MAX_TEXT) -> str:
+    """A SARIF string shown as is (not a message: a logical location's name, a justification):
+    one line, controls and invisible characters visible."""
     return visible(shorten(text, limit))
 
 
@@ -198,6 +227,7 @@ __all__ = [
     "md_text",
     "mermaid_label",
     "plain",
+    "sarif_plain",
     "sarif_text",
     "shorten",
     "stop_commands_token",

@@ -19,6 +19,7 @@ from edge_origin.core.escape import (
     md_code,
     md_text,
     plain,
+    sarif_plain,
     sarif_text,
 )
 from edge_origin.core.findings import Finding, Severity
@@ -349,7 +350,7 @@ def _sarif_result(f: Finding, fingerprint: str, index: Mapping[str, int], cache:
                     "region": {"startLine": _line_of(f.template, f.resource, cache)},
                 },
                 "logicalLocations": [
-                    {"name": sarif_text(f.resource), "fullyQualifiedName": sarif_text(f"{f.stack}/{f.resource}"), "kind": "resource"}
+                    {"name": sarif_plain(f.resource), "fullyQualifiedName": sarif_plain(f"{f.stack}/{f.resource}"), "kind": "resource"}
                 ],
             }
         ],
@@ -364,7 +365,7 @@ def _sarif_result(f: Finding, fingerprint: str, index: Mapping[str, int], cache:
         result["suppressions"] = [{
             "kind": f.suppression.kind,
             "status": "accepted",
-            "justification": sarif_text(f.suppression.reason),
+            "justification": sarif_plain(f.suppression.reason),
             "properties": {"source": f.suppression.source, "where": f.suppression.where},
         }]
     return result
@@ -395,7 +396,7 @@ def format_sarif(
         results.append(result)
     run: dict = {"tool": {"driver": {"name": "edge-origin", "rules": rules}}, "results": results}
     if summary is not None or notices:
-        run["properties"] = {"summary": summary.to_dict() if summary else None, "notices": [sarif_text(n) for n in notices]}
+        run["properties"] = {"summary": summary.to_dict() if summary else None, "notices": [sarif_plain(n) for n in notices]}
     doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
     return json.dumps(doc, indent=2) + "\n"
 
