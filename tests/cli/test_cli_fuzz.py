@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from edge_origin.cli import main
+from edge_origin.core.escape import visible
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "tests" / "fixtures" / "rehearsal" / "Reference.template.json"
@@ -262,8 +263,7 @@ def test_bad_files_are_one_line_exit_2(reader: str, kind: str, kinds: dict[str, 
         escaped = path.name.encode("unicode_escape").decode("ascii")
         if kind in ("fifo", "dev_zero", "dev_null", "dir"):  # refused by what it is, not by reading it
             assert re.search(r"FIFO|pipe|device|director|folder|not a regular file", outcome.err), outcome.err
-        from edge_origin.core.escape import visible  # issue 50: invisible characters in a name are shown escaped
-
+        # issue 50: invisible characters in a name are shown escaped
         named = any(n in outcome.err for n in (path.name, escaped, path.name[:20], visible(path.name)))
         assert named or "--" in outcome.err, f"the message names neither the file nor a flag: {outcome.err[:300]}"
 
