@@ -63,7 +63,7 @@ def test_the_flat_apps_are_judged_as_the_issue_wants(judged: dict[str, list]) ->
     assert judged["fleet-flat"] == []
 
 
-@pytest.mark.parametrize("layout", ["nested", "nestedfront", "split", "regions", "regionsreverse", "include"])
+@pytest.mark.parametrize("layout", ["nested", "nestedfront", "nestedtwice", "staged", "split", "splitnested", "regions", "regionsnested", "regionsreverse", "include", "ssm"])
 def test_the_fleet_reads_four_addresses_in_every_layout(layout: str) -> None:
     """Quiet because judged: the four multivalue records hold four different EIPs of two NLBs (it read
     as one address through the nesting, with a false "1 origin IP" warning)."""

@@ -252,3 +252,21 @@ def test_cf2_judges_a_deploy_time_idle_timeout_both_ways(keepalive: int | None, 
     found = run_rules(model, [RULES_BY_ID["EO-CF2"]])
     assert [f.message[: len("not judged")] for f in found] == want
     assert all(f.severity.value == "warning" and "Listener tcp.idle_timeout.seconds" in f.message for f in found)
+
+
+def test_an_ssm_parameter_type_reads_the_parameter_the_assembly_writes() -> None:
+    """CDK's ssm.StringParameter in one stack, value_for_string_parameter in another: a parameter of type
+    AWS::SSM::Parameter::Value<String> whose Default is the name; the Region must match where both are known."""
+    def producer(value: str) -> dict:
+        return {"Resources": {"P": {"Type": "AWS::SSM::Parameter", "Properties": {"Name": "/o/dns", "Type": "String", "Value": value}}}}
+    consumer = {"Parameters": {"Dns": {"Type": "AWS::SSM::Parameter::Value<String>", "Default": "/o/dns"}}, "Resources": {"E": EIP}}
+    eu, us = StackEnvironment("1", "eu-west-1"), StackEnvironment("1", "us-east-1")
+    model = TemplateModel([LoadedTemplate("A", "a.json", producer("a.elb.eu-west-1.amazonaws.com"), eu),
+                           LoadedTemplate("B", "b.json", producer("b.elb.us-east-1.amazonaws.com"), us),
+                           LoadedTemplate("C", "c.json", consumer, us)])
+    assert model._resolvers["C"].resolve({"Ref": "Dns"}) == "b.elb.us-east-1.amazonaws.com"
+    agnostic = TemplateModel([LoadedTemplate("A", "a.json", producer("a"), eu), LoadedTemplate("B", "b.json", producer("b"), us),
+                              LoadedTemplate("C", "c.json", consumer)])
+    assert "more than one" in agnostic._resolvers["C"].resolve({"Ref": "Dns"}).expr
+    alone = TemplateModel([LoadedTemplate("C", "c.json", consumer, us)])
+    assert alone._resolvers["C"].resolve({"Ref": "Dns"}) == Unresolved("parameter", "Ref Dns (SSM parameter value)")

@@ -75,7 +75,10 @@ class AssemblyLinks:
     ``stack_output(stack, logical_id, output)``: ``Outputs.<output>`` of the nested stack behind
     ``stack``'s ``AWS::CloudFormation::Stack`` resource ``logical_id``; ``cross_region_export(stack,
     name)``: the value a ``Custom::CrossRegionExportWriter`` writes under ``name`` for reader stack
-    ``stack``. Each returns ``NOT_LINKED`` when the assembly does not hold the value.
+    ``stack``; ``ssm_parameter(stack, name)``: the value of the SSM parameter ``name`` an
+    ``AWS::SSM::Parameter`` (or a cross-Region export writer) of the assembly puts in ``stack``'s
+    Region, read by a parameter of type ``AWS::SSM::Parameter::Value<String>``. Each returns
+    ``NOT_LINKED`` when the assembly does not hold the value.
     """
 
     def nested_parameter(self, stack: str, name: str) -> Any:
@@ -85,6 +88,9 @@ class AssemblyLinks:
         return NOT_LINKED
 
     def cross_region_export(self, stack: str, name: str) -> Any:
+        return NOT_LINKED
+
+    def ssm_parameter(self, stack: str, name: str) -> Any:
         return NOT_LINKED
 
 
@@ -424,6 +430,11 @@ class StackResolver:
                     return [part.strip() for part in passed.split(",")]
                 return passed
             if ptype.startswith(("AWS::SSM::Parameter::Value<", "List<AWS::SSM::Parameter::Value<")):
+                named = passed if passed is not NOT_LINKED else param.get("Default")
+                if ptype == "AWS::SSM::Parameter::Value<String>" and isinstance(named, str):
+                    linked = self.links.ssm_parameter(self.stack, named)
+                    if linked is not NOT_LINKED:
+                        return linked
                 return Unresolved("parameter", f"Ref {name} (SSM parameter value)")  # the Default names it
             if "Default" in param:
                 default = param["Default"]

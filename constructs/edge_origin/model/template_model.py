@@ -110,6 +110,7 @@ from edge_origin.model.views import (
 )
 
 CROSS_REGION_WRITER = "Custom::CrossRegionExportWriter"
+SSM_PARAMETER = "AWS::SSM::Parameter"
 
 
 class TemplateModel(AssemblyLinks):
@@ -158,6 +159,7 @@ class TemplateModel(AssemblyLinks):
         self._crossing: dict[tuple[str, ...], Any] = {}  # values read across stacks, cached
         self._children: dict[tuple[str, str], str] = {}  # (parent stack, Stack resource) -> nested stack
         self._region_exports: dict[str, list[tuple[str, Any, Any]]] = defaultdict(list)
+        self._ssm: dict[str, list[tuple[str, Any, Any]]] = defaultdict(list)  # SSM parameter name -> (stack, value, Region)
         me, links = weakref.ref(self), weakref.proxy(self)  # resolvers do not keep the model alive
 
         def import_value(name: str) -> Any:
@@ -238,6 +240,10 @@ class TemplateModel(AssemblyLinks):
             if isinstance(name, str):
                 self._exports[name] = (item.stack, output.get("Value"))
         for resource in item.body["Resources"].values():
+            if resource.get("Type") == SSM_PARAMETER and isinstance(resource.get("Properties"), dict):
+                props = resource["Properties"]
+                if isinstance(props.get("Name"), str) and props.get("Type", "String") == "String" and "Value" in props:
+                    self._ssm[props["Name"]].append((item.stack, props["Value"], item.environment.region))
             if resource.get("Type") != CROSS_REGION_WRITER or not isinstance(resource.get("Properties"), dict):
                 continue
             props = resource["Properties"].get("WriterProps")
@@ -314,6 +320,20 @@ class TemplateModel(AssemblyLinks):
             return Unresolved("import", f"cross-Region export {name} ({many})")
         writer, raw, _ = writers[0]
         return self._across(("region", name), writer, raw, f"WriterProps.exports.{name}", f"cross-Region export {name}")
+
+    def ssm_parameter(self, stack: str, name: str) -> Any:
+        """The value an ``AWS::SSM::Parameter`` of the assembly (a String named ``name``; in the reading
+        stack's Region where both are known) or a cross-Region export writer (its ``/cdk/exports/...``
+        parameters) stores; NOT_LINKED when none does, unknown when several could."""
+        region = self._resolvers[stack].region
+        found = [(s, raw) for s, raw, r in self._ssm.get(name, []) if region is None or r is None or r == region]
+        found += [(s, raw) for s, raw, r in self._region_exports.get(name, []) if region is None or r is None or r == region]
+        if not found:
+            return NOT_LINKED
+        if len(found) > 1:
+            return Unresolved("parameter", f"SSM parameter {name} (more than one in the given templates)")
+        holder, raw = found[0]
+        return self._across(("ssm", name, region or ""), holder, raw, f"SSM parameter {name}", f"SSM parameter {name}")
 
     # --- generic access ----------------------------------------------------------------------
     @property

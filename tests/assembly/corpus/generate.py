@@ -41,6 +41,7 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_elasticloadbalancingv2 as elbv2
 from aws_cdk import aws_route53 as route53
 from aws_cdk import aws_route53_targets as targets
+from aws_cdk import aws_ssm as ssm
 from aws_cdk import cloudformation_include as cfn_inc
 from constructs import Construct
 
@@ -113,6 +114,31 @@ class Scenario:
     def edge(self, scope: Construct, made: Any) -> None:
         raise NotImplementedError
 
+    def via_ssm(self, producer: Construct, consumer: Construct, made: Any) -> Any:
+        """What the edge reads, passed through SSM parameters (``ssm.StringParameter`` in the producer,
+        ``value_for_string_parameter`` in the consumer: a parameter of type AWS::SSM::Parameter::Value<String>)."""
+        raise NotImplementedError
+
+
+def _nlbs_via_ssm(producer: Construct, consumer: Construct, nlbs: list[elbv2.NetworkLoadBalancer]) -> list[elbv2.INetworkLoadBalancer]:
+    out: list[elbv2.INetworkLoadBalancer] = []
+    for i, nlb in enumerate(nlbs):
+        ssm.StringParameter(producer, f"Nlb{i}Dns", parameter_name=f"/origins/nlb{i}/dns", string_value=nlb.load_balancer_dns_name)
+        ssm.StringParameter(producer, f"Nlb{i}Zone", parameter_name=f"/origins/nlb{i}/zone",
+                            string_value=nlb.load_balancer_canonical_hosted_zone_id)
+        out.append(elbv2.NetworkLoadBalancer.from_network_load_balancer_attributes(
+            consumer, f"Imported{i}", load_balancer_arn=f"arn:aws:elasticloadbalancing:eu-west-1:{ACCOUNT}:loadbalancer/net/origin/{i}",
+            load_balancer_dns_name=ssm.StringParameter.value_for_string_parameter(consumer, f"/origins/nlb{i}/dns"),
+            load_balancer_canonical_hosted_zone_id=ssm.StringParameter.value_for_string_parameter(consumer, f"/origins/nlb{i}/zone")))
+    return out
+
+
+class _Ip:
+    """An EIP as the edge reads it: its public IP."""
+
+    def __init__(self, attr_public_ip: str) -> None:
+        self.attr_public_ip = attr_public_ip
+
 
 class Weighted(Scenario):
     """Weighted LoadBalancerTarget aliases to two NLBs behind a gRPC origin: EO-DNS1."""
@@ -121,6 +147,9 @@ class Weighted(Scenario):
 
     def origins(self, scope: Construct) -> list[elbv2.NetworkLoadBalancer]:
         return [_nlb(scope, f"Nlb{i}") for i in range(2)]
+
+    def via_ssm(self, producer: Construct, consumer: Construct, made: list[elbv2.NetworkLoadBalancer]) -> Any:
+        return _nlbs_via_ssm(producer, consumer, made)
 
     def edge(self, scope: Construct, made: list[elbv2.NetworkLoadBalancer]) -> None:
         zone = _zone(scope)
@@ -138,6 +167,9 @@ class Keepalive(Scenario):
     def origins(self, scope: Construct) -> elbv2.NetworkLoadBalancer:
         return _nlb(scope, "Nlb0", idle_s=60)
 
+    def via_ssm(self, producer: Construct, consumer: Construct, made: elbv2.NetworkLoadBalancer) -> Any:
+        return _nlbs_via_ssm(producer, consumer, [made])[0]
+
     def edge(self, scope: Construct, made: elbv2.NetworkLoadBalancer) -> None:
         route53.ARecord(scope, "Simple", zone=_zone(scope), record_name="api",
                         target=route53.RecordTarget.from_alias(targets.LoadBalancerTarget(made)))
@@ -154,6 +186,13 @@ class Fleet(Scenario):
         for i in range(2):
             _nlb(scope, f"Nlb{i}", eips=True)
         return [c for c in scope.node.find_all() if isinstance(c, ec2.CfnEIP)]
+
+    def via_ssm(self, producer: Construct, consumer: Construct, made: list[ec2.CfnEIP]) -> Any:
+        out = []
+        for i, eip in enumerate(made):
+            ssm.StringParameter(producer, f"Ip{i}", parameter_name=f"/origins/ip{i}", string_value=eip.attr_public_ip)
+            out.append(_Ip(ssm.StringParameter.value_for_string_parameter(consumer, f"/origins/ip{i}")))
+        return out
 
     def edge(self, scope: Construct, made: list[ec2.CfnEIP]) -> None:
         zone = _zone(scope)
@@ -232,6 +271,14 @@ def split(app: cdk.App, s: Scenario) -> None:
     s.edge(cdk.Stack(app, "Front", env=HOME), made)
 
 
+def through_ssm(app: cdk.App, s: Scenario) -> None:
+    """Two stacks of one Region sharing names and addresses through SSM parameters (no exports)."""
+    producer = cdk.Stack(app, "Origins", env=HOME)
+    consumer = cdk.Stack(app, "Front", env=HOME)
+    consumer.add_dependency(producer)
+    s.edge(consumer, s.via_ssm(producer, consumer, s.origins(producer)))
+
+
 def _regions(app: cdk.App, s: Scenario, origin_env: cdk.Environment, edge_env: cdk.Environment) -> None:
     made = s.origins(cdk.Stack(app, "Origins", env=origin_env, cross_region_references=True))
     s.edge(cdk.Stack(app, "Front", env=edge_env, cross_region_references=True), made)
@@ -297,6 +344,7 @@ LAYOUTS: dict[str, Callable[[cdk.App, Scenario], None]] = {
     "split": split,
     "splitnested": split_nested,
     "regionsnested": regions_nested,
+    "ssm": through_ssm,
     "regions": regions,
     "regionsreverse": regions_reverse,
     "include": _include(HOME),
