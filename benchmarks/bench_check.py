@@ -462,10 +462,10 @@ def dimension_inputs(name: str, n: int, folder: Path) -> list[str]:
 #: dimension -> (sizes, judged against TARGET_GROWTH)
 DIMENSIONS: dict[str, tuple[tuple[int, ...], bool]] = {
     "resources": ((2_500, 5_000, 10_000, 20_000), False),
-    "names x distributions": ((500, 1_000, 2_000, 4_000), True),
-    "records per name": ((1_000, 2_000, 4_000, 8_000), True),
-    "stacks": ((50, 100, 200, 400), True),
-    "nested stacks": ((50, 100, 200, 400), False),
+    "names x distributions": ((1_000, 2_000, 4_000, 8_000), True),
+    "records per name": ((2_000, 4_000, 8_000, 16_000), True),
+    "stacks": ((100, 200, 400, 800), True),
+    "nested stacks": ((100, 200, 400, 800), False),
 }
 
 

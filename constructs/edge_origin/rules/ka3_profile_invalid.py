@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.profile import PROFILE_METADATA_KEY, ProfileError, hops
+from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding
 from edge_origin.rules.ka_profile import DISTRIBUTION, HopRule, declared_profile
@@ -35,13 +36,27 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         # pings end at CloudFront, so the client keepalive is not held against the NLB there); a
         # listener's on the in-VPC client path (clients that reach the NLB directly), no CloudFront.
         on_distribution = res.type == DISTRIBUTION
-        for item in profile.errors(cloudfront=on_distribution, in_vpc_clients=not on_distribution):
+        for item in _errors(profile, on_distribution):
             yield finding(
                 RULE.id, Severity.ERROR, res,
                 f"{res.logical_id} declares a connection profile that fails {item.rule} [{item.resource}]: "
                 f"{item.message}",
                 item.fix,
             )
+
+
+def _errors(profile: ConnectionProfile, on_distribution: bool) -> list[Finding]:
+    """The profile's errors on its path, judged once per distinct profile (a template repeats one
+    profile on every distribution and listener of a fleet)."""
+    try:
+        return _errors_of(profile, on_distribution)
+    except TypeError:  # a profile with an unhashable value: judged as it is
+        return profile.errors(cloudfront=on_distribution, in_vpc_clients=not on_distribution)
+
+
+@lru_cache(maxsize=1024)
+def _errors_of(profile: ConnectionProfile, on_distribution: bool) -> list[Finding]:
+    return profile.errors(cloudfront=on_distribution, in_vpc_clients=not on_distribution)
 
 
 RULE = HopRule(
