@@ -67,7 +67,9 @@ import jsii
 from cdk_nag import NagPack
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel, load_model
+from edge_origin.model import TemplateModel
+from edge_origin.model.loader import LoadedTemplate, load_assembly, read_paths
+from edge_origin.model.template_model import collector_paused
 from edge_origin.rules import PACK_NAME, RULES_BY_ID, run_rules
 
 SUMMARY_RULE = f"{PACK_NAME}-Summary"
@@ -301,10 +303,11 @@ class EdgeOriginChecks(NagPack):
         files, nested = assembly_templates(given)
         stack_paths = _stack_paths(context, given)
         stack_paths.update(nested)
-        if not files:  # only empty stacks (valid CDK: templates without Resources)
+        top = [f for f in files if f.name.removesuffix(".template.json") not in nested]
+        if not top:  # only empty stacks (valid CDK: templates without Resources)
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
-        model = load_model(files)
-        self._model_stacks = set(model.templates)
+        model = _assembly_model(top)
+        judged = {_file_stack(t.template) for t in model.templates.values()}
         self.findings = run_rules(model)
         matched = self._match_by_metadata(model)
         if matched is None:  # templates without aws:cdk:path: match through the construct tree
@@ -316,7 +319,7 @@ class EdgeOriginChecks(NagPack):
         else:
             self._reported = matched
         violations = [self._violation(path, item, report_only) for path, item in self._reported]
-        names = {Path(p).name.removesuffix(".template.json") for p in given} | self._model_stacks
+        names = {_file_stack(p) for p in given} | judged
         stacks = sorted(stack_paths.get(a, a) for a in names)
         summary = self._summary(app, stacks, stack_paths, report_only)
         if summary is not None:
@@ -389,7 +392,7 @@ class EdgeOriginChecks(NagPack):
                 severity="info",
                 violating_resources=[_NO_CONSTRUCT],
             )
-        where = ", ".join(sorted({stack_paths.get(item.stack, item.stack) for item in open_errors}))
+        where = ", ".join(sorted({stack_paths.get(_file_stack(item.template), item.stack) for item in open_errors}))
         rules = ", ".join(sorted({item.rule for item in open_errors}))
         counted = (
             f"{len(open_errors)} unacknowledged finding(s) at or above {self._fail_on.value} ({rules}) in {where}; {scope}. "
@@ -443,6 +446,27 @@ class EdgeOriginChecks(NagPack):
             rule_metadata={"edge-origin:severity": item.severity.value},
             violating_resources=[cdk.PolicyViolatingResource(construct_path=path, locations=["Properties"])],
         )
+
+
+def _file_stack(template: str | Path) -> str:
+    """A template file's name without ``.template.json``: the key the plugin names stacks by."""
+    return Path(template).name.removesuffix(".template.json")
+
+
+def _assembly_model(top: Sequence[Path]) -> TemplateModel:
+    """One model of the given top-level templates and their nested stacks (``load_assembly`` per
+    assembly folder: the root and each Stage's), so values cross the nesting as ``check`` sees them."""
+    by_folder: dict[Path, list[Path]] = {}
+    for path in top:
+        by_folder.setdefault(path.parent, []).append(path)
+    loaded: list[LoadedTemplate] = []
+    with collector_paused():
+        for folder, paths in by_folder.items():
+            if (folder / "manifest.json").is_file():
+                loaded += load_assembly(folder, paths)
+            else:  # templates outside an assembly (a hand-made context): the files as given
+                loaded += read_paths(paths)
+        return TemplateModel(loaded)
 
 
 def _stack_paths(context: Any, template_paths: Sequence[str]) -> dict[str, str]:
