@@ -25,7 +25,7 @@ def test_every_rule_has_a_complete_section() -> None:
     assert ids == [r.id for r in CATALOGUE]
     for rule in CATALOGUE:
         section = text.split(f"### {rule.id}\n", 1)[1].split("\n### ", 1)[0]
-        for field in ("Catches:", "Incident:", "Fix:", "Acknowledge:", f"({rule.severity.value})"):
+        for field in ("Catches:", "Incident:", "Fix:", "Acknowledge:", f"({rule.severity.value}"):
             assert field in section, (rule.id, field)
 
 

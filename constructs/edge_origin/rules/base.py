@@ -15,7 +15,12 @@ PACK_NAME = "EdgeOrigin"
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule. ``check(model)`` yields findings; it never mutates the model."""
+    """One rule. ``check(model)`` yields findings; it never mutates the model.
+
+    ``severity`` is the highest a finding of this rule gets (what RULES.md, ``rules explain``
+    and the review's counts say); ``lower`` says when a finding gets less (empty: never, but for
+    a not-judged warning or a long-lived origin, which RULES.md states for every rule).
+    ``tests/rules/test_rule_severities.py`` holds every finding to it."""
 
     id: str
     severity: Severity
@@ -24,6 +29,7 @@ class Rule:
     incident: str
     fix: str
     check: Callable[[TemplateModel], Iterable[Finding]]
+    lower: str = ""
 
     @property
     def acknowledge(self) -> str:
@@ -133,6 +139,7 @@ class TransitionRule:
     fix: str
     check: Callable[[TemplateModel, TemplateModel], Iterable[Finding]]
     why: str = ""
+    lower: str = ""  # as Rule.lower
 
     @property
     def acknowledge(self) -> str:

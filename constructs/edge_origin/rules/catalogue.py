@@ -64,7 +64,13 @@ through a Condition), every other allowed value is judged too (one parameter at 
 
 ## Severities and exit codes
 
-`error` > `warning` > `info`. `edge-origin check` exits 1 when a finding is at or above
+`error` > `warning` > `info`. One severity per rule, everywhere: the one below (and in `rules
+explain`, SARIF's `defaultConfiguration`, the review's counts) is the highest a finding of the rule
+gets; where a finding gets less, the rule's section says when ("warning for ..."). Every rule also
+gives a `warning` where it cannot judge (a value decided at deploy time, a resource in no given
+template: "not judged"), and rules that are errors for gRPC origins give at most a warning for
+other long-lived origins. A test holds every finding of the fixture corpus to this table.
+`edge-origin check` exits 1 when a finding is at or above
 `--fail-on` (default `error`), 2 on bad input. In synth, findings at or above
 `EdgeOriginChecks(fail_on=...)` (default `Severity.ERROR`) fail it; the others are listed in
 the validation report as warnings and synth passes.
@@ -90,15 +96,24 @@ show a transition), so they are acknowledged in template Metadata only.
 """
 
 
+def severity_text(rule: object, *, short: bool = False) -> str:
+    """A rule's severity as RULES.md states it: the highest, and when a finding gets less."""
+    top = rule.severity.value  # type: ignore[attr-defined]
+    lower = getattr(rule, "lower", "")
+    if not lower:
+        return top
+    return f"{top} (or warning)" if short else f"{top}; {lower}"
+
+
 def render() -> str:
     parts = [INTRO, "## Rules", "", "| Id | Severity | Title |", "|---|---|---|"]
-    parts += [f"| [{r.id}](#{r.id.lower()}) | {r.severity.value} | {r.title} |" for r in CATALOGUE]
+    parts += [f"| [{r.id}](#{r.id.lower()}) | {severity_text(r, short=True)} | {r.title} |" for r in CATALOGUE]
     for r in CATALOGUE:
         parts += [
             "",
             f"### {r.id}",
             "",
-            f"**{r.title}** ({r.severity.value})",
+            f"**{r.title}** ({severity_text(r)})",
             "",
             f"- Catches: {r.catches}",
             f"- Incident: {r.incident}",

@@ -82,6 +82,7 @@ HTTPS_TO_ORIGIN = ("https-only", "match-viewer")
 
 RULE = Rule(
     id="EO-CF1",
+    lower="warning for a caching cache policy on a gRPC behavior (only its non-gRPC requests are cached)",
     severity=Severity.ERROR,
     title="gRPC behavior misconfigured",
     catches=(

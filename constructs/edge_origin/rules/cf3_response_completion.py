@@ -126,6 +126,7 @@ def _finding(dist: DistributionView, severity: Severity, message: str) -> Findin
 
 RULE = HopRule(
     id="EO-CF3",
+    lower="warning when ResponseCompletionTimeout ends streams the declared connection profile (or none) lets live longer",
     severity=Severity.ERROR,
     title="ResponseCompletionTimeout on a gRPC origin ends long streams",
     catches=(

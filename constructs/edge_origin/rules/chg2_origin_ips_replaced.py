@@ -75,7 +75,8 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
 
 RULE = TransitionRule(
     id="EO-CHG2",
-    severity=Severity.WARNING,
+    lower="warning while some of the name's base addresses remain (or the schema does not decide)",
+    severity=Severity.ERROR,
     title="Origin IPs replaced or removed",
     catches="A live origin name whose base addresses (EIPs, literal IPs, NLBs behind aliases) are replaced or no longer answered in head, or whose record sets are replaced (a set identifier, name or type change); an error when none of its base addresses remains.",
     incident="Adding an env to the environment-agnostic reference stack renamed every EIP: all origin IPs changed in one deploy (issue 12); the DNS plan race left a name with no valid address.",

@@ -97,6 +97,7 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
 
 RULE = TransitionRule(
     id="EO-CHG3",
+    lower="warning when a distribution switches to a name whose records the same deploy creates with nothing ordering them",
     severity=Severity.ERROR,
     title="Live origin name left with no records or no health-checked record",
     catches=(

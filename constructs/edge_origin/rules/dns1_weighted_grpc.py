@@ -246,6 +246,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
 RULE = Rule(
     id="EO-DNS1",
+    lower="warning for a lone record, a simple record whose several addresses have no health checks, or a weighted set holding several values",
     severity=Severity.ERROR,
     title="Origin answers that hold one address",
     catches=(

@@ -113,7 +113,8 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
 
 RULE = HopRule(
     id="EO-NLB1",
-    severity=Severity.WARNING,
+    lower="warning for an unset idle timeout (the 350 s default) or one above the targets' connection tracking",
+    severity=Severity.ERROR,
     title="NLB idle timeout not explicit, out of range or ineffective on a gRPC path",
     catches=(
         "On an NLB behind a gRPC origin: a TCP listener without tcp.idle_timeout.seconds (350 s default); a TLS "

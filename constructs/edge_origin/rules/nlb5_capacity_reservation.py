@@ -112,6 +112,7 @@ def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
 
 RULE = Rule(
     id="EO-NLB5",
+    lower="warning when a zone's share of the reservation is outside 2,750..45,000 LCUs",
     severity=Severity.ERROR,
     title="NLB capacity reservation with a TLS listener, or a zone's share outside the documented range",
     catches=(

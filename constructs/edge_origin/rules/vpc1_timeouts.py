@@ -65,6 +65,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
 RULE = HopRule(
     id="EO-VPC1",
+    lower="warning for a keepalive or read timeout not below the NLB's idle timeout",
     severity=Severity.ERROR,
     title="VPC origin timeouts out of range or not below the NLB idle timeout",
     catches=(

@@ -60,7 +60,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
 RULE = Rule(
     id="EO-VPC3",
-    severity=Severity.WARNING,
+    lower="warning while cross-zone load balancing is on",
+    severity=Severity.ERROR,
     title="VPC origin NLB with zonal DNS affinity",
     catches=(
         f"An NLB behind a VPC origin whose {ATTRIBUTE} is availability_zone_affinity or "
