@@ -178,3 +178,19 @@ def test_nested_templates_outside_the_folder_missing_or_cyclic_are_not_followed(
     (folder / "P.template.json").write_text(json.dumps({"Resources": {"A": _nested_resource(asset)}}))
     files, _ = assembly_templates([folder / "P.template.json"])
     assert [p.name for p in files] == ["P.template.json"]  # the cycle back to P: read once
+
+
+# --- beside cdk-nag 2 or 3: the pack needs neither -------------------------------------------------
+def test_the_pack_works_with_cdk_nag_unimportable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """EdgeOriginChecks is aws-cdk-lib's IPolicyValidationPlugin, not a cdk-nag NagPack: an app whose cdk-nag
+    is 2.x (Aspects, another API) or absent gets the same verdict. Here the module is loaded afresh with
+    ``cdk_nag`` unimportable, and judges an app."""
+    import importlib.util
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cdk_nag", None)  # any `import cdk_nag` now raises ImportError
+    spec = importlib.util.find_spec("edge_origin.review.nag")
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    with pytest.raises(RuntimeError, match="EO-DNS1"):
+        _app(tmp_path / "out", weighted=True, nested=False, pack=fresh.EdgeOriginChecks()).synth()

@@ -64,7 +64,6 @@ from typing import Any
 
 import aws_cdk as cdk
 import jsii
-from cdk_nag import NagPack
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
@@ -260,14 +259,18 @@ def _acknowledged_paths(app: Any) -> dict[str, set[str]]:
     return acknowledged_rules(app, [c.node.path for c in app.node.find_all()])
 
 
-class EdgeOriginChecks(NagPack):
-    """The edge-origin rules as a CDK validation plugin (cdk-nag 3 NagPack)."""
+@jsii.implements(cdk.IPolicyValidationPlugin)
+class EdgeOriginChecks:
+    """The edge-origin rules as a CDK validation plugin (aws-cdk-lib's ``IPolicyValidationPlugin``).
+
+    Not a cdk-nag ``NagPack``: it imports nothing from cdk-nag, so it runs beside cdk-nag 3 packs
+    (validation plugins too) and beside cdk-nag 2 packs (Aspects) alike. ``scope`` is accepted
+    and unused, as cdk-nag 3 packs take one (``EdgeOriginChecks(app)`` reads like them)."""
 
     def __init__(
         self, scope: Any = None, *, fail_on: Severity = Severity.ERROR, verbose: bool = False, report_only: bool | None = None
     ) -> None:
-        super().__init__(scope, verbose=verbose)
-        self._pack_name = PACK_NAME
+        del scope
         self._fail_on = Severity(fail_on)
         self._verbose = verbose
         self._report_only = report_only
@@ -282,6 +285,16 @@ class EdgeOriginChecks(NagPack):
     @property
     def name(self) -> str:
         return PACK_NAME
+
+    @property
+    def version(self) -> str:
+        from edge_origin._version import __version__
+
+        return __version__
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return [f"{PACK_NAME}-{rule_id}" for rule_id in RULES_BY_ID]
 
     @property
     def fail_on(self) -> Severity:
@@ -339,7 +352,9 @@ class EdgeOriginChecks(NagPack):
         for item in self.findings:  # by template file: a nested stack's model name is Parent/Child
             self._by_resource.setdefault((Path(item.template).name.removesuffix(".template.json"), item.resource), []).append(item)
         self._matched = []
-        super().validate_scope(scope)  # walks the tree: _check_resource collects (path, finding)
+        for node in [scope, *scope.node.find_all()]:  # _check_resource collects (path, finding)
+            if cdk.CfnResource.is_cfn_resource(node):
+                self._check_resource(node)
         violations = [self._violation(path, item, False) for path, item in self._matched]
         self._reported, self._matched = self._matched, []
         return cdk.PolicyValidationPluginReport(

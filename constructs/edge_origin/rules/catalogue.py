@@ -13,7 +13,7 @@ INTRO = f"""# edge-origin rules
 Generated from `constructs/edge_origin/rules/` by `python -m edge_origin.rules.catalogue > RULES.md`;
 a test keeps this file and the registry in step. Rule ids are stable.
 
-The same rule functions run in `cdk synth` (the cdk-nag 3 pack `EdgeOriginChecks`, rule ids
+The same rule functions run in `cdk synth` (the CDK validation plugin `EdgeOriginChecks`, rule ids
 `{PACK_NAME}-<id>`) and in `edge-origin check` (templates or a `cdk.out`), over one model of all
 given templates (intrinsics resolved, `Fn::ImportValue` followed across stacks, names normalized).
 
