@@ -13,16 +13,15 @@ import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
-from edge_origin.profile.core import (
-    AGE_JITTER,
-    AGE_P99_FACTOR,
-    ConnectionProfile,
-    _fmt,
-)
+from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt
 from edge_origin.profile.hops import PathHop
+
+if TYPE_CHECKING:  # a type only: core imports this module to run the checks
+    from edge_origin.profile.core import ConnectionProfile
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class Judgement:
         return [policy.POLICIES[lang] for lang in self.langs]
 
 
-Check = Callable[[ConnectionProfile, Judgement], list[Finding]]
+Check = Callable[["ConnectionProfile", Judgement], list[Finding]]
 
 
 def _finding(rule: str, severity: Severity, hop: PathHop, fields: tuple[str, ...], message: str, fix: str) -> Finding:
@@ -530,8 +529,6 @@ def judgement(
     chosen = tuple(langs) if langs else policy.IMPLEMENTATIONS
     unknown = [lang for lang in chosen if lang not in policy.POLICIES]
     if unknown:
-        from edge_origin.profile.core import ProfileError
-
         raise ProfileError(f"--lang: {unknown[0]!r} renders no gRPC server; judge one of {', '.join(policy.IMPLEMENTATIONS)}")
     return Judgement(langs=chosen, cloudfront=cloudfront, in_vpc_clients=True if in_vpc_clients is None else in_vpc_clients)
 

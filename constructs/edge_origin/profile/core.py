@@ -26,6 +26,7 @@ from typing import Any
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
+from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt, _plain  # noqa: F401  (re-exported)
 
 PROFILE_METADATA_KEY = "edge-origin:connection-profile"
 """CloudFormation ``Metadata`` key under which the constructs record the profile."""
@@ -44,10 +45,6 @@ GRPC_MIN_CLIENT_KEEPALIVE_S = 10
 MAX_MS = 2**31 - 1
 """C-core channel args are ``int`` milliseconds: no duration may exceed this (about 24.8 days)."""
 
-AGE_JITTER = 0.10
-"""gRPC (C-core, Go, Java) jitters the max connection age by +-10 %: the shortest age is 0.9 x age."""
-AGE_P99_FACTOR = 10
-"""Max connection age must be at least this many times the p99 RPC duration (after jitter)."""
 MAX_THROTTLE_DOUBLINGS = 32
 MAX_PROFILE_INT = 2**31 - 1
 """No integer field (durations in seconds, strikes) may exceed this."""
@@ -56,15 +53,6 @@ MAX_PROFILE_BYTES = 1024 * 1024
 
 LB_POLICIES = ("round_robin", "pick_first")
 PING_TIMEOUT_KEY = "grpc.http2.ping_timeout_ms"
-
-
-class ProfileError(ValueError):
-    """Bad profile input, or (from :meth:`ConnectionProfile.validate`) a profile with errors
-    (``findings``: those errors, each with its fix)."""
-
-    def __init__(self, message: str, findings: tuple[Any, ...] = ()) -> None:
-        super().__init__(message)
-        self.findings = tuple(findings)
 
 
 _DURATIONS = (
@@ -349,12 +337,6 @@ class ConnectionProfile:
         return cls.from_mapping(values, source=source)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
 def _type_problem(key: str, value: Any) -> str:
     """Why ``value`` is the wrong type for ``key`` ('' when it is fine)."""
     if key in _BOOLS:
@@ -415,12 +397,6 @@ def _r(value: Any) -> str:
 def _short_number(value: int) -> str:
     text = str(value) if value.bit_length() < 200 else f"an integer of {value.bit_length()} bits"
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _fmt(value: float | None) -> str:
-    if value is None:
-        return "unset"
-    return str(_plain(float(value)))
 
 
 def read_profile_file(path: str | Path) -> str:
