@@ -139,3 +139,36 @@ def test_the_review_draws_the_nesting() -> None:
     assert ("4 stack(s): `App`, `App/Front` (nested in `App`), `App/Outer` (nested in `App`), "
             "`App/Outer/Origins` (nested in `App/Outer`)") in text
     assert "`App/Outer/Origins/Nlb042BBACA5`" in text  # the NLB named by its nested stack path
+
+
+@pytest.mark.parametrize("assembly", ["weighted-nested", "keepalive-nestedtwice", "fleet-staged", "weighted-regionsnested"])
+def test_without_asset_metadata_the_asset_manifest_finds_the_nested_templates(tmp_path: Path, judged: dict[str, list],
+                                                                              assembly: str) -> None:
+    """``python app.py`` writes no aws:asset:path (the CLI's context turns it on): the asset manifest's object key of
+    each TemplateURL finds the same files."""
+    import shutil
+
+    copy = tmp_path / assembly
+    shutil.copytree(CORPUS / assembly, copy)
+    stripped = 0
+    for template in copy.rglob("*.template.json"):
+        body = json.loads(template.read_text())
+        for resource in body["Resources"].values():
+            if resource.get("Metadata", {}).pop("aws:asset:path", None) is not None:
+                stripped += 1
+        template.write_text(json.dumps(body))
+    assert stripped
+    assert _shape(_findings(copy)) == _shape(judged[assembly])
+    assert sorted(load_model([copy]).stacks) == sorted(load_model([CORPUS / assembly]).stacks)
+
+
+def test_load_assembly_from_the_top_level_templates_a_validation_plugin_gets() -> None:
+    from edge_origin.model import TemplateModel
+    from edge_origin.model.loader import load_assembly
+    from edge_origin.rules import run_rules
+
+    folder = CORPUS / "weighted-regionsnested"
+    loaded = load_assembly(folder, [folder / "Front.template.json", folder / "Origins.template.json"])
+    assert [(t.stack, t.environment.region) for t in loaded] == [
+        ("Front", "us-east-1"), ("Front/Records", "us-east-1"), ("Origins", "eu-west-1"), ("Origins/Lbs", "eu-west-1")]
+    assert _shape(run_rules(TemplateModel(loaded))) == _shape(_findings(CORPUS / "weighted-flat"))

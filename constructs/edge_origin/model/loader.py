@@ -555,18 +555,22 @@ def _assembly_index(directory: Path) -> tuple[Follower, dict[Path, tuple[str, St
     return _follower(directory, directory, manifest), by_file
 
 
-def _read_single(path: Path) -> list[LoadedTemplate]:
+def _read_single(path: Path, indexes: dict[Path, Any] | None = None) -> list[LoadedTemplate]:
     """A template given alone, with its nested stacks (inside its folder; a cloud assembly's
-    asset manifests and environments when the folder is one). It keeps its file name as stack name."""
+    asset manifests and environments when the folder is one). It keeps its file name as stack name.
+    ``indexes`` keeps each folder's index for the files of one read."""
     top = read_template_file(path)
     if not any(isinstance(r, dict) and r.get("Type") == "AWS::CloudFormation::Stack" for r in top.body["Resources"].values()) and not (
         path.parent / "manifest.json"
     ).is_file():
         return [top]
-    try:
-        follower, by_file = _assembly_index(path.parent)
-    except ModelError:  # an unreadable manifest beside the file: the folder still bounds the nesting
-        follower, by_file = _follower(path.parent, path.parent, {"artifacts": {}}), {}
+    indexes = {} if indexes is None else indexes
+    if path.parent not in indexes:
+        try:
+            indexes[path.parent] = _assembly_index(path.parent)
+        except ModelError:  # an unreadable manifest beside the file: the folder still bounds the nesting
+            indexes[path.parent] = (_follower(path.parent, path.parent, {"artifacts": {}}), {})
+    follower, by_file = indexes[path.parent]
     environment = by_file.get(path.resolve(), ("", UNKNOWN_ENVIRONMENT))[1]
     return follower.expand([replace(top, environment=environment)])
 
@@ -764,6 +768,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
         raise ModelError("no templates given (pass template files, folders or a cdk.out directory)")
     collected: list[tuple[LoadedTemplate, bool]] = []
     seen: set[Path] = set()
+    indexes: dict[Path, Any] = {}  # a folder's cloud assembly index, read once for all its files
     for raw in paths:
         path = Path(raw)
         try:
@@ -781,7 +786,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
                         raise ModelError(f"{path}: no template files in this folder (looked for {', '.join(TEMPLATE_SUFFIXES)})")
                 single = False
             elif path.exists() or path.is_symlink():
-                items = _read_single(path)
+                items = _read_single(path, indexes)
                 single = True
             else:
                 raise ModelError(f"{path}: no such file or directory")
