@@ -24,6 +24,8 @@ from edge_origin.review.checker import check_paths
 CORPUS = Path(__file__).resolve().parent / "corpus"
 ASSEMBLIES = sorted(p for p in CORPUS.iterdir() if p.is_dir() and "-" in p.name)
 SCENARIOS = sorted({p.name.split("-")[0] for p in ASSEMBLIES})
+LAYOUTS = ["flat", "nested", "nestedfront", "nestedtwice", "staged", "split", "splitnested", "regions", "regionsnested",
+           "regionsreverse", "include", "includenested", "ssm"]
 
 
 def _findings(assembly: Path) -> list:
@@ -46,7 +48,7 @@ def test_corpus_records_its_aws_cdk_lib_and_holds_every_layout() -> None:
     assert (CORPUS / "VERSION").read_text().startswith("aws-cdk-lib 2.")
     names = {p.name for p in ASSEMBLIES}
     for scenario in ("weighted", "keepalive", "fleet"):
-        assert {f"{scenario}-{layout}" for layout in ("flat", "nested", "nestedfront", "split", "regions", "regionsreverse", "include")} <= names
+        assert {f"{scenario}-{layout}" for layout in LAYOUTS} <= names
     assert {"mapped-flat", "mapped-include", "mapped-agnostic"} <= names
 
 
@@ -63,7 +65,7 @@ def test_the_flat_apps_are_judged_as_the_issue_wants(judged: dict[str, list]) ->
     assert judged["fleet-flat"] == []
 
 
-@pytest.mark.parametrize("layout", ["nested", "nestedfront", "nestedtwice", "staged", "split", "splitnested", "regions", "regionsnested", "regionsreverse", "include", "ssm"])
+@pytest.mark.parametrize("layout", LAYOUTS[1:])
 def test_the_fleet_reads_four_addresses_in_every_layout(layout: str) -> None:
     """Quiet because judged: the four multivalue records hold four different EIPs of two NLBs (it read
     as one address through the nesting, with a false "1 origin IP" warning)."""

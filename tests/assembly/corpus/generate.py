@@ -13,6 +13,11 @@ mapping); a layout is where CDK puts it:
   reader), the NLBs in eu-west-1 and the edge in us-east-1, then the other way round;
 - ``include``: the flat template read through ``cloudformation_include.CfnInclude`` with the
   record names (and origin name) from ``Fn::FindInMap [..., {Ref: AWS::Region}, ...]``;
+- ``includenested``: a legacy parent and nested child (the load balancers in the child) included with
+  ``CfnInclude(load_nested_stacks=...)``;
+- ``nestedtwice``, ``staged``, ``splitnested``, ``regionsnested``: nested stacks inside nested stacks,
+  inside a Stage, and on both sides of two stacks / two Regions; ``ssm``: two stacks sharing names and
+  addresses through ``ssm.StringParameter`` / ``value_for_string_parameter``;
 - ``agnostic`` (the mapped scenario only): the same, in an environment-agnostic stack: the Region is
   unknown, so nothing read through the mapping is judged.
 
@@ -335,6 +340,37 @@ def _include(env: cdk.Environment | None) -> Callable[[cdk.App, Scenario], None]
     return layout
 
 
+def _include_nested(app: cdk.App, s: Scenario) -> None:
+    """A legacy parent and its nested legacy child (the load balancers moved there, read back through
+    Parameters and Outputs) included with ``CfnInclude(load_nested_stacks=...)``: CDK writes the child
+    as the nested stack's asset."""
+    sys.path.insert(0, str(HERE.parent))
+    try:
+        from rewrites import nest  # tests/assembly/rewrites.py: the same rewrite the property test makes
+    finally:
+        sys.path.remove(str(HERE.parent))
+    from edge_origin.model.assembly import StackEnvironment
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = synthesize_app(flat, s, Path(tmp) / "flat")
+        body = _legacy(json.loads((out / "App.template.json").read_text()), s.name)
+        body.pop("Mappings", None)
+        for res in body["Resources"].values():  # names literal again: this layout is about the nesting
+            if res["Type"] == "AWS::Route53::RecordSet":
+                res["Properties"]["Name"] = f"{ORIGIN}."
+            if res["Type"] == "AWS::CloudFront::Distribution":
+                for origin in res["Properties"]["DistributionConfig"]["Origins"]:
+                    origin["DomainName"] = ORIGIN
+        moved = {k for k, v in body["Resources"].items() if v["Type"].startswith(("AWS::ElasticLoadBalancingV2::", "AWS::EC2::"))}
+        parent, child = nest("App", body, moved, StackEnvironment())
+        (Path(tmp) / "parent.json").write_text(json.dumps(parent.body))
+        (Path(tmp) / "child.json").write_text(json.dumps(child.body))
+        stack = cdk.Stack(app, "App", env=HOME)
+        cfn_inc.CfnInclude(stack, "Legacy", template_file=str(Path(tmp) / "parent.json"),
+                           load_nested_stacks={"KidStack": cfn_inc.CfnIncludeProps(template_file=str(Path(tmp) / "child.json"))})
+        app.synth()
+
+
 LAYOUTS: dict[str, Callable[[cdk.App, Scenario], None]] = {
     "flat": flat,
     "nested": nested,
@@ -348,6 +384,7 @@ LAYOUTS: dict[str, Callable[[cdk.App, Scenario], None]] = {
     "regions": regions,
     "regionsreverse": regions_reverse,
     "include": _include(HOME),
+    "includenested": _include_nested,
 }
 #: scenario -> layouts it is written in (mapped: the names live in a mapping, so only include
 #: rewrites it; agnostic: an environment-agnostic stack, the Region unknown)
