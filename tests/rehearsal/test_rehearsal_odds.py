@@ -37,7 +37,7 @@ def _reference(shape: odds.Shape) -> dict[str, dict[str, np.ndarray]]:
 shapes = st.builds(
     lambda routing, weights, edges, per_edge, extra, policy: (routing, weights, edges, edges * per_edge + extra % edges, policy),
     st.sampled_from(["weighted", "multivalue"]),
-    st.lists(st.integers(1, 3), min_size=2, max_size=8),
+    st.lists(st.integers(1, 3), min_size=2, max_size=12),  # above 8 a multivalue answer is a subset per resolver
     st.integers(1, 40),
     st.integers(2, 12),
     st.integers(0, 40),
@@ -105,6 +105,12 @@ def test_one_client_per_edge_cannot_tell_the_plans_apart_and_says_which_edges_wo
     shape = odds.plan_shape(reference_plan(routing="weighted"), odds.clients_per_resolver(40, 40), "shuffle")
     verdict = odds.judge(shape, {"overall": 1.5, "per_resolver": None}, policy="shuffle", edges=40)
     assert verdict.verdict == odds.INCONCLUSIVE and verdict.edges_advice is not None and verdict.edges_advice < 40
+
+
+def test_no_connections_are_nothing_to_judge() -> None:
+    shape = odds.plan_shape(reference_plan(routing="weighted"), odds.clients_per_resolver(60, 1), "shuffle")
+    verdict = odds.judge(shape, {"overall": 0.0}, policy="shuffle", edges=1)
+    assert verdict.verdict == odds.INCONCLUSIVE and verdict.reason == "no connections to judge"
 
 
 def test_one_shared_resolver_advises_the_model_not_more_edges() -> None:

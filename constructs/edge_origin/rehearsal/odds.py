@@ -47,6 +47,7 @@ MIN_TRIALS = 1000
 CELL_BUDGET = 1_500_000  # trials x resolvers x addresses held at once
 POOL = 1024  # answers drawn from the answer model per shape (weights within ~1.5 %)
 SEED = 54  # the distributions are a property of the shape: one fixed seed, the same verdict for the same figures
+PLAUSIBLE = 0.001  # model compare: the side called must give the measured value at least this often
 TOLERANCE = 0.01  # relative slack on a measured figure (a connection or two of loopback noise)
 #: --edges values tried for "use --edges M" (the loopback's edge addresses run 1..254).
 EDGE_CANDIDATES = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40, 50, 64, 80, 100, 128, 160, 200, 254)
@@ -218,24 +219,37 @@ def _tails(measured: np.ndarray, pile: np.ndarray, spread: np.ndarray, tolerance
     return a, b
 
 
-def decide(a: float, b: float, alpha: float = ALPHA) -> tuple[str, float | None]:
-    """The call from the two tails: the side whose tail is at most ``alpha`` (and the smaller) is rejected."""
-    if min(a, b) > alpha:
-        return INCONCLUSIVE, None
-    if a < b:
-        return SPREAD, a
-    if b < a:
-        return PILE_UP, b
-    return INCONCLUSIVE, None  # equally unlikely under both: nothing to call
+def figure_calls(measured: np.ndarray, pile: np.ndarray, spread: np.ndarray, alpha: float = ALPHA,
+                 floor: float = 0.0, tolerance: float = TOLERANCE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per measured value: the call (1 spread, -1 pile-up, 0 inconclusive) and the two tails.
+
+    The side whose tail is at most ``alpha`` (and the smaller) is rejected, if the other side gives
+    such a value at least ``floor`` of the time (``model compare`` sets one: after a kill, a
+    re-resolution wave gives values neither mechanism gives). A value in the gap between the two,
+    beyond every draw of both (both tails 0), goes to the nearer side: below the midpoint of the spread
+    side's ``1 - alpha`` quantile and the pile-up side's ``alpha`` quantile, spread.
+    """
+    import numpy as np
+
+    measured = np.asarray(measured, dtype=float)
+    a, b = _tails(measured, pile, spread, tolerance)
+    spread_call = (a <= alpha) & (a < b) & (b >= floor)
+    pile_call = (b <= alpha) & (b < a) & (a >= floor)
+    gap = (a == b) & (a <= alpha) & (a >= floor)
+    mid = (float(np.quantile(spread, 1 - alpha)) + float(np.quantile(pile, alpha))) / 2
+    spread_call |= gap & (measured < mid)
+    pile_call |= gap & (measured >= mid)
+    return np.where(spread_call, 1, np.where(pile_call, -1, 0)), a, b
 
 
 def judge_figure(figure: str, measured: float, pile: np.ndarray, spread: np.ndarray,
-                 alpha: float = ALPHA, tolerance: float = TOLERANCE) -> FigureCall:
+                 alpha: float = ALPHA, tolerance: float = TOLERANCE, floor: float = 0.0) -> FigureCall:
     """One measured figure against its two sampled distributions."""
     import numpy as np
 
-    a, b = _tails(np.asarray([measured], dtype=float), pile, spread, tolerance)
-    call, p = decide(float(a[0]), float(b[0]), alpha)
+    codes, a, b = figure_calls(np.asarray([measured], dtype=float), pile, spread, alpha, floor, tolerance)
+    call = {1: SPREAD, -1: PILE_UP, 0: INCONCLUSIVE}[int(codes[0])]
+    p = None if call == INCONCLUSIVE else float(a[0] if call == SPREAD else b[0])
     q = (alpha, 1 - alpha)
     return FigureCall(figure, round(float(measured), 4), round(float(a[0]), 5), round(float(b[0]), 5), call,
                       None if p is None else round(p, 5), len(pile),
@@ -304,16 +318,19 @@ def figure_samples(shape: Shape, trials: int, rng: np.random.Generator) -> dict[
 
 def judge(shape: Shape, measured: Mapping[str, float | None], *, policy: str, rotation: bool = False,
           edges: int | None = None, shared: bool = False, alpha: float = ALPHA, trials: int = TRIALS,
-          seed: int = SEED, advise: bool = True) -> Verdict:
+          seed: int = SEED, advise: bool = True, floor: float = 0.0) -> Verdict:
     """The verdict for measured figures (``overall``, optionally ``per_resolver``) of a run of ``shape``."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     samples = figure_samples(shape, _trials(shape, trials), rng)
-    calls = [judge_figure(name, float(value), samples[name][PILE_UP], samples[name][SPREAD], alpha)
-             for name, value in measured.items() if value is not None and name in samples]
+    calls = [judge_figure(name, float(value), samples[name][PILE_UP], samples[name][SPREAD], alpha, floor=floor)
+             for name, value in measured.items() if value is not None and value > 0 and name in samples]
     call, p = combine(calls)
     result = Verdict(call, p, calls, expected_verdict(shape, policy, rotation), len(shape.per_resolver), shape.clients)
+    if not calls:  # max/mean 0: no connection on these origins
+        result.reason = "no connections to judge"
+        return result
     others = [c for c in calls if c.call not in (INCONCLUSIVE, call)]
     if call != INCONCLUSIVE and others:
         result.notes.append("; ".join(f"the {c.figure} max/mean alone would say {c.call} (probability of a wrong call "
@@ -327,17 +344,16 @@ def judge(shape: Shape, measured: Mapping[str, float | None], *, policy: str, ro
 
 
 def classify_many(ref: Mapping[str, Mapping[str, np.ndarray]], measured: Mapping[str, np.ndarray],
-                  alpha: float = ALPHA) -> np.ndarray:
-    """:func:`decide` and :func:`combine` over arrays of runs: 1 spread, -1 pile-up, 0 inconclusive per run."""
+                  alpha: float = ALPHA, floor: float = 0.0) -> np.ndarray:
+    """:func:`figure_calls` and :func:`combine` over arrays of runs: 1 spread, -1 pile-up, 0 inconclusive per run."""
     import numpy as np
 
     calls = []
     for name, values in measured.items():
         if name not in ref:
             continue
-        a, b = _tails(np.asarray(values, dtype=float), ref[name][PILE_UP], ref[name][SPREAD], TOLERANCE)
-        low = np.minimum(a, b) <= alpha
-        calls.append((name, np.where(low & (a < b), 1, np.where(low & (b < a), -1, 0))))
+        codes, _a, _b = figure_calls(np.asarray(values, dtype=float), ref[name][PILE_UP], ref[name][SPREAD], alpha, floor)
+        calls.append((name, codes))
     out = np.zeros(len(calls[0][1]), dtype=int)
     for name in reversed(FIGURE_ORDER):  # the first figure in the order that calls, wins
         for figure, call in calls:
