@@ -270,3 +270,19 @@ def test_an_ssm_parameter_type_reads_the_parameter_the_assembly_writes() -> None
     assert "more than one" in agnostic._resolvers["C"].resolve({"Ref": "Dns"}).expr
     alone = TemplateModel([LoadedTemplate("C", "c.json", consumer, us)])
     assert alone._resolvers["C"].resolve({"Ref": "Dns"}) == Unresolved("parameter", "Ref Dns (SSM parameter value)")
+
+
+def test_a_bad_nested_template_is_unreadable_and_the_rest_is_checked(tmp_path: Path) -> None:
+    parent = {"Resources": {"Good": _stack_resource(asset="good.json"), "Bad": _stack_resource(asset="bad.json"),
+                            "Out": _stack_resource(asset="../../x.json")}}
+    folder = _assembly(tmp_path / "cdk.out", {"App": (parent, "")}, {"good.json": {"Resources": {"E": EIP}}})
+    (folder / "bad.json").write_text("{not json")
+    model = load_model([folder], strict=False)
+    assert sorted(model.stacks) == ["App", "App/Good"]
+    messages = dict(model.unreadable)
+    assert set(messages) == {str(folder / "bad.json"), str(folder / "App.template.json")}
+    assert "points outside the cloud assembly" in messages[str(folder / "App.template.json")]
+    with pytest.raises(ModelError, match="bad.json"):
+        load_model([folder])  # strict: the first bad file
+    single = read_paths_result([folder / "App.template.json"])  # given alone (a validation plugin's path)
+    assert [t.stack for t in single.templates] == ["App", "App/Good"] and len(single.unreadable) == 2

@@ -114,6 +114,10 @@ def child_name(logical_id: str, resource: dict[str, Any]) -> str:
     return match.group(1) if match else logical_id
 
 
+class _OverBudget(ModelError):
+    """Past MAX_NESTED_STACKS: the whole read stops (not one nested stack left out)."""
+
+
 @dataclass
 class Follower:
     """Follows nested stacks from parent templates inside ``root`` (one budget for the whole read).
@@ -125,6 +129,8 @@ class Follower:
     read: Callable[[Path, str], LoadedTemplate]
     inside: Callable[[Path, Path], bool]
     base: Path | None = None
+    #: Where a nested stack that is bad input goes (``(file, message)``), the rest still read; None: raise.
+    unreadable: list[tuple[str, str]] | None = None
     followed: int = 0
 
     def expand(self, items: Sequence[LoadedTemplate]) -> list[LoadedTemplate]:
@@ -140,21 +146,33 @@ class Follower:
         for logical_id, resource in resources.items():
             if not isinstance(resource, dict) or resource.get("Type") != NESTED_STACK:
                 continue
-            target = self.template_of(item.template, logical_id, resource)
-            if target is None:
-                continue
-            resolved = target.resolve()
-            if resolved in chain:
-                raise ModelError(f"{item.template}: {logical_id}: the nested stack's template {target} is one of its own parents (a cycle of nested stacks)", template=item.template)
-            if len(chain) > MAX_STACK_NESTING:
-                raise ModelError(f"{item.template}: {logical_id}: nested stacks deeper than {MAX_STACK_NESTING} levels", template=item.template)
-            self.followed += 1
-            if self.followed > MAX_NESTED_STACKS:
-                raise ModelError(f"{item.template}: {logical_id}: more than {MAX_NESTED_STACKS} nested stacks in one assembly", template=item.template)
-            child = self.read(target, f"{item.stack}/{child_name(logical_id, resource)}")
-            child = replace(child, environment=item.environment, parent=(item.stack, logical_id))
-            out.extend(self._tree(child, (*chain, resolved)))
+            try:
+                out.extend(self._child(item, logical_id, resource, chain))
+            except ModelError as exc:
+                if self.unreadable is None or isinstance(exc, _OverBudget):
+                    raise
+                self.unreadable.append((exc.template or item.template, str(exc)))
         return out
+
+    def _child(self, item: LoadedTemplate, logical_id: str, resource: dict[str, Any], chain: tuple[Path, ...]) -> list[LoadedTemplate]:
+        """One nested stack and its own nested stacks ([] when its template is not in the assembly)."""
+        target = self.template_of(item.template, logical_id, resource)
+        if target is None:
+            return []
+        resolved = target.resolve()
+        if resolved in chain:
+            raise ModelError(f"{item.template}: {logical_id}: the nested stack's template {target} is one of its own parents (a cycle of nested stacks)", template=item.template)
+        if len(chain) > MAX_STACK_NESTING:
+            raise ModelError(f"{item.template}: {logical_id}: nested stacks deeper than {MAX_STACK_NESTING} levels", template=item.template)
+        self.followed += 1
+        if self.followed > MAX_NESTED_STACKS:
+            raise _OverBudget(f"{item.template}: {logical_id}: more than {MAX_NESTED_STACKS} nested stacks in one assembly", template=item.template)
+        try:
+            child = self.read(target, f"{item.stack}/{child_name(logical_id, resource)}")
+        except ModelError as exc:
+            raise ModelError(str(exc), template=str(target)) from None
+        child = replace(child, environment=item.environment, parent=(item.stack, logical_id))
+        return self._tree(child, (*chain, resolved))
 
     def template_of(self, template: str, logical_id: str, resource: dict[str, Any]) -> Path | None:
         """The nested template file of one ``AWS::CloudFormation::Stack`` resource, or None when it

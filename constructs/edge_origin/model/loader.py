@@ -481,14 +481,17 @@ def _manifest(directory: Path) -> dict[str, Any]:
     return manifest
 
 
-def _follower(directory: Path, root: Path, manifest: dict[str, Any]) -> Follower:
+def _follower(directory: Path, root: Path, manifest: dict[str, Any], unreadable: list[tuple[str, str]] | None = None) -> Follower:
     assets = asset_files(directory, manifest, root, _inside, _load_json_file)
-    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), _inside, base=directory)
+    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), _inside, base=directory, unreadable=unreadable)
 
 
-def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path, ...] = ()) -> list[LoadedTemplate]:
+def _read_assembly(
+    directory: Path, root: Path | None = None, chain: tuple[Path, ...] = (), unreadable: list[tuple[str, str]] | None = None
+) -> list[LoadedTemplate]:
     """Stack templates of a cloud assembly, their nested stacks (``model.assembly``) and its nested
-    assemblies (inside ``root``, no cycles)."""
+    assemblies (inside ``root``, no cycles). A nested stack that is bad input goes to ``unreadable``
+    (when given; else ModelError) and the rest is read."""
     root = root or directory
     here = directory.resolve()
     if here in chain:
@@ -498,7 +501,7 @@ def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path,
     manifest_path = directory / "manifest.json"
     manifest = _manifest(directory)
     artifacts = manifest["artifacts"]
-    follower = _follower(directory, root, manifest)
+    follower = _follower(directory, root, manifest, unreadable)
     loaded: list[LoadedTemplate] = []
     for artifact_id in sorted(artifacts):
         artifact = artifacts[artifact_id]
@@ -537,7 +540,7 @@ def _read_assembly(directory: Path, root: Path | None = None, chain: tuple[Path,
                 )
             if not (target / "manifest.json").is_file():
                 raise ModelError(f"{target}: nested cloud assembly has no manifest.json")
-            loaded.extend(_read_assembly(target, root, (*chain, here)))
+            loaded.extend(_read_assembly(target, root, (*chain, here), unreadable))
     if not loaded and not chain:
         raise ModelError(f"{manifest_path}: the cloud assembly has no stack templates")
     return loaded
@@ -555,7 +558,7 @@ def _assembly_index(directory: Path) -> tuple[Follower, dict[Path, tuple[str, St
     return _follower(directory, directory, manifest), by_file
 
 
-def _read_single(path: Path, indexes: dict[Path, Any] | None = None) -> list[LoadedTemplate]:
+def _read_single(path: Path, indexes: dict[Path, Any] | None = None, unreadable: list[tuple[str, str]] | None = None) -> list[LoadedTemplate]:
     """A template given alone, with its nested stacks (inside its folder; a cloud assembly's
     asset manifests and environments when the folder is one). It keeps its file name as stack name.
     ``indexes`` keeps each folder's index for the files of one read."""
@@ -571,6 +574,7 @@ def _read_single(path: Path, indexes: dict[Path, Any] | None = None) -> list[Loa
         except ModelError:  # an unreadable manifest beside the file: the folder still bounds the nesting
             indexes[path.parent] = (_follower(path.parent, path.parent, {"artifacts": {}}), {})
     follower, by_file = indexes[path.parent]
+    follower.unreadable = unreadable
     environment = by_file.get(path.resolve(), ("", UNKNOWN_ENVIRONMENT))[1]
     return follower.expand([replace(top, environment=environment)])
 
@@ -605,7 +609,7 @@ def _follow_in_folder(found: list[LoadedTemplate], plain: list[bool], directory:
     """Templates of a plain folder with their nested stacks followed (inside the folder; a cloud
     assembly in it followed its own already). A template whose nesting is bad input goes to
     ``result.unreadable`` with its nested stacks."""
-    follower = Follower(directory, {}, lambda path, stack: read_template_file(path, stack=stack), _inside)
+    follower = Follower(directory, {}, lambda path, stack: read_template_file(path, stack=stack), _inside, unreadable=result.unreadable)
     expanded: list[LoadedTemplate] = []
     for item, is_plain in zip(found, plain, strict=True):
         if not is_plain:
@@ -649,7 +653,7 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
             dirs[:] = []
             prefix = here.relative_to(directory).as_posix()
             try:
-                items = _read_assembly(here)
+                items = _read_assembly(here, unreadable=result.unreadable)
             except ModelError as exc:
                 result.unreadable.append((str(here), str(exc)))
                 continue
@@ -776,7 +780,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
                 raise ModelError("an empty path was given (pass template files, folders or a cdk.out directory)")
             if path.is_dir():
                 if (path / "manifest.json").exists():
-                    items = _read_assembly(path)
+                    items = _read_assembly(path, unreadable=result.unreadable)
                     result.assemblies.append(path)
                 else:
                     if not any(path.iterdir()):
@@ -786,7 +790,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
                         raise ModelError(f"{path}: no template files in this folder (looked for {', '.join(TEMPLATE_SUFFIXES)})")
                 single = False
             elif path.exists() or path.is_symlink():
-                items = _read_single(path, indexes)
+                items = _read_single(path, indexes, result.unreadable)
                 single = True
             else:
                 raise ModelError(f"{path}: no such file or directory")
