@@ -137,6 +137,8 @@ def test_a_clean_synth_says_nothing_and_reads_no_acknowledgement(tmp_path: Path,
         raise AssertionError("acknowledgements read on a synth with no open finding")
 
     monkeypatch.setattr(nag, "acknowledged_rules", forbidden)
+    monkeypatch.setattr(nag, "_stack_paths", forbidden)  # no stack naming (jsii or manifest) either
+    monkeypatch.setattr(EdgeOriginChecks, "report_only", forbidden)  # nor the context look-up
     out = tmp_path / "cdk.out"
     pack = EdgeOriginChecks()
     _app(out, weighted=False, nested=True, context=CLI_CONTEXT, pack=pack).synth()

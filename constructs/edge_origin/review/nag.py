@@ -38,6 +38,11 @@ a ``warning`` violation whose text starts with its real severity (``[error] ...`
 succeeds; ``edge-origin check cdk.out`` (or the GitHub Action) then fails on them. This is how
 a pull-request workflow gets its review from a head that would fail synth (docs/review.md).
 
+Baseline at synth (issue 51 item 3, not wired yet): ``check --create-baseline/--baseline`` and
+its library function are being built by another change; once they are on main, a context key
+(``edge-origin:baseline=<file>``) should filter ``self.findings`` through it here, before the
+violations are made, so that synth and ``check --baseline`` pass and fail on the same findings.
+
 The summary entry (``EdgeOrigin-Summary``, synth only): the CDK CLI passes
 ``@aws-cdk/core:failSynthOnValidationErrors=false`` and fails only on violations of the stacks
 it selected, and stacks inside a ``Stage`` are not selected without a pattern (``'**'``). A
@@ -309,19 +314,22 @@ class EdgeOriginChecks:
 
     # --- entry points -----------------------------------------------------------------------
     def validate(self, context: cdk.IPolicyValidationContext) -> cdk.PolicyValidationPluginReport:
-        """Called by CDK during synth with the written templates and the app construct."""
-        app = jsii.get(context, "appConstruct")
-        report_only = self.report_only(app)
+        """Called by CDK during synth with the written templates and the app construct.
+
+        A synth with no finding costs one jsii call (``templatePaths``): the app construct, the
+        report-only setting and the stack paths are read only when there is something to report."""
         given = list(context.template_paths)
         files, nested = assembly_templates(given)
-        stack_paths = _stack_paths(context, given)
-        stack_paths.update(nested)
         top = [f for f in files if f.name.removesuffix(".template.json") not in nested]
         if not top:  # only empty stacks (valid CDK: templates without Resources)
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         model = _assembly_model(top)
         judged = {_file_stack(t.template) for t in model.templates.values()}
         self.findings = run_rules(model)
+        self._reported = []
+        if not self.findings:
+            return cdk.PolicyValidationPluginReport(success=True, violations=[])
+        app = jsii.get(context, "appConstruct")
         matched = self._match_by_metadata(model)
         if matched is None:  # templates without aws:cdk:path: match through the construct tree
             self._model = model
@@ -331,7 +339,9 @@ class EdgeOriginChecks:
                 self._model = None
         else:
             self._reported = matched
+        report_only = self.report_only(app)
         violations = [self._violation(path, item, report_only) for path, item in self._reported]
+        stack_paths = {**_stack_paths(context, given), **nested}
         names = {_file_stack(p) for p in given} | judged
         stacks = sorted(stack_paths.get(a, a) for a in names)
         summary = self._summary(app, stacks, stack_paths, report_only)
@@ -485,13 +495,27 @@ def _assembly_model(top: Sequence[Path]) -> TemplateModel:
 
 
 def _stack_paths(context: Any, template_paths: Sequence[str]) -> dict[str, str]:
-    """``{template file's stack name: stack construct path}`` from the context's ``stackTemplates``
-    (aws-cdk-lib 2.2xx and later); a template's own name where the context has none."""
-    out = {Path(p).name.removesuffix(".template.json"): Path(p).name.removesuffix(".template.json") for p in template_paths}
+    """``{template file's stack name: stack construct path}``: from each assembly folder's
+    ``manifest.json`` (a stack artifact's ``displayName`` is its construct path), else from the
+    context's ``stackTemplates`` (jsii calls), else the template's own name."""
+    out = {_file_stack(p): _file_stack(p) for p in template_paths}
+    missing = set(out)
+    for folder in {Path(p).parent for p in template_paths}:
+        manifest = _read_template(folder / "manifest.json") or {}
+        artifacts = manifest.get("artifacts")
+        for artifact_id, artifact in artifacts.items() if isinstance(artifacts, dict) else ():
+            props = artifact.get("properties") if isinstance(artifact, dict) else None
+            template = props.get("templateFile") if isinstance(props, dict) else None
+            if isinstance(template, str) and _file_stack(template) in out:
+                display = artifact.get("displayName")
+                out[_file_stack(template)] = display if isinstance(display, str) and display else artifact_id
+                missing.discard(_file_stack(template))
+    if not missing:
+        return out
     try:
         stacks = context.stack_templates or []
     except Exception:  # noqa: BLE001 - an aws-cdk-lib without stackTemplates
         return out
     for item in stacks:
-        out[Path(item.template_path).name.removesuffix(".template.json")] = item.stack_construct_path
+        out[_file_stack(item.template_path)] = item.stack_construct_path
     return out
