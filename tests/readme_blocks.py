@@ -230,8 +230,8 @@ BLOCKS: dict[tuple[str, str] | str, Run | Skip] = {
     ("README.md", "edge-origin diff --base tests/fixtures/diff/naive-migration"): Run(),
     # docs/model.md: every block runs in-process, its output compared line by line, in
     # tests/forecast/test_model_docs.py::test_every_command_of_the_page_prints_what_the_page_shows
-    ("docs/model.md", "edge-origin model predict"): Skip("run and compared by tests/forecast/test_model_docs.py"),
-    ("docs/model.md", "edge-origin model fit"): Skip("run and compared by tests/forecast/test_model_docs.py"),
+    ("docs/model.md", "edge-origin forecast predict"): Skip("run and compared by tests/forecast/test_model_docs.py"),
+    ("docs/model.md", "edge-origin forecast fit"): Skip("run and compared by tests/forecast/test_model_docs.py"),
     ("docs/rehearsal-at-scale.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust --workers 2"): Skip(
         "500 clients through 2 Locust workers: the same flags at the smallest size (6 clients) run in tests/rehearsal/"
         "test_rehearsal_locust.py::test_cli_writes_locusts_own_csv_and_html_beside_the_report"),
@@ -252,7 +252,7 @@ BLOCKS: dict[tuple[str, str] | str, Run | Skip] = {
         slow=True, codes={1: (0, 1)}),
     ("docs/rehearsal.md", "edge-origin rehearse cdk.out --name origin.telemetry.example.com --engine locust"): Run(
         slow=True),
-    ("docs/rehearsal.md", "edge-origin model compare"): Skip(
+    ("docs/rehearsal.md", "edge-origin forecast compare"): Skip(
         "its loopback column varies run to run; tests/forecast/test_model_agreement.py runs the same comparison "
         "and holds it to the stated bands"
     ),

@@ -17,12 +17,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on the work one input may cause (each raised by the flag in ``FLAGS``)."""
+class Limits(NamedTuple):
+    """Bounds on the work one input may cause (each raised by the flag in ``FLAGS``). A NamedTuple,
+    not a dataclass: ``edge-origin --help`` reads the defaults, and ``dataclasses`` (with ``inspect``)
+    would be most of its start-up (issue 53)."""
 
     #: Largest input file read (templates, manifests, profiles, config, baselines, rehearsal files).
     file_bytes: int = 16 * 1024 * 1024
@@ -55,7 +56,7 @@ def current() -> Limits:
 @contextlib.contextmanager
 def using(limits: Limits | None = None, **changes: int) -> Iterator[Limits]:
     """Run a block with other limits (``using(eval_steps=10_000)``)."""
-    chosen = replace(limits or current(), **changes)
+    chosen = (limits or current())._replace(**changes)
     token = _CURRENT.set(chosen)
     try:
         yield chosen
