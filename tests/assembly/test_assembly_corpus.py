@@ -104,8 +104,9 @@ def test_an_unknown_region_leaves_the_mapping_unjudged_never_fine(judged: dict[s
     assert "AWS::Region" in findings[0].message
 
 
-@pytest.mark.parametrize(("assembly", "code"), [("weighted-nested", 1), ("weighted-regionsreverse", 1), ("mapped-include", 1),
-                                                ("keepalive-nestedfront", 1), ("fleet-nested", 0)])
+@pytest.mark.parametrize(("assembly", "code"), [("weighted-nested", 1), ("weighted-nestedfront", 1), ("weighted-regions", 1),
+                                                ("weighted-regionsreverse", 1), ("mapped-include", 1), ("keepalive-nestedfront", 1),
+                                                ("keepalive-nested", 1), ("fleet-nested", 0), ("fleet-nestedfront", 0)])
 def test_check_exits_as_the_issue_says(assembly: str, code: int, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["check", str(CORPUS / assembly)]) == code
     out = capsys.readouterr().out
