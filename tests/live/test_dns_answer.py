@@ -175,10 +175,11 @@ def test_the_cli_flag_prints_one_line_and_counts_not_checked(server: Any) -> Non
                               "--format", "json")
     assert code == 1
     lines = err.splitlines()
-    # the one line, then what audit read, then the part of CloudFront moto does not have (live/optional.py)
-    assert len(lines) == 3 and lines[1].startswith("audit: read "), err
+    # the one line, then what audit read, then its notes on what moto does not have or return
     assert lines[0].startswith("--test-dns-answer: not read: TestDNSAnswer (the endpoint does not offer it"), err
-    assert lines[2].startswith("audit: CloudFront VPC origins: not read: ListVpcOrigins (the endpoint does not offer it"), err
+    assert lines[1].startswith("audit: read ") and all(line.startswith("audit: ") for line in lines[1:]), err
+    assert any(line.startswith("audit: CloudFront VPC origins: not read: ListVpcOrigins (") for line in lines), err
+    assert any(line.startswith("audit: cloudfront CacheBehavior.GrpcConfig not returned") for line in lines), err
 
 
 # --- the comparison itself, on generated answers -------------------------------------------------

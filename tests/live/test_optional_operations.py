@@ -116,12 +116,17 @@ def test_an_sdk_without_the_operation(monkeypatch: pytest.MonkeyPatch) -> None:
                         "upgrade botocore to read it)")
 
 
-def test_an_unreachable_endpoint_is_not_read_not_a_traceback() -> None:
+def test_an_unreachable_endpoint_is_one_line_or_not_read() -> None:
+    """Fatal to a command (LiveError: one line, exit 2); to the change engine's guard reads, "cannot tell"."""
+    from edge_origin.live.session import LiveError
+
     class Unreachable:
         def list_vpc_origins(self, **_: Any) -> Any:
             raise botocore.exceptions.EndpointConnectionError(endpoint_url="http://127.0.0.1:9")
 
-    got = call_optional(Unreachable(), "cloudfront", "ListVpcOrigins")
+    with pytest.raises(LiveError, match="cloudfront ListVpcOrigins: cannot reach the endpoint"):
+        call_optional(Unreachable(), "cloudfront", "ListVpcOrigins")
+    got = call_optional(Unreachable(), "cloudfront", "ListVpcOrigins", fatal=False)
     assert isinstance(got, NotRead) and got.kind == "failed" and "cannot reach the endpoint" in got.why
 
 
@@ -158,3 +163,24 @@ def test_audit_reads_the_rest_when_vpc_origins_are_not_offered(moto_session: Any
     result = audit(moto_session)
     assert result.account.unavailable == {VPC_ORIGINS_SERVICE: result.account.unavailable[VPC_ORIGINS_SERVICE]}
     assert any(n.startswith("CloudFront VPC origins: not read: ListVpcOrigins (") for n in result.notes)
+
+
+def test_audit_says_which_fields_the_endpoint_did_not_return(moto_session: Any) -> None:
+    """Issue 51: moto drops CloudFront's GrpcConfig; audit names the field, the distributions, and what it
+    does to EO-DNS1 (a warning, not an error) and how to judge the name as gRPC anyway."""
+    import accounts
+
+    from edge_origin.live.account import GRPC_CONFIG_FIELD
+    from edge_origin.live.audit import audit
+
+    built = accounts.incident(moto_session)
+    result = audit(moto_session)
+    (note,) = [n for n in result.notes if n.startswith(GRPC_CONFIG_FIELD)]
+    assert "not returned by the endpoint for distribution(s) " in note and "--grpc-origin NAME" in note
+    assert "a weighted pile-up is then a warning" in note
+    assert result.account.not_returned[GRPC_CONFIG_FIELD]
+    given = audit(moto_session, grpc_origins=[accounts.ORIGIN])
+    (note,) = [n for n in given.notes if n.startswith(GRPC_CONFIG_FIELD)]
+    assert "the names given with --grpc-origin are judged as gRPC origins" in note
+    accounts.fill_moto_gaps(moto_session, built)  # GrpcConfig returned: nothing to say
+    assert [n for n in audit(moto_session).notes if n.startswith(GRPC_CONFIG_FIELD)] == []

@@ -126,6 +126,9 @@ class LiveAccount:
     unavailable: dict[str, str] = field(default_factory=dict)
     #: names read (normalized) -> number of record sets found
     names: dict[str, int] = field(default_factory=dict)
+    #: a field the API documents that the endpoint's answers left out -> the resources (live ids) it
+    #: is missing from (moto drops CloudFront's ``GrpcConfig``): what it was is not read
+    not_returned: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def template_name(self) -> str:
@@ -185,6 +188,7 @@ class _Reader:
         self.resources: dict[str, dict[str, Any]] = {}
         self.ids: dict[str, tuple[str, str]] = {}
         self.unavailable: dict[str, str] = {}
+        self.not_returned: dict[str, list[str]] = {}
         self.eip_by_ip: dict[str, str] = {}
         self.eip_by_alloc: dict[str, str] = {}
         self.nlb_by_dns: dict[str, str] = {}
@@ -602,10 +606,24 @@ class _Reader:
         }
         if groups:
             config["OriginGroups"] = {"Quantity": len(groups), "Items": groups}
+        behaviors = [dist.get("DefaultCacheBehavior") or {}, *_items(dist.get("CacheBehaviors"))]
+        if any("GrpcConfig" not in b for b in behaviors) and "GrpcConfig" in _cache_behavior_members():
+            # the SDK reads it, the endpoint did not send it: gRPC on or off is not read (not "off")
+            self.not_returned.setdefault(GRPC_CONFIG_FIELD, []).append(dist["Id"])
         self.add(
             "Distribution", "cloudfront", dist.get("ARN") or dist["Id"], "AWS::CloudFront::Distribution",
             {"DistributionConfig": config}, label=dist["Id"], **{"edge-origin:distribution-id": dist["Id"]},
         )
+
+
+GRPC_CONFIG_FIELD = "cloudfront CacheBehavior.GrpcConfig"
+"""``LiveAccount.not_returned`` key: a distribution's behavior listed without ``GrpcConfig``."""
+
+
+def _cache_behavior_members() -> frozenset[str]:
+    from edge_origin.live.sdk_members import shape_members
+
+    return shape_members("cloudfront", "DefaultCacheBehavior")
 
 
 def _items(value: Any) -> list[Any]:
@@ -664,4 +682,4 @@ def read_account(
     if reader.names is not None:
         for name in reader.names:
             counts.setdefault(name, 0)
-    return LiveAccount(reader.region, template, reader.ids, reader.unavailable, counts)
+    return LiveAccount(reader.region, template, reader.ids, reader.unavailable, counts, reader.not_returned)

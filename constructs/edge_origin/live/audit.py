@@ -179,6 +179,23 @@ def sdk_gap_findings(account: LiveAccount) -> list[Finding]:
     return out
 
 
+def not_returned_notes(account: LiveAccount, grpc_origins_given: bool) -> list[str]:
+    """One line per field the endpoint's answers left out: which resources, and what that does to
+    each verdict that reads it."""
+    from edge_origin.live.account import GRPC_CONFIG_FIELD
+
+    out = []
+    dists = account.not_returned.get(GRPC_CONFIG_FIELD) or []
+    if dists:
+        shown = ", ".join(sorted(dists)[:5]) + (f" and {len(dists) - 5} more" if len(dists) > 5 else "")
+        then = ("the names given with --grpc-origin are judged as gRPC origins" if grpc_origins_given else
+                "EO-DNS1/2/3 judge their origins as not known to be gRPC (a weighted pile-up is then a warning, not "
+                "an error) and EO-CF1 does not judge them; pass --grpc-origin NAME to judge a name as a gRPC origin")
+        out.append(f"{GRPC_CONFIG_FIELD} not returned by the endpoint for distribution(s) {shown} (moto drops it): "
+                   f"whether gRPC is on is not read; {then}")
+    return out
+
+
 def audit_account(account: LiveAccount, grpc_origins: bool = False, rules: Iterable[Rule] | None = None) -> AuditResult:
     """Run the rules over an account already read; rules needing an unreadable service: not checked."""
     model = account.model()
@@ -230,6 +247,7 @@ def audit(
     vpc_reason = account.unavailable.get(VPC_ORIGINS_SERVICE, "")
     if vpc_reason:  # no VPC origins read (an SDK or endpoint without them, denied): no rule lists them among its needs, say it here
         result = replace(result, notes=(*result.notes, f"CloudFront VPC origins: {account.unavailable[VPC_ORIGINS_SERVICE]}"))
+    result = replace(result, notes=(*result.notes, *not_returned_notes(account, bool(grpc))))
     if "route53" not in account.unavailable:  # enact's own health checks that no record uses any more
         from edge_origin.live.health_owner import audit_findings
 

@@ -132,16 +132,19 @@ def not_offered(exc: BaseException) -> str | None:
     return None
 
 
-def why_not_read(exc: BaseException, service: str, operation: str) -> NotRead:
-    """The :class:`NotRead` for ``exc`` raised by an optional call (``LiveError`` for fatal ones:
-    unreachable endpoint, refused credentials)."""
+def why_not_read(exc: BaseException, service: str, operation: str, *, fatal: bool = True) -> NotRead:
+    """The :class:`NotRead` for ``exc`` raised by an optional call. An unreachable endpoint or refused
+    credentials raise ``LiveError`` (the command cannot go on), unless ``fatal`` is False (the change
+    engine's guard reads: "cannot tell", kind "failed")."""
     offered = not_offered(exc)
     if offered is not None:
         return NotRead(operation, offered, "not-offered")
     try:
         return _classified(exc, service, operation)
-    except LiveError as fatal:  # unreachable, refused credentials: fatal to the command, not to this part
-        return NotRead(operation, str(fatal), "failed")
+    except LiveError as error:  # unreachable, refused credentials
+        if fatal:
+            raise
+        return NotRead(operation, str(error), "failed")
 
 
 def _classified(exc: BaseException, service: str, operation: str) -> NotRead:
@@ -169,8 +172,9 @@ def sdk_not_read(service: str, operation: str) -> NotRead | None:
     return NotRead(operation, unread.removeprefix("not read (").removesuffix(")"), "sdk")
 
 
-def call_optional(client: Any, service: str, operation: str, **params: Any) -> Any:
-    """``client.<operation>(**params)``'s answer, or a :class:`NotRead` saying why there is none."""
+def call_optional(client: Any, service: str, operation: str, *, fatal: bool = True, **params: Any) -> Any:
+    """``client.<operation>(**params)``'s answer, or a :class:`NotRead` saying why there is none
+    (``fatal``: see :func:`why_not_read`)."""
     missing = sdk_not_read(service, operation)
     if missing is not None:
         return missing
@@ -181,7 +185,7 @@ def call_optional(client: Any, service: str, operation: str, **params: Any) -> A
         return method(**params)
     except (NotImplementedError, botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError,
             botocore.parsers.ResponseParserError, KeyError, PagingError) as exc:
-        return why_not_read(exc, service, operation)
+        return why_not_read(exc, service, operation, fatal=fatal)
 
 
 __all__ = ["CONNECTION_ERRORS", "CREDENTIAL_CODES", "DENIED_CODES", "NOT_OFFERED_CODES", "classify_error", "NotRead", "OperationNotOffered", "call_optional", "not_offered", "sdk_not_read", "why_not_read"]

@@ -70,7 +70,7 @@ def protections(client: Any, zone_id: str, keys: list[tuple[str, str]]) -> list[
     for name in sorted({n for n, _ in wanted}):
         params: dict[str, Any] = {"HostedZoneId": zone_id, "StartRecordName": name}
         for _ in range(MAX_PAGES):
-            page = call_optional(client, "route53", "ListResourceRecordSetProtections", **params)
+            page = call_optional(client, "route53", "ListResourceRecordSetProtections", fatal=False, **params)
             if isinstance(page, NotRead):
                 return None
             rows = page.get("ResourceRecordSetProtections") or []
@@ -95,12 +95,12 @@ def outcome_from_history(client: Any, zone_id: str, comment: str, sent_at: datet
     since = (sent_at - HISTORY_SKEW).strftime("%Y-%m-%dT%H:%M:%SZ")  # ChangeHistoryTimeBound is a string (ISO 8601)
     params: dict[str, Any] = {"HostedZoneId": zone_id, "SubmittedAfter": since}
     for _ in range(MAX_PAGES):
-        page = call_optional(client, "route53", "ListHostedZoneChangeBatches", **params)
+        page = call_optional(client, "route53", "ListHostedZoneChangeBatches", fatal=False, **params)
         if isinstance(page, NotRead):
             return None
         for summary in page.get("ChangeBatchSummaries") or []:
             if summary.get("Comment") == comment and summary.get("Operation") == "ChangeResourceRecordSets":
-                batch = call_optional(client, "route53", "GetHostedZoneChangeBatch", HostedZoneId=zone_id, ChangeId=summary["ChangeId"])
+                batch = call_optional(client, "route53", "GetHostedZoneChangeBatch", fatal=False, HostedZoneId=zone_id, ChangeId=summary["ChangeId"])
                 if isinstance(batch, NotRead):
                     return None
                 if len(batch["ChangeBatch"].get("Changes") or []) == change_count:
