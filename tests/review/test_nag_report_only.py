@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from edge_origin.cli import main
 from edge_origin.review import nag
-from edge_origin.review.nag import REPORT_ONLY_ENV, EdgeOriginChecks, assembly_templates, report_only_setting
+from edge_origin.review.nag import REPORT_ONLY_ENV, EdgeOriginChecks, report_only_setting
 from tests.cdk_apps import quiet_app
 
 #: What the CDK CLI sets for an app it runs (path and asset metadata on).
@@ -144,42 +144,6 @@ def test_a_clean_synth_says_nothing_and_reads_no_acknowledgement(tmp_path: Path,
     _app(out, weighted=False, nested=True, context=CLI_CONTEXT, pack=pack).synth()
     assert _pack_report(out) is None
     assert pack.findings == []
-
-
-# --- the assembly walk, on hand-written folders ---------------------------------------------------
-def _nested_resource(asset: str | None, url_key: str | None = None) -> dict:
-    res: dict = {"Type": "AWS::CloudFormation::Stack", "Properties": {}}
-    if asset is not None:
-        res["Metadata"] = {"aws:asset:path": asset, "aws:cdk:path": "P/Child.NestedStack/Child.NestedStackResource"}
-    if url_key is not None:
-        res["Properties"]["TemplateURL"] = {"Fn::Join": ["", ["https://s3.", {"Ref": "AWS::URLSuffix"}, f"/bucket/{url_key}"]]}
-    return res
-
-
-def test_nested_templates_are_followed_by_metadata_or_by_the_asset_manifest(tmp_path: Path) -> None:
-    (tmp_path / "P.template.json").write_text(json.dumps({"Resources": {
-        "A": _nested_resource("PA.nested.template.json"), "B": _nested_resource(None, "abc.json")}}))
-    (tmp_path / "PA.nested.template.json").write_text(json.dumps({"Resources": {"C": _nested_resource("PC.nested.template.json")}}))
-    (tmp_path / "PB.nested.template.json").write_text(json.dumps({"Resources": {"X": {"Type": "AWS::SNS::Topic"}}}))
-    (tmp_path / "PC.nested.template.json").write_text(json.dumps({"Resources": {"Y": {"Type": "AWS::SNS::Topic"}}}))
-    (tmp_path / "P.assets.json").write_text(json.dumps({"files": {"h": {
-        "source": {"path": "PB.nested.template.json"}, "destinations": {"d": {"objectKey": "abc.json"}}}}}))
-    files, nested = assembly_templates([tmp_path / "P.template.json"])
-    assert sorted(p.name for p in files) == ["P.template.json", "PA.nested.template.json", "PB.nested.template.json", "PC.nested.template.json"]
-    assert nested["PA.nested"] == "P/Child" and nested["PB.nested"] == "P/B"
-
-
-@settings(max_examples=25, deadline=None, database=None)
-@given(asset=st.sampled_from(["../outside.nested.template.json", "/etc/passwd.json", "sub/x.json", "missing.json", "P.template.json"]))
-def test_nested_templates_outside_the_folder_missing_or_cyclic_are_not_followed(tmp_path_factory: pytest.TempPathFactory, asset: str) -> None:
-    root = tmp_path_factory.mktemp("asm")
-    folder = root / "cdk.out"
-    (folder / "sub").mkdir(parents=True)
-    (root / "outside.nested.template.json").write_text(json.dumps({"Resources": {"Z": {"Type": "AWS::SNS::Topic"}}}))
-    (folder / "sub" / "x.json").write_text(json.dumps({"Resources": {"Z": {"Type": "AWS::SNS::Topic"}}}))
-    (folder / "P.template.json").write_text(json.dumps({"Resources": {"A": _nested_resource(asset)}}))
-    files, _ = assembly_templates([folder / "P.template.json"])
-    assert [p.name for p in files] == ["P.template.json"]  # the cycle back to P: read once
 
 
 # --- beside cdk-nag 2 or 3: the pack needs neither -------------------------------------------------

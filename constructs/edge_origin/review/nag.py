@@ -11,10 +11,11 @@ same rule functions as the CLI (``edge_origin.rules.run_rules``) over it:
 
 - inside synth, CDK calls ``validate(context)`` after writing the assembly; the pack reads
   ``context.template_paths`` (the resolved templates, so ``add_property_override`` is seen)
-  and the nested stack templates they name (``AWS::CloudFormation::Stack`` resources whose
-  ``aws:asset:path`` metadata names a ``*.nested.template.json`` in the same assembly folder:
-  aws-cdk-lib hands plugins only the top-level templates), so synth judges the same assembly
-  as ``edge-origin check cdk.out``. Each finding names its construct by the template's
+  through ``edge_origin.model.load_assembly`` with the nested stack templates they name
+  (aws-cdk-lib hands plugins only the top-level templates; the loader follows each
+  ``AWS::CloudFormation::Stack`` to its ``*.nested.template.json`` inside the assembly and
+  resolves parameters, ``Outputs.X`` and exports across), so synth judges the same assembly as
+  ``edge-origin check cdk.out``. Each finding names its construct by the template's
   ``aws:cdk:path`` metadata (no walk of the construct tree through jsii); without path metadata
   (``--no-path-metadata``) the pack walks the tree once to match (stack, logical id);
 - ``validate_scope(scope)`` (unit tests) builds the templates with ``Template.from_stack`` for
@@ -80,9 +81,6 @@ SUMMARY_RULE = f"{PACK_NAME}-Summary"
 #: Context key (``cdk synth -c edge-origin:reportOnly=true``) and its environment twin for CI.
 REPORT_ONLY_CONTEXT = "edge-origin:reportOnly"
 REPORT_ONLY_ENV = "EDGE_ORIGIN_REPORT_ONLY"
-#: Nested stacks followed below one top-level template (CloudFormation allows 5 levels of nesting
-#: in practice; more here is a cycle or a hand-made assembly).
-MAX_NESTING = 20
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
@@ -134,91 +132,29 @@ def _read_template(template: Path) -> dict[str, Any] | None:
     return body if isinstance(body, dict) else None
 
 
-def _asset_files(folder: Path) -> dict[str, str]:
-    """``{S3 object key: file name}`` of the file assets the folder's asset manifests publish
-    (``*.assets.json``: how a nested stack's ``TemplateURL`` names its template file)."""
+def _has_resources(template: Path) -> bool:
+    """Whether a top-level template has resources (CDK writes an empty stack's template without
+    any); unreadable ones are kept so that the loader names them."""
+    body = _read_template(template)
+    return body is None or bool(body.get("Resources"))
+
+
+def _nested_paths(model: TemplateModel) -> dict[str, str]:
+    """``{nested template file's stack name: the nested stack's construct path}``: from the
+    ``aws:cdk:path`` of its ``AWS::CloudFormation::Stack`` resource in the parent (CDK writes
+    ``.../<Id>.NestedStack/<Id>.NestedStackResource``), else ``<parent>/<logical id>``."""
     out: dict[str, str] = {}
-    for manifest in sorted(folder.glob("*.assets.json")):
-        body = _read_template(manifest) or {}
-        files = body.get("files")
-        for asset in files.values() if isinstance(files, dict) else ():
-            source = asset.get("source") if isinstance(asset, dict) else None
-            dests = asset.get("destinations") if isinstance(asset, dict) else None
-            if not isinstance(source, dict) or not isinstance(source.get("path"), str) or not isinstance(dests, dict):
-                continue
-            for dest in dests.values():
-                if isinstance(dest, dict) and isinstance(dest.get("objectKey"), str):
-                    out[dest["objectKey"]] = source["path"]
-    return out
-
-
-def _url_object_key(url: object) -> str | None:
-    """The last path segment of a ``TemplateURL`` (a string or CDK's ``Fn::Join`` of parts)."""
-    if isinstance(url, dict) and isinstance(url.get("Fn::Join"), list) and len(url["Fn::Join"]) == 2:
-        parts = url["Fn::Join"][1]
-        url = parts[-1] if isinstance(parts, list) and parts else None
-    return url.rsplit("/", 1)[-1] if isinstance(url, str) and url.endswith(".json") else None
-
-
-def _nested_templates(parent: Path, body: dict[str, Any], assets: dict[Path, dict[str, str]]) -> list[tuple[Path, str]]:
-    """``(file, construct path of the nested stack)`` of every ``AWS::CloudFormation::Stack`` of
-    ``body`` whose template CDK wrote beside ``parent``: named by the resource's ``aws:asset:path``
-    metadata, or by its ``TemplateURL`` object key through the folder's asset manifests. Files
-    outside the parent's folder are not followed."""
-    out: list[tuple[Path, str]] = []
-    folder = parent.parent.resolve()
-    resources = body.get("Resources")
-    for logical_id, res in resources.items() if isinstance(resources, dict) else ():
-        if not isinstance(res, dict) or res.get("Type") != "AWS::CloudFormation::Stack":
+    for loaded in model.templates.values():
+        if loaded.parent is None:
             continue
-        meta = res.get("Metadata") if isinstance(res.get("Metadata"), dict) else {}
-        asset = meta.get("aws:asset:path")
-        if not isinstance(asset, str):
-            props = res.get("Properties") if isinstance(res.get("Properties"), dict) else {}
-            key = _url_object_key(props.get("TemplateURL"))
-            if folder not in assets:
-                assets[folder] = _asset_files(folder)
-            asset = assets[folder].get(key) if key else None
-        if not isinstance(asset, str) or not asset.endswith(".json"):
-            continue
-        target = (folder / asset).resolve()
-        if target.parent != folder or not target.is_file():
-            continue
-        path = meta.get("aws:cdk:path")
-        # CDK's resource path is ".../<Id>.NestedStack/<Id>.NestedStackResource": the stack is ".../<Id>"
-        if isinstance(path, str) and path.count("/") >= 2:
-            stack_path = path.rsplit("/", 2)[0] + "/" + path.rsplit("/", 1)[-1].removesuffix(".NestedStackResource")
+        parent_stack, logical_id = loaded.parent
+        resource = model.resource(parent_stack, logical_id)
+        path = resource.path if resource is not None else ""
+        if path.count("/") >= 2:
+            out[_file_stack(loaded.template)] = path.rsplit("/", 2)[0] + "/" + path.rsplit("/", 1)[-1].removesuffix(".NestedStackResource")
         else:
-            stack_path = f"{parent.name.removesuffix('.template.json')}/{logical_id}"
-        out.append((target, stack_path))
+            out[_file_stack(loaded.template)] = f"{parent_stack}/{logical_id}"
     return out
-
-
-def assembly_templates(template_paths: Iterable[str | Path]) -> tuple[list[Path], dict[str, str]]:
-    """The templates a deploy runs from the given top-level ones: those with resources, and the
-    nested stack templates they name, recursively (in the same assembly folder, no cycles).
-
-    Returns ``(files, {nested file's stack name: nested stack construct path})``."""
-    files: list[Path] = []
-    nested_paths: dict[str, str] = {}
-    seen: set[Path] = set()
-    assets: dict[Path, dict[str, str]] = {}
-    todo: list[tuple[Path, int]] = [(Path(p), 0) for p in template_paths]
-    while todo:
-        path, depth = todo.pop(0)
-        key = path.resolve()
-        if key in seen or depth > MAX_NESTING:
-            continue
-        seen.add(key)
-        body = _read_template(path)
-        if body is None or body.get("Resources"):  # unreadable ones go to the loader, which names them
-            files.append(path)
-        if body is None:
-            continue
-        for child, stack_path in _nested_templates(path, body, assets):
-            nested_paths[child.name.removesuffix(".template.json")] = stack_path
-            todo.append((child, depth + 1))
-    return files, nested_paths
 
 
 def _closest_acknowledged(path: str, acknowledged_at: set[str]) -> bool:
@@ -259,11 +195,6 @@ def acknowledged_rules(app: Any, paths: Iterable[str]) -> dict[str, set[str]]:
     return found
 
 
-def _acknowledged_paths(app: Any) -> dict[str, set[str]]:
-    """Every acknowledgement in the app (walks the whole tree: tests and diagnostics only)."""
-    return acknowledged_rules(app, [c.node.path for c in app.node.find_all()])
-
-
 @jsii.implements(cdk.IPolicyValidationPlugin)
 class EdgeOriginChecks:
     """The edge-origin rules as a CDK validation plugin (aws-cdk-lib's ``IPolicyValidationPlugin``).
@@ -283,7 +214,6 @@ class EdgeOriginChecks:
         self._by_resource: dict[tuple[str, str], list[Finding]] = {}
         self._matched: list[tuple[str, Finding]] = []
         self._busy = False
-        self._model_stacks: set[str] = set()
         self._reported: list[tuple[str, Finding]] = []
         self.findings: list[Finding] = []
 
@@ -319,8 +249,7 @@ class EdgeOriginChecks:
         A synth with no finding costs one jsii call (``templatePaths``): the app construct, the
         report-only setting and the stack paths are read only when there is something to report."""
         given = list(context.template_paths)
-        files, nested = assembly_templates(given)
-        top = [f for f in files if f.name.removesuffix(".template.json") not in nested]
+        top = [Path(p) for p in given if _has_resources(Path(p))]  # nested stacks: load_assembly follows them
         if not top:  # only empty stacks (valid CDK: templates without Resources)
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         model = _assembly_model(top)
@@ -341,7 +270,7 @@ class EdgeOriginChecks:
             self._reported = matched
         report_only = self.report_only(app)
         violations = [self._violation(path, item, report_only) for path, item in self._reported]
-        stack_paths = {**_stack_paths(context, given), **nested}
+        stack_paths = {**_stack_paths(context, given), **_nested_paths(model)}
         names = {_file_stack(p) for p in given} | judged
         stacks = sorted(stack_paths.get(a, a) for a in names)
         summary = self._summary(app, stacks, stack_paths, report_only)
@@ -356,7 +285,6 @@ class EdgeOriginChecks:
         if self._busy:  # Template.from_stack re-entered synth with this pack registered
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         model = self._model or self._model_from_constructs(scope)
-        self._model_stacks = set(model.templates)
         self.findings = run_rules(model)
         self._by_resource = {}
         for item in self.findings:  # by template file: a nested stack's model name is Parent/Child
