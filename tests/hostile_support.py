@@ -10,8 +10,10 @@ Shared by ``tests/*/test_hardening_budget*.py`` and ``benchmarks/bench_hostile.p
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 MIB = 1024 * 1024
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "templates" / "rules"
 RECORD = {"Type": "AWS::Route53::RecordSet", "Properties": {"HostedZoneName": "example.com.", "Type": "A", "TTL": "60",
                                                            "ResourceRecords": ["192.0.2.1"]}}
 
@@ -69,9 +71,12 @@ def for_each_nested(levels: int = 4, items: int = 40) -> tuple[str, str]:
 
 
 def long_json_line(spaces: int = 300_000) -> tuple[str, str]:
-    """A template whose first line is ``[`` + spaces (the SARIF/GitHub line lookup once took > 60 s)."""
-    body = json.dumps(_template("o.example.com."))
-    return "line.template.json", "{" + " " * spaces + body[1:]
+    """A template with findings whose first line is ``[`` + spaces (the SARIF/GitHub line lookup of
+    each finding's logical id once took > 60 s on it)."""
+    body = json.loads((FIXTURES / "eo-dns1-fire.json").read_text(encoding="utf-8"))
+    assert "Metadata" not in body
+    text = json.dumps(body, indent=1)
+    return "line.template.json", '{"Metadata": {"Pad":\n[' + " " * spaces + "]},\n" + text[1:]
 
 
 def duplicate_key_late(keys: int = 300_000) -> tuple[str, str]:

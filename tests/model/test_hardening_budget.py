@@ -9,8 +9,6 @@ The timings are printed by ``benchmarks/bench_hostile.py``.
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,10 +20,8 @@ from edge_origin.model import ModelError
 from edge_origin.model.intrinsics import StackResolver
 from edge_origin.model.loader import parse_template_text
 from edge_origin.model.values import Unresolved
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tests import hostile_support as hostile  # noqa: E402
-from tests.hardening_support import examples  # noqa: E402
+from tests import hostile_support as hostile
+from tests.hardening_support import examples
 
 
 def _resolver(body: dict[str, Any]) -> StackResolver:

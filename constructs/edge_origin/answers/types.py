@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from edge_origin.core.dns_names import canonical_name
+
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
 POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")
 #: Policies whose answer depends on where the query comes from.
@@ -26,8 +28,8 @@ MAX_CHAIN = 8
 
 
 def normalize(name: str) -> str:
-    """A DNS name in one spelling: lower case, no trailing dot."""
-    return name.strip().lower().rstrip(".")
+    """A DNS name in Route 53's one spelling (:func:`edge_origin.core.dns_names.canonical_name`)."""
+    return canonical_name(name)
 
 
 @dataclass(frozen=True, order=True)

@@ -64,15 +64,26 @@ def _load_toml(path: Path) -> dict:
                 f"{path}: reading [{TABLE}] on Python 3.10 needs tomli (pip install tomli), or use {YAML_NAMES[0]}"
             ) from None
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(_read(path))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read it: {exc}") from None
 
 
+def _read(path: Path) -> str:
+    """A config file's text through the one safe reader (a regular file within --max-file-mib)."""
+    from edge_origin.core.files import InputFileError, read_text_file
+    from edge_origin.core.limits import current
+
+    try:
+        return read_text_file(path, current().file_bytes)
+    except InputFileError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def _pyproject_table(path: Path) -> dict | None:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = _read(path)
+    except ConfigError:
         return None
     if "edge-origin" not in text:  # most pyproject.toml files: no need to parse them
         return None
@@ -86,12 +97,12 @@ def _pyproject_table(path: Path) -> dict | None:
 
 
 def _yaml_table(path: Path) -> dict:
-    import yaml
+    from edge_origin.core.files import InputFileError, load_data_file
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path}: cannot read it: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        data = load_data_file(path)
+    except InputFileError as exc:
+        raise ConfigError(f"cannot read it: {exc}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -1,8 +1,10 @@
-"""Reading input files safely: regular files only, a size bound, UTF-8 text.
+"""Reading input files safely: regular files only, a size bound, UTF-8 text, bounded parsing.
 
 Every reader of user files (templates, cloud-assembly manifests, validation reports, connection
-profiles) goes through :func:`read_text_file`, so a FIFO, ``/dev/zero``, a directory or a 50 GB
-file gets one clear line instead of a hang or an exhausted memory.
+profiles, config files, rehearsal results) goes through :func:`read_text_file`, so a FIFO,
+``/dev/zero``, a directory or a 50 GB file gets one clear line instead of a hang or an exhausted
+memory; data files (JSON or YAML) through :func:`load_data_file`, which also bounds nesting and
+alias expansion (:func:`check_expansion`: nodes, and characters against ``--max-eval-chars``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ def _mib(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MiB" if size < 10 * 1024 * 1024 else f"{size // (1024 * 1024)} MiB"
 
 
+def _flag(limit: int) -> str:
+    """" (raise with edge-origin --max-file-mib N)" when ``limit`` is the flag's (other readers keep
+    their own fixed bounds)."""
+    from edge_origin.core.limits import FLAGS, current
+
+    return f" (raise with edge-origin {FLAGS['file_bytes']} N)" if limit == current().file_bytes else ""
+
+
 def read_bytes_file(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; InputFileError otherwise.
 
@@ -52,7 +62,7 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
     if not stat.S_ISREG(info.st_mode):
         raise InputFileError(f"{where}: is {describe_mode(info.st_mode)}, not a regular file")
     if info.st_size > limit:
-        raise InputFileError(f"{where}: file is {_mib(info.st_size)}, larger than the {_mib(limit)} limit")
+        raise InputFileError(f"{where}: file is {_mib(info.st_size)}, larger than the {_mib(limit)} limit{_flag(limit)}")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -75,7 +85,7 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise InputFileError(f"{where}: file is larger than the {_mib(limit)} limit")
+        raise InputFileError(f"{where}: file is larger than the {_mib(limit)} limit{_flag(limit)}")
     return data
 
 
@@ -86,3 +96,85 @@ def read_text_file(path: str | Path, limit: int) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+# --- the one safe loader of data files (config, profiles, rehearsal results, baselines) ----------------
+#: Most nodes a data document may expand to through YAML aliases (cfn-lint's bound for templates).
+MAX_EXPANDED_NODES = 250_000
+
+
+def check_expansion(doc: object, where: str, max_nodes: int = MAX_EXPANDED_NODES) -> None:
+    """InputFileError when ``doc`` (YAML aliases shared) expands to more than ``max_nodes`` nodes or
+    more string characters than ``--max-eval-chars``, nests deeper than ``MAX_DEPTH`` or holds
+    itself: counted once per distinct node (O(distinct nodes), never the expansion)."""
+    from edge_origin.core.limits import MAX_DEPTH, current, raise_hint
+
+    max_chars = current().eval_chars
+    memo: dict[int, tuple[int, int, int]] = {}  # id -> (nodes, characters, depth)
+    stack: list[tuple[object, bool]] = [(doc, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        children = list(node.values()) + list(node) if isinstance(node, dict) else node
+        if not done:
+            if id(node) in memo:
+                continue
+            memo[id(node)] = (-1, -1, -1)  # in progress
+            stack.append((node, True))
+            stack.extend((c, False) for c in children if isinstance(c, (dict, list)) and id(c) not in memo)
+            continue
+        nodes, chars, depth = 1, 0, 0
+        for child in children:
+            if isinstance(child, (dict, list)):
+                size, text, below = memo[id(child)]
+                if size < 0:
+                    raise InputFileError(f"{where}: a recursive alias (a node that contains itself)")
+            else:
+                size, text, below = 1, len(child) if isinstance(child, str) else 8, -1
+            nodes, chars, depth = nodes + size, chars + text, max(depth, below + 1)
+        if nodes > max_nodes:
+            raise InputFileError(f"{where}: aliases expand to more than {max_nodes:,} nodes (alias amplification is not accepted)")
+        if chars > max_chars:
+            raise InputFileError(f"{where}: aliases expand to too many characters {raise_hint('eval_chars')}")
+        if depth >= MAX_DEPTH:
+            raise InputFileError(f"{where}: nested deeper than {MAX_DEPTH} levels")
+        memo[id(node)] = (nodes, chars, depth)
+
+
+def parse_data_text(text: str, where: str) -> object:
+    """JSON (a text starting with ``{`` or ``[``), else YAML (PyYAML's safe loader), checked by
+    :func:`check_expansion`; InputFileError (one line naming ``where``) when it is neither."""
+    if text.lstrip().startswith(("{", "[")):
+        import json
+
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputFileError(f"{where}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        except (ValueError, RecursionError) as exc:  # an integer too long to convert, deep nesting
+            raise InputFileError(f"{where}: not valid JSON ({'nested too deeply' if isinstance(exc, RecursionError) else str(exc)[:80]})") from None
+    else:
+        import yaml
+
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        try:
+            data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line = f" at line {mark.line + 1}" if mark is not None else ""
+            raise InputFileError(f"{where}: not valid JSON or YAML{line}") from None
+        except (ValueError, RecursionError, TypeError) as exc:
+            raise InputFileError(f"{where}: not valid YAML ({type(exc).__name__})") from None
+    check_expansion(data, where)
+    return data
+
+
+def load_data_file(path: str | Path, limit: int | None = None) -> object:
+    """A JSON or YAML data file through the one safe path: a regular file (no FIFO, device or
+    directory) of at most ``limit`` bytes (default ``--max-file-mib``), UTF-8, parsed with bounded
+    depth and alias expansion. InputFileError: one line naming the file."""
+    from edge_origin.core.limits import current
+
+    chosen = current().file_bytes if limit is None else limit
+    return parse_data_text(read_text_file(path, chosen), str(path))

@@ -22,6 +22,7 @@ from typing import Any
 
 import botocore.exceptions
 
+from edge_origin.core.dns_names import fqdn as core_fqdn
 from edge_origin.live.paging import list_record_sets, paginate
 
 OWNER_TAG = "edge-origin:owner"
@@ -46,7 +47,7 @@ def tag_owned(client: Any, health_check_id: str, name: str, generation: int) -> 
 
 
 def _fqdn(name: str) -> str:
-    return name.lower().rstrip(".") + "."
+    return core_fqdn(name)
 
 
 def _health_checks(client: Any) -> list[dict[str, Any]]:

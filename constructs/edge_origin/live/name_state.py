@@ -17,6 +17,7 @@ import botocore.exceptions
 import botocore.session
 
 from edge_origin.answers.routing import ROUTING_ELEMENTS, read_routing
+from edge_origin.core.dns_names import fqdn as core_fqdn
 from edge_origin.live.paging import PagingError, list_record_sets
 from edge_origin.live.plans import GENERATION_LABEL, LivePlanError
 
@@ -29,8 +30,8 @@ ROUTING_FIELDS = tuple(e.member for e in ROUTING_ELEMENTS)
 
 
 def fqdn(name: str) -> str:
-    """Route 53's spelling: lower case, one trailing dot."""
-    return name.lower().rstrip(".") + "."
+    """Route 53's spelling: one trailing dot (:func:`edge_origin.core.dns_names.fqdn`)."""
+    return core_fqdn(name)
 
 
 def generation_name(name: str) -> str:

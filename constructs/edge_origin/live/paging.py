@@ -10,6 +10,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from edge_origin.core.dns_names import canonical_name
+
 MAX_PAGES = 100_000
 
 
@@ -86,4 +88,4 @@ def list_record_sets(client: Any, zone_id: str, name: str | None = None, rtype: 
 
 
 def _norm(name: str) -> str:
-    return name.lower().rstrip(".").replace("\\052", "*")
+    return canonical_name(name)

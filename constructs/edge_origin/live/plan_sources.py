@@ -19,6 +19,7 @@ from typing import Any
 import botocore.exceptions
 
 from edge_origin import _moved
+from edge_origin.core.dns_names import canonical_name
 from edge_origin.live.enact import Refusal
 from edge_origin.live.name_state import LiveName, fqdn, plan_blocker, read_name, routing_policy, zone_name
 from edge_origin.live.paging import paginate
@@ -111,8 +112,7 @@ def plan_from_live(route53: Any, zone_id: str, name: str, *, addresses: Sequence
 
 
 def _lb_dns(name: str) -> str:
-    name = name.lower().rstrip(".")
-    return name.removeprefix("dualstack.")
+    return canonical_name(name).removeprefix("dualstack.")
 
 
 def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[AddressAtZone]:
@@ -129,7 +129,7 @@ def load_balancer_addresses(elbv2: Any, live: LiveName) -> list[AddressAtZone]:
     by_dns: dict[str, dict[str, Any]] = {}
     for page in paginate(elbv2, "describe_load_balancers"):
         for lb in page.get("LoadBalancers", []):
-            by_dns[lb["DNSName"].lower().rstrip(".")] = lb
+            by_dns[canonical_name(lb["DNSName"])] = lb
     out: list[AddressAtZone] = []
     for target in dict.fromkeys(targets):
         lb = by_dns.get(target)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin import _moved
+from edge_origin.core.dns_names import fqdn as core_fqdn
 from edge_origin.data import load as load_data
 
 SCHEMA_FILE = "plan.schema.json"
@@ -337,8 +338,8 @@ class Plan:
 
     @property
     def fqdn(self) -> str:
-        """The name as Route 53 spells it: lower case, trailing dot."""
-        return self.name.lower().rstrip(".") + "."
+        """The name as Route 53 spells it (:func:`edge_origin.core.dns_names.fqdn`)."""
+        return core_fqdn(self.name)
 
     @property
     def zone_id(self) -> str:

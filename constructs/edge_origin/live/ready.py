@@ -532,12 +532,13 @@ def profile_line(path: str | Path, *, in_vpc_clients: bool | None = None) -> Rea
 
 def load_rehearsal_result(path: str | Path) -> dict[str, Any]:
     """A ``rehearse --json`` result; ReadyInputError naming ``--rehearsal``."""
-    import json
+    from edge_origin.core.files import InputFileError, load_data_file
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ReadyInputError(f"--rehearsal {path}: not a readable JSON file ({exc.__class__.__name__})") from None
+    try:  # the one safe loader: a regular file (no FIFO, no /dev/zero), bounded size, depth and aliases
+        data = load_data_file(path)
+    except InputFileError as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+        raise ReadyInputError(f"--rehearsal {path}: not a readable JSON file ({reason})") from None
     if not isinstance(data, dict) or data.get("verdict") not in ("spread", "pile-up"):
         raise ReadyInputError(f"--rehearsal {path}: not an `edge-origin rehearse --json` result (its 'verdict' must be "
                               "'spread' or 'pile-up')")

@@ -15,6 +15,8 @@ from typing import Any
 import botocore.exceptions
 import botocore.parsers
 
+from edge_origin.core.dns_names import fqdn as core_fqdn
+
 GUARDRAIL_NAMES = ("NS_FORMAT_CHECK", "NS_DELEGATION_AUTHORITY_CHECK", "NS_OCCLUSION_CHECK", "ALIAS_TARGET_CHECK",
                    "ACTIVE_RECORD_CHECK", "ACTIVE_DELEGATION_CHECK")
 _ERRORS = (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError, botocore.parsers.ResponseParserError, KeyError)
@@ -33,7 +35,7 @@ class Protection:
 
 
 def _norm(name: str) -> str:
-    return name.lower().rstrip(".") + "."
+    return core_fqdn(name)
 
 
 def features(client: Any, zone_id: str) -> dict[str, Any] | None:

@@ -33,13 +33,14 @@ import json
 import math
 import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from edge_origin.core.escape import shorten
-from edge_origin.core.files import InputFileError, read_text_file
+from edge_origin.core.files import InputFileError, describe_mode, read_bytes_file, read_text_file
 from edge_origin.model.assembly import (
     UNKNOWN_ENVIRONMENT,
     Follower,
@@ -641,6 +642,24 @@ def _is_template_like(path: Path, body: Any) -> bool:
     return isinstance(body, dict) and ("Resources" in body or "AWSTemplateFormatVersion" in body)
 
 
+def _outside_or_special(path: Path, directory: Path) -> str:
+    """Why a file found in a folder walk is not read ("" when it is read): a symbolic link that
+    leaves the folder (``linked.template.json -> ../outside/secret.template.json``, a link to
+    ``/proc/self/environ``) or anything that is not a regular file, as a cloud assembly's
+    ``templateFile`` may not point outside the assembly. Nothing outside the input is opened."""
+    try:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            if not _inside(path, directory):
+                return f"{path}: a symbolic link to {os.path.realpath(path)}, outside the folder {directory}: not read"
+            info = path.stat()
+    except OSError as exc:
+        return f"{path}: cannot read ({exc.strerror or exc})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path}: is {describe_mode(info.st_mode)}, not a regular file: not read"
+    return ""
+
+
 def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
     """Templates in a plain folder, recursively; names from the path relative to ``directory``."""
     found: list[LoadedTemplate] = []  # plain templates and (marked None in ``plain``) assembly stacks
@@ -652,6 +671,10 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
         if here != directory and (here / "manifest.json").is_file():
             dirs[:] = []
             prefix = here.relative_to(directory).as_posix()
+            refused = _outside_or_special(here / "manifest.json", directory)
+            if refused:
+                result.unreadable.append((str(here), refused))
+                continue
             try:
                 items = _read_assembly(here, unreadable=result.unreadable)
             except ModelError as exc:
@@ -672,6 +695,10 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 result.unreadable.append((str(directory), f"{directory}: more than {MAX_FOLDER_FILES} template files; the rest were not read"))
                 break
             rel = strip_template_suffix(path.relative_to(directory).as_posix())
+            refused = _outside_or_special(path, directory)
+            if refused:
+                result.unreadable.append((str(path), refused))
+                continue
             try:
                 text = _read_text(path, template_limit())
                 body = parse_document(text, str(path)) if text.strip() else None
@@ -723,10 +750,9 @@ def _renamed(items: Sequence[LoadedTemplate], names: Sequence[str]) -> list[Load
 
 
 def _peek(path: Path) -> str:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(65536).decode("utf-8", "replace")
-    except OSError:
+    try:  # the safe reader: a regular file only (never blocks on a FIFO swapped in meanwhile)
+        return read_bytes_file(path, template_limit())[:65536].decode("utf-8", "replace")
+    except InputFileError:
         return ""
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from edge_origin.core.dns_names import canonical_name
+
 
 class ModelError(ValueError):
     """Bad input: one line that names the file (and the logical id or property) and the problem.
@@ -65,13 +67,12 @@ class Unresolved:
 
 
 def normalize_name(name: object) -> str | None:
-    """A DNS name as the model compares names: lower case, no trailing dot; None if not a string."""
+    """A DNS name as the model compares names, as Route 53 reads it (``\\ddd`` escapes decoded,
+    ASCII lower case, no trailing dot: :func:`edge_origin.core.dns_names.canonical_name`); None if
+    not a string or empty."""
     if not isinstance(name, str):
         return None
-    name = name.strip().lower()
-    while name.endswith("."):
-        name = name[:-1]
-    return name or None
+    return canonical_name(name) or None
 
 
 def display_value(value: object) -> str:

@@ -17,7 +17,6 @@ not agree with each other, are findings.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.core.findings import Finding, Severity
+from edge_origin.core.limits import short_repr
 from edge_origin.profile import hops, policy
 from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt, _plain  # noqa: F401  (re-exported)
 
@@ -387,11 +387,11 @@ def _input_errors(p: ConnectionProfile) -> list[str]:
 
 
 def _r(value: Any) -> str:
-    """A bounded repr for messages (a huge value stays one short line)."""
+    """A bounded repr for messages, cut while it is built (an alias bomb or a huge value costs what a
+    small one does: :func:`edge_origin.core.limits.short_repr`)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
         return f"an integer of {value.bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return short_repr(value, 60)
 
 
 def _short_number(value: int) -> str:
@@ -410,25 +410,14 @@ def read_profile_file(path: str | Path) -> str:
 
 
 def parse_profile_text(text: str, source: str = "<text>") -> Any:
-    """JSON or YAML text -> data; raises :class:`ProfileError` when it is neither."""
-    stripped = text.lstrip()
-    if stripped.startswith(("{", "[")):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ProfileError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        except (ValueError, RecursionError) as exc:  # an integer too long to convert, deep nesting
-            raise ProfileError(f"{source}: not valid JSON: {type(exc).__name__}: {str(exc)[:80]}") from None
-    import yaml
+    """JSON or YAML text -> data through the one safe parser (:func:`edge_origin.core.files.parse_data_text`:
+    bounded nesting and alias expansion); raises :class:`ProfileError` when it is neither."""
+    from edge_origin.core.files import InputFileError, parse_data_text
 
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ProfileError(f"{source}: not valid JSON or YAML{where}") from None
-    except (ValueError, RecursionError, TypeError) as exc:
-        raise ProfileError(f"{source}: not valid YAML: {type(exc).__name__}: {str(exc)[:80]}") from None
+        data = parse_data_text(text, source)
+    except InputFileError as exc:
+        raise ProfileError(str(exc)) from None
     if data is None:
         raise ProfileError(f"{source}: empty file: a profile needs at least {{}} or a preset")
     return data

@@ -271,22 +271,41 @@ def format_markdown(findings: Sequence[Finding], acknowledged: Sequence[Finding]
     return "\n".join(lines) + "\n"
 
 
-_KEY_LINE = re.compile(r'^\s*(?:"([^"]*)"|([^\s"#:][^:]*?))\s*:')
+
+
+def _key_of(line: str) -> str | None:
+    """The mapping key a JSON or YAML line starts with (``"Key":`` or ``Key:``), else None: plain
+    string scans, linear in the line (a regex with a lazy run before ``\\s*:`` was quadratic on a
+    line of 300,000 spaces)."""
+    text = line.lstrip()
+    if not text:
+        return None
+    if text[0] == '"':
+        end = text.find('"', 1)
+        return text[1:end] if end > 0 and text[end + 1 :].lstrip().startswith(":") else None
+    if text[0] in "#:":
+        return None
+    colon = text.find(":")
+    return text[:colon].rstrip() if colon > 0 else None
 
 
 def _line_of(template: str, logical_id: str, cache: dict[str, dict[str, int]]) -> int:
     """The first line where ``logical_id`` is a mapping key (JSON or YAML), else 1: each file
-    read and indexed once, so many findings cost one pass (linear, not lines x findings)."""
+    read (through the safe reader: a regular file within ``--max-file-mib``) and indexed once, so
+    many findings cost one pass (linear, not lines x findings)."""
     if template not in cache:
+        from edge_origin.core.files import InputFileError, read_bytes_file
+        from edge_origin.core.limits import current
+
         index: dict[str, int] = {}
         try:
-            text = Path(template).read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = read_bytes_file(template, current().file_bytes).decode("utf-8", "replace")
+        except InputFileError:
             text = ""
         for number, line in enumerate(text.splitlines(), start=1):
-            m = _KEY_LINE.match(line)
-            if m:
-                index.setdefault(m.group(1) if m.group(1) is not None else m.group(2), number)
+            key = _key_of(line)
+            if key is not None:
+                index.setdefault(key, number)
         cache[template] = index
     return cache[template].get(logical_id, 1)
 

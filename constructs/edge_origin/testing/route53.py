@@ -72,6 +72,7 @@ import botocore.validate
 
 from edge_origin.answers.routing import ROUTING_ELEMENTS, routing_elements
 from edge_origin.answers.types import Vantage
+from edge_origin.core.dns_names import fqdn as core_fqdn
 from edge_origin.live.plans import uncheckable_reason
 from edge_origin.testing.route53_guards import GuardsMixin
 
@@ -129,8 +130,8 @@ def _service() -> tuple[Any, Any, Any]:
 
 
 def normalize_name(name: str) -> str:
-    """Route 53's form of a DNS name: lower case, one trailing dot."""
-    return name.lower().rstrip(".") + "."
+    """Route 53's form of a DNS name: escapes decoded, lower case, one trailing dot."""
+    return core_fqdn(name)
 
 
 def _reversed_labels(name: str) -> tuple[str, ...]:

@@ -41,6 +41,8 @@ import copy
 from datetime import datetime, timezone
 from typing import Any
 
+from edge_origin.core.dns_names import fqdn as core_fqdn
+
 GUARDRAILS = ("NS_FORMAT_CHECK", "NS_DELEGATION_AUTHORITY_CHECK", "NS_OCCLUSION_CHECK", "ALIAS_TARGET_CHECK",
               "ACTIVE_RECORD_CHECK", "ACTIVE_DELEGATION_CHECK")
 TIERS = ("STANDARD", "ADVANCED")
@@ -49,7 +51,7 @@ DEFAULT_MAX_PROTECTIONS = 1000
 
 
 def _norm(name: str) -> str:
-    return name.lower().rstrip(".") + "."
+    return core_fqdn(name)
 
 
 class _ZoneGuards:
