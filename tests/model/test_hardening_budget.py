@@ -118,7 +118,8 @@ def _dags(draw: st.DrawFn) -> list[Any]:
 
 
 def _edges(root: Any) -> int:
-    """Container -> container edges among distinct nodes reachable from ``root``, plus one."""
+    """Container -> container edges among distinct nodes reachable from ``root`` (and each
+    ``${X}`` of a Fn::Sub text), plus one: the size of the input, not of its expansion."""
     seen: set[int] = set()
     stack, edges = [root], 1
     while stack:
@@ -127,6 +128,8 @@ def _edges(root: Any) -> int:
             continue
         seen.add(id(node))
         kids = list(node.values()) if isinstance(node, dict) else node
+        if isinstance(node, dict) and isinstance(node.get("Fn::Sub"), list):
+            edges += node["Fn::Sub"][0].count("${")  # each use of a variable is a (memo) step
         for kid in kids:
             if isinstance(kid, (dict, list)):
                 edges += 1
