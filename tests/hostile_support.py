@@ -107,6 +107,7 @@ TEMPLATE_CASES = {
     "findinmap-chain": find_in_map_chain,
     "foreach-4x40": for_each_nested,
     "json-line-300k-spaces": long_json_line,
+    "duplicate-key-after-75k": lambda: duplicate_key_late(75_000),
     "duplicate-key-after-300k": duplicate_key_late,
     "deep-json": deep_json,
 }

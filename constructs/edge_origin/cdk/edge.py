@@ -14,6 +14,7 @@ from aws_cdk import aws_s3 as s3
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
+from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -108,8 +109,9 @@ def response_completion_timeout_seconds(where: str | ConstructLabel, value: obje
 
 
 def normalized_domain_name(name: str) -> str:
-    """A domain name as CloudFront and Route 53 compare it: lower case, no surrounding spaces or final dot."""
-    return name.strip().rstrip(".").lower()
+    """A domain name as CloudFront and Route 53 compare it (:func:`edge_origin.core.dns_names.canonical_name`:
+    octal escapes decoded, lower case, no surrounding spaces or final dot)."""
+    return canonical_name(name)
 
 
 def validate_distribution_props(

@@ -15,6 +15,7 @@ from aws_cdk import aws_route53 as route53
 from constructs import Construct
 
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger, account_quotas_from
+from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -308,7 +309,7 @@ def normalize_record_name(where: str, name: str, zone: route53.IHostedZone, prop
     """``name`` lower case without the trailing dot, or an error unless it is a DNS name inside ``zone``."""
     if not isinstance(name, str) or not name.strip(" ."):
         raise EdgeOriginPropError(where, prop, name, "a non-empty DNS name inside the zone")
-    normalized = name.strip().rstrip(".").lower()
+    normalized = canonical_name(name)
     if len(normalized) > 253 or not all(re.fullmatch(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", p) for p in normalized.split(".")):
         raise EdgeOriginPropError(where, prop, name, "a DNS name of labels a-z 0-9 - (<= 63 each)")
     zone_name = zone_name_of(zone)
@@ -318,7 +319,7 @@ def normalize_record_name(where: str, name: str, zone: route53.IHostedZone, prop
             "a zone whose name is known (HostedZone.from_hosted_zone_attributes(..., zone_name=...))",
         )
     if not is_token(zone_name):
-        zone_norm = zone_name.rstrip(".").lower()
+        zone_norm = canonical_name(zone_name)
         if normalized != zone_norm and not normalized.endswith("." + zone_norm):
             raise EdgeOriginPropError(where, prop, name, f"a name inside the zone {zone_norm}")
     return normalized

@@ -31,6 +31,7 @@ from edge_origin.cdk.profile_binding import (
 )
 from edge_origin.cdk.quotas import AccountQuotas
 from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions
+from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.errors import (
     ConstructLabel,
     EdgeOriginPropError,
@@ -335,7 +336,7 @@ class GrpcEdgeToOrigin(_OriginPattern):
     def _origin_output(self) -> tuple[str, list[str]]:
         """The origin name and the custom domains; with ``export_prefix`` every output of the
         pattern (fleet, bindings, secret too) is exported as ``<prefix>-<id>``."""
-        return (self._origin_name(), [n.strip().rstrip('.').lower() for n in self._domain_names or ()])
+        return (self._origin_name(), [canonical_name(n) for n in self._domain_names or ()])
 
     def _export_names(self) -> dict[str, Any]:
         secret_output = getattr(self.edge.origin_verification, "secret_arn_output", None)
@@ -349,7 +350,7 @@ class GrpcEdgeToOrigin(_OriginPattern):
         target = route53.RecordTarget.from_alias(route53_targets.CloudFrontTarget(self.edge.distribution))
         made: list[route53.IRecordSet] = []
         for name in names:
-            fqdn = name.strip().rstrip(".").lower()
+            fqdn = canonical_name(name)
             label = "".join(p[:1].upper() + p[1:] for p in re.split(r"[^a-z0-9]+", fqdn.replace("*", "wildcard")) if p)
             made.append(route53.ARecord(self, f"Alias{label}A", zone=domain_zone, record_name=fqdn + ".", target=target))
             made.append(route53.AaaaRecord(self, f"Alias{label}Aaaa", zone=domain_zone, record_name=fqdn + ".", target=target))
@@ -429,7 +430,7 @@ def _validate_edge_props(
             raise EdgeOriginPropError(where, "domain_zone", zone_name_of(domain_zone), "a public hosted zone")
         zone_name = zone_name_of(domain_zone)
         if zone_name is not None and not is_token(zone_name):
-            suffix = zone_name.rstrip(".").lower()
+            suffix = canonical_name(zone_name)
             for name in names:
                 norm = normalized_domain_name(name)
                 if not is_token(name) and norm != suffix and not norm.endswith("." + suffix):

@@ -49,6 +49,7 @@ import botocore.exceptions
 import botocore.parsers
 
 from edge_origin.answers.routing import read_routing
+from edge_origin.core.dns_names import canonical_name, fqdn
 from edge_origin.live import steps
 from edge_origin.live.boundary import UnreadableResponse
 from edge_origin.live.guard import Stop
@@ -824,7 +825,7 @@ def _reprotect(client: Any, prepared: Prepared, clock: Callable[[], float], lift
         # (AccessDenied on the delete) left the protections in place; only those missing are reported.
         held = protections(client, plan.zone_id, [(p.name, p.type) for p in prepared.protected])
         missing = prepared.protected if held is None else [
-            p for p in prepared.protected if (p.name.lower().rstrip(".") + ".", p.type) not in {(h.name, h.type) for h in held}]
+            p for p in prepared.protected if (fqdn(p.name), p.type) not in {(h.name, h.type) for h in held}]
         if not missing:
             return f"record set protections still in place (the put-back was refused: {last}): {shown}"
         keys = " ".join(f"RecordName={p.name},RecordType={p.type}" for p in missing)
@@ -1272,7 +1273,7 @@ def iam_policy(zone_id: str, name: str) -> dict[str, Any]:
     from edge_origin.live.name_state import generation_name
 
     zone_arn = f"arn:aws:route53:::hostedzone/{zone_id.removeprefix('/hostedzone/')}"
-    names = [name.lower().rstrip("."), generation_name(name).rstrip(".")]
+    names = [canonical_name(name), generation_name(name).rstrip(".")]
     return {
         "Version": "2012-10-17",
         "Statement": [
