@@ -58,11 +58,12 @@ def _render(label: bytearray) -> str:
     return "".join(out)
 
 
-def canonical_name(name: str) -> str:
+def canonical_name(name: str, *, strip: bool = True) -> str:
     """``name`` in Route 53's one spelling: escapes decoded, ASCII lower case, no trailing dot,
     every byte that is not printable ASCII (and a dot or backslash inside a label) as ``\\ddd``.
-    Surrounding white space is dropped (a template's ``" o.example.com"``)."""
-    text = name.strip()
+    Surrounding white space is dropped (a template's ``" o.example.com"``) unless ``strip`` is
+    False (a name about to be written, where a space is a character: ``\\040``)."""
+    text = name.strip() if strip else name
     lowered = text.lower() if text.isascii() else ""
     if lowered and _PLAIN.fullmatch(lowered):  # the common case: nothing to decode
         return lowered.rstrip(".")
@@ -73,8 +74,9 @@ def canonical_name(name: str) -> str:
 
 
 def fqdn(name: str) -> str:
-    """``canonical_name`` with the root's trailing dot, as Route 53's API returns names."""
-    return canonical_name(name) + "."
+    """``canonical_name`` with the root's trailing dot, as Route 53's API returns names (white
+    space kept, as a character: the live paths compare what they write)."""
+    return canonical_name(name, strip=False) + "."
 
 
 def same_name(a: str, b: str) -> bool:

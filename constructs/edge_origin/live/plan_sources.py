@@ -21,7 +21,7 @@ import botocore.exceptions
 from edge_origin import _moved
 from edge_origin.core.dns_names import canonical_name
 from edge_origin.live.enact import Refusal
-from edge_origin.live.name_state import LiveName, fqdn, plan_blocker, read_name, routing_policy, zone_name
+from edge_origin.live.name_state import LiveName, plan_blocker, read_name, routing_policy, zone_name
 from edge_origin.live.paging import paginate
 from edge_origin.live.plans import LiveHealthCheckSpec, LivePlanError, LivePlanRecord, Plan, parse_plan
 
@@ -172,7 +172,7 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
         model = load_model(paths)
     except ModelError as exc:
         raise LivePlanError(str(exc)) from None
-    records = [r for r in model.record_sets(fqdn(name).rstrip(".")) if r.type in ("A", "AAAA")]  # every address type
+    records = [r for r in model.record_sets(canonical_name(name)) if r.type in ("A", "AAAA")]  # every address type
     if not records:
         raise LivePlanError(f"--name {name}: no A or AAAA records of that name in {', '.join(map(str, paths))}")
     zone = zone_name(route53, zone_id)
