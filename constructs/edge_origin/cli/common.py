@@ -95,9 +95,27 @@ def require_extra(module: str, extra: str, command: str) -> ModuleType:
         return import_module(module)
     except ImportError as exc:
         raise UsageError(
-            f"{command} needs the '{extra}' extra ({exc.name or module} is not installed): "
-            f"pip install 'edge-origin[{extra}]'"
+            f"{command} needs the '{extra}' extra ({exc.name or module} is not installed): {install_hint(extra)}"
         ) from None
+
+
+def install_hint(extra: str) -> str:
+    """The pip command that adds ``extra`` to THIS install: from the clone or the wheel it was installed
+    from (PEP 610 ``direct_url.json``), since ``edge-origin[extra]`` from PyPI exists only once released."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    released = f"pip install 'edge-origin[{extra}]'"
+    try:
+        direct = json.loads(metadata.distribution("edge-origin").read_text("direct_url.json") or "null")
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        direct = None
+    if not isinstance(direct, dict) or not str(direct.get("url", "")).startswith("file://"):
+        return released
+    where = unquote(urlparse(direct["url"]).path)
+    editable = bool((direct.get("dir_info") or {}).get("editable"))
+    return f"pip install {'-e ' if editable else ''}'{where}[{extra}]' (once released: {released})"
 
 
 def did_you_mean(word: str, choices: Sequence[str]) -> str:

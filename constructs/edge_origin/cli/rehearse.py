@@ -233,9 +233,10 @@ def _cmd_rehearse(args: argparse.Namespace) -> int:
 
         # found, not imported: importing locust patches this process's standard library with gevent
         if importlib.util.find_spec("locust") is None:
+            from edge_origin.cli.common import install_hint
+
             raise UsageError(
-                "rehearse --engine locust needs the 'rehearsal' extra (locust is not installed): "
-                "pip install 'edge-origin[rehearsal]'"
+                f"rehearse --engine locust needs the 'rehearsal' extra (locust is not installed): {install_hint('rehearsal')}"
             )
     for module in (*EXTRA_MODULES, *(("matplotlib",) if args.chart is not None else ())):
         require_extra(module, "rehearsal", "rehearse")  # one line naming the extra, exit 2
