@@ -11,9 +11,20 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 export CDK_DISABLE_NOTICES := true
 
-.PHONY: setup synth check test test-fast test-floor test-wheel lint dist bench flake mutate drift lock clean
+.PHONY: setup tools synth check test test-fast test-floor test-wheel lint dist bench flake mutate drift lock clean
 
-setup: $(VENV)/.installed node_modules/.installed
+setup: $(VENV)/.installed node_modules/.installed tools
+
+## Debian's unbound, the real recursive resolver of `rehearse --resolver unbound` (docs/rehearsal.md): installed
+## where apt-get runs as root (CI, these machines), else one line says how. Nothing else needs it.
+tools:
+	@if command -v unbound >/dev/null 2>&1 || [ -x /usr/sbin/unbound ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends unbound >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends unbound >/dev/null 2>&1; }; } \
+	  && echo "setup: installed unbound ($$(/usr/sbin/unbound -V 2>/dev/null | head -1))" \
+	  || echo "setup: could not install unbound (apt-get install unbound): rehearse --resolver unbound and its tests need it"; \
+	else echo "setup: unbound is not installed: rehearse --resolver unbound needs it (Debian/Ubuntu: sudo apt-get install unbound; macOS: brew install unbound)"; fi
 
 ## The dev and test environment comes from the lock (every package pinned, with its hashes: a new release on
 ## the registry cannot change what the tests run on), then this package, editable, without resolving again.
