@@ -95,6 +95,7 @@ def test_sarif_message_text_escapes_links_and_placeholders() -> None:
     f = _finding("R", "see [ok](https://evil.example/phish) and {0} or \\[x\\]")
     result = json.loads(format_findings([f], "sarif"))["runs"][0]["results"][0]
     text = result["message"]["text"]
-    assert text.startswith("see \\[ok\\](https://evil.example/phish) and {{0}} or \\\\\\[x\\\\\\]")
+    # placed at the template (no app found): the message starts with the construct, then the finding
+    assert text.startswith("Stack/R: see \\[ok\\](https://evil.example/phish) and {{0}} or \\\\\\[x\\\\\\]")
     assert not re.search(r"(?<!\\)\[", text) and not re.search(r"(?<!\{)\{(?!\{)", text)
     assert result["locations"][0]["logicalLocations"][0]["name"] == "R"  # not a message: shown as is

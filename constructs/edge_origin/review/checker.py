@@ -9,7 +9,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 from edge_origin.core.escape import (
     MAX_SUMMARY_BYTES,
@@ -19,12 +18,10 @@ from edge_origin.core.escape import (
     md_code,
     md_text,
     plain,
-    sarif_plain,
-    sarif_text,
 )
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
-from edge_origin.rules import ADVISORY_RULES, CATALOGUE, RULES, RULES_BY_ID, at_or_above, run_rules
+from edge_origin.rules import ADVISORY_RULES, RULES, RULES_BY_ID, at_or_above, run_rules
 
 FORMATS = ("text", "json", "markdown", "sarif", "github", "junit")
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
@@ -183,25 +180,36 @@ def format_text(findings: Sequence[Finding], acknowledged: Sequence[Finding] = (
 def format_github(findings: Sequence[Finding], acknowledged: Sequence[Finding] = (), summary: Summary | None = None) -> str:
     """One GitHub Actions annotation a finding (``::error file=...,line=...,title=...::message``),
     properties and data escaped as GitHub's toolkit does (``escape.gha_property`` / ``gha_data``),
-    a ``::notice`` for each acknowledged finding (with its reason), then a plain summary line."""
+    a ``::notice`` for each acknowledged finding (with its reason), then a plain summary line.
+    ``file``/``line`` are the source line that made the construct where it can be found
+    (``review.placement``), else the template's line; the title names the construct path."""
+    from edge_origin.review.placement import Placer
+
     cache: dict[str, dict[str, int]] = {}
+    placer = Placer()
     lines = []
     for f in findings:
-        lines.append(_annotation(f, GITHUB_LEVEL[f.severity], f"{f.stack}/{f.resource}: {f.message}. Fix: {f.fix}", cache))
+        lines.append(_annotation(f, GITHUB_LEVEL[f.severity], f"{f.stack}/{f.resource}: {f.message}. Fix: {f.fix}", cache, placer))
     for f in acknowledged:
         why = f"acknowledged ({_where(f)}): {f.suppression.reason if f.suppression else ''}"
-        lines.append(_annotation(f, "notice", f"{f.stack}/{f.resource}: {f.message}. {why}", cache))
+        lines.append(_annotation(f, "notice", f"{f.stack}/{f.resource}: {f.message}. {why}", cache, placer))
     lines.append(f"edge-origin: {len(findings)} finding(s): {_counts(findings)}" if findings else "edge-origin: no findings")
     if summary is not None:
         lines.append(f"edge-origin: {summary.line()}")
     return "\n".join(lines) + "\n"
 
 
-def _annotation(f: Finding, level: str, data: str, cache: dict[str, dict[str, int]]) -> str:
-    props = [f"file={gha_property(Path(f.template).as_posix())}"] if f.template else []
-    if f.template:
-        props.append(f"line={_line_of(f.template, f.resource, cache)}")
-    props.append(f"title={gha_property(f'{f.rule} {f.stack}/{f.resource}')}")
+def _annotation(f: Finding, level: str, data: str, cache: dict[str, dict[str, int]], placer: object = None) -> str:
+    from urllib.parse import unquote
+
+    place = placer.source(f.template, f.path) if placer is not None and f.template and f.path else None  # type: ignore[attr-defined]
+    props = []
+    if place is not None and place.base:
+        props += [f"file={gha_property(unquote(place.uri))}", f"line={place.line}"]
+    elif f.template:
+        props += [f"file={gha_property(Path(f.template).as_posix())}", f"line={_line_of(f.template, f.resource, cache)}"]
+    construct = f.path or f"{f.stack}/{f.resource}"
+    props.append(f"title={gha_property(f'{f.rule} {construct}')}")
     return f"::{level} {','.join(props)}::{gha_data(data)}"
 
 
@@ -331,65 +339,6 @@ def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
     return out
 
 
-def _sarif_rules() -> list[dict]:
-    from edge_origin.review.suppressions import ACK_CATCHES, ACK_FIX, ACK_RULE, ACK_TITLE
-
-    rules = [
-        {
-            "id": r.id,
-            "name": r.title.replace(" ", ""),
-            "shortDescription": {"text": r.title},
-            "fullDescription": {"text": r.catches},
-            "help": {"text": f"{r.fix} Acknowledge: {r.acknowledge}"},
-            "defaultConfiguration": {"level": SARIF_LEVEL[r.severity]},
-        }
-        for r in CATALOGUE
-    ]
-    rules.append({
-        "id": ACK_RULE,
-        "name": ACK_TITLE.replace(" ", ""),
-        "shortDescription": {"text": ACK_TITLE},
-        "fullDescription": {"text": ACK_CATCHES},
-        "help": {"text": ACK_FIX},
-        "defaultConfiguration": {"level": "error"},
-    })
-    return rules
-
-
-def _sarif_result(f: Finding, fingerprint: str, index: Mapping[str, int], cache: dict[str, dict[str, int]]) -> dict:
-    result: dict = {
-        "ruleId": f.rule,
-        "level": SARIF_LEVEL[f.severity],
-        "message": {"text": sarif_text(f"{f.message}. Fix: {f.fix}")},
-        "locations": [
-            {
-                "physicalLocation": {
-                    # a URI reference (SARIF 2.1.0 3.10.2): spaces, '#', '%' ... percent-encoded
-                    "artifactLocation": {"uri": quote(Path(f.template).as_posix(), safe="/:")},
-                    "region": {"startLine": _line_of(f.template, f.resource, cache)},
-                },
-                "logicalLocations": [
-                    {"name": sarif_plain(f.resource), "fullyQualifiedName": sarif_plain(f"{f.stack}/{f.resource}"), "kind": "resource"}
-                ],
-            }
-        ],
-    }
-    if f.rule in index:
-        result["ruleIndex"] = index[f.rule]
-    if f.severity is Severity.NOT_CHECKED:
-        result["kind"] = "open"  # SARIF: the tool could not tell whether the rule holds
-    result["partialFingerprints"] = {FINGERPRINT_KEY: fingerprint}
-    if f.suppression is not None:
-        # SARIF 2.1.0 §3.35: the result stays, marked suppressed with the reason
-        result["suppressions"] = [{
-            "kind": f.suppression.kind,
-            "status": "accepted",
-            "justification": sarif_plain(f.suppression.reason),
-            "properties": {"source": f.suppression.source, "where": f.suppression.where},
-        }]
-    return result
-
-
 def format_sarif(
     findings: Sequence[Finding],
     *,
@@ -398,26 +347,13 @@ def format_sarif(
     summary: Summary | None = None,
     notices: Sequence[str] = (),
 ) -> str:
-    """SARIF 2.1.0, one run, the rule catalogue as the driver's rules; each result carries
-    ``partialFingerprints`` (see ``finding_fingerprints``) and, when ``baseline_state`` maps a
-    finding's index to ``new`` / ``unchanged``, its ``baselineState``. ``acknowledged`` findings
-    are results too, with ``suppressions`` (kind inSource/external, the justification)."""
-    rules = _sarif_rules()
-    index = {r["id"]: i for i, r in enumerate(rules)}
-    cache: dict[str, dict[str, int]] = {}
-    everything = [*findings, *acknowledged]
-    prints = finding_fingerprints(everything)
-    results = []
-    for number, f in enumerate(everything):
-        result = _sarif_result(f, prints[number], index, cache)
-        if baseline_state is not None and number in baseline_state:
-            result["baselineState"] = baseline_state[number]
-        results.append(result)
-    run: dict = {"tool": {"driver": {"name": "edge-origin", "rules": rules}}, "results": results}
-    if summary is not None or notices:
-        run["properties"] = {"summary": summary.to_dict() if summary else None, "notices": [sarif_plain(n) for n in notices]}
-    doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
-    return json.dumps(doc, indent=2) + "\n"
+    """SARIF 2.1.0 (``edge_origin.review.sarif``): one run, the rule catalogue as the driver's rules,
+    each result with ``partialFingerprints`` (see ``finding_fingerprints``), its construct path,
+    its place in the user's source where it can be found; ``baseline_state`` maps an index of
+    ``findings + acknowledged`` to its ``baselineState``; ``acknowledged`` findings carry ``suppressions``."""
+    from edge_origin.review.sarif import format_sarif as _format
+
+    return _format(findings, baseline_state=baseline_state, acknowledged=acknowledged, summary=summary, notices=notices)
 
 
 def format_findings(
