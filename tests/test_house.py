@@ -370,7 +370,6 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-@pytest.mark.xfail(reason="review.checker <-> review.suppressions: being moved this session", strict=False)
 def test_no_import_circle_at_any_depth_deferred_imports_included() -> None:
     """Issue 48: an import inside a function is still a dependency; no two files may depend on each other
     through any chain of imports, module-level or deferred (a package's ``__init__`` counts as a file)."""

@@ -17,7 +17,8 @@ from edge_origin._version import __version__
 from edge_origin.cli import main
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.review import sarif as sarif_module
-from edge_origin.review.sarif import PROJECT_URL, format_sarif
+from edge_origin.review.checker import format_sarif
+from edge_origin.review.sarif import PROJECT_URL
 from edge_origin.rules import CATALOGUE
 
 ROOT = Path(__file__).resolve().parents[2]

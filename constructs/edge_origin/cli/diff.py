@@ -42,7 +42,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
     selection = project_settings(args)
     fail_on = findings_flags(args, DIFF_FORMATS)
-    from edge_origin.review.suppressions import diff_with_suppressions
+    from edge_origin.review.diff_suppressions import diff_with_suppressions
 
     try:
         everything = diff_paths(args.base, args.head)

@@ -21,6 +21,7 @@ from edge_origin.core.escape import (
 )
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
+from edge_origin.review.sarif import FINGERPRINT_KEY  # re-exported: the key's old home
 from edge_origin.rules import ADVISORY_RULES, RULES, RULES_BY_ID, at_or_above, run_rules
 
 FORMATS = ("text", "json", "markdown", "sarif", "github", "junit")
@@ -318,7 +319,6 @@ def _line_of(template: str, logical_id: str, cache: dict[str, dict[str, int]]) -
     return cache[template].get(logical_id, 1)
 
 
-FINGERPRINT_KEY = "edgeOriginFinding/v1"
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)*\b")
 
 
@@ -353,7 +353,12 @@ def format_sarif(
     ``findings + acknowledged`` to its ``baselineState``; ``acknowledged`` findings carry ``suppressions``."""
     from edge_origin.review.sarif import format_sarif as _format
 
-    return _format(findings, baseline_state=baseline_state, acknowledged=acknowledged, summary=summary, notices=notices)
+    everything = [*findings, *acknowledged]
+    cache: dict[str, dict[str, int]] = {}
+    return _format(
+        findings, fingerprints=finding_fingerprints(everything), line_of=lambda t, r: _line_of(t, r, cache),
+        baseline_state=baseline_state, acknowledged=acknowledged, summary=summary, notices=notices,
+    )
 
 
 def format_findings(

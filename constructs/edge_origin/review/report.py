@@ -479,7 +479,7 @@ def report_change_paths(
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"unknown report format {fmt!r} (allowed: {', '.join(REPORT_FORMATS)})")
-    from edge_origin.review.suppressions import diff_with_suppressions
+    from edge_origin.review.diff_suppressions import diff_with_suppressions
 
     everything = diff_paths(base_paths, head_paths)
     result = everything.selected(selection)

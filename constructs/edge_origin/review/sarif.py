@@ -21,7 +21,7 @@ Layer 4. May import: core, model, rules, review.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from edge_origin._version import __version__
@@ -32,6 +32,8 @@ from edge_origin.core.findings import Finding, Severity
 PROJECT_URL = "https://github.com/edge-origin/edge-origin"
 #: Where each rule's section lives: RULES.md, generated from the registry, one ``### EO-XXX`` section a rule.
 RULES_DOC = f"{PROJECT_URL}/blob/main/RULES.md"
+#: The key of ``partialFingerprints`` (``review.checker.finding_fingerprints`` computes the value).
+FINGERPRINT_KEY = "edgeOriginFinding/v1"
 #: GitHub code scanning's hard limit of results per run (docs: "SARIF results exceed hard limit").
 MAX_RESULTS = 25_000
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}
@@ -73,9 +75,7 @@ def construct_of(f: Finding) -> str:
     return f.path or (f"{f.stack}/{f.resource}" if f.resource else f.stack)
 
 
-def _result(f: Finding, fingerprint: str, index: Mapping[str, int], placer: Any, lines: dict[str, dict[str, int]]) -> dict[str, Any]:
-    from edge_origin.review.checker import FINGERPRINT_KEY, _line_of
-
+def _result(f: Finding, fingerprint: str, index: Mapping[str, int], placer: Any, line_of: Callable[[str, str], int]) -> dict[str, Any]:
     construct = construct_of(f)
     template = placer.uri(f.template) if f.template else None
     template_loc: dict[str, Any] | None = None
@@ -83,7 +83,7 @@ def _result(f: Finding, fingerprint: str, index: Mapping[str, int], placer: Any,
         artifact: dict[str, Any] = {"uri": template.uri}
         if template.base:
             artifact["uriBaseId"] = template.base
-        template_loc = {"artifactLocation": artifact, "region": {"startLine": _line_of(f.template, f.resource, lines)}}
+        template_loc = {"artifactLocation": artifact, "region": {"startLine": line_of(f.template, f.resource)}}
     source = placer.source(f.template, f.path) if f.template and f.path else None
     message = f"{f.message}. Fix: {f.fix}"
     location: dict[str, Any] = {
@@ -125,6 +125,8 @@ def _result(f: Finding, fingerprint: str, index: Mapping[str, int], placer: Any,
 def format_sarif(
     findings: Sequence[Finding],
     *,
+    fingerprints: Sequence[str],
+    line_of: Callable[[str, str], int],
     baseline_state: Mapping[int, str] | None = None,
     acknowledged: Sequence[Finding] = (),
     summary: Any = None,
@@ -133,19 +135,18 @@ def format_sarif(
 ) -> str:
     """SARIF 2.1.0, one run (see the module doc). ``baseline_state`` maps an index of
     ``findings + acknowledged`` to ``new`` / ``unchanged`` / ``absent``; ``root``: the repository
-    root URIs are relative to (default: found from the templates, see ``placement``)."""
-    from edge_origin.review.checker import finding_fingerprints
+    root URIs are relative to (default: found from the templates, see ``placement``).
+    ``fingerprints`` (one a finding, same order) and ``line_of(template, logical id)`` come from
+    ``review.checker``, whose ``format_sarif`` is the entry point."""
     from edge_origin.review.placement import SRCROOT, Placer
 
     rules = driver_rules()
     index = {r["id"]: i for i, r in enumerate(rules)}
     placer = Placer(root)
-    lines: dict[str, dict[str, int]] = {}
     everything = [*findings, *acknowledged]
-    prints = finding_fingerprints(everything)
     results = []
     for number, f in enumerate(everything):
-        result = _result(f, prints[number], index, placer, lines)
+        result = _result(f, fingerprints[number], index, placer, line_of)
         if baseline_state is not None and number in baseline_state:
             result["baselineState"] = baseline_state[number]
         results.append(result)
@@ -177,4 +178,4 @@ def format_sarif(
     return json.dumps(doc, indent=2) + "\n"
 
 
-__all__ = ["MAX_RESULTS", "PROJECT_URL", "RULES_DOC", "construct_of", "driver_rules", "format_sarif", "help_uri"]
+__all__ = ["FINGERPRINT_KEY", "MAX_RESULTS", "PROJECT_URL", "RULES_DOC", "construct_of", "driver_rules", "format_sarif", "help_uri"]
