@@ -12,8 +12,6 @@ import warnings
 from collections import defaultdict
 from pathlib import Path
 
-import pytest
-
 import edge_origin
 from edge_origin import _moved
 
