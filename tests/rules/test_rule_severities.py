@@ -65,6 +65,10 @@ def test_the_graded_rules_named_in_the_issue_read_the_same_everywhere() -> None:
     assert chg2.severity is Severity.ERROR and "warning while some of the name's base addresses remain" in chg2.lower
     assert "| [EO-CHG2](#eo-chg2) | error (or warning) |" in rules_md
     assert f"**{chg2.title}** (error; {chg2.lower})" in rules_md
+    from edge_origin.rules.explain import explain_text
+
+    assert explain_text(chg2).splitlines()[:2] == [
+        f"EO-CHG2: {chg2.title} (error, transition rule)", f"Severity: error; {chg2.lower} (as RULES.md)"]
 
 
 def test_every_lower_text_names_a_lower_severity() -> None:
