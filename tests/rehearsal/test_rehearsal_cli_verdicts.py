@@ -29,3 +29,13 @@ def test_resolver_is_for_the_loopback_run(capsys: pytest.CaptureFixture[str]) ->
     code = cli.main(["rehearse", str(REFERENCE), "--name", NAME, "--model", "--resolver", "unbound"])
     err = capsys.readouterr().err
     assert code == 2 and "--resolver is for the loopback run" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_missing_unbound_is_one_line_naming_the_flag(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from edge_origin.rehearsal import unbound
+
+    monkeypatch.setattr(unbound, "find_binary", lambda name="unbound": None)
+    code = cli.main(["rehearse", str(REFERENCE), "--name", NAME, "--resolver", "unbound", "--clients", "5"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "--resolver unbound: unbound is not installed" in err and "apt-get install -y unbound" in err
