@@ -66,8 +66,9 @@ def environment_of(value: Any) -> StackEnvironment:
 
 def asset_files(directory: Path, manifest: dict[str, Any], root: Path, inside: Callable[[Path, Path], bool],
                 load_json: Callable[[Path, str], Any]) -> dict[str, Path]:
-    """``{object key: file}`` from the asset manifests a cloud assembly's manifest lists (file
-    assets only; entries pointing outside ``root`` are left out: no nested template comes from them)."""
+    """``{object key: file}`` from the asset manifests a cloud assembly's manifest lists (file assets
+    only; an asset manifest outside ``root`` is not read, and a TemplateURL naming an asset whose file
+    is outside ``root`` is refused by the Follower)."""
     out: dict[str, Path] = {}
     artifacts = manifest.get("artifacts")
     for artifact in (artifacts or {}).values() if isinstance(artifacts, dict) else ():
@@ -127,11 +128,15 @@ class Follower:
     root: Path
     assets: dict[str, Path]
     read: Callable[[Path, str], LoadedTemplate]
-    inside: Callable[[Path, Path], bool]
     base: Path | None = None
     #: Where a nested stack that is bad input goes (``(file, message)``), the rest still read; None: raise.
     unreadable: list[tuple[str, str]] | None = None
     followed: int = 0
+
+    def __post_init__(self) -> None:
+        self._root = self.root.resolve()
+        #: an object key's last segment -> (object key, file): one lookup a TemplateURL piece
+        self._by_last = {key.rsplit("/", 1)[-1]: (key, path) for key, path in self.assets.items()}
 
     def expand(self, items: Sequence[LoadedTemplate]) -> list[LoadedTemplate]:
         """Each template followed by its nested stacks (depth first, template order)."""
@@ -156,10 +161,10 @@ class Follower:
 
     def _child(self, item: LoadedTemplate, logical_id: str, resource: dict[str, Any], chain: tuple[Path, ...]) -> list[LoadedTemplate]:
         """One nested stack and its own nested stacks ([] when its template is not in the assembly)."""
-        target = self.template_of(item.template, logical_id, resource)
-        if target is None:
+        found = self.template_of(item.template, logical_id, resource)
+        if found is None:
             return []
-        resolved = target.resolve()
+        target, resolved = found
         if resolved in chain:
             raise ModelError(f"{item.template}: {logical_id}: the nested stack's template {target} is one of its own parents (a cycle of nested stacks)", template=item.template)
         if len(chain) > MAX_STACK_NESTING:
@@ -174,9 +179,9 @@ class Follower:
         child = replace(child, environment=item.environment, parent=(item.stack, logical_id))
         return self._tree(child, (*chain, resolved))
 
-    def template_of(self, template: str, logical_id: str, resource: dict[str, Any]) -> Path | None:
-        """The nested template file of one ``AWS::CloudFormation::Stack`` resource, or None when it
-        is not in the assembly; ModelError when its path leaves the root."""
+    def template_of(self, template: str, logical_id: str, resource: dict[str, Any]) -> tuple[Path, Path] | None:
+        """``(file, its resolved path)`` of the nested template of one ``AWS::CloudFormation::Stack``
+        resource, or None when it is not in the assembly; ModelError when its path leaves the root."""
         here = Path(template).parent
         metadata = resource.get("Metadata")
         asset_path = metadata.get("aws:asset:path") if isinstance(metadata, dict) else None
@@ -185,18 +190,27 @@ class Follower:
         props = resource.get("Properties")
         url = props.get("TemplateURL") if isinstance(props, dict) else None
         for text in _strings(url):
-            for key, path in self.assets.items():
-                if text.endswith("/" + key) or text == key:
-                    return self._checked(path, template, logical_id, f"the asset of TemplateURL {key!r}")
+            key, path = self._by_last.get(text.rsplit("/", 1)[-1], ("", None))
+            if path is not None and (text.endswith("/" + key) or text == key):
+                return self._checked(path, template, logical_id, f"the asset of TemplateURL {key!r}")
         if isinstance(url, str) and url and "://" not in url and not url.startswith("s3:"):
             return self._checked(here / url, template, logical_id, f"Properties.TemplateURL {url!r}")
-        if isinstance(url, str) and "/" in url:
+        if isinstance(url, str) and "/" in url and url.rsplit("/", 1)[-1]:
             last = here / url.rsplit("/", 1)[-1]
-            if url.rsplit("/", 1)[-1] and last.is_file() and self.inside(last, self.root):
-                return last
+            resolved = self._inside(last)
+            return (last, resolved) if resolved is not None and last.is_file() else None
         return None
 
-    def _checked(self, path: Path, template: str, logical_id: str, what: str) -> Path | None:
-        if not self.inside(path, self.root):
+    def _inside(self, path: Path) -> Path | None:
+        """``path`` resolved, when it stays inside the root (links followed)."""
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):
+            return None
+        return resolved if resolved.is_relative_to(self._root) else None
+
+    def _checked(self, path: Path, template: str, logical_id: str, what: str) -> tuple[Path, Path] | None:
+        resolved = self._inside(path)
+        if resolved is None:
             raise ModelError(f"{template}: {logical_id}: {what} points outside the cloud assembly ({self.root})", template=template)
-        return path if path.is_file() else None
+        return (path, resolved) if path.is_file() else None

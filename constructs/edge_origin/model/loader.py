@@ -487,7 +487,7 @@ def _manifest(directory: Path) -> dict[str, Any]:
 
 def _follower(directory: Path, root: Path, manifest: dict[str, Any], unreadable: list[tuple[str, str]] | None = None) -> Follower:
     assets = asset_files(directory, manifest, root, _inside, _load_json_file)
-    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), _inside, base=directory, unreadable=unreadable)
+    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), base=directory, unreadable=unreadable)
 
 
 def _read_assembly(
@@ -613,7 +613,13 @@ def _follow_in_folder(found: list[LoadedTemplate], plain: list[bool], directory:
     """Templates of a plain folder with their nested stacks followed (inside the folder; a cloud
     assembly in it followed its own already). A template whose nesting is bad input goes to
     ``result.unreadable`` with its nested stacks."""
-    follower = Follower(directory, {}, lambda path, stack: read_template_file(path, stack=stack), _inside, unreadable=result.unreadable)
+    walked = {Path(t.template).resolve(): t for t, is_plain in zip(found, plain, strict=True) if is_plain}
+
+    def read(path: Path, stack: str) -> LoadedTemplate:  # a file the walk parsed already is not parsed again
+        known = walked.get(path.resolve())
+        return replace(known, stack=stack) if known is not None else read_template_file(path, stack=stack)
+
+    follower = Follower(directory, {}, read, unreadable=result.unreadable)
     expanded: list[LoadedTemplate] = []
     for item, is_plain in zip(found, plain, strict=True):
         if not is_plain:
