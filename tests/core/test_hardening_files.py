@@ -83,3 +83,23 @@ def test_profile_and_config_readers_take_the_same_path(tmp_path: Path, capsys: p
     assert cli.main(["check", "--config", str(bomb), str(template)]) == 2
     err = capsys.readouterr().err
     assert "bomb.yaml" in err and "aliases expand to more than 250,000 nodes" in err and len(err.strip().splitlines()) == 1
+
+
+def _alias_dag(levels: int, fan: int) -> list:
+    """A list whose repr would be ``fan ** levels`` strings long (what YAML aliases build)."""
+    node: list = ["x" * 100]
+    for _ in range(levels):
+        node = [node] * fan
+    return node
+
+
+def test_error_text_is_cut_while_it_is_built() -> None:
+    from edge_origin.core.limits import short_repr
+    from edge_origin.profile.core import _r
+
+    bomb = _alias_dag(12, 10)  # 10**12 leaves once expanded: repr() would never finish
+    assert len(short_repr(bomb)) == 60 and short_repr(bomb).startswith("[[[[")
+    assert len(_r({"edges": bomb})) <= 60
+    assert short_repr("x" * 10**7, 20) == "'" + "x" * 16 + "..."
+    assert short_repr({"a": (1,)}) == repr({"a": (1,)})
+    assert short_repr(10**5000).startswith("<an integer of")

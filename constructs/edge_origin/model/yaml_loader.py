@@ -71,46 +71,17 @@ CfnLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 CfnLoader.add_multi_constructor("!", _short_form)
 
 
-def _expanded_size(doc: Any) -> int:
-    """Nodes of ``doc`` with aliases expanded, in O(distinct nodes) (memo by identity); refuses more
-    than ``MAX_EXPANDED_NODES`` nodes or more characters of strings than ``--max-eval-chars``
-    (40,000 aliases of one 100 KB string are 4 GB once anything reads them)."""
-    from edge_origin.core.limits import current, raise_hint
+def _expanded_size(doc: Any) -> None:
+    """Refuse alias amplification: more than ``MAX_EXPANDED_NODES`` nodes or more string characters
+    than ``--max-eval-chars`` once aliases are expanded (40,000 aliases of one 100 KB string are 4 GB
+    once anything reads them), or a node that holds itself: counted once per distinct node by the
+    one bound every data file shares (:func:`edge_origin.core.files.check_expansion`)."""
+    from edge_origin.core.files import InputFileError, check_expansion
 
-    max_chars = current().eval_chars
-    memo: dict[int, tuple[int, int]] = {}  # id -> (nodes, characters); (-1, -1) while in progress
-    stack: list[tuple[Any, bool]] = [(doc, False)]
-    while stack:
-        node, done = stack.pop()
-        if not isinstance(node, (dict, list)):
-            continue
-        nid = id(node)
-        if nid in memo and not done:
-            continue
-        children = list(node.values()) if isinstance(node, dict) else node
-        if not done:
-            memo[nid] = (-1, -1)  # in progress
-            stack.append((node, True))
-            stack.extend((c, False) for c in children if isinstance(c, (dict, list)) and id(c) not in memo)
-            continue
-        total, chars = 1, sum(len(k) for k in node) if isinstance(node, dict) else 0
-        for child in children:
-            if isinstance(child, (dict, list)):
-                size, text = memo.get(id(child), (1, 0))
-            else:
-                size, text = 1, len(child) if isinstance(child, str) else 8
-            if size < 0:
-                raise YamlTemplateError("a recursive alias (a node that contains itself)")
-            total += size
-            chars += text
-            if total > MAX_EXPANDED_NODES:
-                raise YamlTemplateError(
-                    f"aliases expand to more than {MAX_EXPANDED_NODES} nodes (alias amplification is not accepted)"
-                )
-            if chars > max_chars:
-                raise YamlTemplateError(f"aliases expand to too many characters {raise_hint('eval_chars')}")
-        memo[nid] = (total, chars)
-    return memo.get(id(doc), (1, 0))[0]
+    try:
+        check_expansion(doc, "", MAX_EXPANDED_NODES)
+    except InputFileError as exc:
+        raise YamlTemplateError(str(exc).removeprefix(": ")) from None
 
 
 def load_yaml_template(text: str) -> Any:
