@@ -186,3 +186,14 @@ def test_the_duplicate_key_message_names_both_lines() -> None:
     _, text = hostile.duplicate_key_late(2000)
     with pytest.raises(ModelError, match=r"duplicate key 'k0' at line 2003 \(first at line 3\)"):
         parse_template_text(text, "d.json")
+
+
+def test_for_each_inside_properties_is_weighed_against_the_step_budget() -> None:
+    fragment: dict[str, Any] = {"Tag${L3}": "v"}
+    for level in (3, 2, 1, 0):
+        fragment = {f"Fn::ForEach::P{level}": [f"L{level}", [f"i{n}" for n in range(40)], fragment]}
+    body = {"Transform": "AWS::LanguageExtensions",
+            "Resources": {"R": {"Type": "AWS::SNS::Topic", "Properties": {"Tags": fragment}}}}
+    with pytest.raises(ModelError, match=r"p.json: Fn::ForEach loops expand to too many values \(limit 2,000,000; "
+                       r"raise with edge-origin --max-eval-steps N\)"):
+        parse_template_text(json.dumps(body), "p.json")

@@ -304,6 +304,40 @@ def _check_for_each_counts(body: dict[str, Any], where: str) -> None:
                     f"{where}: {section}: Fn::ForEach loops make more than {cap} entries "
                     f"(CloudFormation allows at most {cap} {section.lower()} a stack: {QUOTAS_PAGE})"
                 )
+    _check_expanded_nodes(body, resolver, where)
+
+
+def _check_expanded_nodes(body: dict[str, Any], resolver: Any, where: str) -> None:
+    """ModelError when the loops anywhere in ``body`` (inside Properties too) would build more
+    values than the step budget (``--max-eval-steps``): each value counted once (a memo by identity),
+    a loop's fragment weighed by its collection's length."""
+    from edge_origin.core.limits import current, raise_hint
+
+    cap = current().eval_steps
+    memo: dict[int, int] = {}
+
+    def weight(value: Any, depth: int) -> int:
+        if not isinstance(value, (dict, list)) or depth > MAX_DEPTH:
+            return 1
+        if id(value) in memo:
+            return memo[id(value)]
+        memo[id(value)] = 1  # a cycle (YAML refuses those before) weighs one
+        total = 1
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            if isinstance(key, str) and key.startswith("Fn::ForEach::") and isinstance(item, list) and len(item) == 3:
+                try:
+                    collection = resolver.resolve(item[1], key)
+                except ModelError:
+                    collection = None
+                total += (len(collection) if isinstance(collection, list) else 1) * weight(item[2], depth + 1)
+            else:
+                total += weight(item, depth + 1)
+            if total > cap:
+                raise ModelError(f"{where}: Fn::ForEach loops expand to too many values {raise_hint('eval_steps')}")
+        memo[id(value)] = total
+        return total
+
+    weight(body, 0)
 
 
 def _for_each_count(entries: dict[str, Any], resolver: Any, cap: int, depth: int) -> int:
