@@ -160,3 +160,32 @@ def test_the_pack_works_with_cdk_nag_unimportable(tmp_path: Path, monkeypatch: p
     spec.loader.exec_module(fresh)
     with pytest.raises(RuntimeError, match="EO-DNS1"):
         _app(tmp_path / "out", weighted=True, nested=False, pack=fresh.EdgeOriginChecks()).synth()
+
+
+# --- the same baseline at synth as check --baseline ----------------------------------------------------
+def test_a_baseline_at_synth_passes_known_findings_and_fails_new_ones(tmp_path: Path) -> None:
+    baseline_module = pytest.importorskip("edge_origin.review.baseline")
+    from edge_origin.model import load_model
+    from edge_origin.rules import run_rules
+
+    first = tmp_path / "first"
+    _app(first, weighted=True, nested=False, context={"edge-origin:reportOnly": "true"}).synth()
+    baseline = tmp_path / "baseline.json"
+    baseline_module.write_baseline(run_rules(load_model([first])), baseline)  # what check --create-baseline writes
+    known = tmp_path / "known"
+    pack = EdgeOriginChecks()
+    _app(known, weighted=True, nested=False, context={"edge-origin:baseline": str(baseline)}, pack=pack).synth()  # passes
+    (summary,) = [v for v in _pack_report(known)["violations"] if v["ruleName"] == "EdgeOrigin-Summary"]
+    assert summary["severity"] == "info" and f"in the baseline {baseline} pass" in summary["description"]
+    assert not [f for f in pack.findings if f.rule == "EO-DNS1"]
+    with pytest.raises(RuntimeError, match=r"EO-DNS1"):  # a new pile-up (the nested one) is not in the baseline
+        _app(tmp_path / "new", weighted=True, nested=True, context={"edge-origin:baseline": str(baseline)}).synth()
+
+
+def test_a_baseline_that_cannot_be_read_fails_synth_with_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("edge_origin.review.baseline")
+    missing = tmp_path / "nope.json"
+    with pytest.raises(RuntimeError) as info:
+        _app(tmp_path / "out", weighted=True, nested=False, context={"edge-origin:baseline": str(missing)}).synth()
+    line = [x for x in str(info.value).splitlines() if "edge-origin:baseline" in x]
+    assert line and str(missing) in line[0], str(info.value)[-1500:]

@@ -39,10 +39,11 @@ a ``warning`` violation whose text starts with its real severity (``[error] ...`
 succeeds; ``edge-origin check cdk.out`` (or the GitHub Action) then fails on them. This is how
 a pull-request workflow gets its review from a head that would fail synth (docs/review.md).
 
-Baseline at synth (issue 51 item 3, not wired yet): ``check --create-baseline/--baseline`` and
-its library function are being built by another change; once they are on main, a context key
-(``edge-origin:baseline=<file>``) should filter ``self.findings`` through it here, before the
-violations are made, so that synth and ``check --baseline`` pass and fail on the same findings.
+Baseline at synth (issue 51 item 3): context ``edge-origin:baseline=<file>`` (or
+``EDGE_ORIGIN_BASELINE``) names a file ``edge-origin check --create-baseline`` wrote; findings it
+holds pass (``edge_origin.review.baseline.apply_baseline``, the function ``check --baseline``
+uses), new ones are reported as usual, and the summary counts both. A file that cannot be used
+fails synth with one line naming it.
 
 The summary entry (``EdgeOrigin-Summary``, synth only): the CDK CLI passes
 ``@aws-cdk/core:failSynthOnValidationErrors=false`` and fails only on violations of the stacks
@@ -81,6 +82,9 @@ SUMMARY_RULE = f"{PACK_NAME}-Summary"
 #: Context key (``cdk synth -c edge-origin:reportOnly=true``) and its environment twin for CI.
 REPORT_ONLY_CONTEXT = "edge-origin:reportOnly"
 REPORT_ONLY_ENV = "EDGE_ORIGIN_REPORT_ONLY"
+#: Context key and environment twin naming a baseline file (``edge-origin check --create-baseline FILE``).
+BASELINE_CONTEXT = "edge-origin:baseline"
+BASELINE_ENV = "EDGE_ORIGIN_BASELINE"
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
 
@@ -210,9 +214,6 @@ class EdgeOriginChecks:
         self._fail_on = Severity(fail_on)
         self._verbose = verbose
         self._report_only = report_only
-        self._model: TemplateModel | None = None
-        self._by_resource: dict[tuple[str, str], list[Finding]] = {}
-        self._matched: list[tuple[str, Finding]] = []
         self._busy = False
         self._reported: list[tuple[str, Finding]] = []
         self.findings: list[Finding] = []
@@ -259,21 +260,16 @@ class EdgeOriginChecks:
         if not self.findings:
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         app = jsii.get(context, "appConstruct")
+        baseline_note = self._apply_baseline(app)
         matched = self._match_by_metadata(model)
-        if matched is None:  # templates without aws:cdk:path: match through the construct tree
-            self._model = model
-            try:
-                self.validate_scope(app)
-            finally:
-                self._model = None
-        else:
-            self._reported = matched
+        # templates without aws:cdk:path (`python app.py`, --no-path-metadata): match through the construct tree
+        self._reported = matched if matched is not None else self._match_by_tree(app, self.findings)
         report_only = self.report_only(app)
         violations = [self._violation(path, item, report_only) for path, item in self._reported]
         stack_paths = {**_stack_paths(context, given), **_nested_paths(model)}
         names = {_file_stack(p) for p in given} | judged
         stacks = sorted(stack_paths.get(a, a) for a in names)
-        summary = self._summary(app, stacks, stack_paths, report_only)
+        summary = self._summary(app, stacks, stack_paths, report_only, baseline_note)
         if summary is not None:
             violations.append(summary)
         return cdk.PolicyValidationPluginReport(
@@ -284,17 +280,9 @@ class EdgeOriginChecks:
         """Run the rules over every stack of ``scope``'s app; report findings under ``scope``."""
         if self._busy:  # Template.from_stack re-entered synth with this pack registered
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
-        model = self._model or self._model_from_constructs(scope)
-        self.findings = run_rules(model)
-        self._by_resource = {}
-        for item in self.findings:  # by template file: a nested stack's model name is Parent/Child
-            self._by_resource.setdefault((Path(item.template).name.removesuffix(".template.json"), item.resource), []).append(item)
-        self._matched = []
-        for node in [scope, *scope.node.find_all()]:  # _check_resource collects (path, finding)
-            if cdk.CfnResource.is_cfn_resource(node):
-                self._check_resource(node)
-        violations = [self._violation(path, item, False) for path, item in self._matched]
-        self._reported, self._matched = self._matched, []
+        self.findings = run_rules(self._model_from_constructs(scope))
+        self._reported = self._match_by_tree(scope, self.findings)
+        violations = [self._violation(path, item, False) for path, item in self._reported]
         return cdk.PolicyValidationPluginReport(
             success=not any(v.severity == "error" for v in violations), violations=violations
         )
@@ -326,10 +314,12 @@ class EdgeOriginChecks:
         templates = {k: v for k, v in templates.items() if v.get("Resources")}
         return TemplateModel.from_templates(templates)
 
-    def _summary(self, app: Any, stacks: list[str], stack_paths: dict[str, str], report_only: bool) -> cdk.PolicyViolation | None:
+    def _summary(
+        self, app: Any, stacks: list[str], stack_paths: dict[str, str], report_only: bool, baseline_note: str = ""
+    ) -> cdk.PolicyViolation | None:
         """One violation with no construct (kept by the CDK CLI whatever stacks it selected), or
         None on a clean synth (no findings: nothing to say, nothing to acknowledge)."""
-        if not self._reported:
+        if not self._reported and not baseline_note:
             return None
         at_fail = [(path, item) for path, item in self._reported if item.severity.at_least(self._fail_on)]
         acknowledged = acknowledged_rules(app, [path for path, _ in at_fail]) if at_fail else {}
@@ -338,6 +328,8 @@ class EdgeOriginChecks:
             if not _closest_acknowledged(path, acknowledged.get(f"{PACK_NAME}::{PACK_NAME}-{item.rule}", set()))
         ]
         scope = f"{len(RULES_BY_ID)} rules over {len(stacks)} stack(s) ({', '.join(stacks) or 'none'})"
+        if baseline_note:
+            scope += f"; {baseline_note}"
         if not open_errors:
             return cdk.PolicyViolation(
                 rule_name=SUMMARY_RULE,
@@ -371,14 +363,39 @@ class EdgeOriginChecks:
             violating_resources=[_NO_CONSTRUCT],
         )
 
-    def _check_resource(self, node: cdk.CfnResource) -> None:
-        stack = cdk.Stack.of(node)
-        logical_id = stack.resolve(node.logical_id)
-        # the template file's name is the model's stack name, for nested stacks too
-        items = self._by_resource.get((stack.template_file.removesuffix(".template.json"), logical_id), ())
-        if items:
-            path = node.node.path
-            self._matched.extend((path, item) for item in items)
+    def _match_by_tree(self, scope: Any, findings: list[Finding]) -> list[tuple[str, Finding]]:
+        """``(construct path, finding)`` for every CfnResource under ``scope`` that a finding names,
+        matched by (template file, logical id): a nested stack's model name is Parent/Child."""
+        by_resource: dict[tuple[str, str], list[Finding]] = {}
+        for item in findings:
+            by_resource.setdefault((_file_stack(item.template), item.resource), []).append(item)
+        matched: list[tuple[str, Finding]] = []
+        for node in [scope, *scope.node.find_all()]:
+            if not cdk.CfnResource.is_cfn_resource(node):
+                continue
+            stack = cdk.Stack.of(node)
+            items = by_resource.get((_file_stack(stack.template_file), stack.resolve(node.logical_id)), ())
+            if items:
+                path = node.node.path
+                matched.extend((path, item) for item in items)
+        return matched
+
+    def _apply_baseline(self, app: Any) -> str:
+        """With a baseline (context ``edge-origin:baseline`` or ``EDGE_ORIGIN_BASELINE``: a file
+        ``edge-origin check --create-baseline`` wrote), keep only the findings it does not hold, as
+        ``check --baseline`` does; returns what the summary says of it ("" without one). A file
+        that cannot be used raises ``ValueError`` with one line (CDK fails synth with it)."""
+        raw = app.node.try_get_context(BASELINE_CONTEXT) or os.environ.get(BASELINE_ENV) or ""
+        if not str(raw).strip():
+            return ""
+        from edge_origin.review.baseline import BaselineError, apply_baseline
+
+        try:
+            split = apply_baseline(self.findings, str(raw).strip())
+        except BaselineError as exc:
+            raise ValueError(f"{BASELINE_CONTEXT}: {exc}") from None
+        self.findings = split.new
+        return f"{len(split.known)} finding(s) in the baseline {raw} pass, {len(split.fixed)} of its entries are fixed"
 
     def _violation(self, path: str, item: Finding, report_only: bool) -> cdk.PolicyViolation:
         """One violation per finding: its own message and resource (cdk-nag's ``applyRule`` groups
