@@ -39,6 +39,19 @@ def _add_check_parser(sub: argparse._SubParsersAction) -> None:
         help="also run the advisory (info) rules, e.g. EO-WATCH1: a long-lived origin without an imbalance alarm "
         "(for templates made without OriginWatch)",
     )
+    p.add_argument(
+        "--create-baseline", metavar="FILE", default=None,
+        help="write today's open findings to FILE (JSON) and exit 0: adopt edge-origin on an app that already has findings",
+    )
+    p.add_argument(
+        "--baseline", metavar="FILE", default=None,
+        help="findings recorded in FILE (by --create-baseline) pass and are listed as such; new ones fail; baseline "
+        "entries no longer found are reported as fixed (matched by rule + fingerprint, else rule + construct path)",
+    )
+    p.add_argument(
+        "--soft-fail", action="store_true",
+        help="exit 0 even when findings are at or above --fail-on (they are still printed; unreadable files still exit 1)",
+    )
     p.set_defaults(func=_cmd_check)
 
 
@@ -49,26 +62,55 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     selection = project_settings(args)
     fail_on = findings_flags(args, FORMATS)
+    if args.create_baseline and args.baseline:
+        raise UsageError("--create-baseline and --baseline go separately: create the baseline once, then check against it")
     try:
         result = check_paths(args.paths, advisory=args.advisory, settings=selection)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
     for _, message in result.unreadable:
         print(f"edge-origin check: {one_line(message)}", file=sys.stderr)
-    findings, acknowledged = result.findings, result.acknowledged
+    findings, acknowledged, known, fixed = _with_baseline(args, result.findings, list(result.acknowledged))
     rules = (*RULES, *ADVISORY_RULES) if args.advisory else RULES
-    summary = summarize(findings, acknowledged, rules=rules, fail_on=fail_on)
+    summary = summarize(findings, acknowledged, rules=rules, fail_on=fail_on, baseline=known, fixed=len(fixed))
+    shown = [*acknowledged, *known]
     if args.format == "junit":
         from edge_origin.review.junit import format_junit
 
         left_out = {r.id: selection.reason(r.id) for r in rules if not selection.allows(r.id)}
         sys.stdout.write(format_junit(findings, rules=rules, left_out=left_out, fail_on=fail_on, unreadable=result.unreadable,
-                                      acknowledged=acknowledged, summary=summary, notices=args.setting_notices))
+                                      acknowledged=shown, summary=summary, notices=args.setting_notices))
     else:
-        sys.stdout.write(format_findings(findings, args.format, result.unreadable, acknowledged=acknowledged, summary=summary,
-                                         notices=args.setting_notices))
+        sys.stdout.write(format_findings(findings, args.format, result.unreadable, acknowledged=shown, summary=summary,
+                                         notices=args.setting_notices, fixed=fixed))
     failing = [f for f in findings if f.severity.at_least(fail_on)]
+    if failing and (args.soft_fail or args.create_baseline):
+        why = "--soft-fail" if args.soft_fail else f"--create-baseline wrote them to {one_line(args.create_baseline)}"
+        print(f"edge-origin check: {len(failing)} finding(s) at or above {fail_on.value}; exit 0 ({why})", file=sys.stderr)
+        failing = []
     return EXIT_FINDINGS if failing or result.unreadable else EXIT_OK
+
+
+def _with_baseline(args: argparse.Namespace, findings: list, acknowledged: list) -> tuple[list, list, list, list]:
+    """``--create-baseline`` writes the open findings; ``--baseline`` splits them: (new findings,
+    acknowledged, known ones marked as set aside by the baseline, fixed entries)."""
+    from dataclasses import replace
+
+    from edge_origin.core.findings import Suppression
+    from edge_origin.review.baseline import BaselineError, apply_baseline, write_baseline
+
+    try:
+        if args.create_baseline:
+            count = write_baseline(findings, args.create_baseline)
+            print(f"edge-origin check: wrote {count} finding(s) to the baseline {one_line(args.create_baseline)}", file=sys.stderr)
+            return findings, acknowledged, [], []
+        if not args.baseline:
+            return findings, acknowledged, [], []
+        split = apply_baseline(findings, args.baseline)
+    except BaselineError as exc:
+        raise UsageError(str(exc)) from None
+    why = Suppression("external", "baseline (--baseline)", "recorded in the baseline: accepted when it was created", args.baseline)
+    return split.new, acknowledged, [replace(f, suppression=why) for f in split.known], split.fixed
 
 
 # --- report ------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from edge_origin.core.escape import (
     MAX_SUMMARY_BYTES,
@@ -220,6 +221,7 @@ def format_json(
     acknowledged: Sequence[Finding] = (),
     summary: Summary | None = None,
     notices: Sequence[str] = (),
+    fixed: Sequence[Any] = (),
 ) -> str:
     """``{"findings": [...], "acknowledged": [...]}`` (each acknowledged finding with its
     ``suppression``: kind, source, reason, where), ``unreadable`` and ``summary`` when known.
@@ -231,6 +233,8 @@ def format_json(
         doc["summary"] = summary.to_dict()
     if notices:
         doc["notices"] = list(notices)
+    if fixed:
+        doc["fixed"] = [asdict(e) for e in fixed]
     return json.dumps(doc, indent=2, sort_keys=True) + "\n"
 
 
@@ -346,6 +350,7 @@ def format_sarif(
     acknowledged: Sequence[Finding] = (),
     summary: Summary | None = None,
     notices: Sequence[str] = (),
+    fixed: Sequence[Any] = (),
 ) -> str:
     """SARIF 2.1.0 (``edge_origin.review.sarif``): one run, the rule catalogue as the driver's rules,
     each result with ``partialFingerprints`` (see ``finding_fingerprints``), its construct path,
@@ -357,7 +362,7 @@ def format_sarif(
     cache: dict[str, dict[str, int]] = {}
     return _format(
         findings, fingerprints=finding_fingerprints(everything), line_of=lambda t, r: _line_of(t, r, cache),
-        baseline_state=baseline_state, acknowledged=acknowledged, summary=summary, notices=notices,
+        baseline_state=baseline_state, acknowledged=acknowledged, summary=summary, notices=notices, fixed=fixed,
     )
 
 
@@ -369,26 +374,40 @@ def format_findings(
     acknowledged: Sequence[Finding] = (),
     summary: Summary | None = None,
     notices: Sequence[str] = (),
+    fixed: Sequence[Any] = (),
 ) -> str:
     """Render findings in one of ``FORMATS``; ValueError naming the allowed formats.
 
     ``unreadable`` files are listed in the JSON (``"unreadable": [{"file", "error"}]``); the
     other formats leave them to the caller (the CLI prints one line each on stderr).
     ``acknowledged`` findings (with their suppression) and the ``summary`` are shown in every format;
-    ``notices`` (what a change sets aside beyond the settings in use) come first.
+    ``notices`` (what a change sets aside beyond the settings in use) come first; ``fixed``
+    (``review.baseline.BaselineEntry``: baseline entries no finding matched) are listed as fixed.
     """
     if fmt == "junit":  # edge_origin.review.junit.format_junit takes the rules run and --fail-on too
         from edge_origin.review.junit import format_junit
 
         return format_junit(findings, rules=RULES, unreadable=unreadable, acknowledged=acknowledged, summary=summary, notices=notices)
     if fmt == "json":
-        return format_json(findings, unreadable, acknowledged, summary, notices)
+        return format_json(findings, unreadable, acknowledged, summary, notices, fixed)
     if fmt == "sarif":
-        return format_sarif(findings, acknowledged=acknowledged, summary=summary, notices=notices)
+        return format_sarif(findings, acknowledged=acknowledged, summary=summary, notices=notices, fixed=fixed)
     renderers = {"text": format_text, "markdown": format_markdown, "github": format_github}
     if fmt not in renderers:
         raise ValueError(f"unknown format {fmt!r} (allowed: {', '.join(FORMATS)})")
-    return notice_lines(notices, fmt) + renderers[fmt](findings, acknowledged, summary)
+    return notice_lines(notices, fmt) + renderers[fmt](findings, acknowledged, summary) + fixed_lines(fixed, fmt)
+
+
+def fixed_lines(fixed: Sequence[Any], fmt: str) -> str:
+    """The baseline entries no finding matched any more: what was fixed since the baseline."""
+    if not fixed:
+        return ""
+    items = [f"{e.rule} {e.stack}/{e.resource}" + (f" ({e.path})" if e.path else "") for e in fixed]
+    if fmt == "markdown":
+        return "\n".join(["", f"Fixed since the baseline ({len(fixed)}):", "", *(f"- {md_text(i)}" for i in items)]) + "\n"
+    if fmt == "github":
+        return "".join(f"::notice title=edge-origin fixed::{gha_data(i)} is fixed since the baseline\n" for i in items)
+    return f"fixed since the baseline: {len(fixed)}\n" + "".join(f"fixed   {plain(i)}\n" for i in items)
 
 
 def notice_lines(notices: Sequence[str], fmt: str) -> str:

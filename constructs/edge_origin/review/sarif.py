@@ -132,6 +132,7 @@ def format_sarif(
     summary: Any = None,
     notices: Sequence[str] = (),
     root: str | None = None,
+    fixed: Sequence[Any] = (),
 ) -> str:
     """SARIF 2.1.0, one run (see the module doc). ``baseline_state`` maps an index of
     ``findings + acknowledged`` to ``new`` / ``unchanged`` / ``absent``; ``root``: the repository
@@ -172,6 +173,8 @@ def format_sarif(
         properties["summary"] = summary.to_dict()
     if notices:
         properties["notices"] = [sarif_plain(n) for n in notices]
+    if fixed:  # baseline entries no finding matched: fixed since the baseline
+        properties["fixed"] = [{"ruleId": e.rule, "fullyQualifiedName": e.path or f"{e.stack}/{e.resource}"} for e in fixed]
     if properties:
         run["properties"] = properties
     doc = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
