@@ -195,3 +195,20 @@ def test_head_config_changes_are_shown_not_applied(capsys, tmp_path: Path) -> No
     notes = [line for line in out.splitlines() if line.startswith("NOTE: this change ")]
     assert notes and all("not applied" in n for n in notes)
     assert any("sets EO-NLB3 aside" in n and "quiet please" in n for n in notes)
+
+
+def test_a_cdk_acknowledgement_without_a_reason_is_an_error_naming_the_construct(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "cdk.out"
+    out.mkdir()
+    body = json.loads((ROOT / "tests" / "fixtures" / "templates" / "rules" / "eo-dns4-fire.json").read_text())
+    body["Resources"]["RecordA"]["Metadata"] = {"aws:cdk:path": "Origins/RecordA/Resource"}
+    (out / "Origins.template.json").write_text(json.dumps(body))
+    (out / "manifest.json").write_text(json.dumps({"artifacts": {"Origins": {
+        "type": "aws:cloudformation:stack", "properties": {"templateFile": "Origins.template.json"}}}}))
+    (out / "validation-report.json").write_text(json.dumps({"pluginReports": [{"pluginName": "EdgeOrigin", "suppressedViolations": [{
+        "ruleName": "EdgeOrigin-EO-DNS4", "reason": " ", "violatingConstructs": [{"constructPath": "Origins/RecordA/Resource"}]}]}]}))
+    code, text, _ = run(capsys, "check", str(out), "--format", "json", "--fail-on", "warning")
+    doc = json.loads(text)
+    (error,) = [f for f in doc["findings"] if f["rule"] == "EO-ACK1"]
+    assert code == 1 and "CDK acknowledgement of EO-DNS4 on Origins/RecordA/Resource has no reason" in error["message"]
+    assert any(f["rule"] == "EO-DNS4" for f in doc["findings"]) and doc["acknowledged"] == []

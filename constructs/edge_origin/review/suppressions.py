@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from edge_origin.core.findings import Finding, Severity, Suppression
 from edge_origin.model import TemplateModel
@@ -146,6 +147,36 @@ def metadata_acknowledgements(model: TemplateModel) -> tuple[dict[tuple[str, str
     return acks, errors
 
 
+def cdk_acknowledgement_errors(model: TemplateModel) -> list[Finding]:
+    """An ``EO-ACK1`` error for each finding CDK suppressed for the EdgeOrigin pack without a
+    reason (a cdk.out's ``validation-report.json`` beside the templates): the loader does not
+    apply those (the finding stays open); this says where they are."""
+    from edge_origin.core.files import InputFileError, load_data_file
+
+    reports = {Path(t.template).parent / "validation-report.json" for t in model.templates.values() if t.template}
+    reports |= {r.parent.parent / "validation-report.json" for r in list(reports)}  # nested Stage assemblies
+    errors: list[Finding] = []
+    for report in sorted(r for r in reports if r.is_file()):
+        try:
+            doc = load_data_file(report)
+        except (InputFileError, ValueError):
+            continue  # the loader already listed it as unreadable
+        for plugin in doc.get("pluginReports", []) if isinstance(doc, dict) else []:
+            if not isinstance(plugin, dict) or plugin.get("pluginName") != "EdgeOrigin":
+                continue
+            for item in plugin.get("suppressedViolations") or []:
+                if not isinstance(item, dict) or (isinstance(item.get("reason"), str) and item["reason"].strip()):
+                    continue
+                rule = str(item.get("ruleName", "")).removeprefix("EdgeOrigin-")
+                for construct in item.get("violatingConstructs") or []:
+                    where = construct.get("constructPath", "?") if isinstance(construct, dict) else "?"
+                    errors.append(_ack_error(
+                        f"{report}: CDK acknowledgement of {rule} on {where} has no reason: not applied (every acknowledgement needs one)",
+                        template=str(report), path=str(where),
+                    ))
+    return errors
+
+
 @dataclass(frozen=True)
 class Split:
     """Findings sorted: ``open`` (they count; ``EO-ACK1`` errors among them), ``acknowledged``
@@ -173,7 +204,7 @@ def split_findings(model: TemplateModel, findings: Sequence[Finding], settings: 
     In-source acknowledgements (CDK, Metadata) come first, then the config file and the flags.
     A plain ``RuleSelection`` (no reasons known) sets aside with the reason "left out"."""
     acks, errors = metadata_acknowledgements(model)
-    errors += setting_errors(settings)
+    errors += cdk_acknowledgement_errors(model) + setting_errors(settings)
     open_, acknowledged = [], []
     for f in with_paths(model, findings):
         why = acks.get((f.stack, f.resource), {}).get(f.rule.upper())
