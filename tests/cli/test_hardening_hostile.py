@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,3 +88,40 @@ def test_generated_sub_and_join_shapes_hit_the_budget_never_the_machine(depth: i
                 continue
             name = model.resources[0].properties["Name"]
             assert isinstance(name, str) and len(name) <= 50_000
+
+
+FORMATS = ("text", "json", "sarif", "github", "junit", "markdown")
+_SHAPES = st.one_of(
+    st.builds(hostile.sub_nested, st.integers(1, 7), st.integers(1, 8)),
+    st.builds(hostile.join_of_refs, st.integers(1, 3000), st.integers(1, 3000)),
+    st.builds(hostile.yaml_alias_join, st.integers(1, 3000), st.integers(1, 3000)),
+    st.builds(hostile.find_in_map_chain, st.integers(1, 30)),
+    st.builds(hostile.for_each_nested, st.integers(1, 4), st.integers(1, 40)),
+    st.builds(hostile.long_json_line, st.integers(0, 20_000)),
+    st.builds(hostile.duplicate_key_late, st.integers(1, 2000)),
+    st.builds(hostile.deep_json, st.integers(1, 3000)),
+)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(_SHAPES, st.sampled_from(FORMATS), st.sampled_from([10_000, 1_000_000]))
+def test_generated_hostile_templates_in_every_format(
+    tmp_path_factory: pytest.TempPathFactory, shape: tuple[str, str], fmt: str, budget: int
+) -> None:
+    """Any generated hostile template, in any output format, under a small or the default-sized
+    budget: exit 0/1/2, and a refusal is one line naming the file (never a traceback)."""
+    import contextlib
+    import io
+
+    from edge_origin.cli import main
+
+    name, text = shape
+    path = tmp_path_factory.mktemp("hostile") / name
+    path.write_text(text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["--max-eval-chars", str(budget), "--max-eval-steps", str(budget), "check", "--format", fmt, str(path)])
+    assert code in (0, 1, 2), (code, err.getvalue())
+    if code == 2:
+        assert len(err.getvalue().strip().splitlines()) == 1 and name in err.getvalue(), err.getvalue()
+    assert "Traceback" not in err.getvalue()
