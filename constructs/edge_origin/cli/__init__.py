@@ -191,8 +191,10 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, _Parser]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _run(argv)
+    import contextvars
+
+    try:  # in a copy of the context: the limit flags (core.limits) end with the run, even in-process
+        return contextvars.copy_context().run(_run, argv)
     except BrokenPipeError:
         return _quiet_closed_stdout()
 

@@ -65,7 +65,8 @@ def using(limits: Limits | None = None, **changes: int) -> Iterator[Limits]:
 
 
 def set_for_process(limits: Limits) -> None:
-    """Set the limits for the rest of this context (the CLI does, from its flags)."""
+    """Set the limits for the rest of this context (the CLI does, from its flags, inside a copied
+    context: ``edge_origin.cli.main``)."""
     _CURRENT.set(limits)
 
 
