@@ -99,3 +99,16 @@ def test_sarif_message_text_escapes_links_and_placeholders() -> None:
     assert text.startswith("Stack/R: see \\[ok\\](https://evil.example/phish) and {{0}} or \\\\\\[x\\\\\\]")
     assert not re.search(r"(?<!\\)\[", text) and not re.search(r"(?<!\{)\{(?!\{)", text)
     assert result["locations"][0]["logicalLocations"][0]["name"] == "R"  # not a message: shown as is
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 120), st.integers(0, 600), st.integers(3_000, 40_000))
+def test_junit_never_passes_its_budget_whatever_the_shapes(count: int, length: int, limit: int) -> None:
+    findings = [_finding(f"R{i}" + "n" * (length // 3), "m" * length) for i in range(count)]
+    out = format_junit(findings, limit=limit)
+    root = ET.fromstring(out)
+    assert len(out.encode("utf-8")) <= max(limit, len(format_junit([], limit=limit).encode()) + 600)
+    cases = root.find("testsuite").findall("testcase")
+    rest = [c for c in cases if c.get("name", "").endswith("not shown (size limit)")]
+    shown = len(cases) - len(rest)
+    assert shown + (int(rest[0].get("name").split()[0]) if rest else 0) == count  # every finding shown or counted

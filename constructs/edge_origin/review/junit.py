@@ -65,7 +65,8 @@ def _case(f: Finding, fail_on: Severity) -> ET.Element:
 
 
 def _size(case: ET.Element) -> int:
-    return len(ET.tostring(case, encoding="unicode").encode("utf-8")) + 8
+    """Bytes of a test case as written, with about what ``ET.indent`` adds (a line per element)."""
+    return len(ET.tostring(case, encoding="unicode").encode("utf-8")) + 8 * (1 + len(case))
 
 
 def format_junit(
@@ -99,21 +100,25 @@ def format_junit(
         case = ET.Element("testcase", classname="edge-origin", name=_text(f"read {path}"), file=_text(path), time="0")
         ET.SubElement(case, "error", type="unreadable", message=_text(message))
         cases.append(case)
+    fixed = len(cases)
     used = sum(_size(c) for c in cases) + 4096
-    left: list[Finding] = []
-    for f in [*findings, *acknowledged]:
-        if left:
-            left.append(f)
-            continue
+    everything = [*findings, *acknowledged]
+    shown = 0
+    for f in everything:
         case = _case(f, fail_on)
         used += _size(case)
         if used > limit:
-            left.append(f)
-            continue
+            break
         cases.append(case)
-    if left:
-        cases.append(_rest(left, fail_on))
-    return _document(cases, suite, summary, notices)
+        shown += 1
+    while True:  # the estimate leaves out ET.indent's whitespace: drop cases until the written file fits
+        rest = everything[shown:]
+        text = _document([*cases, _rest(rest, fail_on)] if rest else cases, suite, summary, notices)
+        if len(text.encode("utf-8")) <= limit or shown == 0:
+            return text
+        drop = max(1, (shown * (len(text.encode("utf-8")) - limit)) // max(len(text.encode("utf-8")), 1) + 1)
+        shown = max(0, shown - drop)
+        del cases[fixed + shown:]
 
 
 def _rest(left: Sequence[Finding], fail_on: Severity) -> ET.Element:
