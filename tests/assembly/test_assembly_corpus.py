@@ -175,3 +175,15 @@ def test_load_assembly_from_the_top_level_templates_a_validation_plugin_gets() -
     assert [(t.stack, t.environment.region) for t in loaded] == [
         ("Front", "us-east-1"), ("Front/Records", "us-east-1"), ("Origins", "eu-west-1"), ("Origins/Lbs", "eu-west-1")]
     assert _shape(run_rules(TemplateModel(loaded))) == _shape(_findings(CORPUS / "weighted-flat"))
+
+
+@pytest.mark.parametrize("assembly", ["weighted-nested", "keepalive-nested"])
+def test_a_parent_template_alone_is_not_judged_never_fine(tmp_path: Path, assembly: str) -> None:
+    """The parent's template given without its nested template (no metadata, no asset manifest beside it):
+    what crosses the nesting is not judged (EO-NJ1 naming the nested stack's output), never an error or quiet."""
+    body = json.loads((CORPUS / assembly / "App.template.json").read_text())
+    for resource in body["Resources"].values():
+        resource.get("Metadata", {}).pop("aws:asset:path", None)
+    (tmp_path / "App.template.json").write_text(json.dumps(body))
+    findings = _findings(tmp_path / "App.template.json")
+    assert findings and all(f.rule == "EO-NJ1" and "nested stack" in f.message + f.fix for f in findings), findings

@@ -121,9 +121,10 @@ def test_the_asset_manifest_maps_the_template_url_and_the_manifest_gives_the_env
 
 
 def test_a_stack_resource_whose_template_is_not_in_the_assembly_stays_unknown(tmp_path: Path) -> None:
+    """Its outputs are unknown, each its own value (they read as one resource's one address before)."""
     parent, _ = _parent_and_child()
     model = load_model([_write(tmp_path, {"parent.json": parent})])
-    assert model.record_sets("a.example.com")[0].values == [ResourceRef("parent", "Kid", "Outputs.Ip")]
+    assert model.record_sets("a.example.com")[0].values == [Unresolved("nested", "parent/Kid.Outputs.Ip")]
 
 
 # --- values across the nesting -------------------------------------------------------------------------

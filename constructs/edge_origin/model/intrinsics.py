@@ -480,6 +480,8 @@ class StackResolver:
             linked = self.links.stack_output(self.stack, logical_id, attribute[len("Outputs.") :])
             if linked is not NOT_LINKED:
                 return linked
+            # its template is not in the given templates: an output no template here decides
+            return Unresolved("nested", f"{self.stack}/{logical_id}.{attribute}")
         elif kind == CROSS_REGION_READER:
             linked = self.links.cross_region_export(self.stack, attribute)
             if linked is not NOT_LINKED:

@@ -104,6 +104,7 @@ def _unresolved_reason(value: Unresolved) -> str:
         "parameter": "a parameter without a Default: its value is chosen at deploy",
         "pseudo": "a pseudo parameter only known at deploy",
         "import": "an Fn::ImportValue of an export none of the given templates declares: check the stacks together",
+        "nested": "an output of a nested stack whose template is not among the given templates",
         "condition": "an Fn::If whose condition the templates do not decide",
         "composite": "an Fn::Join/Fn::Sub edge-origin cannot reduce to one name",
         "transform": "a macro edge-origin cannot expand",

@@ -52,7 +52,8 @@ class Unresolved:
     ``reason`` is one of ``parameter`` (no Default), ``pseudo`` (``AWS::Region``...), ``import``
     (``Fn::ImportValue`` of an export not in the given templates), ``condition`` (an ``Fn::If``
     whose condition is not decidable), ``composite`` (a ``Fn::Sub``/``Fn::Join`` with an
-    unresolved part), ``other`` (``Fn::GetAZs``, ``Fn::Cidr``, ``Fn::Base64`` ...).
+    unresolved part), ``nested`` (``Outputs.X`` of a nested stack whose template is not given), ``other`` (``Fn::GetAZs``,
+    ``Fn::Cidr``, ``Fn::Base64`` ...).
     ``expr`` is a readable, deterministic rendering of the expression.
     """
 

@@ -30,6 +30,8 @@ MAX_HOPS = 8
 #: What lets edge-origin judge it, by what it is.
 NEEDS = {
     "import": "check the stack that exports it together with this one (edge-origin check on the whole cloud assembly)",
+    "nested": "check the whole cloud assembly (cdk.out), which holds the nested stack's template, not the parent template alone",
+    "pseudo": "check the cloud assembly (cdk.out): its manifest gives each stack's account and Region (an environment-agnostic stack has none)",
     "parameter": "give the parameter a Default (or check with the value you deploy)",
     "name": "check the stack that holds its records together with this one",
     "endpoint": (
