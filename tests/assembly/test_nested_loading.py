@@ -4,10 +4,13 @@ and environments through the one resolver."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.model.assembly import StackEnvironment, child_name, environment_of
@@ -287,3 +290,35 @@ def test_a_bad_nested_template_is_unreadable_and_the_rest_is_checked(tmp_path: P
         load_model([folder])  # strict: the first bad file
     single = read_paths_result([folder / "App.template.json"])  # given alone (a validation plugin's path)
     assert [t.stack for t in single.templates] == ["App", "App/Good"] and len(single.unreadable) == 2
+
+
+# --- any shape of a Stack resource is read or refused in one line, never a traceback ---------------------
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["", "kid.json", "../x.json", "/etc/passwd",
+                                                                                       "s3://b/kid.json", "https://b/kid.json", "Outputs.X"]),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["Ref", "Fn::Join", "X", "Value"]), inner, max_size=2),
+                     max_leaves=6)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(url=_JSON, asset=_JSON, params=_JSON, outputs=_JSON, read=st.sampled_from(["Outputs.X", "Outputs.", "Outputs.Y"]))
+def test_any_stack_resource_shape_is_read_or_refused_in_one_line(tmp_path: Path, url: Any, asset: Any, params: Any, outputs: Any,
+                                                                 read: str) -> None:
+    folder = tmp_path / "f"
+    shutil.rmtree(folder, ignore_errors=True)
+    kid: dict[str, Any] = {"Parameters": {"P": {"Type": "String"}}, "Resources": {"E": EIP}}
+    if outputs is not None:
+        kid["Outputs"] = {"X": outputs} if not isinstance(outputs, dict) else outputs
+    stack: dict[str, Any] = {"Type": "AWS::CloudFormation::Stack", "Properties": {"TemplateURL": url, "Parameters": params},
+                             "Metadata": {"aws:asset:path": asset}}
+    parent = {"Resources": {"Kid": stack, "R": {"Type": "AWS::Route53::RecordSet", "Properties": {
+        "Name": "a.example.com", "Type": "A", "HostedZoneName": "example.com.", "TTL": "60",
+        "ResourceRecords": [{"Fn::GetAtt": ["Kid", read]}]}}}}
+    _write(folder, {"parent.json": parent, "kid.json": kid})
+    try:
+        model = load_model([folder], strict=False)
+    except ModelError as exc:
+        assert "\n" not in str(exc)
+        return
+    for file, message in model.unreadable:
+        assert "\n" not in message and file
+    assert {r.stack for r in model.resources} <= {"parent", "parent/Kid", "kid"}
