@@ -3,14 +3,15 @@
 Run from the repo root: ``PYTHONPATH=constructs python benchmarks/bench_check.py [--runs 5] [--no-peers]
 [--legacy]``. Every figure is a RATIO of commands alternated in one run (the machine may be shared:
 absolute times are printed beside, never judged), CPU seconds of each child process (user + system),
-median of ``--runs``:
+median of ``--runs`` (growth: best of them):
 
 1. ``edge-origin check`` (``python -m edge_origin.cli check``, a fresh process) against a python process
    that ``json.load``s the same files, on the reference app's template (tests/snapshots/
    TelemetryIngest.template.json, 64 resources) replicated to 1k, 10k and 100k resources (every tenth
-   copy weighted, so rules fire; 100k as ten stacks of 10k, each file under the 16 MiB limit).
+   copy weighted, so rules fire; 100k as stacks of at most 10k each, every file under the 16 MiB limit).
    Targets: 10k and 100k <= 3x.
-2. Growth per doubling, in-process (load + every rule, the collector off as the CLI runs it) of each
+2. Growth per doubling, in-process (load + every rule, the collector off as the CLI runs it; best of
+   ``--runs``, as load on a shared machine only adds) of each
    dimension: resources, origin names x distributions, records per name, stacks, nested stacks.
    Target <= 2.4x per doubling (linear: 2x) for names x distributions, records per name and stacks.
 3. Startup: ``edge-origin --help`` and ``--version`` against ``python -c pass``. Target: --help <= 4x.
@@ -483,10 +484,8 @@ def _time_in_process(paths: list[str]) -> float:
 
 
 def bench_growth(tmp: Path, runs: int) -> bool:
-    """Section 2: CPU of an in-process check at each size of each dimension (median of ``runs``,
-    sizes alternated within a round) and the growth factor per doubling."""
-    import statistics
-
+    """Section 2: CPU of an in-process check at each size of each dimension (best of ``runs``, sizes
+    alternated within a round) and the growth factor per doubling."""
     ok = True
     for name, (sizes, judged) in DIMENSIONS.items():
         _progress(f"growth: {name} at {', '.join(map(str, sizes))}")
@@ -495,7 +494,7 @@ def bench_growth(tmp: Path, runs: int) -> bool:
         for _ in range(max(1, runs)):
             for n in sizes:
                 samples[n].append(_time_in_process(inputs[n]))
-        med = {n: statistics.median(v) for n, v in samples.items()}
+        med = {n: min(v) for n, v in samples.items()}  # best of the runs: load on a shared machine only adds
         factors = [med[b] / med[a] for a, b in itertools.pairwise(sizes)]
         worst = max(factors)
         ok &= worst <= TARGET_GROWTH or not judged
