@@ -90,7 +90,8 @@ def explain_text(rule: Rule | TransitionRule) -> str:
         f"Fix: {rule.fix}",
         "",
         f"Acknowledge: {rule.acknowledge}",
-        f"Leave it out of a run: edge-origin check --ignore {rule.id} PATH (or ignore = [\"{rule.id}\"] in [tool.edge-origin])",
+        f"Leave it out of a run, with the reason: edge-origin check --ignore '{rule.id}: why' PATH "
+        f"(or ignore = {{\"{rule.id}\" = \"why\"}} in [tool.edge-origin]); its findings are still listed as acknowledged",
         "",
     ]
     if rule.id in TRANSITION_EXAMPLES:
