@@ -137,3 +137,22 @@ def test_more_results_than_github_takes_keep_the_most_severe(monkeypatch: pytest
     run = json.loads(format_sarif(findings))["runs"][0]
     assert [r["level"] for r in run["results"]] == ["error", "error", "warning"]
     assert run["properties"]["resultsLeftOut"] == 4
+
+
+def test_the_source_index_is_bounded_and_reads_only_regular_files_inside_the_app(tmp_path: Path, monkeypatch) -> None:
+    from edge_origin.review import placement
+
+    app = tmp_path / "app"
+    (app / "lib").mkdir(parents=True)
+    (app / "cdk.json").write_text(json.dumps({"app": "python3 main.py"}))
+    (app / "main.py").write_text('Stack(app, "Edge")\n')
+    outside = tmp_path / "secret.py"
+    outside.write_text('x = "Weighted1"\n')
+    (app / "lib" / "linked.py").symlink_to(outside)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(app / "lib" / "pipe.py")  # never opened: it would block
+    (app / "lib" / "z_big.py").write_text('y = "Later"\n' + "#" * 2000)
+    index = placement._index(app)
+    assert "Edge" in index and "Weighted1" not in index and "Later" in index
+    monkeypatch.setattr(placement, "MAX_TOTAL_BYTES", 100)  # main.py fits, the big file does not
+    assert "Later" not in placement._index(app) and "Edge" in placement._index(app)

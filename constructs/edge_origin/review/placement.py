@@ -6,7 +6,8 @@ app passed to each construct. The id is usually a string literal in the app's so
 (``ARecord(self, "Weighted1", ...)``): the app's folder is the one holding the ``cdk.json`` found
 above the template (a cdk.out's parent), its source files are read once (bounded: ``MAX_FILES``
 files of at most ``MAX_FILE_BYTES``; ``cdk.out``, ``node_modules``, virtualenvs and hidden folders
-skipped), every string literal indexed with its first line. A finding is placed at the deepest id
+skipped; ``MAX_TOTAL_BYTES`` in all, ``MAX_ENTRIES`` folder entries walked), every string literal
+indexed with its first line. A finding is placed at the deepest id
 of its path that is a literal exactly once (CDK's default child ids ``Resource`` / ``Default``
 skipped); when none is, at the deepest that is a literal at all; else nowhere in the source (the
 caller then points at the template and names the construct path in the message).
@@ -27,9 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-#: Source files read per app, and bytes per file (larger ones are skipped).
+#: Source files read per app, bytes per file (larger ones are skipped), bytes in all, and folder
+#: entries walked: the index costs a bounded amount of work whatever the repository holds.
 MAX_FILES = 2000
 MAX_FILE_BYTES = 1_000_000
+MAX_TOTAL_BYTES = 16_000_000
+MAX_ENTRIES = 50_000
 SOURCE_SUFFIXES = (".py", ".ts", ".js", ".mjs", ".cjs", ".java", ".cs", ".go", ".kt", ".fs")
 SKIP_DIRS = {"cdk.out", "node_modules", ".venv", "venv", "env", "__pycache__", "build", "dist", "target", "bin", "obj"}
 #: CDK's ids for the default child of an L2 (``Resource``) and of a CfnResource wrapper (``Default``).
@@ -64,8 +68,12 @@ def _source_files(app: Path, command: str) -> list[Path]:
     """The files the app's command names first, then every source file under the app folder."""
     named = [app / part for part in command.split() if Path(part).suffix in SOURCE_SUFFIXES]
     out = [p for p in named if p.is_file()]
+    entries = 0
     for folder, dirs, files in os.walk(app):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+        entries += len(dirs) + len(files)
+        if entries > MAX_ENTRIES:
+            return out
         for name in sorted(files):
             path = Path(folder) / name
             if path.suffix in SOURCE_SUFFIXES and path not in out:
@@ -81,10 +89,14 @@ def _index(app: Path) -> dict[str, list[tuple[str, int]]]:
     except (OSError, ValueError, AttributeError):
         command = ""
     literals: dict[str, list[tuple[str, int]]] = {}
+    total = 0
     for path in _source_files(app, command if isinstance(command, str) else ""):
         try:
             if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
                 continue
+            total += path.stat().st_size
+            if total > MAX_TOTAL_BYTES:
+                break
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
