@@ -116,7 +116,7 @@ bench: setup
 ## (Route 53 record/health check members, CloudFront origin members, ELBv2 attribute keys). A report:
 ## exit 0 whatever it lists, nonzero only when the script itself fails.
 drift: setup
-	$(BIN)/python benchmarks/aws_drift.py
+	$(BIN)/python benchmarks/aws_drift.py --newest
 
 clean:
 	rm -rf cdk.out .pytest_cache build dist mutants

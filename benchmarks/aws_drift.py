@@ -12,8 +12,14 @@ Reads the installed botocore's ``route53``, ``cloudfront`` and ``elbv2`` service
   document (``LoadBalancerAttribute``, ``ListenerAttribute``, ``TargetGroupAttribute``) not in
   ``edge_origin.model.views.*_KNOWN_ATTRIBUTES``, with the load balancer types the docs say support it.
 
-A report, not a check: exit 0 whatever it lists; nonzero only when the script itself fails
-(``make drift``; ``.ci/run`` runs it). ``--json`` prints the same as JSON.
+* every fact of the facts table (:mod:`edge_origin.core.facts`) the models no longer document as the
+  table says (a default, a range, an enum value, a sentence such as "up to eight healthy records"):
+  the facts a verdict rests on (``tests/core/test_facts.py`` fails on the installed botocore's).
+
+``--newest`` reads the newest botocore release on the package index instead of the installed one
+(``pip download botocore --no-deps``, its wheel unpacked into a temporary folder; ``make drift`` does
+this), ``--data DIR`` any botocore ``data`` folder. A report, not a check: exit 0 whatever it lists;
+nonzero only when the script itself fails (``.ci/run`` runs it). ``--json`` prints the same as JSON.
 """
 
 from __future__ import annotations
@@ -22,15 +28,20 @@ import argparse
 import html
 import json
 import re
+import subprocess
 import sys
+import tempfile
+import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 import botocore
 from botocore.loaders import Loader
 
 from edge_origin.answers.routing import KNOWN_MEMBERS, TEMPLATE_MEMBERS
+from edge_origin.core import facts_check
 from edge_origin.model.template_model import (
     CUSTOM_ORIGIN_CONFIG_KNOWN_MEMBERS,
     ORIGIN_KNOWN_MEMBERS,
@@ -141,9 +152,29 @@ def sections(known: Mapping[str, Iterable[str]] = KNOWN, loader: Loader | None =
     return out
 
 
-def render(found: list[Section]) -> str:
+def newest_botocore(into: Path) -> tuple[str, Path]:
+    """(version, data folder) of the newest botocore wheel on the package index, unpacked under ``into``."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:", "-d", str(into), "botocore"],
+        check=True,
+    )
+    wheel = next(into.glob("botocore-*.whl"))
+    wanted = tuple(f"botocore/data/{svc}/" for svc in {*facts_check.SERVICES, *(s[1] for s in SHAPES)})
+    with zipfile.ZipFile(wheel) as z:
+        z.extractall(into, [n for n in z.namelist() if n.startswith(wanted)])
+    return wheel.name.split("-")[1], into / "botocore" / "data"
+
+
+def render_facts(mismatches: list[facts_check.Mismatch]) -> list[str]:
+    lines = ["", f"facts table: {len(facts_check.checked_facts())} facts held against the models, {len(mismatches)} differ"]
+    lines += [f"  ! {m}" for m in mismatches]
+    return lines
+
+
+def render(found: list[Section], version: str = botocore.__version__, where: str = "") -> str:
+    where = where or f"{botocore.__file__.rsplit('/', 1)[0]}/data"
     lines = [
-        f"AWS drift report: botocore {botocore.__version__} service models ({botocore.__file__.rsplit('/', 1)[0]}/data)",
+        f"AWS drift report: botocore {version} service models ({where})",
         "Members and attribute keys the installed botocore documents that edge-origin's tables do not know "
         "(a report, not a failure).",
     ]
@@ -161,19 +192,34 @@ def render(found: list[Section]) -> str:
             lines.append(f"  ! {name}: in edge-origin's table, not documented by this botocore")
         total += len(s.unknown)
     lines.append("")
-    lines.append(f"{total} not known in all (botocore {botocore.__version__}).")
+    lines.append(f"{total} not known in all (botocore {version}).")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--newest", action="store_true", help="the newest botocore on the package index (pip download)")
+    where.add_argument("--data", type=Path, help="a botocore data folder (default: the installed botocore's)")
     args = parser.parse_args(argv)
-    found = sections()
+    with tempfile.TemporaryDirectory() as tmp:
+        version, data = botocore.__version__, args.data
+        if args.newest:
+            try:
+                version, data = newest_botocore(Path(tmp))
+            except (subprocess.CalledProcessError, StopIteration, OSError) as exc:
+                print(f"aws_drift: could not fetch the newest botocore ({exc}); reporting the installed {version}", file=sys.stderr)
+        elif data is not None:
+            version = f"data folder {data}"
+        loader = Loader(extra_search_paths=[str(data)], include_default_search_paths=False) if data else None
+        found = sections(loader=loader)
+        mismatches = facts_check.check(data)
     if args.json:
-        print(json.dumps({"botocore": botocore.__version__, "sections": [asdict(s) for s in found]}, indent=2))
+        print(json.dumps({"botocore": version, "sections": [asdict(s) for s in found],
+                          "facts": [asdict(m) for m in mismatches]}, indent=2))
     else:
-        print(render(found))
+        print(render(found, version, str(data or "")) + "\n" + "\n".join(render_facts(mismatches)))
     return 0
 
 

@@ -55,3 +55,25 @@ def test_a_table_entry_the_models_do_not_document_is_flagged() -> None:
     known["cloudfront Origin"].add("OriginFromTheFuture")
     text = drift.render(drift.sections(known))
     assert "  ! OriginFromTheFuture: in edge-origin's table, not documented by this botocore" in text
+
+
+def test_the_facts_section_names_a_fact_a_doctored_model_contradicts(tmp_path: Path, capsys) -> None:
+    """``--data DIR`` (what ``--newest`` hands over after unpacking the newest wheel): a copy of the
+    models whose route53 MultiValueAnswer says "up to ten" is reported against the facts table."""
+    import gzip
+    import shutil
+
+    from edge_origin.core import facts_check
+
+    drift = _module()
+    for svc in facts_check.SERVICES:
+        model = facts_check._newest_model(facts_check.installed_data_dir(), svc)
+        (tmp_path / svc / model.parent.name).mkdir(parents=True)
+        shutil.copy(model, tmp_path / svc / model.parent.name / model.name)
+    route53 = facts_check._newest_model(tmp_path, "route53")
+    text = gzip.decompress(route53.read_bytes()).decode().replace("up to eight healthy records", "up to ten healthy records")
+    route53.write_bytes(gzip.compress(text.encode()))
+    assert drift.main(["--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"data folder {tmp_path}" in out
+    assert "1 differ" in out and "  ! route53.multivalue.max_answers: botocore route53 ResourceRecordSet.MultiValueAnswer" in out

@@ -251,29 +251,42 @@ def test_profile_defaults_are_the_aws_defaults_cf2_assumes() -> None:
     assert profile.nlb_idle_timeout_s == 350 == cf2.DEFAULT_IDLE
 
 
-# --- EO-DNS4: the TTL boundary ------------------------------------------------------------------------
-@pytest.mark.parametrize("ttl", [0, 60, 299, 300])
-def test_dns4_ttl_up_to_300_is_quiet(ttl: int) -> None:
+# --- EO-DNS4: the TTL boundary: 60 s with a health check (the API's advice), 300 s without ---------------
+def _unchecked(body: dict[str, Any], record: str) -> None:
+    del res(body, record)["HealthCheckId"]
+
+
+@pytest.mark.parametrize(("ttl", "checked"), [(0, True), (60, True), (0, False), (60, False), (299, False), (300, False)])
+def test_dns4_ttl_within_its_limit_is_quiet(ttl: int, checked: bool) -> None:
     body = world()
     res(body, "RecordA")["TTL"] = ttl
+    if not checked:
+        _unchecked(body, "RecordA")
     quiet(body, "EO-DNS4")
 
 
-@pytest.mark.parametrize("ttl", [301, 3600, "301"])
-def test_dns4_ttl_above_300_fires_on_that_record(ttl: Any) -> None:
+@pytest.mark.parametrize(("ttl", "checked"), [(61, True), (300, True), (301, False), (3600, False), ("301", False)])
+def test_dns4_ttl_above_its_limit_fires_on_that_record(ttl: Any, checked: bool) -> None:
     body = world()
     res(body, "RecordA")["TTL"] = ttl
-    one(body, "EO-DNS4", "RecordA", Severity.WARNING, f"TTL {int(ttl)} s", "o.example.com")
+    if not checked:
+        _unchecked(body, "RecordA")
+    f = one(body, "EO-DNS4", "RecordA", Severity.WARNING, f"TTL {int(ttl)} s", "o.example.com")
+    assert ("60 seconds or less" in f.message) is checked and ("above 300 s" in f.message) is not checked
 
 
 @settings(max_examples=50, deadline=None, database=None)
-@given(ttl_a=st.integers(0, 172800), ttl_b=st.integers(0, 172800))
-def test_dns4_fires_once_per_record_above_300(ttl_a: int, ttl_b: int) -> None:
+@given(ttl_a=st.integers(0, 172800), ttl_b=st.integers(0, 172800), checked_a=st.booleans(), checked_b=st.booleans())
+def test_dns4_fires_once_per_record_above_its_limit(ttl_a: int, ttl_b: int, checked_a: bool, checked_b: bool) -> None:
     body = world()
     res(body, "RecordA")["TTL"] = ttl_a
     res(body, "RecordB")["TTL"] = ttl_b
+    for record, checked in (("RecordA", checked_a), ("RecordB", checked_b)):
+        if not checked:
+            _unchecked(body, record)
     fired = sorted(f.resource for f in findings(body, "EO-DNS4"))
-    assert fired == [r for r, t in (("RecordA", ttl_a), ("RecordB", ttl_b)) if t > 300]
+    cases = (("RecordA", ttl_a, checked_a), ("RecordB", ttl_b, checked_b))
+    assert fired == [r for r, t, c in cases if t > (60 if c else 300)]
 
 
 # --- the rule base: a CloudFront origin straight at an NLB's DNSName ---------------------------------------

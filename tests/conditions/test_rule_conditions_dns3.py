@@ -91,16 +91,16 @@ def _multivalue(count: int) -> dict[str, Any]:
 
 
 def test_dns3_more_than_eight_multivalue_records_and_past_the_zone_quota(monkeypatch) -> None:
+    """Past eight healthy records Route 53 answers different resolvers with different combinations (API
+    reference, MultiValueAnswer): no finding; only past the zone's record quota."""
     quiet(_multivalue(8), "EO-DNS3")
-    over = "gRPC origin o.example.com (zone example.com) has 9 multivalue records: Route 53 answers with at most 8, the rest only as spares"
-    assert _seen(_multivalue(9)) == [("EO-DNS3", "Record1", Severity.WARNING, over, FIX)]
+    quiet(_multivalue(9), "EO-DNS3")
     # the zone quota (10,000 records by default) lowered so a small template crosses it: 9 is at it, 10 past it
     monkeypatch.setattr("edge_origin.rules.dns3_origin_spread.ROUTE53_RECORDS_PER_ZONE", 9)
-    assert _seen(_multivalue(9)) == [("EO-DNS3", "Record1", Severity.WARNING, over, FIX)]
+    quiet(_multivalue(9), "EO-DNS3")
     assert _seen(_multivalue(10)) == [(
         "EO-DNS3", "Record1", Severity.WARNING,
-        "gRPC origin o.example.com (zone example.com) has 10 multivalue records: Route 53 answers with at most 8, the "
-        "rest only as spares; more than the 9 records a hosted zone takes by default (Route 53 quota): the deploy fails "
-        "unless the zone's quota was raised",
+        "gRPC origin o.example.com (zone example.com) has 10 multivalue records: more than the 9 records a hosted zone "
+        "takes by default (Route 53 quota): the deploy fails unless the zone's quota was raised",
         FIX,
     )]

@@ -139,8 +139,9 @@ def test_predict_prints_the_dimensions_the_verdict_and_every_assumption() -> Non
     assert "request-capacity-unit-reservation.html" in out
     assert "set by you: --device-kbps 0.2" in out and "assumption: --node-lcus 100" in out
     assert "fix: a reservation buys throughput, not new flows (AWS)" in out
-    # 14 M x 0.2 kbps = 2,800 Mbps on the one node: 1,273 LCUs, under AWS's 2,750 minimum a zone
+    # 14 M x 0.2 kbps = 2,800 Mbps on the one node: 1,273 LCUs, under aws-cdk-lib's 2,750 minimum a zone
     assert "throughput a reservation must cover at the peak: 2,750 a zone, e.g. 2,750 on an NLB of 1 zones" in out
+    assert "(aws-cdk-lib's range is 2,750..45,000 a zone; AWS states none)" in out and "AWS's minimum" not in out
 
 
 def test_a_throughput_bound_event_is_told_what_to_reserve() -> None:

@@ -172,8 +172,9 @@ def test_class4_idle_600_keepalive_400_fails() -> None:
     p = CLEAN.replace(client_keepalive_time_s=400, nlb_idle_timeout_s=600)
     found = by_rule(p)
     assert found["EO-PROFILE-IDLE-MARGIN"][0].severity is Severity.ERROR
-    assert "target TcpEstablishedTimeout 350 s" in found["EO-PROFILE-IDLE-MARGIN"][0].message
-    assert "silently drops the connection state" in found["EO-PROFILE-TARGET-TRACKING"][0].message
+    assert "target TcpEstablishedTimeout 350 s (not stated: the Nitro v6 default" in found["EO-PROFILE-IDLE-MARGIN"][0].message
+    tracking = found["EO-PROFILE-TARGET-TRACKING"][0].message
+    assert "depends on the instance type" in tracking and "350 s on Nitro v6" in tracking and "432,000 s" in tracking
     assert "EO-PROFILE-IDLE-MARGIN" not in by_rule(p.replace(target_tcp_established_timeout_s=600))
 
 

@@ -31,9 +31,15 @@ def _lb_attrs(body: dict[str, Any], lb: str = "Nlb") -> list[dict[str, Any]]:
     return body["Resources"][lb]["Properties"]["LoadBalancerAttributes"]
 
 
+def _shift_without_cross_zone(body: dict[str, Any], lb: str = "Nlb") -> None:
+    """Zonal shift on, cross-zone off: the shift does not reach connections to the zone's EIP."""
+    _lb_attrs(body, lb)[0]["Value"] = "false"
+    _lb_attrs(body, lb)[1]["Value"] = "true"
+
+
 def test_zonal_shift_names_the_records_health_checks_and_the_records_without() -> None:
     body = _body("eo-nlb4-quiet.yaml")
-    _lb_attrs(body)[1]["Value"] = "true"
+    _shift_without_cross_zone(body)
     del body["Resources"]["RecordB"]["Properties"]["HealthCheckId"], body["Resources"]["CheckB"]
     [(severity, resource, message)] = _nlb4(body)
     assert (severity, resource) == (Severity.WARNING, "Nlb")
@@ -53,7 +59,10 @@ def test_alias_to_the_nlb_judges_affinity_from_cloudfront_and_not_zonal_shift() 
                             "HostedZoneId": {"Fn::GetAtt": ["Nlb", "CanonicalHostedZoneID"]}},
         },
     }
-    _lb_attrs(body)[1]["Value"] = "true"  # zonal shift acts on the NLB's DNS name: nothing to say
+    _lb_attrs(body)[1]["Value"] = "true"  # zonal shift acts on the NLB's DNS name: only its prerequisite to judge
+    assert [resource for _, resource, _ in _nlb4(body)] == ["Targets"]
+    body["Resources"]["Targets"]["Properties"]["TargetGroupAttributes"].append(
+        {"Key": "target_health_state.unhealthy.connection_termination.enabled", "Value": "false"})
     assert _nlb4(body) == []
     _lb_attrs(body)[2]["Value"] = "availability_zone_affinity"
     [(severity, resource, message)] = _nlb4(body)
@@ -163,7 +172,10 @@ def _dns_finding(label: str, lb: str, policy: str, cross: bool) -> tuple[Severit
 
 
 ROUTES = "it shapes only the answers for the NLB's own DNS name"
-SHIFTS = "a zonal shift removes the zone's NLB node from the NLB's own DNS name"
+SHIFTS = (
+    "with cross-zone load balancing off, a zonal shift takes the zone's address out of the NLB's own DNS name and "
+    "stops routing to that zone's targets, and connections to that zone's EIP have no other zone's targets to go to"
+)
 MARKS = "it marks a zone unhealthy in the NLB's own DNS name"
 
 
@@ -230,7 +242,7 @@ def test_a_count_of_1_is_quiet_while_other_attributes_are_decided_at_deploy_time
 
 def test_records_without_health_checks_say_nothing_moves_cloudfront() -> None:
     body = _body("eo-nlb4-quiet.yaml")
-    _lb_attrs(body)[1]["Value"] = "true"
+    _shift_without_cross_zone(body)
     for record in ("RecordA", "RecordB"):
         del _r(body)[record]["Properties"]["HealthCheckId"]
     assert _seen(body) == [_eip_finding("Nlb", "zonal_shift.config.enabled true", SHIFTS,
@@ -239,7 +251,7 @@ def test_records_without_health_checks_say_nothing_moves_cloudfront() -> None:
 
 def test_a_health_check_outside_the_templates_is_named_by_its_id_and_records_without_are_listed() -> None:
     body = _body("eo-nlb4-quiet.yaml")
-    _lb_attrs(body)[1]["Value"] = "true"
+    _shift_without_cross_zone(body)
     _r(body)["RecordA"]["Properties"]["HealthCheckId"] = "0c1d2e3f-aaaa"
     del _r(body)["RecordB"]["Properties"]["HealthCheckId"]
     third = copy.deepcopy(_r(body)["RecordB"])
@@ -269,8 +281,8 @@ def _second_eip_nlb(body: dict[str, Any]) -> None:
 def test_two_eip_published_nlbs_each_get_their_finding() -> None:
     body = _body("eo-nlb4-quiet.yaml")
     _second_eip_nlb(body)
-    _lb_attrs(body)[1]["Value"] = "true"
-    _lb_attrs(body, "NlbB")[1]["Value"] = "true"
+    _shift_without_cross_zone(body)
+    _shift_without_cross_zone(body, "NlbB")
     assert _seen(body) == [
         _eip_finding("Nlb", "zonal_shift.config.enabled true", SHIFTS),
         _eip_finding("NlbB", "zonal_shift.config.enabled true", SHIFTS, label=LONG, lb="NlbB",
@@ -283,7 +295,7 @@ def test_a_load_balancer_that_is_not_an_nlb_naming_the_same_eip_is_passed_over()
     alb = copy.deepcopy(_r(body)["Nlb"])
     alb["Properties"]["Type"] = "application"
     body["Resources"] = {"Alb": alb, **_r(body)}
-    _lb_attrs(body)[1]["Value"] = "true"
+    _shift_without_cross_zone(body)
     assert _seen(body) == [_eip_finding("Nlb", "zonal_shift.config.enabled true", SHIFTS)]
 
 
@@ -341,3 +353,43 @@ def test_two_nlbs_aliased_by_two_names_each_get_their_finding_and_an_alb_none() 
         _dns_finding("gRPC origin o.example.com", "Nlb", "partial_availability_zone_affinity", True),
         _dns_finding(LONG, "NlbP", "availability_zone_affinity", True),
     ]
+
+
+# --- zonal shift on a cross-zone NLB acts on the EIP path; its prerequisite (issue 52) ---------------------------
+TERMINATION = "target_health_state.unhealthy.connection_termination.enabled"
+
+
+def _tg_attrs(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return _r(body)["Targets"]["Properties"].setdefault("TargetGroupAttributes", [])
+
+
+@pytest.mark.parametrize(("termination", "fires"), [(None, "unset (the API default is true)"), ("true", "true"), ("false", None)])
+def test_zonal_shift_with_cross_zone_acts_and_its_prerequisite_is_judged(termination: str | None, fires: str | None) -> None:
+    """ELB guide: a zonal shift "stops routing traffic to targets in the affected Availability Zone"; on a
+    cross-zone NLB every target group must have unhealthy-target connection termination disabled first."""
+    body = _body("eo-nlb4-quiet.yaml")
+    _lb_attrs(body)[1]["Value"] = "true"  # cross-zone stays on (the fixture's)
+    if termination is not None:
+        _tg_attrs(body).append({"Key": TERMINATION, "Value": termination})
+    found = _seen(body)
+    if fires is None:
+        assert found == []
+        return
+    [(severity, resource, message, fix, _, _)] = found
+    assert (severity, resource) == (Severity.WARNING, "Targets")
+    assert f"target group Targets has {TERMINATION} {fires}:" in message and "enable-zonal-shift" in message
+    assert "false on every target group" in fix
+
+
+def test_zonal_shift_prerequisite_also_names_a_target_group_cross_zone_off() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    _lb_attrs(body)[1]["Value"] = "true"
+    _tg_attrs(body).extend([{"Key": TERMINATION, "Value": "false"}, {"Key": "load_balancing.cross_zone.enabled", "Value": "false"}])
+    [(_, resource, message, *_)] = _seen(body)
+    assert resource == "Targets" and "has load_balancing.cross_zone.enabled false:" in message
+
+
+def test_zonal_shift_off_needs_no_prerequisite() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    assert _lb_attrs(body)[1] == {"Key": "zonal_shift.config.enabled", "Value": "false"}
+    assert _seen(body) == []

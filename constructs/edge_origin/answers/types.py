@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from edge_origin.core.dns_names import canonical_name
+from edge_origin.core.facts import value
 
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
 POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")
@@ -21,8 +22,8 @@ AZ_LOCATION_TYPES = ("AvailabilityZone", "AvailabilityZoneGroup", "Region", "Par
 #: The one location a query whose AZ Route 53 does not know matches: "If Route 53 doesn't know
 #: which AZ a query came from, the query matches only the record for the Global location type".
 GLOBAL_LOCATION_ID = "global"
-#: "Route 53 responds to DNS queries with up to eight healthy records" (MultiValueAnswer).
-MULTIVALUE_MAX = 8
+#: "Route 53 responds to DNS queries with up to eight healthy records" (MultiValueAnswer; the facts table).
+MULTIVALUE_MAX: int = value("route53.multivalue.max_answers")
 #: How many CNAME/alias hops a resolution follows before it stops (a loop, or a chain too long).
 MAX_CHAIN = 8
 

@@ -36,6 +36,7 @@ from edge_origin.core.errors import (
     seconds_of,
     suggest_props,
 )
+from edge_origin.core.facts import value
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY
 
 REQUEST_INTERVALS = (10, 30)
@@ -43,9 +44,11 @@ REQUEST_INTERVALS = (10, 30)
 FAILURE_THRESHOLD_RANGE = (1, 10)
 TTL_RANGE = (0, 2147483647)
 """Route 53 accepts TTLs of 0..2147483647 s."""
-TTL_WARNING_ABOVE = 300
-MAX_ANSWERS = 8
-"""Route 53 answers a multivalue query with at most 8 healthy records."""
+TTL_WARNING_ABOVE: int = value("route53.ttl.health_checked")
+"""Every record here has a health check: the Route 53 API recommends "a TTL of 60 seconds or less"."""
+MAX_ANSWERS: int = value("route53.multivalue.max_answers")
+"""Route 53 answers a multivalue query with up to 8 healthy records; with more, different resolvers get
+different combinations (no warning: every record is answered)."""
 HEALTH_CHECK_TYPES = ("TCP", "HTTPS", "HTTP")
 SET_IDENTIFIER_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 HEALTH_PATH_MAX = 255
@@ -139,7 +142,7 @@ class MultivalueOriginRecords(Construct):
         :param health_check_fqdn: host name sent in HTTPS checks (SNI and Host). Default: none.
         :param request_interval: 10 s (default) or 30 s.
         :param failure_threshold: consecutive failures before unhealthy (1..10). Default 3.
-        :param ttl: record TTL (0..2147483647 s; a warning above 300 s). Default 60 s.
+        :param ttl: record TTL (0..2147483647 s; a warning above 60 s, AWS's advice for health-checked records). Default 60 s.
         :param health_checks: use these health checks (one per address) instead of making them,
             e.g. CloudWatch-alarm checks for private addresses. Default: TCP/HTTP(S) checks made here.
         :param grpc_origin: mark each record as a gRPC origin (Metadata ``edge-origin:grpc-origin``)
@@ -220,7 +223,7 @@ class MultivalueOriginRecords(Construct):
     def _claim_names(self, where: ConstructLabel, zone: route53.IHostedZone, addresses: Sequence[OriginAddress],
                      ttl_seconds: int) -> QuotaLedger:
         """Claim each set identifier and the name in the stack's ledger (a second writer of the name
-        is a warning), and warn of more than 8 records or a long TTL."""
+        is a warning), and warn of a TTL above the API's advice for health-checked records."""
         ledger = QuotaLedger.of(self)
         zone_key = zone.hosted_zone_id
         owner = where
@@ -233,17 +236,12 @@ class MultivalueOriginRecords(Construct):
                 f"{other} also writes multivalue records for {self.record_name} in this zone: both sets answer "
                 "together (fine for one name served from several regions; otherwise one of them has the wrong name).",
             )
-        if len(addresses) > MAX_ANSWERS:
-            cdk.Annotations.of(self).add_warning_v2(
-                "edge-origin:more-than-8-records",
-                f"{len(addresses)} multivalue records for {self.record_name}: Route 53 answers with at most "
-                f"{MAX_ANSWERS} healthy records, a random {MAX_ANSWERS} per query.",
-            )
         if ttl_seconds > TTL_WARNING_ABOVE:
             cdk.Annotations.of(self).add_warning_v2(
                 "edge-origin:long-ttl",
-                f"TTL {ttl_seconds}s on {self.record_name}: resolvers keep unhealthy answers that long; "
-                f"<= {TTL_WARNING_ABOVE}s recommended.",
+                f"TTL {ttl_seconds}s on {self.record_name}: resolvers keep a failed address that long after its health "
+                f"check fails; the Route 53 API recommends {TTL_WARNING_ABOVE} s or less on health-checked records "
+                "(ResourceRecordSet.TTL). Set ttl= (record_ttl= on the patterns).",
             )
         return ledger
 

@@ -60,7 +60,7 @@ class OriginProps:
     :param target_health_check_protocol: NLB check of the pods: HTTP, HTTPS or TCP.
     :param target_health_check_port: pod health port.
     :param target_health_check_path: pod health path (starts with ``/``). Default ``/healthz``.
-    :param record_ttl: TTL of the origin records (0..2147483647 s; warning above 300 s).
+    :param record_ttl: TTL of the origin records (0..2147483647 s; a warning above 60 s, AWS's advice for health-checked records).
     :param name_prefix: prefix of set identifiers and Name tags (``origin-nlb1-zone1``). Give each
         pattern its own when several write one name (one per region). Default ``origin``.
     :param tags: tags for the NLBs, target groups, EIPs, security groups and health checks.

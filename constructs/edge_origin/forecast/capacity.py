@@ -124,7 +124,7 @@ class PlannedEvent:
             if nlb.capacity_units and not low <= nlb.reserved_per_zone <= high:
                 raise ModelInputError(f"--capacity-units: {nlb.capacity_units} on {nlb.name} is {nlb.reserved_per_zone:g} a zone over "
                                  f"{nlb.zones} zones; must be 0 (none) or {low * nlb.zones}..{high * nlb.zones} "
-                                 f"({low}..{high} a zone, spread evenly)")
+                                 f"({low}..{high} a zone, spread evenly: aws-cdk-lib's range, AWS states none)")
         if math.ceil(self.horizon) > MAX_STEPS:
             raise ModelInputError(f"--horizon: at most {MAX_STEPS} simulated seconds (got {self.horizon:g})")
         return self
@@ -312,7 +312,7 @@ def report_text(p: Prediction) -> str:
         cover = f"{per_zone:,} a zone, e.g. {per_zone * e.nlbs[0].zones:,} on an NLB of {e.nlbs[0].zones} zones"
     else:
         cover = f"more than AWS's {RESERVED_PER_ZONE[1]:,} a zone: add NLBs or EIPs"
-    lines.append(f"throughput a reservation must cover at the peak: {cover} (AWS's minimum is {RESERVED_PER_ZONE[0]:,} a zone)")
+    lines.append(f"throughput a reservation must cover at the peak: {cover} (aws-cdk-lib's range is {RESERVED_PER_ZONE[0]:,}..{RESERVED_PER_ZONE[1]:,} a zone; AWS states none)")
     if p.fails and p.first_dimension == "new flows/s":
         lines.append("fix: a reservation buys throughput, not new flows (AWS); a longer ramp or more NLBs/EIPs lower each "
                      "node's new flows/s (measure yours and pass --node-lcus/--scale-lcus-per-second)")

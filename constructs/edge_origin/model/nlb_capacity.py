@@ -7,7 +7,9 @@ constructs read the same numbers.
 
 from __future__ import annotations
 
-CAPACITY_UNITS_PER_ZONE_RANGE = (2750, 45000)
+from edge_origin.core.facts import value
+
+CAPACITY_UNITS_PER_ZONE_RANGE: tuple[int, int] = value("elbv2.nlb.capacity_units_per_zone")
 """An NLB's reserved LCUs per zone. aws-cdk-lib 2.275's elbv2 README: "The ``minimumCapacityUnit``
 value is evenly distributed across all active Availability Zones (AZs) for the network load balancer.
 The distributed value per AZ must be between 2,750 and 45,000 units." (its NetworkLoadBalancer

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from edge_origin.answers.routing import Routing, read_routing
+from edge_origin.core.facts import value
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, normalize_name
 from edge_origin.model.views import (
     AliasTargetView,
@@ -35,7 +36,7 @@ HEALTH_CHECK = "AWS::Route53::HealthCheck"
 HOSTED_ZONE = "AWS::Route53::HostedZone"
 #: Route 53's default quota of records in one hosted zone ("Records per hosted zone: 10,000",
 #: Route 53 developer guide, Quotas; adjustable: ``GetHostedZoneLimit`` MAX_RRSETS_BY_ZONE).
-ROUTE53_RECORDS_PER_ZONE = 10_000
+ROUTE53_RECORDS_PER_ZONE: int = value("route53.records_per_zone")
 #: Caps on what the review reads (bounded time and memory on untrusted templates): record sets of
 #: one name and type, and in all templates together. Both are far past what Route 53 takes by
 #: default; the check stays linear in records per name below them (benchmarks/bench_records_per_name.py).

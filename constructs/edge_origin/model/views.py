@@ -450,6 +450,9 @@ LOAD_BALANCER_KNOWN_ATTRIBUTES = (
 LISTENER_KNOWN_ATTRIBUTES = ("tcp.idle_timeout.seconds",)
 TARGET_GROUP_KNOWN_ATTRIBUTES = (
     "deregistration_delay.connection_termination.enabled",
+    "deregistration_delay.timeout_seconds",
+    "target_health_state.unhealthy.connection_termination.enabled",
+    "load_balancing.cross_zone.enabled",
     "target_group_health.dns_failover.minimum_healthy_targets.count",
     "target_group_health.dns_failover.minimum_healthy_targets.percentage",
 )

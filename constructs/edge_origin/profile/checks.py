@@ -426,14 +426,28 @@ def check_target_tracking(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     effective = hops.TARGET_TCP_ESTABLISHED_DEFAULT_S if tracking is None else tracking
     if p.nlb_idle_timeout_s <= effective:
         return []
-    said = f"{_fmt(tracking)} s" if tracking is not None else f"unset: the Nitro V6+ default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s"
+    if tracking is None:
+        return [
+            _finding(
+                "EO-PROFILE-TARGET-TRACKING", Severity.WARNING, PathHop.TARGET,
+                ("nlb_idle_timeout_s", "target_tcp_established_timeout_s"),
+                f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s is above {_fmt(effective)} s and "
+                f"target_tcp_established_timeout_s is not stated: {hops.TRACKING_DEPENDS}. On Nitro v6 targets flows "
+                f"silent more than {_fmt(effective)} s die at the target's network interface before the NLB closes them; "
+                "on the others this idle timeout is fine",
+                "state the nodes' value: target_tcp_established_timeout_s "
+                f"{hops.TARGET_TCP_ESTABLISHED_OTHER_S} for instance types other than Nitro v6, or the value set in "
+                "their EC2 ConnectionTrackingSpecification (at least nlb_idle_timeout_s); or keep nlb_idle_timeout_s "
+                f"at or below {_fmt(effective)}",
+            )
+        ]
     return [
         _finding(
             "EO-PROFILE-TARGET-TRACKING", Severity.WARNING, PathHop.TARGET,
             ("nlb_idle_timeout_s", "target_tcp_established_timeout_s"),
-            f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s is above target_tcp_established_timeout_s ({said}): "
-            "AWS: with an idle timeout above 350 s the targets' ENI connection tracking (TcpEstablishedTimeout) "
-            "must be equal or greater, or the target's network interface silently drops the connection state "
+            f"nlb_idle_timeout_s {_fmt(p.nlb_idle_timeout_s)} s is above target_tcp_established_timeout_s "
+            f"({_fmt(tracking)} s): AWS: the targets' ENI connection tracking (TcpEstablishedTimeout) must be equal or "
+            "greater than the idle timeout, or the target's network interface silently drops the connection state "
             f"before the load balancer closes the connection; flows silent more than {_fmt(effective)} s die there",
             "raise the targets' TcpEstablishedTimeout (EC2 ConnectionTrackingSpecification of the nodes' ENIs) and "
             "set target_tcp_established_timeout_s to it, or keep nlb_idle_timeout_s at or below it",
@@ -468,7 +482,7 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
                 f"use whole seconds in {limit.minimum_s}..{limit.default_quota_s}, or raise the quota '{limit.quota}' "
                 "and set cloudfront_extended_timeouts true"
                 if severity is Severity.WARNING
-                else f"use whole seconds in {limit.minimum_s}..{hops.CF_TIMEOUT_CEILING_S}",
+                else f"use whole seconds from {limit.minimum_s}",
             )
         )
     raised = [i for i in j.policies if p.client_keepalive_time_s < i.client_min_keepalive_s]

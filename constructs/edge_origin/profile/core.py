@@ -127,8 +127,9 @@ class ConnectionProfile:
     """NLB TCP listener idle timeout: a flow silent this long leaves the NLB's flow table (no FIN or
     RST then; the next packet on it gets a RST). 60..6000. Default 350 (the AWS default)."""
     target_tcp_established_timeout_s: float | None = None
-    """The targets' ENI connection tracking idle timeout (EC2 ``TcpEstablishedTimeout``). None = the
-    Nitro V6+ default, 350 s. AWS: it must be at least the NLB idle timeout. Default None."""
+    """The targets' ENI connection tracking idle timeout (EC2 ``TcpEstablishedTimeout``). None = not stated:
+    its default depends on the instance type (350 s on Nitro v6, 432,000 s on all others), so an idle timeout
+    above 350 s is a warning naming both. AWS: it must be at least the NLB idle timeout. Default None."""
     cloudfront_keepalive_timeout_s: float = 5
     """CloudFront origin keepalive timeout, whole seconds from 1; above the account's default quota
     (:data:`edge_origin.profile.hops.CF_ORIGIN_TIMEOUTS`) a warning naming the quota. Default 5."""
@@ -452,7 +453,7 @@ def _presets() -> dict[str, ConnectionProfile]:
             server_max_connection_idle_s=600,
             server_keepalive_time_s=60,
             # The write-up raised the NLB to 400 s; above 350 s the targets' ENI connection tracking
-            # (TcpEstablishedTimeout, 350 s on Nitro V6+) must be raised too, so the preset keeps 350.
+            # (TcpEstablishedTimeout, 350 s on Nitro v6, 432,000 s on other types) may need raising, so the preset keeps 350.
             nlb_idle_timeout_s=350,
             cloudfront_keepalive_timeout_s=5,
             cloudfront_read_timeout_s=30,

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from edge_origin import _moved
+from edge_origin.core.facts import value
 from edge_origin.core.findings import Severity
 
 
@@ -60,13 +61,13 @@ class PathHop(str, Enum):
 
 
 # --- NLB ------------------------------------------------------------------------------------------
-NLB_DEFAULT_IDLE_S = 350
+NLB_DEFAULT_IDLE_S: int = value("elbv2.nlb.idle_default")
 """``tcp.idle_timeout.seconds`` when absent (TCP)."""
-NLB_TLS_IDLE_S = 350
+NLB_TLS_IDLE_S: int = value("elbv2.nlb.idle_tls")
 """TLS listeners: fixed, not settable."""
-NLB_UDP_IDLE_S = 120
+NLB_UDP_IDLE_S: int = value("elbv2.nlb.idle_udp")
 """UDP flows (and the UDP half of TCP_UDP): 120 s, not settable."""
-NLB_IDLE_RANGE = (60, 6000)
+NLB_IDLE_RANGE: tuple[int, int] = value("elbv2.nlb.idle_range")
 """``tcp.idle_timeout.seconds``: 60..6000 whole seconds, TCP listeners only."""
 IDLE_ATTRIBUTE = "tcp.idle_timeout.seconds"
 IDLE_SETTABLE_PROTOCOLS = ("TCP",)
@@ -84,9 +85,17 @@ TARGET_EXPIRY = (
 )
 
 # --- target --------------------------------------------------------------------------------------
-TARGET_TCP_ESTABLISHED_DEFAULT_S = 350
-"""EC2 ENI connection tracking ``TcpEstablishedTimeout`` default on Nitro V6+ instances (earlier
-generations: 432,000 s); settable 60..432,000 per ENI."""
+TARGET_TCP_ESTABLISHED_NITRO_V6_S: int = value("ec2.conntrack.tcp_established.nitro_v6")
+TARGET_TCP_ESTABLISHED_OTHER_S: int = value("ec2.conntrack.tcp_established.other")
+TARGET_TCP_ESTABLISHED_DEFAULT_S = TARGET_TCP_ESTABLISHED_NITRO_V6_S
+"""The lower of the two EC2 defaults: what an undeclared ``TcpEstablishedTimeout`` may be (the reach limit
+takes it, and every message that rests on it says :data:`TRACKING_DEPENDS`)."""
+TRACKING_DEPENDS = (
+    f"the targets' TcpEstablishedTimeout depends on the instance type when not set: {TARGET_TCP_ESTABLISHED_NITRO_V6_S} s "
+    f"on Nitro v6 instance types, {TARGET_TCP_ESTABLISHED_OTHER_S:,} s on all others (EC2 API, "
+    "ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout)"
+)
+"""What edge-origin says when a profile does not state the targets' connection tracking."""
 TARGET_TRACKING_TYPES = ("ip", "instance")
 """Target types whose traffic crosses an EC2 ENI's connection tracking (not ``alb``/``lambda``)."""
 
@@ -135,25 +144,30 @@ CF_ORIGIN_TIMEOUTS: dict[str, OriginTimeoutLimit] = {
 }
 """CloudFront's origin timeout limits, with sources and the date read: from ``minimum_s``, whole seconds;
 above ``default_quota_s`` a warning naming the quota; no documented hard maximum (only the ceiling below)."""
-CF_TIMEOUT_CEILING_S = 3600
-"""Bad input above this: no quota makes an origin timeout longer than the longest
-``ResponseCompletionTimeout`` aws-cdk-lib 2.275 accepts (1..3600 s), which must be >= the read timeout."""
+CF_TIMEOUT_CEILING_S: int = value("cloudfront.response_completion.cdk_range")[1]
+"""aws-cdk-lib's own bound (its HttpOrigin accepts ``response_completion_timeout`` 1..3600 s), not AWS's:
+the constructs refuse larger values because aws-cdk-lib does; templates and profiles are not held to it
+(CloudFront's API sets no maximum for ResponseCompletionTimeout; origin timeouts above the default quota
+are quota requests, a warning)."""
 CF_TIMEOUT_RANGE = (1, CF_ORIGIN_TIMEOUTS["read"].default_quota_s)
 """Both origin timeouts within the default quotas (kept for callers; the quotas are in :data:`CF_ORIGIN_TIMEOUTS`)."""
 CF_EXTENDED_MAX_S = CF_TIMEOUT_CEILING_S
-"""The largest origin timeout accepted at all (above the default quota: a warning, not an error)."""
+"""The largest origin timeout the constructs accept (aws-cdk-lib's ResponseCompletionTimeout bound, which the
+read timeout must not exceed when both are set); templates and profiles: no maximum (a warning above the quota)."""
+CF_RESPONSE_COMPLETION_MIN = 1
+"""The smallest ``ResponseCompletionTimeout`` (whole seconds); the API sets no maximum and asks for >= OriginReadTimeout."""
 
 
 def origin_timeout_problem(kind: str, seconds: float, *, quota_raised: bool = False) -> tuple[Severity, str] | None:
     """Severity and reason when ``seconds`` is not a plain ``kind`` (``read`` / ``keepalive``) origin timeout.
 
-    ERROR: not whole seconds, below the minimum or above :data:`CF_TIMEOUT_CEILING_S`; WARNING: above
-    the default quota (unless ``quota_raised``), naming the quota; None: fine.
+    ERROR: not whole seconds or below the minimum (the API's own limits); WARNING: above the default quota
+    (unless ``quota_raised``), naming the quota: a quota is raised on request, so it is never an error; None: fine.
     """
     limit = CF_ORIGIN_TIMEOUTS[kind]
-    if not float(seconds).is_integer() or not limit.minimum_s <= seconds <= CF_TIMEOUT_CEILING_S:
+    if not float(seconds).is_integer() or seconds < limit.minimum_s:
         return Severity.ERROR, (
-            f"{_fmt(seconds)} s is not a CloudFront {limit.field}: whole seconds in {limit.minimum_s}..{CF_TIMEOUT_CEILING_S} "
+            f"{_fmt(seconds)} s is not a CloudFront {limit.field}: whole seconds from {limit.minimum_s} "
             f"(default quota {limit.default_quota_s} s)"
         )
     if seconds > limit.default_quota_s and not quota_raised:
@@ -164,9 +178,9 @@ def origin_timeout_problem(kind: str, seconds: float, *, quota_raised: bool = Fa
         )
     return None
 
-CF_RESPONSE_COMPLETION_RANGE = (1, CF_TIMEOUT_CEILING_S)
-"""``Origin.ResponseCompletionTimeout``: whole seconds 1..3600 (aws-cdk-lib 2.275 HttpOrigin
-response_completion_timeout: "Valid values are 1-3600 seconds, inclusive"). botocore 1.44.8 cloudfront
+CF_RESPONSE_COMPLETION_RANGE: tuple[int, int] = value("cloudfront.response_completion.cdk_range")
+"""``response_completion_timeout`` as aws-cdk-lib 2.275's HttpOrigin accepts it: whole seconds 1..3600 ("Valid
+values are 1-3600 seconds, inclusive"): the constructs' bound, not the API's. botocore 1.44.8 cloudfront
 ``Origin.ResponseCompletionTimeout``: "must be equal to or greater than the value for OriginReadTimeout.
 If you don't set a value for ResponseCompletionTimeout, CloudFront doesn't enforce a maximum value"."""
 SRC_RESPONSE_COMPLETION = (
@@ -175,7 +189,7 @@ SRC_RESPONSE_COMPLETION = (
     "ResponseCompletionTimeout must be equal to or greater than the value for OriginReadTimeout. If you don't set a "
     "value for ResponseCompletionTimeout, CloudFront doesn't enforce a maximum value'"
 )
-AGE_JITTER = 0.1
+AGE_JITTER: float = value("grpc.max_connection_age_jitter")
 """gRPC servers jitter MaxConnectionAge by +-10 %: the GOAWAY comes at most ``age x 1.1`` after the connection opened."""
 
 
@@ -294,6 +308,9 @@ def reach_limit_s(nlb_idle_s: float, target_tracking_s: float | None) -> tuple[f
     tracking, whichever is shorter; and which one it is."""
     tracking = TARGET_TCP_ESTABLISHED_DEFAULT_S if target_tracking_s is None else target_tracking_s
     if tracking < nlb_idle_s:
+        if target_tracking_s is None:
+            return tracking, (f"target TcpEstablishedTimeout {_fmt(tracking)} s (not stated: the Nitro v6 default; "
+                              f"{TARGET_TCP_ESTABLISHED_OTHER_S:,} s on other instance types)")
         return tracking, f"target TcpEstablishedTimeout {_fmt(tracking)} s"
     return nlb_idle_s, f"NLB idle timeout {_fmt(nlb_idle_s)} s"
 

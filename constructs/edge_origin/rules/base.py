@@ -30,6 +30,8 @@ class Rule:
     fix: str
     check: Callable[[TemplateModel], Iterable[Finding]]
     lower: str = ""
+    facts: tuple[str, ...] = ()
+    """Keys of :mod:`edge_origin.core.facts` the verdict rests on (cited by RULES.md and ``rules explain``)."""
 
     @property
     def acknowledge(self) -> str:
@@ -140,6 +142,7 @@ class TransitionRule:
     check: Callable[[TemplateModel, TemplateModel], Iterable[Finding]]
     why: str = ""
     lower: str = ""  # as Rule.lower
+    facts: tuple[str, ...] = ()
 
     @property
     def acknowledge(self) -> str:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from edge_origin.core.facts import cite
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY
 from edge_origin.rules import ACKNOWLEDGE_METADATA_KEY, CATALOGUE, PACK_NAME
 
@@ -122,6 +123,9 @@ def render() -> str:
         ]
         if getattr(r, "why", ""):
             parts.append(f"- Why: {r.why}")
+        if r.facts:
+            parts.append("- Facts (edge_origin/core/facts.py):")
+            parts += [f"  {line}" for line in cite(*r.facts).splitlines()]
     return "\n".join(parts) + "\n"
 
 

@@ -31,7 +31,9 @@ from edge_origin.rules.not_judged import not_judged
 FIX = (
     "Leave ResponseCompletionTimeout unset on a gRPC origin with streaming RPCs (CloudFront then enforces no "
     "maximum), or set it above the longest stream the servers keep open (max connection age x 1.1 + grace) "
-    "and at least the OriginReadTimeout; declare the connection profile so edge-origin can judge it."
+    "and at least the OriginReadTimeout; declare the connection profile so edge-origin can judge it. In CDK: "
+    "`HttpOrigin(response_completion_timeout=...)`, or GrpcEdgeToOrigin(response_completion_timeout=None). "
+    "Docs: docs/rules.md#eo-cf3."
 )
 
 
@@ -79,10 +81,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
 
 def _judge(dist: DistributionView, origin: OriginView, where: str, rct: int, profile: object) -> Iterator[Finding]:
-    low, high = hops.CF_RESPONSE_COMPLETION_RANGE
+    low = hops.CF_RESPONSE_COMPLETION_MIN
     read = _read_timeout(origin)
-    if not low <= rct <= high:
-        yield _finding(dist, Severity.ERROR, f"{where}: ResponseCompletionTimeout {rct} s is outside {low}..{high} s")
+    if rct < low:
+        yield _finding(dist, Severity.ERROR, f"{where}: ResponseCompletionTimeout {rct} s is below {low} s")
         return
     if read is not None and rct < read:
         yield _finding(
@@ -131,7 +133,8 @@ RULE = HopRule(
     title="ResponseCompletionTimeout on a gRPC origin ends long streams",
     catches=(
         "A custom or VPC origin of a gRPC behavior with Origin.ResponseCompletionTimeout set: below OriginReadTimeout "
-        "(default 30 s) or outside 1..3600 s (error); with a declared connection profile, below its p99_rpc_duration_s "
+        "(default 30 s) or below 1 s (error; the API sets no maximum: 3600 s is aws-cdk-lib's HttpOrigin check, not "
+        "CloudFront's); with a declared connection profile, below its p99_rpc_duration_s "
         "(error) or below the longest stream its servers keep (server_max_connection_age_s x 1.1 + grace; unbounded when "
         "either is None) (warning); without a profile, a warning naming the age at which every stream ends; deploy-time "
         "values are not judged (warning)."
@@ -145,7 +148,9 @@ RULE = HopRule(
     why=(
         "Hop: CloudFront -> NLB. Margin: none, a stream older than the timeout is ended. Source: "
         + hops.SRC_RESPONSE_COMPLETION + "; aws-cdk-lib 2.275 HttpOrigin response_completion_timeout: 'Valid values are "
-        "1-3600 seconds, inclusive'."
+        "1-3600 seconds, inclusive' (aws-cdk-lib's own check: the constructs keep it, templates are not held to it)."
     ),
+    facts=("cloudfront.response_completion.api_max", "cloudfront.response_completion.cdk_range",
+           "cloudfront.origin_read_timeout"),
 )
 

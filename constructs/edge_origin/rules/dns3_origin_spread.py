@@ -1,22 +1,29 @@
-"""EO-DNS3: too few origin IPs, all in one zone, or more than Route 53 answers (8).
+"""EO-DNS3: too few origin IPs, all in one zone, or more multivalue records than a hosted zone takes.
 
 Read from the answer model: every address any answer for the origin name holds (CNAME and
 alias chains followed; a load balancer counts its zonal addresses), per hosted zone.
+
+More than eight healthy multivalue records is not a finding: the Route 53 API (ResourceRecordSet.
+MultiValueAnswer) says "If you have more than eight healthy records, Route 53 responds to different DNS
+resolvers with different combinations of healthy records" (every record is answered, none is a spare:
+a 3 NLB x 3 zone fleet's 9 addresses are fine). Only the zone's record quota is judged.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from edge_origin.answers import MULTIVALUE_MAX
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.template_model import ROUTE53_RECORDS_PER_ZONE
 from edge_origin.model.zones import OriginResolution
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
 
-MAX_ANSWERS = MULTIVALUE_MAX  # "Route 53 responds to DNS queries with up to eight healthy records"
-FIX = "Publish one health-checked multivalue record per NLB EIP, at least 2 and at most 8, spread over at least 2 zones."
+FIX = (
+    "Publish one health-checked multivalue record per NLB EIP, at least 2, spread over at least 2 zones: in CDK "
+    "OriginFleet(nlb_count=2 or more, subnets in 2+ zones) with MultivalueOriginRecords, or GrpcEdgeToOrigin / "
+    "InternalGrpcOrigin, which make both. Docs: docs/rules.md#eo-dns3."
+)
 
 
 def _spread(model: TemplateModel, item: OriginResolution) -> tuple[set[str], set[str], bool]:
@@ -73,15 +80,11 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         elif zones and not unknown_zone and len(zones) == 1:
             yield finding(RULE.id, Severity.WARNING, first, f"{label}: all {len(ips)} origin IPs are in one zone ({next(iter(zones))})", FIX)
         count = _multivalue_sets(model, item)
-        if count > MAX_ANSWERS:
-            over_quota = (
-                f"; more than the {ROUTE53_RECORDS_PER_ZONE:,} records a hosted zone takes by default (Route 53 quota): "
-                "the deploy fails unless the zone's quota was raised"
-                if count > ROUTE53_RECORDS_PER_ZONE else ""
-            )
+        if count > ROUTE53_RECORDS_PER_ZONE:
             yield finding(
                 RULE.id, Severity.WARNING, first,
-                f"{label} has {count} multivalue records: Route 53 answers with at most {MAX_ANSWERS}, the rest only as spares{over_quota}",
+                f"{label} has {count} multivalue records: more than the {ROUTE53_RECORDS_PER_ZONE:,} records a hosted zone "
+                "takes by default (Route 53 quota): the deploy fails unless the zone's quota was raised",
                 FIX,
             )
 
@@ -89,12 +92,14 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 RULE = Rule(
     id="EO-DNS3",
     severity=Severity.WARNING,
-    title="Origin IPs: too few, one zone, or more than 8",
+    title="Origin IPs: too few, or all in one zone",
     catches=(
         "Fewer than 2 origin IPs in the answers for an origin name (chains followed; a load balancer counts its zonal "
-        "addresses), all of them in one availability zone, or more than 8 multivalue records."
+        "addresses), all of them in one availability zone, or more multivalue records than the hosted zone's default "
+        "quota. More than 8 healthy records is fine: Route 53 answers different resolvers with different combinations."
     ),
-    incident="One NLB (or one zone) took every connection of a synchronized burst; past 8 records Route 53 silently drops answers.",
+    incident="One NLB (or one zone) took every connection of a synchronized burst.",
     fix=FIX,
     check=check,
+    facts=("route53.multivalue.max_answers", "route53.multivalue.over_eight", "route53.records_per_zone"),
 )

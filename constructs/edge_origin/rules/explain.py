@@ -11,6 +11,7 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from edge_origin.core.facts import cite
 from edge_origin.rules import ADVISORY_RULES, CATALOGUE, TRANSITION_RULES, Rule, TransitionRule, run_rules
 
 DOCS = "RULES.md"
@@ -89,6 +90,8 @@ def explain_text(rule: Rule | TransitionRule) -> str:
         "",
         f"Fix: {rule.fix}",
         "",
+        *(["Facts it rests on (edge_origin.core.facts: value, owner, source, date read):", cite(*rule.facts), ""]
+          if rule.facts else []),
         f"Acknowledge: {rule.acknowledge}",
         f"Leave it out of a run, with the reason: edge-origin check --ignore '{rule.id}: why' PATH "
         f"(or ignore = {{\"{rule.id}\" = \"why\"}} in [tool.edge-origin]); its findings are still listed as acknowledged",

@@ -17,21 +17,41 @@ DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
 FIX = (
     "Use a TCP listener with ListenerAttributes tcp.idle_timeout.seconds set explicitly (60..6000) above the "
     "CloudFront origin keepalive and the gRPC keepalive interval; terminate TLS in the pods, not on the NLB. "
-    "Above 350 s, raise the targets' ENI connection tracking TcpEstablishedTimeout to at least the idle timeout."
+    "Above 350 s, the targets' ENI connection tracking TcpEstablishedTimeout must be at least the idle timeout "
+    "(its default: 350 s on Nitro v6 instance types, 432,000 s on the others). In CDK: OriginFleet(idle_timeout=) "
+    "or `nlb.add_listener(..., protocol=Protocol.TCP, tcp_idle_timeout=Duration.seconds(N))`; GrpcEdgeToOrigin "
+    "and InternalGrpcOrigin take it from connection_profile.nlb_idle_timeout_s. Docs: docs/rules.md#eo-nlb1."
 )
 TRACKING_FIX = (
-    "Raise TcpEstablishedTimeout on the targets' network interfaces (EC2 ConnectionTrackingSpecification) to at "
-    "least the idle timeout and declare it in the listener's connection profile (target_tcp_established_timeout_s), "
-    "or keep tcp.idle_timeout.seconds at or below 350 s and keepalive below it."
+    "State the targets' TcpEstablishedTimeout in the listener's connection profile (target_tcp_established_timeout_s: "
+    "432000 for instance types other than Nitro v6, or the value set in the nodes' EC2 ConnectionTrackingSpecification, "
+    "at least the idle timeout), or keep tcp.idle_timeout.seconds at or below 350 s and keepalive below it. "
+    "Docs: docs/rules.md#eo-nlb1."
 )
 
 
-def _declared_tracking(listener: ListenerView) -> float:
-    """The targets' TcpEstablishedTimeout the listener's connection profile declares, else the 350 s default."""
+def _declared_tracking(listener: ListenerView) -> float | None:
+    """The targets' TcpEstablishedTimeout the listener's connection profile declares, else None (it depends on
+    the instance type)."""
     profile = declared_profile(listener.resource)
     if isinstance(profile, ConnectionProfile) and profile.target_tcp_established_timeout_s is not None:
         return profile.target_tcp_established_timeout_s
-    return hops.TARGET_TCP_ESTABLISHED_DEFAULT_S
+    return None
+
+
+def _tracking_says(where: str, idle: float, tracking: float | None, tg) -> str:  # noqa: ANN001
+    targets = f"target group {tg.resource.logical_id} ({tg.target_type or 'instance'} targets) sits behind EC2 connection tracking"
+    if tracking is None:
+        return (
+            f"{where}: idle timeout {idle} s is above {hops.TARGET_TCP_ESTABLISHED_NITRO_V6_S} s and {targets} whose "
+            f"timeout no connection profile states: {hops.TRACKING_DEPENDS}. On Nitro v6 targets {hops.TARGET_EXPIRY}; "
+            "on the others this idle timeout is fine"
+        )
+    return (
+        f"{where}: idle timeout {idle} s is above {tracking} s, the targets' TcpEstablishedTimeout the listener's "
+        f"connection profile states, and {targets}: AWS says it must be equal or greater than the NLB idle timeout, "
+        f"or {hops.TARGET_EXPIRY}"
+    )
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
@@ -96,19 +116,10 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
             FIX,
         )
     tracking = _declared_tracking(listener)
-    if idle.seconds is not None and idle.seconds > tracking:
+    limit = hops.TARGET_TCP_ESTABLISHED_NITRO_V6_S if tracking is None else tracking
+    if idle.seconds is not None and idle.seconds > limit:
         for tg in tracked_target_groups(listener):
-            yield finding(
-                RULE.id, Severity.WARNING, res,
-                PathHop.TARGET.says(
-                    f"{where}: idle timeout {idle.seconds} s is above {tracking} s and target "
-                    f"group {tg.resource.logical_id} ({tg.target_type or 'instance'} targets) sits behind EC2 connection "
-                    f"tracking: AWS says the targets' TcpEstablishedTimeout must be equal or greater than the NLB idle "
-                    f"timeout (default {hops.TARGET_TCP_ESTABLISHED_DEFAULT_S} s on Nitro V6+; the listener's connection "
-                    f"profile may declare target_tcp_established_timeout_s), or {hops.TARGET_EXPIRY}"
-                ),
-                TRACKING_FIX,
-            )
+            yield finding(RULE.id, Severity.WARNING, res, PathHop.TARGET.says(_tracking_says(where, idle.seconds, tracking, tg)), TRACKING_FIX)
 
 
 RULE = HopRule(
@@ -120,8 +131,9 @@ RULE = HopRule(
         "On an NLB behind a gRPC origin: a TCP listener without tcp.idle_timeout.seconds (350 s default); a TLS "
         "listener (fixed 350 s); a TCP_UDP or UDP listener (the attribute is TCP-listener only; TCP flows keep 350 s, "
         "UDP 120 s), or one that sets the attribute anyway; the attribute outside 60..6000 (error: the API refuses it); an idle "
-        "timeout above 350 s with ip/instance targets, whose ENI connection tracking (TcpEstablishedTimeout, 350 s "
-        "on Nitro V6+) drops the flow first."
+        "timeout above 350 s with ip/instance targets whose ENI connection tracking (TcpEstablishedTimeout) the "
+        "connection profile does not state at or above it (its default depends on the instance type: 350 s on Nitro "
+        "v6, 432,000 s on the others)."
     ),
     incident=(
         "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "
@@ -133,6 +145,10 @@ RULE = HopRule(
     why=(
         "Hops: NLB listener (protocol, attribute, range) and target connection tracking (idle above 350 s with ip or "
         "instance targets). Margin: none; ranges are AWS's. Source: " + hops.SRC_NLB + "; AWS blog 'Best Practices for "
-        "TCP Connection Management on EC2' (Nitro V6 default TcpEstablishedTimeout 350 s)."
+        "TCP Connection Management on EC2'."
+    ),
+    facts=(
+        "elbv2.nlb.idle_default", "elbv2.nlb.idle_tls", "elbv2.nlb.idle_range", "ec2.conntrack.tcp_established.nitro_v6",
+        "ec2.conntrack.tcp_established.other",
     ),
 )

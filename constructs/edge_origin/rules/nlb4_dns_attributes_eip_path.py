@@ -1,8 +1,16 @@
 """EO-NLB4: NLB DNS attributes (zonal shift, client routing policy, DNS failover) on a path that
-does not use the NLB's DNS name.
+does not use the NLB's DNS name, and zonal shift without its prerequisite.
 
-Each of these acts on the NLB's own DNS name (ELB guide, zonal shift: it "removes the NLB node in
-the impaired AZ from the DNS"; botocore 1.44.8 elbv2 ``LoadBalancerAttribute.Key``:
+Zonal shift (ELB guide, zonal-shift.html): "When you start a zonal shift, your Network Load Balancer
+stops routing traffic to targets in the affected Availability Zone". With cross-zone load balancing on
+(EO-NLB3 asks for it) that acts on every address, the EIPs CloudFront connects to included: quiet, but
+the ELB guide's prerequisite (enable-zonal-shift.html: on a cross-zone NLB every target group must have
+"Connection termination for unhealthy targets ... disabled",
+``target_health_state.unhealthy.connection_termination.enabled`` false, whose API default is true, and
+target-group cross-zone not false) is judged. With cross-zone off the zone's EIP keeps receiving
+CloudFront's connections with no other zone to send them to: a warning as for the DNS-only attributes.
+
+The others act on the NLB's own DNS name (botocore 1.44.8 elbv2 ``LoadBalancerAttribute.Key``:
 ``dns_record.client_routing_policy`` "Indicates how traffic is distributed among the load balancer
 Availability Zones" (zonal affinity of DNS answers); ``TargetGroupAttribute.Key``
 ``target_group_health.dns_failover.minimum_healthy_targets.count`` / ``.percentage``: "If the number
@@ -33,13 +41,18 @@ ZONAL_SHIFT = "zonal_shift.config.enabled"
 ROUTING = "dns_record.client_routing_policy"
 MIN_COUNT = "target_group_health.dns_failover.minimum_healthy_targets.count"
 MIN_PERCENT = "target_group_health.dns_failover.minimum_healthy_targets.percentage"
-KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT)
+UNHEALTHY_TERMINATION = "target_health_state.unhealthy.connection_termination.enabled"
+TG_CROSS_ZONE = "load_balancing.cross_zone.enabled"
+KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT, UNHEALTHY_TERMINATION)
 """The NLB / target group attributes this rule reads (benchmarks/aws_drift.py counts them as known)."""
 LB_KEYS = (ZONAL_SHIFT, ROUTING)
 TG_KEYS = (MIN_COUNT, MIN_PERCENT)
 
 ACTS_ON = {
-    ZONAL_SHIFT: "a zonal shift removes the zone's NLB node from the NLB's own DNS name",
+    ZONAL_SHIFT: (
+        "with cross-zone load balancing off, a zonal shift takes the zone's address out of the NLB's own DNS name and "
+        "stops routing to that zone's targets, and connections to that zone's EIP have no other zone's targets to go to"
+    ),
     ROUTING: "it shapes only the answers for the NLB's own DNS name",
     MIN_COUNT: "it marks a zone unhealthy in the NLB's own DNS name",
     MIN_PERCENT: "it marks a zone unhealthy in the NLB's own DNS name",
@@ -47,8 +60,17 @@ ACTS_ON = {
 FIX = (
     "On an EIP-published path, what moves CloudFront off a zone is the origin record's Route 53 health check on that "
     "zone's EIP: keep one on every record (health check the NLB's listener port or a path the pods serve); drop the "
-    "attribute or acknowledge it. Where CloudFront resolves the NLB's DNS name, leave dns_record.client_routing_policy "
-    "at any_availability_zone."
+    "attribute or acknowledge it. For zonal shift, turn cross-zone load balancing on (OriginFleet does) and set "
+    "target_health_state.unhealthy.connection_termination.enabled false on every target group (in CDK "
+    "`target_group.set_attribute(\"target_health_state.unhealthy.connection_termination.enabled\", \"false\")`; "
+    "OriginFleet's default). Where CloudFront resolves the NLB's DNS name, leave dns_record.client_routing_policy "
+    "at any_availability_zone. Docs: docs/rules.md#eo-nlb4."
+)
+PREREQUISITE_FIX = (
+    "Set target_health_state.unhealthy.connection_termination.enabled false on every target group of the NLB (CDK: "
+    "`target_group.set_attribute(\"target_health_state.unhealthy.connection_termination.enabled\", \"false\")`; "
+    "OriginFleet sets it by default) and leave the target groups' load_balancing.cross_zone.enabled at true or "
+    "use_load_balancer_configuration; or turn zonal shift off. Docs: docs/rules.md#eo-nlb4."
 )
 
 
@@ -158,11 +180,47 @@ def _health(records: list[RecordSetView]) -> str:
     return text
 
 
+def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
+    """Zonal shift on a cross-zone NLB: every target group with unhealthy-target connection termination off
+    (the ELB guide's prerequisite; the API default is on) and its own cross-zone not off."""
+    attrs = lb.attributes
+    if not (lb.cross_zone and attribute_known(attrs, ZONAL_SHIFT) and as_bool(attrs.get(ZONAL_SHIFT)) is True):
+        return
+    seen: set[int] = set()
+    for listener in lb.listeners:
+        for tg in listener.target_groups:
+            if id(tg) in seen:
+                continue
+            seen.add(id(tg))
+            problems = []
+            if UNHEALTHY_TERMINATION not in tg.attributes:
+                problems.append(f"{UNHEALTHY_TERMINATION} unset (the API default is true)")
+            elif attribute_known(tg.attributes, UNHEALTHY_TERMINATION) and as_bool(tg.attributes[UNHEALTHY_TERMINATION]) is not False:
+                problems.append(f"{UNHEALTHY_TERMINATION} {display_value(tg.attributes[UNHEALTHY_TERMINATION])}")
+            if attribute_known(tg.attributes, TG_CROSS_ZONE) and as_bool(tg.attributes.get(TG_CROSS_ZONE)) is False:
+                problems.append(f"{TG_CROSS_ZONE} false")
+            if problems:
+                yield finding(
+                    RULE.id, Severity.WARNING, tg.resource,
+                    f"NLB {lb.resource.logical_id} enables zonal shift with cross-zone load balancing on, and target group "
+                    f"{tg.resource.logical_id} has {' and '.join(problems)}: the ELB guide (enable-zonal-shift) requires "
+                    "every target group of a cross-zone NLB to have connection termination for unhealthy targets "
+                    "disabled (and target-group cross-zone not off) before zonal shift can be enabled",
+                    PREREQUISITE_FIX,
+                )
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     if not any(lb.is_network for lb in model.load_balancers):
         return
-    for lb, names in _records_publishing(model).values():
+    published = _records_publishing(model)
+    by_name = _dns_name_paths(model)
+    for lb in {**{k: v[0] for k, v in published.items()}, **{k: v[0] for k, v in by_name.items()}}.values():
+        yield from _zonal_shift_prerequisite(lb)
+    for lb, names in published.values():
         for setting in _settings(lb):
+            if setting.attribute == ZONAL_SHIFT and not setting.may_hold and not _unknown(setting.value) and lb.cross_zone:
+                continue  # it acts on the EIP path: judged by its prerequisite above
             where = f"NLB {lb.resource.logical_id}" + (
                 f" target group {setting.resource.logical_id}" if setting.resource is not lb.resource else ""
             )
@@ -195,7 +253,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     f"CloudFront does not resolve; CloudFront keeps connecting to an EIP until {_health(records)}",
                     FIX,
                 )
-    for lb, label in _dns_name_paths(model).values():
+    for lb, label in by_name.values():
         policy = affinity_policy(lb)
         if policy is None:
             continue
@@ -212,9 +270,11 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 RULE = Rule(
     id="EO-NLB4",
     severity=Severity.WARNING,
-    title="NLB DNS attributes that do not act on an EIP-published origin path",
+    title="NLB DNS attributes that do not act on an EIP-published origin path; zonal shift without its prerequisite",
     catches=(
-        f"An NLB whose EIPs an origin's records publish, with {ZONAL_SHIFT} true, {ROUTING} other than "
+        f"An NLB whose EIPs an origin's records publish, with {ZONAL_SHIFT} true and cross-zone load balancing off "
+        f"(with it on, a zonal shift stops routing to the zone's targets on every address: quiet, but every target group "
+        f"must then set {UNHEALTHY_TERMINATION} false, the ELB guide's prerequisite, whose API default is true), {ROUTING} other than "
         f"any_availability_zone, or a target group's {MIN_COUNT} (other than 1/off) or {MIN_PERCENT} (other than off): "
         "these act on the NLB's own DNS name, which CloudFront never resolves here; only the record's health check moves "
         f"CloudFront. And an NLB an origin reaches through its DNS name with a zonal-affinity {ROUTING} (a public resolver "
@@ -225,9 +285,12 @@ RULE = Rule(
         "TargetGroupAttribute.Key)."
     ),
     incident=(
-        "A zone was impaired, zonal shift was on, and CloudFront kept sending new connections to that zone's EIP: the "
-        "shift removed the node from the NLB's DNS name, which nothing on the path resolved."
+        "A zone was impaired, zonal shift was on with cross-zone load balancing off, and CloudFront kept sending new "
+        "connections to that zone's EIP: the shift removed the node from the NLB's DNS name, which nothing on the path "
+        "resolved."
     ),
     fix=FIX,
     check=check,
+    facts=("elbv2.zonal_shift.acts_on", "elbv2.lb.zonal_shift_default", "elbv2.lb.cross_zone_default",
+           "elbv2.tg.unhealthy_connection_termination"),
 )

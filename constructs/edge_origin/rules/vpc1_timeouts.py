@@ -70,7 +70,7 @@ RULE = HopRule(
     title="VPC origin timeouts out of range or not below the NLB idle timeout",
     catches=(
         f"A distribution origin with VpcOriginConfig whose OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout "
-        f"(default 30 s) is not whole seconds in {LOW}..{hops.CF_TIMEOUT_CEILING_S} (error) or is above the default quota "
+        f"(default 30 s) is not whole seconds from {LOW} (error) or is above the default quota "
         f"{HIGH} s (warning naming the quota: both are adjustable per-account quotas); whose keepalive comes within 5 s or 10 % of the idle timeout "
         "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings)."
     ),
