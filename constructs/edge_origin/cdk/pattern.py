@@ -203,11 +203,10 @@ class GrpcEdgeToOrigin(_OriginPattern):
         vpc_path = _validate_origin_access(
             where, origin_access, zone, nlb_count, route53_health_checker_cidrs, vpc_origin_security_group_id
         )
-        nlb_count = nlb_count if nlb_count is not None else 1 if vpc_path else 2
         props = self._checked_props(
             where, zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
-            max_azs=max_azs, nlb_count=nlb_count, listener_port=listener_port, target_port=target_port,
-            service_port=service_port, namespace=namespace,
+            max_azs=max_azs, nlb_count=nlb_count if nlb_count is not None else 1 if vpc_path else 2,
+            listener_port=listener_port, target_port=target_port, service_port=service_port, namespace=namespace,
             target_health_check_protocol=target_health_check_protocol,
             target_health_check_port=target_health_check_port, target_health_check_path=target_health_check_path,
             record_ttl=record_ttl, name_prefix=name_prefix, tags=tags, deletion_protection=deletion_protection,
@@ -219,79 +218,36 @@ class GrpcEdgeToOrigin(_OriginPattern):
             origin_health_check_failure_threshold, http_version, domain_names, certificate, domain_zone,
             web_acl_id, log_bucket, price_class,
         )
-        if zone is not None and zone_privacy(zone) == "private":
-            raise EdgeOriginPropError(
-                where, "zone", zone_name_of(zone), "a public hosted zone (CloudFront resolves origin_name on the internet)"
-            )
-        self.props = props
-        origin_verification = checked_prop(where, origin_verification)
+        _refuse_private_zone(where, zone)
+        self.props, self.origin_access = props, origin_access
+        verification = checked_prop(where, origin_verification)
         self._check_profile(where, connection_profile, DEFAULT_PRESET, cloudfront=True)
-        self.origin_access = origin_access
         self._domain_zone, self._domain_names = domain_zone, domain_names
-        self._origin_extras = {
-            "response_completion_timeout": response_completion_timeout,
-            "origin_ip_address_type": origin_ip_address_type,
-        }
+        edge = self._edge_kwargs(
+            listener_port, http_version, domain_names, certificate, web_acl_id, log_bucket, price_class,
+            verification, response_completion_timeout=response_completion_timeout, origin_ip_address_type=origin_ip_address_type,
+        )
         if vpc_path:
-            from edge_origin.cdk.vpc_origin import build_vpc_origin_path
-
-            build_vpc_origin_path(
-                self, where,
-                edge_kwargs=self._edge_kwargs(
-                    props.origin_name, listener_port, http_version, domain_names, certificate, web_acl_id, log_bucket,
-                    price_class, origin_verification,
-                ),
-                cloudfront_prefix_list_id=cloudfront_prefix_list_id,
-                vpc_origin_security_group_id=vpc_origin_security_group_id,
+            self._create_vpc_origin_path(where, edge, cloudfront_prefix_list_id, vpc_origin_security_group_id)
+        else:
+            self._make_fleet(
+                where, cloudfront_prefix_list_id=cloudfront_prefix_list_id,
+                route53_health_checker_cidrs=route53_health_checker_cidrs, eip_removal_policy=eip_removal_policy,
             )
-            self._finish(where, monitoring, export_prefix)
-            return
-        self._make_fleet(
-            where,
-            cloudfront_prefix_list_id=cloudfront_prefix_list_id,
-            route53_health_checker_cidrs=route53_health_checker_cidrs,
-            eip_removal_policy=eip_removal_policy,
-        )
-        self._make_records(
-            zone,
-            origin_name,
-            health_check_type=origin_health_check_type,
-            health_check_port=self.fleet.health_checked_port,
-            health_check_path=origin_health_check_path,
-            health_check_fqdn=origin_name if origin_health_check_type == "HTTPS" else None,
-            request_interval=origin_health_check_interval,
-            failure_threshold=origin_health_check_failure_threshold,
-            ttl=record_ttl,
-            tags=tags,
-            account_quotas=props.quotas,
-        )
-        self.edge = GrpcEdgeDistribution(
-            self,
-            "Edge",
-            origin_name=self.records.record_name,
-            origin_port=listener_port,
-            keepalive_timeout=round(self.profile.cloudfront_keepalive_timeout_s),
-            read_timeout=round(self.profile.cloudfront_read_timeout_s),
-            http_version=http_version,
-            domain_names=list(domain_names) if domain_names is not None else None,
-            certificate=certificate,
-            web_acl_id=web_acl_id,
-            log_bucket=log_bucket,
-            price_class=price_class,
-            origin_verification=origin_verification,
-            **self._origin_extras,
-        )
-        # The distribution is created or updated only after its origin's records exist: renaming the
-        # origin in one deploy never points CloudFront at a name without records (EO-CHG3).
-        self.edge.distribution.node.add_dependency(self.records)
+            self._create_records(
+                zone, origin_name, origin_health_check_type, origin_health_check_path, origin_health_check_interval,
+                origin_health_check_failure_threshold, record_ttl, tags,
+            )
+            self._create_edge(edge)
         self._finish(where, monitoring, export_prefix)
 
-    def _edge_kwargs(self, origin_name: str, listener_port: int, http_version: str, domain_names: Sequence[str] | None,
+    def _edge_kwargs(self, listener_port: int, http_version: str, domain_names: Sequence[str] | None,
                      certificate: acm.ICertificate | None, web_acl_id: str | None, log_bucket: s3.IBucket | None,
-                     price_class: cloudfront.PriceClass, origin_verification: OriginVerification | None) -> dict:
-        """The distribution's props from the pattern's (the VPC-origin path's ``GrpcVpcOriginDistribution``)."""
+                     price_class: cloudfront.PriceClass, origin_verification: OriginVerification | None,
+                     **origin_extras: Any) -> dict:
+        """The distribution's props from the pattern's and the profile (its origin name comes later: the
+        records' name on the public path, ``origin_name`` on the VPC-origin path)."""
         return {
-            "origin_name": origin_name,
             "origin_port": listener_port,
             "keepalive_timeout": round(self.profile.cloudfront_keepalive_timeout_s),
             "read_timeout": round(self.profile.cloudfront_read_timeout_s),
@@ -302,8 +258,36 @@ class GrpcEdgeToOrigin(_OriginPattern):
             "log_bucket": log_bucket,
             "price_class": price_class,
             "origin_verification": origin_verification,
-            **self._origin_extras,
+            **origin_extras,
         }
+
+    def _create_vpc_origin_path(self, where: ConstructLabel, edge: dict, cloudfront_prefix_list_id: str | None,
+                                vpc_origin_security_group_id: str | None) -> None:
+        """``origin_access="vpc-origin"``: one internal NLB behind a CloudFront VPC origin (no EIPs, no records)."""
+        from edge_origin.cdk.vpc_origin import build_vpc_origin_path
+
+        build_vpc_origin_path(
+            self, where, edge_kwargs={"origin_name": self.props.origin_name, **edge},
+            cloudfront_prefix_list_id=cloudfront_prefix_list_id,
+            vpc_origin_security_group_id=vpc_origin_security_group_id,
+        )
+
+    def _create_records(self, zone: route53.IHostedZone, origin_name: str, check_type: str, check_path: str,
+                        interval: cdk.Duration | int, failure_threshold: int, ttl: cdk.Duration | int,
+                        tags: Mapping[str, str] | None) -> None:
+        """One health-checked multivalue record per EIP of the fleet (``self.records``)."""
+        self._make_records(
+            zone, origin_name, health_check_type=check_type, health_check_port=self.fleet.health_checked_port,
+            health_check_path=check_path, health_check_fqdn=origin_name if check_type == "HTTPS" else None,
+            request_interval=interval, failure_threshold=failure_threshold, ttl=ttl, tags=tags,
+            account_quotas=self.props.quotas,
+        )
+
+    def _create_edge(self, edge: dict) -> None:
+        """The distribution (``self.edge``), created or updated only after its origin's records exist: renaming
+        the origin in one deploy never points CloudFront at a name without records (EO-CHG3)."""
+        self.edge = GrpcEdgeDistribution(self, "Edge", origin_name=self.records.record_name, **edge)
+        self.edge.distribution.node.add_dependency(self.records)
 
     # --- this pattern's share of the shared tail (``_OriginPattern._finish``) ---------------------
     def _edge_parts(self) -> None:
@@ -370,6 +354,14 @@ class GrpcEdgeToOrigin(_OriginPattern):
 
 
 ORIGIN_HEALTH_CHECK_TYPES = ("TCP", "HTTPS")
+
+
+def _refuse_private_zone(where: ConstructLabel, zone: route53.IHostedZone | None) -> None:
+    """CloudFront resolves ``origin_name`` on the internet: a private zone's records never reach it."""
+    if zone is not None and zone_privacy(zone) == "private":
+        raise EdgeOriginPropError(
+            where, "zone", zone_name_of(zone), "a public hosted zone (CloudFront resolves origin_name on the internet)"
+        )
 
 
 def _validate_origin_access(
