@@ -15,7 +15,8 @@ What CloudWatch allows, and how this construct lives with it:
   their own region; CDK refuses a cross-region metric in an ``Alarm``). So: in a us-east-1 stack the
   healthy-records and 5xx alarms are made; in a stack whose region is unknown at synth they are made
   under a condition (``AWS::Region`` = us-east-1, ``EdgeOriginWatchInUsEast1``); in any other region
-  they are not made and a warning says so (the dashboard still shows the metrics).
+  they are not made and an info (not a warning: nothing in the stack can act on it) says so; the
+  dashboard still shows the metrics.
 """
 
 from __future__ import annotations
@@ -353,11 +354,12 @@ class OriginWatch(Construct):
         alarm.node.default_child.cfn_options.condition = condition
 
     def _warn_region(self, which: str) -> None:
-        cdk.Annotations.of(self).add_warning_v2(
-            f"edge-origin:watch-{which}-region",
-            f"no {which} alarm: its metrics exist only in {GLOBAL_METRICS_REGION} and an alarm reads its own region's "
-            f"metrics (stack region {cdk.Stack.of(self).region}); the dashboard shows them. Put an alarm on them in a "
-            f"{GLOBAL_METRICS_REGION} stack.",
+        """An info, not a warning (issue 51): nothing in this stack can act on it; the alarm belongs in a us-east-1
+        stack (docs/constructs.md, "Alarms outside us-east-1"), and the dashboard shows the metrics meanwhile."""
+        cdk.Annotations.of(self).add_info(
+            f"edge-origin:watch-{which}-region: no {which} alarm here: its metrics exist only in {GLOBAL_METRICS_REGION} "
+            f"and an alarm reads its own region's metrics (stack region {cdk.Stack.of(self).region}); the dashboard shows "
+            f"them. An alarm on them belongs in a {GLOBAL_METRICS_REGION} stack (docs/constructs.md)."
         )
 
     # -- dashboard --------------------------------------------------------------------------------

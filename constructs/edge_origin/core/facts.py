@@ -110,7 +110,8 @@ def _facts() -> tuple[Fact, ...]:
                  "in health status")),)),
         Fact("route53.ttl.origin_max", 300,
              "edge-origin's ceiling for an origin record without a health check: resolvers keep a failed NLB's "
-             "address for the whole TTL", HOUSE, "docs/incidents.md", D0),
+             "address for the whole TTL", HOUSE,
+             "https://github.com/edge-origin/edge-origin/blob/main/docs/incidents.md", D0),
         Fact("route53.negative_cache_s", 900,
              "Route 53's default SOA (TTL 900 s, minimum 86,400 s) lets resolvers cache 'no such record' for up to "
              "900 s (RFC 2308: the lower of the SOA's TTL and its minimum)", AWS, R53_SOA, D0),

@@ -11,6 +11,18 @@ from edge_origin.model import RecordSetView, Resource, TemplateModel
 from edge_origin.model.zones import OriginResolution
 
 PACK_NAME = "EdgeOrigin"
+DOCS_URL = "https://github.com/edge-origin/edge-origin/blob/main/docs/rules.md"
+"""docs/rules.md on the repository (pyproject's Repository URL): each rule has a section ``#eo-xxx`` there."""
+
+
+def docs_link(rule_id: str) -> str:
+    """The rule's section in docs/rules.md on the repository (not a file of the wheel)."""
+    return f"{DOCS_URL}#{rule_id.lower()}"
+
+
+def with_cdk(rule_id: str, fix: str, cdk: str) -> str:
+    """A fix in the user's language: what to change, the CDK prop and the edge-origin construct, the docs section."""
+    return f"{fix.rstrip()} In CDK: {cdk} Docs: {docs_link(rule_id)}"
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,15 @@ from edge_origin.model import (
     display_value,
     props_of,
 )
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 
 ALL_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"})
 HTTP2 = frozenset({"http2", "http2and3"})
-FIX = (
+FIX = with_cdk(
+    "EO-CF1",
     "For gRPC behaviors: CachePolicyId 4135ea2d-6df8-44a3-9df3-4b5a84be39ad (CachingDisabled), AllowedMethods all 7, "
-    "HttpVersion http2 or http2and3, origin OriginProtocolPolicy https-only."
+    "HttpVersion http2 or http2and3, origin OriginProtocolPolicy https-only.",
+    '`cloudfront.BehaviorOptions(enable_grpc=True, allowed_methods=AllowedMethods.ALLOW_ALL, cache_policy=CachePolicy.CACHING_DISABLED)` with `HttpOrigin(protocol_policy=OriginProtocolPolicy.HTTPS_ONLY)`, `Distribution(http_version=HttpVersion.HTTP2_AND_3)`; GrpcEdgeDistribution / GrpcEdgeToOrigin set all of these.',
 )
 
 

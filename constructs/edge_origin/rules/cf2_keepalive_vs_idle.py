@@ -15,16 +15,18 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, ListenerView, TemplateModel
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding
+from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
 from edge_origin.rules.not_judged import not_judged
 
 DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
-FIX = (
+FIX = with_cdk(
+    "EO-CF2",
     "Keep OriginKeepaliveTimeout well below the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s). "
     "An idle timeout above 350 s only helps when the targets' ENI connection tracking (TcpEstablishedTimeout, "
-    "350 s by default on Nitro V6+) is raised to at least the same value; otherwise the target drops the flow first."
+    "350 s by default on Nitro V6+) is raised to at least the same value; otherwise the target drops the flow first.",
+    "`HttpOrigin(keepalive_timeout=Duration.seconds(60))` and the listener's `tcp_idle_timeout=`; GrpcEdgeToOrigin takes both from connection_profile (cloudfront_keepalive_timeout_s, nlb_idle_timeout_s).",
 )
 
 

@@ -24,16 +24,16 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, TemplateModel
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding
+from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.ka_profile import CF_DEFAULT_READ, HopRule, declared_profile
 from edge_origin.rules.not_judged import not_judged
 
-FIX = (
+FIX = with_cdk(
+    "EO-CF3",
     "Leave ResponseCompletionTimeout unset on a gRPC origin with streaming RPCs (CloudFront then enforces no "
     "maximum), or set it above the longest stream the servers keep open (max connection age x 1.1 + grace) "
-    "and at least the OriginReadTimeout; declare the connection profile so edge-origin can judge it. In CDK: "
-    "`HttpOrigin(response_completion_timeout=...)`, or GrpcEdgeToOrigin(response_completion_timeout=None). "
-    "Docs: docs/rules.md#eo-cf3."
+    "and at least the OriginReadTimeout; declare the connection profile so edge-origin can judge it.",
+    '`HttpOrigin(response_completion_timeout=...)` (aws-cdk-lib accepts 1..3600 s) or leave it unset; GrpcEdgeToOrigin(response_completion_timeout=None) is the default.',
 )
 
 

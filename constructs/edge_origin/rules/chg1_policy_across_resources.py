@@ -7,14 +7,16 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.transition import MAY_REPLACE, REPLACED, record_key, record_label, transition_of
-from edge_origin.rules.base import TransitionRule, finding
+from edge_origin.rules.base import TransitionRule, finding, with_cdk
 
-FIX = (
+FIX = with_cdk(
+    "EO-CHG1",
     "Give the new routing policy a new record name (e.g. origin-mv.example.com) and switch the CloudFront "
     "origin to it in the same deploy, the distribution depending on the new records (DependsOn): they are created "
     "first, the distribution is updated, and the old name's records are deleted in the clean-up phase, after it. Or change the live records out of band in "
     "one Route 53 change batch (edge-origin enact) and then align the templates. Never create the new records "
-    "and delete the old ones in two deploys (the migration guide's way): the name has no answer in between."
+    "and delete the old ones in two deploys (the migration guide's way): the name has no answer in between.",
+    'a new MultivalueOriginRecords (record_name= the new name) and GrpcEdgeDistribution(origin_name=) switched in the same deploy (GrpcEdgeToOrigin makes the distribution depend on its records).',
 )
 
 WHY = (

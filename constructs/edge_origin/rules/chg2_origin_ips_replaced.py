@@ -7,13 +7,15 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.transition import MAY_REPLACE, REPLACED, UNCHANGED, record_label, transition_of
-from edge_origin.rules.base import TransitionRule, finding
+from edge_origin.rules.base import TransitionRule, finding, with_cdk
 
-FIX = (
+FIX = with_cdk(
+    "EO-CHG2",
     "Keep the EIPs (and the NLBs holding them): the same logical ids and no change to a create-only property "
     "(Address, NetworkBorderGroup...; an NLB's Type, Scheme, Name). Where addresses must change, add the new ones "
     "first (a deploy that only adds records), wait at least the TTL, then remove the old ones; never all of a "
-    "name's addresses at once. Keep explicit, stable set identifiers (a changed one replaces the record)."
+    "name's addresses at once. Keep explicit, stable set identifiers (a changed one replaces the record).",
+    "keep OriginFleet's construct ids and eip_removal_policy=RemovalPolicy.RETAIN (the default); add a second fleet before removing the first.",
 )
 
 WHY = (

@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import Resource, TemplateModel
 from edge_origin.model.transition import record_label, transition_of
-from edge_origin.rules.base import TransitionRule, finding
+from edge_origin.rules.base import TransitionRule, finding, with_cdk
 
-FIX = (
+FIX = with_cdk(
+    "EO-CHG3",
     "Keep at least one health-checked record of every name CloudFront still uses. To retire a name, switch "
     "the CloudFront origin to another name in the same deploy (then its records may go); to move records to "
-    "another stack, add them there first (with new set identifiers) and remove the old ones in a later deploy."
+    "another stack, add them there first (with new set identifiers) and remove the old ones in a later deploy.",
+    'change GrpcEdgeToOrigin(origin_name=) together with its records (it makes the distribution depend on them); keep MultivalueOriginRecords of a name CloudFront still uses.',
 )
 
 WHY = (

@@ -8,14 +8,16 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import ListenerView, TemplateModel
 from edge_origin.model.transition import GONE, MAY_REPLACE, transition_of
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError
-from edge_origin.rules.base import TransitionRule, finding
+from edge_origin.rules.base import TransitionRule, finding, with_cdk
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, NLB_DEFAULT_IDLE, declared_profile
 
-FIX = (
+FIX = with_cdk(
+    "EO-CHG4",
     "Change in steps that are each safe with both sides: to raise the client keepalive time, raise the NLB idle "
     "timeout first (one deploy), then roll out the clients; to lower the idle timeout, lower the client keepalive "
     "(and the CloudFront origin keepalive) first. Lower a gRPC origin's TTL before an address change, not after; "
-    "raise it only when no address change is planned."
+    "raise it only when no address change is planned.",
+    'change connection_profile= of GrpcEdgeToOrigin / InternalGrpcOrigin one field per deploy, in the order above.',
 )
 
 # The fix each kind of finding gets: one that speaks of the change the finding is about.

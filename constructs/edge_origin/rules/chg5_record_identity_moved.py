@@ -7,12 +7,14 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.transition import record_key, record_label, route53_identity, transition_of
-from edge_origin.rules.base import TransitionRule, finding
+from edge_origin.rules.base import TransitionRule, finding, with_cdk
 
-FIX = (
+FIX = with_cdk(
+    "EO-CHG5",
     "Keep the record's logical id and stack (in CDK: the construct id and path; cdk's overrideLogicalId if code "
     "moves). To move a record to another stack, give the new one a new set identifier, deploy the new stack, then "
-    "remove the old record in a later deploy; never the same set identifier in two resources."
+    "remove the old record in a later deploy; never the same set identifier in two resources.",
+    'keep the construct id and path of MultivalueOriginRecords / the ARecord (`node.default_child.override_logical_id(...)` when code moves) and its set_identifier.',
 )
 
 WHY = (

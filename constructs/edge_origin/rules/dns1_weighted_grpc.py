@@ -23,11 +23,14 @@ from edge_origin.rules.base import (
     origin_label,
     origin_resolutions,
     origin_severity,
+    with_cdk,
 )
 
-FIX = (
+FIX = with_cdk(
+    "EO-DNS1",
     "Use multivalue answer routing: one A record per NLB EIP with MultiValueAnswer: true, a unique "
-    "SetIdentifier and a HealthCheckId, and no Weight (Route 53 then answers with up to 8 healthy IPs)."
+    "SetIdentifier and a HealthCheckId, and no Weight (Route 53 then answers with up to 8 healthy IPs).",
+    "replace the weighted/simple ARecord (or the alias to the NLB, `route53_targets.LoadBalancerTarget`, which answers one zonal address a query) with edge-origin's MultivalueOriginRecords(zone=, record_name=, addresses=fleet.addresses) over an OriginFleet, or use GrpcEdgeToOrigin, which makes the fleet, the records and their health checks; by hand `route53.ARecord(multi_value_answer=True, set_identifier=..., health_check=...)` per EIP (weight=None).",
 )
 #: The fix per policy of the pile-up: what to point each record set at instead.
 FIX_BY_POLICY = {

@@ -16,12 +16,14 @@ from edge_origin.answers import probed_elsewhere, why_never_fails
 from edge_origin.answers.health import undefined_children
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
-from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity
+from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity, with_cdk
 from edge_origin.rules.not_judged import not_judged
 
-FIX = (
+FIX = with_cdk(
+    "EO-DNS2",
     "Give every multivalue (and failover) origin record a HealthCheckId: an enabled TCP or HTTPS Route 53 health check "
-    "on that record's own IP and port (not Disabled, not a CALCULATED check with HealthThreshold 0)."
+    "on that record's own IP and port (not Disabled, not a CALCULATED check with HealthThreshold 0).",
+    '`route53.ARecord(..., health_check=route53.HealthCheck(type=TCP, ip_address=eip.ref, port=443))` per record; MultivalueOriginRecords and GrpcEdgeToOrigin make one per record (health_check_type= / origin_health_check_type=).',
 )
 #: What would let edge-origin judge a health check the given templates do not define.
 NEEDS_CHECK = ("check the stack that defines the health check together with this one, or run edge-origin audit on the "

@@ -17,12 +17,12 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.template_model import ROUTE53_RECORDS_PER_ZONE
 from edge_origin.model.zones import OriginResolution
-from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
+from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
 
-FIX = (
-    "Publish one health-checked multivalue record per NLB EIP, at least 2, spread over at least 2 zones: in CDK "
-    "OriginFleet(nlb_count=2 or more, subnets in 2+ zones) with MultivalueOriginRecords, or GrpcEdgeToOrigin / "
-    "InternalGrpcOrigin, which make both. Docs: docs/rules.md#eo-dns3."
+FIX = with_cdk(
+    "EO-DNS3",
+    "Publish one health-checked multivalue record per NLB EIP, at least 2, spread over at least 2 zones.",
+    'OriginFleet(nlb_count=2 or more, vpc= with subnets in 2+ zones) with MultivalueOriginRecords, or GrpcEdgeToOrigin(nlb_count=, max_azs=) / InternalGrpcOrigin, which make both.',
 )
 
 

@@ -8,16 +8,17 @@ from collections.abc import Iterator
 from edge_origin.core.facts import value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.rules.base import Rule, finding, origin_label
+from edge_origin.rules.base import Rule, finding, origin_label, with_cdk
 
 CHECKED_MAX_TTL = value("route53.ttl.health_checked")
 """Route 53 API (ResourceRecordSet.TTL): with a health check "we recommend that you specify a TTL of 60 seconds or less"."""
 MAX_TTL = value("route53.ttl.origin_max")
 """Without a health check: edge-origin's ceiling (a failed NLB's address is kept for the whole TTL)."""
-FIX = (
+FIX = with_cdk(
+    "EO-DNS4",
     f"Set the record's TTL to {CHECKED_MAX_TTL} s or less when it has a health check (AWS's advice), at most {MAX_TTL} s "
-    "otherwise: in CDK `ttl=Duration.seconds(60)` on the ARecord, or `record_ttl=` on GrpcEdgeToOrigin / "
-    "InternalGrpcOrigin and `ttl=` on MultivalueOriginRecords (default 60 s). Docs: docs/rules.md#eo-dns4."
+    "otherwise.",
+    '`ttl=Duration.seconds(60)` on the ARecord; `record_ttl=` on GrpcEdgeToOrigin / InternalGrpcOrigin, `ttl=` on MultivalueOriginRecords (default 60 s).',
 )
 
 

@@ -7,9 +7,13 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 
-FIX = "Use one routing policy for all records of a name and type (multivalue for origins); delete the others in the same change."
+FIX = with_cdk(
+    "EO-DNS5",
+    "Use one routing policy for all records of a name and type (multivalue for origins); delete the others in the same change.",
+    'remove the other ARecord/AaaaRecord constructs of the name in the same change; MultivalueOriginRecords owns every record of its name.',
+)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:

@@ -10,13 +10,15 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding
+from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, origin_path_load_balancers
 
-FIX = (
+FIX = with_cdk(
+    "EO-KA1",
     "Set the listener's tcp.idle_timeout.seconds from the profile (the edge-origin constructs do: "
     "tcp_idle_timeout=Duration.seconds(profile.nlb_idle_timeout_s)), or change the profile and re-render "
-    "the service settings."
+    "the service settings.",
+    'OriginFleet(idle_timeout=profile.nlb_idle_timeout_s) or GrpcEdgeToOrigin / InternalGrpcOrigin(connection_profile=profile), which set it.',
 )
 
 

@@ -8,12 +8,14 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, TemplateModel
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding
+from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, HopRule, declared_profile
 
-FIX = (
+FIX = with_cdk(
+    "EO-KA2",
     "Set the origin's OriginKeepaliveTimeout and OriginReadTimeout from the profile (the edge-origin constructs "
-    "do: HttpOrigin(keepalive_timeout=..., read_timeout=...)), or change the profile."
+    "do: HttpOrigin(keepalive_timeout=..., read_timeout=...)), or change the profile.",
+    'GrpcEdgeToOrigin(connection_profile=profile) or GrpcEdgeDistribution(keepalive_timeout=, read_timeout=) from the profile.',
 )
 
 

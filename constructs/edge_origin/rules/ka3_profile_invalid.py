@@ -9,12 +9,14 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding
+from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.ka_profile import DISTRIBUTION, HopRule, declared_profile
 
-FIX = (
+FIX = with_cdk(
+    "EO-KA3",
     "Fix the profile (edge-origin profile check FILE names each problem) and redeploy; the edge-origin "
-    "constructs refuse such a profile at synth (ConnectionProfile.validate)."
+    "constructs refuse such a profile at synth (ConnectionProfile.validate).",
+    'the connection_profile= of GrpcEdgeToOrigin / InternalGrpcOrigin (ConnectionProfile.validate() names each field).',
 )
 
 

@@ -22,7 +22,7 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel, display_value
 from edge_origin.model.names import NameTarget, classify
 from edge_origin.model.values import ResourceRef, Unresolved
-from edge_origin.rules.base import Rule, origin_label, origin_resolutions
+from edge_origin.rules.base import Rule, origin_label, origin_resolutions, with_cdk
 from edge_origin.rules.not_judged import not_judged
 
 #: How many alias/CNAME hops from an origin name are followed to find the names on its path.
@@ -198,6 +198,6 @@ RULE = Rule(
         "'no findings': the model read the alias as a name it did not know and said nothing (issue 36); weighted "
         "answers sent every CloudFront edge to one NLB (weighted-dns-flash-crowd-summary)."
     ),
-    fix="Check the stacks together, give parameters a Default, or spell names as literals or GetAtt DNSName.",
+    fix=with_cdk('EO-NJ1', "Check the stacks together, give parameters a Default, or spell names as literals or GetAtt DNSName.", 'synthesize every stack into one cdk.out and check it whole (`edge-origin check cdk.out`); `CfnParameter(default=...)`; records of `eip.ref` or `nlb.load_balancer_dns_name`.'),
     check=check,
 )

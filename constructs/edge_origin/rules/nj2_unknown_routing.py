@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from edge_origin.answers.routing import Routing
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
-from edge_origin.rules.base import Rule
+from edge_origin.rules.base import Rule, with_cdk
 from edge_origin.rules.nj1_unread_names import path_names
 from edge_origin.rules.not_judged import not_judged
 
@@ -65,6 +65,6 @@ RULE = Rule(
         "AZ-affinity records read by a tool that did not know AZAffinity were judged 'a lone simple A record' while "
         "CloudFront received only the Global record's one address (issue 34)."
     ),
-    fix="Use an edge-origin release that knows the element, or botocore >= 1.44 for a live read; give a set id its routing element.",
+    fix=with_cdk('EO-NJ2', "Use an edge-origin release that knows the element, or botocore >= 1.44 for a live read; give a set id its routing element.", 'the edge-origin constructs (MultivalueOriginRecords, GrpcEdgeToOrigin) write only routing elements edge-origin reads.'),
     check=check,
 )

@@ -10,23 +10,23 @@ from edge_origin.model import TemplateModel
 from edge_origin.model.views import ListenerView, attribute_known
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding, origin_label, origin_load_balancers
+from edge_origin.rules.base import finding, origin_label, origin_load_balancers, with_cdk
 from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, tracked_target_groups
 
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
-FIX = (
+FIX = with_cdk(
+    "EO-NLB1",
     "Use a TCP listener with ListenerAttributes tcp.idle_timeout.seconds set explicitly (60..6000) above the "
     "CloudFront origin keepalive and the gRPC keepalive interval; terminate TLS in the pods, not on the NLB. "
     "Above 350 s, the targets' ENI connection tracking TcpEstablishedTimeout must be at least the idle timeout "
-    "(its default: 350 s on Nitro v6 instance types, 432,000 s on the others). In CDK: OriginFleet(idle_timeout=) "
-    "or `nlb.add_listener(..., protocol=Protocol.TCP, tcp_idle_timeout=Duration.seconds(N))`; GrpcEdgeToOrigin "
-    "and InternalGrpcOrigin take it from connection_profile.nlb_idle_timeout_s. Docs: docs/rules.md#eo-nlb1."
+    "(its default: 350 s on Nitro v6 instance types, 432,000 s on the others).",
+    '`nlb.add_listener(..., protocol=elbv2.Protocol.TCP, tcp_idle_timeout=Duration.seconds(N))`; OriginFleet(idle_timeout=N); GrpcEdgeToOrigin / InternalGrpcOrigin take it from connection_profile.nlb_idle_timeout_s.',
 )
 TRACKING_FIX = (
     "State the targets' TcpEstablishedTimeout in the listener's connection profile (target_tcp_established_timeout_s: "
     "432000 for instance types other than Nitro v6, or the value set in the nodes' EC2 ConnectionTrackingSpecification, "
     "at least the idle timeout), or keep tcp.idle_timeout.seconds at or below 350 s and keepalive below it. "
-    "Docs: docs/rules.md#eo-nlb1."
+    ""
 )
 
 

@@ -13,11 +13,14 @@ from edge_origin.rules.base import (
     origin_label,
     origin_resolutions,
     origin_severity,
+    with_cdk,
 )
 
-FIX = (
+FIX = with_cdk(
+    "EO-NLB2",
     "Point each multivalue origin record at an EIP (Ref or Fn::GetAtt PublicIp) that the NLB attaches through "
-    "SubnetMappings[].AllocationId, one EIP per zone."
+    "SubnetMappings[].AllocationId, one EIP per zone.",
+    '`elbv2.NetworkLoadBalancer(subnet_mappings=[elbv2.SubnetMapping(subnet=s, allocation_id=eip.attr_allocation_id)])` and records of `eip.ref`; OriginFleet does both (fleet.addresses for MultivalueOriginRecords).',
 )
 
 

@@ -7,11 +7,17 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.views import attribute_known
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
-FIX_TG = "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true (connection_termination=True in CDK)."
-FIX_LB = "Set LoadBalancerAttributes load_balancing.cross_zone.enabled: true (cross_zone_enabled=True in CDK)."
+FIX_TG = with_cdk(
+    "EO-NLB3", "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true.",
+    "`elbv2.NetworkTargetGroup(connection_termination=True)`; OriginFleet's target groups set it.",
+)
+FIX_LB = with_cdk(
+    "EO-NLB3", "Set LoadBalancerAttributes load_balancing.cross_zone.enabled: true.",
+    "`elbv2.NetworkLoadBalancer(cross_zone_enabled=True)`; OriginFleet(cross_zone_enabled=True) is the default.",
+)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
@@ -39,6 +45,12 @@ RULE = Rule(
     title="Connection termination off; cross-zone off",
     catches="An NLB target group without deregistration_delay.connection_termination.enabled; an NLB with cross-zone load balancing off.",
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
-    fix=f"{FIX_TG} {FIX_LB}",
+    fix=with_cdk(
+        "EO-NLB3",
+        "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true and LoadBalancerAttributes "
+        "load_balancing.cross_zone.enabled: true.",
+        "`elbv2.NetworkTargetGroup(connection_termination=True)`, `elbv2.NetworkLoadBalancer(cross_zone_enabled=True)`; "
+        "OriginFleet sets both.",
+    ),
     check=check,
 )

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
 from edge_origin.model.views import UNKNOWN_ATTRIBUTES, LoadBalancerView, as_bool, attribute_known
-from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions
+from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
 from edge_origin.rules.not_judged import not_judged
 from edge_origin.rules.vpc3_dns_vantage import PUBLIC_RESOLVER_NO_ZONE, affinity_policy
 
@@ -57,20 +57,22 @@ ACTS_ON = {
     MIN_COUNT: "it marks a zone unhealthy in the NLB's own DNS name",
     MIN_PERCENT: "it marks a zone unhealthy in the NLB's own DNS name",
 }
-FIX = (
+FIX = with_cdk(
+    "EO-NLB4",
     "On an EIP-published path, what moves CloudFront off a zone is the origin record's Route 53 health check on that "
     "zone's EIP: keep one on every record (health check the NLB's listener port or a path the pods serve); drop the "
     "attribute or acknowledge it. For zonal shift, turn cross-zone load balancing on (OriginFleet does) and set "
     "target_health_state.unhealthy.connection_termination.enabled false on every target group (in CDK "
     "`target_group.set_attribute(\"target_health_state.unhealthy.connection_termination.enabled\", \"false\")`; "
     "OriginFleet's default). Where CloudFront resolves the NLB's DNS name, leave dns_record.client_routing_policy "
-    "at any_availability_zone. Docs: docs/rules.md#eo-nlb4."
+    "at any_availability_zone.",
+    '`target_group.set_attribute("target_health_state.unhealthy.connection_termination.enabled", "false")` before `nlb.set_attribute("zonal_shift.config.enabled", "true")` (NetworkLoadBalancer(zonal_shift=True)); OriginFleet(cross_zone_enabled=True) is the default; MultivalueOriginRecords keeps a health check on every EIP.',
 )
 PREREQUISITE_FIX = (
     "Set target_health_state.unhealthy.connection_termination.enabled false on every target group of the NLB (CDK: "
     "`target_group.set_attribute(\"target_health_state.unhealthy.connection_termination.enabled\", \"false\")`; "
     "OriginFleet sets it by default) and leave the target groups' load_balancing.cross_zone.enabled at true or "
-    "use_load_balancer_configuration; or turn zonal shift off. Docs: docs/rules.md#eo-nlb4."
+    "use_load_balancer_configuration; or turn zonal shift off."
 )
 
 

@@ -22,13 +22,15 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, props_of
 from edge_origin.model.nlb_capacity import CAPACITY_SOURCE, CAPACITY_TLS_REASON, CAPACITY_UNITS_PER_ZONE_RANGE
 from edge_origin.model.views import LoadBalancerView
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.not_judged import not_judged
 
 RESERVATION = "MinimumLoadBalancerCapacity"
-TLS_FIX = (
+TLS_FIX = with_cdk(
+    "EO-NLB5",
     "Use TCP listeners on an NLB with a capacity reservation (terminate TLS in the pods, as the gRPC path wants "
-    "anyway), or drop MinimumLoadBalancerCapacity from this NLB."
+    "anyway), or drop MinimumLoadBalancerCapacity from this NLB.",
+    'OriginFleet(listener_protocol="TCP", capacity_units=N) or GrpcEdgeToOrigin(capacity_units=N), TCP listeners only; `NetworkLoadBalancer(minimum_capacity_unit=)` by hand.',
 )
 
 

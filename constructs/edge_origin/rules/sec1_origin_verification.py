@@ -10,16 +10,18 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.origin_verification import METADATA_KEY, verification_status
 from edge_origin.data import cloudfront_origin_facing_prefix_lists
 from edge_origin.model import LoadBalancerView, SecurityGroupView, TemplateModel, display_value
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 
 # The CfnMapping OriginFleet writes for environment-agnostic stacks (region -> prefix list id).
 CLOUDFRONT_MAPPING = "EdgeOriginCloudFrontOriginFacing"
-FIX = (
+FIX = with_cdk(
+    "EO-SEC1",
     "Send a secret origin header from this distribution and check it on the pods: GrpcEdgeToOrigin does by "
     "default (origin_verification=OriginVerification(...)); by hand, add OriginCustomHeaders "
     "[{HeaderName: x-origin-verify, HeaderValue: '{{resolve:secretsmanager:<secret arn>:SecretString:current::<version id>}}'}] "
     "(a dynamic reference, never the value) and run the rendered interceptor on the pods "
-    "(edge-origin profile render --lang python-interceptor|go-interceptor|java-interceptor)."
+    "(edge-origin profile render --lang python-interceptor|go-interceptor|java-interceptor).",
+    'GrpcEdgeToOrigin(origin_verification=OriginVerification(...)) (on by default) or GrpcEdgeDistribution(origin_verification=); by hand `HttpOrigin(custom_headers={...})` with a Secrets Manager dynamic reference.',
 )
 
 

@@ -11,13 +11,15 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.data import cloudfront_origin_facing_prefix_lists, load
 from edge_origin.model import HealthCheckView, SecurityGroupView, TemplateModel
 from edge_origin.model.zones import value_key
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 
 DEFAULT_PORTS = {"HTTP": 80, "HTTP_STR_MATCH": 80, "HTTPS": 443, "HTTPS_STR_MATCH": 443}
-FIX = (
+FIX = with_cdk(
+    "EO-SG1",
     "Add ingress on the health-checked port from the Route 53 health-checker CIDRs "
     "(edge_origin/data/route53_health_checkers.json, ip-ranges.json service ROUTE53_HEALTHCHECKS; those of every region in the check's Regions, all regions when it names none) to the NLB's security group: Route 53 "
-    "calls the endpoint healthy only when more than 18 % of its checkers do."
+    "calls the endpoint healthy only when more than 18 % of its checkers do.",
+    'OriginFleet / GrpcEdgeToOrigin admit the checkers (route53_health_checker_prefix_list_id="pl-...", the id of the AWS-managed prefix list com.amazonaws.<region>.route53-healthchecks, weight 25; by default the shipped CIDRs); by hand `security_group.add_ingress_rule(ec2.Peer.prefix_list(pl_id), ec2.Port.tcp(port))`.',
 )
 
 

@@ -10,15 +10,17 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
-from edge_origin.rules.base import finding
+from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.ka_profile import HopRule, listener_idle
 from edge_origin.rules.vpc_paths import vpc_origin_paths
 
 LOW, HIGH = hops.CF_VPC_ORIGIN_TIMEOUT_RANGE
-FIX = (
+FIX = with_cdk(
+    "EO-VPC1",
     f"Set VpcOriginConfig OriginKeepaliveTimeout and OriginReadTimeout within {LOW}..{HIGH} s (or raise the quotas), the keepalive well below "
     "the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s) and the read timeout below it too "
-    "(GrpcEdgeToOrigin(origin_access='vpc-origin') takes both from the connection profile)."
+    "(GrpcEdgeToOrigin(origin_access='vpc-origin') takes both from the connection profile).",
+    'GrpcEdgeToOrigin(origin_access="vpc-origin", connection_profile=...) or `VpcOrigin.with_network_load_balancer(nlb, keepalive_timeout=, read_timeout=)`.',
 )
 
 

@@ -6,16 +6,18 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.vpc_paths import vpc_origin_paths
 
 SOURCE = (
     "CloudFront Developer Guide, Restrict access with VPC origins (private-content-vpc-origins.html), as aws-cdk-lib "
     "2.275's aws-cloudfront-origins README restates it"
 )
-FIX = (
+FIX = with_cdk(
+    "EO-VPC2",
     "Give the VPC origin an internal NLB with a security group (created with one: a security group cannot be added "
-    "later), IpAddressType ipv4, and TCP listeners (TLS on the pods), as GrpcEdgeToOrigin(origin_access='vpc-origin') does."
+    "later), IpAddressType ipv4, and TCP listeners (TLS on the pods), as GrpcEdgeToOrigin(origin_access='vpc-origin') does.",
+    'GrpcEdgeToOrigin(origin_access="vpc-origin") or OriginFleet(internet_facing=False, vpc_origin=True) with `VpcOrigin.with_network_load_balancer(...)`.',
 )
 
 

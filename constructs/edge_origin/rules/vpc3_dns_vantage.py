@@ -7,14 +7,16 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.model.views import LoadBalancerView, attribute_known
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.vpc_paths import vpc_origin_paths
 
 ATTRIBUTE = "dns_record.client_routing_policy"
 AFFINITY = ("availability_zone_affinity", "partial_availability_zone_affinity")
-FIX = (
+FIX = with_cdk(
+    "EO-VPC3",
     f"Leave {ATTRIBUTE} at any_availability_zone (the default) on an NLB behind a VPC origin, and keep cross-zone load "
-    "balancing on, so every zonal node's answer reaches every zone's pods whatever CloudFront resolves."
+    "balancing on, so every zonal node's answer reaches every zone's pods whatever CloudFront resolves.",
+    "`NetworkLoadBalancer(client_routing_policy=ClientRoutingPolicy.ANY_AVAILABILITY_ZONE, cross_zone_enabled=True)`; OriginFleet's defaults.",
 )
 
 

@@ -6,14 +6,16 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import SecurityGroupView, TemplateModel, display_value
-from edge_origin.rules.base import Rule, finding
+from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.sec1_origin_verification import _is_cloudfront_list
 from edge_origin.rules.vpc_paths import vpc_origin_paths
 
-FIX = (
+FIX = with_cdk(
+    "EO-VPC4",
     "Use an internal NLB (Scheme internal) whose security groups admit, on the listener port, only the CloudFront "
     "origin-facing prefix list (com.amazonaws.global.cloudfront.origin-facing) or the VPC origin's service security "
-    "group (CloudFront-VPCOrigins-Service-SG); GrpcEdgeToOrigin(origin_access='vpc-origin') does."
+    "group (CloudFront-VPCOrigins-Service-SG); GrpcEdgeToOrigin(origin_access='vpc-origin') does.",
+    'GrpcEdgeToOrigin(origin_access="vpc-origin") or OriginFleet(internet_facing=False, vpc_origin=True) (security group admitting the origin-facing prefix list only).',
 )
 
 

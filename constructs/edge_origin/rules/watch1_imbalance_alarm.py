@@ -7,12 +7,14 @@ from typing import Any
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.rules.base import Rule, finding, origin_label
+from edge_origin.rules.base import Rule, finding, origin_label, with_cdk
 
-FIX = (
+FIX = with_cdk(
+    "EO-WATCH1",
     "Add OriginWatch (on by default in GrpcEdgeToOrigin and InternalGrpcOrigin, monitoring=), or an "
     "AWS::CloudWatch::Alarm with metric math IF(SUM(FILL([m...],0))>=floor, MAX(FILL([m...],0))/AVG(FILL([m...],0)), 0) "
-    "over each NLB's ActiveFlowCount (dimensions LoadBalancer + AvailabilityZone; at most 10 metrics an alarm)."
+    "over each NLB's ActiveFlowCount (dimensions LoadBalancer + AvailabilityZone; at most 10 metrics an alarm).",
+    'OriginWatch(fleet=, records=) (GrpcEdgeToOrigin / InternalGrpcOrigin(monitoring=WatchOptions(...)), on by default).',
 )
 
 
