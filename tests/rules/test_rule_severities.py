@@ -68,7 +68,7 @@ def test_the_graded_rules_named_in_the_issue_read_the_same_everywhere() -> None:
     from edge_origin.rules.explain import explain_text
 
     assert explain_text(chg2).splitlines()[:2] == [
-        f"EO-CHG2: {chg2.title} (error, transition rule)", f"Severity: error; {chg2.lower} (as RULES.md)"]
+        f"EO-CHG2: {chg2.title} (error, transition rule)", f"Severity: error; {chg2.lower} (as `edge-origin rules` lists it)"]
 
 
 def test_every_lower_text_names_a_lower_severity() -> None:

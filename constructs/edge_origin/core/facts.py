@@ -83,179 +83,179 @@ LBC_3270 = "https://github.com/kubernetes-sigs/aws-load-balancer-controller/issu
 LBC_DEPLOY = "https://kubernetes-sigs.github.io/aws-load-balancer-controller/latest/deploy/pod_readiness_gate/"
 
 
-def _facts() -> tuple[Fact, ...]:
-    mv = ModelRef("route53", "ResourceRecordSet", "MultiValueAnswer", quote="Route 53 responds to DNS queries with up to eight healthy records")
-    tg_key = ("elbv2", "TargetGroupAttribute", "Key")
-    lb_key = ("elbv2", "LoadBalancerAttribute", "Key")
-    conntrack = ("ec2", "ConnectionTrackingSpecificationRequest", "TcpEstablishedTimeout")
-    return (
-        # --- Route 53: answers --------------------------------------------------------------------
-        Fact("route53.multivalue.max_answers", 8, "a multivalue answer holds up to eight healthy records", AWS,
-             f"{R53_RRS}.MultiValueAnswer", D0, (mv,)),
-        Fact("route53.multivalue.over_eight", "different combinations",
-             "with more than eight healthy multivalue records Route 53 answers different resolvers with different "
-             "combinations of them (none is a spare)", AWS, f"{R53_RRS}.MultiValueAnswer", D0,
-             (ModelRef("route53", "ResourceRecordSet", "MultiValueAnswer", quote=(
-                 "If you have more than eight healthy records, Route 53 responds to different DNS resolvers with "
-                 "different combinations of healthy records")),)),
-        Fact("route53.multivalue.all_unhealthy", "up to eight unhealthy",
-             "when every multivalue record is unhealthy Route 53 answers with up to eight of them (fail-open)", AWS,
-             f"{R53_RRS}.MultiValueAnswer", D0,
-             (ModelRef("route53", "ResourceRecordSet", "MultiValueAnswer", quote=(
-                 "When all records are unhealthy, Route 53 responds to DNS queries with up to eight unhealthy records")),)),
-        Fact("route53.ttl.health_checked", 60,
-             "on a record with a health check AWS recommends a TTL of 60 seconds or less", AWS, f"{R53_RRS}.TTL", D0,
-             (ModelRef("route53", "ResourceRecordSet", "TTL", quote=(
-                 "we recommend that you specify a TTL of 60 seconds or less so clients respond quickly to changes "
-                 "in health status")),)),
-        Fact("route53.ttl.origin_max", 300,
-             "edge-origin's ceiling for an origin record without a health check: resolvers keep a failed NLB's "
-             "address for the whole TTL", HOUSE,
-             "https://github.com/edge-origin/edge-origin/blob/main/docs/incidents.md", D0),
-        Fact("route53.negative_cache_s", 900,
-             "Route 53's default SOA (TTL 900 s, minimum 86,400 s) lets resolvers cache 'no such record' for up to "
-             "900 s (RFC 2308: the lower of the SOA's TTL and its minimum)", AWS, R53_SOA, D0),
-        Fact("route53.records_per_zone", 10_000, "records a hosted zone takes by default (an adjustable quota)", AWS,
-             "https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/DNSLimitations.html", D0),
-        # --- Route 53: health checks --------------------------------------------------------------
-        Fact("route53.health.healthy_share", 0.18, "an endpoint is healthy when more than 18 % of the checkers say so",
-             AWS, R53_HEALTH, D0),
-        Fact("route53.health.request_interval", (10, 30), "RequestInterval: 10..30 s, default 30", AWS,
-             "route53 HealthCheckConfig.RequestInterval", D0,
-             (ModelRef("route53", "RequestInterval", range=(10, 30)),
-              ModelRef("route53", "HealthCheckConfig", "RequestInterval",
-                       quote="If you don't specify a value for RequestInterval , the default value is 30 seconds")),),
-        Fact("route53.health.failure_threshold", (1, 10), "FailureThreshold: 1..10, default 3", AWS,
-             "route53 HealthCheckConfig.FailureThreshold", D0,
-             (ModelRef("route53", "FailureThreshold", range=(1, 10)),
-              ModelRef("route53", "HealthCheckConfig", "FailureThreshold",
-                       quote="if you don't specify a value for FailureThreshold , the default value is three health checks")),),
-        Fact("route53.health.https_tls", "TLS 1.0-1.2",
-             "an HTTPS health check needs TLS 1.0, 1.1 or 1.2 and sends an HTTP/1.1 request: it is not documented to "
-             "speak HTTP/2, so an HTTP/2-only (h2 ALPN only, or prior-knowledge) gRPC port can fail every check", AWS,
-             "route53 HealthCheckConfig.Type", D0,
-             (ModelRef("route53", "HealthCheckConfig", "Type",
-                       quote="If you specify HTTPS for the value of Type , the endpoint must support TLS v1.0, v1.1, or v1.2"),)),
-        Fact("route53.health.endpoint_types", ("PUBLIC", "PRIVATE"),
-             "a health check targets a PUBLIC endpoint (the default) or a PRIVATE one in a VPC through a health check "
-             "source (HealthCheckSourceId); PRIVATE is not for CALCULATED, CLOUDWATCH_METRIC, RECOVERY_CONTROL", AWS,
-             f"route53 HealthCheckConfig.EndpointType; {R53_PRIVATE}", D0,
-             (ModelRef("route53", "EndpointType", enum=("PUBLIC", "PRIVATE")),
-              ModelRef("route53", "HealthCheckConfig", "EndpointType",
-                       quote="PRIVATE : The health check targets a private endpoint in your virtual private cloud. You "
-                             "must also specify HealthCheckSourceId")),),
-        Fact("route53.health.cfn_private", False,
-             "CloudFormation's AWS::Route53::HealthCheck schema (cfn-lint 1.58) has no EndpointType / "
-             "HealthCheckSourceId and there is no AWS::Route53::HealthCheckSource resource type: a private endpoint "
-             "check cannot be declared in a template yet", AWS, "cfn-lint 1.58 bundled schema aws-route53-healthcheck.json",
-             D0),
-        Fact("route53.health.checker_prefix_list", "com.amazonaws.{region}.route53-healthchecks",
-             "the AWS-managed prefix list of Route 53 health checker addresses (weight 25 in a security group)", AWS,
-             R53_RANGES, D0),
-        Fact("route53.health.checker_prefix_list_weight", 25,
-             "entries the route53-healthchecks prefix list counts against a security group's rule quota", AWS,
-             R53_RANGES, D0),
-        Fact("route53.health.checks_quota", 200, "health checks per account (quota L-ACB674F3)", AWS,
-             "https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/DNSLimitations.html", D0),
-        # --- EC2 ----------------------------------------------------------------------------------
-        Fact("ec2.conntrack.tcp_established.nitro_v6", 350,
-             "ENI connection tracking TcpEstablishedTimeout default on Nitro v6 instance types", AWS,
-             "ec2 ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout", D0,
-             (ModelRef(*conntrack, quote="Default: 350 seconds for Nitro v6 instance types"),)),
-        Fact("ec2.conntrack.tcp_established.other", 432_000,
-             "ENI connection tracking TcpEstablishedTimeout default on every other instance type", AWS,
-             "ec2 ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout", D0,
-             (ModelRef(*conntrack, quote="432000 seconds for all other instance types"),)),
-        Fact("ec2.conntrack.tcp_established.range", (60, 432_000), "TcpEstablishedTimeout: 60..432,000 s", AWS,
-             "ec2 ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout", D0,
-             (ModelRef(*conntrack, quote="Min: 60 seconds. Max: 432000 seconds (5 days)"),)),
-        Fact("ec2.elastic_ips_quota", 5, "Elastic IPs per region (quota L-0263D0A3)", AWS,
-             "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/elastic-ip-addresses-eip.html", D0),
-        # --- ELB (NLB) ----------------------------------------------------------------------------
-        Fact("elbv2.nlb.idle_default", 350, "an NLB TCP listener's idle timeout when unset", AWS, ELB_IDLE, D0),
-        Fact("elbv2.nlb.idle_tls", 350, "a TLS listener's idle timeout: fixed", AWS, ELB_IDLE, D0),
-        Fact("elbv2.nlb.idle_udp", 120, "UDP flows' idle timeout: fixed", AWS, ELB_IDLE, D0),
-        Fact("elbv2.nlb.idle_range", (60, 6000), "tcp.idle_timeout.seconds: 60..6000, TCP listeners only", AWS,
-             ELB_IDLE, D0),
-        Fact("elbv2.tg.unhealthy_connection_termination", True,
-             "by default an NLB terminates every connection to a target that turns unhealthy", AWS,
-             "elbv2 TargetGroupAttribute.Key target_health_state.unhealthy.connection_termination.enabled", D0,
-             (ModelRef(*tg_key, quote=(
-                 "target_health_state.unhealthy.connection_termination.enabled - Indicates whether the load balancer "
-                 "terminates connections to unhealthy targets. The value is true or false . The default is true")),)),
-        Fact("elbv2.tg.deregistration_delay", (300, 0, 3600),
-             "deregistration_delay.timeout_seconds: default 300, 0..3600", AWS,
-             "elbv2 TargetGroupAttribute.Key deregistration_delay.timeout_seconds", D0,
-             (ModelRef(*tg_key, quote="The range is 0-3600 seconds. The default value is 300 seconds"),)),
-        Fact("elbv2.tg.unhealthy_state_routing", "fail open",
-             "below target_group_health.unhealthy_state_routing.minimum_healthy_targets (count default 1) the NLB "
-             "sends traffic to all targets, unhealthy ones included, on every path (its DNS name and its EIPs)", AWS,
-             "elbv2 TargetGroupAttribute.Key target_group_health.unhealthy_state_routing.*", D0,
-             (ModelRef(*tg_key, quote=(
-                 "If the number of healthy targets is below this value, send traffic to all targets, including "
-                 "unhealthy targets")),)),
-        Fact("elbv2.lb.cross_zone_default", False, "an NLB's load_balancing.cross_zone.enabled default", AWS,
-             "elbv2 LoadBalancerAttribute.Key load_balancing.cross_zone.enabled", D0,
-             (ModelRef(*lb_key, quote="The default for Network Load Balancers and Gateway Load Balancers is false"),)),
-        Fact("elbv2.lb.zonal_shift_default", False, "zonal_shift.config.enabled default", AWS,
-             "elbv2 LoadBalancerAttribute.Key zonal_shift.config.enabled", D0,
-             (ModelRef(*lb_key, quote="zonal_shift.config.enabled - Indicates whether zonal shift is enabled"),)),
-        Fact("elbv2.zonal_shift.acts_on", "targets",
-             "a zonal shift stops routing traffic to targets in the affected zone (it also takes the zone's address "
-             "out of the NLB's DNS name); with cross-zone on, traffic arriving on any address avoids that zone's "
-             "targets; cross-zone NLBs need target_health_state.unhealthy.connection_termination.enabled false", AWS,
-             ELB_ZONAL, D0),
-        Fact("elbv2.nlb.cross_zone_targets_max", 500,
-             "targets per NLB with cross-zone load balancing on (per zone without it)", AWS, ELB_QUOTAS, D0),
-        Fact("elbv2.nlb.draining_window_s", 120,
-             "a draining IP target keeps getting new connections for about two minutes after deregistration starts, "
-             "whatever deregistration_delay says: a pod must keep serving that long (preStop) before it stops", LBC,
-             f"{LBC_2366}; {LBC_3270}", D0),
-        Fact("elbv2.nlb.quota", 50, "NLBs per region (quota L-69A177A2)", AWS, ELB_QUOTAS, D0),
-        Fact("elbv2.nlb.capacity_units_per_zone", (2750, 45000),
-             "an NLB capacity reservation's units per zone as aws-cdk-lib checks them (AWS states no range)", CDK,
-             "aws-cdk-lib 2.275 aws_elasticloadbalancingv2 README (minimumCapacityUnit)", D0),
-        # --- CloudFront ---------------------------------------------------------------------------
-        Fact("cloudfront.origin_read_timeout", (1, 120, 30),
-             "OriginReadTimeout: 1 s up to the default quota 120 s (adjustable: 'Response timeout per origin'), "
-             "default 30", AWS, "cloudfront CustomOriginConfig.OriginReadTimeout; " + CF_QUOTAS, D0,
-             (ModelRef("cloudfront", "CustomOriginConfig", "OriginReadTimeout",
-                       quote="The minimum timeout is 1 second, the maximum is 120 seconds, and the default (if you "
-                             "don't specify otherwise) is 30 seconds"),)),
-        Fact("cloudfront.origin_keepalive_timeout", (1, 120, 5),
-             "OriginKeepaliveTimeout: 1 s up to the default quota 120 s (adjustable: 'Keep-alive timeout per origin'), "
-             "default 5", AWS, "cloudfront CustomOriginConfig.OriginKeepaliveTimeout; " + CF_QUOTAS, D0,
-             (ModelRef("cloudfront", "CustomOriginConfig", "OriginKeepaliveTimeout",
-                       quote="The minimum timeout is 1 second, the maximum is 120 seconds, and the default (if you "
-                             "don't specify otherwise) is 5 seconds"),)),
-        Fact("cloudfront.response_completion.api_max", None,
-             "ResponseCompletionTimeout has no API maximum ('CloudFront doesn't enforce a maximum value' when unset) "
-             "and must be at least OriginReadTimeout", AWS, "cloudfront Origin.ResponseCompletionTimeout", D0,
-             (ModelRef("cloudfront", "Origin", "ResponseCompletionTimeout",
-                       quote="The value for ResponseCompletionTimeout must be equal to or greater than the value for "
-                             "OriginReadTimeout"),
-              ModelRef("cloudfront", "Origin", "ResponseCompletionTimeout",
-                       quote="If you don't set a value for ResponseCompletionTimeout , CloudFront doesn't enforce a "
-                             "maximum value"))),
-        Fact("cloudfront.response_completion.cdk_range", (1, 3600),
-             "aws-cdk-lib's HttpOrigin accepts response_completion_timeout 1..3600 s (its check, not AWS's)", CDK,
-             "aws-cdk-lib 2.275 aws_cloudfront_origins HttpOrigin response_completion_timeout", D0),
-        Fact("cloudfront.connection_attempts", 3, "CloudFront tries an origin 3 times by default", AWS,
-             "cloudfront Origin.ConnectionAttempts", D0,
-             (ModelRef("cloudfront", "Origin", "ConnectionAttempts", quote="The minimum number is 1, the maximum is 3, and the default (if you don't specify otherwise) is 3"),)),
-        Fact("cloudfront.origin_facing_prefix_list_weight", 55,
-             "entries the com.amazonaws.global.cloudfront.origin-facing prefix list counts against a security group",
-             AWS, "https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/LocationsOfEdgeServers.html", D0),
-        # --- gRPC ---------------------------------------------------------------------------------
-        Fact("grpc.max_connection_age_jitter", 0.1, "servers jitter MaxConnectionAge by +-10 %", GRPC,
-             "https://github.com/grpc/proposal/blob/master/A9-server-side-conn-mgt.md", D0),
-        Fact("grpc.backoff", (1.0, 1.6, 0.2, 120.0),
-             "reconnect backoff: initial 1 s, multiplier 1.6, jitter 0.2, max 120 s", GRPC,
-             "https://github.com/grpc/grpc/blob/master/doc/connection-backoff.md", D0),
-    )
+_MV = ModelRef("route53", "ResourceRecordSet", "MultiValueAnswer", quote="Route 53 responds to DNS queries with up to eight healthy records")
+_TG_KEY = ("elbv2", "TargetGroupAttribute", "Key")
+_LB_KEY = ("elbv2", "LoadBalancerAttribute", "Key")
+_CONNTRACK = ("ec2", "ConnectionTrackingSpecificationRequest", "TcpEstablishedTimeout")
+
+_TABLE: tuple[Fact, ...] = (
+    # --- Route 53: answers --------------------------------------------------------------------
+    Fact("route53.multivalue.max_answers", 8, "a multivalue answer holds up to eight healthy records", AWS,
+         f"{R53_RRS}.MultiValueAnswer", D0, (_MV,)),
+    Fact("route53.multivalue.over_eight", "different combinations",
+         "with more than eight healthy multivalue records Route 53 answers different resolvers with different "
+         "combinations of them (none is a spare)", AWS, f"{R53_RRS}.MultiValueAnswer", D0,
+         (ModelRef("route53", "ResourceRecordSet", "MultiValueAnswer", quote=(
+             "If you have more than eight healthy records, Route 53 responds to different DNS resolvers with "
+             "different combinations of healthy records")),)),
+    Fact("route53.multivalue.all_unhealthy", "up to eight unhealthy",
+         "when every multivalue record is unhealthy Route 53 answers with up to eight of them (fail-open)", AWS,
+         f"{R53_RRS}.MultiValueAnswer", D0,
+         (ModelRef("route53", "ResourceRecordSet", "MultiValueAnswer", quote=(
+             "When all records are unhealthy, Route 53 responds to DNS queries with up to eight unhealthy records")),)),
+    Fact("route53.ttl.health_checked", 60,
+         "on a record with a health check AWS recommends a TTL of 60 seconds or less", AWS, f"{R53_RRS}.TTL", D0,
+         (ModelRef("route53", "ResourceRecordSet", "TTL", quote=(
+             "we recommend that you specify a TTL of 60 seconds or less so clients respond quickly to changes "
+             "in health status")),)),
+    Fact("route53.ttl.origin_max", 300,
+         "edge-origin's ceiling for an origin record without a health check: resolvers keep a failed NLB's "
+         "address for the whole TTL", HOUSE,
+         "https://github.com/edge-origin/edge-origin/blob/main/docs/incidents.md", D0),
+    Fact("route53.negative_cache_s", 900,
+         "Route 53's default SOA (TTL 900 s, minimum 86,400 s) lets resolvers cache 'no such record' for up to "
+         "900 s (RFC 2308: the lower of the SOA's TTL and its minimum)", AWS, R53_SOA, D0),
+    Fact("route53.records_per_zone", 10_000, "records a hosted zone takes by default (an adjustable quota)", AWS,
+         "https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/DNSLimitations.html", D0),
+    # --- Route 53: health checks --------------------------------------------------------------
+    Fact("route53.health.healthy_share", 0.18, "an endpoint is healthy when more than 18 % of the checkers say so",
+         AWS, R53_HEALTH, D0),
+    Fact("route53.health.request_interval", (10, 30), "RequestInterval: 10..30 s, default 30", AWS,
+         "route53 HealthCheckConfig.RequestInterval", D0,
+         (ModelRef("route53", "RequestInterval", range=(10, 30)),
+          ModelRef("route53", "HealthCheckConfig", "RequestInterval",
+                   quote="If you don't specify a value for RequestInterval , the default value is 30 seconds")),),
+    Fact("route53.health.failure_threshold", (1, 10), "FailureThreshold: 1..10, default 3", AWS,
+         "route53 HealthCheckConfig.FailureThreshold", D0,
+         (ModelRef("route53", "FailureThreshold", range=(1, 10)),
+          ModelRef("route53", "HealthCheckConfig", "FailureThreshold",
+                   quote="if you don't specify a value for FailureThreshold , the default value is three health checks")),),
+    Fact("route53.health.https_tls", "TLS 1.0-1.2",
+         "an HTTPS health check needs TLS 1.0, 1.1 or 1.2 and sends an HTTP/1.1 request: it is not documented to "
+         "speak HTTP/2, so an HTTP/2-only (h2 ALPN only, or prior-knowledge) gRPC port can fail every check", AWS,
+         "route53 HealthCheckConfig.Type", D0,
+         (ModelRef("route53", "HealthCheckConfig", "Type",
+                   quote="If you specify HTTPS for the value of Type , the endpoint must support TLS v1.0, v1.1, or v1.2"),)),
+    Fact("route53.health.endpoint_types", ("PUBLIC", "PRIVATE"),
+         "a health check targets a PUBLIC endpoint (the default) or a PRIVATE one in a VPC through a health check "
+         "source (HealthCheckSourceId); PRIVATE is not for CALCULATED, CLOUDWATCH_METRIC, RECOVERY_CONTROL", AWS,
+         f"route53 HealthCheckConfig.EndpointType; {R53_PRIVATE}", D0,
+         (ModelRef("route53", "EndpointType", enum=("PUBLIC", "PRIVATE")),
+          ModelRef("route53", "HealthCheckConfig", "EndpointType",
+                   quote="PRIVATE : The health check targets a private endpoint in your virtual private cloud. You "
+                         "must also specify HealthCheckSourceId")),),
+    Fact("route53.health.cfn_private", False,
+         "CloudFormation's AWS::Route53::HealthCheck schema (cfn-lint 1.58) has no EndpointType / "
+         "HealthCheckSourceId and there is no AWS::Route53::HealthCheckSource resource type: a private endpoint "
+         "check cannot be declared in a template yet", AWS, "cfn-lint 1.58 bundled schema aws-route53-healthcheck.json",
+         D0),
+    Fact("route53.health.checker_prefix_list", "com.amazonaws.{region}.route53-healthchecks",
+         "the AWS-managed prefix list of Route 53 health checker addresses (weight 25 in a security group)", AWS,
+         R53_RANGES, D0),
+    Fact("route53.health.checker_prefix_list_weight", 25,
+         "entries the route53-healthchecks prefix list counts against a security group's rule quota", AWS,
+         R53_RANGES, D0),
+    Fact("route53.health.checks_quota", 200, "health checks per account (quota L-ACB674F3)", AWS,
+         "https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/DNSLimitations.html", D0),
+    # --- EC2 ----------------------------------------------------------------------------------
+    Fact("ec2.conntrack.tcp_established.nitro_v6", 350,
+         "ENI connection tracking TcpEstablishedTimeout default on Nitro v6 instance types", AWS,
+         "ec2 ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout", D0,
+         (ModelRef(*_CONNTRACK, quote="Default: 350 seconds for Nitro v6 instance types"),)),
+    Fact("ec2.conntrack.tcp_established.other", 432_000,
+         "ENI connection tracking TcpEstablishedTimeout default on every other instance type", AWS,
+         "ec2 ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout", D0,
+         (ModelRef(*_CONNTRACK, quote="432000 seconds for all other instance types"),)),
+    Fact("ec2.conntrack.tcp_established.range", (60, 432_000), "TcpEstablishedTimeout: 60..432,000 s", AWS,
+         "ec2 ConnectionTrackingSpecificationRequest.TcpEstablishedTimeout", D0,
+         (ModelRef(*_CONNTRACK, quote="Min: 60 seconds. Max: 432000 seconds (5 days)"),)),
+    Fact("ec2.elastic_ips_quota", 5, "Elastic IPs per region (quota L-0263D0A3)", AWS,
+         "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/elastic-ip-addresses-eip.html", D0),
+    # --- ELB (NLB) ----------------------------------------------------------------------------
+    Fact("elbv2.nlb.idle_default", 350, "an NLB TCP listener's idle timeout when unset", AWS, ELB_IDLE, D0),
+    Fact("elbv2.nlb.idle_tls", 350, "a TLS listener's idle timeout: fixed", AWS, ELB_IDLE, D0),
+    Fact("elbv2.nlb.idle_udp", 120, "UDP flows' idle timeout: fixed", AWS, ELB_IDLE, D0),
+    Fact("elbv2.nlb.idle_range", (60, 6000), "tcp.idle_timeout.seconds: 60..6000, TCP listeners only", AWS,
+         ELB_IDLE, D0),
+    Fact("elbv2.tg.unhealthy_connection_termination", True,
+         "by default an NLB terminates every connection to a target that turns unhealthy", AWS,
+         "elbv2 TargetGroupAttribute.Key target_health_state.unhealthy.connection_termination.enabled", D0,
+         (ModelRef(*_TG_KEY, quote=(
+             "target_health_state.unhealthy.connection_termination.enabled - Indicates whether the load balancer "
+             "terminates connections to unhealthy targets. The value is true or false . The default is true")),)),
+    Fact("elbv2.tg.deregistration_delay", (300, 0, 3600),
+         "deregistration_delay.timeout_seconds: default 300, 0..3600", AWS,
+         "elbv2 TargetGroupAttribute.Key deregistration_delay.timeout_seconds", D0,
+         (ModelRef(*_TG_KEY, quote="The range is 0-3600 seconds. The default value is 300 seconds"),)),
+    Fact("elbv2.tg.unhealthy_state_routing", "fail open",
+         "below target_group_health.unhealthy_state_routing.minimum_healthy_targets (count default 1) the NLB "
+         "sends traffic to all targets, unhealthy ones included, on every path (its DNS name and its EIPs)", AWS,
+         "elbv2 TargetGroupAttribute.Key target_group_health.unhealthy_state_routing.*", D0,
+         (ModelRef(*_TG_KEY, quote=(
+             "If the number of healthy targets is below this value, send traffic to all targets, including "
+             "unhealthy targets")),)),
+    Fact("elbv2.lb.cross_zone_default", False, "an NLB's load_balancing.cross_zone.enabled default", AWS,
+         "elbv2 LoadBalancerAttribute.Key load_balancing.cross_zone.enabled", D0,
+         (ModelRef(*_LB_KEY, quote="The default for Network Load Balancers and Gateway Load Balancers is false"),)),
+    Fact("elbv2.lb.zonal_shift_default", False, "zonal_shift.config.enabled default", AWS,
+         "elbv2 LoadBalancerAttribute.Key zonal_shift.config.enabled", D0,
+         (ModelRef(*_LB_KEY, quote="zonal_shift.config.enabled - Indicates whether zonal shift is enabled"),)),
+    Fact("elbv2.zonal_shift.acts_on", "targets",
+         "a zonal shift stops routing traffic to targets in the affected zone (it also takes the zone's address "
+         "out of the NLB's DNS name); with cross-zone on, traffic arriving on any address avoids that zone's "
+         "targets; cross-zone NLBs need target_health_state.unhealthy.connection_termination.enabled false", AWS,
+         ELB_ZONAL, D0),
+    Fact("elbv2.nlb.cross_zone_targets_max", 500,
+         "targets per NLB with cross-zone load balancing on (per zone without it)", AWS, ELB_QUOTAS, D0),
+    Fact("elbv2.nlb.draining_window_s", 120,
+         "a draining IP target keeps getting new connections for about two minutes after deregistration starts, "
+         "whatever deregistration_delay says: a pod must keep serving that long (preStop) before it stops", LBC,
+         f"{LBC_2366}; {LBC_3270}", D0),
+    Fact("elbv2.nlb.quota", 50, "NLBs per region (quota L-69A177A2)", AWS, ELB_QUOTAS, D0),
+    Fact("elbv2.nlb.capacity_units_per_zone", (2750, 45000),
+         "an NLB capacity reservation's units per zone as aws-cdk-lib checks them (AWS states no range)", CDK,
+         "aws-cdk-lib 2.275 aws_elasticloadbalancingv2 README (minimumCapacityUnit)", D0),
+    # --- CloudFront ---------------------------------------------------------------------------
+    Fact("cloudfront.origin_read_timeout", (1, 120, 30),
+         "OriginReadTimeout: 1 s up to the default quota 120 s (adjustable: 'Response timeout per origin'), "
+         "default 30", AWS, "cloudfront CustomOriginConfig.OriginReadTimeout; " + CF_QUOTAS, D0,
+         (ModelRef("cloudfront", "CustomOriginConfig", "OriginReadTimeout",
+                   quote="The minimum timeout is 1 second, the maximum is 120 seconds, and the default (if you "
+                         "don't specify otherwise) is 30 seconds"),)),
+    Fact("cloudfront.origin_keepalive_timeout", (1, 120, 5),
+         "OriginKeepaliveTimeout: 1 s up to the default quota 120 s (adjustable: 'Keep-alive timeout per origin'), "
+         "default 5", AWS, "cloudfront CustomOriginConfig.OriginKeepaliveTimeout; " + CF_QUOTAS, D0,
+         (ModelRef("cloudfront", "CustomOriginConfig", "OriginKeepaliveTimeout",
+                   quote="The minimum timeout is 1 second, the maximum is 120 seconds, and the default (if you "
+                         "don't specify otherwise) is 5 seconds"),)),
+    Fact("cloudfront.response_completion.api_max", None,
+         "ResponseCompletionTimeout has no API maximum ('CloudFront doesn't enforce a maximum value' when unset) "
+         "and must be at least OriginReadTimeout", AWS, "cloudfront Origin.ResponseCompletionTimeout", D0,
+         (ModelRef("cloudfront", "Origin", "ResponseCompletionTimeout",
+                   quote="The value for ResponseCompletionTimeout must be equal to or greater than the value for "
+                         "OriginReadTimeout"),
+          ModelRef("cloudfront", "Origin", "ResponseCompletionTimeout",
+                   quote="If you don't set a value for ResponseCompletionTimeout , CloudFront doesn't enforce a "
+                         "maximum value"))),
+    Fact("cloudfront.response_completion.cdk_range", (1, 3600),
+         "aws-cdk-lib's HttpOrigin accepts response_completion_timeout 1..3600 s (its check, not AWS's)", CDK,
+         "aws-cdk-lib 2.275 aws_cloudfront_origins HttpOrigin response_completion_timeout", D0),
+    Fact("cloudfront.connection_attempts", 3, "CloudFront tries an origin 3 times by default", AWS,
+         "cloudfront Origin.ConnectionAttempts", D0,
+         (ModelRef("cloudfront", "Origin", "ConnectionAttempts", quote="The minimum number is 1, the maximum is 3, and the default (if you don't specify otherwise) is 3"),)),
+    Fact("cloudfront.origin_facing_prefix_list_weight", 55,
+         "entries the com.amazonaws.global.cloudfront.origin-facing prefix list counts against a security group",
+         AWS, "https://docs.aws.amazon.com/AmazonCloudFront/latest/DeveloperGuide/LocationsOfEdgeServers.html", D0),
+    # --- gRPC ---------------------------------------------------------------------------------
+    Fact("grpc.max_connection_age_jitter", 0.1, "servers jitter MaxConnectionAge by +-10 %", GRPC,
+         "https://github.com/grpc/proposal/blob/master/A9-server-side-conn-mgt.md", D0),
+    Fact("grpc.backoff", (1.0, 1.6, 0.2, 120.0),
+         "reconnect backoff: initial 1 s, multiplier 1.6, jitter 0.2, max 120 s", GRPC,
+         "https://github.com/grpc/grpc/blob/master/doc/connection-backoff.md", D0),
+)
 
 
-FACTS: dict[str, Fact] = {f.key: f for f in _facts()}
+FACTS: dict[str, Fact] = {f.key: f for f in _TABLE}
 """Every fact by key."""
 
 

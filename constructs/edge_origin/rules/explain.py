@@ -85,7 +85,7 @@ def explain_text(rule: Rule | TransitionRule) -> str:
     why = rule.catches + (f" {rule.why}" if getattr(rule, "why", "") else "")
     lines = [
         f"{rule.id}: {rule.title} ({rule.severity.value}, {_kind(rule)} rule)",
-        *([f"Severity: {rule.severity.value}; {rule.lower} (as RULES.md)"] if getattr(rule, "lower", "") else []),
+        *([f"Severity: {rule.severity.value}; {rule.lower} (as `edge-origin rules` lists it)"] if getattr(rule, "lower", "") else []),
         "",
         f"Why: {why}",
         "",
