@@ -212,3 +212,12 @@ def test_a_cdk_acknowledgement_without_a_reason_is_an_error_naming_the_construct
     (error,) = [f for f in doc["findings"] if f["rule"] == "EO-ACK1"]
     assert code == 1 and "CDK acknowledgement of EO-DNS4 on Origins/RecordA/Resource has no reason" in error["message"]
     assert any(f["rule"] == "EO-DNS4" for f in doc["findings"]) and doc["acknowledged"] == []
+
+
+def test_junit_names_the_config_file_and_reason_for_a_rule_left_out(capsys, tmp_path: Path) -> None:
+    _yaml_ignore(tmp_path, "ignore:\n  EO-SEC1: the WAF verifies the origin\n")
+    code, out, _ = run(capsys, "check", "--format", "junit", str(NLB3))
+    (case,) = [c for c in ET.fromstring(out).iter("testcase") if c.get("classname") == "EO-SEC1"]
+    message = case.find("skipped").get("message")
+    assert ".edge-origin.yaml ignore: EO-SEC1" in message and message.endswith(": the WAF verifies the origin")
+    assert "--ignore" not in message

@@ -89,6 +89,11 @@ class Settings(RuleSelection):
         ignore = tuple(dict.fromkeys(s for e in applied if e.action == "ignore" for s in e.selectors))
         return cls(select=select, ignore=ignore, entries=entries)
 
+    def reason(self, rule_id: str) -> str:
+        """Why ``rule_id`` is left out, naming the file or flag and the reason ("" when it is not)."""
+        why = self.suppression_for(rule_id)
+        return f"{why.source}: {why.reason}" if why is not None else ""
+
     def suppression_for(self, rule_id: str) -> Suppression | None:
         """The config/flag suppression that sets ``rule_id`` aside, or None."""
         if self.select and not any(rule_id.upper().startswith(s) for s in self.select):
