@@ -41,8 +41,11 @@ _RANK = {"error": 0, "warning": 1, "note": 2, "none": 3}
 
 
 def help_uri(rule_id: str) -> str:
-    """The rule's section on the repository (GitHub's heading anchor: the id lower-cased)."""
-    return f"{RULES_DOC}#{rule_id.lower()}"
+    """The rule's section on the repository (GitHub's heading anchor: the id lower-cased);
+    ``EO-ACK1`` (no catalogue rule: a suppression without a reason) links how to acknowledge."""
+    from edge_origin.review.suppressions import ACK_RULE
+
+    return f"{RULES_DOC}#{'acknowledging-a-finding' if rule_id == ACK_RULE else rule_id.lower()}"
 
 
 def _descriptor(rule_id: str, title: str, catches: str, fix: str, acknowledge: str, level: str) -> dict[str, Any]:
