@@ -221,3 +221,30 @@ def test_junit_names_the_config_file_and_reason_for_a_rule_left_out(capsys, tmp_
     message = case.find("skipped").get("message")
     assert ".edge-origin.yaml ignore: EO-SEC1" in message and message.endswith(": the WAF verifies the origin")
     assert "--ignore" not in message
+
+
+HOSTILE_REASONS = [
+    "ok\n## APPROVED\n::error file=x::all good",
+    "[APPROVED](https://evil.example) ![p](https://evil.example/p.png) <img src=x> <!--",
+    "\u202eevil\u202c \u200bzero\u2060width {0} `code` | a | b |",
+]
+
+
+@pytest.mark.parametrize("reason", HOSTILE_REASONS)
+def test_a_hostile_reason_keeps_every_format_s_structure(capsys, tmp_path: Path, reason: str) -> None:
+    cmarkgfm = pytest.importorskip("cmarkgfm")
+    path = _acked_template(tmp_path, reason)
+    code, md, _ = run(capsys, "report", str(path))
+    html = cmarkgfm.github_flavored_markdown_to_html(md, options=cmarkgfm.cmark.Options.CMARK_OPT_UNSAFE)
+    assert "<a " not in html and "<img" not in html and "<!--" not in html and "APPROVED</h" not in html
+    section = md[md.index("### Acknowledged"):]
+    assert sum(line.startswith("| EO-NLB3 |") for line in section.splitlines()) == 1  # one row, the reason inside it
+    for fmt in ("text", "github", "junit"):
+        code, out, _ = run(capsys, "check", "--format", fmt, str(path))
+        assert not any(line.startswith(("::error file=x", "## APPROVED")) for line in out.splitlines()), fmt
+        assert not set(out) & {"\u202e", "\u200b"}, fmt
+    doc = json.loads(run(capsys, "check", "--format", "json", str(path))[1])
+    assert doc["acknowledged"][0]["suppression"]["reason"] == reason  # JSON keeps it exact
+    sarif = json.loads(run(capsys, "check", "--format", "sarif", str(path))[1])
+    (sup,) = [r["suppressions"][0] for r in sarif["runs"][0]["results"] if "suppressions" in r]
+    assert "\n" not in sup["justification"] and "\u202e" not in sup["justification"]
