@@ -322,3 +322,24 @@ def test_any_stack_resource_shape_is_read_or_refused_in_one_line(tmp_path: Path,
     for file, message in model.unreadable:
         assert "\n" not in message and file
     assert {r.stack for r in model.resources} <= {"parent", "parent/Kid", "kid"}
+
+
+@pytest.mark.parametrize(("value", "fires"), [({"Ref": "Ip"}, True), ({"Fn::GetAtt": ["Kid", "Outputs.Ip"]}, True), ("192.0.2.1", False),
+                                               ({"Ref": "Eip"}, False)])
+def test_nj1_names_an_address_the_templates_do_not_decide(value: Any, fires: bool) -> None:
+    """A multivalue record of a gRPC origin whose address is a parameter without Default or an output of a nested
+    stack not given: not judged (it was quiet: two such values may be one address)."""
+    from edge_origin.rules import RULES_BY_ID, run_rules
+
+    body = _keepalive_world(None)
+    body["Parameters"]["Ip"] = {"Type": "String"}
+    body["Resources"]["Eip"] = EIP
+    body["Resources"]["Kid"] = _stack_resource(url="https://b.s3.amazonaws.com/kid.json")
+    dist = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]
+    dist["Origins"][0]["DomainName"] = "api.example.com"
+    dist["DefaultCacheBehavior"].update({"GrpcConfig": {"Enabled": True}, "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]})
+    body["Resources"]["Rec"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+        "Name": "api.example.com", "Type": "A", "HostedZoneName": "example.com.", "TTL": "60", "MultiValueAnswer": True,
+        "SetIdentifier": "m0", "ResourceRecords": [value]}}
+    found = run_rules(TemplateModel.from_templates({"S": body}), [RULES_BY_ID["EO-NJ1"]])
+    assert [f.resource for f in found if "address of api.example.com" in f.message] == (["Rec"] if fires else [])

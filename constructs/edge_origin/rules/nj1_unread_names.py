@@ -143,6 +143,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if (res.stack, res.logical_id, view.member_index) in seen:
                 continue
             seen.add((res.stack, res.logical_id, view.member_index))
+            yield from _unknown_addresses(view, name)
             for value in _ends(view):
                 verdict = _verdict(model, value)
                 if verdict is None:
@@ -159,6 +160,30 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 )
 
     yield from _stops(model)
+
+
+def _unknown_addresses(view: RecordSetView, name: str) -> Iterator[Finding]:
+    """An A/AAAA record on the path whose addresses the templates do not decide (a parameter without a
+    Default, an output of a nested stack not given, a mapping by an unknown Region): how many different
+    addresses the answers hold is not judged (two such values may be one address, or many)."""
+    if view.alias_target is not None or view.type not in ("A", "AAAA"):
+        return
+    unknown = [v for v in view.values if isinstance(v, Unresolved)]
+    if not unknown:
+        return
+    res = view.resource
+    yield not_judged(
+        RULE.id, Severity.WARNING,
+        subject=f"{view.label}: address of {name} {view.type} (SetIdentifier {display_value(view.set_identifier)})",
+        element=display_value(unknown[0]),
+        reason=f"{_unresolved_words(unknown[0])}; how many addresses the answers for {name} hold is not judged",
+        needs=NEEDS.get(unknown[0].reason, NEEDS["expression"]),
+        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+    )
+
+
+def _unresolved_words(value: Unresolved) -> str:
+    return classify(value, None).reason or "an expression edge-origin cannot evaluate"
 
 
 def _stops(model: TemplateModel) -> Iterator[Finding]:
@@ -189,7 +214,9 @@ RULE = Rule(
         "follow: an expression the templates do not decide (a parameter without Default, Fn::ImportValue of an export "
         "no given template declares, a Fn::Join/Fn::Sub that is not one name), an endpoint kind the answer model does "
         "not know (Classic Load Balancer, Global Accelerator, API Gateway, AppSync, S3 website, VPC endpoint, Cognito, "
-        "Elastic Beanstalk), or a name no given template holds. Also where the answer model gives up on an origin "
+        "Elastic Beanstalk), or a name no given template holds; an A/AAAA record on the path whose addresses the "
+        "templates do not decide (a parameter without Default, an output of a nested stack not given). Also where the "
+        "answer model gives up on an origin "
         f"name: an alias/CNAME loop, a chain longer than {MAX_CHAIN} hops, CALCULATED health checks nested deeper than "
         f"{MAX_DEPTH} levels."
     ),
