@@ -26,6 +26,8 @@ def _folder(tmp_path: Path) -> Path:
     (folder / "env.template.json").symlink_to("/proc/self/environ")
     (folder / "dangling.template.json").symlink_to("nowhere.template.json")
     os.mkfifo(folder / "pipe.template.json")
+    (folder / "loop-a.template.json").symlink_to("loop-b.template.json")
+    (folder / "loop-b.template.json").symlink_to("loop-a.template.json")
     return folder
 
 
@@ -36,7 +38,11 @@ def test_the_walk_reads_only_regular_files_inside_the_folder(tmp_path: Path) -> 
     assert sorted(Path(t.template).name for t in result.templates) == ["good.template.json"]  # inside link: same file
     refused = dict(result.unreadable)
     assert set(refused) == {str(folder / n) for n in ("linked.template.json", "env.template.json", "pipe.template.json",
-                                                       "dangling.template.json")}
+                                                       "dangling.template.json", "loop-a.template.json",
+                                                       "loop-b.template.json")}
+    for name in ("dangling.template.json", "loop-a.template.json"):
+        assert refused[str(folder / name)].endswith(
+            "a symbolic link that does not lead to a file (missing target or a loop of links): not read")
     assert refused[str(folder / "linked.template.json")] == (
         f"{folder}/linked.template.json: a symbolic link to {tmp_path}/outside/secret.template.json, outside the folder "
         f"{folder}: not read")

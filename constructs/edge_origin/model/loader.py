@@ -693,6 +693,10 @@ def _outside_or_special(path: Path, directory: Path) -> str:
     try:
         info = path.lstat()
         if stat.S_ISLNK(info.st_mode):
+            try:
+                path.resolve(strict=True)
+            except (OSError, RuntimeError):
+                return f"{path}: a symbolic link that does not lead to a file (missing target or a loop of links): not read"
             if not _inside(path, directory):
                 return f"{path}: a symbolic link to {os.path.realpath(path)}, outside the folder {directory}: not read"
             info = path.stat()
