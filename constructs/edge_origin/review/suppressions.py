@@ -166,14 +166,17 @@ def cdk_acknowledgement_errors(model: TemplateModel) -> list[Finding]:
             doc = load_data_file(report)
         except (InputFileError, ValueError):
             continue  # the loader already listed it as unreadable
-        for plugin in doc.get("pluginReports", []) if isinstance(doc, dict) else []:
+        plugins = doc.get("pluginReports") if isinstance(doc, dict) else None
+        for plugin in plugins if isinstance(plugins, list) else []:  # a malformed report: the loader names it
             if not isinstance(plugin, dict) or plugin.get("pluginName") != "EdgeOrigin":
                 continue
-            for item in plugin.get("suppressedViolations") or []:
+            items = plugin.get("suppressedViolations")
+            for item in items if isinstance(items, list) else []:
                 if not isinstance(item, dict) or (isinstance(item.get("reason"), str) and item["reason"].strip()):
                     continue
                 rule = str(item.get("ruleName", "")).removeprefix("EdgeOrigin-")
-                for construct in item.get("violatingConstructs") or []:
+                constructs = item.get("violatingConstructs")
+                for construct in constructs if isinstance(constructs, list) else []:
                     where = construct.get("constructPath", "?") if isinstance(construct, dict) else "?"
                     errors.append(_ack_error(
                         f"{report}: CDK acknowledgement of {rule} on {where} has no reason: not applied (every acknowledgement needs one)",
