@@ -307,3 +307,78 @@ def test_with_two_public_zones_of_one_name_the_one_holding_the_record_is_read(mo
     route53.create_hosted_zone(Name=ZONE, CallerReference="second-public")
     result = verify(moto_session, deployed)
     assert result.drifts == [] and result.not_checked == [], result.text()
+
+
+# --- nested stacks (issue 49): CloudFormation names them; the parent's Stack resource holds the id ---------
+NESTED_ARN = "arn:aws:cloudformation:us-east-1:123456789012:stack/App-KidNestedStack-ABC/1"
+
+
+def _client(service: str) -> Any:
+    return botocore.session.get_session().create_client(service, region_name="us-east-1", aws_access_key_id="x",
+                                                        aws_secret_access_key="x")
+
+
+class _Source:
+    """CloudFormation stubbed with the responses given; every other client stubbed with none (any call fails)."""
+
+    region = "us-east-1"
+    endpoint_url = None
+
+    def __init__(self, cfn: Any) -> None:
+        self.clients = {"cloudformation": cfn}
+
+    def client(self, service: str) -> Any:
+        if service not in self.clients:
+            self.clients[service] = _client(service)
+            Stubber(self.clients[service]).activate()
+        return self.clients[service]
+
+
+def _summary(logical: str, physical: str, kind: str) -> dict[str, Any]:
+    return {"LogicalResourceId": logical, "PhysicalResourceId": physical, "ResourceType": kind,
+            "LastUpdatedTimestamp": "2026-01-01T00:00:00Z", "ResourceStatus": "CREATE_COMPLETE"}
+
+
+@pytest.mark.parametrize("asked", [[], ["App/Kid"]])
+def test_a_nested_stack_is_read_by_the_id_its_parent_holds(tmp_path: Path, asked: list[str]) -> None:
+    out = assembly(tmp_path, {"Resources": {"Kid": {"Type": "AWS::CloudFormation::Stack", "Metadata": {"aws:asset:path": "kid.json"},
+                                                    "Properties": {"TemplateURL": "https://b.s3.amazonaws.com/kid.json"}}}}, "App")
+    (out / "kid.json").write_text(json.dumps({"Resources": {"Eip": {"Type": "AWS::EC2::EIP"}}}))
+    cfn = _client("cloudformation")
+    with Stubber(cfn) as stub:
+        stub.add_response("list_stack_resources", {"StackResourceSummaries": [_summary("Kid", NESTED_ARN, "AWS::CloudFormation::Stack")]},
+                          {"StackName": "App"})
+        stub.add_response("list_stack_resources", {"StackResourceSummaries": [_summary("Eip", "203.0.113.7", "AWS::EC2::EIP")]},
+                          {"StackName": NESTED_ARN})
+        result = verify(_Source(cfn), out, asked)
+        stub.assert_no_pending_responses()
+    assert result.stacks == (asked or ["App", "App/Kid"]) and result.not_checked == []
+
+
+def test_watch_and_plan_read_a_nested_stack_by_the_id_its_parent_holds(tmp_path: Path) -> None:
+    from edge_origin.live.plan_sources import stack_ids
+    from edge_origin.live.watch import read_stack_resources
+    from edge_origin.model import load_model
+
+    out = assembly(tmp_path, {"Resources": {"Kid": {"Type": "AWS::CloudFormation::Stack", "Metadata": {"aws:asset:path": "kid.json"},
+                                                    "Properties": {"TemplateURL": "https://b.s3.amazonaws.com/kid.json"}}}}, "App")
+    (out / "kid.json").write_text(json.dumps({"Resources": {"Eip": {"Type": "AWS::EC2::EIP"}}}))
+    model = load_model([out])
+    cfn = _client("cloudformation")
+    def described(logical: str, physical: str, kind: str) -> dict[str, Any]:
+        return {"StackResources": [{"LogicalResourceId": logical, "PhysicalResourceId": physical, "ResourceType": kind,
+                                    "Timestamp": "2026-01-01T00:00:00Z", "ResourceStatus": "CREATE_COMPLETE"}]}
+
+    with Stubber(cfn) as stub:
+        stub.add_response("list_stack_resources", {"StackResourceSummaries": [_summary("Kid", NESTED_ARN, "AWS::CloudFormation::Stack")]},
+                          {"StackName": "App"})
+        stub.add_response("list_stack_resources", {"StackResourceSummaries": [_summary("Eip", "203.0.113.7", "AWS::EC2::EIP")]},
+                          {"StackName": NESTED_ARN})
+        stub.add_response("describe_stack_resources", described("Kid", NESTED_ARN, "AWS::CloudFormation::Stack"), {"StackName": "App"})
+        stub.add_response("describe_stack_resources", described("Eip", "203.0.113.7", "AWS::EC2::EIP"), {"StackName": NESTED_ARN})
+        physical = read_stack_resources(_Source(cfn), model.stacks, {"App/Kid": ("App", "Kid")})
+        assert physical[("App/Kid", "Eip")] == "203.0.113.7"
+        assert stack_ids(cfn, model, "App/Kid", {}) == {"Eip": "203.0.113.7"}
+        stub.assert_no_pending_responses()
+    with pytest.raises(LiveError, match="nested in App, whose Kid is not deployed"):
+        read_stack_resources(_Source(cfn), ["App/Kid"], {"App/Kid": ("App", "Kid")})

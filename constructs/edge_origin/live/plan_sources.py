@@ -189,9 +189,7 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
             if isinstance(value, str):
                 ip, az = value, None
             elif isinstance(value, ResourceRef) and (res := model.target(value)) is not None and res.type == "AWS::EC2::EIP":
-                ids = physical.get(res.stack)
-                if ids is None:
-                    ids = physical[res.stack] = _stack_physical_ids(cloudformation, res.stack)
+                ids = stack_ids(cloudformation, model, res.stack, physical)
                 pid = ids.get(res.logical_id)
                 if pid is None:
                     raise LivePlanError(f"{res.template}: {res.logical_id}: stack {res.stack} has no deployed resource of that logical id")
@@ -208,9 +206,7 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
                 sid_of[ip] = f"{record.logical_id}-{zone_label}"
             hc_ref = record.health_check_id
             if isinstance(hc_ref, ResourceRef) and (hc_res := model.target(hc_ref)) is not None:
-                ids = physical.get(hc_res.stack)
-                if ids is None:
-                    ids = physical[hc_res.stack] = _stack_physical_ids(cloudformation, hc_res.stack)
+                ids = stack_ids(cloudformation, model, hc_res.stack, physical)
                 if ids.get(hc_res.logical_id):
                     deployed_checks[ip] = ids[hc_res.logical_id]
             elif isinstance(hc_ref, str) and hc_ref:
@@ -235,6 +231,21 @@ def plan_from_template(paths: Sequence[str | Path], route53: Any, cloudformation
 def _template_ttl(records: Sequence[Any]) -> int | None:
     ttls = {r.ttl for r in records if isinstance(r.ttl, int)}
     return ttls.pop() if len(ttls) == 1 and 0 <= next(iter(ttls)) <= 86400 else None
+
+
+def stack_ids(cloudformation: Any, model: Any, stack: str, physical: dict[str, dict[str, str]]) -> dict[str, str]:
+    """``{logical id: physical id}`` of a stack of the model, read once into ``physical``; a nested
+    stack (issue 49: ``Parent/Child``) is read by the id its parent's ``AWS::CloudFormation::Stack`` holds."""
+    if stack not in physical:
+        parent = model.templates[stack].parent
+        name = stack
+        if parent is not None:
+            found = stack_ids(cloudformation, model, parent[0], physical).get(parent[1])
+            if found is None:
+                raise LivePlanError(f"stack {stack}: nested in {parent[0]}, whose {parent[1]} is not deployed here")
+            name = found
+        physical[stack] = _stack_physical_ids(cloudformation, name)
+    return physical[stack]
 
 
 def _stack_physical_ids(cloudformation: Any, stack: str) -> dict[str, str]:

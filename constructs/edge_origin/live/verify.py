@@ -90,6 +90,7 @@ class _Verifier:
     def __init__(self, source: ClientSource, model: TemplateModel, result: VerifyResult) -> None:
         self.source = source
         self.model = model
+        self._stacks_read: set[str] = set()
         self.result = result
         self.physical: dict[tuple[str, str], str] = {}
         self.zones_by_name: dict[str, str | None] = {}
@@ -119,8 +120,18 @@ class _Verifier:
     # --- stack resources -------------------------------------------------------------------------
     def read_stack(self, stack: str) -> bool:
         cfn = self.source.client("cloudformation")
+        parent = self.model.templates[stack].parent
+        name = stack
+        if parent is not None:  # a nested stack: CloudFormation names it; its parent's Stack resource holds its id
+            if parent not in self.physical and parent[0] not in self._stacks_read:
+                self.read_stack(parent[0])  # the parent asked for not yet (or --stack names the nested one only)
+            name = self.physical.get(parent, "")
+            if not name:
+                self.result.not_checked.append(f"stack {stack}: nested in {parent[0]}, whose {parent[1]} is not deployed")
+                return False
+        self._stacks_read.add(stack)
         try:
-            for page in paginate(cfn, "list_stack_resources", StackName=stack):
+            for page in paginate(cfn, "list_stack_resources", StackName=name):
                 for item in page.get("StackResourceSummaries", []):
                     if item.get("PhysicalResourceId"):
                         self.physical[(stack, item["LogicalResourceId"])] = item["PhysicalResourceId"]

@@ -265,13 +265,21 @@ def paths_from_model(
     return out
 
 
-def read_stack_resources(source: ClientSource, stacks: Sequence[str]) -> dict[tuple[str, str], str]:
-    """``(stack, logical id) -> physical id`` from CloudFormation ``ListStackResources``."""
+def read_stack_resources(source: ClientSource, stacks: Sequence[str],
+                         parents: dict[str, tuple[str, str]] | None = None) -> dict[tuple[str, str], str]:
+    """``(stack, logical id) -> physical id`` from CloudFormation ``ListStackResources``. ``parents``:
+    a nested stack's ``(parent stack, Stack resource)`` (parents come first in ``stacks``): it is read
+    by the id its parent's resource holds (CloudFormation names nested stacks)."""
     cfn = source.client("cloudformation")
     physical: dict[tuple[str, str], str] = {}
     for stack in stacks:
+        name = stack
+        if parents and stack in parents:
+            name = physical.get(parents[stack], "")
+            if not name:
+                raise LiveError(f"stack {stack}: nested in {parents[stack][0]}, whose {parents[stack][1]} is not deployed in {source.region}")
         try:
-            for page in paginate(cfn, "list_stack_resources", StackName=stack):
+            for page in paginate(cfn, "list_stack_resources", StackName=name):
                 for item in page.get("StackResourceSummaries", []):
                     if item.get("PhysicalResourceId"):
                         physical[(stack, item["LogicalResourceId"])] = item["PhysicalResourceId"]
@@ -299,7 +307,8 @@ def find_paths(source: ClientSource, cdk_out: str | Path | None, origins: Sequen
         for origin in origins:
             if normalize_name(origin) not in names and not model.record_sets(normalize_name(origin)):
                 raise LiveError(f"--grpc-origin {origin}: not an origin name in {cdk_out} (origins: {', '.join(sorted(names)) or 'none'})")
-        return paths_from_model(model, read_stack_resources(source, model.stacks), origins), model
+        parents = {s: t.parent for s, t in model.templates.items() if t.parent is not None}
+        return paths_from_model(model, read_stack_resources(source, model.stacks, parents), origins), model
     account = read_account(source, names=list(origins) or None, grpc_origins=origins)
     model = account.model()
     paths = paths_from_model(model, None, origins)
