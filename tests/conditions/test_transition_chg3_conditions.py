@@ -50,7 +50,8 @@ def _without_records(body: dict[str, Any]) -> dict[str, Any]:
 def test_chg3_every_record_removed_the_whole_message_beside_another_name() -> None:
     assert _found(_other(world()), _without_records(_other(world()))) == [(
         "Dist", Severity.ERROR, f"{NAME}: every record is removed ({RECORDS}) while the name is still an origin of "
-        "Edge/Dist: after the deploy it resolves to nothing", FIX)]
+        "Edge/Dist: after the deploy it resolves to nothing, and resolvers may cache that 'no such record' for up to "
+        "900 s (Route 53's default SOA negative TTL), not a record TTL, after the records return", FIX)]
 
 
 def test_chg3_every_health_check_removed_the_whole_message_beside_another_name() -> None:
@@ -90,7 +91,8 @@ def _switched_first(base_first: bool, ordered_first: bool) -> tuple[dict[str, An
 def test_chg3_a_distribution_passed_over_does_not_end_the_check_of_the_next() -> None:
     message = (f"Dist switches to {MV_NAME}, whose records this deploy creates (Edge/MvRecordNlb1A, Edge/MvRecordNlb1B, "
                "Edge/MvRecordNlb2A, Edge/MvRecordNlb2B), and nothing orders them: CloudFormation may update the "
-               "distribution first, and edges that resolve the name meanwhile get no answer (and cache that)")
+               "distribution first, and edges that resolve the name meanwhile get no answer and may cache that for up to "
+               "900 s (Route 53's default SOA), whatever the records' TTL")
     for base_first, ordered_first in ((False, False), (True, True)):
         assert _found(*_switched_first(base_first, ordered_first)) == [("Dist", Severity.WARNING, message, ORDER_FIX)]
     assert _found(*_switched_first(True, False))[0][0] == "ADist"  # unordered, it fires first

@@ -45,9 +45,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from edge_origin.core.facts import value
 from edge_origin.forecast.inputs import ModelInputError, RetryPolicy
 from edge_origin.rehearsal.answers import AnswerRecord, select_answer
 
+NEGATIVE_CACHE_S: float = float(value("route53.negative_cache_s"))  # Route 53 default SOA: "no answer" cached
 MAX_BUFFER_CELLS = 40_000_000  # retry ring buffer: steps x retry classes x resolvers (8 bytes each)
 JITTER_SAMPLES = 41
 DENSE_RESOLVERS = 16  # up to this many resolvers, reconnects are scheduled with one dense array operation
@@ -86,6 +88,7 @@ class SimInputs:
     scale_seconds: float = 0.0  # capacity ramp: an address holds C x min(1, loaded s / this); 0: steady at once
     request_rate: float = 0.0  # requests a second per connected device (steady traffic, for 5xx shares)
     kill: tuple[int, float] | None = None  # (origin index, seconds): that origin dies then, its devices reconnect
+    negative_ttl: float = NEGATIVE_CACHE_S  # an empty answer is cached this long (Route 53's SOA), not the TTL
 
 
 @dataclass
@@ -267,15 +270,19 @@ class _Answers:
                    np.zeros((groups, k)), np.full(groups, -np.inf))
 
     def refresh(self, count: np.ndarray, now: float, healthy: Callable[[str], bool]) -> None:
-        """Resolvers with attempts whose answer expired ask Route 53 and cache the answer for the TTL."""
+        """Resolvers with attempts whose answer expired ask Route 53 and cache the answer for the TTL; an empty
+        answer (no record for the resolver: a geolocation or AZ-affinity name without its default) for the negative
+        TTL of Route 53's default SOA, up to 900 s (the facts table), whatever the records' TTL."""
         asking = np.nonzero((count > 0) & (self.expires <= now + 1e-9))[0]
         if not len(asking):
             return
         inp, k = self.inp, len(self.index)
         fresh = []
         fresh_masks = []
+        lives = []
         for _g in asking:
             answer = tuple(select_answer(inp.records, healthy, self.draw))
+            lives.append(inp.ttl if answer else inp.negative_ttl)
             row = self.row_cache.get(answer)
             if row is None:
                 row = self.row_cache[answer] = _answer_row(answer, self.index, k, inp.policy, inp.edge_rotation)
@@ -285,7 +292,7 @@ class _Answers:
         self.rows[asking] = fresh
         self.masks[asking] = fresh_masks
         self.row_sums[asking] = self.rows[asking].sum(axis=1)
-        self.expires[asking] = now + inp.ttl
+        self.expires[asking] = now + np.asarray(lives)
         self.fetches += len(asking)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from edge_origin.core.facts import value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import Resource, TemplateModel
 from edge_origin.model.transition import record_label, transition_of
@@ -31,6 +32,9 @@ ORDER_FIX = (
     "distribution.node.add_dependency(record) for each record), so they exist before CloudFront switches."
 )
 
+
+NEGATIVE_CACHE_S: int = value("route53.negative_cache_s")
+"""Route 53's default SOA lets a resolver cache "no such record" for up to 900 s (the facts table)."""
 
 def _depends_on(model: TemplateModel, resource: Resource) -> set[str]:
     """Logical ids in the resource's DependsOn (read from the template as given)."""
@@ -60,7 +64,8 @@ def _switch_order(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]
                 RULE.id, Severity.WARNING, dist,
                 f"{dist.logical_id} switches to {name}, whose records this deploy creates "
                 f"({', '.join(record_label(r) for r in same_stack)}), and nothing orders them: CloudFormation may "
-                "update the distribution first, and edges that resolve the name meanwhile get no answer (and cache that)",
+                "update the distribution first, and edges that resolve the name meanwhile get no answer and may cache "
+                f"that for up to {NEGATIVE_CACHE_S} s (Route 53's default SOA), whatever the records' TTL",
                 ORDER_FIX,
             )
 
@@ -82,7 +87,8 @@ def check(base: TemplateModel, head: TemplateModel) -> Iterator[Finding]:
                 RULE.id, Severity.ERROR, where,
                 f"{name}: every record is removed ({', '.join(record_label(r) for r in before)}) while the name is "
                 f"still an origin{' of ' + ', '.join(u.stack + '/' + u.logical_id for u in users) if users else ''}: "
-                "after the deploy it resolves to nothing",
+                "after the deploy it resolves to nothing, and resolvers may cache that 'no such record' for up to "
+                f"{NEGATIVE_CACHE_S} s (Route 53's default SOA negative TTL), not a record TTL, after the records return",
                 FIX,
             )
             continue
@@ -110,5 +116,6 @@ RULE = TransitionRule(
     incident="The DNS plan race: clean-up deleted the active plan and the name resolved to nothing (dns-plan-race-postmortem).",
     fix=FIX,
     check=check,
+    facts=("route53.negative_cache_s",),
     why=WHY,
 )
