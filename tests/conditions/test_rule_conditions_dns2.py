@@ -195,3 +195,37 @@ def test_dns2_the_pool_behind_a_secondary_is_judged_after_the_secondary_is_passe
         ("EO-DNS2", rid, Severity.ERROR, WHERE.format(rid=rid, policy="multivalue") + f" has no HealthCheckId: {DEAD}", FIX)
         for rid in ("Pool1", "Pool2")
     ]
+
+
+# --- issue 52: a public endpoint check of a private address never reaches it --------------------------------
+def _literal(body: dict[str, Any], address: str, **config: Any) -> dict[str, Any]:
+    for rid, check in (("RecordA", "CheckA"), ("RecordB", "CheckB")):
+        own = address.replace("X", rid[-1].lower() == "a" and "1" or "2")
+        res(body, rid)["ResourceRecords"] = [own]
+        res(body, check)["HealthCheckConfig"].update(IPAddress=own, **config)
+    return body
+
+
+@pytest.mark.parametrize("address", ["10.0.0.X", "172.16.3.X", "192.168.1.X", "100.64.0.X", "fd00::X"])
+def test_dns2_a_public_check_of_a_private_address_each_the_whole_finding(address: str) -> None:
+    from edge_origin.rules.dns2_multivalue_health import PRIVATE_FIX
+
+    body = _literal(world(), address)
+    found = _seen(body)
+    assert [(rule, rid, sev, fix) for rule, rid, sev, _, fix in found] == [
+        ("EO-DNS2", rid, Severity.ERROR, PRIVATE_FIX) for rid in ("RecordA", "RecordB")]
+    ip = address.replace("X", "1")
+    assert found[0][3] == (
+        WHERE.format(rid="RecordA", policy="multivalue") + f": health check CheckA is a public endpoint check of the "
+        f"private address {ip}: Route 53's checkers probe from the internet and never reach it, so the record is never "
+        "healthy (and with every record unhealthy Route 53 answers with all of them: fail-open); a private endpoint "
+        "check needs EndpointType PRIVATE through a health check source, which CloudFormation cannot declare yet")
+
+
+@pytest.mark.parametrize(("address", "config"), [
+    ("192.0.2.X", {}),  # a public (documentation) address
+    ("203.0.113.X", {}),
+    ("10.0.0.X", {"EndpointType": "PRIVATE", "HealthCheckSourceId": "hcs-1"}),  # the API's private endpoint check
+])
+def test_dns2_a_public_address_or_a_private_endpoint_check_is_quiet(address: str, config: dict[str, Any]) -> None:
+    quiet(_literal(world(), address, **config), "EO-DNS2")

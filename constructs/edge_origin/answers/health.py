@@ -28,6 +28,7 @@ guide, "How Amazon Route 53 determines whether a health check is healthy"):
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -38,6 +39,10 @@ CHECKER_REGIONS = (
     "us-east-1", "us-west-1", "us-west-2", "eu-west-1", "ap-southeast-1", "ap-southeast-2", "ap-northeast-1", "sa-east-1",
 )
 ENDPOINT_TYPES = ("HTTP", "HTTPS", "HTTP_STR_MATCH", "HTTPS_STR_MATCH", "TCP")
+#: Addresses only a VPC reaches (RFC 1918, RFC 6598 shared space, IPv6 unique local): never an internet checker's.
+VPC_PRIVATE_NETWORKS = tuple(
+    ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7")
+)
 #: How deep CALCULATED checks may nest before the evaluation stops (Route 53 allows no cycles).
 MAX_DEPTH = 16
 
@@ -59,6 +64,7 @@ class HealthCheck:
     alarm: str | None = None
     insufficient_data: str | None = None  # Healthy | Unhealthy | LastKnownStatus
     label: str = ""
+    endpoint_type: str = "PUBLIC"  # HealthCheckConfig.EndpointType: PUBLIC (the default) or PRIVATE (a health check source)
 
     @property
     def checker_regions(self) -> tuple[str, ...]:
@@ -214,6 +220,19 @@ def why_never_fails(check_id: str | None, checks: Mapping[str, HealthCheck]) -> 
     if check.inverted:
         return f"health check {name} is Inverted over a check that never succeeds (always healthy)"
     return f"health check {name} never reports unhealthy (its children cannot fail)"
+
+
+def public_check_of_private_address(check: HealthCheck) -> bool:
+    """An endpoint check Route 53's internet checkers run (EndpointType PUBLIC, the default) against a literal
+    private address: no checker can reach it, so it never reports healthy (a private endpoint check goes through
+    a health check source in the VPC: ``EndpointType`` PRIVATE, ``HealthCheckSourceId``)."""
+    if check.type not in ENDPOINT_TYPES or check.endpoint_type == "PRIVATE" or check.ip_address is None:
+        return False
+    try:
+        address = ipaddress.ip_address(check.ip_address)
+    except ValueError:
+        return False
+    return any(address in net for net in VPC_PRIVATE_NETWORKS if net.version == address.version)
 
 
 def probed_elsewhere(check: HealthCheck, addresses: tuple[str, ...]) -> bool:

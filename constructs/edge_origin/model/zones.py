@@ -335,7 +335,7 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
 HEALTH_CHECK_KNOWN_MEMBERS = (
     "Type", "IPAddress", "FullyQualifiedDomainName", "Port", "ResourcePath", "RequestInterval", "FailureThreshold",
     "Disabled", "Inverted", "ChildHealthChecks", "HealthThreshold", "Regions", "AlarmIdentifier",
-    "InsufficientDataHealthStatus",
+    "InsufficientDataHealthStatus", "EndpointType", "HealthCheckSourceId",
 )
 
 
@@ -350,6 +350,7 @@ def _health_check(res: Any) -> HealthCheck:
     ip = cfg.get("IPAddress")
     fqdn = cfg.get("FullyQualifiedDomainName")
     insufficient = cfg.get("InsufficientDataHealthStatus")
+    endpoint = cfg.get("EndpointType")  # the API's (a live read); CloudFormation has no such property yet
     return HealthCheck(
         id=value_key(res.ref),
         type=kind.upper() if isinstance(kind, str) else "TCP",
@@ -363,6 +364,7 @@ def _health_check(res: Any) -> HealthCheck:
         port=as_int(cfg.get("Port")),
         alarm=_text(alarm.get("Name")),
         insufficient_data=insufficient if isinstance(insufficient, str) else None,
+        endpoint_type=endpoint.upper() if isinstance(endpoint, str) else "PUBLIC",
         label=res.logical_id,
     )
 

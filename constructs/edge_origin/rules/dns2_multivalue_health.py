@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from edge_origin.answers import probed_elsewhere, why_never_fails
+from edge_origin.answers import probed_elsewhere, public_check_of_private_address, why_never_fails
 from edge_origin.answers.health import undefined_children
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
@@ -24,6 +24,14 @@ FIX = with_cdk(
     "Give every multivalue (and failover) origin record a HealthCheckId: an enabled TCP or HTTPS Route 53 health check "
     "on that record's own IP and port (not Disabled, not a CALCULATED check with HealthThreshold 0).",
     '`route53.ARecord(..., health_check=route53.HealthCheck(type=TCP, ip_address=eip.ref, port=443))` per record; MultivalueOriginRecords and GrpcEdgeToOrigin make one per record (health_check_type= / origin_health_check_type=).',
+)
+PRIVATE_FIX = with_cdk(
+    "EO-DNS2",
+    "Check a private address from inside the VPC: a Route 53 private endpoint health check (EndpointType PRIVATE, "
+    "HealthCheckSourceId of a health check source in the VPC; API only, not yet in CloudFormation), or a "
+    "CLOUDWATCH_METRIC check on the target group's HealthyHostCount alarm.",
+    "InternalGrpcOrigin does the alarm check (one CloudWatch alarm per target group); by hand "
+    "`route53.CfnHealthCheck(health_check_config={\"type\": \"CLOUDWATCH_METRIC\", \"alarmIdentifier\": ...})`.",
 )
 #: What would let edge-origin judge a health check the given templates do not define.
 NEEDS_CHECK = ("check the stack that defines the health check together with this one, or run edge-origin audit on the "
@@ -88,6 +96,16 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     FIX,
                 )
             hc = checks.get(record.health_check_id or "")
+            if hc is not None and reason is None and public_check_of_private_address(hc):
+                yield finding(
+                    RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
+                    f"{view.label}: {where}: health check {hc.label or hc.id} is a public endpoint check of the private "
+                    f"address {hc.ip_address}: Route 53's checkers probe from the internet and never reach it, so the "
+                    "record is never healthy (and with every record unhealthy Route 53 answers with all of them: "
+                    "fail-open); a private endpoint check needs EndpointType PRIVATE through a health check source, "
+                    "which CloudFormation cannot declare yet",
+                    PRIVATE_FIX,
+                )
             if hc is not None and probed_elsewhere(hc, record.values) and _held_by_another(zones, holders, key, hc.ip_address):
                 yield finding(
                     RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
@@ -120,10 +138,13 @@ RULE = Rule(
     catches=(
         "A multivalue (or failover PRIMARY) record for an origin name without HealthCheckId, with a health check that "
         "never fails (Disabled, CALCULATED with HealthThreshold 0, Inverted over one that never succeeds), or with a "
-        "check that probes another record's address. A HealthCheckId no given template defines (a literal id, an "
+        "check that probes another record's address, or a public endpoint check (EndpointType PUBLIC, the default) "
+        "of a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), which no checker reaches. A "
+        "HealthCheckId no given template defines (a literal id, an "
         "import, a parameter) is not judged (warning), never read as a check that works."
     ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,
     check=check,
+    facts=("route53.health.endpoint_types", "route53.health.cfn_private", "route53.multivalue.all_unhealthy"),
 )
