@@ -102,6 +102,33 @@ def test_explicit_prefix_list_and_checker_ranges_fit_one_group() -> None:
 
 
 
+def test_the_route53_managed_prefix_list_admits_the_checkers_and_eo_sg1_reads_it() -> None:
+    """Issue 52: com.amazonaws.<region>.route53-healthchecks (weight 25) instead of the shipped ranges; the group's
+    Metadata names it so EO-SG1 judges it (and not both ways at once)."""
+    import pytest
+
+    from edge_origin.core.errors import EdgeOriginPropError
+    from edge_origin.model import TemplateModel
+    from edge_origin.rules import get_rule, run_rules
+
+    stack = _stack()
+    OriginFleet(stack, "F", nlb_count=1, route53_health_checker_prefix_list_id="pl-0a1b2c3d4e5f60718")
+    template = Template.from_stack(stack).to_json()
+    groups = [r for r in template["Resources"].values() if r["Type"] == "AWS::EC2::SecurityGroup"]
+    ingress = [r["Properties"] for r in template["Resources"].values() if r["Type"] == "AWS::EC2::SecurityGroupIngress"]
+    assert [i["FromPort"] for i in ingress if i.get("SourcePrefixListId") == "pl-0a1b2c3d4e5f60718"] == [443]
+    assert not [i for i in ingress if "CidrIp" in i]  # no shipped ranges beside the list
+    named = [g["Metadata"]["edge-origin:route53-healthchecks-prefix-list"] for g in groups if "Metadata" in g]
+    assert named == ["pl-0a1b2c3d4e5f60718"]  # 55 (CloudFront's list) + 25 > 60 rules: two groups, one names it
+    records = {"Check": {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+        "Type": "TCP", "Port": 443, "IPAddress": {"Ref": next(k for k, r in template["Resources"].items() if r["Type"] == "AWS::EC2::EIP")}}}}}
+    template["Resources"].update(records)
+    assert run_rules(TemplateModel.from_templates({"S": template}), [get_rule("EO-SG1")]) == []
+    with pytest.raises(EdgeOriginPropError, match="route53_health_checker_prefix_list_id"):
+        OriginFleet(_stack(), "F", nlb_count=1, route53_health_checker_prefix_list_id="pl-0a1b2c3d",
+                    route53_health_checker_cidrs=["192.0.2.0/24"])
+
+
 def test_a_fleet_on_its_own_sets_an_idle_timeout_its_targets_keep_track_of() -> None:
     """The default listener idle timeout is 350 s, set explicitly: no longer than the targets' connection
     tracking (TcpEstablishedTimeout, 350 s on current Nitro), which EO-NLB1 holds an origin's listener to."""

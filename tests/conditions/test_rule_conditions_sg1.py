@@ -57,3 +57,26 @@ def test_sg1_a_check_passed_over_does_not_end_the_check_of_the_next() -> None:
     cfg.pop("Port", None)
     cfg["Type"] = "TCP"  # no port: not judged
     assert [(r, m.split("(health check ")[1][:6]) for r, _, m, _ in _found(body)] == [("Nlb", "CheckB")]
+
+
+# --- issue 52: the AWS-managed prefix list com.amazonaws.<region>.route53-healthchecks --------------------------
+def _by_prefix_list(named: str | None) -> dict:
+    body = sg_world([])
+    sg = body["Resources"]["NlbSg"]
+    sg["Properties"]["SecurityGroupIngress"] = [
+        {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "SourcePrefixListId": "pl-0a1b2c3d4e5f60718"}]
+    if named is not None:
+        sg["Metadata"] = {"edge-origin:route53-healthchecks-prefix-list": named}
+    return body
+
+
+def test_sg1_the_route53_managed_prefix_list_named_in_metadata_admits_every_checker() -> None:
+    quiet(_by_prefix_list("pl-0a1b2c3d4e5f60718"), "EO-SG1")
+
+
+def test_sg1_another_list_than_the_one_named_is_still_not_read_as_the_checkers() -> None:
+    assert _found(_by_prefix_list("pl-ffffffffffffffff0")) == []  # an unknown list: not judged (no false alarm)
+    body = _by_prefix_list("pl-0a1b2c3d4e5f60718")
+    body["Resources"]["NlbSg"]["Properties"]["SecurityGroupIngress"][0].update(FromPort=8081, ToPort=8081)
+    [(_, severity, _, _)] = _found(body)  # the list admitted on another port than the checked one
+    assert severity is Severity.ERROR

@@ -35,6 +35,8 @@ from edge_origin.core.errors import (
     require_tags,
     suggest_props,
 )
+from edge_origin.core.facts import value as fact_value
+from edge_origin.model import ROUTE53_PREFIX_LIST_METADATA_KEY
 from edge_origin.model.nlb_capacity import (  # noqa: F401 - LCU_MBPS stays importable from here
     CAPACITY_TLS_REASON,
     CAPACITY_UNITS_PER_ZONE_RANGE,
@@ -139,6 +141,7 @@ class OriginFleet(Construct):
         health_checked_port: int | None = None,
         cloudfront_prefix_list_id: str | None = None,
         route53_health_checker_cidrs: Sequence[str] | None = None,
+        route53_health_checker_prefix_list_id: str | None = None,
         client_cidrs: Sequence[str] | None = None,
         private_ip_offset: int = 200,
         vpc_origin: bool = False,
@@ -185,6 +188,10 @@ class OriginFleet(Construct):
             Default: the shipped per-region table (a CfnMapping when the region is a token).
         :param route53_health_checker_cidrs: Route 53 health checker IPv4 ranges. Default: the
             shipped ``ROUTE53_HEALTHCHECKS`` ranges (see ``edge_origin/data``).
+        :param route53_health_checker_prefix_list_id: the id of the AWS-managed prefix list
+            ``com.amazonaws.<region>.route53-healthchecks`` (``aws ec2 describe-managed-prefix-lists``): the
+            checkers are admitted by it (one rule of weight 25, kept current by AWS) instead of the shipped
+            ranges. Not with ``route53_health_checker_cidrs``. Default: none (the shipped ranges).
         :param client_cidrs: internal NLBs only: who may connect. Default: the VPC CIDR.
         :param private_ip_offset: internal NLBs only: host offset of NLB ``i``'s address in each
             subnet is ``private_ip_offset + i`` (4..250). Default 200.
@@ -259,7 +266,8 @@ class OriginFleet(Construct):
         self.capacity_units_per_zone = _capacity_per_zone(self, where, capacity_units, len(self.subnets))
         """Each zone's share of ``capacity_units`` (ELB spreads a reservation evenly), or None."""
         packed = _security_groups_of(where, self._ingress_rules(
-            where, internet_facing, cloudfront_prefix_list_id, route53_health_checker_cidrs, client_cidrs
+            where, internet_facing, cloudfront_prefix_list_id, route53_health_checker_cidrs, client_cidrs,
+            route53_health_checker_prefix_list_id,
         ), rules_per_security_group)
         health_check = _target_health_check(target_health_check_protocol, target_health_check_port, target_health_check_path)
         idle = cdk.Duration.seconds(self.idle_timeout_seconds) if listener_protocol == "TCP" else None
@@ -345,6 +353,7 @@ class OriginFleet(Construct):
         prefix_list_id: str | None,
         r53_cidrs: Sequence[str] | None,
         client_cidrs: Sequence[str] | None,
+        r53_prefix_list: str | None = None,
     ) -> list[_IngressRule]:
         if self.vpc_origin:
             if client_cidrs is not None:
@@ -365,6 +374,16 @@ class OriginFleet(Construct):
             return [_IngressRule(ec2.Peer.ipv4(c), self.listener_port, 1, "gRPC clients") for c in cidrs]
         if client_cidrs is not None:
             raise EdgeOriginPropError(where, "client_cidrs", list(client_cidrs), "only with internet_facing=False")
+        if r53_prefix_list is not None:
+            if r53_cidrs is not None:
+                raise EdgeOriginPropError(where, "route53_health_checker_prefix_list_id", r53_prefix_list,
+                                          "unset when route53_health_checker_cidrs is given (one way to admit the checkers)")
+            return [
+                _IngressRule(ec2.Peer.prefix_list(self._prefix_list_id(where, prefix_list_id)), self.listener_port,
+                             self._prefix_list_weight(), "CloudFront origin-facing"),
+                _IngressRule(ec2.Peer.prefix_list(r53_prefix_list), self.health_checked_port,
+                             fact_value("route53.health.checker_prefix_list_weight"), "Route 53 health checkers (managed prefix list)"),
+            ]
         cidrs = list(r53_cidrs) if r53_cidrs is not None else published.route53_health_checker_cidrs()
         if not cidrs:
             raise EdgeOriginPropError(where, "route53_health_checker_cidrs", cidrs, "at least one CIDR")
@@ -445,6 +464,8 @@ class OriginFleet(Construct):
             )
             for rule in rules:
                 sg.add_ingress_rule(rule.peer, self._port(rule.port), rule.description)
+                if rule.description.endswith("(managed prefix list)"):  # EO-SG1 reads which list it is
+                    sg.node.default_child.add_metadata(ROUTE53_PREFIX_LIST_METADATA_KEY, rule.peer.unique_id)
             for port in sorted({self.target_port, self.target_health_check_port}):
                 sg.add_egress_rule(self._vpc_peer, self._port(port), "to pods")
             groups.append(sg)
@@ -750,6 +771,8 @@ FLEET_PROP_CHECKS: tuple[PropCheck, ...] = (
     ("cloudfront_prefix_list_id",
      each(require_str, r"pl-[0-9a-f]{8,17}", "a prefix list id pl-xxxxxxxx", skip_none=True)),
     ("route53_health_checker_cidrs", each(require_str_list, skip_none=True)),
+    ("route53_health_checker_prefix_list_id",
+     each(require_str, r"pl-[0-9a-f]{8,17}", "a prefix list id pl-xxxxxxxx", skip_none=True)),
     ("client_cidrs", each(require_str_list, allow_empty=False, skip_none=True)),
     ("private_ip_offset", each(require_int_range, 4, 250)),
     ("vpc_origin", _vpc_origin),

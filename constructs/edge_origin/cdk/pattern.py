@@ -102,6 +102,7 @@ class GrpcEdgeToOrigin(_OriginPattern):
         cluster: eks.ICluster | None = None,
         cloudfront_prefix_list_id: str | None = None,
         route53_health_checker_cidrs: Sequence[str] | None = None,
+        route53_health_checker_prefix_list_id: str | None = None,
         vpc_origin_security_group_id: str | None = None,
         name_prefix: str = "origin",
         tags: Mapping[str, str] | None = None,
@@ -165,6 +166,9 @@ class GrpcEdgeToOrigin(_OriginPattern):
         :param cloudfront_prefix_list_id: override of the per-region CloudFront prefix list id.
         :param route53_health_checker_cidrs: override of the shipped Route 53 checker ranges
             (``"public-eip"`` only).
+        :param route53_health_checker_prefix_list_id: admit the checkers by the AWS-managed prefix list
+            ``com.amazonaws.<region>.route53-healthchecks`` (its id; weight 25) instead of the shipped ranges
+            (``"public-eip"`` only; see ``OriginFleet``). Default: the shipped ranges.
         :param vpc_origin_security_group_id: ``"vpc-origin"`` only: admit the VPC origins' service
             security group (``CloudFront-VPCOrigins-Service-SG``, known after a first deploy)
             instead of the origin-facing prefix list. Default: the prefix list.
@@ -233,6 +237,7 @@ class GrpcEdgeToOrigin(_OriginPattern):
             self._make_fleet(
                 where, cloudfront_prefix_list_id=cloudfront_prefix_list_id,
                 route53_health_checker_cidrs=route53_health_checker_cidrs, eip_removal_policy=eip_removal_policy,
+                route53_health_checker_prefix_list_id=route53_health_checker_prefix_list_id,
             )
             self._create_records(
                 zone, origin_name, origin_health_check_type, origin_health_check_path, origin_health_check_interval,

@@ -111,6 +111,7 @@ from edge_origin.model.template_model import (
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value, normalize_name
 from edge_origin.model.views import (
     CACHING_DISABLED_POLICY_ID,
+    ROUTE53_PREFIX_LIST_METADATA_KEY,
     AliasTargetView,
     BehaviorView,
     DistributionView,
@@ -136,6 +137,7 @@ __all__ = [
     "CACHING_DISABLED_POLICY_ID",
     "GRPC_ORIGIN_METADATA_KEY",
     "MAX_DEPTH",
+    "ROUTE53_PREFIX_LIST_METADATA_KEY",
     "MAX_TEMPLATE_BYTES",
     "AliasTargetView",
     "BehaviorView",

@@ -432,6 +432,11 @@ class IngressRule:
         return self.from_port <= port <= self.to_port
 
 
+ROUTE53_PREFIX_LIST_METADATA_KEY = "edge-origin:route53-healthchecks-prefix-list"
+"""Security group Metadata: the id of the AWS-managed prefix list ``com.amazonaws.<region>.route53-healthchecks``
+an ingress rule of the group names (the constructs write it; EO-SG1 reads it as admitting every checker)."""
+
+
 @dataclass(eq=False)
 class SecurityGroupView:
     resource: Resource

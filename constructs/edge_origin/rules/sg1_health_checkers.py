@@ -9,7 +9,12 @@ from functools import cache, lru_cache
 from edge_origin.answers import HEALTHY_CHECKER_SHARE, HealthCheck, reachable_share, share_is_healthy
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.data import cloudfront_origin_facing_prefix_lists, load
-from edge_origin.model import HealthCheckView, SecurityGroupView, TemplateModel
+from edge_origin.model import (
+    ROUTE53_PREFIX_LIST_METADATA_KEY,
+    HealthCheckView,
+    SecurityGroupView,
+    TemplateModel,
+)
 from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding, with_cdk
 
@@ -36,13 +41,23 @@ def _cloudfront_lists() -> frozenset[str]:
     return frozenset(entry["id"] for entry in cloudfront_origin_facing_prefix_lists().values())
 
 
+EVERY_CHECKER = ipaddress.IPv4Network("0.0.0.0/0")
+
+
+def _route53_list(group: SecurityGroupView) -> object:
+    """The id of com.amazonaws.<region>.route53-healthchecks the group's Metadata names (the constructs write it)."""
+    return group.resource.metadata.get(ROUTE53_PREFIX_LIST_METADATA_KEY) if isinstance(group.resource.metadata, dict) else None
+
+
 def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4Network] | None:
-    """Networks admitted on ``port``; None when a source cannot be decided (parameter, unknown prefix list)."""
+    """Networks admitted on ``port``; None when a source cannot be decided (parameter, unknown prefix list).
+    The AWS-managed Route 53 health-checker prefix list, named in the group's Metadata, admits every checker."""
     cloudfront = _cloudfront_lists()
     nets: list[ipaddress.IPv4Network] = []
     for group in groups:
         if group.ingress_unknown:
             return None  # the inline rules are decided at deploy time
+        route53_list = _route53_list(group)
         for rule in group.ingress:
             if rule.unknown:
                 return None
@@ -54,8 +69,10 @@ def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4
                 net = _network(rule.cidr_ip)
                 if net is not None:
                     nets.append(net)
+            elif rule.prefix_list_id is not None and route53_list is not None and rule.prefix_list_id == route53_list:
+                nets.append(EVERY_CHECKER)  # AWS keeps the list to the checkers' ranges
             elif rule.prefix_list_id is not None and rule.prefix_list_id not in cloudfront:
-                return None  # a prefix list we cannot see into (a customer or Route 53 list)
+                return None  # a prefix list we cannot see into (a customer list, or Route 53's unnamed)
     return nets
 
 
