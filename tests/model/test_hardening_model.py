@@ -72,7 +72,8 @@ def test_any_mutation_is_checked_or_clean_bad_input(data: st.DataObject) -> None
         path = (*where, data.draw(st.sampled_from(ADDED_KEYS), label="key"))
     else:
         path = data.draw(st.sampled_from(PATHS[name]), label="path")
-    set_path(body, path, data.draw(replacements, label="value"))
+    value = data.draw(replacements, label="value")
+    set_path(body, path, value)
     model = _exercise(json.dumps(body))
     if model is None:
         return
@@ -89,6 +90,8 @@ def test_any_mutation_is_checked_or_clean_bad_input(data: st.DataObject) -> None
     for record in WEIGHTED[name]:
         if path[:2] == ("Resources", record) and not _keeps_weighted_record(path[2:]):
             continue
+        if path[:2] == ("Resources", record) and path[2:] == ("Properties", "ResourceRecords") and not value:
+            continue  # a record that holds no address pins nothing (EO-DNS3 still counts the name's addresses)
         assert record in reported, f"{name}: mutation at {path} left weighted gRPC record {record} unreported"
 
 
