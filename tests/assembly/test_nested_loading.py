@@ -179,6 +179,8 @@ def test_a_cross_region_reader_reads_the_writer_for_its_region() -> None:
     ("aws://111111111111/eu-west-1", StackEnvironment("111111111111", "eu-west-1")),
     ("aws://unknown-account/unknown-region", StackEnvironment()),
     ("aws://111111111111/unknown-region", StackEnvironment("111111111111", None)),
+    ("aws://111111111111/eusc-de-east-1", StackEnvironment("111111111111", "eusc-de-east-1")),
+    ("aws://111111111111/us-isob-east-1", StackEnvironment("111111111111", "us-isob-east-1")),
     ("aws://${Token}/x", StackEnvironment()),
     (None, StackEnvironment()),
     ("", StackEnvironment()),
@@ -189,7 +191,7 @@ def test_environment_of_the_manifest(text: Any, want: StackEnvironment) -> None:
 
 @pytest.mark.parametrize(("region", "want"), [("eu-west-1", ("aws", "amazonaws.com")), ("cn-northwest-1", ("aws-cn", "amazonaws.com.cn")),
                                               ("us-gov-west-1", ("aws-us-gov", "amazonaws.com")), ("us-isob-east-1", ("aws-iso-b", "sc2s.sgov.gov")),
-                                              ("us-iso-east-1", ("aws-iso", "c2s.ic.gov"))])
+                                              ("us-iso-east-1", ("aws-iso", "c2s.ic.gov")), ("eusc-de-east-1", ("aws-eusc", "amazonaws.eu"))])
 def test_partition_of_a_region(region: str, want: tuple[str, str]) -> None:
     assert partition_of(region) == want
 
@@ -343,3 +345,20 @@ def test_nj1_names_an_address_the_templates_do_not_decide(value: Any, fires: boo
         "SetIdentifier": "m0", "ResourceRecords": [value]}}
     found = run_rules(TemplateModel.from_templates({"S": body}), [RULES_BY_ID["EO-NJ1"]])
     assert [f.resource for f in found if "address of api.example.com" in f.message] == (["Rec"] if fires else [])
+
+
+def test_the_partition_table_is_botocores() -> None:
+    """Every Region botocore's partitions.json lists gets that partition's id and DNS suffix."""
+    import os
+
+    import botocore
+
+    data = json.loads((Path(os.path.dirname(botocore.__file__)) / "data" / "partitions.json").read_text())
+    checked = 0
+    for partition in data["partitions"]:
+        for region in partition["regions"]:
+            if region.endswith("-global"):
+                continue
+            assert partition_of(region) == (partition["id"], partition["outputs"]["dnsSuffix"]), region
+            checked += 1
+    assert checked > 30

@@ -60,7 +60,7 @@ def environment_of(value: Any) -> StackEnvironment:
     account, _, region = value[len("aws://") :].partition("/")
     return StackEnvironment(
         account if account not in _UNKNOWN and account.isdigit() else None,
-        region if region not in _UNKNOWN and re.fullmatch(r"[a-z]{2}(-[a-z]+)+-\d+", region) else None,
+        region if region not in _UNKNOWN and re.fullmatch(r"[a-z]{2,4}(-[a-z]+)+-\d+", region) else None,
     )
 
 

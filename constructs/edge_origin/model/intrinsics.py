@@ -95,9 +95,12 @@ class AssemblyLinks:
 
 
 #: ``AWS::Partition`` and ``AWS::URLSuffix`` by Region prefix (the AWS General Reference, "AWS
-#: partitions"; botocore's ``data/partitions.json`` holds the same table): the longest prefix wins.
+#: partitions"; botocore's ``data/partitions.json``, ``regionRegex`` and ``outputs.dnsSuffix``: a test
+#: holds this table to it): the first prefix that matches wins.
 PARTITIONS = (
     ("us-isob-", "aws-iso-b", "sc2s.sgov.gov"),
+    ("us-isof-", "aws-iso-f", "csp.hci.ic.gov"),
+    ("eu-isoe-", "aws-iso-e", "cloud.adc-e.uk"),
     ("us-iso-", "aws-iso", "c2s.ic.gov"),
     ("us-gov-", "aws-us-gov", "amazonaws.com"),
     ("cn-", "aws-cn", "amazonaws.com.cn"),
