@@ -465,8 +465,8 @@ DIMENSIONS: dict[str, tuple[tuple[int, ...], bool]] = {
     "resources": ((2_500, 5_000, 10_000, 20_000), False),
     "names x distributions": ((1_000, 2_000, 4_000, 8_000), True),
     "records per name": ((2_000, 4_000, 8_000, 16_000), True),
-    "stacks": ((100, 200, 400, 800), True),
-    "nested stacks": ((100, 200, 400, 800), False),
+    "stacks": ((200, 400, 800, 1_600), True),
+    "nested stacks": ((200, 400, 800, 1_600), False),
 }
 
 
