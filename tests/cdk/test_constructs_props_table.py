@@ -93,6 +93,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "health_checked_port": [0, 65536],
         "cloudfront_prefix_list_id": ["pl-xyz", "cloudfront"],
         "route53_health_checker_cidrs": [["1.2.3.4/99"], [], ["not-a-cidr"]],
+        "route53_health_checker_prefix_list_id": ["pl-xyz", "route53-healthchecks"],
         "client_cidrs": [["10.0.0.0/8"]],  # internet-facing refuses any
         "private_ip_offset": [3, 251],
         "vpc_origin": [],  # with internet_facing=True (the row's default) any True is refused too
@@ -186,6 +187,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "cluster": [],
         "cloudfront_prefix_list_id": ["pl-xyz"],
         "route53_health_checker_cidrs": [["1.2.3.4/99"], []],
+        "route53_health_checker_prefix_list_id": ["pl-xyz"],
         "name_prefix": ["UPPER"],
         "tags": [{"aws:x": "y"}],
         "deletion_protection": [],

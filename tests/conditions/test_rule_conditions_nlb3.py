@@ -3,6 +3,7 @@ decided at deploy time (mutmut survivors, issue 38)."""
 
 from __future__ import annotations
 
+import pytest
 from worlds import findings, quiet, res, set_attribute, world
 
 from edge_origin.core.findings import Severity
@@ -30,3 +31,16 @@ def test_nlb3_cross_zone_decided_at_deploy_time_is_quiet() -> None:
     body["Parameters"] = {"CrossZone": {"Type": "String"}}
     set_attribute(res(body, "Nlb"), "LoadBalancerAttributes", CROSS_ZONE, {"Ref": "CrossZone"})
     quiet(body, "EO-NLB3")
+
+
+# --- issue 52: connection termination of unhealthy targets -------------------------------------------------------
+@pytest.mark.parametrize(("value", "fires"), [("true", True), ("TRUE", True), ("false", False), (None, False)])
+def test_nlb3_unhealthy_target_termination_set_true_fires(value: str | None, fires: bool) -> None:
+    from edge_origin.rules.nlb3_termination_cross_zone import FIX_UNHEALTHY
+
+    body = world()
+    attrs = res(body, "Targets").setdefault("TargetGroupAttributes", [])
+    if value is not None:
+        attrs.append({"Key": "target_health_state.unhealthy.connection_termination.enabled", "Value": value})
+    found = [(f.resource, f.fix) for f in findings(body, "EO-NLB3")]
+    assert found == ([("Targets", FIX_UNHEALTHY)] if fires else [])

@@ -59,6 +59,10 @@ MAX_SECURITY_GROUPS_PER_NLB = 5
 PREFIX_LIST_MAPPING_ID = "EdgeOriginCloudFrontOriginFacing"
 
 
+UNHEALTHY_TERMINATION = "target_health_state.unhealthy.connection_termination.enabled"
+"""Set false on every target group (the facts table: ``elbv2.tg.unhealthy_connection_termination``, default true)."""
+
+
 @dataclass(frozen=True)
 class ZonalAddress:
     """One address of one NLB in one zone: what a multivalue record points at."""
@@ -524,6 +528,10 @@ class OriginFleet(Construct):
             deregistration_delay=deregistration_delay,
             health_check=health_check,
         )
+        # An NLB resets every connection to a target that turns unhealthy unless told not to (API default true):
+        # one failed pod health check would end every gRPC stream pinned to that pod. Off here; the pods' own
+        # draining (max connection age, preStop) ends them; zonal shift on a cross-zone NLB requires it off too.
+        target_group.set_attribute(UNHEALTHY_TERMINATION, "false")
         cdk.Tags.of(nlb).add("Name", label)
         cdk.Tags.of(target_group).add("Name", f"{label}-targets")
         if idle_timeout is not None:

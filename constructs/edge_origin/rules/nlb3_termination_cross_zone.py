@@ -1,4 +1,11 @@
-"""EO-NLB3: NLB target group without connection termination; NLB with cross-zone off."""
+"""EO-NLB3: NLB target group without connection termination at deregistration, or with connection termination of
+unhealthy targets (the API default); NLB with cross-zone off.
+
+botocore elbv2 ``TargetGroupAttribute.Key``: ``target_health_state.unhealthy.connection_termination.enabled`` -
+"Indicates whether the load balancer terminates connections to unhealthy targets ... The default is true. This
+attribute can't be enabled for UDP and TCP_UDP target groups": one failed pod health check resets every gRPC
+stream pinned to that pod.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +13,20 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.model.views import attribute_known
+from edge_origin.model.views import as_bool, attribute_known
 from edge_origin.rules.base import Rule, finding, with_cdk
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
 FIX_TG = with_cdk(
     "EO-NLB3", "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true.",
     "`elbv2.NetworkTargetGroup(connection_termination=True)`; OriginFleet's target groups set it.",
+)
+UNHEALTHY = "target_health_state.unhealthy.connection_termination.enabled"
+UNHEALTHY_PROTOCOLS = frozenset({"TCP", "TLS"})
+"""The attribute cannot be enabled on UDP and TCP_UDP target groups."""
+FIX_UNHEALTHY = with_cdk(
+    "EO-NLB3", f"Set TargetGroupAttributes {UNHEALTHY}: false (the pods' own draining ends their streams).",
+    f"`target_group.set_attribute(\"{UNHEALTHY}\", \"false\")`; OriginFleet's target groups set it.",
 )
 FIX_LB = with_cdk(
     "EO-NLB3", "Set LoadBalancerAttributes load_balancing.cross_zone.enabled: true.",
@@ -30,6 +44,15 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 "deregistration_delay.connection_termination.enabled: long-lived connections outlive deregistered pods",
                 FIX_TG,
             )
+        if ((tg.protocol or "").upper() in UNHEALTHY_PROTOCOLS and attribute_known(tg.attributes, UNHEALTHY)
+                and as_bool(tg.attributes.get(UNHEALTHY)) is True):
+            yield finding(
+                RULE.id, Severity.WARNING, tg.resource,
+                f"target group {tg.resource.logical_id} ({tg.protocol}) sets {UNHEALTHY} true: the NLB resets every "
+                "connection to a target that turns unhealthy, so one failed pod health check ends every gRPC stream "
+                "pinned to that pod",
+                FIX_UNHEALTHY,
+            )
     for lb in model.load_balancers:
         if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
             yield finding(
@@ -42,15 +65,21 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 RULE = Rule(
     id="EO-NLB3",
     severity=Severity.WARNING,
-    title="Connection termination off; cross-zone off",
-    catches="An NLB target group without deregistration_delay.connection_termination.enabled; an NLB with cross-zone load balancing off.",
+    title="Connection termination off at deregistration, on for unhealthy targets; cross-zone off",
+    catches=(
+        "An NLB target group without deregistration_delay.connection_termination.enabled; a TCP or TLS target group "
+        f"that sets {UNHEALTHY} true (every connection to a target that turns unhealthy is reset; unset is the same, "
+        "the API default, and is not reported here: OriginFleet sets it false, and EO-NLB4 requires false where "
+        "zonal shift is on); an NLB with cross-zone load balancing off."
+    ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(
         "EO-NLB3",
-        "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true and LoadBalancerAttributes "
-        "load_balancing.cross_zone.enabled: true.",
+        "Set TargetGroupAttributes deregistration_delay.connection_termination.enabled: true and "
+        f"{UNHEALTHY}: false, and LoadBalancerAttributes load_balancing.cross_zone.enabled: true.",
         "`elbv2.NetworkTargetGroup(connection_termination=True)`, `elbv2.NetworkLoadBalancer(cross_zone_enabled=True)`; "
-        "OriginFleet sets both.",
+        f"`target_group.set_attribute(\"{UNHEALTHY}\", \"false\")`; OriginFleet sets all three.",
     ),
     check=check,
+    facts=("elbv2.tg.unhealthy_connection_termination", "elbv2.lb.cross_zone_default"),
 )
