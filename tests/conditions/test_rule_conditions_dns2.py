@@ -229,3 +229,28 @@ def test_dns2_a_public_check_of_a_private_address_each_the_whole_finding(address
 ])
 def test_dns2_a_public_address_or_a_private_endpoint_check_is_quiet(address: str, config: dict[str, Any]) -> None:
     quiet(_literal(world(), address, **config), "EO-DNS2")
+
+
+# --- issue 52: an HTTPS health check of the gRPC port (Route 53's checks are not documented to speak HTTP/2) ------
+@pytest.mark.parametrize(("check_type", "port", "fires"), [
+    ("HTTPS", 443, True), ("HTTPS_STR_MATCH", 443, True), ("HTTPS", None, True),  # no Port: HTTPS's 443
+    ("TCP", 443, False), ("HTTPS", 8081, False),  # a TCP check, or HTTPS on a port no gRPC listener serves
+])
+def test_dns2_an_https_check_of_the_grpc_listener_port(check_type: str, port: int | None, fires: bool) -> None:
+    from edge_origin.rules.dns2_multivalue_health import HTTPS_FIX
+
+    body = world()
+    for check in ("CheckA", "CheckB"):
+        cfg = res(body, check)["HealthCheckConfig"]
+        cfg.update(Type=check_type, **({"ResourcePath": "/"} if check_type.startswith("HTTPS") else {}))
+        if port is None:
+            cfg.pop("Port")
+        else:
+            cfg["Port"] = port
+    found = [(rid, sev, msg, fix) for _, rid, sev, msg, fix in _seen(body)]
+    if not fires:
+        assert found == []
+        return
+    assert [(rid, sev, fix) for rid, sev, _, fix in found] == [
+        ("RecordA", Severity.WARNING, HTTPS_FIX), ("RecordB", Severity.WARNING, HTTPS_FIX)]
+    assert "not documented to speak HTTP/2" in found[0][2] and f"is {check_type} on port 443" in found[0][2]

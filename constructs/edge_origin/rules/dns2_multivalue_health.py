@@ -25,6 +25,12 @@ FIX = with_cdk(
     "on that record's own IP and port (not Disabled, not a CALCULATED check with HealthThreshold 0).",
     '`route53.ARecord(..., health_check=route53.HealthCheck(type=TCP, ip_address=eip.ref, port=443))` per record; MultivalueOriginRecords and GrpcEdgeToOrigin make one per record (health_check_type= / origin_health_check_type=).',
 )
+HTTPS_FIX = with_cdk(
+    "EO-DNS2",
+    "Health check the gRPC origin with TCP on the listener port (it proves the NLB and a pod accept connections), or "
+    "HTTPS on a port whose server speaks HTTP/1.1 (a health port on the pods, through its own NLB listener).",
+    "GrpcEdgeToOrigin(origin_health_check_type=\"TCP\") (the default); MultivalueOriginRecords(health_check_type=\"TCP\").",
+)
 PRIVATE_FIX = with_cdk(
     "EO-DNS2",
     "Check a private address from inside the VPC: a Route 53 private endpoint health check (EndpointType PRIVATE, "
@@ -96,6 +102,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     FIX,
                 )
             hc = checks.get(record.health_check_id or "")
+            grpc_port = _https_check_of_the_grpc_port(model, view) if kind == "grpc" and reason is None else None
+            if grpc_port is not None:
+                yield finding(
+                    RULE.id, Severity.WARNING, view.resource,
+                    f"{view.label}: {where}: health check {view.health_check.resource.logical_id} is "
+                    f"{view.health_check.type} on port {grpc_port}, the gRPC listener's: Route 53's HTTPS checks speak "
+                    "TLS 1.0-1.2 and send an HTTP/1.1 request, and are not documented to speak HTTP/2, so against an "
+                    "HTTP/2-only gRPC port (grpc-go refuses a TLS handshake without ALPN h2) every check can fail and "
+                    "Route 53 then answers with every record (fail-open)",
+                    HTTPS_FIX,
+                )
             if hc is not None and reason is None and public_check_of_private_address(hc):
                 yield finding(
                     RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
@@ -114,6 +131,20 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     "specified in the resource record set\": the record stays in answers when its own NLB is down",
                     FIX,
                 )
+
+
+def _https_check_of_the_grpc_port(model: TemplateModel, view: Any) -> int | None:
+    """The port, when the record's check is HTTPS(_STR_MATCH) on an EIP of an NLB whose TCP listener on that port
+    carries the gRPC origin's traffic (the pods' HTTP/2 port, TLS on the pods)."""
+    hc = view.health_check
+    if hc is None or (hc.type or "").upper() not in ("HTTPS", "HTTPS_STR_MATCH"):
+        return None
+    port = hc.port if hc.port is not None else 443
+    eip = model.eip(hc.ip_address)
+    for lb in eip.load_balancers if eip is not None else ():
+        if lb.is_network and any(listener.port == port and (listener.protocol or "").upper() == "TCP" for listener in lb.listeners):
+            return port
+    return None
 
 
 def _held_by_another(zones: Any, holders: dict[tuple[str, str, str], Any], key: Any, value: Any) -> bool:
@@ -139,12 +170,15 @@ RULE = Rule(
         "A multivalue (or failover PRIMARY) record for an origin name without HealthCheckId, with a health check that "
         "never fails (Disabled, CALCULATED with HealthThreshold 0, Inverted over one that never succeeds), or with a "
         "check that probes another record's address, or a public endpoint check (EndpointType PUBLIC, the default) "
-        "of a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), which no checker reaches. A "
+        "of a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), which no checker reaches; and a "
+        "warning for an HTTPS check of a gRPC origin's TCP listener port (Route 53's HTTPS checks are not documented "
+        "to speak HTTP/2). A "
         "HealthCheckId no given template defines (a literal id, an "
         "import, a parameter) is not judged (warning), never read as a check that works."
     ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,
     check=check,
-    facts=("route53.health.endpoint_types", "route53.health.cfn_private", "route53.multivalue.all_unhealthy"),
+    facts=("route53.health.endpoint_types", "route53.health.cfn_private", "route53.multivalue.all_unhealthy",
+           "route53.health.https_tls"),
 )
