@@ -362,3 +362,27 @@ def test_the_partition_table_is_botocores() -> None:
             assert partition_of(region) == (partition["id"], partition["outputs"]["dnsSuffix"]), region
             checked += 1
     assert checked > 30
+
+
+@pytest.mark.parametrize(("name", "kind", "zone", "fires"), [
+    ({"Ref": "Name"}, "A", "example.com.", "record set name"),      # may be api.example.com
+    ({"Ref": "Name"}, "A", "example.org.", None),                   # another zone: not a record of the origin
+    ("api.example.com", {"Ref": "Kind"}, "example.com.", "record type of api.example.com"),
+    ("api.example.com", "A", "example.com.", None),
+])
+def test_nj1_names_a_record_whose_name_or_type_is_not_decided(name: Any, kind: Any, zone: str, fires: str | None) -> None:
+    """A weighted record beside one whose Name (mapped by an unknown Region, a parameter) or Type is not decided: the
+    origin's answers are not judged (the other record alone was judged)."""
+    from edge_origin.rules import RULES_BY_ID, run_rules
+
+    body = _keepalive_world(None)
+    body["Parameters"].update({"Name": {"Type": "String"}, "Kind": {"Type": "String"}})
+    dist = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]
+    dist["Origins"][0]["DomainName"] = "api.example.com"
+    dist["DefaultCacheBehavior"].update({"GrpcConfig": {"Enabled": True}, "AllowedMethods": ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]})
+    for i, (n, k, z) in enumerate([("api.example.com", "A", "example.com."), (name, kind, zone)]):
+        body["Resources"][f"Rec{i}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "Name": n, "Type": k, "HostedZoneName": z, "TTL": "60", "Weight": 1, "SetIdentifier": f"w{i}",
+            "ResourceRecords": ["192.0.2.1"]}}
+    found = [f for f in run_rules(TemplateModel.from_templates({"S": body}), [RULES_BY_ID["EO-NJ1"]]) if f.resource == "Rec1"]
+    assert [fires in f.message for f in found] == ([True] if fires else [])

@@ -159,7 +159,49 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
                 )
 
+    yield from _unnamed_records(model, names)
     yield from _stops(model)
+
+
+def _unnamed_records(model: TemplateModel, names: set[str]) -> Iterator[Finding]:
+    """A record set whose Name the templates do not decide (a parameter without Default, a mapping by an
+    unknown Region), in a zone that holds a name on an origin's path (or in a zone not known either): it may
+    be one of that name's records, so that name's answers are not judged (they were, without it)."""
+    for view in model.all_record_sets:
+        if view.unknown:
+            continue
+        if isinstance(view.name, str):
+            if view.type is None and view.name in names and view.properties.get("Type") is not None:
+                yield _unknown_type(view)
+            continue
+        zone = view.hosted_zone_name
+        hits = sorted(n for n in names if zone is None or n == zone or n.endswith("." + zone))
+        if not hits:
+            continue
+        res = view.resource
+        yield not_judged(
+            RULE.id, Severity.WARNING,
+            subject=f"{view.label}: record set name ({view.type or '?'}, zone {zone or 'not known'})",
+            element=display_value(view.name),
+            reason=f"{_unresolved_words(view.name) if isinstance(view.name, Unresolved) else 'not a name'}; it may be "
+                   f"a record of {hits[0]}, whose answers are then not judged",
+            needs=NEEDS.get(view.name.reason, NEEDS["expression"]) if isinstance(view.name, Unresolved) else NEEDS["expression"],
+            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        )
+
+
+def _unknown_type(view: RecordSetView) -> Finding:
+    """A record set of a name on an origin's path whose Type the templates do not decide."""
+    res = view.resource
+    raw = view.properties.get("Type", res.properties.get("Type"))
+    return not_judged(
+        RULE.id, Severity.WARNING,
+        subject=f"{view.label}: record type of {view.name}", element=display_value(raw),
+        reason=f"{_unresolved_words(raw) if isinstance(raw, Unresolved) else 'not a record type'}; it may be an A or "
+               f"AAAA record of {view.name}, whose answers are then not judged",
+        needs=NEEDS.get(raw.reason, NEEDS["expression"]) if isinstance(raw, Unresolved) else NEEDS["expression"],
+        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+    )
 
 
 def _unknown_addresses(view: RecordSetView, name: str) -> Iterator[Finding]:
@@ -215,7 +257,8 @@ RULE = Rule(
         "no given template declares, a Fn::Join/Fn::Sub that is not one name), an endpoint kind the answer model does "
         "not know (Classic Load Balancer, Global Accelerator, API Gateway, AppSync, S3 website, VPC endpoint, Cognito, "
         "Elastic Beanstalk), or a name no given template holds; an A/AAAA record on the path whose addresses the "
-        "templates do not decide (a parameter without Default, an output of a nested stack not given). Also where the "
+        "templates do not decide (a parameter without Default, an output of a nested stack not given); a record set "
+        "whose Name (in a zone holding such a name) or Type (of such a name) the templates do not decide. Also where the "
         "answer model gives up on an origin "
         f"name: an alias/CNAME loop, a chain longer than {MAX_CHAIN} hops, CALCULATED health checks nested deeper than "
         f"{MAX_DEPTH} levels."
