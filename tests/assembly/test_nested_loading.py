@@ -386,3 +386,20 @@ def test_nj1_names_a_record_whose_name_or_type_is_not_decided(name: Any, kind: A
             "ResourceRecords": ["192.0.2.1"]}}
     found = [f for f in run_rules(TemplateModel.from_templates({"S": body}), [RULES_BY_ID["EO-NJ1"]]) if f.resource == "Rec1"]
     assert [fires in f.message for f in found] == ([True] if fires else [])
+
+
+@pytest.mark.parametrize(("target", "origin_id"), [({"Ref": "Kind"}, "o"), ("o", {"Ref": "Kind"}), ("o", "o")])
+def test_a_one_origin_distribution_sends_every_behavior_to_it(target: Any, origin_id: Any) -> None:
+    """TargetOriginId or the origin's Id decided at deploy time (a mapping by an unknown Region): with one origin the
+    behavior can only target it (CloudFront refuses a target the distribution lacks), so the gRPC origin is judged."""
+    body = _keepalive_world(60)
+    body["Parameters"]["Kind"] = {"Type": "String"}
+    dist = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]
+    dist["Origins"][0]["Id"] = origin_id
+    dist["DefaultCacheBehavior"]["TargetOriginId"] = target
+    model = TemplateModel.from_templates({"S": body})
+    (behavior,) = model.distributions[0].behaviors
+    assert behavior.origins == [model.distributions[0].origins[0]]
+    dist["Origins"].append({**dist["Origins"][0], "Id": "other"})  # two origins: the target is not guessed
+    if target != "o":
+        assert TemplateModel.from_templates({"S": body}).distributions[0].behaviors[0].origins == []

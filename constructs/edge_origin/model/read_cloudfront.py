@@ -143,6 +143,10 @@ def behavior_view(b: Props, pattern: str | None, by_id: dict[str, OriginView], g
     target = b.str("TargetOriginId")
     origins = groups.get(target) if isinstance(target, str) else None
     origins = origins or ([by_id[target]] if isinstance(target, str) and target in by_id else [])
+    if not origins and len(by_id) == 1 and not groups:
+        # the target or the origin's Id is decided at deploy time (a mapping by an unknown Region): a
+        # distribution with one origin sends every behavior there (CloudFront refuses a target it lacks)
+        origins = list(by_id.values())
     methods = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
     grpc = b.mapping("GrpcConfig")
     return BehaviorView(
