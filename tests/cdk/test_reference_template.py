@@ -108,7 +108,10 @@ def test_target_groups_ip_with_connection_termination(reference_template: dict) 
         assert props["TargetType"] == "ip" and props["Protocol"] == "TCP" and props["Port"] == 8443
         attributes = {a["Key"]: a["Value"] for a in props["TargetGroupAttributes"]}
         assert attributes["deregistration_delay.connection_termination.enabled"] == "true"
-        assert int(attributes["deregistration_delay.timeout_seconds"]) <= 60
+        # issue 52: the delay covers the pods' preStop over the NLB's ~2-minute draining window plus the server's
+        # grace (streaming-telemetry: 300 s), or the NLB resets connections the pod still serves
+        assert int(attributes["deregistration_delay.timeout_seconds"]) == 125 + 300 + 5
+        assert attributes["target_health_state.unhealthy.connection_termination.enabled"] == "false"
         assert props["HealthCheckPort"] == "8081" and props["HealthCheckProtocol"] == "HTTP"
 
 
@@ -153,10 +156,16 @@ def test_target_group_arns_are_outputs_and_bindings_are_written(reference_app) -
     arns = [o for o in outputs.values() if isinstance(o["Value"], dict) and o["Value"].get("Ref", "") in _of_type(template, "AWS::ElasticLoadBalancingV2::TargetGroup")]
     assert len(arns) == 2
     docs = list(yaml.safe_load_all((assembly / "k8s" / "TelemetryIngest" / "Bindings.yaml").read_text()))
-    assert [d["kind"] for d in docs] == ["TargetGroupBinding", "TargetGroupBinding", "ConfigMap", "ConfigMap"]
+    assert [d["kind"] for d in docs] == ["TargetGroupBinding", "TargetGroupBinding", "ConfigMap", "ConfigMap", "ConfigMap"]
     profile = json.loads(docs[2]["data"]["profile.json"])
     assert profile["nlb_idle_timeout_s"] == 350 and docs[2]["metadata"]["namespace"] == "telemetry"
-    verify = docs[3]  # origin verification (issue 14): the pods' settings and interceptors, no value
+    rollout = docs[3]  # issue 52: the pods' preStop and grace beside the bindings
+    assert rollout["metadata"]["name"] == "telemetry-ingest-rollout"
+    patch = json.loads(rollout["data"]["deployment-patch.json"])["spec"]["template"]["spec"]
+    assert patch["terminationGracePeriodSeconds"] == 430
+    assert patch["containers"][0]["lifecycle"]["preStop"]["exec"]["command"] == ["sleep", "125"]
+    assert json.loads(rollout["data"]["why.json"])["problems"] == []
+    verify = docs[4]  # origin verification (issue 14): the pods' settings and interceptors, no value
     assert verify["metadata"] == {**verify["metadata"], "name": "telemetry-ingest-origin-verify", "namespace": "telemetry"}
     assert json.loads(verify["data"]["origin-verify.json"])["header"] == "x-origin-verify"
     assert {"origin_verify.py", "origin_verify.go", "OriginVerifyInterceptor.java"} <= set(verify["data"])

@@ -22,6 +22,7 @@ from edge_origin.cdk.props import OriginProps
 from edge_origin.cdk.watch import WatchOptions, make_watch
 from edge_origin.core.errors import ConstructLabel
 from edge_origin.profile import ConnectionProfile
+from edge_origin.profile.rollout import rollout_plan
 
 if TYPE_CHECKING:
     import aws_cdk as cdk
@@ -62,8 +63,13 @@ class _OriginPattern(Construct):
         )
 
     def _make_fleet(self, where: ConstructLabel, **extra: Any) -> None:
-        """``self.fleet`` ("Fleet"), its NLB idle timeout from the connection profile."""
-        self.fleet = self.props.make_fleet(self, where, idle_timeout=round(self.profile.nlb_idle_timeout_s), **extra)
+        """``self.fleet`` ("Fleet"), its NLB idle timeout and deregistration delay from the connection profile (the
+        delay covers the pods' preStop over the NLB's ~2-minute draining window plus the server's grace:
+        :mod:`edge_origin.profile.rollout`)."""
+        self.fleet = self.props.make_fleet(
+            self, where, idle_timeout=round(self.profile.nlb_idle_timeout_s),
+            deregistration_delay=rollout_plan(self.profile).deregistration_delay_s, **extra,
+        )
 
     def _make_records(self, zone: route53.IHostedZone, origin_name: str, **extra: Any) -> None:
         """``self.records`` ("Records"): one multivalue record of ``origin_name`` a fleet address

@@ -243,6 +243,8 @@ class OriginFleet(Construct):
         checked = check_props(where, FLEET_PROP_CHECKS, props)  # every prop, in order, before anything is made
         self.idle_timeout_seconds = checked["idle_timeout"]
         dereg = checked["deregistration_delay"]
+        self.deregistration_delay_seconds: int = dereg
+        """The target groups' deregistration delay (the rollout plan holds it against the pods' preStop + grace)."""
         self.health_checked_port = checked["health_checked_port"]
         certificate_arns = checked["listener_certificate_arns"]
         self.vpc_origin = vpc_origin

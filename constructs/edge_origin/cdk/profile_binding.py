@@ -10,6 +10,7 @@ from edge_origin.cdk.eks_binding import NetworkingIngress, TargetGroupBindings
 from edge_origin.cdk.origin_fleet import OriginFleet
 from edge_origin.core.errors import ConstructLabel, EdgeOriginPropError
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, configmap
+from edge_origin.profile.rollout import rollout_configmap, rollout_plan
 
 DEFAULT_PRESET = "streaming-telemetry"
 
@@ -74,4 +75,12 @@ def bind_fleet(
     for listener in fleet.listeners:
         record_profile_on(listener, profile)
     bindings.add_manifest(configmap(profile, f"{service_name}-connection-profile", namespace))
+    plan = rollout_plan(profile, fleet.deregistration_delay_seconds)
+    bindings.add_manifest(rollout_configmap(plan, f"{service_name}-rollout", namespace, service_name))
+    for problem in plan.problems:
+        cdk.Annotations.of(bindings).add_warning_v2(
+            "edge-origin:rollout-not-hitless",
+            f"{problem}. The pods' settings are in the ConfigMap {service_name}-rollout beside the bindings "
+            "(deployment-patch.json: preStop and terminationGracePeriodSeconds).",
+        )
     return bindings
