@@ -32,8 +32,10 @@ import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from edge_origin.core.facts import value
+
 #: Share of checkers that must report healthy, strictly more than this (developer guide).
-HEALTHY_CHECKER_SHARE = 0.18
+HEALTHY_CHECKER_SHARE: float = value("route53.health.healthy_share")
 #: The HealthCheckRegion values (HealthCheckConfig.Regions' valid values): the default set.
 CHECKER_REGIONS = (
     "us-east-1", "us-west-1", "us-west-2", "eu-west-1", "ap-southeast-1", "ap-southeast-2", "ap-northeast-1", "sa-east-1",

@@ -28,6 +28,7 @@ import jsii
 from constructs import Construct, IConstruct
 
 from edge_origin.core.errors import EdgeOriginPropError, is_token
+from edge_origin.core.facts import value as fact_value
 
 CONTEXT_KEY = "edge-origin:accountQuotas"
 
@@ -48,11 +49,12 @@ class Quota:
 QUOTAS: dict[str, Quota] = {
     q.key: q
     for q in (
-        Quota("elastic_ips", "elasticIps", "EC2-VPC Elastic IPs", "ec2", "L-0263D0A3", 5, True),
-        Quota("health_checks", "healthChecks", "Route 53 health checks", "route53", "L-ACB674F3", 200, False),
+        Quota("elastic_ips", "elasticIps", "EC2-VPC Elastic IPs", "ec2", "L-0263D0A3", fact_value("ec2.elastic_ips_quota"), True),
+        Quota("health_checks", "healthChecks", "Route 53 health checks", "route53", "L-ACB674F3",
+              fact_value("route53.health.checks_quota"), False),
         Quota(
             "network_load_balancers", "networkLoadBalancers", "Network Load Balancers per Region",
-            "elasticloadbalancing", "L-69A177A2", 50, True,
+            "elasticloadbalancing", "L-69A177A2", fact_value("elbv2.nlb.quota"), True,
         ),
     )
 }

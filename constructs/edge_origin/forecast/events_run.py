@@ -41,12 +41,13 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from edge_origin.core.facts import value
 from edge_origin.forecast.events import Event
 from edge_origin.forecast.inputs import ModelInputError, RetryPolicy
 from edge_origin.forecast.sim import HealthCheckModel, SimInputs, SimOutput, simulate
 
 PEAK_WINDOW_SECONDS = 300.0
-CLOUDFRONT_CONNECTION_ATTEMPTS = 3  # botocore cloudfront Origin.ConnectionAttempts: default 3
+CLOUDFRONT_CONNECTION_ATTEMPTS: int = value("cloudfront.connection_attempts")  # botocore Origin.ConnectionAttempts
 DEFAULT_SEEDS = 5
 
 

@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from edge_origin import _moved
+from edge_origin.core.facts import value
 
 SHARE_TOLERANCE = 1e-3  # shares in a file must sum to 1 within this (rounded CSV figures), then are normalized
 MAX_EDGES = 100_000
 MAX_CSV_BYTES = 16 << 20  # an edge,share or origin,capacity CSV
 MAX_RETRY_ATTEMPTS = 1_000
 # gRPC's connection backoff (grpc/doc/connection-backoff.md): 1 s initial, x1.6, +-20 % jitter, 120 s cap
-GRPC_BACKOFF_MULTIPLIER = 1.6
-GRPC_BACKOFF_JITTER = 0.2
-GRPC_BACKOFF_MAX = 120.0
+_, GRPC_BACKOFF_MULTIPLIER, GRPC_BACKOFF_JITTER, GRPC_BACKOFF_MAX = value("grpc.backoff")  # gRPC connection-backoff.md
 
 
 class ModelInputError(ValueError):

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from edge_origin import _moved
+from edge_origin.core.facts import value
 from edge_origin.forecast.inputs import (
     Capacity,
     ModelInputError,
@@ -76,7 +77,7 @@ PEAK_WINDOW_SECONDS = 300.0  # the published table's "peak 5-minute" window
 MAX_STEPS = 200_000
 MAX_DEVICES = 10**12
 MAX_RESOLVERS = 100_000
-CONNECT_TRIES = 3  # CloudFront's origin ConnectionAttempts default (see ModelConfig.connect_tries)
+CONNECT_TRIES: int = value("cloudfront.connection_attempts")  # CloudFront's origin ConnectionAttempts default
 MAX_CONNECT_TRIES = 8  # a multivalue answer holds at most 8 addresses
 MAX_SEEDS = 100
 MAX_ANSWER_DRAWS = 2_000_000  # resolvers x TTL windows: each draw is one select_answer call (~20-40 us here)
