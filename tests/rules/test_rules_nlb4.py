@@ -393,3 +393,32 @@ def test_zonal_shift_off_needs_no_prerequisite() -> None:
     body = _body("eo-nlb4-quiet.yaml")
     assert _lb_attrs(body)[1] == {"Key": "zonal_shift.config.enabled", "Value": "false"}
     assert _seen(body) == []
+
+
+# --- issue 52: unhealthy_state_routing acts on every path, the EIPs included --------------------------------------
+USR = "target_group_health.unhealthy_state_routing.minimum_healthy_targets"
+
+
+@pytest.mark.parametrize(("key", "value", "fires"), [
+    ("count", "2", True), ("count", "1", False), ("percentage", "50", True), ("percentage", "off", False),
+    ("percentage", "OFF", False),
+])
+def test_unhealthy_state_routing_fail_open_is_named_on_every_path(key: str, value: str, fires: bool) -> None:
+    from edge_origin.rules.nlb4_dns_attributes_eip_path import USR_FIX
+
+    body = _body("eo-nlb4-quiet.yaml")
+    _tg_attrs(body).append({"Key": f"{USR}.{key}", "Value": value})
+    found = _seen(body)
+    if not fires:
+        assert found == []
+        return
+    [(severity, resource, message, fix, _, _)] = found
+    assert (severity, resource, fix) == (Severity.WARNING, "Targets", USR_FIX)
+    assert f"sets {USR}.{key} {value}: " in message and "the EIPs CloudFront connects to" in message
+
+
+def test_unhealthy_state_routing_decided_at_deploy_time_is_not_called_fine_or_bad() -> None:
+    body = _body("eo-nlb4-quiet.yaml")
+    body["Parameters"] = {"P": {"Type": "String"}}
+    _tg_attrs(body).append({"Key": f"{USR}.count", "Value": {"Ref": "P"}})
+    assert [m for _, _, m, *_ in _seen(body) if "unhealthy_state_routing" in m] == []

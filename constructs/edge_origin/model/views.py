@@ -458,6 +458,8 @@ TARGET_GROUP_KNOWN_ATTRIBUTES = (
     "deregistration_delay.timeout_seconds",
     "target_health_state.unhealthy.connection_termination.enabled",
     "load_balancing.cross_zone.enabled",
+    "target_group_health.unhealthy_state_routing.minimum_healthy_targets.count",
+    "target_group_health.unhealthy_state_routing.minimum_healthy_targets.percentage",
     "target_group_health.dns_failover.minimum_healthy_targets.count",
     "target_group_health.dns_failover.minimum_healthy_targets.percentage",
 )

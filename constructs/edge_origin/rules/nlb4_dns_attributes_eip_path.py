@@ -43,7 +43,9 @@ MIN_COUNT = "target_group_health.dns_failover.minimum_healthy_targets.count"
 MIN_PERCENT = "target_group_health.dns_failover.minimum_healthy_targets.percentage"
 UNHEALTHY_TERMINATION = "target_health_state.unhealthy.connection_termination.enabled"
 TG_CROSS_ZONE = "load_balancing.cross_zone.enabled"
-KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT, UNHEALTHY_TERMINATION)
+USR_COUNT = "target_group_health.unhealthy_state_routing.minimum_healthy_targets.count"
+USR_PERCENT = "target_group_health.unhealthy_state_routing.minimum_healthy_targets.percentage"
+KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT, UNHEALTHY_TERMINATION, USR_COUNT, USR_PERCENT)
 """The NLB / target group attributes this rule reads (benchmarks/aws_drift.py counts them as known)."""
 LB_KEYS = (ZONAL_SHIFT, ROUTING)
 TG_KEYS = (MIN_COUNT, MIN_PERCENT)
@@ -67,6 +69,12 @@ FIX = with_cdk(
     "OriginFleet's default). Where CloudFront resolves the NLB's DNS name, leave dns_record.client_routing_policy "
     "at any_availability_zone.",
     '`target_group.set_attribute("target_health_state.unhealthy.connection_termination.enabled", "false")` before `nlb.set_attribute("zonal_shift.config.enabled", "true")` (NetworkLoadBalancer(zonal_shift=True)); OriginFleet(cross_zone_enabled=True) is the default; MultivalueOriginRecords keeps a health check on every EIP.',
+)
+USR_FIX = with_cdk(
+    "EO-NLB4",
+    f"Leave {USR_COUNT} at 1 and {USR_PERCENT} off unless sending gRPC connections to failing pods is what you want "
+    "while too few are healthy; the origin records' Route 53 health checks take a failed zone's EIP out instead.",
+    "`target_group.set_attribute(...)` only for these keys; OriginFleet leaves them at the defaults.",
 )
 PREREQUISITE_FIX = (
     "Set target_health_state.unhealthy.connection_termination.enabled false on every target group of the NLB (CDK: "
@@ -212,6 +220,31 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
                 )
 
 
+def _unhealthy_state_routing(lb: LoadBalancerView) -> Iterator[Finding]:
+    """``unhealthy_state_routing`` above its defaults (count 1, percentage off): unlike the DNS attributes it acts on
+    every path, the EIPs included: below the threshold the NLB sends new connections to unhealthy targets too."""
+    seen: set[int] = set()
+    for listener in lb.listeners:
+        for tg in listener.target_groups:
+            if id(tg) in seen:
+                continue
+            seen.add(id(tg))
+            for key, quiet in ((USR_COUNT, ("1",)), (USR_PERCENT, ("off",))):
+                raw = tg.attributes.get(key)
+                if key not in tg.attributes or not attribute_known(tg.attributes, key) or _unknown(raw):
+                    continue
+                if str(raw).strip().lower() in quiet:
+                    continue
+                yield finding(
+                    RULE.id, Severity.WARNING, tg.resource,
+                    f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} sets {key} "
+                    f"{display_value(raw)}: below it the NLB sends new connections to every target, unhealthy pods "
+                    "included (fail-open), on every path: the EIPs CloudFront connects to as well as the NLB's DNS name "
+                    "(unlike the dns_failover and DNS attributes, which act on the DNS name only)",
+                    USR_FIX,
+                )
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     if not any(lb.is_network for lb in model.load_balancers):
         return
@@ -219,6 +252,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     by_name = _dns_name_paths(model)
     for lb in {**{k: v[0] for k, v in published.items()}, **{k: v[0] for k, v in by_name.items()}}.values():
         yield from _zonal_shift_prerequisite(lb)
+        yield from _unhealthy_state_routing(lb)
     for lb, names in published.values():
         for setting in _settings(lb):
             if setting.attribute == ZONAL_SHIFT and not setting.may_hold and not _unknown(setting.value) and lb.cross_zone:
@@ -280,7 +314,8 @@ RULE = Rule(
         f"any_availability_zone, or a target group's {MIN_COUNT} (other than 1/off) or {MIN_PERCENT} (other than off): "
         "these act on the NLB's own DNS name, which CloudFront never resolves here; only the record's health check moves "
         f"CloudFront. And an NLB an origin reaches through its DNS name with a zonal-affinity {ROUTING} (a public resolver "
-        "has no zone, as EO-VPC3). Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
+        f"has no zone, as EO-VPC3). A target group of an origin NLB with {USR_COUNT} above 1 or {USR_PERCENT} set: "
+        "fail-open to unhealthy targets on every path (warning). Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
         "(or a key in it) decided at deploy time on an EIP-published path, are not judged (warning naming the "
         "attributes it may set), never quiet. Attribute keys it knows: load balancer "
         f"{', '.join(LB_KEYS)}; target group {', '.join(TG_KEYS)} (botocore 1.44.8 elbv2 LoadBalancerAttribute.Key, "
@@ -294,5 +329,5 @@ RULE = Rule(
     fix=FIX,
     check=check,
     facts=("elbv2.zonal_shift.acts_on", "elbv2.lb.zonal_shift_default", "elbv2.lb.cross_zone_default",
-           "elbv2.tg.unhealthy_connection_termination"),
+           "elbv2.tg.unhealthy_connection_termination", "elbv2.tg.unhealthy_state_routing"),
 )
