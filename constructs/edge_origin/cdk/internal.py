@@ -28,8 +28,15 @@ from edge_origin.profile import ConnectionProfile
 class InternalGrpcOrigin(_OriginPattern):
     """Internal NLBs with fixed private addresses behind multivalue records in a private zone.
 
-    Route 53 health checkers cannot reach private addresses, so each record's health check is a
-    CloudWatch-alarm check on its NLB's target group (``HealthyHostCount`` below 1 = unhealthy).
+    Route 53's internet checkers cannot reach private addresses. Route 53 now has private endpoint
+    health checks (``HealthCheckConfig.EndpointType`` PRIVATE through a health check source in the VPC,
+    ``HealthCheckSourceId``), but CloudFormation cannot declare them yet (cfn-lint 1.58's resource
+    schemas: no ``EndpointType``, no ``AWS::Route53::HealthCheckSource``; the facts table's
+    ``route53.health.cfn_private``, and a test that fails when that changes). So each record's health
+    check is a CloudWatch-alarm check on its NLB's target group (``HealthyHostCount`` below 1 =
+    unhealthy): it follows the whole NLB, not one zone's address (a zone whose address is dead while
+    the NLB has healthy targets elsewhere stays healthy until then). A public endpoint check of a
+    private address is an EO-DNS2 finding.
     In-VPC clients should resolve with ``dns:///`` and use ``round_robin`` over the answer (the
     connection profile renders that service config) so one channel spreads over every NLB.
     The records carry ``edge-origin:grpc-origin`` Metadata, so the rules and ``edge-origin
@@ -138,7 +145,7 @@ class InternalGrpcOrigin(_OriginPattern):
         self, origin_name: str, name_prefix: str, tags: Mapping[str, str] | None
     ) -> dict[str, route53.HealthCheck]:
         """Per NLB: an alarm on its target group's ``HealthyHostCount`` (``self.alarms``) and a
-        CloudWatch-alarm health check on it (Route 53 checkers cannot reach private addresses)."""
+        CloudWatch-alarm health check on it (private endpoint checks are API-only for now: see the class docstring)."""
         region = cdk.Stack.of(self).region
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         checks: dict[str, route53.HealthCheck] = {}
