@@ -98,3 +98,12 @@ def test_cite_names_owner_source_and_date() -> None:
     assert "aws-cdk-lib" in line and "read 2026-" in line and "2750" not in line  # the range is in the value, not the text
     with pytest.raises(KeyError):
         fact("no.such.fact")
+
+
+def test_a_live_read_keeps_what_makes_a_check_private() -> None:
+    """audit reads a private endpoint check (EndpointType PRIVATE, HealthCheckSourceId) into the model, so EO-DNS2
+    does not call it a public check of a private address."""
+    from edge_origin.live.account import HEALTH_CHECK_FIELDS
+    from edge_origin.model.zones import HEALTH_CHECK_KNOWN_MEMBERS
+
+    assert {"EndpointType", "HealthCheckSourceId"} <= set(HEALTH_CHECK_FIELDS) & set(HEALTH_CHECK_KNOWN_MEMBERS)

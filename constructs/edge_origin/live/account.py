@@ -67,7 +67,7 @@ HEALTH_CHECK_FIELDS = (
     "Type", "IPAddress", "Port", "ResourcePath", "FullyQualifiedDomainName", "RequestInterval",
     "FailureThreshold", "MeasureLatency", "Inverted", "Disabled", "EnableSNI", "SearchString",
     "HealthThreshold", "ChildHealthChecks", "Regions", "AlarmIdentifier", "InsufficientDataHealthStatus",
-    "RoutingControlArn",
+    "RoutingControlArn", "EndpointType", "HealthCheckSourceId",
 )
 #: Record set members read into other shapes; every other member is copied as it is (routing
 #: elements the answer model's table does not know then reach it and are not judged: fail closed).
