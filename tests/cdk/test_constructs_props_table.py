@@ -109,6 +109,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "account_quotas": [{"elastic_ips": 0}, {"elastic_ips": True}, {"eips": 10}, {"elastic_ips": 2.5}],
         # the world's VPC has 2 zones: 5500..90000 (2750..45000 a zone); 0 and a token-like float too
         "capacity_units": [0, 5499, 90001, 2750, 5500.0, "5500"],
+        "expected_targets": [0, 100_001, 2.5, "600"],
     },
     "MultivalueOriginRecords": {
         "zone": [],

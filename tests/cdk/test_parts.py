@@ -129,6 +129,21 @@ def test_the_route53_managed_prefix_list_admits_the_checkers_and_eo_sg1_reads_it
                     route53_health_checker_cidrs=["192.0.2.0/24"])
 
 
+def test_more_targets_than_an_nlb_takes_is_a_warning() -> None:
+    """Issue 52: with cross-zone on an NLB takes at most 500 targets (500 a zone without)."""
+    from aws_cdk.assertions import Annotations, Match
+
+    def warnings(**kw) -> list[str]:  # noqa: ANN003
+        stack = _stack()
+        OriginFleet(stack, "F", nlb_count=1, **kw)
+        return [str(m.entry.data) for m in Annotations.from_stack(stack).find_warning("*", Match.string_like_regexp("expected_targets"))]
+
+    assert warnings(expected_targets=500) == []
+    [text] = warnings(expected_targets=501)
+    assert "cross-zone load balancing on takes at most 500 targets" in text
+    assert warnings(expected_targets=501, cross_zone_enabled=False) == []  # 500 a zone, 3 zones here
+
+
 def test_a_fleet_on_its_own_sets_an_idle_timeout_its_targets_keep_track_of() -> None:
     """The default listener idle timeout is 350 s, set explicitly: no longer than the targets' connection
     tracking (TcpEstablishedTimeout, 350 s on current Nitro), which EO-NLB1 holds an origin's listener to."""

@@ -160,6 +160,7 @@ class OriginFleet(Construct):
         export_prefix: str | None = None,
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         capacity_units: int | None = None,
+        expected_targets: int | None = None,
     ) -> None:
         """
         :param vpc: VPC whose public subnets (private, for internal NLBs) hold the NLBs. Default: a
@@ -228,6 +229,10 @@ class OriginFleet(Construct):
         :param account_quotas: the account's real quotas (``AccountQuotas`` or a mapping), so
             raised quotas give no warning. Default: the AWS defaults (or cdk.json context
             ``edge-origin:accountQuotas``).
+        :param expected_targets: the most pods (targets) one NLB's target group holds, a rollout's surge
+            included (1..100000). With cross-zone load balancing on an NLB takes at most 500 targets (per zone
+            without it; the facts table's ``elbv2.nlb.cross_zone_targets_max``): above, a warning (raise the
+            quota, or more NLBs with ``nlb_count``). Default: not stated (not judged).
         :param capacity_units: LCUs reserved on each NLB (``MinimumLoadBalancerCapacity.CapacityUnits``),
             for a burst from zero: ELB spreads them evenly over the NLB's zones, and each zone's
             share must be 2750..45000 (so 5500..90000 with 2 zones; a warning when the total does
@@ -268,6 +273,7 @@ class OriginFleet(Construct):
         self.subnets: list[ec2.ISubnet] = _one_subnet_per_zone(where, vpc, internet_facing)
         self._zones = [subnet.availability_zone for subnet in self.subnets]
         self.capacity_units = capacity_units
+        self._warn_target_cap(expected_targets, cross_zone_enabled)
         """LCUs reserved on each NLB, or None (no reservation)."""
         self.capacity_units_per_zone = _capacity_per_zone(self, where, capacity_units, len(self.subnets))
         """Each zone's share of ``capacity_units`` (ELB spreads a reservation evenly), or None."""
@@ -350,6 +356,20 @@ class OriginFleet(Construct):
     @property
     def listeners(self) -> list[elbv2.NetworkListener]:
         return [m.listener for m in self.members]
+
+    def _warn_target_cap(self, expected: int | None, cross_zone: bool) -> None:
+        """More targets than an NLB takes: 500 with cross-zone on, 500 a zone without (ELB quotas)."""
+        cap = fact_value("elbv2.nlb.cross_zone_targets_max")
+        zones = max(1, len(self._zones))
+        if expected is None or expected <= (cap if cross_zone else cap * zones):
+            return
+        where = "an NLB with cross-zone load balancing on" if cross_zone else f"each of the {zones} zones of an NLB"
+        cdk.Annotations.of(self).add_warning_v2(
+            "edge-origin:targets-per-nlb",
+            f"expected_targets {expected}: {where} takes at most {cap} targets (ELB quota, "
+            "load-balancer-limits.html): the controller cannot register the rest. Raise the quota, or spread the "
+            "pods over more NLBs (nlb_count) with a Service each.",
+        )
 
     # -- construction ---------------------------------------------------------------------------
     def _ingress_rules(
@@ -797,4 +817,5 @@ FLEET_PROP_CHECKS: tuple[PropCheck, ...] = (
      each(require_str, EXPORT_PREFIX_PATTERN, "a letter, then letters, digits or '-' (<= 100 chars)", skip_none=True)),
     ("account_quotas", lambda where, prop, p: account_quotas_from(where, prop, p[prop])),
     ("capacity_units", lambda where, prop, p: require_capacity_units(where, p[prop], p["listener_protocol"])),
+    ("expected_targets", each(require_int_range, 1, 100_000, skip_none=True)),
 )
