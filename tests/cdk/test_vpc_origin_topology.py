@@ -106,6 +106,8 @@ def test_rules_are_quiet_on_it(made: tuple[GrpcEdgeToOrigin, dict[str, Any]]) ->
         ({"origin_access": "private-link"}, "origin_access", "public-eip"),
         ({"nlb_count": 2}, "nlb_count", "1 with origin_access='vpc-origin'"),
         ({"route53_health_checker_cidrs": ["15.177.0.0/18"]}, "route53_health_checker_cidrs", "unset with origin_access"),
+        ({"route53_health_checker_prefix_list_id": "pl-0a1b2c3d"}, "route53_health_checker_prefix_list_id",
+         "unset with origin_access"),
     ],
 )
 def test_validation_names_the_prop_and_the_allowed_values(kwargs: dict[str, Any], prop: str, allowed: str) -> None:

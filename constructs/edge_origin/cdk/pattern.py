@@ -205,7 +205,8 @@ class GrpcEdgeToOrigin(_OriginPattern):
         super().__init__(scope, construct_id)
         where = self._label()
         vpc_path = _validate_origin_access(
-            where, origin_access, zone, nlb_count, route53_health_checker_cidrs, vpc_origin_security_group_id
+            where, origin_access, zone, nlb_count, route53_health_checker_cidrs, vpc_origin_security_group_id,
+            route53_health_checker_prefix_list_id,
         )
         props = self._checked_props(
             where, zone=zone, origin_name=origin_name, service_name=service_name, vpc=vpc, cluster=cluster,
@@ -370,7 +371,8 @@ def _refuse_private_zone(where: ConstructLabel, zone: route53.IHostedZone | None
 
 
 def _validate_origin_access(
-    where: ConstructLabel, origin_access: object, zone: object, nlb_count: object, r53_cidrs: object, vpc_sg: object
+    where: ConstructLabel, origin_access: object, zone: object, nlb_count: object, r53_cidrs: object, vpc_sg: object,
+    r53_prefix_list: object = None,
 ) -> bool:
     """``origin_access`` and the props that depend on it; True for the VPC-origin path."""
     from edge_origin.cdk.vpc_origin import ORIGIN_ACCESS, VPC_ORIGIN
@@ -382,7 +384,8 @@ def _validate_origin_access(
         if vpc_sg is not None:
             raise EdgeOriginPropError(where, "vpc_origin_security_group_id", vpc_sg, "only with origin_access='vpc-origin'")
         return False
-    for prop, value in (("zone", zone), ("route53_health_checker_cidrs", r53_cidrs)):
+    for prop, value in (("zone", zone), ("route53_health_checker_cidrs", r53_cidrs),
+                        ("route53_health_checker_prefix_list_id", r53_prefix_list)):
         if value is not None:
             shown = zone_name_of(value) if prop == "zone" else value
             raise EdgeOriginPropError(where, prop, shown, "unset with origin_access='vpc-origin' (no records, no Route 53 health checks)")
