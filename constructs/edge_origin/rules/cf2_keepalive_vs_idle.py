@@ -87,6 +87,7 @@ RULE = HopRule(
     incident="Idle connections reused by CloudFront after the NLB had dropped them: resets and 502s (keepalive-vs-nlb-idle-timeout).",
     fix=FIX,
     check=check,
+    facts=("cloudfront.origin_keepalive_timeout", "elbv2.nlb.idle_default", "elbv2.nlb.idle_tls"),
     why=(
         "Hop: CloudFront -> NLB. Margin: " + hops.MARGIN_IDLE + ". Source: " + hops.SRC_NLB + "; CloudFront origin "
         "keepalive timeout (default 5 s)."

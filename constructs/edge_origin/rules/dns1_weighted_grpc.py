@@ -261,4 +261,5 @@ RULE = Rule(
     incident="Flash crowd at a broadcast start: weighted answers sent every CloudFront edge to one NLB, 79.8% errors (weighted-dns-flash-crowd-summary).",
     fix=FIX,
     check=check,
+    facts=("route53.multivalue.max_answers", "route53.multivalue.over_eight", "route53.multivalue.all_unhealthy"),
 )

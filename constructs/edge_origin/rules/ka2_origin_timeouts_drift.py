@@ -74,6 +74,7 @@ RULE = HopRule(
     ),
     fix=FIX,
     check=check,
+    facts=("cloudfront.origin_keepalive_timeout", "cloudfront.origin_read_timeout"),
     why=(
         "Hop: CloudFront -> NLB. Margin: none, the numbers must be equal. Source: CloudFront origin keepalive (default "
         "5 s) and response timeout (default 30 s), whole seconds from 1, adjustable quotas (default 120 s; hops.CF_ORIGIN_TIMEOUTS)."

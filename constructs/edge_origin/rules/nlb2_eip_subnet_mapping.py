@@ -74,4 +74,5 @@ RULE = Rule(
     incident="Hard-coded origin IPs outlived the NLB they belonged to; Route 53 kept answering with an address nobody served.",
     fix=FIX,
     check=check,
+    facts=("ec2.elastic_ips_quota",),
 )

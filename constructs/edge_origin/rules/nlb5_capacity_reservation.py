@@ -131,4 +131,5 @@ RULE = Rule(
     ),
     fix=TLS_FIX,
     check=check,
+    facts=("elbv2.nlb.capacity_units_per_zone",),
 )

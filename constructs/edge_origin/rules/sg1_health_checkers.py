@@ -172,4 +172,5 @@ RULE = Rule(
     incident="The NLB security group (CDK's feature flag gives it no inbound rules) blocked health checks: all unhealthy, Route 53 failed open and answered with dead IPs too.",
     fix=FIX,
     check=check,
+    facts=("route53.health.healthy_share", "route53.health.checker_prefix_list", "route53.health.checker_prefix_list_weight"),
 )

@@ -82,6 +82,7 @@ RULE = HopRule(
     ),
     fix=FIX,
     check=check,
+    facts=("cloudfront.origin_keepalive_timeout", "cloudfront.origin_read_timeout", "elbv2.nlb.idle_default"),
     why=(
         "Hop: CloudFront VPC origin -> internal NLB. Margin: " + hops.MARGIN_IDLE + ". Sources: " + hops.SRC_VPC_ORIGIN
         + " (1..120 s, defaults 5 and 30; aws-cdk-lib 2.275's L1 CfnDistribution.VpcOriginConfigProperty says the same, "
