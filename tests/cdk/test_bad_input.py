@@ -237,3 +237,16 @@ def test_vpc_origin_takes_response_completion_timeout_and_refuses_ip_address_typ
     with pytest.raises(EdgeOriginPropError, match="origin_ip_address_type"):
         GrpcVpcOriginDistribution(stack, "E2", load_balancer=nlb, origin_name="origin.example.com",
                                   origin_ip_address_type="dualstack")
+
+
+def test_an_https_check_of_the_grpc_port_is_a_warning() -> None:
+    """Issue 52: Route 53's HTTPS health checks are not documented to speak HTTP/2 (EO-DNS2 says the same)."""
+    from aws_cdk import aws_route53 as route53
+
+    from edge_origin import GrpcEdgeToOrigin
+
+    stack = cdk.Stack(cdk.App(), "S", env=cdk.Environment(account="123456789012", region="us-east-1"))
+    zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Z", hosted_zone_id="Z0123456789EXAMPLE", zone_name="example.com")
+    pattern = GrpcEdgeToOrigin(stack, "P", zone=zone, origin_name="o.example.com", service_name="svc",
+                               origin_health_check_type="HTTPS", origin_verification=None, monitoring=None)
+    assert any("not documented to speak HTTP/2" in t for t in _warnings(pattern))

@@ -281,7 +281,15 @@ class GrpcEdgeToOrigin(_OriginPattern):
     def _create_records(self, zone: route53.IHostedZone, origin_name: str, check_type: str, check_path: str,
                         interval: cdk.Duration | int, failure_threshold: int, ttl: cdk.Duration | int,
                         tags: Mapping[str, str] | None) -> None:
-        """One health-checked multivalue record per EIP of the fleet (``self.records``)."""
+        """One health-checked multivalue record per EIP of the fleet (``self.records``); an HTTPS check of the
+        gRPC port is a warning (Route 53's HTTPS checks are not documented to speak HTTP/2: EO-DNS2)."""
+        if check_type == "HTTPS" and self.fleet.health_checked_port == self.fleet.listener_port:
+            cdk.Annotations.of(self).add_warning_v2(
+                "edge-origin:https-check-of-grpc-port",
+                f"origin_health_check_type='HTTPS' probes port {self.fleet.listener_port}, the gRPC pods' HTTP/2 port: "
+                "Route 53's HTTPS checks speak TLS 1.0-1.2 and HTTP/1.1 and are not documented to speak HTTP/2, so "
+                "every check can fail and Route 53 then answers with every record (fail-open). Use 'TCP' (the default).",
+            )
         self._make_records(
             zone, origin_name, health_check_type=check_type, health_check_port=self.fleet.health_checked_port,
             health_check_path=check_path, health_check_fqdn=origin_name if check_type == "HTTPS" else None,
