@@ -14,6 +14,7 @@ from edge_origin.core.facts import FACTS, OWNERS, cite, fact
 
 
 def test_every_fact_has_owner_source_date() -> None:
+    assert len(FACTS) >= 40
     for f in FACTS.values():
         assert f.owner in OWNERS, f.key
         assert f.source and f.says, f.key

@@ -46,6 +46,7 @@ def test_docs_rules_md_reference_is_generated_from_the_registry() -> None:
 @pytest.mark.parametrize("rule", CATALOGUE, ids=lambda r: r.id)
 def test_explain_names_no_file_outside_the_wheel(rule) -> None:
     text = explain_text(rule)
+    assert text.startswith(rule.id)
     for path in re.findall(r"(?<![/\w.])((?:docs|tests)/[\w./-]+|RULES\.md)", text):
         pytest.fail(f"{rule.id}: explain names {path!r}, which the wheel does not ship (link {DOCS_URL} instead)")
     for key in rule.facts:
