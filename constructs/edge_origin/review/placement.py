@@ -26,6 +26,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 #: Source files read per app, bytes per file (larger ones are skipped), bytes in all, and folder
@@ -83,14 +84,42 @@ def _source_files(app: Path, command: str) -> list[Path]:
     return out
 
 
+#: Indexes already built in this process, by app folder and the signature of what says how the app is run
+#: (a CLI run, a test session or a synth that formats many times indexes each app once).
+_INDEXES: dict[tuple[Any, ...], dict[str, list[tuple[str, int]]]] = {}
+MAX_CACHED_APPS = 16
+
+
+def _signature(app: Path, command: str) -> tuple[tuple[str, int, int], ...]:
+    """cdk.json and the files its ``app`` command names: (name, size, mtime) each (a changed app reindexes)."""
+    out = []
+    for path in [app / "cdk.json", *(app / part for part in command.split() if Path(part).suffix in SOURCE_SUFFIXES)]:
+        try:
+            st = path.stat()
+            out.append((str(path), st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(path), -1, -1))
+    return tuple(out)
+
+
 def _index(app: Path) -> dict[str, list[tuple[str, int]]]:
     try:
         command = json.loads((app / "cdk.json").read_text(encoding="utf-8")).get("app", "")
     except (OSError, ValueError, AttributeError):
         command = ""
+    command = command if isinstance(command, str) else ""
+    key = (app, _signature(app, command), MAX_FILES, MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_ENTRIES)
+    if key not in _INDEXES:
+        if len(_INDEXES) >= MAX_CACHED_APPS:
+            _INDEXES.pop(next(iter(_INDEXES)))
+        _INDEXES[key] = _build_index(app, command)
+    return _INDEXES[key]
+
+
+def _build_index(app: Path, command: str) -> dict[str, list[tuple[str, int]]]:
     literals: dict[str, list[tuple[str, int]]] = {}
     total = 0
-    for path in _source_files(app, command if isinstance(command, str) else ""):
+    for path in _source_files(app, command):
         try:
             if not path.is_file() or path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
                 continue
