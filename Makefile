@@ -29,11 +29,14 @@ tools:
 ## The dev and test environment comes from the lock (every package pinned, with its hashes: a new release on
 ## the registry cannot change what the tests run on), then this package, editable, without resolving again.
 ## `pip check` fails the set-up when pyproject.toml asks for something the lock does not hold: run `make lock`.
+## Not --no-deps: pip then installs dependencies before their dependents (topological order), which matters:
+## aws-cdk-lib and aws-cdk.cloud-assembly-schema both write aws_cdk/cloud_assembly_schema/__init__.py, and
+## aws-cdk-lib's must be the one left (else jsii: "Unknown interface: aws-cdk-lib.cloud_assembly_schema...").
 LOCK := requirements/dev.lock
 PIP  := $(BIN)/python -m pip --disable-pip-version-check
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --quiet --require-hashes -r $(LOCK)
 	$(PIP) install --quiet --no-deps --no-build-isolation -e .
 	$(PIP) check
 	touch $@

@@ -97,5 +97,20 @@ def test_moved_lists_only_packages_newer_than_the_lock(tmp_path: Path) -> None:
 
 def test_the_set_up_installs_from_the_lock() -> None:
     makefile = (ROOT / "Makefile").read_text()
-    assert "--require-hashes --no-deps -r $(LOCK)" in makefile and "$(VENV)/.installed: pyproject.toml $(LOCK)" in makefile
+    assert "--require-hashes -r $(LOCK)" in makefile and "$(VENV)/.installed: pyproject.toml $(LOCK)" in makefile
+    # with --no-deps pip installs in no dependency order, and aws-cdk.cloud-assembly-schema can overwrite
+    # aws-cdk-lib's aws_cdk/cloud_assembly_schema/__init__.py (see the next test)
+    assert "--require-hashes --no-deps -r $(LOCK)" not in makefile
     assert "pip install --quiet -e '.[dev]'" not in makefile
+
+
+def test_aws_cdk_lib_s_cloud_assembly_schema_module_is_the_one_installed() -> None:
+    """aws-cdk-lib and aws-cdk.cloud-assembly-schema both ship aws_cdk/cloud_assembly_schema/__init__.py; the
+    one left must be aws-cdk-lib's (it registers the types jsii returns when CDK's messages are read), as pip
+    leaves it when it installs dependencies first. The other one: "Unknown interface:
+    aws-cdk-lib.cloud_assembly_schema.MetadataEntry" in every test that reads a stack's annotations."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("aws_cdk.cloud_assembly_schema")
+    assert spec is not None and spec.origin is not None
+    assert "aws-cdk-lib.cloud_assembly_schema." in Path(spec.origin).read_text(encoding="utf-8")
