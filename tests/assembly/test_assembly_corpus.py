@@ -10,9 +10,7 @@ again and compares.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,6 +19,7 @@ from edge_origin.core.findings import Severity
 from edge_origin.model import load_model
 from edge_origin.model.values import ResourceRef
 from edge_origin.review.checker import check_paths
+from tests.cdk_apps import load_corpus_generator
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 ASSEMBLIES = sorted(p for p in CORPUS.iterdir() if p.is_dir() and "-" in p.name)
@@ -120,7 +119,7 @@ def test_the_corpus_is_what_the_installed_aws_cdk_lib_writes(tmp_path: Path) -> 
     """Synthesize every app again (one process, validation off) and compare templates and manifests."""
     import importlib.metadata
 
-    generate = _load_generate(CORPUS / "generate.py", "assembly_corpus_generate")  # by path: tests/*/generate.py are two modules
+    generate = load_corpus_generator(CORPUS / "generate.py", "assembly_corpus_generate")  # by path: tests/*/generate.py are two modules
     if (CORPUS / "VERSION").read_text().split()[-1] != importlib.metadata.version("aws-cdk-lib"):
         pytest.skip("the corpus was written by another aws-cdk-lib: run generate.py and review the change")
     fresh = generate.synthesize_all(tmp_path)
@@ -185,16 +184,3 @@ def test_a_parent_template_alone_is_not_judged_never_fine(tmp_path: Path, assemb
     (tmp_path / "App.template.json").write_text(json.dumps(body))
     findings = _findings(tmp_path / "App.template.json")
     assert findings and all(f.rule == "EO-NJ1" and "nested stack" in f.message + f.fix for f in findings), findings
-
-
-def _load_generate(path: Path, name: str) -> Any:
-    """The corpus's generate.py as its own module (a plain ``import generate`` gets whichever corpus's
-    generate.py a worker imported first)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module

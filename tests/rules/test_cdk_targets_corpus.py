@@ -28,6 +28,7 @@ from edge_origin.model.values import ResourceRef, Unresolved
 from edge_origin.review.checker import check_paths
 from edge_origin.rules import run_rules
 from edge_origin.rules.nj1_unread_names import path_names
+from tests.cdk_apps import load_corpus_generator
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "cdk_targets"
@@ -283,7 +284,7 @@ def test_an_undeclared_nlb_name_in_weighted_cnames_is_two_load_balancers() -> No
 
 @pytest.mark.slow
 def test_the_corpus_is_what_aws_cdk_lib_writes_today(tmp_path: Path) -> None:
-    generate = _load_generate(CORPUS / "generate.py", "cdk_targets_generate")  # by path: tests/*/generate.py are two modules
+    generate = load_corpus_generator(CORPUS / "generate.py", "cdk_targets_generate")  # by path: tests/*/generate.py are two modules
     out = generate.synthesize(tmp_path / "assembly")
     fresh = sorted(p.name for p in out.glob("*.template.json"))
     assert fresh == sorted(p.name for p in ASSEMBLY.glob("*.template.json"))
@@ -347,16 +348,3 @@ def test_each_fn_if_branch_of_an_alias_is_judged() -> None:
     assert all("(only with condition UseFirst=true in stack WeightedNlb (decided at deploy))" in f.message for f in dns1)
     nj1 = [f for f in found if f.rule == "EO-NJ1"]
     assert len(nj1) == 2 and all("Fn::If whose condition the templates do not decide" in f.message for f in nj1)
-
-
-def _load_generate(path: Path, name: str) -> Any:
-    """The corpus's generate.py as its own module (a plain ``import generate`` gets whichever corpus's
-    generate.py a worker imported first)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -32,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from edge_origin.rehearsal.engine import RehearsalError
+from edge_origin.rehearsal.engine import RehearsalError, stop_process
 
 UNBOUND_IP = "127.0.30.1"
 SEARCH_PATH = ("/usr/sbin", "/usr/local/sbin", "/sbin")
@@ -195,16 +194,7 @@ class Unbound:
 
     def stop(self) -> None:
         """SIGTERM by PID, then SIGKILL; the work folder removed."""
-        proc = self.proc
-        if proc is not None and proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=3)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
+        stop_process(self.proc)
         with contextlib.suppress(OSError):
             self._tmp.cleanup()
 
