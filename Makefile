@@ -32,7 +32,7 @@ tools:
 ## Not --no-deps: pip then installs dependencies before their dependents (topological order), which matters:
 ## aws-cdk-lib and aws-cdk.cloud-assembly-schema both write aws_cdk/cloud_assembly_schema/__init__.py, and
 ## aws-cdk-lib's must be the one left (else jsii: "Unknown interface: aws-cdk-lib.cloud_assembly_schema...").
-LOCK := requirements/dev.lock
+LOCK := requirements-dev.txt
 PIP  := $(BIN)/python -m pip --disable-pip-version-check
 $(VENV)/.installed: pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -42,11 +42,11 @@ $(VENV)/.installed: pyproject.toml $(LOCK)
 	touch $@
 
 ## Refresh the lock: the newest releases pyproject.toml's ranges allow, for Python 3.11+ on any platform,
-## with hashes (uv; docs/development.md). Then `make test`, and commit requirements/dev.lock with the fix.
+## with hashes (uv; docs/development.md). Then `make test`, and commit requirements-dev.txt with the fix.
 lock:
 	[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet 'uv>=0.5'
-	$(BIN)/uv pip compile pyproject.toml requirements/build.in --extra dev --generate-hashes --universal \
+	$(BIN)/uv pip compile pyproject.toml requirements-build.in --extra dev --generate-hashes --universal \
 	  --python-version 3.11 --upgrade --quiet -o $(LOCK)
 	rm -f $(VENV)/.installed
 

@@ -215,7 +215,7 @@ WHOLE_PACKAGE_TESTS: dict[str, str] = {
     "test_constructs_readme.py": "docs/constructs.md and the README walk-through's example",
     "test_house.py": "the package's layers, public names, old paths and this layout",
     "test_layout.py": "the constructs/ source root never shadows the constructs library",
-    "test_lock.py": "requirements/dev.lock against pyproject.toml, and .ci/moved",
+    "test_lock.py": "requirements-dev.txt against pyproject.toml, and .ci/moved",
     "test_packaging.py": "the install, the extras, the version, the distributions",
     "test_pre_commit_hook.py": "the pre-commit hooks (.pre-commit-hooks.yaml)",
     "test_readme_commands.py": "every command block of the README and docs/",

@@ -1,4 +1,4 @@
-"""Issue 48: the dev and test environment installs from requirements/dev.lock (pinned, with hashes).
+"""Issue 48: the dev and test environment installs from requirements-dev.txt (pinned, with hashes).
 
 The lock must hold, for every requirement pyproject.toml names (the core and every extra, the
 self-referencing ``edge-origin[...]`` extras followed), a pinned version the range allows, and a hash
@@ -21,7 +21,7 @@ except ModuleNotFoundError:  # Python 3.10
     tomllib = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCK = ROOT / "requirements" / "dev.lock"
+LOCK = ROOT / "requirements-dev.txt"
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)")
 
 
@@ -64,7 +64,7 @@ def test_every_requirement_is_pinned_within_its_range() -> None:
             problems.append(f"{req}: not in the lock")
         elif not req.specifier.contains(Version(version), prereleases=True):
             problems.append(f"{req}: the lock pins {version}")
-    assert problems == [], "requirements/dev.lock is stale; run `make lock`: " + "; ".join(problems)
+    assert problems == [], "requirements-dev.txt is stale; run `make lock`: " + "; ".join(problems)
 
 
 def test_every_pin_has_a_hash() -> None:
