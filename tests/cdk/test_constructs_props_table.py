@@ -110,6 +110,7 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         # the world's VPC has 2 zones: 5500..90000 (2750..45000 a zone); 0 and a token-like float too
         "capacity_units": [0, 5499, 90001, 2750, 5500.0, "5500"],
         "expected_targets": [0, 100_001, 2.5, "600"],
+        "unhealthy_connection_termination": [],
     },
     "MultivalueOriginRecords": {
         "zone": [],

@@ -153,3 +153,28 @@ def test_a_fleet_on_its_own_sets_an_idle_timeout_its_targets_keep_track_of() -> 
     listeners = Template.from_stack(stack).find_resources("AWS::ElasticLoadBalancingV2::Listener")
     attributes = [a for li in listeners.values() for a in li["Properties"].get("ListenerAttributes", [])]
     assert {"Key": "tcp.idle_timeout.seconds", "Value": "350"} in attributes, attributes
+
+
+def test_fleet_target_groups_turn_unhealthy_termination_off_and_a_plain_target_group_fires() -> None:
+    """Issue 52: AWS's default (unset) resets every stream of a pod that fails one health check. OriginFleet writes
+    false (quiet); ``unhealthy_connection_termination=True`` writes true and a CDK target group that leaves it
+    unset gets AWS's default: both fire EO-NLB3. One synth, validation off."""
+    from aws_cdk import aws_elasticloadbalancingv2 as elbv2
+
+    from edge_origin.model import TemplateModel
+    from edge_origin.rules import get_rule, run_rules
+
+    app = cdk.App(builtin_cloud_formation_validation=False)
+    stack = cdk.Stack(app, "S", env=ENV)
+    quiet = OriginFleet(stack, "Quiet", nlb_count=1)
+    loud = OriginFleet(stack, "Loud", nlb_count=1, vpc=quiet.vpc, unhealthy_connection_termination=True, name_prefix="loud")
+    plain = elbv2.NetworkTargetGroup(stack, "Plain", vpc=quiet.vpc, port=8443, protocol=elbv2.Protocol.TCP,
+                                     target_type=elbv2.TargetType.IP, connection_termination=True)
+    template = app.synth().get_stack_by_name("S").template
+    ids = {name: stack.get_logical_id(t.node.default_child)
+           for name, t in (("quiet", quiet.target_groups[0]), ("loud", loud.target_groups[0]), ("plain", plain))}
+    key = "target_health_state.unhealthy.connection_termination.enabled"
+    found = {f.resource: f.message for f in run_rules(TemplateModel.from_templates({"S": template}), [get_rule("EO-NLB3")])
+             if key in f.message}
+    assert set(found) == {ids["loud"], ids["plain"]}
+    assert "sets it true" in found[ids["loud"]] and "unset: AWS's default is true" in found[ids["plain"]]

@@ -98,6 +98,14 @@ def vpc(ec2: Any) -> tuple[str, list[str]]:
     return vpc_id, subnets
 
 
+UNHEALTHY_TERMINATION = "target_health_state.unhealthy.connection_termination.enabled"
+
+
+def _unhealthy(value: bool | None) -> list[dict[str, str]]:
+    """The target group's unhealthy-target termination entry (None: left unset, AWS's default true)."""
+    return [] if value is None else [{"Key": UNHEALTHY_TERMINATION, "Value": str(value).lower()}]
+
+
 def nlb(
     session: Any,
     built: Built,
@@ -109,6 +117,7 @@ def nlb(
     termination: bool = True,
     cross_zone: bool = True,
     sg_cidr: str = "0.0.0.0/0",
+    unhealthy_termination: bool | None = False,
 ) -> Nlb:
     ec2, elbv2 = session.client("ec2"), session.client("elbv2")
     sg = ec2.create_security_group(GroupName=f"{name}-sg", Description="nlb", VpcId=vpc_id)["GroupId"]
@@ -134,7 +143,8 @@ def nlb(
     tg_arn = tg["TargetGroups"][0]["TargetGroupArn"]
     elbv2.modify_target_group_attributes(
         TargetGroupArn=tg_arn,
-        Attributes=[{"Key": "deregistration_delay.connection_termination.enabled", "Value": str(termination).lower()}],
+        Attributes=[{"Key": "deregistration_delay.connection_termination.enabled", "Value": str(termination).lower()},
+                    *_unhealthy(unhealthy_termination)],
     )
     listener = elbv2.create_listener(
         LoadBalancerArn=lb["LoadBalancerArn"], Protocol="TCP", Port=443,
@@ -145,7 +155,8 @@ def nlb(
             ListenerArn=listener["ListenerArn"], Attributes=[{"Key": "tcp.idle_timeout.seconds", "Value": str(idle)}]
         )
     made = Nlb(name, lb["LoadBalancerArn"], lb["DNSName"], listener["ListenerArn"], tg_arn, sg, eips)
-    built.nlb_options[name] = {"idle": idle, "termination": termination, "cross_zone": cross_zone, "sg_cidr": sg_cidr}
+    built.nlb_options[name] = {"idle": idle, "termination": termination, "cross_zone": cross_zone, "sg_cidr": sg_cidr,
+                               "unhealthy_termination": unhealthy_termination}
     built.nlbs.append(made)
     return made
 
@@ -250,6 +261,7 @@ def multivalue(
     termination: bool = True,
     cross_zone: bool = True,
     sg_cidr: str = "0.0.0.0/0",
+    unhealthy_termination: bool | None = False,
 ) -> Built:
     """The fixed plan: one health-checked multivalue A record per NLB EIP (2 NLBs x 2 zones);
     the options break one thing at a time."""
@@ -257,7 +269,7 @@ def multivalue(
     vpc_id, subnets = vpc(session.client("ec2"))
     lbs = [
         nlb(session, built, f"nlb-{i}", vpc_id, subnets[:zones], idle=idle, termination=termination,
-            cross_zone=cross_zone, sg_cidr=sg_cidr)
+            cross_zone=cross_zone, sg_cidr=sg_cidr, unhealthy_termination=unhealthy_termination)
         for i in range(1, nlbs + 1)
     ]
     zid = zone(session, built)
@@ -306,7 +318,8 @@ def equivalent_template(built: Built) -> dict[str, Any]:
             "LoadBalancerAttributes": [{"Key": "load_balancing.cross_zone.enabled", "Value": str(opts["cross_zone"]).lower()}]}}
         res[f"Tg{i}"] = {"Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
             "Name": f"{lb.name}-tg", "Protocol": "TCP", "Port": 8443, "TargetType": "ip", "TargetGroupAttributes": [
-                {"Key": "deregistration_delay.connection_termination.enabled", "Value": str(opts["termination"]).lower()}]}}
+                {"Key": "deregistration_delay.connection_termination.enabled", "Value": str(opts["termination"]).lower()},
+                *_unhealthy(opts.get("unhealthy_termination", False))]}}
         listener: dict[str, Any] = {"LoadBalancerArn": {"Ref": lid}, "Protocol": "TCP", "Port": 443,
                                     "DefaultActions": [{"Type": "forward", "TargetGroupArn": {"Ref": f"Tg{i}"}}]}
         if opts["idle"] is not None:

@@ -116,6 +116,17 @@ def test_a_name_with_no_records_is_bad_input(moto_session: Any) -> None:
         audit(moto_session, names=["nothing.example.com"])
 
 
+def test_unhealthy_target_termination_not_returned_is_judged_as_aws_default(moto_session: Any) -> None:
+    """Issue 52: moto's DescribeTargetGroupAttributes omits an attribute never set (AWS returns every one): left
+    unset it is AWS's default, true, and EO-NLB3 says it was not returned; the fixed plan (false) stays quiet."""
+    built = accounts.multivalue(moto_session, nlbs=1, unhealthy_termination=None)
+    accounts.fill_moto_gaps(moto_session, built)
+    found = [f for f in audit(moto_session).findings if f.rule == "EO-NLB3"]
+    assert [f.resource for f in found] == [built.nlbs[0].tg_arn]
+    assert "is not returned by DescribeTargetGroupAttributes" in found[0].message
+    assert "AWS's default: true" in found[0].message and found[0].severity is Severity.WARNING
+
+
 def test_clean_empty_account(moto_session: Any) -> None:
     result = audit(moto_session)
     assert result.findings == []
@@ -218,7 +229,8 @@ def test_stubbed_load_balancer_addresses_attach_eips_and_grpc_config_marks_the_o
         "TargetGroupArn": TG_ARN, "TargetGroupName": "edge-a", "Protocol": "TCP", "Port": 8443, "TargetType": "ip",
     }]})
     elb_stub.add_response("describe_target_group_attributes", {"Attributes": [
-        {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"}]}, {"TargetGroupArn": TG_ARN})
+        {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"},
+        {"Key": "target_health_state.unhealthy.connection_termination.enabled", "Value": "false"}]}, {"TargetGroupArn": TG_ARN})
     cloudfront, cf_stub = _stubbed("cloudfront")
     cf_stub.add_response("list_distributions", {"DistributionList": {
         "Marker": "", "MaxItems": 100, "IsTruncated": False, "Quantity": 1, "Items": [_distribution_summary()],

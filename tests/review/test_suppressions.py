@@ -127,7 +127,7 @@ def test_a_config_entry_without_a_reason_is_not_applied_and_is_an_error(capsys, 
     errors = [f for f in doc["findings"] if f["rule"] == "EO-ACK1"]
     assert code == 1 and len(errors) == 1 and ".edge-origin.yaml" in errors[0]["message"] and "has no reason" in errors[0]["message"]
     assert errors[0]["template"].endswith(".edge-origin.yaml")
-    assert doc["acknowledged"] == [] and sum(f["rule"] == "EO-NLB3" for f in doc["findings"]) == 2
+    assert doc["acknowledged"] == [] and sum(f["rule"] == "EO-NLB3" for f in doc["findings"]) == 3  # termination at deregistration, unhealthy, cross-zone
 
 
 def test_an_ignore_flag_without_a_reason_is_an_error_too(capsys) -> None:

@@ -148,4 +148,6 @@ def test_rules_do_not_fire_on_what_is_decided_at_deploy_time() -> None:
     ):
         fired = run_rules(TemplateModel([LoadedTemplate("S", "t.json", json.loads((RULES_DIR / name).read_text()))]), [RULES_BY_ID[rule]])
         assert fired, name  # the fixture does fire as written
-        assert _unknown_everywhere(name, rule) == [], name
+        # no verdict; at most a "not judged" (EO-NLB3's unhealthy-target termination: unset is AWS's default true,
+        # so a deploy-time list may hold it or not: never fine)
+        assert [f.message for f in _unknown_everywhere(name, rule) if not f.message.startswith("not judged:")] == [], name

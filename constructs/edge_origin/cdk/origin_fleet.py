@@ -161,6 +161,7 @@ class OriginFleet(Construct):
         account_quotas: AccountQuotas | Mapping[str, int] | None = None,
         capacity_units: int | None = None,
         expected_targets: int | None = None,
+        unhealthy_connection_termination: bool = False,
     ) -> None:
         """
         :param vpc: VPC whose public subnets (private, for internal NLBs) hold the NLBs. Default: a
@@ -233,6 +234,11 @@ class OriginFleet(Construct):
             included (1..100000). With cross-zone load balancing on an NLB takes at most 500 targets (per zone
             without it; the facts table's ``elbv2.nlb.cross_zone_targets_max``): above, a warning (raise the
             quota, or more NLBs with ``nlb_count``). Default: not stated (not judged).
+        :param unhealthy_connection_termination: the target groups'
+            ``target_health_state.unhealthy.connection_termination.enabled``. Default False, written explicitly:
+            AWS's default (unset) is true, and then the NLB resets every connection to a pod whose health check
+            fails once, every gRPC stream pinned to it (EO-NLB3); zonal shift on a cross-zone NLB requires false
+            (EO-NLB4). True keeps AWS's behaviour (EO-NLB3 warns).
         :param capacity_units: LCUs reserved on each NLB (``MinimumLoadBalancerCapacity.CapacityUnits``),
             for a burst from zero: ELB spreads them evenly over the NLB's zones, and each zone's
             share must be 2750..45000 (so 5500..90000 with 2 zones; a warning when the total does
@@ -274,6 +280,8 @@ class OriginFleet(Construct):
         self._zones = [subnet.availability_zone for subnet in self.subnets]
         self.capacity_units = capacity_units
         self._warn_target_cap(expected_targets, cross_zone_enabled)
+        self.unhealthy_connection_termination: bool = unhealthy_connection_termination
+        """What the target groups write for ``target_health_state.unhealthy.connection_termination.enabled``."""
         """LCUs reserved on each NLB, or None (no reservation)."""
         self.capacity_units_per_zone = _capacity_per_zone(self, where, capacity_units, len(self.subnets))
         """Each zone's share of ``capacity_units`` (ELB spreads a reservation evenly), or None."""
@@ -553,7 +561,7 @@ class OriginFleet(Construct):
         # An NLB resets every connection to a target that turns unhealthy unless told not to (API default true):
         # one failed pod health check would end every gRPC stream pinned to that pod. Off here; the pods' own
         # draining (max connection age, preStop) ends them; zonal shift on a cross-zone NLB requires it off too.
-        target_group.set_attribute(UNHEALTHY_TERMINATION, "false")
+        target_group.set_attribute(UNHEALTHY_TERMINATION, "true" if self.unhealthy_connection_termination else "false")
         cdk.Tags.of(nlb).add("Name", label)
         cdk.Tags.of(target_group).add("Name", f"{label}-targets")
         if idle_timeout is not None:
@@ -818,4 +826,5 @@ FLEET_PROP_CHECKS: tuple[PropCheck, ...] = (
     ("account_quotas", lambda where, prop, p: account_quotas_from(where, prop, p[prop])),
     ("capacity_units", lambda where, prop, p: require_capacity_units(where, p[prop], p["listener_protocol"])),
     ("expected_targets", each(require_int_range, 1, 100_000, skip_none=True)),
+    ("unhealthy_connection_termination", each(require_bool)),
 )

@@ -71,6 +71,7 @@ R53_RRS = "route53 ResourceRecordSet"
 D0 = "2026-12-06"
 ELB_IDLE = "https://docs.aws.amazon.com/elasticloadbalancing/latest/network/update-idle-timeout.html"
 ELB_TG = "https://docs.aws.amazon.com/elasticloadbalancing/latest/network/edit-target-group-attributes.html"
+ELB_TG_HEALTH = "https://docs.aws.amazon.com/elasticloadbalancing/latest/network/target-group-health.html"
 ELB_ZONAL = "https://docs.aws.amazon.com/elasticloadbalancing/latest/network/zonal-shift.html"
 ELB_QUOTAS = "https://docs.aws.amazon.com/elasticloadbalancing/latest/network/load-balancer-limits.html"
 R53_HEALTH = "https://docs.aws.amazon.com/Route53/latest/DeveloperGuide/dns-failover-determining-health-of-endpoints.html"
@@ -178,8 +179,11 @@ _TABLE: tuple[Fact, ...] = (
     Fact("elbv2.nlb.idle_range", (60, 6000), "tcp.idle_timeout.seconds: 60..6000, TCP listeners only", AWS,
          ELB_IDLE, D0),
     Fact("elbv2.tg.unhealthy_connection_termination", True,
-         "by default an NLB terminates every connection to a target that turns unhealthy", AWS,
-         "elbv2 TargetGroupAttribute.Key target_health_state.unhealthy.connection_termination.enabled", D0,
+         "by default (the attribute unset) an NLB terminates every connection to a target that turns unhealthy "
+         "(TCP and TLS target groups; it cannot be enabled on UDP and TCP_UDP ones)", AWS,
+         "elbv2 TargetGroupAttribute.Key target_health_state.unhealthy.connection_termination.enabled; "
+         f"{ELB_TG_HEALTH}#unhealthy-target-connection-termination; {ELB_TG} (Connection termination for unhealthy "
+         "targets)", D0,
          (ModelRef(*_TG_KEY, quote=(
              "target_health_state.unhealthy.connection_termination.enabled - Indicates whether the load balancer "
              "terminates connections to unhealthy targets. The value is true or false . The default is true")),)),

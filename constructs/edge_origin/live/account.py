@@ -49,6 +49,7 @@ from edge_origin.live.paging import PagingError, list_record_sets, paginate
 from edge_origin.live.session import LiveError
 from edge_origin.model import GRPC_ORIGIN_METADATA_KEY, LoadedTemplate, TemplateModel, normalize_name
 from edge_origin.model.template_model import SDK_DROPS_AZ_AFFINITY_KEY
+from edge_origin.model.views import ATTRIBUTES_NOT_RETURNED_KEY, TARGET_GROUP_KNOWN_ATTRIBUTES
 
 STACK = "Live"
 LIVE_ID_KEY = "edge-origin:live-id"
@@ -335,8 +336,13 @@ class _Reader:
                     "HealthCheckProtocol": tg.get("HealthCheckProtocol"),
                     "TargetGroupAttributes": attrs,
                 }
+                returned = {a.get("Key") for a in attrs}
+                # AWS returns every attribute; moto omits those never set: a rule judges the missing ones as AWS's
+                # default and says they were not returned (FACTS.md, moto).
+                missing = [k for k in TARGET_GROUP_KNOWN_ATTRIBUTES if k not in returned]
                 self.tg_by_arn[arn] = self.add(
-                    "TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props, label=tg.get("TargetGroupName")
+                    "TargetGroup", "elbv2", arn, "AWS::ElasticLoadBalancingV2::TargetGroup", props, label=tg.get("TargetGroupName"),
+                    **({ATTRIBUTES_NOT_RETURNED_KEY: missing} if missing else {}),
                 )
         for res in self.resources.values():
             if res["Type"] == "AWS::ElasticLoadBalancingV2::Listener":

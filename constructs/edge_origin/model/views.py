@@ -432,6 +432,10 @@ class IngressRule:
         return self.from_port <= port <= self.to_port
 
 
+ATTRIBUTES_NOT_RETURNED_KEY = "edge-origin:attributes-not-returned"
+"""Resource Metadata of an account read: the known attribute keys a Describe*Attributes call did not return (AWS
+returns every attribute; moto omits those never set), so a rule says "not returned", not "unset"."""
+
 ROUTE53_PREFIX_LIST_METADATA_KEY = "edge-origin:route53-healthchecks-prefix-list"
 """Security group Metadata: the id of the AWS-managed prefix list ``com.amazonaws.<region>.route53-healthchecks``
 an ingress rule of the group names (the constructs write it; EO-SG1 reads it as admitting every checker)."""

@@ -4,17 +4,22 @@ unhealthy targets (the API default); NLB with cross-zone off.
 botocore elbv2 ``TargetGroupAttribute.Key``: ``target_health_state.unhealthy.connection_termination.enabled`` -
 "Indicates whether the load balancer terminates connections to unhealthy targets ... The default is true. This
 attribute can't be enabled for UDP and TCP_UDP target groups": one failed pod health check resets every gRPC
-stream pinned to that pod.
+stream pinned to that pod. A TCP or TLS target group that leaves it unset gets the default, so unset is judged
+as true; a value decided at deploy time is not judged (never fine). An account read whose
+DescribeTargetGroupAttributes did not return it (moto omits attributes never set; AWS returns them all) is
+judged as the default too, and says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.model.views import as_bool, attribute_known
+from edge_origin.model.views import ATTRIBUTES_NOT_RETURNED_KEY, TargetGroupView, as_bool, attribute_known
 from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.not_judged import not_judged
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
 FIX_TG = with_cdk(
@@ -44,15 +49,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 "deregistration_delay.connection_termination.enabled: long-lived connections outlive deregistered pods",
                 FIX_TG,
             )
-        if ((tg.protocol or "").upper() in UNHEALTHY_PROTOCOLS and attribute_known(tg.attributes, UNHEALTHY)
-                and as_bool(tg.attributes.get(UNHEALTHY)) is True):
-            yield finding(
-                RULE.id, Severity.WARNING, tg.resource,
-                f"target group {tg.resource.logical_id} ({tg.protocol}) sets {UNHEALTHY} true: the NLB resets every "
-                "connection to a target that turns unhealthy, so one failed pod health check ends every gRPC stream "
-                "pinned to that pod",
-                FIX_UNHEALTHY,
-            )
+        yield from _unhealthy_termination(tg)
     for lb in model.load_balancers:
         if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
             yield finding(
@@ -62,15 +59,60 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             )
 
 
+def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
+    """A TCP or TLS target group whose unhealthy-target connection termination is on: set true, or unset (AWS's
+    default, the facts table's ``elbv2.tg.unhealthy_connection_termination``); not judged when deploy-time."""
+    if (tg.protocol or "").upper() not in UNHEALTHY_PROTOCOLS:
+        return
+    res = tg.resource
+    where = f"target group {res.logical_id} ({tg.protocol})"
+    if not attribute_known(tg.attributes, UNHEALTHY):
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}",
+            element=tg.attributes.get(UNHEALTHY, "TargetGroupAttributes"),
+            reason="decided at deploy time: unset or true, the NLB resets every connection to a target that turns "
+                   "unhealthy",
+            needs=f"a literal TargetGroupAttributes entry {UNHEALTHY}: false",
+            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        )
+        return
+    default = "true" if fact_value("elbv2.tg.unhealthy_connection_termination") else "false"
+    if UNHEALTHY not in tg.attributes:
+        if default != "true":
+            return
+        returned = UNHEALTHY in (res.metadata or {}).get(ATTRIBUTES_NOT_RETURNED_KEY, ())
+        how = ("is not returned by DescribeTargetGroupAttributes (AWS returns every attribute; moto omits those "
+               f"never set), so it holds AWS's default: {default}") if returned else f"unset: AWS's default is {default}"
+    else:
+        raw = tg.attributes[UNHEALTHY]
+        state = as_bool(raw)
+        if state is False:
+            return
+        if state is None:
+            yield not_judged(
+                RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}", element=raw,
+                reason="neither true nor false (the values ELB accepts)", needs=f"{UNHEALTHY}: false",
+                template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            )
+            return
+        how = f"sets it {raw}"
+    yield finding(
+        RULE.id, Severity.WARNING, res,
+        f"{where} {UNHEALTHY} {how}: the NLB resets every connection to a target that turns unhealthy, so one "
+        "failed pod health check ends every gRPC stream pinned to that pod",
+        FIX_UNHEALTHY,
+    )
+
+
 RULE = Rule(
     id="EO-NLB3",
     severity=Severity.WARNING,
     title="Connection termination off at deregistration, on for unhealthy targets; cross-zone off",
     catches=(
         "An NLB target group without deregistration_delay.connection_termination.enabled; a TCP or TLS target group "
-        f"that sets {UNHEALTHY} true (every connection to a target that turns unhealthy is reset; unset is the same, "
-        "the API default, and is not reported here: OriginFleet sets it false, and EO-NLB4 requires false where "
-        "zonal shift is on); an NLB with cross-zone load balancing off."
+        f"that sets {UNHEALTHY} true or leaves it unset (AWS's default is true: every connection to a target "
+        "that turns unhealthy is reset; OriginFleet sets it false, and EO-NLB4 requires false where zonal shift is "
+        "on; a value decided at deploy time is not judged); an NLB with cross-zone load balancing off."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(

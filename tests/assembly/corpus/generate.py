@@ -87,6 +87,8 @@ def _nlb(scope: Construct, cid: str, *, idle_s: int = 300, eips: bool = False) -
     listener = nlb.add_listener("Tcp", port=443, tcp_idle_timeout=cdk.Duration.seconds(idle_s))
     group = listener.add_targets("Pods", port=443, targets=[])
     group.set_attribute("deregistration_delay.connection_termination.enabled", "true")
+    # AWS's default (unset) is true: every stream of a pod that fails one health check is reset (EO-NLB3)
+    group.set_attribute("target_health_state.unhealthy.connection_termination.enabled", "false")
     return nlb
 
 
