@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.limits import current as current_limits
@@ -66,6 +67,8 @@ _PENDING = object()
 NOT_LINKED = object()
 NESTED_STACK = "AWS::CloudFormation::Stack"
 CROSS_REGION_READER = "Custom::CrossRegionExportReader"
+#: Types whose ``Fn::GetAtt`` the assembly may answer (``AssemblyLinks``): never the fast path.
+_LINKED_TYPES = frozenset({NESTED_STACK, CROSS_REGION_READER})
 
 
 class AssemblyLinks:
@@ -266,6 +269,8 @@ class StackResolver:
         self._chars = 0
         #: id(node) -> (node, its resolved value); the node is kept so its id is never reused.
         self._memo: dict[int, tuple[Any, Any]] = {}
+        #: (logical id, attribute) -> its ResourceRef (``_simple_reference``: one object each)
+        self._references: dict[tuple[str, str | None], ResourceRef] = {}
 
     # --- public -----------------------------------------------------------------------------
     def resolve(self, value: Any, where: str = "") -> Any:
@@ -273,6 +278,47 @@ class StackResolver:
         self._where = where
         out = self._resolve(value, 0)
         return None if out is _NOVALUE else out
+
+    def check(self, value: Any, where: str = "") -> None:
+        """Raise what ``resolve(value, where)`` would raise, building nothing: plain containers and
+        the simple references (``_simple_reference``) are walked, depth checked and counted as steps
+        as ``resolve`` counts them; every other intrinsic is resolved (memoised: a later ``resolve``
+        of ``value`` finds it, and charges no character twice). After it returns, ``resolve(value)``
+        raises nothing and builds no more characters (the model's deferred resources rest on it)."""
+        self._where = where
+        seen: set[int] = set()
+        todo: list[tuple[Any, int]] = [(value, 0)] if isinstance(value, (dict, list)) else []
+        while todo:
+            node, depth = todo.pop()
+            simple = False
+            if isinstance(node, dict) and len(node) == 1:
+                simple = node.__class__ is dict and self._simple_reference(node) is not None
+                (key, arg), = node.items()
+                if not simple and (key == "Ref" or key.startswith("Fn::") or (key == "Condition" and isinstance(arg, str))):
+                    self._resolve(node, depth)  # an intrinsic: counted, memoised and charged there
+                    continue
+            if depth > MAX_RESOLVE_DEPTH:
+                raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
+            self._steps += 1
+            if self._steps > self._max_steps:
+                raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+            if simple or id(node) in seen or id(node) in self._memo:
+                continue  # a node seen before is a step (a memo hit in resolve), not walked again
+            seen.add(id(node))
+            below = [item for item in (node.values() if isinstance(node, dict) else node) if isinstance(item, (dict, list))]
+            if len(below) == 1:
+                todo.append((below[0], depth + 1))
+            elif below:
+                todo.extend((item, depth + 1) for item in reversed(below))  # document order, as resolve walks
+
+    def resolve_checked(self, value: Any, where: str = "") -> Any:
+        """``resolve`` of a value ``check`` passed: its steps were counted there, not again."""
+        steps, limit = self._steps, self._max_steps
+        self._max_steps = sys.maxsize
+        try:
+            return self.resolve(value, where)
+        finally:
+            self._steps, self._max_steps = steps, limit
 
     def pending(self, value: Any) -> bool:
         """Whether ``value`` (a node of this template) is being resolved right now: a value read
@@ -318,6 +364,10 @@ class StackResolver:
         self._steps += 1
         if self._steps > self._max_steps:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+        if value.__class__ is dict and len(value) == 1:
+            simple = self._simple_reference(value)
+            if simple is not None:
+                return simple
         key = id(value)
         hit = self._memo.get(key)
         if hit is not None:
@@ -332,6 +382,33 @@ class StackResolver:
             raise
         self._memo[key] = (value, out)
         return out
+
+    def _simple_reference(self, value: dict[str, Any]) -> ResourceRef | None:
+        """The fast path of the commonest intrinsics: ``{"Ref": Resource}`` and ``{"Fn::GetAtt":
+        [Resource, "Attr"]}`` of a resource of this template (not a nested stack or a cross-Region
+        export reader, whose attributes the assembly answers), as ``_intrinsic`` resolves them, one
+        ``ResourceRef`` per (resource, attribute); None for anything else (the general path)."""
+        ((key, arg),) = value.items()
+        if key == "Ref":
+            if arg.__class__ is not str or arg not in self.resources:
+                return None
+            attribute = None
+        elif key == "Fn::GetAtt":
+            if arg.__class__ is not list or len(arg) != 2:
+                return None
+            logical_id, attribute = arg
+            if logical_id.__class__ is not str or attribute.__class__ is not str or not attribute:
+                return None
+            body = self.resources.get(logical_id)
+            if body.__class__ is not dict or body.get("Type") in _LINKED_TYPES:
+                return None
+            arg = logical_id
+        else:
+            return None
+        ref = self._references.get((arg, attribute))
+        if ref is None:
+            ref = self._references[(arg, attribute)] = ResourceRef(self.stack, arg, attribute)
+        return ref
 
     def _resolve_node(self, value: Any, depth: int) -> Any:
         if isinstance(value, dict):
@@ -516,13 +593,22 @@ class StackResolver:
         return self._concat(parts, "Fn::Sub")
 
     def _concat(self, parts: list[Any], fn: str) -> Any:
-        if all(isinstance(p, (str, int, float)) and not isinstance(p, bool) for p in parts):
-            self._charge(sum(len(p) if isinstance(p, str) else 24 for p in parts))
+        text = others = numbers = refs = 0  # one pass: characters of the strings, and what else there is
+        for p in parts:
+            if isinstance(p, str):
+                text += len(p)
+            elif isinstance(p, (int, float)) and not isinstance(p, bool):
+                numbers += 1
+            else:
+                others += 1
+                refs += isinstance(p, (ResourceRef, Unresolved))
+        if not others:
+            self._charge(text + 24 * numbers)
             return "".join(_text(p) for p in parts)
-        named = dns_name_parts(parts)
+        named = dns_name_parts(parts) if refs == 1 and not numbers and others == 1 else None
         if named is not None:
             return named
-        self._charge(sum(len(p) if isinstance(p, str) else MAX_DISPLAY + 3 for p in parts))
+        self._charge(text + (MAX_DISPLAY + 3) * (numbers + others))
         rendered = "".join(p if isinstance(p, str) else "${" + _display(p) + "}" for p in parts)
         return Unresolved("composite", rendered)
 
@@ -535,6 +621,8 @@ class StackResolver:
             return Unresolved("composite", f"Fn::Join {_display(items)}")
         if not isinstance(items, list):
             return Unresolved("composite", f"Fn::Join {_display(items)}")
+        if not delimiter:
+            return self._concat(items, "Fn::Join")
         parts: list[Any] = []
         for i, item in enumerate(items):
             if i:

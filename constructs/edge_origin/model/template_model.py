@@ -186,15 +186,9 @@ class TemplateModel(AssemblyLinks):
                 if condition is not None and _in_template(item.template, resolver.condition_for, condition, logical_id) is False:
                     self.skipped.append((item.stack, logical_id))
                     continue  # not created with these parameter defaults
-                props = _in_template(item.template, resolver.resolve, body.get("Properties") or {}, logical_id)
-                unknown = None
-                if isinstance(props, (Unresolved, ResourceRef)):
-                    unknown = props if isinstance(props, Unresolved) else Unresolved("other", display_value(props))
-                    props = {}
-                elif not isinstance(props, dict):
-                    raise ModelError(f"{item.template}: {logical_id}: Properties resolves to a {type(props).__name__}, not a mapping", template=item.template)
                 metadata = body.get("Metadata") if isinstance(body.get("Metadata"), dict) else {}
-                res = Resource(item.stack, item.template, logical_id, body["Type"], props, metadata, condition, unknown)
+                res = Resource.deferred(item.stack, item.template, logical_id, body["Type"], metadata, condition,
+                                        _Deferred(resolver, body.get("Properties") or {}, logical_id))
                 self.resources.append(res)
                 self._by_key[res.key] = res
                 self._by_type[res.type].append(res)
@@ -207,6 +201,8 @@ class TemplateModel(AssemblyLinks):
         self._elb  # noqa: B018
         self.security_groups  # noqa: B018
         self.distributions  # noqa: B018
+        for res in self.resources:  # the rest is checked, not resolved: read (if ever) by a rule
+            res.check_deferred()
 
     _check_record_caps = staticmethod(read_route53.check_record_caps)
 
@@ -592,6 +588,39 @@ class TemplateModel(AssemblyLinks):
 
 
 _RESOLVING = object()
+
+
+class _Deferred:
+    """A resource's ``Properties``, resolved on first read (``Resource.deferred``) into
+    ``(properties, unknown_properties)``; ``check()`` raises, without resolving, what that read would
+    raise, so the model refuses bad input when it is built and a later read cannot fail."""
+
+    __slots__ = ("resolver", "raw", "logical_id", "checked")
+
+    def __init__(self, resolver: StackResolver, raw: Any, logical_id: str) -> None:
+        self.resolver, self.raw, self.logical_id, self.checked = resolver, raw, logical_id, False
+
+    def check(self) -> None:
+        resolver, raw = self.resolver, self.raw
+        if isinstance(raw, dict) and len(raw) == 1 and next(iter(raw)).startswith(("Fn::", "Ref")):
+            return  # Properties that is itself an intrinsic (a Fn::If of whole mappings): read now
+        _in_template(resolver.template, resolver.check, raw, self.logical_id)
+        self.checked = True
+
+    def __call__(self) -> tuple[dict[str, Any], Unresolved | None]:
+        resolver = self.resolver
+        saved = resolver._where  # a read in the middle of another resolution leaves its name as it was
+        try:
+            resolve = resolver.resolve_checked if self.checked else resolver.resolve
+            props = _in_template(resolver.template, resolve, self.raw, self.logical_id)
+        finally:
+            resolver._where = saved
+        if isinstance(props, (Unresolved, ResourceRef)):
+            return {}, props if isinstance(props, Unresolved) else Unresolved("other", display_value(props))
+        if not isinstance(props, dict):
+            raise ModelError(f"{resolver.template}: {self.logical_id}: Properties resolves to a {type(props).__name__}, "
+                             "not a mapping", template=resolver.template)
+        return props, None
 
 
 def _in_template(template: str, fn: Any, *args: Any) -> Any:

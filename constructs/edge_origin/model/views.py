@@ -7,25 +7,92 @@ finding can always name where it comes from. Values are resolved: ``str``/``int`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved
 
 
-@dataclass(eq=False)
 class Resource:
-    """One resource: ``properties`` has every intrinsic resolved as far as the templates allow."""
+    """One resource: ``properties`` has every intrinsic resolved as far as the templates allow.
 
-    stack: str
-    template: str
-    logical_id: str
-    type: str
-    properties: dict[str, Any]
-    metadata: dict[str, Any]
-    condition: str | None = None
-    #: Set when the whole Properties is an undecidable ``Fn::If`` (``properties`` is then empty).
-    unknown_properties: Unresolved | None = None
+    A model's resources resolve their ``Properties`` on first read, once (``Resource.deferred``): a
+    resource no view or rule reads costs no evaluation. An error of that evaluation (bad input, the
+    ``--max-eval-*`` budgets) is raised by the first read, as a ``ModelError`` naming the file and
+    the resource."""
+
+    __slots__ = ("stack", "template", "logical_id", "type", "_properties", "metadata", "condition", "_unknown", "_settle",
+                 "__dict__")  # rules keep per-resource memos in __dict__
+
+    def __init__(
+        self,
+        stack: str,
+        template: str,
+        logical_id: str,
+        type: str,  # noqa: A002 (the CloudFormation name, as before)
+        properties: dict[str, Any],
+        metadata: dict[str, Any],
+        condition: str | None = None,
+        unknown_properties: Unresolved | None = None,
+    ) -> None:
+        self.stack = stack
+        self.template = template
+        self.logical_id = logical_id
+        self.type = type
+        self._properties = properties
+        self.metadata = metadata
+        self.condition = condition
+        self._unknown = unknown_properties
+        self._settle: Callable[[], tuple[dict[str, Any], Unresolved | None]] | None = None
+
+    @classmethod
+    def deferred(
+        cls, stack: str, template: str, logical_id: str, type_: str, metadata: dict[str, Any], condition: str | None,
+        settle: Callable[[], tuple[dict[str, Any], Unresolved | None]],
+    ) -> Resource:
+        """A resource whose ``(properties, unknown_properties)`` ``settle()`` makes on first read."""
+        res = cls(stack, template, logical_id, type_, {}, metadata, condition)
+        res._settle = settle
+        return res
+
+    def _settled(self) -> None:
+        settle = self._settle
+        if settle is not None:
+            self._properties, self._unknown = settle()  # an error leaves it unsettled: raised again
+            self._settle = None
+
+    def check_deferred(self) -> None:
+        """Raise now what the first read of ``properties`` would raise (``ModelError``), without
+        resolving them; a resource whose ``Properties`` is itself an intrinsic is resolved."""
+        settle = self._settle
+        if settle is not None:
+            check = getattr(settle, "check", None)
+            if check is not None:
+                check()
+            if not getattr(settle, "checked", False):
+                self._settled()
+
+    @property
+    def settled(self) -> bool:
+        """Whether ``properties`` has been resolved (always, for a resource made with its properties)."""
+        return self._settle is None
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        if self._settle is not None:
+            self._settled()
+        return self._properties
+
+    @property
+    def unknown_properties(self) -> Unresolved | None:
+        """Set when the whole Properties is an undecidable ``Fn::If`` (``properties`` is then empty)."""
+        if self._settle is not None:
+            self._settled()
+        return self._unknown
+
+    def __repr__(self) -> str:
+        return f"Resource({self.stack!r}, {self.logical_id!r}, {self.type!r})"
 
     @property
     def path(self) -> str:
