@@ -127,6 +127,20 @@ def test_unhealthy_target_termination_not_returned_is_judged_as_aws_default(moto
     assert "AWS's default: true" in found[0].message and found[0].severity is Severity.WARNING
 
 
+def test_registered_targets_are_counted_against_the_nlb_quota(moto_session: Any) -> None:
+    """Issue 52: audit reads DescribeTargetHealth into the target group's Targets; EO-NLB6 counts them: 500 on a
+    cross-zone NLB is the quota (quiet), 501 is over it (a warning)."""
+    built = accounts.multivalue(moto_session, nlbs=1)
+    accounts.fill_moto_gaps(moto_session, built)
+    elbv2 = moto_session.client("elbv2")
+    tg = built.nlbs[0].tg_arn
+    elbv2.register_targets(TargetGroupArn=tg, Targets=[{"Id": f"10.0.{i // 250}.{i % 250 + 1}", "Port": 8443} for i in range(500)])
+    assert [f for f in audit(moto_session).findings if f.rule == "EO-NLB6"] == []
+    elbv2.register_targets(TargetGroupArn=tg, Targets=[{"Id": "10.0.3.1", "Port": 8443}])
+    [found] = [f for f in audit(moto_session).findings if f.rule == "EO-NLB6"]
+    assert found.severity is Severity.WARNING and "501 targets" in found.message and "at most 500" in found.message
+
+
 def test_clean_empty_account(moto_session: Any) -> None:
     result = audit(moto_session)
     assert result.findings == []
@@ -231,6 +245,8 @@ def test_stubbed_load_balancer_addresses_attach_eips_and_grpc_config_marks_the_o
     elb_stub.add_response("describe_target_group_attributes", {"Attributes": [
         {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"},
         {"Key": "target_health_state.unhealthy.connection_termination.enabled", "Value": "false"}]}, {"TargetGroupArn": TG_ARN})
+    elb_stub.add_response("describe_target_health", {"TargetHealthDescriptions": [
+        {"Target": {"Id": "10.0.0.7", "Port": 8443, "AvailabilityZone": accounts.ZONES[0]}}]}, {"TargetGroupArn": TG_ARN})
     cloudfront, cf_stub = _stubbed("cloudfront")
     cf_stub.add_response("list_distributions", {"DistributionList": {
         "Marker": "", "MaxItems": 100, "IsTruncated": False, "Quantity": 1, "Items": [_distribution_summary()],

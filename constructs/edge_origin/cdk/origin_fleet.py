@@ -232,7 +232,7 @@ class OriginFleet(Construct):
             ``edge-origin:accountQuotas``).
         :param expected_targets: the most pods (targets) one NLB's target group holds, a rollout's surge
             included (1..100000). With cross-zone load balancing on an NLB takes at most 500 targets (per zone
-            without it; the facts table's ``elbv2.nlb.cross_zone_targets_max``): above, a warning (raise the
+            without it, 3,000 in all; the facts table's ``elbv2.nlb.targets_per_zone``, ``elbv2.nlb.targets_max``): above, a warning (raise the
             quota, or more NLBs with ``nlb_count``). Default: not stated (not judged).
         :param unhealthy_connection_termination: the target groups'
             ``target_health_state.unhealthy.connection_termination.enabled``. Default False, written explicitly:
@@ -366,17 +366,19 @@ class OriginFleet(Construct):
         return [m.listener for m in self.members]
 
     def _warn_target_cap(self, expected: int | None, cross_zone: bool) -> None:
-        """More targets than an NLB takes: 500 with cross-zone on, 500 a zone without (ELB quotas)."""
-        cap = fact_value("elbv2.nlb.cross_zone_targets_max")
+        """More targets than an NLB takes: 500 with cross-zone on, 500 a zone and 3,000 in all without (ELB quotas)."""
+        cap, most = fact_value("elbv2.nlb.targets_per_zone"), fact_value("elbv2.nlb.targets_max")
         zones = max(1, len(self._zones))
-        if expected is None or expected <= (cap if cross_zone else cap * zones):
+        if expected is None or expected <= (cap if cross_zone else min(cap * zones, most)):
             return
-        where = "an NLB with cross-zone load balancing on" if cross_zone else f"each of the {zones} zones of an NLB"
+        where = ("an NLB with cross-zone load balancing on" if cross_zone
+                 else f"an NLB over {zones} zones without cross-zone load balancing ({cap} a zone, {most} in all)")
         cdk.Annotations.of(self).add_warning_v2(
             "edge-origin:targets-per-nlb",
-            f"expected_targets {expected}: {where} takes at most {cap} targets (ELB quota, "
-            "load-balancer-limits.html): the controller cannot register the rest. Raise the quota, or spread the "
-            "pods over more NLBs (nlb_count) with a Service each.",
+            f"expected_targets {expected}: {where} takes at most {cap if cross_zone else min(cap * zones, most)} "
+            "targets (ELB quota 'Targets per Availability Zone per Network Load Balancer', load-balancer-limits.html; "
+            "adjustable): the controller cannot register the rest. Raise the quota, or spread the pods over more "
+            "NLBs (nlb_count) with a Service each.",
         )
 
     # -- construction ---------------------------------------------------------------------------

@@ -209,8 +209,14 @@ _TABLE: tuple[Fact, ...] = (
          "out of the NLB's DNS name); with cross-zone on, traffic arriving on any address avoids that zone's "
          "targets; cross-zone NLBs need target_health_state.unhealthy.connection_termination.enabled false", AWS,
          ELB_ZONAL, D0),
-    Fact("elbv2.nlb.cross_zone_targets_max", 500,
-         "targets per NLB with cross-zone load balancing on (per zone without it)", AWS, ELB_QUOTAS, D0),
+    Fact("elbv2.nlb.targets_per_zone", 500,
+         "quota 'Targets per Availability Zone per Network Load Balancer': default 500, adjustable; 'If cross-zone "
+         "load balancing is enabled, the maximum is 500 targets per load balancer, regardless of the number of "
+         "Availability Zones'; 'If a target is registered with N target groups, it counts as N targets toward this "
+         "limit'", AWS, ELB_QUOTAS + " (Load balancer quotas, notes 2 and 3)", D0),
+    Fact("elbv2.nlb.targets_max", 3000,
+         "quota 'Targets per Network Load Balancer': default 3,000, adjustable (with cross-zone on, 500)", AWS,
+         ELB_QUOTAS, D0),
     Fact("elbv2.nlb.draining_window_s", 120,
          "a draining IP target keeps getting new connections for about two minutes after deregistration starts, "
          "whatever deregistration_delay says: a pod must keep serving that long (preStop) before it stops", LBC,

@@ -336,6 +336,12 @@ class _Reader:
                     "HealthCheckProtocol": tg.get("HealthCheckProtocol"),
                     "TargetGroupAttributes": attrs,
                 }
+                with self.guard("elbv2", "DescribeTargetHealth"):  # the registered targets: EO-NLB6 counts them
+                    health = elbv2.describe_target_health(TargetGroupArn=arn).get("TargetHealthDescriptions", [])
+                    props["Targets"] = [
+                        {k: v for k, v in (d.get("Target") or {}).items() if k in ("Id", "Port", "AvailabilityZone")}
+                        for d in health
+                    ]
                 returned = {a.get("Key") for a in attrs}
                 # AWS returns every attribute; moto omits those never set: a rule judges the missing ones as AWS's
                 # default and says they were not returned (FACTS.md, moto).

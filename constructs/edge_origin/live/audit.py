@@ -32,6 +32,7 @@ RULE_NEEDS: dict[str, frozenset[str]] = {
     "EO-NLB1": frozenset({"route53", "cloudfront", "ec2", "elbv2"}),
     "EO-NLB2": frozenset({"route53", "cloudfront", "ec2", "elbv2"}),
     "EO-NLB3": frozenset({"elbv2"}),
+    "EO-NLB6": frozenset({"elbv2"}),
     "EO-SG1": frozenset({"route53", "ec2", "elbv2"}),
     "EO-CF1": frozenset({"cloudfront"}),
     "EO-CF2": frozenset({"cloudfront", "route53", "ec2", "elbv2"}),

@@ -1,0 +1,163 @@
+"""EO-NLB6: more targets on an NLB than its quota takes.
+
+ELB quotas for Network Load Balancers (load-balancer-limits.html, the facts table's
+``elbv2.nlb.targets_per_zone`` / ``elbv2.nlb.targets_max``): "Targets per Availability Zone per Network Load
+Balancer: 500" and "Targets per Network Load Balancer: 3,000", both adjustable; "If cross-zone load
+balancing is enabled, the maximum is 500 targets per load balancer, regardless of the number of
+Availability Zones"; "If a target is registered with N target groups, it counts as N targets toward this
+limit". Quotas, so a warning naming the quota, never an error (issue 52).
+
+The count is the sum of the literal ``Targets`` lists of the target groups the NLB's listeners forward to
+(an account read writes DescribeTargetHealth's targets there). A target group without ``Targets`` is
+registered at runtime (a TargetGroupBinding's pods, an Auto Scaling group): its count is not in the
+templates and adds nothing; a ``Targets`` list decided at deploy time, a cross-zone setting decided at deploy
+time, or a zone split the templates do not give (cross-zone off) is not judged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from edge_origin.core.facts import value as fact_value
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.model import TemplateModel
+from edge_origin.model.views import LoadBalancerView, TargetGroupView, attribute_known, props_of
+from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.not_judged import not_judged
+
+CROSS_ZONE = "load_balancing.cross_zone.enabled"
+QUOTA = "ELB quota 'Targets per Availability Zone per Network Load Balancer'"
+FIX = with_cdk(
+    "EO-NLB6",
+    "Request a higher 'Targets per Availability Zone per Network Load Balancer' quota (Service Quotas, Elastic "
+    "Load Balancing), or spread the targets over more NLBs.",
+    "`OriginFleet(nlb_count=..., expected_targets=...)` (one Service/TargetGroupBinding per NLB's target group).",
+)
+
+
+def _target_groups(lb: LoadBalancerView) -> list[TargetGroupView]:
+    seen: dict[int, TargetGroupView] = {}
+    for listener in lb.listeners:
+        for tg in listener.target_groups:
+            seen.setdefault(id(tg), tg)
+    return list(seen.values())
+
+
+def _targets(tg: TargetGroupView) -> tuple[list[Any] | None, Any]:
+    """(the literal target list, or None when absent or decided at deploy time; the raw value when deploy-time)."""
+    p = props_of(tg.resource)
+    if not p.has("Targets"):
+        return None, None
+    raw = p.raw("Targets")
+    if p.list_unknown("Targets") or not isinstance(raw, list):
+        return None, raw
+    return raw, None
+
+
+def _zone_counts(targets: list[Any]) -> dict[str, int] | None:
+    """Targets a zone, when every target names a literal zone (not ``all``); else None."""
+    counts: dict[str, int] = {}
+    for target in targets:
+        zone = target.get("AvailabilityZone") if isinstance(target, dict) else None
+        if not isinstance(zone, str) or zone == "all":
+            return None
+        counts[zone] = counts.get(zone, 0) + 1
+    return counts
+
+
+def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
+    per_zone, per_lb = fact_value("elbv2.nlb.targets_per_zone"), fact_value("elbv2.nlb.targets_max")
+    where = f"NLB {lb.resource.logical_id}"
+    listed: list[Any] = []
+    counted: list[str] = []
+    unknown: list[tuple[TargetGroupView, Any]] = []
+    for tg in _target_groups(lb):
+        targets, raw = _targets(tg)
+        if targets is not None:
+            listed += targets
+            counted.append(tg.resource.logical_id)
+        elif raw is not None:
+            unknown.append((tg, raw))
+    count = len(listed)
+    if not counted and not unknown:
+        return  # every target registered at runtime: nothing in the templates to count (audit counts them)
+    groups = f"target group{'s' if len(counted) != 1 else ''} {', '.join(counted)}"
+    cross_known = attribute_known(lb.attributes, CROSS_ZONE)
+    zones = lb.zone_count or 1
+    off_cap = min(per_zone * zones, per_lb)  # cross-zone off: some zone holds more than 500 above this
+    on = cross_known and lb.cross_zone
+    if count > (per_zone if on else off_cap):
+        how = (f"with cross-zone load balancing on it takes at most {per_zone}, whatever its zones" if on
+               else f"with cross-zone load balancing off (or on), at most {per_zone} a zone over its {zones} zone(s) "
+                    f"and {per_lb:,} in all")
+        yield finding(
+            RULE.id, Severity.WARNING, lb.resource,
+            f"{where}: {count} targets in {groups} (a target in N target groups counts N times); {how} ({QUOTA}, "
+            f"default {per_zone}; 'Targets per Network Load Balancer', default {per_lb:,}): the rest cannot be registered",
+            FIX,
+        )
+        return
+    for tg, raw in unknown:
+        yield _not_judged(lb, f"{where} target group {tg.resource.logical_id} Targets", raw, "decided at deploy time",
+                          "a literal Targets list")
+    if count <= per_zone or on:
+        return
+    if not cross_known:
+        yield _not_judged(lb, f"{where} {CROSS_ZONE} ({count} targets)", lb.attributes.get(CROSS_ZONE),
+                          f"decided at deploy time: with it on, {per_zone} targets is the most", f"a literal {CROSS_ZONE}")
+        return
+    yield from _per_zone(lb, listed, groups)
+
+
+def _per_zone(lb: LoadBalancerView, listed: list[Any], groups: str) -> Iterator[Finding]:
+    """Cross-zone off, more than one zone's quota in all: judged a zone when every target names its zone."""
+    per_zone = fact_value("elbv2.nlb.targets_per_zone")
+    where = f"NLB {lb.resource.logical_id}"
+    split = _zone_counts(listed)
+    if split is None:
+        yield _not_judged(lb, f"{where} targets a zone ({len(listed)} targets, cross-zone off)", f"{len(listed)} targets",
+                          f"the templates do not give each target's zone: more than {per_zone} in one zone is over "
+                          "the quota", "each target's AvailabilityZone, or cross-zone load balancing on")
+        return
+    over = {z: n for z, n in sorted(split.items()) if n > per_zone}
+    if over:
+        yield finding(
+            RULE.id, Severity.WARNING, lb.resource,
+            f"{where}: {', '.join(f'{n} targets in {z}' for z, n in over.items())} ({groups}; cross-zone off: at most "
+            f"{per_zone} a zone, {QUOTA}): the rest cannot be registered",
+            FIX,
+        )
+
+
+def _not_judged(lb: LoadBalancerView, subject: str, element: object, reason: str, needs: str) -> Finding:
+    res = lb.resource
+    return not_judged(
+        RULE.id, Severity.WARNING, subject=subject, element=element, reason=reason, needs=needs,
+        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+    )
+
+
+def check(model: TemplateModel) -> Iterator[Finding]:
+    for lb in model.load_balancers:
+        if lb.is_network:
+            yield from _lb_findings(lb)
+
+
+RULE = Rule(
+    id="EO-NLB6",
+    severity=Severity.WARNING,
+    title="More targets than an NLB takes (quota)",
+    catches=(
+        "An NLB whose target groups' Targets lists (or, in an account, DescribeTargetHealth) hold more targets than "
+        "ELB's quota: 500 with cross-zone load balancing on, whatever its zones; 500 a zone and 3,000 in all with "
+        "it off (a target in N target groups counts N times). A quota, so a warning. Targets registered at "
+        "runtime (TargetGroupBinding pods, Auto Scaling) are not in a template: `edge-origin audit` counts them, "
+        "`OriginFleet(expected_targets=)` states them; a Targets list or a cross-zone setting decided at deploy "
+        "time, or a zone split the template does not give, is not judged."
+    ),
+    incident="A fleet scaled past 500 pods behind one cross-zone NLB: the controller could not register the rest.",
+    fix=FIX,
+    check=check,
+    facts=("elbv2.nlb.targets_per_zone", "elbv2.nlb.targets_max"),
+)
