@@ -11,7 +11,7 @@ export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export CDK_DISABLE_CLI_TELEMETRY := true
 export CDK_DISABLE_NOTICES := true
 
-.PHONY: setup tools synth check test test-fast test-floor test-wheel lint dist bench flake mutate drift lock clean
+.PHONY: setup tools synth check test test-slow test-all test-fast test-floor test-wheel lint dist bench flake mutate drift lock clean
 
 setup: $(VENV)/.installed node_modules/.installed tools
 
@@ -61,17 +61,26 @@ synth: setup
 	$(BIN)/edge-origin check cdk.out
 	$(BIN)/edge-origin report cdk.out --format text
 
-## The tests (slow end-to-end ones included), at the newest aws-cdk-lib the ranges allow, on pytest-xdist
-## workers: one per core and one more (many end-to-end tests wait on processes, sockets and timers; on 2
-## cores 3 workers took 262 s, 2 took 336 s: benchmarks/suite_cost.py), `worksteal` so that the long tests
-## do not leave a core idle. `make test XDIST=` runs them in one process, `make test WORKERS=2` on two.
+## The tests, at the newest aws-cdk-lib the ranges allow, on pytest-xdist workers: one per core and one
+## more (many tests wait on processes, sockets and timers), `worksteal` so that the long tests do not leave
+## a core idle. `make test XDIST=` runs them in one process, `make test WORKERS=2` on two.
+## `make test` is the suite without the slow end-to-end tests (marked `slow`: the real CDK CLI, loopback
+## gRPC/DNS rehearsals, pip installs into fresh venvs); it stays under 5 minutes on 2 cores
+## (benchmarks/suite_cost.py prints it). `make test-slow` runs those, `make test-all` both; `.ci/run`
+## runs `make test` and then `make test-slow`, each alone (the loopback tests measure timing).
 WORKERS ?= $(shell $(PYTHON) -c "import os; print(len(os.sched_getaffinity(0)) + 1 if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1) + 1)")
 XDIST ?= -n $(WORKERS) --dist worksteal
 test: setup
+	$(BIN)/python -m pytest -q -m "not slow" $(XDIST)
+
+test-slow: setup
+	$(BIN)/python -m pytest -q -m slow $(XDIST)
+
+test-all: setup
 	$(BIN)/python -m pytest -q $(XDIST)
 
-test-fast: setup
-	$(BIN)/python -m pytest -q -m "not slow" $(XDIST)
+## The name `make test` had before the slow tests moved to `make test-slow`.
+test-fast: test
 
 ## Flake watch: the non-slow suite N times (default 5), each with its own hypothesis seed and a fresh
 ## example database, then the failures per test (`make flake N=1 FLAKE_ARGS="tests/diff"`).

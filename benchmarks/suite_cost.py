@@ -1,7 +1,7 @@
 """What the suite costs: the wall time of `make test` (and, with ``--ci``, of `.ci/run`), and where it goes.
 
-    python benchmarks/suite_cost.py                 # `make test`'s pytest command, timed, with its costs
-    python benchmarks/suite_cost.py -m "not slow"   # the part a developer runs before every commit
+    python benchmarks/suite_cost.py                 # `make test`'s pytest command (no slow tests), timed, with its costs
+    python benchmarks/suite_cost.py -m slow         # `make test-slow`: the slow end-to-end tests
     python benchmarks/suite_cost.py --ci            # also `.ci/run` end to end (installs, lint, test, synth, wheels)
 
 Prints the wall time, pytest's own summary line, the workers used, the tests over 5 s and the costliest
@@ -32,8 +32,9 @@ def make_test_command() -> list[str]:
     """The pytest arguments `make test` passes (read from the Makefile, so the benchmark measures what it runs)."""
     lines = (REPO / "Makefile").read_text().splitlines()
     xdist = next((ln.split("?=", 1)[1].strip() for ln in lines if ln.startswith("XDIST ?=")), "")
-    for line in lines:
-        if line.strip().startswith("$(BIN)/python -m pytest") and "not slow" not in line:
+    recipe = lines[lines.index("test: setup") + 1:]
+    for line in recipe[:1]:
+        if line.strip().startswith("$(BIN)/python -m pytest"):
             cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
             args = line.strip().split("-m pytest", 1)[1].replace("$(XDIST)", xdist)
             return shlex.split(args.replace("$(WORKERS)", str(cores + 1)))  # the Makefile's WORKERS: cores + 1
@@ -69,7 +70,7 @@ def costs(junit: Path) -> tuple[list[tuple[float, str]], dict[str, float]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-m", dest="marker", help="a pytest marker expression (default: the whole suite)")
+    parser.add_argument("-m", dest="marker", help="a pytest marker expression (default: make test's, \"not slow\")")
     parser.add_argument("--ci", action="store_true", help="also time .ci/run end to end")
     parser.add_argument("--top", type=int, default=15, help="how many tests and files to list (default 15)")
     args, extra = parser.parse_known_args(argv)
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     seconds, code, summary, junit = run_pytest(extra, args.marker)
     tests, per_file = costs(junit) if junit.exists() else ([], {})
     busy = sum(t for t, _ in tests)
-    print(f"make test ({args.marker or 'whole suite'}): {seconds:.0f} s wall, exit {code}; {summary}")
+    print(f"make test ({args.marker or 'not slow'}): {seconds:.0f} s wall, exit {code}; {summary}")
     print(f"  test time summed over workers: {busy:.0f} s ({busy / max(seconds, 1e-9):.2f} x wall; "
           f"target wall < {MAKE_TEST_TARGET_S:.0f} s)")
     over = [(t, n) for t, n in tests if t > 5]
