@@ -5,6 +5,7 @@ house: tests/ mirrors the source folders (only whole-package tests at its top), 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
@@ -65,8 +66,15 @@ def _type_only(tree: ast.Module) -> set[int]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.Module:
+    """A module's tree, parsed once per process (several tests walk every module)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
 def _imports(path: Path, *, module_level: bool) -> list[tuple[str, int]]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     skip = _type_only(tree)
     nodes = [n for n in (tree.body if module_level else list(ast.walk(tree))) if id(n) not in skip]
     out = []
@@ -174,7 +182,7 @@ def test_no_public_class_name_is_defined_in_two_modules() -> None:
     """One definition of each class: two classes of one name in the package is a reader's trap."""
     where: dict[str, set[str]] = defaultdict(set)
     for module, path in _modules().items():
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        for node in _parsed(path).body:
             if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
                 where[node.name].add(module)
     twice = {name: modules for name, modules in where.items() if len(modules) > 1}
@@ -383,7 +391,7 @@ def _function_lengths() -> list[tuple[str, int]]:
     out = []
     for path in sorted(PKG.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
-        tree = ast.parse(source)
+        tree = _parsed(path)
         for node in ast.walk(tree):
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue

@@ -238,7 +238,7 @@ def near_valid_documents(draw) -> dict[str, Any]:
     return document
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(near_valid_documents())
 @example({"name": "origin.example.com", "hosted_zone_id": "Z1", "generation": 7, "ttl": 60,
           "records": [{"ip": "203.0.113.1", "health_check_id": "x"}, {"set_identifier": "b", "ip": "203.0.113.2"}]})
@@ -297,7 +297,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(small_schemas, values)
 @example({"type": "string", "minimum": 1}, "a")
 @example({"type": "boolean", "minimum": 2}, True)
