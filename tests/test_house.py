@@ -66,13 +66,13 @@ def _type_only(tree: ast.Module) -> set[int]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parsed(path: Path) -> ast.Module:
     """A module's tree, parsed once per process (several tests walk every module)."""
     return ast.parse(path.read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _imports(path: Path, *, module_level: bool) -> list[tuple[str, int]]:
     tree = _parsed(path)
     skip = _type_only(tree)
