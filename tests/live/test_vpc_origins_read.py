@@ -11,7 +11,7 @@ from botocore.stub import Stubber
 from edge_origin.live.account import read_account
 from edge_origin.live.audit import audit
 
-NOW = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 
 
 def _internal_nlb(session: Any, *, scheme: str = "internal") -> str:

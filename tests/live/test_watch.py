@@ -36,7 +36,7 @@ from edge_origin.live.watch import (
 )
 
 MINUTES = 20
-NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
 SNAPSHOT = Path(__file__).resolve().parents[1] / "snapshots" / "TelemetryIngest.template.json"
 # (minute, node index) -> (active, new, resets); minute 0 is the oldest
 Timeline = Callable[[int, int], tuple[float, float, float]]
@@ -198,7 +198,7 @@ def test_cli_json_and_exit_codes(account: tuple[Any, accounts.Built], monkeypatc
     import edge_origin.cli.live as cli_live
 
     session, built = account
-    now = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
+    now = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
     _seed(session, built, weighted, health=lambda m, c: 1.0, now=now)
     original = cli_live._session
 
@@ -287,7 +287,7 @@ def test_cli_chart_and_bounded_follow(account: tuple[Any, accounts.Built], monke
     import edge_origin.cli.live as cli_live
 
     session, built = account
-    now = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
+    now = dt.datetime.now(dt.UTC).replace(second=0, microsecond=0)
     _seed(session, built, weighted, health=lambda m, c: 1.0, now=now)
     original = cli_live._session
     monkeypatch.setattr(cli_live, "_session", lambda args: (lambda s: (accounts.fill_moto_gaps(s, built), s)[1])(original(args)))

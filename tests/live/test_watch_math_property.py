@@ -12,7 +12,7 @@ from metric_math import evaluate
 from edge_origin.core import watch_math as wm
 from edge_origin.live.watch import Node, Thresholds, WatchPath, judge
 
-T0 = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+T0 = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 VALUE = st.one_of(st.none(), st.floats(min_value=0, max_value=1e6, allow_nan=False), st.integers(0, 3000).map(float))
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import tomllib
 from pathlib import Path
 
 import jsonschema
 import pytest
-import tomllib
 
 from edge_origin._version import __version__
 from edge_origin.cli import main

@@ -54,15 +54,8 @@ class Config:
 
 
 def _load_toml(path: Path) -> dict:
-    try:
-        import tomllib  # Python 3.11+
-    except ImportError:  # pragma: no cover - Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ImportError:
-            raise ConfigError(
-                f"{path}: reading [{TABLE}] on Python 3.10 needs tomli (pip install tomli), or use {YAML_NAMES[0]}"
-            ) from None
+    import tomllib
+
     try:
         return tomllib.loads(_read(path))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

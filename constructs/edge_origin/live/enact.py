@@ -41,7 +41,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -843,7 +843,7 @@ def _send_and_settle(client: Any, prepared: Prepared, options: EnactOptions, res
                      sleep: Callable[[float], None], clock: Callable[[], float]) -> EnactResult:
     """From the batch on: send it, decide, wait, read back, record the outcome, clean up."""
     plan = prepared.plan
-    prepared.sent_at = datetime.now(timezone.utc)
+    prepared.sent_at = datetime.now(UTC)
     try:
         info = client.change_resource_record_sets(HostedZoneId=plan.zone_id, ChangeBatch=prepared.change_batch())["ChangeInfo"]
     except AWS_ERRORS as exc:

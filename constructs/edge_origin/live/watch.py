@@ -365,7 +365,7 @@ def get_series(cloudwatch: Any, queries: list[dict[str, Any]], start: dt.datetim
             for result in page.get("MetricDataResults", []):
                 series = out.setdefault(result["Id"], {})
                 for ts, value in zip(result.get("Timestamps", []), result.get("Values", []), strict=False):
-                    series[ts.astimezone(dt.timezone.utc)] = float(value)
+                    series[ts.astimezone(dt.UTC)] = float(value)
     return out
 
 
@@ -490,7 +490,7 @@ def watch(
 
     t = thresholds or Thresholds()
     paths, model = find_paths(source, cdk_out, origins)
-    end = (now or dt.datetime.now(dt.timezone.utc)).replace(second=0, microsecond=0)
+    end = (now or dt.datetime.now(dt.UTC)).replace(second=0, microsecond=0)
     start = end - dt.timedelta(seconds=since_s)
     regional = source.client("cloudwatch")
     verdicts: list[PathVerdict] = []

@@ -176,7 +176,7 @@ async def _run(cfg: ClientConfig) -> list[ClientRecord]:
     barrier.set()
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), timeout=cfg.max_seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         for t in tasks:
             t.cancel()
     await asyncio.gather(*(ch.close(grace=None) for ch in channels), return_exceptions=True)

@@ -61,7 +61,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import botocore.errorfactory
@@ -214,7 +214,7 @@ def _same(a: Record, b: Record) -> bool:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def _bare_id(value: str, prefix: str) -> str:

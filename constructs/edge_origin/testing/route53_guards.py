@@ -38,7 +38,7 @@ these operations.
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from edge_origin.core.dns_names import fqdn as core_fqdn
@@ -114,7 +114,7 @@ class GuardsMixin:
                 return self._ok({})  # type: ignore[attr-defined]
             if tier == "ADVANCED" and guards.tier != "ADVANCED":
                 guards.history_on = True
-                guards.retention_starts_at = datetime.now(timezone.utc)
+                guards.retention_starts_at = datetime.now(UTC)
             if tier == "STANDARD":
                 guards.history_on = False
                 guards.guardrails.clear()
@@ -327,7 +327,7 @@ def _bound(text: str | None) -> datetime | None:
     if text is None:
         return None
     value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def _time_bound(rows: list[dict[str, Any]], params: dict[str, Any]) -> list[dict[str, Any]]:
