@@ -74,7 +74,10 @@ def _tree(draw_value: Any) -> Any:
 
 
 values = st.recursive(replacements | st.sampled_from([{"Ref": "Rec"}, {"Fn::GetAtt": ["Rec", "Name"]}, {"Ref": "P"},
-                                                      {"Fn::Join": ["", [{"Ref": "P"}] * 30]}, {"Ref": "L"}]),
+                                                      {"Fn::Join": ["", [{"Ref": "P"}] * 30]}, {"Ref": "L"},
+                                                      {"Fn::Join": ["-", [{"Ref": "Rec"}, "x", {"Fn::Select": [0, {"Ref": "L"}]},
+                                                                          {"Ref": "AWS::NoValue"}, 7]]},
+                                                      {"Fn::Join": ["", ["dualstack.", {"Fn::GetAtt": ["Rec", "DNSName"]}]]}]),
                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "Ref", "b"]), inner, max_size=2),
                       max_leaves=8)
 

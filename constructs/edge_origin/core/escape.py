@@ -31,7 +31,6 @@ Each takes ``str`` (anything else is ``str()``-ed) and returns ``str``; none rai
 from __future__ import annotations
 
 import re
-import secrets
 
 #: Characters of one template-controlled name shown before ``shorten`` cuts it (Route 53 names
 #: and CloudFormation logical ids stop at 255).
@@ -163,6 +162,8 @@ def gha_property(text: object, limit: int = MAX_NAME) -> str:
 
 def stop_commands_token() -> str:
     """A fresh token for ``::stop-commands::TOKEN`` ... ``::TOKEN::`` around untrusted log text."""
+    import secrets  # imported when a report is written, not by every check
+
     return secrets.token_hex(16)
 
 

@@ -203,6 +203,24 @@ def _names_a_host(attribute: str | None) -> bool:
     return attribute is None or "name" in attribute.lower()
 
 
+def _concat_size(parts: list[Any]) -> tuple[bool, ResourceRef | Unresolved | None, int]:
+    """What joining ``parts`` (a Fn::Join / Fn::Sub) makes, before it is built: (all literal, the
+    resource it names (``dns_name_parts``) or None, the characters it charges)."""
+    text = others = numbers = refs = 0  # one pass: characters of the strings, and what else there is
+    for p in parts:
+        if isinstance(p, str):
+            text += len(p)
+        elif isinstance(p, (int, float)) and not isinstance(p, bool):
+            numbers += 1
+        else:
+            others += 1
+            refs += isinstance(p, (ResourceRef, Unresolved))
+    if not others:
+        return True, None, text + 24 * numbers
+    named = dns_name_parts(parts) if refs == 1 and not numbers and others == 1 else None
+    return False, named, 0 if named is not None else text + (MAX_DISPLAY + 3) * (numbers + others)
+
+
 def dns_name_parts(parts: list[Any]) -> ResourceRef | Unresolved | None:
     """The resource whose DNS name ``parts`` (a Fn::Join / Fn::Sub, split at its references) spell,
     or None. One reference with nothing around it, a trailing root dot (``name.`` is ``name``), or an
@@ -280,11 +298,12 @@ class StackResolver:
         return None if out is _NOVALUE else out
 
     def check(self, value: Any, where: str = "") -> None:
-        """Raise what ``resolve(value, where)`` would raise, building nothing: plain containers and
-        the simple references (``_simple_reference``) are walked, depth checked and counted as steps
-        as ``resolve`` counts them; every other intrinsic is resolved (memoised: a later ``resolve``
-        of ``value`` finds it, and charges no character twice). After it returns, ``resolve(value)``
-        raises nothing and builds no more characters (the model's deferred resources rest on it)."""
+        """Raise what ``resolve(value, where)`` would raise, building nothing, and count the steps and
+        characters it would count: plain containers and the simple references (``_simple_reference``)
+        are walked and depth checked, a ``Fn::Join`` is sized, not built (``_joined_quickly``), every other intrinsic is resolved (memoised: a later ``resolve`` finds it).
+        After it returns, ``resolve_checked(value)`` raises nothing (the model's deferred resources
+        rest on it). A node shared by a plain container and an intrinsic (YAML aliases) may be walked
+        by both: at most twice, never more."""
         self._where = where
         seen: set[int] = set()
         todo: list[tuple[Any, int]] = [(value, 0)] if isinstance(value, (dict, list)) else []
@@ -295,13 +314,18 @@ class StackResolver:
                 simple = node.__class__ is dict and self._simple_reference(node) is not None
                 (key, arg), = node.items()
                 if not simple and (key == "Ref" or key.startswith("Fn::") or (key == "Condition" and isinstance(arg, str))):
-                    self._resolve(node, depth)  # an intrinsic: counted, memoised and charged there
+                    if id(node) in seen:  # a Join counted by the fast path before: a step, as a memo hit is
+                        if depth > MAX_RESOLVE_DEPTH:
+                            raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
+                        self._count_step()
+                    elif key != "Fn::Join" or not self._joined_quickly(node, arg, depth):
+                        self._resolve(node, depth)  # an intrinsic: counted, memoised and charged there
+                    else:
+                        seen.add(id(node))
                     continue
             if depth > MAX_RESOLVE_DEPTH:
                 raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
-            self._steps += 1
-            if self._steps > self._max_steps:
-                raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+            self._count_step()
             if simple or id(node) in seen or id(node) in self._memo:
                 continue  # a node seen before is a step (a memo hit in resolve), not walked again
             seen.add(id(node))
@@ -312,13 +336,14 @@ class StackResolver:
                 todo.extend((item, depth + 1) for item in reversed(below))  # document order, as resolve walks
 
     def resolve_checked(self, value: Any, where: str = "") -> Any:
-        """``resolve`` of a value ``check`` passed: its steps were counted there, not again."""
-        steps, limit = self._steps, self._max_steps
-        self._max_steps = sys.maxsize
+        """``resolve`` of a value ``check`` passed: its steps and characters were counted there (the
+        same count), not again."""
+        steps, chars, limits = self._steps, self._chars, (self._max_steps, self._max_chars)
+        self._max_steps = self._max_chars = sys.maxsize
         try:
             return self.resolve(value, where)
         finally:
-            self._steps, self._max_steps = steps, limit
+            self._steps, self._chars, (self._max_steps, self._max_chars) = steps, chars, limits
 
     def pending(self, value: Any) -> bool:
         """Whether ``value`` (a node of this template) is being resolved right now: a value read
@@ -592,27 +617,38 @@ class StackResolver:
         parts.append(text[last:])
         return self._concat(parts, "Fn::Sub")
 
-    def _concat(self, parts: list[Any], fn: str) -> Any:
-        text = others = numbers = refs = 0  # one pass: characters of the strings, and what else there is
-        for p in parts:
-            if isinstance(p, str):
-                text += len(p)
-            elif isinstance(p, (int, float)) and not isinstance(p, bool):
-                numbers += 1
-            else:
-                others += 1
-                refs += isinstance(p, (ResourceRef, Unresolved))
-        if not others:
-            self._charge(text + 24 * numbers)
-            return "".join(_text(p) for p in parts)
-        named = dns_name_parts(parts) if refs == 1 and not numbers and others == 1 else None
+    def _concat(self, parts: list[Any], fn: str, *, build: bool = True) -> Any:
+        """The text ``parts`` join to (a ``Unresolved("composite")`` when a part is not literal), or
+        the resource a DNS name of them names; ``build=False``: charged, nothing built (None)."""
+        literal, named, chars = _concat_size(parts)
         if named is not None:
             return named
-        self._charge(text + (MAX_DISPLAY + 3) * (numbers + others))
+        self._charge(chars)
+        if not build:
+            return None
+        if literal:
+            return "".join(_text(p) for p in parts)
         rendered = "".join(p if isinstance(p, str) else "${" + _display(p) + "}" for p in parts)
         return Unresolved("composite", rendered)
 
-    def _join(self, arg: Any, depth: int) -> Any:
+    def _count_step(self, steps: int = 1) -> None:
+        self._steps += steps
+        if self._steps > self._max_steps:
+            raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+
+    def _joined_quickly(self, node: dict[str, Any], arg: Any, depth: int) -> bool:
+        """``check``'s path for a ``Fn::Join`` (a CloudWatch dashboard body, an ARN): counted and
+        charged as ``resolve`` counts and charges it, its text not built (nor memoised: a later read
+        builds it); False, nothing counted, where the general path must run (memoised before)."""
+        if id(node) in self._memo:
+            return False
+        if depth > MAX_RESOLVE_DEPTH:
+            raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
+        self._count_step()
+        self._join(arg, depth + 1, build=False)
+        return True
+
+    def _join(self, arg: Any, depth: int, *, build: bool = True) -> Any:
         if not (isinstance(arg, list) and len(arg) == 2):
             raise self._error(f"Fn::Join needs [delimiter, [values]], got {_short(arg)}")
         delimiter = self._resolve(arg[0], depth)
@@ -621,14 +657,11 @@ class StackResolver:
             return Unresolved("composite", f"Fn::Join {_display(items)}")
         if not isinstance(items, list):
             return Unresolved("composite", f"Fn::Join {_display(items)}")
-        if not delimiter:
-            return self._concat(items, "Fn::Join")
-        parts: list[Any] = []
-        for i, item in enumerate(items):
-            if i:
-                parts.append(delimiter)
-            parts.append(item)
-        return self._concat(parts, "Fn::Join")
+        parts = items
+        if delimiter and len(items) > 1:
+            parts = [delimiter] * (2 * len(items) - 1)
+            parts[::2] = items
+        return self._concat(parts, "Fn::Join", build=build)
 
     def _select(self, arg: Any, depth: int) -> Any:
         if not (isinstance(arg, list) and len(arg) == 2):

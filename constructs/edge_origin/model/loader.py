@@ -226,9 +226,9 @@ def _check_depth_outside_properties(body: Any, where: str) -> None:
         return
     rest = {k: v for k, v in body.items() if k != "Resources"}
     _check_depth(rest, where)
-    for resource in body["Resources"].values():
-        if isinstance(resource, dict):
-            _check_depth({k: v for k, v in resource.items() if k != "Properties"}, where, start=2)
+    # every resource's other sections (Metadata, DependsOn...) at once: their containers sit at depth 3
+    _check_depth([v for resource in body["Resources"].values() if isinstance(resource, dict)
+                  for k, v in resource.items() if k != "Properties" and isinstance(v, (dict, list))], where, start=2)
 
 
 def _check_depth(body: Any, where: str, start: int = 0) -> None:

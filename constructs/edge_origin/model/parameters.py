@@ -121,6 +121,9 @@ def _undecided_conditions(loaded: LoadedTemplate) -> list[str]:
     from edge_origin.model.intrinsics import StackResolver
     from edge_origin.model.values import ModelError, Unresolved
 
+    conditions = loaded.body.get("Conditions")
+    if not isinstance(conditions, dict) or not conditions:
+        return []  # no Condition to decide (a name the section lacks is refused by the model, not chosen)
     names = sorted(routing_conditions(loaded.body))
     if not names:
         return []
@@ -149,8 +152,8 @@ def routing_choices(templates: dict[str, LoadedTemplate]) -> tuple[list[Paramete
                 choices.append(ConditionChoice(stack, name, value))
     for stack, loaded in templates.items():
         params = loaded.body.get("Parameters")
-        if not isinstance(params, dict) or not params:
-            continue
+        if not isinstance(params, dict) or not any(isinstance(p, dict) and isinstance(p.get("AllowedValues"), list) for p in params.values()):
+            continue  # no parameter with AllowedValues: nothing to choose, the template is not walked
         for name in sorted(routing_parameters(loaded.body)):
             spec = params.get(name)
             if not isinstance(spec, dict) or not isinstance(spec.get("AllowedValues"), list):
