@@ -100,6 +100,7 @@ FIRING: dict[str, ConnectionProfile] = {
         longest_stream_gap_s=150, cloudfront_read_timeout_s=170, cloudfront_extended_timeouts=True, nlb_idle_timeout_s=120
     ),
     "EO-PROFILE-TARGET-TRACKING": DEFAULT.replace(nlb_idle_timeout_s=600),
+    "EO-PROFILE-TARGETS": DEFAULT.replace(expected_targets_per_nlb=501),
     "EO-PROFILE-IDLE-NO-PINGS": DEFAULT.replace(client_permit_without_calls=False, server_max_connection_idle_s=None),
     "EO-PROFILE-PING-TIMEOUT": DEFAULT.replace(client_keepalive_timeout_s=90),
     "EO-PROFILE-CF-KEEPALIVE": DEFAULT.replace(cloudfront_keepalive_timeout_s=60, nlb_idle_timeout_s=60),

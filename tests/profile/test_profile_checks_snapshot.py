@@ -72,6 +72,9 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "target-tracking": ({"nlb_idle_timeout_s": 600}, {}),
     "target-tracking-set": ({"nlb_idle_timeout_s": 600, "target_tcp_established_timeout_s": 400}, {}),
     "target-tracking-equal": ({"nlb_idle_timeout_s": 600, "target_tcp_established_timeout_s": 600}, {}),
+    "targets-at-quota": ({"expected_targets_per_nlb": 500}, {}),
+    "targets-over-quota": ({"expected_targets_per_nlb": 501}, {}),
+    "targets-over-all": ({"expected_targets_per_nlb": 3001}, {}),
     "range-nlb": ({"nlb_idle_timeout_s": 30, "cloudfront_keepalive_timeout_s": 5}, {}),
     "range-cloudfront-quota": ({"cloudfront_read_timeout_s": 200, "cloudfront_keepalive_timeout_s": 121,
                                 "nlb_idle_timeout_s": 600, "target_tcp_established_timeout_s": 600}, {}),
@@ -184,7 +187,8 @@ def test_every_check_fires_somewhere_and_some_cases_are_quiet() -> None:
         "EO-PROFILE-PING-FLOOR", "EO-PROFILE-PING-FLOOR-EDGE", "EO-PROFILE-IDLE-PING-REJECTED", "EO-PROFILE-IDLE-MARGIN",
         "EO-PROFILE-IDLE-NO-PINGS", "EO-PROFILE-PING-TIMEOUT", "EO-PROFILE-PICK-FIRST", "EO-PROFILE-STRIKES-FIXED",
         "EO-PROFILE-AGE-UNSET", "EO-PROFILE-AGE-P99", "EO-PROFILE-AGE-GRACE", "EO-PROFILE-CF-KEEPALIVE",
-        "EO-PROFILE-CF-READ", "EO-PROFILE-CF-STREAM-IDLE", "EO-PROFILE-TARGET-TRACKING", "EO-PROFILE-RANGE"}
+        "EO-PROFILE-CF-READ", "EO-PROFILE-CF-STREAM-IDLE", "EO-PROFILE-TARGET-TRACKING", "EO-PROFILE-RANGE",
+        "EO-PROFILE-TARGETS"}
     assert snapshot["default"]["findings"] == [] and snapshot["target-tracking-equal"]["findings"] == []
     hops = {hop.says("") for hop in CHECK_HOPS.values()} | {"[NLB listener] "}  # ranges also judge the listener
     assert all(any(f["message"].startswith(h) for h in hops) for case in snapshot.values() for f in case["findings"])

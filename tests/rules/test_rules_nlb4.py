@@ -429,3 +429,14 @@ def test_unhealthy_state_routing_decided_at_deploy_time_is_not_called_fine_or_ba
     body["Parameters"] = {"P": {"Type": "String"}}
     _tg_attrs(body).append({"Key": f"{USR}.count", "Value": {"Ref": "P"}})
     assert [m for _, _, m, *_ in _seen(body) if "unhealthy_state_routing" in m] == []
+
+
+def test_zonal_shift_prerequisite_decided_at_deploy_time_is_not_judged_not_unset() -> None:
+    """Issue 52 audit: a deploy-time attribute list used to read as "unset"; it may hold false: not judged."""
+    body = _without_termination(_body("eo-nlb4-quiet.yaml"))
+    _lb_attrs(body)[1]["Value"] = "true"
+    body["Parameters"] = {"Termination": {"Type": "String"}}
+    _tg_attrs(body).append({"Key": TERMINATION, "Value": {"Ref": "Termination"}})
+    [(severity, resource, message, *_)] = _seen(body)
+    assert (severity, resource) == (Severity.WARNING, "Targets")
+    assert message.startswith(f"not judged: NLB Nlb zonal shift prerequisite: target group Targets {TERMINATION}")

@@ -107,3 +107,17 @@ def test_a_deploy_time_target_list_is_not_judged_and_runtime_registration_is_not
     assert severity is Severity.WARNING and message.startswith("not judged: NLB Nlb target group Tg0 Targets")
     del body["Resources"]["Tg0"]["Properties"]["Targets"]  # a TargetGroupBinding's pods: registered at runtime
     assert _nlb6(body) == []
+
+
+def test_a_listener_profile_that_states_the_targets_is_judged() -> None:
+    """Pods registered at runtime (no Targets): the connection profile's expected_targets_per_nlb is the count."""
+    from edge_origin.profile import PROFILE_METADATA_KEY
+
+    body = _template([[None]], "true", 2)
+    del body["Resources"]["Tg0"]["Properties"]["Targets"]
+    assert _nlb6(body) == []
+    body["Resources"]["Listener0"]["Metadata"] = {PROFILE_METADATA_KEY: {"version": 1, "expected_targets_per_nlb": 500}}
+    assert _nlb6(body) == []
+    body["Resources"]["Listener0"]["Metadata"][PROFILE_METADATA_KEY]["expected_targets_per_nlb"] = 501
+    [(severity, message)] = _nlb6(body)
+    assert severity is Severity.WARNING and "501 targets in its pods (listener Listener0's connection profile" in message

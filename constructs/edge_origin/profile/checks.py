@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
 from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt
@@ -455,6 +456,27 @@ def check_target_tracking(p: ConnectionProfile, j: Judgement) -> list[Finding]:
     ]
 
 
+def check_target_count(p: ConnectionProfile, j: Judgement) -> list[Finding]:
+    """EO-PROFILE-TARGETS: more targets per NLB than ELB's quota takes (a quota: a warning)."""
+    stated = p.expected_targets_per_nlb
+    per_zone, most = fact_value("elbv2.nlb.targets_per_zone"), fact_value("elbv2.nlb.targets_max")
+    if stated is None or stated <= per_zone:
+        return []
+    over_all = stated > most
+    return [
+        _finding(
+            "EO-PROFILE-TARGETS", Severity.WARNING, PathHop.NLB, ("expected_targets_per_nlb",),
+            f"expected_targets_per_nlb {stated}: an NLB takes at most {per_zone} targets with cross-zone load balancing "
+            f"on (EO-NLB3's demand, OriginFleet's default), whatever its zones"
+            + (f", and {most:,} in all without it" if over_all else f"; without it {per_zone} a zone and {most:,} in all")
+            + " (ELB quotas 'Targets per Availability Zone per Network Load Balancer', 'Targets per Network Load "
+            "Balancer', adjustable): the controller cannot register the rest",
+            "raise the quota (Service Quotas, Elastic Load Balancing), or spread the pods over more NLBs "
+            "(OriginFleet(nlb_count=...), a Service and TargetGroupBinding each)",
+        )
+    ]
+
+
 # --- ranges ----------------------------------------------------------------------------------------
 def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Finding]:
     """EO-PROFILE-RANGE: every value inside its AWS and gRPC range."""
@@ -513,6 +535,7 @@ CHECKS: tuple[Check, ...] = (
     *CLOUDFRONT_CHECKS,
     check_strikes_honoured,
     check_target_tracking,
+    check_target_count,
     check_connection_age,
     check_pick_first,
 )
@@ -531,6 +554,7 @@ CHECK_HOPS: dict[str, PathHop] = {
     "check_strikes_honoured": PathHop.POD_SERVER,
     "check_connection_age": PathHop.POD_SERVER,
     "check_target_tracking": PathHop.TARGET,
+    "check_target_count": PathHop.NLB,
 }
 """The hop each check judges (RULES.md lists them)."""
 

@@ -82,6 +82,7 @@ _OPTIONAL = (
 )
 _BOOLS = ("client_permit_without_calls", "server_permit_without_calls", "cloudfront_extended_timeouts")
 _INTS = ("server_max_ping_strikes",)
+_OPTIONAL_INTS = ("expected_targets_per_nlb",)
 _STRS = ("client_lb_policy",)
 
 
@@ -152,6 +153,11 @@ class ConnectionProfile:
     keepalive time keeps the client from pinging, and each write resets the server's ping strikes.
     None = a quiet stream: the server may send nothing for as long as the stream lives (the
     conservative reading). Default None."""
+    expected_targets_per_nlb: int | None = None
+    """The most targets (pods, a rollout's surge included) one NLB's target groups hold, a target in N target
+    groups counted N times. Above ELB's quota (500 with cross-zone load balancing on, whatever the zones; 500 a
+    zone and 3,000 in all without) a warning: the rest cannot be registered. None = not stated (not judged: the
+    pods are registered at runtime). Default None."""
 
     # --- construction ----------------------------------------------------------------------------
     def __post_init__(self) -> None:
@@ -344,6 +350,9 @@ def _type_problem(key: str, value: Any) -> str:
         return "" if isinstance(value, bool) else f"must be true or false, got {_r(value)}"
     if key in _INTS:
         return "" if isinstance(value, int) and not isinstance(value, bool) else f"must be an integer, got {_r(value)}"
+    if key in _OPTIONAL_INTS:
+        ok = value is None or (isinstance(value, int) and not isinstance(value, bool))
+        return "" if ok else f"must be an integer or null, got {_r(value)}"
     if key in _STRS:
         return "" if isinstance(value, str) else f"must be a string, got {_r(value)}"
     if key in _DURATIONS:
@@ -374,6 +383,8 @@ def _input_errors(p: ConnectionProfile) -> list[str]:
                 errors.append(f"{f.name}: {value} s is out of range: gRPC takes at most {MAX_MS} ms (about 24.8 days)")
     if errors:
         return errors
+    if p.expected_targets_per_nlb is not None and p.expected_targets_per_nlb < 1:
+        errors.append(f"expected_targets_per_nlb: must be 1 or more (or null: not stated), got {p.expected_targets_per_nlb}")
     if p.server_max_ping_strikes < 0:
         errors.append(f"server_max_ping_strikes: must be 0 (unlimited) or more, got {p.server_max_ping_strikes}")
     if p.client_lb_policy not in LB_POLICIES:

@@ -343,6 +343,8 @@ PROFILE_CHECK_DOCS: dict[str, tuple[PathHop, str, str]] = {
     "EO-PROFILE-AGE-P99": (PathHop.POD_SERVER, "age x 0.9 (gRPC's +-10 % jitter) >= 10 x p99", "grpc MaxConnectionAge jitter"),
     "EO-PROFILE-AGE-GRACE": (PathHop.POD_SERVER, "none", "grpc MaxConnectionAgeGrace"),
     "EO-PROFILE-TARGET-TRACKING": (PathHop.TARGET, "none: idle above TcpEstablishedTimeout", SRC_NLB),
+    "EO-PROFILE-TARGETS": (PathHop.NLB, "none (warning: a quota): above 500 targets an NLB with cross-zone on takes",
+                           "AWS ELB docs load-balancer-limits.html (facts elbv2.nlb.targets_per_zone, elbv2.nlb.targets_max)"),
     "EO-PROFILE-RANGE": (PathHop.NLB, "none: the AWS/gRPC ranges; CloudFront origin timeouts above the default quota warn", f"{SRC_NLB}; CloudFront quotas (hops.CF_ORIGIN_TIMEOUTS); {SRC_POLICY}"),
 }
 """Each profile check: the hop it judges, the margin it uses and why, and its source (RULES.md)."""

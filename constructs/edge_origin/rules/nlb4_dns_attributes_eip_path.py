@@ -203,7 +203,18 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
                 continue
             seen.add(id(tg))
             problems = []
-            if UNHEALTHY_TERMINATION not in tg.attributes:
+            if not attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
+                res = tg.resource
+                yield not_judged(
+                    RULE.id, Severity.WARNING,
+                    subject=f"NLB {lb.resource.logical_id} zonal shift prerequisite: target group {res.logical_id} "
+                            f"{UNHEALTHY_TERMINATION}",
+                    element=tg.attributes.get(UNHEALTHY_TERMINATION, "TargetGroupAttributes"),
+                    reason="decided at deploy time (unset or true, zonal shift on a cross-zone NLB is refused)",
+                    needs=f"a literal {UNHEALTHY_TERMINATION}: false",
+                    template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                )
+            elif UNHEALTHY_TERMINATION not in tg.attributes:
                 problems.append(f"{UNHEALTHY_TERMINATION} unset (the API default is true)")
             elif attribute_known(tg.attributes, UNHEALTHY_TERMINATION) and as_bool(tg.attributes[UNHEALTHY_TERMINATION]) is not False:
                 problems.append(f"{UNHEALTHY_TERMINATION} {display_value(tg.attributes[UNHEALTHY_TERMINATION])}")

@@ -23,7 +23,9 @@ from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.views import LoadBalancerView, TargetGroupView, attribute_known, props_of
+from edge_origin.profile import ConnectionProfile
 from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.not_judged import not_judged
 
 CROSS_ZONE = "load_balancing.cross_zone.enabled"
@@ -55,6 +57,16 @@ def _targets(tg: TargetGroupView) -> tuple[list[Any] | None, Any]:
     return raw, None
 
 
+def _stated(lb: LoadBalancerView) -> tuple[int, str] | None:
+    """The most targets a connection profile on one of the NLB's listeners states (expected_targets_per_nlb)."""
+    stated = [(p.expected_targets_per_nlb, listener.resource.logical_id) for listener in lb.listeners
+              if isinstance(p := declared_profile(listener.resource), ConnectionProfile) and p.expected_targets_per_nlb]
+    if not stated:
+        return None
+    most, where = max(stated)
+    return most, f"its pods (listener {where}'s connection profile states expected_targets_per_nlb {most})"
+
+
 def _zone_counts(targets: list[Any]) -> dict[str, int] | None:
     """Targets a zone, when every target names a literal zone (not ``all``); else None."""
     counts: dict[str, int] = {}
@@ -80,9 +92,14 @@ def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
         elif raw is not None:
             unknown.append((tg, raw))
     count = len(listed)
-    if not counted and not unknown:
-        return  # every target registered at runtime: nothing in the templates to count (audit counts them)
     groups = f"target group{'s' if len(counted) != 1 else ''} {', '.join(counted)}"
+    if not counted and not unknown:
+        stated = _stated(lb)
+        if stated is None:
+            return  # every target registered at runtime, none stated: nothing to count (audit counts them)
+        listed, (count, groups) = [None] * stated[0], stated
+    elif not counted:
+        groups = "no literal target list"
     cross_known = attribute_known(lb.attributes, CROSS_ZONE)
     zones = lb.zone_count or 1
     off_cap = min(per_zone * zones, per_lb)  # cross-zone off: some zone holds more than 500 above this
@@ -153,7 +170,8 @@ RULE = Rule(
         "ELB's quota: 500 with cross-zone load balancing on, whatever its zones; 500 a zone and 3,000 in all with "
         "it off (a target in N target groups counts N times). A quota, so a warning. Targets registered at "
         "runtime (TargetGroupBinding pods, Auto Scaling) are not in a template: `edge-origin audit` counts them, "
-        "`OriginFleet(expected_targets=)` states them; a Targets list or a cross-zone setting decided at deploy "
+        "a listener's connection profile (expected_targets_per_nlb) or `OriginFleet(expected_targets=)` states "
+        "them; a Targets list or a cross-zone setting decided at deploy "
         "time, or a zone split the template does not give, is not judged."
     ),
     incident="A fleet scaled past 500 pods behind one cross-zone NLB: the controller could not register the rest.",
