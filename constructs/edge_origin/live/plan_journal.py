@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from edge_origin.core.files import load_data_file
 from edge_origin.live import steps
 from edge_origin.live.plans import LivePlanRecord, Plan, loads_plan
 from edge_origin.live.redact import redact
@@ -57,8 +58,8 @@ def state_path(folder: Path, generation: int) -> Path:
 
 def read_state(folder: Path, generation: int) -> dict[str, Any] | None:
     try:
-        data = json.loads(state_path(folder, generation).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_data_file(state_path(folder, generation))  # the one safe reader: a regular file, bounded
+    except (OSError, ValueError):  # InputFileError is a ValueError
         return None
     return data if isinstance(data, dict) else None
 
@@ -135,7 +136,7 @@ def lifted(folder: Path) -> tuple[str, list[Any]] | None:
     from edge_origin.live.zone_guards import Protection
 
     try:
-        body = json.loads((folder / LIFTED_FILE).read_text(encoding="utf-8"))
+        body = load_data_file(folder / LIFTED_FILE)
         return body["zone_id"], [Protection(p["name"], p["type"], p.get("comment")) for p in body["protections"]]
     except (OSError, ValueError, KeyError, TypeError):
         return None
