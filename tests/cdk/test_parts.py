@@ -36,6 +36,9 @@ def test_internal_origin_uses_private_addresses_and_alarm_health_checks() -> Non
     assert {c["Type"] for c in checks} == {"CLOUDWATCH_METRIC"} and len(checks) == 2
     assert all(r["MultiValueAnswer"] and r["HealthCheckId"] for r in records)
     assert len(origin.alarms) == 2
+    groups = [r["Properties"] for r in resources if r["Type"] == "AWS::ElasticLoadBalancingV2::TargetGroup"]
+    unhealthy = "target_health_state.unhealthy.connection_termination.enabled"  # AWS's default true: off (EO-NLB3)
+    assert len(groups) == 2 and all({"Key": unhealthy, "Value": "false"} in g["TargetGroupAttributes"] for g in groups)
 
 
 def test_bindings_applied_only_with_an_imported_cluster_and_its_provider() -> None:

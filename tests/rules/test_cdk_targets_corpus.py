@@ -96,6 +96,14 @@ def test_a_single_alias_a_distribution_or_multivalue_eips_get_no_dns1_error_and_
     assert not any(r == "EO-DNS3" for r, _ in rules)  # an NLB in 2 subnets answers 2 addresses
 
 
+def test_a_plain_cdk_target_group_gets_aws_default_unhealthy_termination() -> None:
+    """Issue 52: ``listener.add_targets`` writes no target_health_state.unhealthy.connection_termination.enabled, so
+    AWS's default (true) applies: EO-NLB3 warns on the synthesized template as on a hand-written one."""
+    found = [f for f in _findings("SimpleNlb") if f.rule == "EO-NLB3" and "target_health_state" in f.message]
+    assert [(f.severity, f.resource) for f in found] == [(Severity.WARNING, "Nlb0TcpPodsGroupFE8FCA7B")]
+    assert "target_health_state.unhealthy.connection_termination.enabled unset: AWS's default is true" in found[0].message
+
+
 def test_aaaa_aliases_only_behind_an_ipv4_origin_resolve_to_nothing_for_cloudfront() -> None:
     errors = [f for f in _findings("WeightedNlbAaaa") if f.rule == "EO-DNS1" and f.severity is Severity.ERROR]
     assert len(errors) == 1 and "has AAAA records only, and CloudFront asks A for it" in errors[0].message

@@ -133,7 +133,7 @@ def test_property_override_style_raw_values_are_seen() -> None:
 
 
 def test_registry_is_complete() -> None:
-    assert len(RULES) == 25  # 11 from issue 3, EO-KA1..3 from issue 4, EO-SEC1 from issue 14, EO-VPC1..4 from issue 31, EO-NJ1 from issue 36, EO-NJ2, EO-CF3 and EO-NLB4 from issue 34, EO-NLB5 from issue 33, EO-NLB6 from issue 52
+    assert len(RULES) == 26  # 11 from issue 3, EO-KA1..3 from issue 4, EO-SEC1 from issue 14, EO-VPC1..4 from issue 31, EO-NJ1 from issue 36, EO-NJ2, EO-CF3 and EO-NLB4 from issue 34, EO-NLB5 from issue 33, EO-NLB6 and EO-CF4 from issue 52
     for rule in RULES:
         assert rule.title and rule.catches and rule.incident and rule.fix and rule.id in rule.acknowledge
     with pytest.raises(ValueError, match="allowed: EO-DNS1"):

@@ -35,6 +35,7 @@ RULE_NEEDS: dict[str, frozenset[str]] = {
     "EO-NLB6": frozenset({"elbv2"}),
     "EO-SG1": frozenset({"route53", "ec2", "elbv2"}),
     "EO-CF1": frozenset({"cloudfront"}),
+    "EO-CF4": frozenset({"cloudfront"}),
     "EO-CF2": frozenset({"cloudfront", "route53", "ec2", "elbv2"}),
     "EO-KA1": frozenset({"elbv2"}),
     "EO-KA2": frozenset({"cloudfront"}),
