@@ -122,12 +122,17 @@ def find_config(start: Path | str | None = None) -> Path | None:
 
 def split_reason(text: str) -> tuple[str, str]:
     """``"EO-NLB3, EO-KA: the reason"`` -> ``("EO-NLB3, EO-KA", "the reason")``; no ``:``: no reason."""
+    from edge_origin.core.escape import reason_text
+
     selectors, _, reason = text.partition(":")
-    return selectors, reason.strip()
+    return selectors, reason_text(reason)
 
 
 def _pairs(path: Path, key: str, value: object) -> list[tuple[str, str]]:
-    """``(selectors, reason)`` pairs of one ``ignore`` / ``select`` value, in any of the forms."""
+    """``(selectors, reason)`` pairs of one ``ignore`` / ``select`` value, in any of the forms (a
+    reason that shows nothing is none: ``core.escape.reason_text``)."""
+    from edge_origin.core.escape import reason_text
+
     shape = (
         f"{path}: {key} must be a list of rule ids or prefixes with reasons "
         f'(e.g. {{EO-NLB3: "why"}} or ["EO-NLB3: why"] or [{{id: EO-NLB3, reason: why}}])'
@@ -146,12 +151,12 @@ def _pairs(path: Path, key: str, value: object) -> list[tuple[str, str]]:
             rule, reason = item.get("id"), item.get("reason", "")
             if not isinstance(rule, str) or not isinstance(reason, (str, type(None))):
                 raise ConfigError(shape)
-            out.append((rule, (reason or "").strip()))
+            out.append((rule, reason_text(reason)))
         elif isinstance(item, dict) and len(item) == 1:
             ((rule, reason),) = item.items()
             if not isinstance(rule, str) or not isinstance(reason, (str, type(None))):
                 raise ConfigError(shape)
-            out.append((rule, (reason or "").strip()))
+            out.append((rule, reason_text(reason)))
         else:
             raise ConfigError(shape)
     return out

@@ -31,6 +31,7 @@ Each takes ``str`` (anything else is ``str()``-ed) and returns ``str``; none rai
 from __future__ import annotations
 
 import re
+import unicodedata
 
 #: Characters of one template-controlled name shown before ``shorten`` cuts it (Route 53 names
 #: and CloudFormation logical ids stop at 255).
@@ -77,6 +78,17 @@ def visible(text: object) -> str:
     written as an escape (``\\x1b``, ``\\r``, ``\\n``, ``\\u2028``, ``\\u200b``, ``\\U000e0041``):
     one line, nothing a terminal acts on, nothing that reads the same as something else."""
     return _INVISIBLE.sub(_visible_one, text if isinstance(text, str) else str(text))
+
+
+def reason_text(value: object) -> str:
+    """A suppression's reason as given, stripped; "" when it is not a string or shows nothing: no
+    letter, digit, punctuation or symbol outside the invisible class above (a reason of spaces,
+    zero-width or format characters, a BOM, Hangul fillers... is no reason: EO-ACK1)."""
+    if not isinstance(value, str):
+        return ""
+    text = value.strip()
+    shown = _INVISIBLE.sub("", text)
+    return text if any(unicodedata.category(ch)[0] in "LNPS" for ch in shown) else ""
 
 
 def shorten(text: object, limit: int = MAX_NAME) -> str:
@@ -228,6 +240,7 @@ __all__ = [
     "md_text",
     "mermaid_label",
     "plain",
+    "reason_text",
     "sarif_plain",
     "sarif_text",
     "shorten",

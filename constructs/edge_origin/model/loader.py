@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from edge_origin.core.escape import shorten
+from edge_origin.core.escape import reason_text, shorten
 from edge_origin.core.files import InputFileError, describe_mode, read_bytes_file, read_text_file
 from edge_origin.model.assembly import (
     UNKNOWN_ENVIRONMENT,
@@ -918,8 +918,8 @@ def read_validation_acknowledgements(directory: Path, plugin: str = "EdgeOrigin"
         if not isinstance(suppressed, list):
             raise ModelError(f"{report_path}: suppressedViolations is a {_kind(suppressed)}, not a list")
         for item in suppressed:
-            if not isinstance(item, dict) or not isinstance(item.get("reason"), str) or not item["reason"].strip():
-                continue
+            if not isinstance(item, dict) or not reason_text(item.get("reason")):
+                continue  # no reason (or one that shows nothing): not applied, EO-ACK1 in review.suppressions
             rule = str(item.get("ruleName", "")).removeprefix(f"{plugin}-").split("[", 1)[0]
             constructs = item.get("violatingConstructs") or item.get("violatingResources") or []
             for construct in constructs if isinstance(constructs, list) else []:

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from edge_origin.core.escape import reason_text
 from edge_origin.core.findings import Finding, Severity, Suppression
 from edge_origin.model import TemplateModel
 from edge_origin.rules import ACKNOWLEDGE_METADATA_KEY
@@ -61,6 +62,9 @@ class SetAside:
     selectors: tuple[str, ...]
     reason: str
     where: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reason", reason_text(self.reason))  # one that shows nothing is none
 
     @property
     def from_flag(self) -> bool:
@@ -140,11 +144,11 @@ def metadata_acknowledgements(model: TemplateModel) -> tuple[dict[tuple[str, str
         where = f"{res.stack}/{res.logical_id} Metadata {ACKNOWLEDGE_METADATA_KEY}"
         for entry in entries if isinstance(entries, list) else [entries]:
             rule = entry.get("id") if isinstance(entry, dict) else None
-            reason = entry.get("reason") if isinstance(entry, dict) else None
+            reason = reason_text(entry.get("reason")) if isinstance(entry, dict) else ""
             if not isinstance(rule, str) or not rule.strip():
                 errors.append(_ack_error(f"{where}: an entry without an \"id\" (a list of {{\"id\", \"reason\"}} is expected)",
                                          res.template, res.stack, res.logical_id, res.path))
-            elif not isinstance(reason, str) or not reason.strip():
+            elif not reason:
                 errors.append(_ack_error(f"{where}: {rule} has no reason: not applied (every acknowledgement needs one)",
                                          res.template, res.stack, res.logical_id, res.path))
             else:
@@ -172,7 +176,7 @@ def cdk_acknowledgement_errors(model: TemplateModel) -> list[Finding]:
                 continue
             items = plugin.get("suppressedViolations")
             for item in items if isinstance(items, list) else []:
-                if not isinstance(item, dict) or (isinstance(item.get("reason"), str) and item["reason"].strip()):
+                if not isinstance(item, dict) or reason_text(item.get("reason")):
                     continue
                 rule = str(item.get("ruleName", "")).removeprefix("EdgeOrigin-")
                 constructs = item.get("violatingConstructs")

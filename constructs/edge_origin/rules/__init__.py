@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from edge_origin.core.escape import reason_text
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import ModelError, TemplateModel
 from edge_origin.model.template_model import collector_paused
@@ -126,7 +127,7 @@ def acknowledgements(model: TemplateModel) -> dict[tuple[str, str], dict[str, st
         if not isinstance(entries, list):
             continue
         for entry in entries:
-            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and str(entry.get("reason") or "").strip():
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and reason_text(entry.get("reason")):
                 out.setdefault(res.key, {})[entry["id"].upper()] = str(entry["reason"])
     return out
 
