@@ -142,8 +142,14 @@ def kill_report(
     auth: AuthoritativeServer,
     edges: Sequence[EdgeResolver],
     ttl_seconds: float,
+    served_after_kill: int | None = None,
 ) -> dict[str, Any]:
-    """What killing ``key`` at ``at`` s did: failed RPCs, clients moved, answers after the drop."""
+    """What killing ``key`` at ``at`` s did: failed RPCs, clients moved, answers after the drop.
+
+    ``rpcs_on_killed_after_kill`` is what the killed origin itself served after it was stopped
+    (``served_after_kill``, counted by the origin; the client-side count when not given).
+    ``responses_read_after_kill`` is the client side: responses read after the kill, which on a
+    loaded machine include RPCs the origin answered just before it (the client reads them later)."""
     dropped = None if dropped_abs is None else dropped_abs - released_at
     on_killed = [c for c in clients if _origin_at(c["origins"], at) == key]
     moved = [c for c in on_killed if any(t > at and o != key for t, o in c["origins"])]
@@ -165,7 +171,8 @@ def kill_report(
         "clients_on_killed": len(on_killed),
         "clients_moved": len(moved),
         "all_moved": len(moved) == len(on_killed),
-        "rpcs_on_killed_after_kill": landed_after,
+        "rpcs_on_killed_after_kill": landed_after if served_after_kill is None else served_after_kill,
+        "responses_read_after_kill": landed_after,
         "answers_with_killed_after_drop": after_drop,
         "edge_fetches_with_killed_after_drop": edge_after,
     }
@@ -266,6 +273,7 @@ def summarize(
             auth,
             edges,
             plan.ttl * cfg.time_scale,
+            killed.get("served_after_stop"),
         )
         if spec is None:
             notes.append(f"{key} has no health check: Route 53 keeps answering with it")

@@ -70,11 +70,15 @@ class _CountingHealth:
         self.key = key
         self.peers: set[str] = set()
         self.rpcs = 0
+        self.stopping = False  # set (by the stopping thread) before the server stops
+        self.rpcs_after_stop = 0  # RPCs whose handler began after that: a killed origin that still served
         self._trailer = ((ORIGIN_METADATA_KEY, key),)
 
     async def check(self, request: bytes, context: grpc.aio.ServicerContext) -> bytes:
         self.peers.add(context.peer())  # only the loop thread writes; readers copy
         self.rpcs += 1
+        if self.stopping:
+            self.rpcs_after_stop += 1
         context.set_trailing_metadata(self._trailer)
         if request:  # a named service: the origin registers none
             service = health_pb2.HealthCheckRequest.FromString(request).service
@@ -143,12 +147,18 @@ class OriginServer:
     def stop(self, grace: float | None = None) -> None:
         """Stop serving (idempotent); open connections are closed."""
         if self._server is not None and self._loop is not None:
+            self._service.stopping = True
             self.stopped_at = time.monotonic()
             server, self._server = self._server, None
             with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
                 self._loop.call(server.stop(grace), timeout=10)
         if self._own_loop and self._loop is not None:
             self._loop.close()
+
+    @property
+    def rpcs_after_stop(self) -> int:
+        """RPCs this origin began serving after :meth:`stop` was called (0 for one that stopped at once)."""
+        return self._service.rpcs_after_stop
 
     @property
     def running(self) -> bool:

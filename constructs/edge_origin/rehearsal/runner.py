@@ -545,7 +545,7 @@ def _run_until_done(engine: ClientEngine, cfg: RehearsalConfig, origins: list[Or
             if time.monotonic() >= release + at:
                 victim = next(o for o in origins if o.key == key)
                 victim.stop(grace=None)
-                killed = {"origin": key, "stopped_at": victim.stopped_at}
+                killed = {"origin": key, "stopped_at": victim.stopped_at, "victim": victim}
         if ticks % MONITOR_EVERY_TICKS == 0:  # the kernel tables cost CPU the burst needs: sample sparingly
             sampler.sample()
             peak_fds["parent"] = max(peak_fds["parent"], _count_fds())
@@ -554,6 +554,8 @@ def _run_until_done(engine: ClientEngine, cfg: RehearsalConfig, origins: list[Or
     if not engine.finished():
         engine.stop()
         raise RehearsalFailed(f"--max-seconds {cfg.max_seconds:g} reached before the clients finished")
+    if killed:  # counted by the origin itself: what clients read after the kill includes answers sent before it
+        killed["served_after_stop"] = killed.pop("victim").rpcs_after_stop
     return killed, peak_fds
 
 
