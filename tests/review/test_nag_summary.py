@@ -29,7 +29,8 @@ def test_closest_acknowledgement_is_the_path_or_an_ancestor(path: str, acknowled
     assert _closest_acknowledged(path, acknowledged) == bool(ancestors & acknowledged)
 
 
-def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: int = 1, register_on: str = "app") -> dict:
+def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: int = 1, register_on: str = "app",
+           reason: str = "weighted on purpose", summary_reason: str | None = None) -> dict:
     try:  # the CloudFormation validation costs 2 s a synth; the prop is newer than the floor (2.264.0)
         app = quiet_app(outdir=str(tmp_path))
     except TypeError:
@@ -55,8 +56,10 @@ def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: in
     if acknowledge_at is not None:
         scope = {"app": app, "stack": records}[acknowledge_at]
         cdk.Validations.of(scope).acknowledge(
-            cdk.Acknowledgment(id="EdgeOrigin::EdgeOrigin-EO-DNS1", reason="weighted on purpose")
+            cdk.Acknowledgment(id="EdgeOrigin::EdgeOrigin-EO-DNS1", reason=reason)
         )
+    if summary_reason is not None:
+        cdk.Validations.of(app).acknowledge(cdk.Acknowledgment(id="EdgeOrigin::EdgeOrigin-Summary", reason=summary_reason))
     cdk.Validations.of(app if register_on == "app" else parent).add_plugins(EdgeOriginChecks())
     app.synth()
     report = json.loads((tmp_path / "validation-report.json").read_text())
@@ -97,3 +100,21 @@ def test_nested_stages_and_a_pack_on_a_stage(tmp_path: Path, depth: int, registe
     pack = _synth(tmp_path / "acked", stage=True, acknowledge_at="app", depth=depth, register_on=register_on)
     (summary,) = [v for v in pack["violations"] if v["ruleName"] == "EdgeOrigin-Summary"]
     assert summary["severity"] == "info" and "3 stack(s)" in summary["description"]
+
+
+@pytest.mark.parametrize("reason", ["", "\u200b\ufeff \u3164"])
+def test_a_cdk_acknowledgement_without_a_reason_does_not_pass_synth(tmp_path: Path, reason: str) -> None:
+    """CDK takes ``Acknowledgment(reason="")`` and suppresses the violation; the summary keeps the
+    finding open (an error: synth fails) and says which acknowledgement has no reason (redteam)."""
+    with pytest.raises(RuntimeError) as info:
+        _synth(tmp_path, stage=False, acknowledge_at="stack", reason=reason)
+    text = str(info.value)
+    assert "2 unacknowledged finding(s) at or above error (EO-DNS1)" in text
+    assert "without a reason, not applied (every acknowledgement needs one): EO-DNS1 at Records" in text
+
+
+def test_acknowledging_the_summary_without_a_reason_does_not_pass_synth(tmp_path: Path) -> None:
+    """The summary has no construct, so CDK applies the app's acknowledgement of it: one without a
+    reason would let every open error through; the pack fails synth with one line instead."""
+    with pytest.raises(RuntimeError, match="EdgeOrigin-Summary is acknowledged at the app without a reason"):
+        _synth(tmp_path, stage=False, acknowledge_at="stack", reason="", summary_reason=" ")

@@ -58,7 +58,10 @@ every violation, which a clean run should not show). Acknowledgements are applie
 the plugin returns; the summary counts a finding as acknowledged the way CDK does
 (``collect-acknowledged-rule-ids``: the ``aws:cdk:acknowledged-rules`` metadata on the
 finding's construct or its closest ancestor), reading that metadata only on the constructs of
-findings at or above ``fail_on`` and their ancestors (a clean synth reads none).
+findings at or above ``fail_on`` and their ancestors (a clean synth reads none). CDK takes an
+acknowledgement without a reason (``reason=""``) and suppresses the violation; the summary does
+not count it (the finding stays open, synth fails, the summary names it), and an app-level
+acknowledgement of the summary itself without a reason fails synth with one line.
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ from typing import Any
 import aws_cdk as cdk
 import jsii
 
+from edge_origin.core.escape import reason_text
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import LoadedTemplate, load_assembly, read_paths
@@ -171,6 +175,18 @@ def _closest_acknowledged(path: str, acknowledged_at: set[str]) -> bool:
         path = path.rsplit("/", 1)[0] if "/" in path else ""
 
 
+def _reasonless(every: dict[str, dict[str, str]], findings: Iterable[tuple[str, Finding]]) -> str:
+    """``"EO-DNS1 at App/Stack"``... for each open finding whose closest acknowledgement CDK
+    applied has no reason (or one that shows nothing)."""
+    out: set[str] = set()
+    for path, item in findings:
+        at = every.get(f"{PACK_NAME}::{PACK_NAME}-{item.rule}", {})
+        closest = next((a for a in _ancestors(path) if a in at), None)
+        if closest is not None and not reason_text(at[closest]):
+            out.add(f"{item.rule} at {closest or 'the app'}")
+    return ", ".join(sorted(out))
+
+
 def _ancestors(path: str) -> list[str]:
     """``path`` and every ancestor, the app (``""``) last."""
     parts = path.split("/") if path else []
@@ -178,9 +194,17 @@ def _ancestors(path: str) -> list[str]:
 
 
 def acknowledged_rules(app: Any, paths: Iterable[str]) -> dict[str, set[str]]:
-    """``{validation id: construct paths acknowledging it}`` read from the constructs at ``paths``
-    and their ancestors only (one jsii look-up per construct; CDK stores ids as ``Ns::Rule``)."""
-    found: dict[str, set[str]] = {}
+    """``{validation id: construct paths acknowledging it with a reason}`` read from the constructs
+    at ``paths`` and their ancestors only (one jsii look-up per construct; CDK stores ids as
+    ``Ns::Rule``). An acknowledgement whose reason shows nothing (CDK takes ``reason=""``) does
+    not count: its finding stays open in the summary (``core.escape.reason_text``)."""
+    return {rule: {p for p, reason in at.items() if reason_text(reason)} for rule, at in acknowledgements_at(app, paths).items()}
+
+
+def acknowledgements_at(app: Any, paths: Iterable[str]) -> dict[str, dict[str, str]]:
+    """``{validation id: {construct path: reason}}`` of every acknowledgement on the constructs at
+    ``paths`` and their ancestors (the reason as CDK stored it, "" when none)."""
+    found: dict[str, dict[str, str]] = {}
     constructs: dict[str, Any] = {"": app}
     for path in {a for p in paths for a in _ancestors(p)}:
         node = app
@@ -194,8 +218,8 @@ def acknowledged_rules(app: Any, paths: Iterable[str]) -> dict[str, set[str]]:
             continue
         for entry in construct.node.metadata:
             if entry.type == "aws:cdk:acknowledged-rules" and isinstance(entry.data, dict):
-                for rule_id in entry.data:
-                    found.setdefault(str(rule_id), set()).add(path)
+                for rule_id, reason in entry.data.items():
+                    found.setdefault(str(rule_id), {})[path] = reason if isinstance(reason, str) else ""
     return found
 
 
@@ -322,12 +346,16 @@ class EdgeOriginChecks:
         if not self._reported and not baseline_note:
             return None
         at_fail = [(path, item) for path, item in self._reported if item.severity.at_least(self._fail_on)]
-        acknowledged = acknowledged_rules(app, [path for path, _ in at_fail]) if at_fail else {}
+        every = acknowledgements_at(app, [path for path, _ in at_fail]) if at_fail else {}
+        acknowledged = {rule: {p for p, reason in at.items() if reason_text(reason)} for rule, at in every.items()}
         open_errors = [
             item for path, item in at_fail
             if not _closest_acknowledged(path, acknowledged.get(f"{PACK_NAME}::{PACK_NAME}-{item.rule}", set()))
         ]
         scope = f"{len(RULES_BY_ID)} rules over {len(stacks)} stack(s) ({', '.join(stacks) or 'none'})"
+        blank = _reasonless(every, [(path, item) for path, item in at_fail if item in open_errors])
+        if blank:  # CDK suppressed these violations; the summary keeps them open and says why
+            scope += f"; CDK acknowledgement(s) without a reason, not applied (every acknowledgement needs one): {blank}"
         if baseline_note:
             scope += f"; {baseline_note}"
         if not open_errors:
@@ -353,6 +381,11 @@ class EdgeOriginChecks:
                 severity="warning",
                 violating_resources=[_NO_CONSTRUCT],
             )
+        summary_ack = acknowledgements_at(app, [""]).get(f"{PACK_NAME}::{SUMMARY_RULE}", {})
+        if "" in summary_ack and not reason_text(summary_ack[""]):
+            # CDK would suppress this entry (it has no construct: the app's acknowledgement applies)
+            raise ValueError(f"edge-origin: {counted}; {PACK_NAME}::{SUMMARY_RULE} is acknowledged at the app without a "
+                             "reason: not applied (every acknowledgement needs one)")
         return cdk.PolicyViolation(
             rule_name=SUMMARY_RULE,
             description=(
