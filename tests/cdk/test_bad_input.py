@@ -82,6 +82,8 @@ CASES = [
     ("keepalive 3601", lambda: _edge(keepalive_timeout=cdk.Duration.seconds(3601)), "keepalive_timeout", "1..3600"),
     ("read timeout 4000", lambda: _edge(read_timeout=cdk.Duration.seconds(4000)), "read_timeout", "1..3600"),
     ("completion 0", lambda: _edge(response_completion_timeout=0), "response_completion_timeout", "1..3600"),
+    ("completion 4000: aws-cdk-lib's bound, not CloudFront's", lambda: _edge(response_completion_timeout=4000),
+     "response_completion_timeout", "1..3600 (aws-cdk-lib's HttpOrigin check; CloudFront's API sets no maximum"),
     ("completion below read", lambda: _edge(response_completion_timeout=30), "response_completion_timeout",
      "at least read_timeout (60s)"),
     ("ip type IPv4", lambda: _edge(origin_ip_address_type="IPv4"), "origin_ip_address_type", "'dualstack'"),

@@ -58,7 +58,8 @@ def test_dns1_geolocation_without_a_default_the_pile_ups_and_the_no_answer() -> 
         "EO-DNS1", "RecordA", Severity.ERROR,
         "gRPC origin o.example.com (zone example.com, A): geolocation records give queries from other locations no "
         "answer (p=1.00); public internet resolvers, CloudFront's among them, resolve the origin to nothing and its "
-        "connections fail",
+        "connections fail; a resolver caches that empty answer for up to 900 s (Route 53's default SOA), so a record "
+        "added later is not seen for up to that long, whatever its TTL",
         NO_ANSWER_FIX["geolocation"],
     )
     assert _seen(body) == [pile[0], no_answer, pile[1]]

@@ -99,7 +99,14 @@ def response_completion_timeout_seconds(where: str | ConstructLabel, value: obje
     if value is None:
         return None
     low, high = CF_RESPONSE_COMPLETION_RANGE
-    seconds = require_seconds_range(where, "response_completion_timeout", value, low, high)  # type: ignore[arg-type]
+    try:
+        seconds = require_seconds_range(where, "response_completion_timeout", value, low, high)  # type: ignore[arg-type]
+    except EdgeOriginPropError as exc:  # the maximum is aws-cdk-lib's, not CloudFront's: say so (issue 52)
+        raise EdgeOriginPropError(
+            where, exc.prop, exc.value,
+            f"{exc.allowed} (aws-cdk-lib's HttpOrigin check; CloudFront's API sets no maximum, and unset means none: "
+            "pass None for a stream that may live longer)",
+        ) from None
     if seconds < read_s:
         raise EdgeOriginPropError(
             where, "response_completion_timeout", f"{seconds}s",

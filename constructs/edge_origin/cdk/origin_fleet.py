@@ -605,7 +605,9 @@ def require_capacity_units(where: ConstructLabel, units: object, listener_protoc
         return
     low, high = CAPACITY_UNITS_PER_ZONE_RANGE
     if isinstance(units, bool) or not isinstance(units, int) or is_token(units) or units < 1:
-        raise EdgeOriginPropError(where, "capacity_units", units, f"an integer number of LCUs, {low}..{high} per zone, or None")
+        raise EdgeOriginPropError(
+            where, "capacity_units", units, f"an integer number of LCUs, {low}..{high} per zone (aws-cdk-lib's range), or None",
+        )
     if listener_protocol == "TLS":
         raise EdgeOriginPropError(
             where, "capacity_units", units, f"unset with listener_protocol='TLS' ({CAPACITY_TLS_REASON}); use a TCP listener",
@@ -622,7 +624,8 @@ def _capacity_per_zone(fleet: Construct, where: ConstructLabel, units: int | Non
         raise EdgeOriginPropError(
             where, "capacity_units", units,
             f"{low * zones}..{high * zones} with {zones} zones (ELB spreads a reservation evenly over the "
-            f"NLB's zones; each zone's share must be {low}..{high})",
+            f"NLB's zones; each zone's share must be {low}..{high}: aws-cdk-lib's NetworkLoadBalancer range, which "
+            "it enforces; AWS states none)",
         )
     if units % zones:
         cdk.Annotations.of(fleet).add_warning_v2(

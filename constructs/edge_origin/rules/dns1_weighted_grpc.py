@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.answers import Answer, Resolution
+from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
 from edge_origin.model.zones import OriginResolution
@@ -25,6 +26,9 @@ from edge_origin.rules.base import (
     origin_severity,
     with_cdk,
 )
+
+NEGATIVE_CACHE_S: int = fact_value("route53.negative_cache_s")
+"""How long a resolver may cache "no answer" for a name (Route 53's default SOA): the facts table."""
 
 FIX = with_cdk(
     "EO-DNS1",
@@ -126,7 +130,9 @@ def _no_answer(model: TemplateModel, name: str, kind: str, item: OriginResolutio
             RULE.id, origin_severity(Severity.ERROR, kind), views[0].resource,
             f"{origin_label(name, kind)} ({item.zone.label}, {item.resolution.type}): {item.resolution.policy} records give "
             f"{answer.condition.replace(' (no record: no answer)', '')} no answer (p={answer.probability:.2f}); {item.resolution.vantage.label}s, CloudFront's among "
-            "them, resolve the origin to nothing and its connections fail",
+            "them, resolve the origin to nothing and its connections fail; a resolver caches that empty answer for up "
+            f"to {NEGATIVE_CACHE_S} s (Route 53's default SOA), so a record added later is not seen for up to that long, "
+            "whatever its TTL",
             NO_ANSWER_FIX.get(item.resolution.policy or "", FIX),
         )
         return
@@ -261,5 +267,6 @@ RULE = Rule(
     incident="Flash crowd at a broadcast start: weighted answers sent every CloudFront edge to one NLB, 79.8% errors (weighted-dns-flash-crowd-summary).",
     fix=FIX,
     check=check,
-    facts=("route53.multivalue.max_answers", "route53.multivalue.over_eight", "route53.multivalue.all_unhealthy"),
+    facts=("route53.multivalue.max_answers", "route53.multivalue.over_eight", "route53.multivalue.all_unhealthy",
+           "route53.negative_cache_s"),
 )
