@@ -29,6 +29,9 @@ FIX_TG = with_cdk(
 UNHEALTHY = "target_health_state.unhealthy.connection_termination.enabled"
 UNHEALTHY_PROTOCOLS = frozenset({"TCP", "TLS"})
 """The attribute cannot be enabled on UDP and TCP_UDP target groups."""
+UNDOCUMENTED_PROTOCOLS = frozenset({"QUIC", "TCP_QUIC"})
+"""NLB protocols of botocore's ProtocolEnum whose unhealthy-target termination the attribute's reference does not
+describe (it names TCP/TLS, where it defaults to true, and UDP/TCP_UDP, where it cannot be enabled): not judged."""
 FIX_UNHEALTHY = with_cdk(
     "EO-NLB3", f"Set TargetGroupAttributes {UNHEALTHY}: false (the pods' own draining ends their streams).",
     f"`target_group.set_attribute(\"{UNHEALTHY}\", \"false\")`; OriginFleet's target groups set it.",
@@ -62,10 +65,19 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
     """A TCP or TLS target group whose unhealthy-target connection termination is on: set true, or unset (AWS's
     default, the facts table's ``elbv2.tg.unhealthy_connection_termination``); not judged when deploy-time."""
-    if (tg.protocol or "").upper() not in UNHEALTHY_PROTOCOLS:
-        return
+    protocol = (tg.protocol or "").upper()
     res = tg.resource
     where = f"target group {res.logical_id} ({tg.protocol})"
+    if protocol in UNDOCUMENTED_PROTOCOLS and as_bool(tg.attributes.get(UNHEALTHY)) is not False:
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}", element=tg.attributes.get(UNHEALTHY, "unset"),
+            reason=f"ELB's reference describes the attribute for TCP/TLS (default true) and UDP/TCP_UDP, not {protocol}",
+            needs=f"{UNHEALTHY}: false, if the NLB accepts it for {protocol}",
+            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        )
+        return
+    if protocol not in UNHEALTHY_PROTOCOLS:
+        return
     if not attribute_known(tg.attributes, UNHEALTHY):
         yield not_judged(
             RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}",
@@ -112,7 +124,8 @@ RULE = Rule(
         "An NLB target group without deregistration_delay.connection_termination.enabled; a TCP or TLS target group "
         f"that sets {UNHEALTHY} true or leaves it unset (AWS's default is true: every connection to a target "
         "that turns unhealthy is reset; OriginFleet sets it false, and EO-NLB4 requires false where zonal shift is "
-        "on; a value decided at deploy time is not judged); an NLB with cross-zone load balancing off."
+        "on; a value decided at deploy time, or a QUIC/TCP_QUIC target group the reference does not describe it "
+        "for, is not judged); an NLB with cross-zone load balancing off."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(
