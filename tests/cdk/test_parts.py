@@ -181,3 +181,10 @@ def test_fleet_target_groups_turn_unhealthy_termination_off_and_a_plain_target_g
              if key in f.message}
     assert set(found) == {ids["loud"], ids["plain"]}
     assert "sets it true" in found[ids["loud"]] and "unset: AWS's default is true" in found[ids["plain"]]
+    # the synth plugin reads the same assembly: the same two, at their construct paths, warnings
+    from edge_origin.review.nag import EdgeOriginChecks
+
+    paths = {r.construct_path for v in EdgeOriginChecks().validate_scope(app).violations
+             if v.rule_name == "EdgeOrigin-EO-NLB3" and key in v.description and v.severity == "warning"
+             for r in v.violating_resources}
+    assert paths == {t.node.default_child.node.path for t in (loud.target_groups[0], plain)}
