@@ -128,3 +128,27 @@ def test_a_budget_blown_anywhere_ends_check_with_one_line_and_exit_2(kind: str, 
     else:
         assert code == 2 and "too many" in expected
         assert err.getvalue() == f"edge-origin check: {path}: {expected}\n"
+
+
+def test_only_json_text_is_a_tree() -> None:
+    from edge_origin.model.loader import parse_template
+
+    json_text = json.dumps(_template({"Fn::Join": ["-", [{"Ref": "Rec"}, "x"]]}))
+    assert parse_template(json_text, "t.json")[1] is True
+    yaml_text = "Resources:\n  T:\n    Type: AWS::SNS::Topic\n    Properties: &p {TopicName: x}\n  U:\n    Type: AWS::SNS::Topic\n    Properties: *p\n"
+    assert parse_template(yaml_text, "t.yaml")[1] is False  # aliases share nodes: every container memoised
+    loops = {"Transform": "AWS::LanguageExtensions", "Resources": {
+        "Fn::ForEach::Topics": ["N", ["a", "b"], {"T${N}": {"Type": "AWS::SNS::Topic", "Properties": {"Tags": [{"Key": "k", "Value": "v"}]}}}]}}
+    body, tree = parse_template(json.dumps(loops), "l.json")
+    assert set(body["Resources"]) == {"Ta", "Tb"} and tree is False  # an expansion may reuse a fragment
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values)
+def test_a_tree_resolves_as_any_template_does(value: Any) -> None:
+    value = _tree({"Top": [value, {"k": value}]})
+    outcomes = []
+    for tree in (False, True):
+        resolver = StackResolver("S", "t.json", _template("x"), lambda name: Unresolved("import", name), tree=tree)
+        outcomes.append((_outcome(resolver, value, False), resolver._steps, resolver._chars))
+    assert outcomes[0] == outcomes[1]

@@ -259,10 +259,12 @@ class StackResolver:
         environment: StackEnvironment | None = None,
         links: AssemblyLinks | None = None,
         nested: bool = False,
+        tree: bool = False,
     ) -> None:
         """``environment``: the stack's account and Region (``AWS::AccountId``, ``AWS::Region``,
         ``AWS::Partition``, ``AWS::URLSuffix``); ``links``: values across the assembly's stacks;
-        ``nested``: a nested stack (its ``AWS::StackName`` is made at deploy time)."""
+        ``nested``: a nested stack (its ``AWS::StackName`` is made at deploy time); ``tree``: no node of
+        ``body`` is reachable twice (JSON text), so only intrinsics are memoised."""
         from edge_origin.model.transforms import unexpanded
 
         self.stack = stack
@@ -289,6 +291,8 @@ class StackResolver:
         self._memo: dict[int, tuple[Any, Any]] = {}
         #: (logical id, attribute) -> its ResourceRef (``_simple_reference``: one object each)
         self._references: dict[tuple[str, str | None], ResourceRef] = {}
+        #: ``body`` is a tree (``LoadedTemplate.tree``): its plain containers are not memoised
+        self.tree = tree
 
     # --- public -----------------------------------------------------------------------------
     def resolve(self, value: Any, where: str = "") -> Any:
@@ -300,40 +304,61 @@ class StackResolver:
     def check(self, value: Any, where: str = "") -> None:
         """Raise what ``resolve(value, where)`` would raise, building nothing, and count the steps and
         characters it would count: plain containers and the simple references (``_simple_reference``)
-        are walked and depth checked, a ``Fn::Join`` is sized, not built (``_joined_quickly``), every other intrinsic is resolved (memoised: a later ``resolve`` finds it).
-        After it returns, ``resolve_checked(value)`` raises nothing (the model's deferred resources
+        are walked and depth checked, a ``Fn::Join`` is sized, not built (``_joined_quickly``), every
+        other intrinsic is resolved (memoised: a later ``resolve`` finds it). After it returns, ``resolve_checked(value)`` raises nothing (the model's deferred resources
         rest on it). A node shared by a plain container and an intrinsic (YAML aliases) may be walked
         by both: at most twice, never more."""
         self._where = where
+        if not isinstance(value, (dict, list)):
+            return
         seen: set[int] = set()
-        todo: list[tuple[Any, int]] = [(value, 0)] if isinstance(value, (dict, list)) else []
+        memo, limit, steps, tree = self._memo, self._max_steps, self._steps, self.tree
+        todo: list[tuple[Any, int]] = [(value, 0)]
         while todo:
             node, depth = todo.pop()
-            simple = False
-            if isinstance(node, dict) and len(node) == 1:
-                simple = node.__class__ is dict and self._simple_reference(node) is not None
-                (key, arg), = node.items()
-                if not simple and (key == "Ref" or key.startswith("Fn::") or (key == "Condition" and isinstance(arg, str))):
-                    if id(node) in seen:  # a Join counted by the fast path before: a step, as a memo hit is
-                        if depth > MAX_RESOLVE_DEPTH:
-                            raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
-                        self._count_step()
-                    elif key != "Fn::Join" or not self._joined_quickly(node, arg, depth):
-                        self._resolve(node, depth)  # an intrinsic: counted, memoised and charged there
-                    else:
-                        seen.add(id(node))
-                    continue
-            if depth > MAX_RESOLVE_DEPTH:
+            if depth > MAX_RESOLVE_DEPTH:  # first, as in _resolve, for every node
+                self._steps = steps
                 raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
-            self._count_step()
-            if simple or id(node) in seen or id(node) in self._memo:
-                continue  # a node seen before is a step (a memo hit in resolve), not walked again
-            seen.add(id(node))
-            below = [item for item in (node.values() if isinstance(node, dict) else node) if isinstance(item, (dict, list))]
+            if isinstance(node, dict):
+                if len(node) == 1:
+                    (key, arg), = node.items()
+                    if key == "Ref" or key.startswith("Fn::") or (key == "Condition" and isinstance(arg, str)):
+                        if node.__class__ is not dict or self._simple_reference(node) is None:
+                            self._steps = steps
+                            self._check_intrinsic(node, key, arg, depth, seen)
+                            steps = self._steps
+                            continue
+                        steps += 1  # a simple reference: one step, nothing below it is walked
+                        if steps > limit:
+                            break
+                        continue
+                items = node.values()
+            else:
+                items = node
+            steps += 1
+            if steps > limit:
+                break
+            if not tree:  # a node seen before is a step (a memo hit in resolve), not walked again
+                if id(node) in seen or id(node) in memo:
+                    continue
+                seen.add(id(node))
+            below = [item for item in items if isinstance(item, (dict, list))]
             if len(below) == 1:
                 todo.append((below[0], depth + 1))
             elif below:
                 todo.extend((item, depth + 1) for item in reversed(below))  # document order, as resolve walks
+        self._steps = steps
+        if steps > limit:
+            raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+
+    def _check_intrinsic(self, node: dict[str, Any], key: str, arg: Any, depth: int, seen: set[int]) -> None:
+        """``check`` of an intrinsic other than a simple reference: a Join is sized, any other resolved."""
+        if id(node) in seen:  # a Join the fast path counted before: a step, as a memo hit is
+            self._count_step()
+        elif key != "Fn::Join" or not self._joined_quickly(node, arg, depth):
+            self._resolve(node, depth)  # counted, memoised and charged there
+        else:
+            seen.add(id(node))
 
     def resolve_checked(self, value: Any, where: str = "") -> Any:
         """``resolve`` of a value ``check`` passed: its steps and characters were counted there (the
@@ -393,6 +418,8 @@ class StackResolver:
             simple = self._simple_reference(value)
             if simple is not None:
                 return simple
+        elif self.tree:  # a plain container of a tree is reached once: no memo (a 1-key mapping takes it)
+            return self._resolve_node(value, depth)
         key = id(value)
         hit = self._memo.get(key)
         if hit is not None:

@@ -95,6 +95,9 @@ class LoadedTemplate:
     body: dict[str, Any]
     environment: StackEnvironment = UNKNOWN_ENVIRONMENT
     parent: tuple[str, str] | None = None
+    #: The body is a tree, as ``json.loads`` makes it: no node is reachable twice (no YAML alias, no
+    #: fragment a transform reused), so the resolver memoises only intrinsics (``StackResolver(tree=)``).
+    tree: bool = False
 
 
 @dataclass
@@ -272,7 +275,15 @@ def _check_scalar(value: Any, where: str, key: str) -> None:
 def parse_template_text(text: str, where: str) -> dict[str, Any]:
     """Parse one template's text (JSON, else YAML with short-form tags), expand the transforms
     a library can expand (:mod:`edge_origin.model.transforms`), and check its shape."""
-    return finish_template(parse_document(text, where), text, where)
+    return parse_template(text, where)[0]
+
+
+def parse_template(text: str, where: str) -> tuple[dict[str, Any], bool]:
+    """``parse_template_text``, and whether the body is a tree (``LoadedTemplate.tree``): JSON text,
+    no transform expanded."""
+    body, from_json = _parse_document(text, where)
+    out = finish_template(body, text, where)
+    return out, from_json and out is body
 
 
 def finish_template(body: Any, text: str, where: str) -> dict[str, Any]:
@@ -362,6 +373,11 @@ def _for_each_count(entries: dict[str, Any], resolver: Any, cap: int, depth: int
 
 def parse_document(text: str, where: str) -> Any:
     """JSON, else CloudFormation YAML -> plain data with checked values; ModelError otherwise."""
+    return _parse_document(text, where)[0]
+
+
+def _parse_document(text: str, where: str) -> tuple[Any, bool]:
+    """``parse_document``, and whether the text was JSON (a tree: no node shared)."""
     body: Any
     try:
         body = json.loads(
@@ -377,9 +393,9 @@ def parse_document(text: str, where: str) -> Any:
     except ValueError:
         body = _parse_yaml(text, where, json_hint=text.lstrip().startswith(("{", "[")))
         _check_values(body, where)
-        return body
+        return body, False
     _check_values(body, where, scalars=False)
-    return body
+    return body, True
 
 
 def _name_the_bad_number(text: str, where: str) -> None:
@@ -486,8 +502,8 @@ def read_template_file(path: Path, stack: str | None = None) -> LoadedTemplate:
     text = _read_text(path, template_limit())
     if not text.strip():
         raise ModelError(f"{path}: empty file")
-    body = parse_template_text(text, str(path))
-    return LoadedTemplate(stack or _stack_name_from_file(path), str(path), body)
+    body, tree = parse_template(text, str(path))
+    return LoadedTemplate(stack or _stack_name_from_file(path), str(path), body, tree=tree)
 
 
 def _load_json_file(path: Path, what: str) -> Any:
@@ -748,17 +764,17 @@ def _walk_folder(directory: Path, result: ReadResult) -> list[LoadedTemplate]:
                 continue
             try:
                 text = _read_text(path, template_limit())
-                body = parse_document(text, str(path)) if text.strip() else None
-                if not _is_template_like(path, body):
+                parsed, tree = _parse_document(text, str(path)) if text.strip() else (None, False)
+                if not _is_template_like(path, parsed):
                     continue  # package.json, cdk.json, tsconfig.json ...: not a template
-                body = finish_template(body, text, str(path))
+                body = finish_template(parsed, text, str(path))
             except ModelError as exc:
                 plain_data = not name.endswith((".template", ".template.json", ".template.yaml", ".template.yml"))
                 if plain_data and "Resources" not in _peek(path):
                     continue  # a data file that does not even parse is not taken for a template
                 result.unreadable.append((str(path), str(exc)))
                 continue
-            found.append(LoadedTemplate(rel, str(path), body))
+            found.append(LoadedTemplate(rel, str(path), body, tree=tree and body is parsed))
             plain.append(True)
         if count > MAX_FOLDER_FILES:
             break

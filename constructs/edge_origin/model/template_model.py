@@ -21,7 +21,7 @@ from edge_origin.model.loader import (
     LoadedTemplate,
     check_template_shape,
     check_values,
-    parse_template_text,
+    parse_template,
     read_paths_result,
     read_validation_acknowledgements,
 )
@@ -168,7 +168,7 @@ class TemplateModel(AssemblyLinks):
         for item in loaded:
             self._resolvers[item.stack] = StackResolver(
                 item.stack, item.template, item.body, import_value,
-                environment=item.environment, links=links, nested=item.parent is not None,
+                environment=item.environment, links=links, nested=item.parent is not None, tree=item.tree,
             )
             if item.parent is not None:
                 self._children[item.parent] = item.stack
@@ -688,4 +688,5 @@ def load_model(paths: Sequence[str | Path], *, strict: bool = True) -> TemplateM
 
 def model_from_text(text: str, stack: str = "Stack", template: str = "<string>") -> TemplateModel:
     """A model from one template's text (JSON or YAML): handy in tests."""
-    return TemplateModel([LoadedTemplate(stack, template, parse_template_text(text, template))])
+    body, tree = parse_template(text, template)
+    return TemplateModel([LoadedTemplate(stack, template, body, tree=tree)])
