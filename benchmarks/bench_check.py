@@ -18,6 +18,13 @@ median of ``--runs`` (growth: best of them):
 4. Peers on the same 1k template in the same alternated run: cfn-lint, checkov ("not installed" when
    absent; neither is a dependency of edge-origin).
 
+``--before DIR`` adds to section 1 the check of another source root (``git archive COMMIT constructs | tar -x -C
+DIR``; pass ``DIR/constructs``), alternated in the same run, so a change is measured before and after at once.
+
+Figures (2 shared cores, load 6; ``--only parse --before`` the model as it was before lazy resolution):
+check/json.load at 10k resources 8.47x -> 6.54x (1.24 -> 0.95 s CPU), 100k 5.35x -> 4.56x (8.49 -> 7.23 s),
+1k 5.80x -> 5.30x; median of 5. The 3x target is not met.
+
 ``--legacy`` also runs the earlier figures (synthetic 1k/10k/50k cells, cfn-lint at 10k, YAML end to
 end, diff) of issues 12 and 17.
 """
@@ -392,22 +399,28 @@ def _write(folder: Path, texts: list[str]) -> list[str]:
     return paths
 
 
-def bench_vs_json(tmp: Path, sizes: tuple[int, ...], runs: int) -> bool:
-    """Section 1: ``edge-origin check`` against ``json.load`` of the same files, fresh processes."""
+def bench_vs_json(tmp: Path, sizes: tuple[int, ...], runs: int, before: str | None = None) -> bool:
+    """Section 1: ``edge-origin check`` against ``json.load`` of the same files, fresh processes.
+    ``before``: a source root (``constructs/`` of an earlier commit) whose check runs alternated with
+    them, so a change's before and after are measured in the same run."""
     ok = True
     for size in sizes:
         paths = _write(tmp / f"ref{size}", reference_templates(size))
         _progress(f"check vs json.load at {size:,} resources ({len(paths)} file(s)), {runs} alternated runs")
-        got = alternated({"check": [sys.executable, "-m", "edge_origin.cli", "check", *paths],
-                          "json": [sys.executable, "-c", JSON_LOAD, *paths]}, runs)
+        commands = {"check": [sys.executable, "-m", "edge_origin.cli", "check", *paths],
+                    "json": [sys.executable, "-c", JSON_LOAD, *paths]}
+        if before:
+            commands["before"] = ["env", f"PYTHONPATH={before}", sys.executable, "-m", "edge_origin.cli", "check", *paths]
+        got = alternated(commands, runs)
         (check_cpu, check_wall), (json_cpu, json_wall) = got["check"], got["json"]
         ratio = check_cpu / json_cpu
         target = size >= 10_000
         ok &= ratio <= TARGET_PARSE or not target
         megabytes = sum(Path(p).stat().st_size for p in paths) / 1e6
+        was = f"; before: {got['before'][0] / json_cpu:.2f}x ({got['before'][0]:.3f} s)" if before else ""
         print(f"check {size:>7,} resources ({megabytes:.0f} MB, {len(paths)} file(s)): {ratio:.2f}x a json.load process "
               f"(CPU, median of {runs}; wall {check_wall / json_wall:.2f}x){f' target <= {TARGET_PARSE:g}' if target else ''}; "
-              f"check {check_cpu:.3f} s, json.load {json_cpu:.3f} s CPU")
+              f"check {check_cpu:.3f} s, json.load {json_cpu:.3f} s CPU{was}")
     return ok
 
 
@@ -547,6 +560,9 @@ def main() -> int:
     parser.add_argument("--no-peers", action="store_true", help="skip cfn-lint and checkov")
     parser.add_argument("--only", choices=("parse", "growth", "startup", "peers"), action="append",
                         help="run only these sections (repeatable)")
+    parser.add_argument("--before", metavar="DIR", default=None,
+                        help="section 1 also runs the check of this source root (an earlier commit's constructs/, e.g. "
+                        "`git archive COMMIT constructs | tar -x -C /tmp/before`), alternated in the same run")
     parser.add_argument("--legacy", action="store_true", help="also the figures of issues 12 and 17 (minutes: cfn-lint at 10k)")
     parser.add_argument("--no-cfn-lint", action="store_true", help="--legacy: skip the cfn-lint comparison")
     parser.add_argument("--cfn-lint-timeout", type=float, default=600)
@@ -563,7 +579,7 @@ def main() -> int:
         if "startup" in sections:
             ok &= bench_startup(args.runs)
         if "parse" in sections:
-            ok &= bench_vs_json(tmp, (1_000, 10_000, 100_000), args.runs)
+            ok &= bench_vs_json(tmp, (1_000, 10_000, 100_000), args.runs, args.before)
         if "growth" in sections:
             ok &= bench_growth(tmp, args.runs)
         if "peers" in sections:

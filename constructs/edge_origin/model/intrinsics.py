@@ -33,6 +33,8 @@ expansion); every node visited (memo hits included) is a step, and every charact
 ``Fn::Join``/``Fn::Sub``/``Fn::Split``/``Fn::ToJsonString`` builds is counted before it is built.
 Past ``eval_steps`` or ``eval_chars`` the template is refused with one line naming the limit and
 the flag that raises it; a value that refers back to itself (a cycle through Mappings) is refused.
+``check`` counts and refuses exactly as ``resolve`` would without building the value (the model checks
+the resources no view reads and resolves them when a rule first reads them: ``resolve_checked``).
 """
 
 from __future__ import annotations

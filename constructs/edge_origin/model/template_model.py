@@ -117,8 +117,10 @@ class TemplateModel(AssemblyLinks):
     """Every resource of the given templates, indexed by stack/logical id and by type.
 
     Build with ``load_model(paths)`` or ``TemplateModel.from_templates({"Stack": dict})``.
-    Construction resolves every resource's properties once (linear in the number of resources);
-    the typed views are built on first use and cached.
+    Construction builds the typed views (resolving the properties of the resources they read) and
+    checks every other resource's properties without building them (``StackResolver.check``: bad
+    input is refused here, naming its template); a resource's properties are resolved when first
+    read, once. Linear in the size of the templates; the views are cached.
     """
 
     def __init__(self, loaded: Sequence[LoadedTemplate], *, strict: bool = True) -> None:
