@@ -121,3 +121,19 @@ def test_a_listener_profile_that_states_the_targets_is_judged() -> None:
     body["Resources"]["Listener0"]["Metadata"][PROFILE_METADATA_KEY]["expected_targets_per_nlb"] = 501
     [(severity, message)] = _nlb6(body)
     assert severity is Severity.WARNING and "501 targets in its pods (listener Listener0's connection profile" in message
+
+
+def test_an_alb_target_counts_100_with_cross_zone_on_and_50_without() -> None:
+    """Quotas page, note 2: an Application Load Balancer target of the NLB counts as 50 targets, 100 with cross-zone."""
+    body = _template([[None] * 5], "true", 2)
+    body["Resources"]["Tg0"]["Properties"]["TargetType"] = "alb"
+    assert _nlb6(body) == []  # 5 x 100 = 500
+    body["Resources"]["Tg0"]["Properties"]["Targets"].append({"Id": "arn:aws:elasticloadbalancing:alb/6"})
+    [(_, message)] = _nlb6(body)
+    assert "600 targets" in message
+    off = _template([[None] * 10], "false", 2)
+    off["Resources"]["Tg0"]["Properties"]["TargetType"] = "alb"
+    assert _nlb6(off) == []  # 10 x 50 = 500
+    off["Resources"]["Tg0"]["Properties"]["Targets"] += [{"Id": f"arn:aws:elasticloadbalancing:alb/{i}"} for i in range(11)]
+    [(_, message)] = _nlb6(off)  # 21 x 50 = 1,050: above the 2 zones' 1,000 whatever the split
+    assert "1050 targets" in message

@@ -5,7 +5,8 @@ ELB quotas for Network Load Balancers (load-balancer-limits.html, the facts tabl
 Balancer: 500" and "Targets per Network Load Balancer: 3,000", both adjustable; "If cross-zone load
 balancing is enabled, the maximum is 500 targets per load balancer, regardless of the number of
 Availability Zones"; "If a target is registered with N target groups, it counts as N targets toward this
-limit". Quotas, so a warning naming the quota, never an error (issue 52).
+limit"; an Application Load Balancer target counts as 50 targets (cross-zone off) or 100 (on). Quotas, so a
+warning naming the quota, never an error (issue 52).
 
 The count is the sum of the literal ``Targets`` lists of the target groups the NLB's listeners forward to
 (an account read writes DescribeTargetHealth's targets there). A target group without ``Targets`` is
@@ -29,6 +30,8 @@ from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.not_judged import not_judged
 
 CROSS_ZONE = "load_balancing.cross_zone.enabled"
+ALB_TARGET_WEIGHT = (50, 100)
+"""Targets one Application Load Balancer target counts for, cross-zone off / on (quotas page, note 2)."""
 QUOTA = "ELB quota 'Targets per Availability Zone per Network Load Balancer'"
 FIX = with_cdk(
     "EO-NLB6",
@@ -84,10 +87,12 @@ def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
     listed: list[Any] = []
     counted: list[str] = []
     unknown: list[tuple[TargetGroupView, Any]] = []
+    alb_weight = ALB_TARGET_WEIGHT[1 if lb.cross_zone else 0]
     for tg in _target_groups(lb):
         targets, raw = _targets(tg)
         if targets is not None:
-            listed += targets
+            # an ALB target counts 50 targets (cross-zone off) or 100 (on); its zone split is not the template's
+            listed += [None] * (len(targets) * alb_weight) if (tg.target_type or "").lower() == "alb" else targets
             counted.append(tg.resource.logical_id)
         elif raw is not None:
             unknown.append((tg, raw))
@@ -168,7 +173,7 @@ RULE = Rule(
     catches=(
         "An NLB whose target groups' Targets lists (or, in an account, DescribeTargetHealth) hold more targets than "
         "ELB's quota: 500 with cross-zone load balancing on, whatever its zones; 500 a zone and 3,000 in all with "
-        "it off (a target in N target groups counts N times). A quota, so a warning. Targets registered at "
+        "it off (a target in N target groups counts N times; an ALB target 50, or 100 with cross-zone on). A quota, so a warning. Targets registered at "
         "runtime (TargetGroupBinding pods, Auto Scaling) are not in a template: `edge-origin audit` counts them, "
         "a listener's connection profile (expected_targets_per_nlb) or `OriginFleet(expected_targets=)` states "
         "them; a Targets list or a cross-zone setting decided at deploy "
