@@ -46,7 +46,7 @@ from edge_origin.model.nlb_capacity import (  # noqa: F401 - LCU_MBPS stays impo
 NLB_IDLE_TIMEOUT_RANGE = (60, 6000)
 """``tcp.idle_timeout.seconds`` of an NLB TCP listener (AWS and CDK: 60..6000 s, default 350 s)."""
 DEREGISTRATION_DELAY_RANGE = (0, 3600)
-DEFAULT_IDLE_TIMEOUT_S = 350  # explicit, and no more than the targets' connection tracking (350 s on Nitro)
+DEFAULT_IDLE_TIMEOUT_S = 350  # explicit, and no more than the targets' connection tracking (350 s on Nitro v6, 432,000 s others)
 TLS_IDLE_TIMEOUT_S = 350
 """AWS fixes a TLS listener's idle timeout at 350 s; it cannot be set."""
 TARGET_HEALTH_PROTOCOLS = ("HTTP", "HTTPS", "TCP")
@@ -178,9 +178,9 @@ class OriginFleet(Construct):
         :param listener_certificate_arns: ACM certificate ARNs of a TLS listener (required for TLS,
             refused for TCP). Default: none.
         :param idle_timeout: TCP listener ``tcp.idle_timeout.seconds`` (60..6000 s). Default 350 s,
-            set explicitly: above the targets' connection tracking (``TcpEstablishedTimeout``, 350 s
-            on current Nitro instances) idle flows are dropped silently (EO-NLB1). An error with a
-            TLS listener.
+            set explicitly: above the targets' connection tracking (``TcpEstablishedTimeout``: by default
+            350 s on Nitro v6 instance types, 432,000 s on the others) idle flows are dropped silently
+            (EO-NLB1). An error with a TLS listener.
         :param cross_zone_enabled: cross-zone load balancing. Default True.
         :param deregistration_delay: target group deregistration delay (0..3600 s). Default 30 s.
         :param target_health_check_protocol: the target group's check of the pods: HTTP, HTTPS or

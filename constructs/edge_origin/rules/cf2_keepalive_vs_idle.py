@@ -24,8 +24,9 @@ DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
 FIX = with_cdk(
     "EO-CF2",
     "Keep OriginKeepaliveTimeout well below the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s). "
-    "An idle timeout above 350 s only helps when the targets' ENI connection tracking (TcpEstablishedTimeout, "
-    "350 s by default on Nitro V6+) is raised to at least the same value; otherwise the target drops the flow first.",
+    "An idle timeout above 350 s only helps when the targets' ENI connection tracking (TcpEstablishedTimeout: by "
+    "default 350 s on Nitro v6 instance types, 432,000 s on the others) is at least the same value; otherwise the "
+    "target drops the flow first.",
     "`HttpOrigin(keepalive_timeout=Duration.seconds(60))` and the listener's `tcp_idle_timeout=`; GrpcEdgeToOrigin takes both from connection_profile (cloudfront_keepalive_timeout_s, nlb_idle_timeout_s).",
 )
 
