@@ -210,10 +210,11 @@ _TABLE: tuple[Fact, ...] = (
          "targets; cross-zone NLBs need target_health_state.unhealthy.connection_termination.enabled false", AWS,
          ELB_ZONAL, D0),
     Fact("elbv2.nlb.targets_per_zone", 500,
-         "quota 'Targets per Availability Zone per Network Load Balancer': default 500, adjustable; 'If cross-zone "
-         "load balancing is enabled, the maximum is 500 targets per load balancer, regardless of the number of "
-         "Availability Zones'; 'If a target is registered with N target groups, it counts as N targets toward this "
-         "limit'", AWS, ELB_QUOTAS + " (Load balancer quotas, notes 2 and 3)", D0),
+         "quota 'Targets per Availability Zone per Network Load Balancer': default 500, adjustable; 'If a target is "
+         "registered with N target groups, it counts as N targets toward this limit', an Application Load Balancer "
+         "target as 50 (cross-zone off) or 100 (on); with cross-zone load balancing on, 500 targets per load "
+         "balancer whatever its number of zones (note 3, read in the page's ja/de translations)", AWS,
+         ELB_QUOTAS + " (Load balancer quotas, notes 2 and 3)", D0),
     Fact("elbv2.nlb.targets_max", 3000,
          "quota 'Targets per Network Load Balancer': default 3,000, adjustable (with cross-zone on, 500)", AWS,
          ELB_QUOTAS, D0),
