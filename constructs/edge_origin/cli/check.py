@@ -94,6 +94,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _with_baseline(args: argparse.Namespace, findings: list, acknowledged: list) -> tuple[list, list, list, list]:
     """``--create-baseline`` writes the open findings; ``--baseline`` splits them: (new findings,
     acknowledged, known ones marked as set aside by the baseline, fixed entries)."""
+    if not args.create_baseline and not args.baseline:
+        return findings, acknowledged, [], []  # nothing of the baseline module is imported
     from dataclasses import replace
 
     from edge_origin.core.findings import Suppression
@@ -103,8 +105,6 @@ def _with_baseline(args: argparse.Namespace, findings: list, acknowledged: list)
         if args.create_baseline:
             count = write_baseline(findings, args.create_baseline)
             print(f"edge-origin check: wrote {count} finding(s) to the baseline {one_line(args.create_baseline)}", file=sys.stderr)
-            return findings, acknowledged, [], []
-        if not args.baseline:
             return findings, acknowledged, [], []
         split = apply_baseline(findings, args.baseline)
     except BaselineError as exc:
