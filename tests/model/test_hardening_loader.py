@@ -98,7 +98,9 @@ def test_folder_of_templates_with_same_file_names_and_a_bad_file(tmp_path: Path,
     result = check_paths([tmp_path])
     assert sorted(result.model.stacks) == ["api/template", "web/v2/template"]
     assert [Path(p).name for p, _ in result.unreadable] == ["bad.template.json"]
-    assert {f.stack for f in result.findings} == {"api/template", "web/v2/template"}
+    assert {f.stack for f in result.findings if f.rule != "EO-READ1"} == {"api/template", "web/v2/template"}
+    (read,) = [f for f in result.findings if f.rule == "EO-READ1"]  # the bad file is a finding too (redteam)
+    assert read.template.endswith("bad.template.json") and read.message.startswith("not judged: ")
     code, out, err = _run(capsys, "check", str(tmp_path), "--format", "json")
     doc = json.loads(out)
     assert code == 1 and doc["unreadable"][0]["file"].endswith("bad.template.json")
@@ -119,7 +121,8 @@ def test_one_bad_file_among_good_ones_exits_1_and_none_readable_exits_2(tmp_path
     good.write_text(MINIMAL)
     bad.write_text("[]")
     code, out, err = _run(capsys, "check", str(good), str(bad))
-    assert code == 1 and "no findings" in out and "bad.json" in err
+    # not "no findings": the file that could not be read is an EO-READ1 error, counted as not judged
+    assert code == 1 and "EO-READ1" in out and "bad.json" in out and "1 not judged" in out and "bad.json" in err
     code, out, err = _run(capsys, "check", str(bad))
     assert code == 2 and out == "" and err.count("\n") == 1
 

@@ -62,8 +62,10 @@ class Baseline:
 
     def split(self, findings: Sequence[Finding]) -> BaselineSplit:
         """Match ``findings`` (all of a run, fingerprints are taken over them) against the entries."""
+        from edge_origin.review.unreadable import NEVER_SET_ASIDE
+
         prints = finding_fingerprints(findings)
-        free = list(self.entries)
+        free = [e for e in self.entries if e.rule not in NEVER_SET_ASIDE]
         matched: list[bool] = [False] * len(findings)
         by_print = {(e.rule, e.fingerprint): i for i, e in enumerate(free)}
         taken: set[int] = set()
@@ -89,12 +91,14 @@ class Baseline:
 
 def baseline_document(findings: Sequence[Finding]) -> dict[str, object]:
     """The baseline file's content for ``findings`` (not-checked findings are left out: a rule
-    that could not run is never accepted)."""
+    that could not run is never accepted, nor a suppression without a reason or a file not read)."""
+    from edge_origin.review.unreadable import NEVER_SET_ASIDE
+
     prints = finding_fingerprints(findings)
     entries = [
         {"rule": f.rule, "stack": f.stack, "resource": f.resource, "path": f.path, "fingerprint": prints[n], "message": f.message}
         for n, f in enumerate(findings)
-        if f.severity is not Severity.NOT_CHECKED
+        if f.severity is not Severity.NOT_CHECKED and f.rule not in NEVER_SET_ASIDE
     ]
     return {VERSION_KEY: VERSION, "findings": entries}
 

@@ -67,11 +67,13 @@ def check_paths(paths: Sequence[str | Path], *, advisory: bool = False, settings
     gc.disable()
     try:
         from edge_origin.review.suppressions import split_findings
+        from edge_origin.review.unreadable import unreadable_findings
 
         model = load_model(paths, strict=False)
         found = run_rules(model, (*RULES, *ADVISORY_RULES) if advisory else RULES, honour_acknowledgements=False)
         split = split_findings(model, found, settings)  # type: ignore[arg-type]
-        return CheckResult(model, split.open, split.acknowledged)
+        # a file that could not be read is a finding (EO-READ1) in every format, never only a stderr line
+        return CheckResult(model, [*split.open, *unreadable_findings(model.unreadable)], split.acknowledged)
     finally:
         if paused:
             gc.enable()

@@ -402,9 +402,10 @@ def render_report(
     acknowledged: list[Finding] = []
     if findings is None:
         from edge_origin.review.suppressions import split_findings
+        from edge_origin.review.unreadable import unreadable_findings
 
         split = split_findings(model, run_rules(model, honour_acknowledgements=False), selection)
-        found, acknowledged = split.open, split.acknowledged
+        found, acknowledged = [*split.open, *unreadable_findings(model.unreadable)], split.acknowledged
     else:
         found = selection.filter(findings) if selection else list(findings)
     if fmt == "markdown":
@@ -415,7 +416,9 @@ def render_report(
 def report_paths(paths: Sequence[str | Path], fmt: str = "markdown", *, selection: Any = None, notices: Sequence[str] = ()) -> str:
     from edge_origin.model import load_model
 
-    return render_report(load_model(paths), fmt, selection=selection, notices=notices)
+    # the files that can be read are reviewed; each one that cannot is an EO-READ1 finding in the
+    # review (ModelError only when none can be read), as `check` does
+    return render_report(load_model(paths, strict=False), fmt, selection=selection, notices=notices)
 
 
 # --- "What this change does" (edge-origin report --base ... --head ...) ----------------------------

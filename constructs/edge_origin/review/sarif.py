@@ -44,8 +44,10 @@ def help_uri(rule_id: str) -> str:
     """The rule's section on the repository (GitHub's heading anchor: the id lower-cased);
     ``EO-ACK1`` (no catalogue rule: a suppression without a reason) links how to acknowledge."""
     from edge_origin.review.suppressions import ACK_RULE
+    from edge_origin.review.unreadable import READ_RULE
 
-    return f"{RULES_DOC}#{'acknowledging-a-finding' if rule_id == ACK_RULE else rule_id.lower()}"
+    anchor = {ACK_RULE: "acknowledging-a-finding", READ_RULE: "files-not-read"}.get(rule_id, rule_id.lower())
+    return f"{RULES_DOC}#{anchor}"
 
 
 def _descriptor(rule_id: str, title: str, catches: str, fix: str, acknowledge: str, level: str) -> dict[str, Any]:
@@ -64,12 +66,14 @@ def _descriptor(rule_id: str, title: str, catches: str, fix: str, acknowledge: s
 
 
 def driver_rules() -> list[dict[str, Any]]:
-    """The catalogue, then ``EO-ACK1`` (a suppression without a reason)."""
+    """The catalogue, then ``EO-ACK1`` (a suppression without a reason) and ``EO-READ1`` (a file not read)."""
     from edge_origin.review.suppressions import ACK_CATCHES, ACK_FIX, ACK_RULE, ACK_TITLE
+    from edge_origin.review.unreadable import READ_CATCHES, READ_FIX, READ_RULE, READ_TITLE
     from edge_origin.rules import CATALOGUE
 
     rules = [_descriptor(r.id, r.title, r.catches, r.fix, r.acknowledge, SARIF_LEVEL[r.severity]) for r in CATALOGUE]
     rules.append(_descriptor(ACK_RULE, ACK_TITLE, ACK_CATCHES, ACK_FIX, "a suppression cannot be acknowledged: give its reason", "error"))
+    rules.append(_descriptor(READ_RULE, READ_TITLE, READ_CATCHES, READ_FIX, "a file that was not read cannot be acknowledged", "error"))
     return rules
 
 
@@ -106,7 +110,7 @@ def _result(f: Finding, fingerprint: str, index: Mapping[str, int], placer: Any,
                                            "message": {"text": sarif_text(f"synthesized as {f.stack}/{f.resource}")}}]
     elif template_loc is not None:
         location["physicalLocation"] = template_loc
-        message = f"{construct}: {message}"
+        message = f"{construct}: {message}" if construct else message
     result["message"] = {"text": sarif_text(message)}
     result["locations"] = [location]
     if f.rule in index:

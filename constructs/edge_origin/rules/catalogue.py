@@ -94,6 +94,13 @@ show a transition), so they are acknowledged in template Metadata only.
   is not applied and is an `EO-ACK1` error naming the resource).
 - Acknowledged findings are not dropped: every output format lists them with the reason and the source
   (SARIF `suppressions`, JUnit `<skipped>`, the review's "Acknowledged" section).
+
+## Files not read
+
+A file given to `check` or `report` (or a nested stack's template) that cannot be read (bad input, a
+budget passed, a cycle of nested stacks, a path that leaves the assembly) is an `EO-READ1` error in every
+format ("not judged: <file>: <why>"), counted as not judged: what it holds is not judged, so the review
+never reads as clean. Like `EO-ACK1`, no `--ignore`, `select`, acknowledgement or baseline sets it aside.
 """
 
 
