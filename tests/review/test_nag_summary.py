@@ -30,7 +30,7 @@ def test_closest_acknowledgement_is_the_path_or_an_ancestor(path: str, acknowled
 
 
 def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: int = 1, register_on: str = "app",
-           reason: str = "weighted on purpose", summary_reason: str | None = None) -> dict:
+           reason: str = "weighted on purpose", summary_reason: str | None = None, metadata_reason: str | None = None) -> dict:
     try:  # the CloudFormation validation costs 2 s a synth; the prop is newer than the floor (2.264.0)
         app = quiet_app(outdir=str(tmp_path))
     except TypeError:
@@ -41,8 +41,10 @@ def _synth(tmp_path: Path, *, stage: bool, acknowledge_at: str | None, depth: in
     records = cdk.Stack(parent, "Records")
     zone = r53.PublicHostedZone(records, "Zone", zone_name="example.com")
     for i, ip in enumerate(["192.0.2.1", "192.0.2.2"]):
-        r53.ARecord(records, f"Origin{i}", zone=zone, record_name="origin", set_identifier=f"z{i}",
-                    target=r53.RecordTarget.from_ip_addresses(ip), weight=10)
+        record = r53.ARecord(records, f"Origin{i}", zone=zone, record_name="origin", set_identifier=f"z{i}",
+                             target=r53.RecordTarget.from_ip_addresses(ip), weight=10)
+        if metadata_reason is not None:
+            record.node.default_child.add_metadata("edge-origin:acknowledge", [{"id": "EO-DNS1", "reason": metadata_reason}])
     edge = cdk.Stack(parent, "Edge")
     cloudfront.Distribution(
         edge, "Dist", http_version=cloudfront.HttpVersion.HTTP2,
@@ -118,3 +120,14 @@ def test_acknowledging_the_summary_without_a_reason_does_not_pass_synth(tmp_path
     reason would let every open error through; the pack fails synth with one line instead."""
     with pytest.raises(RuntimeError, match="EdgeOrigin-Summary is acknowledged at the app without a reason"):
         _synth(tmp_path, stage=False, acknowledge_at="stack", reason="", summary_reason=" ")
+
+
+def test_a_metadata_acknowledgement_at_synth_is_in_the_summary_with_its_reason(tmp_path: Path) -> None:
+    """Template Metadata ``edge-origin:acknowledge`` sets a finding aside at synth too; it used to
+    vanish (no violation, no summary: a clean-looking synth). The summary now names each one with
+    its reason (redteam)."""
+    pack = _synth(tmp_path, stage=False, acknowledge_at=None, metadata_reason="weighted on purpose [x](y)")
+    (summary,) = [v for v in pack["violations"] if v["ruleName"] == "EdgeOrigin-Summary"]
+    assert summary["severity"] == "info" and pack["conclusion"] == "success"
+    assert "2 finding(s) acknowledged in template Metadata edge-origin:acknowledge" in summary["description"]
+    assert summary["description"].count(": weighted on purpose [x](y)") == 2

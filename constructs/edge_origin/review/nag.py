@@ -75,7 +75,7 @@ from typing import Any
 import aws_cdk as cdk
 import jsii
 
-from edge_origin.core.escape import reason_text
+from edge_origin.core.escape import plain, reason_text
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.loader import LoadedTemplate, load_assembly, read_paths
@@ -187,6 +187,25 @@ def _reasonless(every: dict[str, dict[str, str]], findings: Iterable[tuple[str, 
     return ", ".join(sorted(out))
 
 
+def _metadata_split(model: TemplateModel, findings: list[Finding]) -> tuple[list[Finding], str]:
+    """``findings`` without those template Metadata ``edge-origin:acknowledge`` sets aside, and what
+    the summary says of those (they are not dropped silently: "" when none)."""
+    from edge_origin.rules import acknowledgements
+
+    acks = acknowledgements(model)
+    kept, acked = [], []
+    for item in findings:
+        reason = acks.get((item.stack, item.resource), {}).get(item.rule)
+        (kept if reason is None else acked).append((item, reason))
+    if not acked:
+        return findings, ""
+    shown = [f"{item.rule} on {item.stack}/{item.resource}: {plain(reason, 200)}" for item, reason in acked[:5]]
+    more = f"; and {len(acked) - 5} more" if len(acked) > 5 else ""
+    return [item for item, _ in kept], (
+        f"{len(acked)} finding(s) acknowledged in template Metadata edge-origin:acknowledge ({'; '.join(shown)}{more})"
+    )
+
+
 def _ancestors(path: str) -> list[str]:
     """``path`` and every ancestor, the app (``""``) last."""
     parts = path.split("/") if path else []
@@ -279,12 +298,12 @@ class EdgeOriginChecks:
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         model = _assembly_model(top)
         judged = {_file_stack(t.template) for t in model.templates.values()}
-        self.findings = run_rules(model)
+        self.findings, in_metadata = _metadata_split(model, run_rules(model, honour_acknowledgements=False))
         self._reported = []
-        if not self.findings:
+        if not self.findings and not in_metadata:
             return cdk.PolicyValidationPluginReport(success=True, violations=[])
         app = jsii.get(context, "appConstruct")
-        baseline_note = self._apply_baseline(app)
+        baseline_note = "; ".join(n for n in (self._apply_baseline(app), in_metadata) if n)
         matched = self._match_by_metadata(model)
         # templates without aws:cdk:path (`python app.py`, --no-path-metadata): match through the construct tree
         self._reported = matched if matched is not None else self._match_by_tree(app, self.findings)
