@@ -110,8 +110,11 @@ def nest(stack: str, body: dict[str, Any], moved: set[str], env: StackEnvironmen
 
 
 def split(stack: str, body: dict[str, Any], moved: set[str], env: StackEnvironment, other_env: StackEnvironment, *,
-          regions: bool) -> list[LoadedTemplate]:
-    """``moved`` into a second stack ``<stack>Other`` (its environment ``other_env``)."""
+          regions: bool, stack_output: bool = False) -> list[LoadedTemplate]:
+    """``moved`` into a second stack ``<stack>Other`` (its environment ``other_env``); values cross
+    as exports (``Fn::ImportValue``), cross-Region export writers/readers (``regions``), or as
+    aws-cdk-lib writes a cross-account reference (``stack_output``: an Output read with
+    ``Fn::GetStackOutput {StackName, OutputName, Region, RoleArn}``)."""
     first, second = _parts(body, moved)
     for mapping in second.get("Mappings", {}).values():  # the author maps the other Region too
         if env.region in mapping and other_env.region is not None:
@@ -124,6 +127,12 @@ def split(stack: str, body: dict[str, Any], moved: set[str], env: StackEnvironme
             if logical_id not in producer["Resources"] or logical_id in consumer["Resources"]:
                 return None
             key = _name(logical_id, attribute)
+            if stack_output:
+                producer.setdefault("Outputs", {})[f"Publish{key}"] = {"Value": _ref(logical_id, attribute)}
+                account = envs[id(producer)].account or "222222222222"
+                return {"Fn::GetStackOutput": {"StackName": names[id(producer)], "OutputName": f"Publish{key}",
+                                               "Region": envs[id(producer)].region,
+                                               "RoleArn": f"arn:aws:iam::{account}:role/{names[id(producer)]}PublishRole"}}
             if not regions:
                 producer.setdefault("Outputs", {})[f"Export{key}"] = {"Value": _ref(logical_id, attribute), "Export": {"Name": f"{names[id(producer)]}:{key}"}}
                 return {"Fn::ImportValue": f"{names[id(producer)]}:{key}"}

@@ -25,7 +25,7 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 ASSEMBLIES = sorted(p for p in CORPUS.iterdir() if p.is_dir() and "-" in p.name)
 SCENARIOS = sorted({p.name.split("-")[0] for p in ASSEMBLIES})
 LAYOUTS = ["flat", "nested", "nestedfront", "nestedtwice", "staged", "split", "splitnested", "regions", "regionsnested",
-           "regionsreverse", "include", "includenested", "ssm"]
+           "regionsreverse", "include", "includenested", "ssm", "accounts"]
 
 
 def _findings(assembly: Path) -> list:

@@ -47,7 +47,7 @@ def rewrites(draw: st.DrawFn) -> tuple[str, list[LoadedTemplate], str]:
     body = loaded[0].body
     ids = sorted(body["Resources"])
     moved = draw(st.sets(st.sampled_from(ids), min_size=1, max_size=len(ids) - 1))
-    kind = draw(st.sampled_from(["nest", "nest-twice", "split", "regions", "regions-reverse"]))
+    kind = draw(st.sampled_from(["nest", "nest-twice", "split", "regions", "regions-reverse", "accounts"]))
     if kind.startswith("nest"):
         loaded = nest("App", body, moved, HOME)
         if kind == "nest-twice" and len(moved) > 1:
@@ -57,6 +57,9 @@ def rewrites(draw: st.DrawFn) -> tuple[str, list[LoadedTemplate], str]:
             loaded = [loaded[0], LoadedTemplate(kid.stack, kid.template, inner[0].body, HOME, kid.parent), inner[1]]
     elif kind == "split":
         loaded = split("App", body, moved, HOME, HOME, regions=False)
+    elif kind == "accounts":  # another account and Region: aws-cdk-lib reads the values with Fn::GetStackOutput
+        other = StackEnvironment("222222222222", draw(st.sampled_from(["eu-west-1", "us-east-1"])))
+        loaded = split("App", body, moved, HOME, other, regions=False, stack_output=True)
     else:
         other = EDGE if kind == "regions" else StackEnvironment("111111111111", "ap-south-1")
         loaded = split("App", body, moved, HOME, other, regions=True)

@@ -7,7 +7,8 @@ Resolved: ``Ref`` (resources -> ``ResourceRef``; parameters with a ``Default``; 
 decidable, and ``Fn::ImportValue`` of an ``Export`` in any given template (CDK's cross-stack
 references). Everything else becomes ``Unresolved``: parameters without a default, other pseudo
 parameters, imports not exported by the given templates, undecidable conditions, ``Fn::GetAZs``,
-``Fn::Cidr``, ``Fn::Base64``, ``Fn::Transform``, ``Fn::GetStackOutput``, and any ``Fn::*`` this
+``Fn::Cidr``, ``Fn::Base64``, ``Fn::Transform``, ``Fn::GetStackOutput`` of a stack not given (one
+that is given is followed, below), and any ``Fn::*`` this
 module does not know (newer intrinsics: ``Unresolved("unknown", ...)``, so one intrinsic in a
 resource no rule reads does not reject the file). ``Fn::Length`` and ``Fn::ToJsonString`` are
 resolved when their argument is literal. A known intrinsic of the wrong shape, or a
@@ -82,8 +83,11 @@ class AssemblyLinks:
     name)``: the value a ``Custom::CrossRegionExportWriter`` writes under ``name`` for reader stack
     ``stack``; ``ssm_parameter(stack, name)``: the value of the SSM parameter ``name`` an
     ``AWS::SSM::Parameter`` (or a cross-Region export writer) of the assembly puts in ``stack``'s
-    Region, read by a parameter of type ``AWS::SSM::Parameter::Value<String>``. Each returns
-    ``NOT_LINKED`` when the assembly does not hold the value.
+    Region, read by a parameter of type ``AWS::SSM::Parameter::Value<String>``;
+    ``named_stack_output(stack, name, output, region)``: ``Outputs.<output>`` of the assembly's
+    stack deployed as ``name`` (in ``region``, None: the reader's), read by ``Fn::GetStackOutput``
+    (aws-cdk-lib writes it for cross-account references). Each returns ``NOT_LINKED`` when the
+    assembly does not hold the value.
     """
 
     def nested_parameter(self, stack: str, name: str) -> Any:
@@ -96,6 +100,9 @@ class AssemblyLinks:
         return NOT_LINKED
 
     def ssm_parameter(self, stack: str, name: str) -> Any:
+        return NOT_LINKED
+
+    def named_stack_output(self, stack: str, name: str, output: str, region: str | None) -> Any:
         return NOT_LINKED
 
 
@@ -546,6 +553,14 @@ class StackResolver:
             return Unresolved("other", "Fn::ToJsonString(...)")
         # OPAQUE: keep a readable form; resolve the argument to catch errors inside it.
         inner = self._resolve(arg, depth)
+        if key == "Fn::GetStackOutput" and isinstance(inner, dict):
+            # {StackName, OutputName, Region?, RoleArn?}: another stack's output, no export needed (CloudFormation
+            # template reference, Fn::GetStackOutput); Region defaults to the reading stack's
+            name, output, region = inner.get("StackName"), inner.get("OutputName"), inner.get("Region")
+            if isinstance(name, str) and isinstance(output, str) and (region is None or isinstance(region, str)):
+                linked = self.links.named_stack_output(self.stack, name, output, region)
+                if linked is not NOT_LINKED:
+                    return linked
         if key == "Fn::GetAZs" and inner == "" and self.region:
             inner = self.region  # "" is the stack's Region: the same zones as GetAZs of it by name
         return Unresolved("other", f"{key}({_display(inner)})")

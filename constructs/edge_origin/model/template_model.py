@@ -319,6 +319,22 @@ class TemplateModel(AssemblyLinks):
         writer, raw, _ = writers[0]
         return self._across(("region", name), writer, raw, f"WriterProps.exports.{name}", f"cross-Region export {name}")
 
+    def named_stack_output(self, stack: str, name: str, output: str, region: str | None) -> Any:
+        """``Outputs.<output>`` of the top-level stack of the assembly deployed as ``name`` in ``region``
+        (None: the reading stack's Region; a stack of unknown Region matches any), read by
+        ``Fn::GetStackOutput``; NOT_LINKED when no such stack is given, unknown when several could be."""
+        region = region if region is not None else self._resolvers[stack].region
+        found = [t for t in self.templates.values() if t.stack == name and t.parent is None
+                 and (region is None or t.environment.region is None or t.environment.region == region)]
+        what = f"Fn::GetStackOutput {name}.{output}"
+        if len(found) != 1:
+            return NOT_LINKED if not found else Unresolved("import", f"{what} (more than one stack {name})")
+        outputs = found[0].body.get("Outputs") or {}
+        entry = outputs.get(output) if isinstance(outputs, dict) else None
+        if not isinstance(entry, dict) or "Value" not in entry:
+            return Unresolved("import", f"{what} ({name} has no output {output})")
+        return self._across(("stackoutput", name, output), name, entry["Value"], f"Outputs.{output}", what)
+
     def ssm_parameter(self, stack: str, name: str) -> Any:
         """The value an ``AWS::SSM::Parameter`` of the assembly (a String named ``name``; in the reading
         stack's Region where both are known) or a cross-Region export writer (its ``/cdk/exports/...``

@@ -18,6 +18,7 @@ mapping); a layout is where CDK puts it:
 - ``nestedtwice``, ``staged``, ``splitnested``, ``regionsnested``: nested stacks inside nested stacks,
   inside a Stage, and on both sides of two stacks / two Regions; ``ssm``: two stacks sharing names and
   addresses through ``ssm.StringParameter`` / ``value_for_string_parameter``;
+- ``accounts``: the NLBs in another account and Region (``Fn::GetStackOutput`` of an Output);
 - ``agnostic`` (the mapped scenario only): the same, in an environment-agnostic stack: the Region is
   unknown, so nothing read through the mapping is judged.
 
@@ -299,6 +300,12 @@ def regions_reverse(app: cdk.App, s: Scenario) -> None:
     _regions(app, s, EDGE, HOME)
 
 
+def accounts(app: cdk.App, s: Scenario) -> None:
+    """The NLBs in another account (and Region): aws-cdk-lib reads their values with
+    ``Fn::GetStackOutput`` of an Output it adds to the producing stack (``crossRegionReferences``)."""
+    _regions(app, s, cdk.Environment(account="222222222222", region="eu-west-1"), EDGE)
+
+
 def _legacy(flat_template: dict[str, Any], scenario: str) -> dict[str, Any]:
     """The flat template as a hand-kept legacy one: CDK's bootstrap bits dropped, the record names
     (and the origin name) from a mapping by Region; the mapped scenario's alias targets too."""
@@ -385,6 +392,7 @@ LAYOUTS: dict[str, Callable[[cdk.App, Scenario], None]] = {
     "ssm": through_ssm,
     "regions": regions,
     "regionsreverse": regions_reverse,
+    "accounts": accounts,
     "include": _include(HOME),
     "includenested": _include_nested,
 }
