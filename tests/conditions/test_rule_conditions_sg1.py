@@ -75,7 +75,8 @@ def test_sg1_the_route53_managed_prefix_list_named_in_metadata_admits_every_chec
 
 
 def test_sg1_another_list_than_the_one_named_is_still_not_read_as_the_checkers() -> None:
-    assert _found(_by_prefix_list("pl-ffffffffffffffff0")) == []  # an unknown list: not judged (no false alarm)
+    found = _found(_by_prefix_list("pl-ffffffffffffffff0"))  # an unknown list: not judged, said (never silence)
+    assert [(f[1], f[2].startswith("not judged: ")) for f in found] == [(Severity.WARNING, True)]
     body = _by_prefix_list("pl-0a1b2c3d4e5f60718")
     body["Resources"]["NlbSg"]["Properties"]["SecurityGroupIngress"][0].update(FromPort=8081, ToPort=8081)
     [(_, severity, _, _)] = _found(body)  # the list admitted on another port than the checked one

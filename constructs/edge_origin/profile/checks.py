@@ -491,6 +491,16 @@ def check_ranges(p: ConnectionProfile, j: Judgement | None = None) -> list[Findi
                 f"nlb_idle_timeout_s {problem}", f"use a whole number of seconds in {lo}..{hi}",
             )
         )
+    problem = hops.tracking_range_problem(p.target_tcp_established_timeout_s)
+    if problem:
+        lo, hi = hops.TARGET_TCP_ESTABLISHED_RANGE
+        found.append(
+            _finding(
+                "EO-PROFILE-RANGE", Severity.ERROR, PathHop.TARGET, ("target_tcp_established_timeout_s",),
+                f"target_tcp_established_timeout_s {problem}",
+                f"use a whole number of seconds in {lo}..{hi} (or null: not stated)",
+            )
+        )
     for name, kind in (("cloudfront_keepalive_timeout_s", "keepalive"), ("cloudfront_read_timeout_s", "read")):
         problem = hops.origin_timeout_problem(kind, getattr(p, name), quota_raised=p.cloudfront_extended_timeouts)
         if problem is None:

@@ -87,6 +87,8 @@ TARGET_EXPIRY = (
 # --- target --------------------------------------------------------------------------------------
 TARGET_TCP_ESTABLISHED_NITRO_V6_S: int = value("ec2.conntrack.tcp_established.nitro_v6")
 TARGET_TCP_ESTABLISHED_OTHER_S: int = value("ec2.conntrack.tcp_established.other")
+TARGET_TCP_ESTABLISHED_RANGE: tuple[int, int] = value("ec2.conntrack.tcp_established.range")
+"""EC2 ``TcpEstablishedTimeout``: 60..432,000 s (the API's own limits: outside them the value is refused)."""
 TARGET_TCP_ESTABLISHED_DEFAULT_S = TARGET_TCP_ESTABLISHED_NITRO_V6_S
 """The lower of the two EC2 defaults: what an undeclared ``TcpEstablishedTimeout`` may be (the reach limit
 takes it, and every message that rests on it says :data:`TRACKING_DEPENDS`)."""
@@ -301,6 +303,15 @@ def idle_range_problem(seconds: float) -> str:
     if lo <= seconds <= hi and float(seconds).is_integer():
         return ""
     return f"{_fmt(seconds)} s is outside the NLB TCP idle timeout range {lo}..{hi} whole seconds"
+
+
+def tracking_range_problem(seconds: float | None) -> str:
+    """Why ``seconds`` is not a valid EC2 ``TcpEstablishedTimeout`` ('' when it is, or unset)."""
+    lo, hi = TARGET_TCP_ESTABLISHED_RANGE
+    if seconds is None or (lo <= seconds <= hi and float(seconds).is_integer()):
+        return ""
+    return (f"{_fmt(seconds)} s is outside EC2's TcpEstablishedTimeout range {lo}..{hi:,} whole seconds "
+            "(ConnectionTrackingSpecificationRequest: 'Min: 60 seconds. Max: 432000 seconds (5 days)')")
 
 
 def reach_limit_s(nlb_idle_s: float, target_tracking_s: float | None) -> tuple[float, str]:

@@ -12,11 +12,13 @@ from edge_origin.data import cloudfront_origin_facing_prefix_lists, load
 from edge_origin.model import (
     ROUTE53_PREFIX_LIST_METADATA_KEY,
     HealthCheckView,
+    LoadBalancerView,
     SecurityGroupView,
     TemplateModel,
 )
 from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.not_judged import not_judged
 
 DEFAULT_PORTS = {"HTTP": 80, "HTTP_STR_MATCH": 80, "HTTPS": 443, "HTTPS_STR_MATCH": 443}
 FIX = with_cdk(
@@ -49,31 +51,35 @@ def _route53_list(group: SecurityGroupView) -> object:
     return group.resource.metadata.get(ROUTE53_PREFIX_LIST_METADATA_KEY) if isinstance(group.resource.metadata, dict) else None
 
 
-def _admitted(groups: list[SecurityGroupView], port: int) -> list[ipaddress.IPv4Network] | None:
-    """Networks admitted on ``port``; None when a source cannot be decided (parameter, unknown prefix list).
-    The AWS-managed Route 53 health-checker prefix list, named in the group's Metadata, admits every checker."""
+def _admitted(groups: list[SecurityGroupView], port: int) -> tuple[list[ipaddress.IPv4Network], object]:
+    """Networks admitted on ``port``, and the first source that cannot be decided (a parameter, an
+    unknown prefix list, rules decided at deploy time) or None. The AWS-managed Route 53 health-checker
+    prefix list, named in the group's Metadata, admits every checker."""
     cloudfront = _cloudfront_lists()
     nets: list[ipaddress.IPv4Network] = []
+    unknown: object = None
     for group in groups:
         if group.ingress_unknown:
-            return None  # the inline rules are decided at deploy time
+            unknown = unknown or f"{group.resource.logical_id} SecurityGroupIngress (decided at deploy time)"
+            continue
         route53_list = _route53_list(group)
         for rule in group.ingress:
             if rule.unknown:
-                return None
+                unknown = unknown or f"{group.resource.logical_id} ingress rule (protocol or ports decided at deploy time)"
+                continue
             if not rule.covers_port(port):
                 continue
             if rule.cidr_ip is not None:
-                if not isinstance(rule.cidr_ip, str):
-                    return None
-                net = _network(rule.cidr_ip)
+                net = _network(rule.cidr_ip) if isinstance(rule.cidr_ip, str) else None
                 if net is not None:
                     nets.append(net)
+                elif not isinstance(rule.cidr_ip, str):
+                    unknown = unknown or rule.cidr_ip
             elif rule.prefix_list_id is not None and route53_list is not None and rule.prefix_list_id == route53_list:
                 nets.append(EVERY_CHECKER)  # AWS keeps the list to the checkers' ranges
             elif rule.prefix_list_id is not None and rule.prefix_list_id not in cloudfront:
-                return None  # a prefix list we cannot see into (a customer list, or Route 53's unnamed)
-    return nets
+                unknown = unknown or rule.prefix_list_id  # a customer list, or Route 53's not named in Metadata
+    return nets, unknown
 
 
 @lru_cache(maxsize=4096)
@@ -128,15 +134,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if not lb.security_groups or (lb.resource.key, port) in seen:
                 continue
             seen.add((lb.resource.key, port))
-            groups = [model.view(ref) for ref in lb.security_groups]
-            if not all(isinstance(g, SecurityGroupView) for g in groups):
-                continue  # a security group outside the given templates
-            admitted = _admitted(groups, port)
-            if admitted is None:
-                continue
+            views = [model.view(ref) for ref in lb.security_groups]
+            groups = [g for g in views if isinstance(g, SecurityGroupView)]
+            admitted, unknown = _admitted(groups, port)
+            if len(groups) < len(views):
+                unknown = unknown or next(ref for ref, g in zip(lb.security_groups, views, strict=True) if not isinstance(g, SecurityGroupView))
             share, regions, blocked = _coverage(answer_check, admitted)
             if not blocked:
                 continue  # every checker range admitted (0.0.0.0/0 admits them all)
+            if unknown is not None:
+                yield _not_judged(lb, port, hc, unknown)
+                continue
             where = (
                 f"NLB {lb.resource.logical_id}: security group(s) {', '.join(g.resource.logical_id for g in groups)} "
                 f"do not admit {len(blocked)} Route 53 health-checker range(s) on port {port} (health check "
@@ -145,29 +153,46 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             )
             if not share_is_healthy(share):
                 yield finding(
-                    RULE.id, Severity.ERROR, lb.resource,
+                    RULE_ID, Severity.ERROR, lb.resource,
                     f"{where}: only {share:.0%} of the checkers get through and Route 53 needs more than "
                     f"{HEALTHY_CHECKER_SHARE:.0%} healthy: the check reports unhealthy, Route 53 fails open",
                     FIX,
                 )
             else:
                 yield finding(
-                    RULE.id, Severity.WARNING, lb.resource,
+                    RULE_ID, Severity.WARNING, lb.resource,
                     f"{where}: checkers of {', '.join(regions)} are blocked; {share:.0%} get through, so the check holds only "
                     f"while more than {HEALTHY_CHECKER_SHARE:.0%} of all checkers see the NLB healthy",
                     FIX,
                 )
 
 
+def _not_judged(lb: LoadBalancerView, port: int, hc: HealthCheckView, unknown: object) -> Finding:
+    """A source (or a security group) the model cannot see into: the checkers may or may not get through."""
+    return not_judged(
+        RULE_ID, Severity.WARNING, subject=f"NLB {lb.resource.logical_id} admits the Route 53 health checkers of "
+        f"{hc.resource.logical_id} on port {port}?", element=unknown,
+        reason="a prefix list, parameter or security group the given templates do not hold: which addresses it "
+        "admits is not known, and the rules that are known do not admit every checker",
+        needs="admit the checkers by CIDR in the given templates, or name the AWS-managed list "
+        f"com.amazonaws.<region>.route53-healthchecks in the group's Metadata ({ROUTE53_PREFIX_LIST_METADATA_KEY}: "
+        "the prefix list id; OriginFleet writes it), or check the stack that defines the group too",
+        template=lb.resource.template, stack=lb.resource.stack, resource=lb.resource.logical_id, path=lb.resource.path,
+    )
+
+
+RULE_ID = "EO-SG1"
 RULE = Rule(
-    id="EO-SG1",
+    id=RULE_ID,
     lower="warning while more than 18 % of the checkers still get through",
     severity=Severity.ERROR,
     title="Health checkers blocked by the NLB security group",
     catches=(
         "An NLB whose security groups admit too few of the Route 53 health checkers of the check's Regions (all regions "
         "when none are given) on the health-checked port for more than 18 % to report healthy (error), or leave some "
-        "checker regions out (warning); 0.0.0.0/0 admits all."
+        "checker regions out (warning); 0.0.0.0/0 admits all. A source the given templates do not show (a prefix "
+        "list other than CloudFront's or the Route 53 list the group's Metadata names, a parameter, a security group "
+        "outside them) is not judged (warning) unless the rules that are known already admit every checker."
     ),
     incident="The NLB security group (CDK's feature flag gives it no inbound rules) blocked health checks: all unhealthy, Route 53 failed open and answered with dead IPs too.",
     fix=FIX,
