@@ -67,7 +67,11 @@ def test_dns2_each_check_probing_the_other_records_address_the_whole_findings() 
 def test_dns2_a_check_probing_an_address_no_record_holds_is_not_another_records() -> None:
     body = world()
     res(body, "CheckA")["HealthCheckConfig"]["IPAddress"] = "198.51.100.7"
-    quiet(body, "EO-DNS2")  # probed elsewhere, but by no record of the name: not "another record's address"
+    # probed elsewhere, but by no record of the name: not "another record's address"; whether 198.51.100.7 is
+    # EipA's address is decided at deploy time: not judged, said (never silence)
+    found = findings(body, "EO-DNS2")
+    assert [(f.resource, f.severity, f.message.startswith("not judged: ")) for f in found] == [("RecordA", Severity.WARNING, True)]
+    assert "another record" not in found[0].message and "198.51.100.7" in found[0].message
 
 
 def test_dns2_failover_the_primary_is_judged_in_any_case_the_secondary_never() -> None:

@@ -267,6 +267,22 @@ CASES = [
     case("hc-public-check-10-8", checks(IPAddress="10.0.1.5"), expect={("EO-DNS2", E)}, says=("private address 10.0.1.5",)),
     case("hc-public-check-100-64", checks(IPAddress="100.64.0.9"), expect={("EO-DNS2", E)}),
     case("hc-public-check-192-168-explicit", checks(IPAddress="192.168.3.4", EndpointType="PUBLIC"), expect={("EO-DNS2", E)}),
+    # route53 HealthCheckConfig.Inverted: "consider a health check unhealthy when it otherwise would be considered
+    # healthy": on an endpoint check the record answers exactly when its NLB is dead.
+    case("hc-inverted-tcp", checks(Inverted="True"), expect={("EO-DNS2", E)}, says=("Inverted TCP",)),
+    case("hc-not-inverted-false", checks(Inverted=False)),
+    # HealthCheckConfig.FullyQualifiedDomainName: with no IPAddress "Route 53 sends a DNS request to the domain ...
+    # Using an IPv4 address that DNS returns, Route 53 then checks the health of the endpoint": the origin name's
+    # own pool answers with any of its addresses, not this record's.
+    case("hc-fqdn-origin-name", lambda b: [p["HealthCheckConfig"].pop("IPAddress") for p in _each(b, "AWS::Route53::HealthCheck")],
+         checks(FullyQualifiedDomainName="o.example.com."), expect={("EO-DNS2", E)}, says=("the origin name itself",)),
+    case("hc-fqdn-other-name", lambda b: [p["HealthCheckConfig"].pop("IPAddress") for p in _each(b, "AWS::Route53::HealthCheck")],
+         checks(FullyQualifiedDomainName="a.example.com"), expect={("EO-DNS2", W)}, says=("not judged",)),
+    # route53 ResourceRecordSet.HealthCheckId: Route 53 "doesn't check the health of the endpoint that is specified in
+    # the resource record set": a typed public address against an EIP record is not known to be the record's.
+    case("hc-typed-public-address", checks(IPAddress="172.32.0.9"), expect={("EO-DNS2", W)}, says=("not judged", "172.32.0.9")),
+    # HealthCheckConfig.Type HTTP: a cleartext HTTP/1.1 request, to a port CloudFront reaches over TLS.
+    case("hc-http-on-grpc-port", checks(Type="HTTP", ResourcePath="/healthz"), expect={("EO-DNS2", W)}, says=("cleartext",)),
     # Route 53 health checker ranges (route-53-ip-addresses.html): a source the templates do not show is not judged.
     case("sg-open", ingress(tcp(CidrIp="0.0.0.0/0"))),
     case("sg-any-protocol", ingress({"IpProtocol": "-1", "CidrIp": "0.0.0.0/0"})),

@@ -8,12 +8,18 @@ followed, per zone). An alias with EvaluateTargetHealth inherits its target's he
 
 from __future__ import annotations
 
+import ipaddress
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from edge_origin.answers import probed_elsewhere, public_check_of_private_address, why_never_fails
-from edge_origin.answers.health import undefined_children
+from edge_origin.answers import (
+    HealthCheck,
+    probed_elsewhere,
+    public_check_of_private_address,
+    why_never_fails,
+)
+from edge_origin.answers.health import ENDPOINT_TYPES, undefined_children
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity, with_cdk
@@ -39,6 +45,11 @@ PRIVATE_FIX = with_cdk(
     "InternalGrpcOrigin does the alarm check (one CloudWatch alarm per target group); by hand "
     "`route53.CfnHealthCheck(health_check_config={\"type\": \"CLOUDWATCH_METRIC\", \"alarmIdentifier\": ...})`.",
 )
+_HTTPS_WHY = ("Route 53's HTTPS checks speak TLS 1.0-1.2 and send an HTTP/1.1 request, and are not documented to speak "
+              "HTTP/2, so against an HTTP/2-only gRPC port (grpc-go refuses a TLS handshake without ALPN h2) every check "
+              "can fail and Route 53 then answers with every record (fail-open)")
+_HTTP_WHY = ("an HTTP check sends a cleartext HTTP/1.1 request, and CloudFront reaches this port over TLS (the pods "
+             "terminate it), so every check can fail and Route 53 then answers with every record (fail-open)")
 #: What would let edge-origin judge a health check the given templates do not define.
 NEEDS_CHECK = ("check the stack that defines the health check together with this one, or run edge-origin audit on the "
                "account (it reads the deployed health checks)")
@@ -107,10 +118,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 yield finding(
                     RULE.id, Severity.WARNING, view.resource,
                     f"{view.label}: {where}: health check {view.health_check.resource.logical_id} is "
-                    f"{view.health_check.type} on port {grpc_port}, the gRPC listener's: Route 53's HTTPS checks speak "
-                    "TLS 1.0-1.2 and send an HTTP/1.1 request, and are not documented to speak HTTP/2, so against an "
-                    "HTTP/2-only gRPC port (grpc-go refuses a TLS handshake without ALPN h2) every check can fail and "
-                    "Route 53 then answers with every record (fail-open)",
+                    f"{view.health_check.type} on port {grpc_port}, the gRPC listener's: "
+                    + (_HTTPS_WHY if view.health_check.type.upper().startswith("HTTPS") else _HTTP_WHY),
                     HTTPS_FIX,
                 )
             if hc is not None and reason is None and public_check_of_private_address(hc):
@@ -123,23 +132,85 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     "which CloudFormation cannot declare yet",
                     PRIVATE_FIX,
                 )
-            if hc is not None and probed_elsewhere(hc, record.values) and _held_by_another(zones, holders, key, hc.ip_address):
-                yield finding(
-                    RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
-                    f"{view.label}: {where}: health check {hc.label or hc.id} probes {hc.ip_address} (another record's address), not this record's "
-                    f"address ({', '.join(record.values)}); Route 53 \"doesn't check the health of the endpoint that is "
-                    "specified in the resource record set\": the record stays in answers when its own NLB is down",
-                    FIX,
-                )
+            elif hc is not None:
+                yield from _probe_findings(zones, holders, key, record, view, hc, where, kind, judged=reason is None)
+
+
+def _probe_findings(zones: Any, holders: dict[tuple[str, str, str], Any], key: Any, record: Any, view: Any,
+                    hc: HealthCheck, where: str, kind: str, *, judged: bool) -> Iterator[Finding]:
+    """What the endpoint check probes against the record it guards (route53 HealthCheckConfig: IPAddress,
+    FullyQualifiedDomainName, Inverted): another record's address, the origin name itself, an address the
+    templates cannot tie to the record, or an inverted endpoint check. ``judged``: False when the check never
+    fails anyway (reported already): then only another record's address is said."""
+    if hc.type not in ENDPOINT_TYPES:
+        return
+    another = hc.ip_address is not None and probed_elsewhere(hc, record.values) and _held_by_another(
+        zones, holders, key, hc.ip_address)
+    if another or (judged and hc.ip_address is not None and probed_elsewhere(hc, record.values)
+                   and _is_ip(hc.ip_address) and all(_is_ip(v) for v in record.values)):
+        yield _probes_another(view, hc, record, where, kind,
+                              "another record's address" if another else "an address this record does not hold")
+        return
+    if not judged:
+        return
+    if hc.inverted:
+        # HealthCheckConfig.Inverted: "consider a health check unhealthy when it otherwise would be considered healthy".
+        yield _error(view, kind, f"{where}: health check {hc.label or hc.id} is an Inverted {hc.type} check: Route 53 "
+                     "calls the record healthy exactly when its endpoint does not answer, so it answers with a dead "
+                     "NLB's IP and drops a live one")
+    if hc.ip_address is None and hc.fqdn and hc.fqdn.rstrip(".").lower() == key.name.rstrip(".").lower():
+        yield _error(view, kind, f"{where}: health check {hc.label or hc.id} has no IPAddress and probes "
+                     f"FullyQualifiedDomainName {hc.fqdn}, the origin name itself: Route 53 resolves it and checks one "
+                     "of the addresses DNS returns, not this record's, so the record stays in answers when its own NLB "
+                     "is down")
+    elif hc.ip_address is None and hc.fqdn:
+        yield _not_judged(view, where, hc, "FullyQualifiedDomainName", hc.fqdn,
+                          "with no IPAddress Route 53 checks an address DNS returns for this name; whether that is this "
+                          "record's address is not judged", "set IPAddress to the record's address (the EIP) on the check")
+    elif probed_elsewhere(hc, record.values) and _is_ip(hc.ip_address):
+        # A typed address against a record of deploy-time addresses (an EIP). The other way round (a record's
+        # typed address, a check of an EIP) is EO-NLB2's: the record is not on an NLB's EIP.
+        yield _not_judged(view, where, hc, "IPAddress", hc.ip_address,
+                          f"the record holds {', '.join(record.values)}, addresses decided at deploy time: whether the "
+                          "check probes one of them is not judged (Route 53 checks the IPAddress, not the record)",
+                          "point the check's IPAddress at the record's own address (Ref of the same EIP)")
+
+
+def _error(view: Any, kind: str, text: str) -> Finding:
+    return finding(RULE.id, origin_severity(Severity.ERROR, kind), view.resource, f"{view.label}: {text}", FIX)
+
+
+def _not_judged(view: Any, where: str, hc: HealthCheck, member: str, element: Any, reason: str, needs: str) -> Finding:
+    res = view.resource
+    return not_judged(
+        RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: health check {hc.label or hc.id} {member}",
+        element=element, reason=reason, needs=needs, template=res.template, stack=res.stack,
+        resource=res.logical_id, path=res.path,
+    )
+
+
+def _probes_another(view: Any, hc: HealthCheck, record: Any, where: str, kind: str, what: str) -> Finding:
+    return _error(view, kind, f"{where}: health check {hc.label or hc.id} probes {hc.ip_address} ({what}), not this "
+                  f"record's address ({', '.join(record.values)}); Route 53 \"doesn't check the health of the endpoint "
+                  "that is specified in the resource record set\": the record stays in answers when its own NLB is down")
+
+
+def _is_ip(value: Any) -> bool:
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _https_check_of_the_grpc_port(model: TemplateModel, view: Any) -> int | None:
-    """The port, when the record's check is HTTPS(_STR_MATCH) on an EIP of an NLB whose TCP listener on that port
+    """The port, when the record's check is HTTP(S)(_STR_MATCH) on an EIP of an NLB whose TCP listener on that port
     carries the gRPC origin's traffic (the pods' HTTP/2 port, TLS on the pods)."""
     hc = view.health_check
-    if hc is None or (hc.type or "").upper() not in ("HTTPS", "HTTPS_STR_MATCH"):
+    kind = (hc.type or "").upper() if hc is not None else ""
+    if kind not in ("HTTPS", "HTTPS_STR_MATCH", "HTTP", "HTTP_STR_MATCH"):
         return None
-    port = hc.port if hc.port is not None else 443
+    port = hc.port if hc.port is not None else (443 if kind.startswith("HTTPS") else 80)
     eip = model.eip(hc.ip_address)
     for lb in eip.load_balancers if eip is not None else ():
         if lb.is_network and any(listener.port == port and (listener.protocol or "").upper() == "TCP" for listener in lb.listeners):
@@ -168,13 +239,15 @@ RULE = Rule(
     title="Origin record Route 53 cannot take out of its answers",
     catches=(
         "A multivalue (or failover PRIMARY) record for an origin name without HealthCheckId, with a health check that "
-        "never fails (Disabled, CALCULATED with HealthThreshold 0, Inverted over one that never succeeds), or with a "
-        "check that probes another record's address, or a public endpoint check (EndpointType PUBLIC, the default) "
-        "of a private address (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), which no checker reaches; and a "
-        "warning for an HTTPS check of a gRPC origin's TCP listener port (Route 53's HTTPS checks are not documented "
-        "to speak HTTP/2). A "
-        "HealthCheckId no given template defines (a literal id, an "
-        "import, a parameter) is not judged (warning), never read as a check that works."
+        "never fails (Disabled, CALCULATED with HealthThreshold 0, Inverted over one that never succeeds), an "
+        "Inverted endpoint check (healthy exactly when its endpoint is down), or with a check that probes another "
+        "record's address (or, with no IPAddress, the origin name itself by FullyQualifiedDomainName), or a public "
+        "endpoint check (EndpointType PUBLIC, the default) of a private address (10/8, 172.16/12, 192.168/16, "
+        "100.64/10, fc00::/7), which no checker reaches; and a warning for an HTTPS check of a gRPC origin's TCP "
+        "listener port (Route 53's HTTPS checks are not documented to speak HTTP/2) or an HTTP one (cleartext to a "
+        "port CloudFront reaches over TLS). A HealthCheckId no given template defines (a literal id, an import, a "
+        "parameter), a typed IPAddress on a record of deploy-time addresses, or a FullyQualifiedDomainName check of "
+        "another name is not judged (warning), never read as a check that works."
     ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,
