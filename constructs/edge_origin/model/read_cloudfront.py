@@ -65,9 +65,27 @@ def distribution_views(model: TemplateModel) -> list[DistributionView]:
                 http_version=cfg.literal_str("HttpVersion"),
                 enabled=cfg.bool("Enabled"),
                 http_version_unknown=deploy_time(cfg.raw("HttpVersion")) or cfg.unknown,
+                origins_undecided=_origins_undecided(props_of(res), cfg),
             )
         )
     return views
+
+
+def _origins_undecided(props: Props, cfg: Props) -> str:
+    """Where the distribution's origins are decided at deploy time ("" when they are all read): its
+    Properties or DistributionConfig (an ``Fn::If`` the templates cannot decide, an ``AWS::Include``),
+    its Origins list, or one origin of it (read as absent by the views: CloudFront may reach anything)."""
+    for where, value, unknown in (("Properties", None, props.unknown),
+                                  ("DistributionConfig", props.raw("DistributionConfig"), cfg.unknown)):
+        if unknown:
+            return f"{where} {display_value(value)}" if value is not None else where
+    origins = cfg.raw("Origins")
+    if deploy_time(origins):
+        return f"Origins {display_value(origins)}"
+    for i, item in enumerate(origins if isinstance(origins, list) else []):
+        if deploy_time(item):
+            return f"Origins[{i}] {display_value(item)}"
+    return ""
 
 
 def vpc_origin_views(model: TemplateModel) -> list[VpcOriginView]:

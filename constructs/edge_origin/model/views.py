@@ -693,6 +693,10 @@ class DistributionView:
     enabled: bool | None
     #: ``HttpVersion`` is not decidable from the templates.
     http_version_unknown: bool = False
+    #: What of the distribution's origins the templates do not decide (``Properties``,
+    #: ``DistributionConfig``, ``Origins``, ``Origins[1]``: a deploy-time value there, e.g. an
+    #: ``AWS::Include`` or an ``Fn::ImportValue``), with its value; "" when every origin is read.
+    origins_undecided: str = ""
 
 
 # CloudFront managed cache policy ids that do not cache.

@@ -39,6 +39,8 @@ NEEDS = {
         "answer holds, then acknowledge this finding (edge-origin:acknowledge) with the reason"
     ),
     "expression": "spell the name as a literal, or as GetAtt of the load balancer's DNSName (a dualstack. prefix is read)",
+    "origins": "write the distribution's origins in the template (no AWS::Include, import or undecidable Fn::If around them), "
+               "or check the template they come from",
 }
 #: Where the answer model gives up on a name (answers.Resolution.stopped): what it is, what would let edge-origin
 #: judge it.
@@ -161,6 +163,25 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
     yield from _unnamed_records(model, names)
     yield from _stops(model)
+    yield from _undecided_origins(model)
+
+
+def _undecided_origins(model: TemplateModel) -> Iterator[Finding]:
+    """A distribution whose origins the templates do not decide (its DistributionConfig from an
+    ``AWS::Include``, its Origins an ``Fn::ImportValue``...): whether it has a gRPC origin, and
+    what names it reaches, is not judged (it read as a distribution with no origins: quiet)."""
+    for dist in model.distributions:
+        if not dist.origins_undecided:
+            continue
+        where, _, value = dist.origins_undecided.partition(" ")
+        res = dist.resource
+        yield not_judged(
+            RULE.id, Severity.WARNING,
+            subject=f"{res.logical_id} {where} (CloudFront origins)", element=value or where,
+            reason="decided at deploy time; whether this distribution has a gRPC origin, and which names its "
+                   "connections reach, is not judged",
+            needs=NEEDS["origins"], template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        )
 
 
 def _unnamed_records(model: TemplateModel, names: set[str]) -> Iterator[Finding]:
@@ -261,7 +282,9 @@ RULE = Rule(
         "whose Name (in a zone holding such a name) or Type (of such a name) the templates do not decide. Also where the "
         "answer model gives up on an origin "
         f"name: an alias/CNAME loop, a chain longer than {MAX_CHAIN} hops, CALCULATED health checks nested deeper than "
-        f"{MAX_DEPTH} levels."
+        f"{MAX_DEPTH} levels. And a CloudFront distribution whose origins the templates do not decide (its "
+        "DistributionConfig from an AWS::Include, its Origins from an Fn::ImportValue): whether it has a gRPC origin is "
+        "not judged."
     ),
     incident=(
         "A plain aws-cdk-lib stack with weighted LoadBalancerTarget aliases (Fn::Join dualstack. + DNSName) passed with "
