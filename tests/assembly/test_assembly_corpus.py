@@ -184,3 +184,17 @@ def test_a_parent_template_alone_is_not_judged_never_fine(tmp_path: Path, assemb
     (tmp_path / "App.template.json").write_text(json.dumps(body))
     findings = _findings(tmp_path / "App.template.json")
     assert findings and all(f.rule == "EO-NJ1" and "nested stack" in f.message + f.fix for f in findings), findings
+
+
+@pytest.mark.parametrize("assembly", [p.name for p in ASSEMBLIES if p.name.split("-")[1] in ("accounts", "regions", "ssm", "staged", "include")])
+def test_an_app_folder_holding_its_cdk_out_is_judged_as_the_cdk_out(judged: dict[str, list], tmp_path: Path, assembly: str) -> None:
+    """``edge-origin check .`` from the app's folder finds cdk.out in the walk and names its stacks
+    ``cdk.out/<Stack>`` (redteam): a cross-account ``Fn::GetStackOutput`` of stack ``Origins`` was then
+    read as a stack not given ("not judged" where the cdk.out alone gets EO-CF2 / EO-DNS1)."""
+    import shutil
+
+    app = tmp_path / "app"
+    shutil.copytree(CORPUS / assembly, app / "cdk.out")
+    (app / "cdk.json").write_text('{"app": "python3 app.py"}')
+    result = check_paths([app])
+    assert result.unreadable == [] and _shape(result.findings) == _shape(judged[assembly])

@@ -324,7 +324,12 @@ class TemplateModel(AssemblyLinks):
         (None: the reading stack's Region; a stack of unknown Region matches any), read by
         ``Fn::GetStackOutput``; NOT_LINKED when no such stack is given, unknown when several could be."""
         region = region if region is not None else self._resolvers[stack].region
-        found = [t for t in self.templates.values() if t.stack == name and t.parent is None
+        root = self.templates[stack]
+        while root.parent is not None and root.parent[0] in self.templates:
+            root = self.templates[root.parent[0]]
+        # a cloud assembly found in a folder walk names its stacks "<folder>/<stack>": the same folder's
+        prefix = root.stack.rsplit("/", 1)[0] + "/" if "/" in root.stack else ""
+        found = [t for t in self.templates.values() if t.stack in (name, prefix + name) and t.parent is None
                  and (region is None or t.environment.region is None or t.environment.region == region)]
         what = f"Fn::GetStackOutput {name}.{output}"
         if len(found) != 1:
@@ -333,7 +338,7 @@ class TemplateModel(AssemblyLinks):
         entry = outputs.get(output) if isinstance(outputs, dict) else None
         if not isinstance(entry, dict) or "Value" not in entry:
             return Unresolved("import", f"{what} ({name} has no output {output})")
-        return self._across(("stackoutput", name, output), name, entry["Value"], f"Outputs.{output}", what)
+        return self._across(("stackoutput", found[0].stack, output), found[0].stack, entry["Value"], f"Outputs.{output}", what)
 
     def ssm_parameter(self, stack: str, name: str) -> Any:
         """The value an ``AWS::SSM::Parameter`` of the assembly (a String named ``name``; in the reading
