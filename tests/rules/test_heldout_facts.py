@@ -165,6 +165,7 @@ def tcp(port: int = 443, **more: Any) -> dict[str, Any]:
 CZ, ZS = "load_balancing.cross_zone.enabled", "zonal_shift.config.enabled"
 DEREG, UNHEALTHY = "deregistration_delay.connection_termination.enabled", "target_health_state.unhealthy.connection_termination.enabled"
 USR = "target_group_health.unhealthy_state_routing.minimum_healthy_targets."
+FAILOVER = "target_group_health.dns_failover.minimum_healthy_targets."
 W, E = "warning", "error"
 
 
@@ -238,6 +239,19 @@ CASES = [
          says=("fail-open",)),
     case("usr-pct-off", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (USR + "percentage", "off"))),
     case("usr-pct-50", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (USR + "percentage", "50")), expect={("EO-NLB4", W)}),
+    # The same Key docs: "The possible values are 1 to the maximum number of targets" (unhealthy_state_routing
+    # count), "off or an integer from 1 to 100" (percentages), "off or an integer from 1 to the maximum number of
+    # targets" (dns_failover count): any other value is refused at deploy.
+    case("usr-count-0-refused", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (USR + "count", "0")), expect={("EO-NLB4", E)},
+         says=("refuses",)),
+    case("usr-count-off-refused", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (USR + "count", "off")), expect={("EO-NLB4", E)}),
+    case("usr-pct-100", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (USR + "percentage", 100)), expect={("EO-NLB4", W)}),
+    case("usr-pct-101-refused", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (USR + "percentage", "101")), expect={("EO-NLB4", E)}),
+    case("dns-failover-count-off", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (FAILOVER + "count", "off"))),
+    case("dns-failover-count-0-refused", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (FAILOVER + "count", "0")),
+         expect={("EO-NLB4", E)}),
+    case("dns-failover-count-2", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (FAILOVER + "count", "2")), expect={("EO-NLB4", W)},
+         says=("own DNS name",)),
     # cloudfront CustomOriginConfig.OriginReadTimeout / OriginKeepaliveTimeout: 1..120 s, default quota, adjustable
     # (CloudFront quotas page): above 120 a quota warning, below 1 the API's own limit.
     case("cf-read-60", origin(OriginReadTimeout=60)),

@@ -198,6 +198,13 @@ _TABLE: tuple[Fact, ...] = (
          (ModelRef(*_TG_KEY, quote=(
              "If the number of healthy targets is below this value, send traffic to all targets, including "
              "unhealthy targets")),)),
+    Fact("elbv2.tg.target_group_health_values", (1, 100),
+         "target_group_health.*.minimum_healthy_targets: a count of 1 up to the number of targets (dns_failover also "
+         "'off'), a percentage 'off' or 1..100; any other value is refused", AWS,
+         "elbv2 TargetGroupAttribute.Key target_group_health.*", D0,
+         (ModelRef(*_TG_KEY, quote="The possible values are off or an integer from 1 to the maximum number of targets"),
+          ModelRef(*_TG_KEY, quote="The possible values are off or an integer from 1 to 100"),
+          ModelRef(*_TG_KEY, quote="The possible values are 1 to the maximum number of targets"))),
     Fact("elbv2.lb.cross_zone_default", False, "an NLB's load_balancing.cross_zone.enabled default", AWS,
          "elbv2 LoadBalancerAttribute.Key load_balancing.cross_zone.enabled", D0,
          (ModelRef(*_LB_KEY, quote="The default for Network Load Balancers and Gateway Load Balancers is false"),)),

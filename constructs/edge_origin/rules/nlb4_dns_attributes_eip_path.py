@@ -132,9 +132,32 @@ def _settings(lb: LoadBalancerView) -> list[Setting]:
                 if key not in tg.attributes:
                     continue
                 value = tg.attributes[key]
-                if not attribute_known(tg.attributes, key) or str(value).strip().lower() not in quiet:
+                if not attribute_known(tg.attributes, key) or _unknown(value):
                     out.append(Setting(key, value, tg.resource))
+                elif str(value).strip().lower() not in quiet and not api_refuses(key, value):
+                    out.append(Setting(key, value, tg.resource))  # a refused value is an error of its own
     return out
+
+
+#: The values the elbv2 API takes for the target group health keys (botocore elbv2 TargetGroupAttribute.Key).
+API_VALUES = {
+    MIN_COUNT: "The possible values are off or an integer from 1 to the maximum number of targets",
+    MIN_PERCENT: "The possible values are off or an integer from 1 to 100",
+    USR_COUNT: "The possible values are 1 to the maximum number of targets",
+    USR_PERCENT: "The possible values are off or an integer from 1 to 100",
+}
+
+
+def api_refuses(key: str, value: object) -> bool:
+    """Whether the elbv2 API refuses ``value`` for one of the target group health keys (:data:`API_VALUES`)."""
+    text = str(value).strip().lower()
+    if text == "off":
+        return key == USR_COUNT
+    try:
+        number = int(text)
+    except ValueError:
+        return True
+    return number < 1 or (key in (MIN_PERCENT, USR_PERCENT) and number > 100)
 
 
 def _unknown(value: object) -> bool:
@@ -240,11 +263,21 @@ def _unhealthy_state_routing(lb: LoadBalancerView) -> Iterator[Finding]:
             if id(tg) in seen:
                 continue
             seen.add(id(tg))
+            for key in (MIN_COUNT, MIN_PERCENT, USR_COUNT, USR_PERCENT):
+                raw = tg.attributes.get(key)
+                if key in tg.attributes and attribute_known(tg.attributes, key) and not _unknown(raw) and api_refuses(key, raw):
+                    yield finding(
+                        RULE.id, Severity.ERROR, tg.resource,
+                        f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} sets {key} "
+                        f"{display_value(raw)}, which the API refuses (botocore elbv2 TargetGroupAttribute.Key: "
+                        f"'{API_VALUES[key]}'): the deploy fails",
+                        f"Set {key} to one of: {API_VALUES[key]}",
+                    )
             for key, quiet in ((USR_COUNT, ("1",)), (USR_PERCENT, ("off",))):
                 raw = tg.attributes.get(key)
                 if key not in tg.attributes or not attribute_known(tg.attributes, key) or _unknown(raw):
                     continue
-                if str(raw).strip().lower() in quiet:
+                if str(raw).strip().lower() in quiet or api_refuses(key, raw):
                     continue
                 yield finding(
                     RULE.id, Severity.WARNING, tg.resource,
@@ -316,7 +349,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
 
 RULE = Rule(
     id="EO-NLB4",
-    severity=Severity.WARNING,
+    severity=Severity.ERROR,
+    lower="warning for everything but a target group health value the elbv2 API refuses",
     title="NLB DNS attributes that do not act on an EIP-published origin path; zonal shift without its prerequisite",
     catches=(
         f"An NLB whose EIPs an origin's records publish, with {ZONAL_SHIFT} true and cross-zone load balancing off "
@@ -326,7 +360,8 @@ RULE = Rule(
         "these act on the NLB's own DNS name, which CloudFront never resolves here; only the record's health check moves "
         f"CloudFront. And an NLB an origin reaches through its DNS name with a zonal-affinity {ROUTING} (a public resolver "
         f"has no zone, as EO-VPC3). A target group of an origin NLB with {USR_COUNT} above 1 or {USR_PERCENT} set: "
-        "fail-open to unhealthy targets on every path (warning). Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
+        "fail-open to unhealthy targets on every path (warning). A value of those four keys the API refuses (count 0, "
+        "a percentage outside 1..100, unhealthy_state_routing count off) is an error. Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
         "(or a key in it) decided at deploy time on an EIP-published path, are not judged (warning naming the "
         "attributes it may set), never quiet. Attribute keys it knows: load balancer "
         f"{', '.join(LB_KEYS)}; target group {', '.join(TG_KEYS)} (botocore 1.44.8 elbv2 LoadBalancerAttribute.Key, "
@@ -340,5 +375,6 @@ RULE = Rule(
     fix=FIX,
     check=check,
     facts=("elbv2.zonal_shift.acts_on", "elbv2.lb.zonal_shift_default", "elbv2.lb.cross_zone_default",
-           "elbv2.tg.unhealthy_connection_termination", "elbv2.tg.unhealthy_state_routing"),
+           "elbv2.tg.unhealthy_connection_termination", "elbv2.tg.unhealthy_state_routing",
+           "elbv2.tg.target_group_health_values"),
 )
