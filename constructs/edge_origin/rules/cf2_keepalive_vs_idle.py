@@ -62,13 +62,21 @@ def _not_judged(dist: DistributionView, origin_id: str, keepalive: float, listen
     """An idle timeout decided at deploy time (a parameter, a mapping by an unknown Region) that some
     allowed value would make an error for this keepalive: judged both ways, so not judged."""
     res = listener.resource
+    raw = listener.attributes.get(hops.IDLE_ATTRIBUTE, "ListenerAttributes")
+    lo, hi = hops.NLB_IDLE_RANGE
+    if isinstance(raw, (str, int, float)) and not isinstance(raw, bool) and raw != "ListenerAttributes":
+        # A literal the API refuses (EO-NLB1's error), not a value decided at deploy time.
+        why, needs = f"not a tcp.idle_timeout.seconds the API takes ({lo}..{hi} whole seconds; EO-NLB1)", \
+            f"a whole number of seconds in {lo}..{hi}"
+    else:
+        why = "decided at deploy time"
+        needs = "a literal tcp.idle_timeout.seconds (or the stack's Region in the cloud assembly, for a mapping by Region)"
     return not_judged(
         RULE.id, Severity.WARNING,
         subject=f"{dist.resource.logical_id} origin {origin_id} -> {res.stack}/{res.logical_id} tcp.idle_timeout.seconds",
-        element=listener.attributes.get(hops.IDLE_ATTRIBUTE, "ListenerAttributes"),
-        reason=f"decided at deploy time; keepalive {keepalive} s is not well below every idle timeout AWS allows "
-               f"({hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]} s)",
-        needs="a literal tcp.idle_timeout.seconds (or the stack's Region in the cloud assembly, for a mapping by Region)",
+        element=raw,
+        reason=f"{why}; keepalive {keepalive} s is not well below every idle timeout AWS allows ({lo}..{hi} s)",
+        needs=needs,
         template=dist.resource.template, stack=dist.resource.stack,
         resource=dist.resource.logical_id, path=dist.resource.path,
     )
