@@ -41,7 +41,7 @@ def test_the_nested_templates_of_a_read_share_one_budget(tmp_path_factory: pytes
             model = load_model([parent])
             assert len(model.templates) == nested + 1
         else:
-            with pytest.raises(ModelError, match=r"nested stacks' templates add up to more than .*--max-file-mib") as info:
+            with pytest.raises(ModelError, match=r"add up to more than .*--max-file-mib") as info:
                 load_model([parent])
             assert "\n" not in str(info.value) and str(parent) in str(info.value)
 
@@ -53,3 +53,28 @@ def test_the_budget_is_the_file_flag(tmp_path: Path) -> None:
         load_model([parent])
     with using(file_bytes=BUDGET * 2):
         assert len(load_model([parent]).templates) == 13
+
+
+
+def _assembly(folder: Path, artifacts: dict[str, dict]) -> None:
+    folder.mkdir(exist_ok=True)
+    (folder / "T.template.json").write_text(json.dumps({"Resources": {"T": {"Type": "AWS::SNS::Topic"}}, "Metadata": {"Padding": "p" * 5_000}}))
+    (folder / "manifest.json").write_text(json.dumps({"artifacts": artifacts}))
+
+
+STACK = {"type": "aws:cloudformation:stack", "properties": {"templateFile": "T.template.json"}}
+
+
+@pytest.mark.parametrize("shape", ["stack artifacts", "nested assemblies"])
+def test_stack_artifacts_and_nested_assemblies_share_it(tmp_path: Path, shape: str) -> None:
+    """A manifest naming one template as many stacks (10 artifacts of one 4 MB template: 10 s), or naming
+    one folder as many nested assemblies, counts the template each time, in one budget for the read."""
+    if shape == "stack artifacts":
+        _assembly(tmp_path, {f"S{i}": STACK for i in range(12)})
+    else:
+        _assembly(tmp_path / "kid", {f"S{i}": STACK for i in range(3)})
+        _assembly(tmp_path, {f"A{i}": {"type": "cdk:cloud-assembly", "properties": {"directoryName": "kid"}} for i in range(4)})
+    with using(file_bytes=BUDGET), pytest.raises(ModelError, match=r"add up to more than .*--max-file-mib"):
+        load_model([tmp_path])
+    with using(file_bytes=BUDGET * 2):
+        assert load_model([tmp_path]).templates

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +120,31 @@ class _OverBudget(ModelError):
 
 
 @dataclass
+class ReadBudget:
+    """Bytes of templates one read of an assembly judges, each stack counting its template (a file
+    named by many stacks, nested stacks or nested assemblies is judged once for each): at most
+    ``--max-file-mib`` (16 MiB) in all. The intrinsic budgets are per template, so one 4 MB template
+    named by 20 nested stacks cost 63 s and 2 GB, and by 10 stack artifacts 10 s."""
+
+    used: int = 0
+    stacks: int = 0
+
+    def charge(self, where: str, what: str, target: Path) -> None:
+        """Count ``target`` (read for ``what`` of ``where``); past the budget the whole read stops."""
+        from edge_origin.core.limits import current, raise_hint
+
+        try:
+            self.used += target.stat().st_size
+        except OSError:
+            return  # the reader names it
+        self.stacks += 1
+        if self.used > current().file_bytes:
+            raise _OverBudget(
+                f"{where}: {what}: the templates of its stacks add up to more than the budget of one read "
+                f"({self.stacks} stacks; each counts its template) {raise_hint('file_bytes')}", template=where)
+
+
+@dataclass
 class Follower:
     """Follows nested stacks from parent templates inside ``root`` (one budget for the whole read).
     ``base``: the folder ``aws:asset:path`` is relative to (the cloud assembly's; None: the parent
@@ -132,9 +157,8 @@ class Follower:
     #: Where a nested stack that is bad input goes (``(file, message)``), the rest still read; None: raise.
     unreadable: list[tuple[str, str]] | None = None
     followed: int = 0
-    #: Bytes of nested templates read, each nested stack counting its template (one file named by many
-    #: nested stacks is judged once for each: their parameters differ).
-    nested_bytes: int = 0
+    #: Bytes of templates read, shared by every follower of one assembly read (``ReadBudget``).
+    budget: ReadBudget = field(default_factory=ReadBudget)
 
     def __post_init__(self) -> None:
         self._root = self.root.resolve()
@@ -175,29 +199,13 @@ class Follower:
         self.followed += 1
         if self.followed > MAX_NESTED_STACKS:
             raise _OverBudget(f"{item.template}: {logical_id}: more than {MAX_NESTED_STACKS} nested stacks in one assembly", template=item.template)
-        self._charge(item.template, logical_id, target)
+        self.budget.charge(item.template, logical_id, target)
         try:
             child = self.read(target, f"{item.stack}/{child_name(logical_id, resource)}")
         except ModelError as exc:
             raise ModelError(str(exc), template=str(target)) from None
         child = replace(child, environment=item.environment, parent=(item.stack, logical_id))
         return self._tree(child, (*chain, resolved))
-
-    def _charge(self, template: str, logical_id: str, target: Path) -> None:
-        """Count one nested stack's template against the assembly's budget: ``--max-file-mib`` (16 MiB)
-        of nested templates in all. The budgets of intrinsic evaluation are per template, so one
-        4 MB template named by 20 nested stacks cost 63 s and 2 GB (each judged with its parameters);
-        past the budget the whole read stops with one line (the file is then not judged: EO-READ1)."""
-        from edge_origin.core.limits import current, raise_hint
-
-        try:
-            self.nested_bytes += target.stat().st_size
-        except OSError:
-            return  # read() names it
-        if self.nested_bytes > current().file_bytes:
-            raise _OverBudget(
-                f"{template}: {logical_id}: the nested stacks' templates add up to more than the budget of one read "
-                f"({self.followed} nested stacks; each counts its template) {raise_hint('file_bytes')}", template=template)
 
     def template_of(self, template: str, logical_id: str, resource: dict[str, Any]) -> tuple[Path, Path] | None:
         """``(file, its resolved path)`` of the nested template of one ``AWS::CloudFormation::Stack``

@@ -44,6 +44,7 @@ from edge_origin.core.files import InputFileError, describe_mode, read_bytes_fil
 from edge_origin.model.assembly import (
     UNKNOWN_ENVIRONMENT,
     Follower,
+    ReadBudget,
     StackEnvironment,
     asset_files,
     environment_of,
@@ -535,18 +536,23 @@ def _manifest(directory: Path) -> dict[str, Any]:
     return manifest
 
 
-def _follower(directory: Path, root: Path, manifest: dict[str, Any], unreadable: list[tuple[str, str]] | None = None) -> Follower:
+def _follower(directory: Path, root: Path, manifest: dict[str, Any], unreadable: list[tuple[str, str]] | None = None,
+              budget: ReadBudget | None = None) -> Follower:
     assets = asset_files(directory, manifest, root, _inside, _load_json_file)
-    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), base=directory, unreadable=unreadable)
+    return Follower(root, assets, lambda path, stack: read_template_file(path, stack=stack), base=directory, unreadable=unreadable,
+                    budget=budget or ReadBudget())
 
 
 def _read_assembly(
-    directory: Path, root: Path | None = None, chain: tuple[Path, ...] = (), unreadable: list[tuple[str, str]] | None = None
+    directory: Path, root: Path | None = None, chain: tuple[Path, ...] = (), unreadable: list[tuple[str, str]] | None = None,
+    budget: ReadBudget | None = None,
 ) -> list[LoadedTemplate]:
     """Stack templates of a cloud assembly, their nested stacks (``model.assembly``) and its nested
     assemblies (inside ``root``, no cycles). A nested stack that is bad input goes to ``unreadable``
-    (when given; else ModelError) and the rest is read."""
+    (when given; else ModelError) and the rest is read. One ``ReadBudget`` for the whole read (stack
+    artifacts, nested stacks, nested assemblies: a file named many times counts each time)."""
     root = root or directory
+    budget = budget if budget is not None else ReadBudget()
     here = directory.resolve()
     if here in chain:
         raise ModelError(f"{directory}: nested cloud assembly points back at itself (a cycle of assemblies)")
@@ -555,7 +561,7 @@ def _read_assembly(
     manifest_path = directory / "manifest.json"
     manifest = _manifest(directory)
     artifacts = manifest["artifacts"]
-    follower = _follower(directory, root, manifest, unreadable)
+    follower = _follower(directory, root, manifest, unreadable, budget)
     loaded: list[LoadedTemplate] = []
     for artifact_id in sorted(artifacts):
         artifact = artifacts[artifact_id]
@@ -581,6 +587,7 @@ def _read_assembly(
             else:
                 display = artifact.get("displayName")
                 stack = (display if isinstance(display, str) and display else artifact_id).split("/")[-1]
+            budget.charge(str(manifest_path), f"artifacts.{artifact_id}", target)
             top = replace(read_template_file(target, stack=stack), environment=environment_of(artifact.get("environment")))
             loaded.extend(follower.expand([top]))
         elif kind == "cdk:cloud-assembly":
@@ -594,7 +601,7 @@ def _read_assembly(
                 )
             if not (target / "manifest.json").is_file():
                 raise ModelError(f"{target}: nested cloud assembly has no manifest.json")
-            loaded.extend(_read_assembly(target, root, (*chain, here), unreadable))
+            loaded.extend(_read_assembly(target, root, (*chain, here), unreadable, budget))
     if not loaded and not chain:
         raise ModelError(f"{manifest_path}: the cloud assembly has no stack templates")
     return loaded
