@@ -1,4 +1,4 @@
-"""EO-NJ1 for a distribution whose origins the templates do not decide (redteam): a DistributionConfig from
+"""EO-NJ1 for a distribution whose origins the templates do not decide, and for a template a macro rewrites (redteam): a DistributionConfig from
 an ``AWS::Include``, Origins from an ``Fn::ImportValue``, one origin or the whole Properties behind an
 ``Fn::If`` the templates cannot decide. Each read as a distribution with no origin: the weighted pile-up
 behind it got "no findings, 0 not judged". Now it is not judged (a warning naming the distribution and
@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,3 +60,24 @@ def test_a_distribution_whose_origins_are_undecided_is_not_judged_never_quiet(sc
 def test_written_origins_are_not_named() -> None:
     for body in APPS.values():
         assert not [f for f in run_rules(model_from_text(json.dumps(body), "App", "App.json")) if "(CloudFront origins)" in f.message]
+
+
+MACRO = st.one_of(st.from_regex(r"\A[A-Z][A-Za-z0-9]{2,20}\Z"), st.just({"Name": "AWS::Include", "Parameters": {"Location": "s3://b/x"}}),
+                  st.builds(lambda n: {"Name": n, "Parameters": {}}, st.from_regex(r"\A[A-Z][A-Za-z]{2,12}Macro\Z")))
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(scenario=st.sampled_from(sorted(APPS)), macro=MACRO, as_list=st.booleans())
+def test_a_template_a_macro_rewrites_is_not_judged_as_written_only(scenario: str, macro: Any, as_list: bool) -> None:
+    """``Transform: MyMacro``: CloudFormation deploys what the macro returns; the template judged as written
+    read as clean (the fleet) with nothing said. Now one not-judged warning naming the macro."""
+    body = {**copy.deepcopy(APPS[scenario]), "Transform": [macro] if as_list else macro}
+    findings = run_rules(model_from_text(json.dumps(body), "App", "App.json"))
+    named = [f for f in findings if f.rule == "EO-NJ1" and "Transform (a macro)" in f.message]
+    assert len(named) == 1 and named[0].severity.value == "warning"
+
+
+@pytest.mark.parametrize("transform", ["AWS::CodeDeployBlueGreen", "AWS::SecretsManager-2020-07-23"])
+def test_transforms_that_leave_the_path_as_written_are_not_named(transform: str) -> None:
+    body = {**copy.deepcopy(APPS["fleet"]), "Transform": transform}
+    assert not [f for f in run_rules(model_from_text(json.dumps(body), "App", "App.json")) if "Transform (a macro)" in f.message]

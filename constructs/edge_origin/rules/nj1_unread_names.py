@@ -39,6 +39,8 @@ NEEDS = {
         "answer holds, then acknowledge this finding (edge-origin:acknowledge) with the reason"
     ),
     "expression": "spell the name as a literal, or as GetAtt of the load balancer's DNSName (a dualstack. prefix is read)",
+    "macro": "check the template the macro returns (aws cloudformation get-template --template-stage Processed, or "
+             "a change set's processed template) instead of the one written",
     "origins": "write the distribution's origins in the template (no AWS::Include, import or undecidable Fn::If around them), "
                "or check the template they come from",
 }
@@ -164,6 +166,34 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     yield from _unnamed_records(model, names)
     yield from _stops(model)
     yield from _undecided_origins(model)
+    yield from _macros(model)
+
+
+#: Transforms that add resources no origin's path reads (CodeDeploy blue/green hooks, Secrets Manager
+#: rotation functions): judging the template as written is judging what deploys, for this rule's purpose.
+PATH_NEUTRAL_TRANSFORMS = frozenset({"AWS::CodeDeployBlueGreen", "AWS::SecretsManager-2020-07-23"})
+
+
+def _macros(model: TemplateModel) -> Iterator[Finding]:
+    """A template processed by a macro edge-origin cannot run (``Transform: MyMacro``): CloudFormation
+    deploys what the macro returns, which may add, drop or rewrite the records and distributions read
+    here; the template was judged as written and read as clean. Said once a template that holds any
+    record set, distribution or load balancer."""
+    from edge_origin.model.transforms import unexpanded
+
+    path_types = ("AWS::Route53::", "AWS::CloudFront::", "AWS::ElasticLoadBalancingV2::")
+    for item in model.templates.values():
+        macros = [m for m in unexpanded(item.body) if m not in PATH_NEUTRAL_TRANSFORMS]
+        resources = item.body.get("Resources") or {}
+        if not macros or not any(isinstance(r, dict) and str(r.get("Type", "")).startswith(path_types) for r in resources.values()):
+            continue
+        yield not_judged(
+            RULE.id, Severity.WARNING,
+            subject=f"{item.stack} Transform (a macro)", element=", ".join(macros),
+            reason="CloudFormation deploys what the macro returns; its records, distributions and load balancers were "
+                   "judged as written",
+            needs=NEEDS["macro"], template=item.template, stack=item.stack,
+        )
 
 
 def _undecided_origins(model: TemplateModel) -> Iterator[Finding]:
@@ -284,7 +314,7 @@ RULE = Rule(
         f"name: an alias/CNAME loop, a chain longer than {MAX_CHAIN} hops, CALCULATED health checks nested deeper than "
         f"{MAX_DEPTH} levels. And a CloudFront distribution whose origins the templates do not decide (its "
         "DistributionConfig from an AWS::Include, its Origins from an Fn::ImportValue): whether it has a gRPC origin is "
-        "not judged."
+        "not judged; a template with a Transform macro edge-origin cannot run (it is judged as written)."
     ),
     incident=(
         "A plain aws-cdk-lib stack with weighted LoadBalancerTarget aliases (Fn::Join dualstack. + DNSName) passed with "
