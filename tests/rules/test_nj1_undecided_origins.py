@@ -73,11 +73,23 @@ def test_a_template_a_macro_rewrites_is_not_judged_as_written_only(scenario: str
     read as clean (the fleet) with nothing said. Now one not-judged warning naming the macro."""
     body = {**copy.deepcopy(APPS[scenario]), "Transform": [macro] if as_list else macro}
     findings = run_rules(model_from_text(json.dumps(body), "App", "App.json"))
-    named = [f for f in findings if f.rule == "EO-NJ1" and "Transform (a macro)" in f.message]
+    named = [f for f in findings if f.rule == "EO-NJ1" and "Transform edge-origin cannot run" in f.message]
     assert len(named) == 1 and named[0].severity.value == "warning"
 
 
 @pytest.mark.parametrize("transform", ["AWS::CodeDeployBlueGreen", "AWS::SecretsManager-2020-07-23"])
 def test_transforms_that_leave_the_path_as_written_are_not_named(transform: str) -> None:
     body = {**copy.deepcopy(APPS["fleet"]), "Transform": transform}
-    assert not [f for f in run_rules(model_from_text(json.dumps(body), "App", "App.json")) if "Transform (a macro)" in f.message]
+    assert not [f for f in run_rules(model_from_text(json.dumps(body), "App", "App.json")) if "Transform edge-origin cannot run" in f.message]
+
+
+@pytest.mark.parametrize("section", ["Resources", "Outputs", "Mappings", "Conditions", "Parameters"])
+def test_a_section_level_include_is_read_not_refused(section: str) -> None:
+    """``Resources: {Fn::Transform: {Name: AWS::Include, ...}}`` is valid CloudFormation (the section gets
+    entries at deploy time); it was refused as bad input ("Fn::Transform: no Type"). Now the rest is
+    judged and the template is said to be judged as written."""
+    body = copy.deepcopy(APPS["weighted"])
+    body.setdefault(section, {})["Fn::Transform"] = {"Name": "AWS::Include", "Parameters": {"Location": "s3://b/part.yaml"}}
+    findings = run_rules(model_from_text(json.dumps(body), "App", "App.json"))
+    assert [f.rule for f in findings if f.rule == "EO-DNS1"] == ["EO-DNS1"] * 2
+    assert len([f for f in findings if "Transform edge-origin cannot run" in f.message and "AWS::Include" in f.message]) == 1

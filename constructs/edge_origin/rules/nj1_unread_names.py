@@ -189,8 +189,8 @@ def _macros(model: TemplateModel) -> Iterator[Finding]:
             continue
         yield not_judged(
             RULE.id, Severity.WARNING,
-            subject=f"{item.stack} Transform (a macro)", element=", ".join(macros),
-            reason="CloudFormation deploys what the macro returns; its records, distributions and load balancers were "
+            subject=f"{item.stack} Transform edge-origin cannot run", element=", ".join(macros),
+            reason="CloudFormation deploys what the transform returns (a macro, an AWS::Include); its records, distributions and load balancers were "
                    "judged as written",
             needs=NEEDS["macro"], template=item.template, stack=item.stack,
         )
