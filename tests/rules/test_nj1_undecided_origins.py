@@ -93,3 +93,29 @@ def test_a_section_level_include_is_read_not_refused(section: str) -> None:
     findings = run_rules(model_from_text(json.dumps(body), "App", "App.json"))
     assert [f.rule for f in findings if f.rule == "EO-DNS1"] == ["EO-DNS1"] * 2
     assert len([f for f in findings if "Transform edge-origin cannot run" in f.message and "AWS::Include" in f.message]) == 1
+
+
+WRITES = {"service": "Route53", "action": "changeResourceRecordSets",
+          "parameters": {"HostedZoneId": "Z1", "ChangeBatch": {"Changes": [{"Action": "UPSERT", "ResourceRecordSet": {
+              "Name": "api.example.com", "Type": "A", "SetIdentifier": "w0", "Weight": 1}}]}}}
+
+
+@settings(max_examples=20, deadline=None, database=None)
+@given(kind=st.sampled_from(["Custom::AWS", "Custom::DnsRecords", "AWS::CloudFormation::CustomResource"]),
+       form=st.sampled_from(["json string", "join", "mapping"]))
+def test_records_a_custom_resource_writes_are_not_judged_and_it_is_named(kind: str, form: str) -> None:
+    """aws-cdk-lib's ``AwsCustomResource`` calling Route 53 ``changeResourceRecordSets`` (a JSON string, or an
+    Fn::Join of it with tokens): the origin's records are not in the templates. Not judged (never a pass),
+    and the reason names the custom resource (it said "check the stack that holds its records")."""
+    body = copy.deepcopy(APPS["weighted"])
+    for logical_id in [k for k, r in body["Resources"].items() if r["Type"] == "AWS::Route53::RecordSet"]:
+        del body["Resources"][logical_id]
+    text = json.dumps(WRITES)
+    create = {"json string": text, "join": {"Fn::Join": ["", [text[:40], {"Ref": "AWS::Region"}, text[40:]]]}, "mapping": WRITES}[form]
+    body["Resources"]["Rec"] = {"Type": kind, "Properties": {"ServiceToken": "arn:aws:lambda:eu-west-1:1:function:f", "Create": create}}
+    findings = run_rules(model_from_text(json.dumps(body), "App", "App.json"))
+    (named,) = [f for f in findings if f.rule == "EO-NJ1" and "no record set of api.example.com" in f.message]
+    assert f"{kind} App/Rec may write record sets at deploy time" in named.message and not any(f.rule == "EO-DNS1" for f in findings)
+    body["Resources"]["Rec"]["Properties"] = {"ServiceToken": "arn:aws:lambda:eu-west-1:1:function:f", "Create": "{}"}
+    (plain,) = [f for f in run_rules(model_from_text(json.dumps(body), "App", "App.json")) if "no record set of" in f.message]
+    assert "may write record sets" not in plain.message

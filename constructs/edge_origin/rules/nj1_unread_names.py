@@ -13,6 +13,7 @@ Severity warning: ``--fail-on warning`` and the cdk-nag pack fail on it like any
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -41,6 +42,8 @@ NEEDS = {
     "expression": "spell the name as a literal, or as GetAtt of the load balancer's DNSName (a dualstack. prefix is read)",
     "macro": "check the template the macro returns (aws cloudformation get-template --template-stage Processed, or "
              "a change set's processed template) instead of the one written",
+    "custom": "judge by hand the record sets that custom resource writes, or declare them as AWS::Route53::RecordSet "
+              "(route53.ARecord in CDK) so edge-origin reads them",
     "origins": "write the distribution's origins in the template (no AWS::Include, import or undecidable Fn::If around them), "
                "or check the template they come from",
 }
@@ -115,8 +118,35 @@ def _verdict(model: TemplateModel, value: Any) -> tuple[str, str, str] | None:
     if not target.judged:
         return target.kind, target.reason, _needs(value, target)
     if isinstance(value, str) and target.kind == "name" and not _in_a_zone(model, value):
+        writer = _record_writer(model)
+        if writer:
+            return ("a name no given template holds", f"no record set of {value} is in the given templates; {writer} may write "
+                    "record sets at deploy time (a custom resource edge-origin does not run)", NEEDS["custom"])
         return "a name no given template holds", f"no record set of {value} is in the given templates", NEEDS["name"]
     return None
+
+
+def _record_writer(model: TemplateModel) -> str:
+    """``"Custom::AWS App/Rec"``: the first custom resource of the templates whose properties name Route 53
+    (aws-cdk-lib's ``AwsCustomResource`` calling ``changeResourceRecordSets``, a hand-written record
+    Lambda), or "". Its records are not in the templates: the name's answers are not judged, and the
+    review says why (it said "check the stack that holds its records", which is this one)."""
+    cache = model.__dict__.setdefault("_nj1_record_writer", [])
+    if cache:
+        return cache[0]
+    found = ""
+    for item in model.templates.values():
+        for logical_id, body in (item.body.get("Resources") or {}).items():
+            kind = str(body.get("Type", "")) if isinstance(body, dict) else ""
+            if not (kind.startswith("Custom::") or kind == "AWS::CloudFormation::CustomResource"):
+                continue
+            if "route53" in json.dumps(body.get("Properties"), default=str).lower():
+                found = f"{kind} {item.stack}/{logical_id}"
+                break
+        if found:
+            break
+    cache.append(found)
+    return found
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
