@@ -19,6 +19,7 @@ from edge_origin.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 WEIGHTED = json.loads((ROOT / "tests" / "assembly" / "corpus" / "weighted-flat" / "App.template.json").read_text())
+SARIF_SCHEMA = json.loads((ROOT / "tests" / "fixtures" / "sarif" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
 FORMATS = ("text", "json", "sarif", "github", "junit", "markdown")
 
 
@@ -76,6 +77,8 @@ def test_a_file_not_read_is_in_every_format_and_the_review(capsys, tmp_path: Pat
             doc = json.loads(out)
             assert doc["summary"]["not_judged"] >= 1 and doc["unreadable"]
         if fmt == "sarif":
+            jsonschema = pytest.importorskip("jsonschema")
+            jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(json.loads(out))
             results = [r for r in json.loads(out)["runs"][0]["results"] if r["ruleId"] == "EO-READ1"]
             assert any("App.template.json" in r["message"]["text"] for r in results)
             assert all(r["level"] == "error" and r["message"]["text"].startswith("not judged: ") for r in results)
