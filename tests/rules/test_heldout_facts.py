@@ -164,6 +164,7 @@ def tcp(port: int = 443, **more: Any) -> dict[str, Any]:
 
 CZ, ZS = "load_balancing.cross_zone.enabled", "zonal_shift.config.enabled"
 DEREG, UNHEALTHY = "deregistration_delay.connection_termination.enabled", "target_health_state.unhealthy.connection_termination.enabled"
+DELAY = "deregistration_delay.timeout_seconds"
 USR = "target_group_health.unhealthy_state_routing.minimum_healthy_targets."
 FAILOVER = "target_group_health.dns_failover.minimum_healthy_targets."
 W, E = "warning", "error"
@@ -236,6 +237,19 @@ CASES = [
     case("zs-on-cz-off", lb_attrs((CZ, "false"), (ZS, "true")), expect={("EO-NLB3", W), ("EO-NLB4", W)}, says=("cross-zone",)),
     case("zs-on-cz-unset", lb_attrs((ZS, "true")), expect={("EO-NLB3", W), ("EO-NLB4", W)}),
     case("termination-attrs-absent", tg_attrs(None), expect={("EO-NLB3", W)}),
+    # A draining IP target keeps getting new connections for about two minutes whatever deregistration_delay says
+    # (aws-load-balancer-controller issues 2366, 3270); elbv2 TargetGroupAttribute.Key deregistration_delay: default
+    # 300. With termination at deregistration, a delay below the window (+5 s) resets a pod that still serves.
+    case("dereg-delay-default-300", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"))),
+    case("dereg-delay-124", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (DELAY, "124")), expect={("EO-NLB3", W)},
+         says=("hitless", "120 s")),
+    case("dereg-delay-125-int", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (DELAY, 125))),
+    case("dereg-delay-60-no-termination", tg_attrs((DEREG, "false"), (UNHEALTHY, "false"), (DELAY, "60")), expect={("EO-NLB3", W)},
+         says=("outlive",)),
+    # With the listener's profile (default preset: grace 60 s): preStop 125 + grace 60 + 5 = 190.
+    case("dereg-delay-189-profile", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (DELAY, "189")), idle("350", {}),
+         expect={("EO-NLB3", W)}, says=("grace 60 s",)),
+    case("dereg-delay-190-profile", tg_attrs((DEREG, "true"), (UNHEALTHY, "false"), (DELAY, "190")), idle("350", {})),
     case("termination-TRUE-upper", tg_attrs((DEREG, "true"), (UNHEALTHY, "TRUE")), expect={("EO-NLB3", W)}),
     # elbv2 TargetGroupAttribute.Key target_group_health.unhealthy_state_routing.*: "If the number of healthy targets
     # is below this value, send traffic to all targets, including unhealthy targets" (count default 1, percentage off).

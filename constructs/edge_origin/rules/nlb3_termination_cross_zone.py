@@ -18,7 +18,10 @@ from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.views import ATTRIBUTES_NOT_RETURNED_KEY, TargetGroupView, as_bool, attribute_known
+from edge_origin.profile import ConnectionProfile
+from edge_origin.profile.rollout import DRAINING_WINDOW_S, MARGIN_S, rollout_plan
 from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.not_judged import not_judged
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
@@ -42,6 +45,17 @@ FIX_LB = with_cdk(
 )
 
 
+FIX_ROLLOUT = with_cdk(
+    "EO-NLB3",
+    "Set deregistration_delay.timeout_seconds to at least the draining window (about 120 s) plus the pods' preStop "
+    "margin and the gRPC server's grace, and give the pods a preStop sleep of the window and a "
+    "terminationGracePeriodSeconds of preStop + grace.",
+    "OriginFleet derives the delay from the connection profile and writes the preStop and grace settings in the "
+    "`<service>-rollout` ConfigMap beside the TargetGroupBinding; by hand `NetworkTargetGroup(deregistration_delay=...)`.",
+)
+DEFAULT_DELAY_S: int = fact_value("elbv2.tg.deregistration_delay")[0]
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     for tg in model.target_groups:
         known = attribute_known(tg.attributes, "deregistration_delay.connection_termination.enabled")
@@ -53,6 +67,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 FIX_TG,
             )
         yield from _unhealthy_termination(tg)
+    profiles = _listener_profiles(model)
+    for tg in model.target_groups:
+        yield from _rollout(tg, profiles.get(id(tg)))
     for lb in model.load_balancers:
         if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
             yield finding(
@@ -60,6 +77,49 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
                 FIX_LB,
             )
+
+
+def _listener_profiles(model: TemplateModel) -> dict[int, tuple[str, ConnectionProfile]]:
+    """``{id(target group): (listener, the connection profile its Metadata declares)}`` (the first that parses)."""
+    out: dict[int, tuple[str, ConnectionProfile]] = {}
+    for lb in model.load_balancers:
+        for listener in lb.listeners:
+            profile = declared_profile(listener.resource)
+            if isinstance(profile, ConnectionProfile):
+                for tg in listener.target_groups:
+                    out.setdefault(id(tg), (listener.resource.logical_id, profile))
+    return out
+
+
+def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None) -> Iterator[Finding]:
+    """An ip target group that resets connections at the end of its deregistration delay
+    (``deregistration_delay.connection_termination.enabled`` true) while a draining pod still gets new connections
+    for about two minutes (``elbv2.nlb.draining_window_s``) plus the server's grace: no hitless rollout."""
+    if (tg.target_type or "").lower() != "ip" or tg.connection_termination is not True:
+        return
+    key = "deregistration_delay.timeout_seconds"
+    raw = tg.attributes.get(key, DEFAULT_DELAY_S)
+    try:
+        delay = int(str(raw).strip())
+    except ValueError:
+        return  # decided at deploy time (or refused by the API): not this check's to judge
+    if declared is not None:
+        plan = rollout_plan(declared[1], delay)
+        needed, whose = plan.deregistration_delay_s, (
+            f"listener {declared[0]}'s connection profile: preStop {plan.pre_stop_s} s + the server's grace "
+            f"{plan.grace_s} s + {MARGIN_S} s")
+    else:
+        needed, whose = DRAINING_WINDOW_S + MARGIN_S, "the draining window alone, before any grace for in-flight RPCs"
+    if delay >= needed:
+        return
+    yield finding(
+        RULE.id, Severity.WARNING, tg.resource,
+        f"target group {tg.resource.logical_id} (ip targets) resets every connection at the end of its "
+        f"{key} {delay} s{'' if key in tg.attributes else ' (the default)'}, but a draining IP target keeps getting new "
+        f"connections for about {DRAINING_WINDOW_S} s whatever the delay says (AWS Load Balancer Controller issues "
+        f"2366, 3270): a pod rollout cannot be hitless below {needed} s ({whose})",
+        FIX_ROLLOUT,
+    )
 
 
 def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
@@ -125,7 +185,10 @@ RULE = Rule(
         f"that sets {UNHEALTHY} true or leaves it unset (AWS's default is true: every connection to a target "
         "that turns unhealthy is reset; OriginFleet sets it false, and EO-NLB4 requires false where zonal shift is "
         "on; a value decided at deploy time, or a QUIC/TCP_QUIC target group the reference does not describe it "
-        "for, is not judged); an NLB with cross-zone load balancing off."
+        "for, is not judged); an ip target group that resets connections at deregistration with a "
+        "deregistration_delay.timeout_seconds (default 300) below the ~120 s in which a draining IP target still gets "
+        "new connections plus 5 s (with a connection profile declared on its listener: plus the server's grace, as "
+        "OriginFleet's rollout plan): a pod rollout cannot be hitless; an NLB with cross-zone load balancing off."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(
@@ -136,5 +199,6 @@ RULE = Rule(
         f"`target_group.set_attribute(\"{UNHEALTHY}\", \"false\")`; OriginFleet sets all three.",
     ),
     check=check,
-    facts=("elbv2.tg.unhealthy_connection_termination", "elbv2.lb.cross_zone_default"),
+    facts=("elbv2.tg.unhealthy_connection_termination", "elbv2.lb.cross_zone_default", "elbv2.nlb.draining_window_s",
+           "elbv2.tg.deregistration_delay"),
 )
