@@ -161,6 +161,8 @@ def undefined_children(check_id: str, checks: Mapping[str, HealthCheck]) -> tupl
     for _ in range(MAX_DEPTH):
         parents = [c for c in (checks.get(i) for i in level) if c is not None and c.type == "CALCULATED" and not c.disabled]
         level = list(dict.fromkeys(child for c in parents for child in c.children))  # each check once a level
+        if not level:
+            break  # nothing below: the levels left are empty too
         found.update((child, None) for child in level if child not in checks)
     return tuple(found)
 
