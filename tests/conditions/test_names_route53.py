@@ -78,3 +78,23 @@ def test_escapes_that_are_not_letters_stay_visible_and_apart() -> None:
     assert canonical_name("\\303\\251.x") == canonical_name("\u00e9.x")  # UTF-8 bytes, escaped or raw
     assert canonical_name("a\\9.x") == "a\\1349.x"  # not an octal escape: a literal backslash
     assert canonical_name("x.") == "x" and canonical_name(".") == "" and normalize_name(".") is None
+
+
+def _label_by_label(name: str) -> str:
+    """``canonical_name`` without its fast paths: every name through the byte-by-byte decoder."""
+    from edge_origin.core.dns_names import _label_bytes, _render
+
+    labels = _label_bytes(name.strip())
+    while len(labels) > 1 and not labels[-1]:
+        labels.pop()
+    return ".".join(_render(label) for label in labels)
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(st.lists(st.sampled_from([*"aZ09-_.*${}:/ ", "\\", "\\157", "\x00", "\x7f", "é"]), max_size=16).map("".join))
+def test_the_fast_paths_spell_names_as_the_decoder_does(name: str) -> None:
+    """The printable-ASCII shortcut (a template's ``${Nlb.DNSName}`` composites, issue 53) and the plain
+    one give the decoder's spelling, escapes, spaces and raw bytes included."""
+    assert canonical_name(name) == _label_by_label(name)
+    assert canonical_name("${Nlb.DNSName}.") == "${nlb.dnsname}"
+    assert canonical_name("A B.") == "a\\040b"

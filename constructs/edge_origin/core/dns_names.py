@@ -65,12 +65,19 @@ def canonical_name(name: str, *, strip: bool = True) -> str:
     False (a name about to be written, where a space is a character: ``\\040``)."""
     text = name.strip() if strip else name
     lowered = text.lower() if text.isascii() else ""
-    if lowered and _PLAIN.fullmatch(lowered):  # the common case: nothing to decode
+    if lowered and (_PLAIN.fullmatch(lowered) or _printable_without_escape(lowered)):  # nothing to decode
         return lowered.rstrip(".")
     labels = _label_bytes(text)
     while len(labels) > 1 and not labels[-1]:
         labels.pop()  # trailing dots: the root
     return ".".join(_render(label) for label in labels)
+
+
+def _printable_without_escape(text: str) -> bool:
+    """ASCII ``text`` whose every character is printable, not a space and not a backslash: each
+    is its own byte and written as it is (``_render``), so its spelling is ``text`` lowercased,
+    trailing dots dropped (a template's ``${Nlb.DNSName}`` composites)."""
+    return text.isprintable() and " " not in text and "\\" not in text
 
 
 def fqdn(name: str) -> str:

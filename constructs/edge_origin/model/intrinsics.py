@@ -323,6 +323,7 @@ class StackResolver:
         seen: set[int] = set()
         memo, limit, steps, tree = self._memo, self._max_steps, self._steps, self.tree
         todo: list[tuple[Any, int]] = [(value, 0)]
+        push = todo.append
         while todo:
             node, depth = todo.pop()
             if depth > MAX_RESOLVE_DEPTH:  # first, as in _resolve, for every node
@@ -351,11 +352,10 @@ class StackResolver:
                 if id(node) in seen or id(node) in memo:
                     continue
                 seen.add(id(node))
-            below = [item for item in items if isinstance(item, (dict, list))]
-            if len(below) == 1:
-                todo.append((below[0], depth + 1))
-            elif below:
-                todo.extend((item, depth + 1) for item in reversed(below))  # document order, as resolve walks
+            depth += 1
+            for item in reversed(items):  # pushed last first: popped in document order, as resolve walks
+                if isinstance(item, (dict, list)):
+                    push((item, depth))
         self._steps = steps
         if steps > limit:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
