@@ -161,7 +161,7 @@ def ingress_rule(res: Resource, rule: Props) -> IngressRule:
         cidr_ipv6=rule.str("CidrIpv6"),
         prefix_list_id=rule.str("SourcePrefixListId"),
         source_security_group=rule.str("SourceSecurityGroupId"),
-        unknown=any(deploy_time(rule.raw(k)) for k in ("IpProtocol", "FromPort", "ToPort")),
+        unknown=deploy_time(rule.raw("IpProtocol")) or deploy_time(rule.raw("FromPort")) or deploy_time(rule.raw("ToPort")),
     )
 
 

@@ -131,6 +131,7 @@ def _short(value: Any) -> str:
 
 
 _DEPLOY_TIME = (ResourceRef, Unresolved)
+_STR_OR_DEPLOY_TIME = (str, *_DEPLOY_TIME)
 #: Set in an attributes dict whose list is (partly) decided at deploy time.
 UNKNOWN_ATTRIBUTES = "<unknown attributes>"
 
@@ -186,7 +187,7 @@ class Props:
     def str(self, key: str) -> Any:
         """A string (numbers become their text, as CloudFormation does), a deploy-time value, or None."""
         value = self._data.get(key)
-        if value is None or isinstance(value, (str, *_DEPLOY_TIME)):
+        if value is None or isinstance(value, _STR_OR_DEPLOY_TIME):
             return value
         if isinstance(value, bool):
             return "true" if value else "false"

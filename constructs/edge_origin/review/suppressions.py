@@ -135,8 +135,9 @@ def metadata_acknowledgements(model: TemplateModel) -> tuple[dict[tuple[str, str
     validation report, and an ``EO-ACK1`` error for each Metadata entry without a reason or malformed."""
     acks: dict[tuple[str, str], dict[str, Suppression]] = {}
     errors: list[Finding] = []
+    by_path = model.acknowledged_paths  # empty unless a cdk.out's validation report acknowledged some
     for res in model.resources:
-        for rule, reason in model.acknowledged_paths.get(res.path, {}).items() if res.path else ():
+        for rule, reason in by_path.get(res.path, {}).items() if by_path and res.path else ():
             acks.setdefault(res.key, {})[rule.upper()] = Suppression("inSource", CDK_SOURCE, reason, res.path)
         entries = res.metadata.get(ACKNOWLEDGE_METADATA_KEY) if isinstance(res.metadata, dict) else None
         if entries is None:
