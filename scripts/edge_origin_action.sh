@@ -61,12 +61,18 @@ if ! { : > "$sarif"; } 2> /dev/null || ! { : > "$report"; } 2> /dev/null; then
 fi
 
 # The settings file: from the pull request's base unless the workflow says otherwise.
+# A pyproject.toml holds them when it has the [tool.edge-origin] table, in any spelling TOML allows for
+# that header ([tool."edge-origin"], [ tool.edge-origin ]): the CLI reads them all (tomllib), so the
+# head's settings must be found to be shown (and the base's to be applied) in each.
+has_table() {
+    grep -Eq "^[[:space:]]*\\[[[:space:]]*tool[[:space:]]*\\.[[:space:]]*(edge-origin|\"edge-origin\"|'edge-origin')[[:space:]]*\\]" "$1"
+}
 config_args=()
 config_dir="$(mktemp -d)"
 trap 'rm -f "$errors"; rm -rf "$config_dir"' EXIT
 head_config=""
 for name in .edge-origin.yaml .edge-origin.yml pyproject.toml; do
-    if [[ -f "$name" ]] && { [[ "$name" != pyproject.toml ]] || grep -q '^\[tool\.edge-origin\]' "$name"; }; then
+    if [[ -f "$name" ]] && { [[ "$name" != pyproject.toml ]] || has_table "$name"; }; then
         head_config="$name"
         break
     fi
@@ -83,7 +89,7 @@ if [[ "${EO_CONFIG_FROM:-base}" == "base" && -n "$base_ref" ]]; then
     base_config=""
     for name in .edge-origin.yaml .edge-origin.yml pyproject.toml; do
         if git show "$base_ref:$name" > "$config_dir/$name" 2> /dev/null; then
-            if [[ "$name" != pyproject.toml ]] || grep -q '^\[tool\.edge-origin\]' "$config_dir/$name"; then
+            if [[ "$name" != pyproject.toml ]] || has_table "$config_dir/$name"; then
                 base_config="$config_dir/$name"
                 break
             fi

@@ -125,3 +125,22 @@ def test_the_config_comes_from_the_pull_requests_base_and_the_heads_is_shown(tmp
     assert "sets EO-DNS1 aside" in (tmp_path / out["report-file"]).read_text()
     proc, out = _action(tmp_path, "edge-origin.sarif", EO_CONFIG_FROM="pr")
     assert proc.returncode == 2 and "config-from 'pr': allowed base, head" in proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_a_heads_pyproject_table_in_any_toml_spelling_is_shown(tmp_path: Path) -> None:
+    """``[tool."edge-origin"]`` is the same TOML table as ``[tool.edge-origin]`` (the CLI reads both); the
+    script looked for the bare spelling only, so a pull request that adds the quoted one had its ignore
+    neither applied nor shown at the top of the review (redteam)."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "README").write_text("base\n")
+    _git(tmp_path, "add", "README")
+    _git(tmp_path, "commit", "-qm", "base")
+    base_sha = _git(tmp_path, "rev-parse", "HEAD")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "app"\n\n[ tool."edge-origin" ]\nignore = {"EO-" = "quiet please"}\n')
+    _git(tmp_path, "add", "pyproject.toml")
+    _git(tmp_path, "commit", "-qm", "head silences everything")
+    proc, out = _action(tmp_path, "edge-origin.sarif", EO_BASE_REF=base_sha)
+    assert proc.returncode == 1 and out["exit-code"] == "1", proc.stderr  # not applied
+    top = (tmp_path / "summary.md").read_text().split("### ", 1)[0]
+    assert "sets EO-DNS1 aside" in top and "quiet please" in top and "not applied" in top
