@@ -158,3 +158,20 @@ def test_the_source_index_is_bounded_and_reads_only_regular_files_inside_the_app
     assert "Edge" in index and "Weighted1" not in index and "Later" in index
     monkeypatch.setattr(placement, "MAX_TOTAL_BYTES", 100)  # main.py fits, the big file does not
     assert "Later" not in placement._index(app) and "Edge" in placement._index(app)
+
+
+@pytest.mark.parametrize("named", ["../secret.py", "{outside}", "lib/../../secret.py", "lib/up.py"])
+def test_files_the_app_command_names_outside_the_app_are_not_read(tmp_path: Path, named: str) -> None:
+    """cdk.json's ``app`` is the change's own text: ``python3 /abs/secret.py`` or ``../secret.py`` named a file
+    outside the app folder, and it was read and indexed (``/proc/self/environ`` too) (redteam)."""
+    from edge_origin.review import placement
+
+    app = tmp_path / "app"
+    (app / "lib").mkdir(parents=True)
+    outside = tmp_path / "secret.py"
+    outside.write_text('x = "Weighted1"\n')
+    (app / "lib" / "up.py").symlink_to(outside)
+    (app / "cdk.json").write_text(json.dumps({"app": f"python3 {named.format(outside=outside)}"}))
+    (app / "main.py").write_text('Stack(app, "Edge")\n')
+    index = placement._index(app)
+    assert "Edge" in index and "Weighted1" not in index

@@ -68,7 +68,7 @@ def _find_up(start: Path, name: str, levels: int = 6) -> Path | None:
 def _source_files(app: Path, command: str) -> list[Path]:
     """The files the app's command names first, then every source file under the app folder."""
     named = [app / part for part in command.split() if Path(part).suffix in SOURCE_SUFFIXES]
-    out = [p for p in named if p.is_file()]
+    out = [p for p in named if p.is_file() and _inside(p, app)]  # `python /etc/x.py`, `../../x.py`: not read
     entries = 0
     for folder, dirs, files in os.walk(app):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
@@ -82,6 +82,16 @@ def _source_files(app: Path, command: str) -> list[Path]:
             if len(out) >= MAX_FILES:
                 return out
     return out
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """``path`` (links followed) lies inside ``folder``: cdk.json's ``app`` command is the change's own
+    text, and what it names outside the app's folder (``/proc/self/environ``, a file of another checkout)
+    is not the app's source."""
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
 
 
 #: Indexes already built in this process, by app folder and the signature of what says how the app is run
