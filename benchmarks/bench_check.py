@@ -24,6 +24,11 @@ DIR``; pass ``DIR/constructs``), alternated in the same run, so a change is meas
 Figures (2 shared cores, load 6; ``--only parse --before`` the model as it was before lazy resolution):
 check/json.load at 10k resources 8.47x -> 6.54x (1.24 -> 0.95 s CPU), 100k 5.35x -> 4.56x (8.49 -> 7.23 s),
 1k 5.80x -> 5.30x; median of 5. The 3x target is not met.
+Second pass (a declared profile parsed once per content, ``canonical_name``'s printable-ASCII shortcut, the
+unread resources' check walk without a list per node, trims in the views; ``--before`` = commit 2f7d74d, load 2.2):
+10k 4.36x -> 4.18x (0.857 -> 0.820 s CPU; json.load 0.196 s), 100k 5.22x -> 4.71x (6.79 -> 6.13 s), 1k 6.99x ->
+5.56x (0.238 -> 0.189 s, of which ~0.1 s imports); median of 5. Still above 3x: imports (~0.1 s, a third of it
+creating dataclasses), the parse hooks (~40 ms at 10k), the views and the intrinsic walk (~0.2 s), the rules.
 
 ``--legacy`` also runs the earlier figures (synthetic 1k/10k/50k cells, cfn-lint at 10k, YAML end to
 end, diff) of issues 12 and 17.
