@@ -2,10 +2,12 @@
 record today's findings once, then fail only on new ones.
 
 A baseline file is JSON: ``{"edge-origin-baseline": 1, "findings": [{rule, stack, resource, path,
-fingerprint, message}, ...]}``. A finding matches an entry of the same rule by its fingerprint
+fingerprint, message, severity}, ...]}``. A finding matches an entry of the same rule by its fingerprint
 (``review.checker.finding_fingerprints``: rule + stack + logical id + its ordinal among that
 resource's findings of the rule; never the line or the message's numbers), else by its construct
-path (``aws:cdk:path``: the same construct under a new logical id); each entry matches once.
+path (``aws:cdk:path``: the same construct under a new logical id); each entry matches once, and
+only a finding no worse than the one recorded (``severity``: a warning recorded, e.g. weighted
+records behind a non-gRPC origin, that became an error when the origin turned gRPC is new).
 Findings that match pass (``known``); the others fail as usual (``new``); entries nothing matched
 are reported as ``fixed``.
 
@@ -28,7 +30,7 @@ from edge_origin.review.checker import finding_fingerprints
 
 VERSION_KEY = "edge-origin-baseline"
 VERSION = 1
-_FIELDS = ("rule", "stack", "resource", "path", "fingerprint", "message")
+_FIELDS = ("rule", "stack", "resource", "path", "fingerprint", "message", "severity")
 
 
 class BaselineError(ValueError):
@@ -43,6 +45,18 @@ class BaselineEntry:
     path: str
     fingerprint: str
     message: str = ""
+    #: The finding's severity when it was recorded ("" in a baseline written before it was kept): a
+    #: finding that is now worse (a warning that became an error) is new, not known.
+    severity: str = ""
+
+    def admits(self, finding: Finding) -> bool:
+        """Whether ``finding`` is this entry's finding as recorded, not worse."""
+        if not self.severity:
+            return True
+        try:
+            return finding.severity.rank <= Severity(self.severity).rank
+        except ValueError:
+            return False
 
 
 @dataclass(frozen=True)
@@ -69,23 +83,29 @@ class Baseline:
         matched: list[bool] = [False] * len(findings)
         by_print = {(e.rule, e.fingerprint): i for i, e in enumerate(free)}
         taken: set[int] = set()
+        worse: set[int] = set()  # entries whose finding is still there, now worse: not fixed, not known
         for n, f in enumerate(findings):
             i = by_print.get((f.rule, prints[n]))
-            if i is not None and i not in taken:
+            if i is not None and i not in taken and free[i].admits(f):
                 taken.add(i)
                 matched[n] = True
+            elif i is not None and i not in taken:
+                worse.add(i)
         by_path: dict[tuple[str, str], list[int]] = {}
         for i, e in enumerate(free):
             if i not in taken and e.path:
                 by_path.setdefault((e.rule, e.path), []).append(i)
         for n, f in enumerate(findings):
-            if not matched[n] and f.path and by_path.get((f.rule, f.path)):
-                taken.add(by_path[(f.rule, f.path)].pop(0))
+            candidates = by_path.get((f.rule, f.path), []) if not matched[n] and f.path else []
+            i = next((i for i in candidates if free[i].admits(f)), None)
+            if i is not None:
+                candidates.remove(i)
+                taken.add(i)
                 matched[n] = True
         return BaselineSplit(
             new=[f for n, f in enumerate(findings) if not matched[n]],
             known=[f for n, f in enumerate(findings) if matched[n]],
-            fixed=[e for i, e in enumerate(free) if i not in taken],
+            fixed=[e for i, e in enumerate(free) if i not in taken and i not in worse],
         )
 
 
@@ -96,7 +116,8 @@ def baseline_document(findings: Sequence[Finding]) -> dict[str, object]:
 
     prints = finding_fingerprints(findings)
     entries = [
-        {"rule": f.rule, "stack": f.stack, "resource": f.resource, "path": f.path, "fingerprint": prints[n], "message": f.message}
+        {"rule": f.rule, "stack": f.stack, "resource": f.resource, "path": f.path, "fingerprint": prints[n], "message": f.message,
+         "severity": f.severity.value}
         for n, f in enumerate(findings)
         if f.severity is not Severity.NOT_CHECKED and f.rule not in NEVER_SET_ASIDE
     ]
