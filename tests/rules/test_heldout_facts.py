@@ -143,6 +143,13 @@ def params(**specs: dict[str, Any]) -> Callable[[Body], None]:
     return lambda b: b.setdefault("Parameters", {}).update(specs)
 
 
+ENV = {"Type": "String", "Default": "prod", "AllowedValues": ["prod", "dev"]}
+
+
+def conditions(b: Body) -> None:
+    b["Conditions"] = {"IsProd": {"Fn::Equals": [{"Ref": "Env"}, "prod"]}}
+
+
 def ttl_ref(b: Body) -> None:
     records(TTL={"Ref": "Ttl"})(b)
 
@@ -316,6 +323,15 @@ CASES = [
     case("hc-typed-public-address", checks(IPAddress="172.32.0.9"), expect={("EO-DNS2", W)}, says=("not judged", "172.32.0.9")),
     # HealthCheckConfig.Type HTTP: a cleartext HTTP/1.1 request, to a port CloudFront reaches over TLS.
     case("hc-http-on-grpc-port", checks(Type="HTTP", ResourcePath="/healthz"), expect={("EO-DNS2", W)}, says=("cleartext",)),
+    # A parameter with AllowedValues (Default prod) deciding an NLB attribute through Fn::If: the other value is
+    # deployable too, so it is judged ("only with parameter Env=dev").
+    case("cz-fn-if-dev-off", params(Env=ENV), conditions, lb_attrs((CZ, {"Fn::If": ["IsProd", "true", "false"]})),
+         expect={("EO-NLB3", W)}, says=("only with parameter Env=dev",)),
+    case("termination-fn-if-dev-on", params(Env=ENV), conditions,
+         tg_attrs((DEREG, "true"), (UNHEALTHY, {"Fn::If": ["IsProd", "false", "True"]})), expect={("EO-NLB3", W)},
+         says=("Env=dev",)),
+    case("ttl-fn-if-dev-300", params(Env=ENV), conditions, records(TTL={"Fn::If": ["IsProd", "60", "300"]}),
+         expect={("EO-DNS4", W)}, says=("Env=dev",)),
     # Route 53 health checker ranges (route-53-ip-addresses.html): a source the templates do not show is not judged.
     case("sg-open", ingress(tcp(CidrIp="0.0.0.0/0"))),
     case("sg-any-protocol", ingress({"IpProtocol": "-1", "CidrIp": "0.0.0.0/0"})),

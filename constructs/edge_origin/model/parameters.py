@@ -22,6 +22,10 @@ MAX_CHOICES = 16
 ROUTING_TYPES = (
     "AWS::Route53::RecordSet", "AWS::Route53::RecordSetGroup", "AWS::Route53::HealthCheck", "AWS::Route53::HostedZone",
     "AWS::CloudFront::Distribution",
+    # The NLB side of the path: its attributes (cross-zone, zonal shift, idle timeout, connection termination,
+    # deregistration delay) and security groups decide verdicts as much as the records do.
+    "AWS::ElasticLoadBalancingV2::LoadBalancer", "AWS::ElasticLoadBalancingV2::Listener",
+    "AWS::ElasticLoadBalancingV2::TargetGroup", "AWS::EC2::SecurityGroup", "AWS::EC2::SecurityGroupIngress",
 )
 
 

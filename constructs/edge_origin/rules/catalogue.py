@@ -48,8 +48,9 @@ children (0: always; more than the children: never); CloudWatch-alarm checks fol
 of the check's `Regions` (all regions when none) report healthy; an alias with
 `EvaluateTargetHealth` inherits its target's health.
 
-Parameters: where a parameter with `AllowedValues` decides a routing resource (directly or
-through a Condition), every other allowed value is judged too (one parameter at a time, at most
+Parameters: where a parameter with `AllowedValues` decides a routing resource (a record set, health
+check, hosted zone or distribution) or the NLB side of the path (load balancer, listener, target group,
+security group) (directly or through a Condition), every other allowed value is judged too (one parameter at a time, at most
 16 values); a finding that holds only then ends "(only with parameter P=v in stack S (default d))".
 
 | Policy | One answer holds | API reference (ResourceRecordSet) | EO-DNS1 |
