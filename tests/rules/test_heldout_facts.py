@@ -298,7 +298,8 @@ CASES = [
     case("targets-500-cz-on", targets(500, "true")),
     case("targets-501-cz-on", targets(501, "true"), expect={("EO-NLB6", W)}, says=("500",)),
     case("targets-501-cz-off-zones-unknown", targets(501, "false"), expect={("EO-NLB3", W), ("EO-NLB6", W)}, says=("not judged",)),
-    case("targets-1001-cz-off", targets(1001, "false"), expect={("EO-NLB3", W), ("EO-NLB6", W)}),
+    case("targets-1001-cz-off", targets(1001, "false"), expect={("EO-NLB3", W), ("EO-NLB6", W)},
+         says=("load balancing off, at most 500 a zone over its 2 zone(s)",)),
     # route53 HealthCheckConfig.EndpointType: PUBLIC (default) checks come from the internet; a private address
     # (RFC 1918, RFC 6598) is never reached. HealthCheckConfig.Type: HTTPS "must support TLS v1.0, v1.1, or v1.2".
     case("hc-https-on-grpc-port", checks(Type="HTTPS", ResourcePath="/healthz"), expect={("EO-DNS2", W)}, says=("HTTP/2",)),

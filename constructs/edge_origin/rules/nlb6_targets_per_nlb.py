@@ -111,7 +111,8 @@ def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
     on = cross_known and lb.cross_zone
     if count > (per_zone if on else off_cap):
         how = (f"with cross-zone load balancing on it takes at most {per_zone}, whatever its zones" if on
-               else f"with cross-zone load balancing off (or on), at most {per_zone} a zone over its {zones} zone(s) "
+               else f"with cross-zone load balancing {'off' if cross_known else 'off or on (decided at deploy time)'}, "
+                    f"at most {per_zone} a zone over its {zones} zone(s) "
                     f"and {per_lb:,} in all")
         yield finding(
             RULE.id, Severity.WARNING, lb.resource,
