@@ -73,7 +73,8 @@ class DiffResult:
     transition_findings: list[Finding]
     head_findings: list[Finding]
     new: set[int] = field(default_factory=set)
-    """Indexes into ``head_findings`` of the findings base does not have (by fingerprint)."""
+    """Indexes into ``head_findings`` of the findings base does not have (by fingerprint), or has at a
+    lower severity (a warning in base that is an error in head)."""
     fixed: list[Finding] = field(default_factory=list)
     """Base's findings that head no longer has: what the change fixes."""
     quotas: list[QuotaCount] = field(default_factory=list)
@@ -178,8 +179,11 @@ def diff_models(base: TemplateModel, head: TemplateModel) -> DiffResult:
     # Fingerprints are per (rule, stack, resource): base's full run tells which head findings are
     # new and which of base's findings head no longer has (fixed; acknowledged in head is not fixed).
     base_findings = run_rules(base)
-    base_prints = set(finding_fingerprints(base_findings))
-    new = {i for i, fp in enumerate(finding_fingerprints(head_findings)) if fp not in base_prints}
+    # a finding base has too, but worse in head (weighted records behind an origin head turns gRPC: base's
+    # warnings, head's errors) is new: "already in base" would let the change bring a pile-up
+    base_rank = {fp: f.severity.rank for f, fp in zip(base_findings, finding_fingerprints(base_findings), strict=True)}
+    new = {i for i, (f, fp) in enumerate(zip(head_findings, finding_fingerprints(head_findings), strict=True))
+           if fp not in base_rank or f.severity.rank > base_rank[fp]}
     head_prints = set(finding_fingerprints(head_all))
     fixed = [f for f, fp in zip(base_findings, finding_fingerprints(base_findings), strict=True) if fp not in head_prints]
     transition = run_transition_rules(base, head, head_acknowledgements=head_acks)
