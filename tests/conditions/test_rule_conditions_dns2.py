@@ -223,7 +223,7 @@ def test_dns2_a_public_check_of_a_private_address_each_the_whole_finding(address
         WHERE.format(rid="RecordA", policy="multivalue") + f": health check CheckA is a public endpoint check of the "
         f"private address {ip}: Route 53's checkers probe from the internet and never reach it, so the record is never "
         "healthy (and with every record unhealthy Route 53 answers with all of them: fail-open); a private endpoint "
-        "check needs EndpointType PRIVATE through a health check source, which CloudFormation cannot declare yet")
+        "check needs EndpointType PRIVATE through a health check source (AWS::Route53::HealthCheckSource in CloudFormation)")
 
 
 @pytest.mark.parametrize(("address", "config"), [

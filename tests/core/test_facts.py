@@ -81,15 +81,17 @@ def test_a_doctored_model_fails_the_check(tmp_path: Path, service: str, edit, ke
     assert key in str(mismatches[0]) and "expected" in str(mismatches[0])
 
 
-def test_cloudformation_has_no_private_health_checks_yet() -> None:
-    """``route53.health.cfn_private`` is False: cfn-lint's bundled schemas lack EndpointType and the
-    HealthCheckSource resource. When this fails, CloudFormation caught up: offer private checks in
-    InternalGrpcOrigin (issue 52 item 4) and flip the fact."""
+def test_the_pinned_cfn_lint_does_not_know_private_health_checks_yet() -> None:
+    """CloudFormation declares private endpoint checks (``route53.health.cfn_private`` is True: the template
+    reference's AWS::Route53::HealthCheckSource), but cfn-lint 1.58's bundled schemas lack EndpointType and the
+    HealthCheckSource resource. When this fails, the tools caught up: offer private checks in InternalGrpcOrigin
+    (issue 52 item 4)."""
     from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
+    assert fact("route53.health.cfn_private").value is True and "route53-healthchecksource" in fact("route53.health.cfn_private").source
     schema = PROVIDER_SCHEMA_MANAGER.get_resource_schema("us-east-1", "AWS::Route53::HealthCheck").schema
     members = schema["properties"]["HealthCheckConfig"]["properties"]
-    assert ("EndpointType" in members) is fact("route53.health.cfn_private").value is False
+    assert "EndpointType" not in members
     types = PROVIDER_SCHEMA_MANAGER.get_resource_types("us-east-1")
     assert "AWS::Route53::HealthCheckSource" not in types
 

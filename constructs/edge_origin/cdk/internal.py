@@ -30,9 +30,9 @@ class InternalGrpcOrigin(_OriginPattern):
 
     Route 53's internet checkers cannot reach private addresses. Route 53 now has private endpoint
     health checks (``HealthCheckConfig.EndpointType`` PRIVATE through a health check source in the VPC,
-    ``HealthCheckSourceId``), but CloudFormation cannot declare them yet (cfn-lint 1.58's resource
-    schemas: no ``EndpointType``, no ``AWS::Route53::HealthCheckSource``; the facts table's
-    ``route53.health.cfn_private``, and a test that fails when that changes). So each record's health
+    ``HealthCheckSourceId``), and CloudFormation declares them (``AWS::Route53::HealthCheckSource``; the
+    facts table's ``route53.health.cfn_private``), but the aws-cdk-lib (2.275) and cfn-lint (1.58) this
+    library pins do not know them yet, so this construct does not offer them. So each record's health
     check is a CloudWatch-alarm check on its NLB's target group (``HealthyHostCount`` below 1 =
     unhealthy): it follows the whole NLB, not one zone's address (a zone whose address is dead while
     the NLB has healthy targets elsewhere stays healthy until then). A public endpoint check of a

@@ -145,11 +145,13 @@ _TABLE: tuple[Fact, ...] = (
           ModelRef("route53", "HealthCheckConfig", "EndpointType",
                    quote="PRIVATE : The health check targets a private endpoint in your virtual private cloud. You "
                          "must also specify HealthCheckSourceId")),),
-    Fact("route53.health.cfn_private", False,
-         "CloudFormation's AWS::Route53::HealthCheck schema (cfn-lint 1.58) has no EndpointType / "
-         "HealthCheckSourceId and there is no AWS::Route53::HealthCheckSource resource type: a private endpoint "
-         "check cannot be declared in a template yet", AWS, "cfn-lint 1.58 bundled schema aws-route53-healthcheck.json",
-         D0),
+    Fact("route53.health.cfn_private", True,
+         "CloudFormation declares private endpoint health checks: an AWS::Route53::HealthCheckSource (VPC, one subnet "
+         "a zone Route 53 probes from, security groups) and an AWS::Route53::HealthCheck whose HealthCheckConfig has "
+         "EndpointType PRIVATE and HealthCheckSourceId (the tools here lag: cfn-lint 1.58's bundled schemas and "
+         "aws-cdk-lib 2.275 do not know them; aws-cdk-lib 2.278 has CfnHealthCheckSource)", AWS,
+         "https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-route53-healthchecksource.html; "
+         + R53_PRIVATE, D0),
     Fact("route53.health.checker_prefix_list", "com.amazonaws.{region}.route53-healthchecks",
          "the AWS-managed prefix list of Route 53 health checker addresses (weight 25 in a security group)", AWS,
          R53_RANGES, D0),

@@ -40,7 +40,7 @@ HTTPS_FIX = with_cdk(
 PRIVATE_FIX = with_cdk(
     "EO-DNS2",
     "Check a private address from inside the VPC: a Route 53 private endpoint health check (EndpointType PRIVATE, "
-    "HealthCheckSourceId of a health check source in the VPC; API only, not yet in CloudFormation), or a "
+    "HealthCheckSourceId of an AWS::Route53::HealthCheckSource in the VPC; CloudFormation declares both), or a "
     "CLOUDWATCH_METRIC check on the target group's HealthyHostCount alarm.",
     "InternalGrpcOrigin does the alarm check (one CloudWatch alarm per target group); by hand "
     "`route53.CfnHealthCheck(health_check_config={\"type\": \"CLOUDWATCH_METRIC\", \"alarmIdentifier\": ...})`.",
@@ -128,8 +128,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     f"{view.label}: {where}: health check {hc.label or hc.id} is a public endpoint check of the private "
                     f"address {hc.ip_address}: Route 53's checkers probe from the internet and never reach it, so the "
                     "record is never healthy (and with every record unhealthy Route 53 answers with all of them: "
-                    "fail-open); a private endpoint check needs EndpointType PRIVATE through a health check source, "
-                    "which CloudFormation cannot declare yet",
+                    "fail-open); a private endpoint check needs EndpointType PRIVATE through a health check source "
+                    "(AWS::Route53::HealthCheckSource in CloudFormation)",
                     PRIVATE_FIX,
                 )
             elif hc is not None:
