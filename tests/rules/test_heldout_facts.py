@@ -307,6 +307,13 @@ CASES = [
     case("hc-https-str-match", checks(Type="HTTPS_STR_MATCH", ResourcePath="/h", SearchString="ok"), expect={("EO-DNS2", W)}),
     case("hc-public-check-10-8", checks(IPAddress="10.0.1.5"), expect={("EO-DNS2", E)}, says=("private address 10.0.1.5",)),
     case("hc-public-check-100-64", checks(IPAddress="100.64.0.9"), expect={("EO-DNS2", E)}),
+    # HealthCheckConfig.EndpointType "PRIVATE : ... You must also specify HealthCheckSourceId" (CloudFormation:
+    # AWS::Route53::HealthCheckSource): a private check with its source is no finding; without, the API refuses it.
+    case("hc-private-check-with-source", params(Addr={"Type": "String", "Default": "10.0.1.5"}),
+         checks(IPAddress={"Ref": "Addr"}, EndpointType="PRIVATE", HealthCheckSourceId="hcs-0123"),
+         expect={("EO-DNS2", W)}, says=("not judged",)),
+    case("hc-private-check-without-source", checks(EndpointType="PRIVATE"), expect={("EO-DNS2", E)},
+         says=("HealthCheckSourceId",)),
     case("hc-public-check-192-168-explicit", checks(IPAddress="192.168.3.4", EndpointType="PUBLIC"), expect={("EO-DNS2", E)}),
     # route53 HealthCheckConfig.Inverted: "consider a health check unhealthy when it otherwise would be considered
     # healthy": on an endpoint check the record answers exactly when its NLB is dead.

@@ -133,6 +133,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     PRIVATE_FIX,
                 )
             elif hc is not None:
+                if hc.endpoint_type == "PRIVATE":
+                    yield from _private_check(view, hc, where, kind)
                 yield from _probe_findings(zones, holders, key, record, view, hc, where, kind, judged=reason is None)
 
 
@@ -174,6 +176,20 @@ def _probe_findings(zones: Any, holders: dict[tuple[str, str, str], Any], key: A
                           f"the record holds {', '.join(record.values)}, addresses decided at deploy time: whether the "
                           "check probes one of them is not judged (Route 53 checks the IPAddress, not the record)",
                           "point the check's IPAddress at the record's own address (Ref of the same EIP)")
+
+
+def _private_check(view: Any, hc: HealthCheck, where: str, kind: str) -> Iterator[Finding]:
+    """A PRIVATE endpoint check the API refuses (route53 HealthCheckConfig.EndpointType: "PRIVATE : ... You must also
+    specify HealthCheckSourceId"; not for CALCULATED, CLOUDWATCH_METRIC or RECOVERY_CONTROL checks)."""
+    cfg = view.health_check.resource.properties.get("HealthCheckConfig") if view.health_check is not None else None
+    source = cfg.get("HealthCheckSourceId") if isinstance(cfg, dict) else None
+    if hc.type not in ENDPOINT_TYPES:
+        yield _error(view, kind, f"{where}: health check {hc.label or hc.id} is {hc.type} with EndpointType PRIVATE, "
+                     "which the API refuses (PRIVATE is for endpoint checks only): the deploy fails")
+    elif source is None:
+        yield _error(view, kind, f"{where}: health check {hc.label or hc.id} has EndpointType PRIVATE and no "
+                     "HealthCheckSourceId, which the API requires ('You must also specify HealthCheckSourceId'): the "
+                     "deploy fails")
 
 
 def _error(view: Any, kind: str, text: str) -> Finding:
@@ -243,7 +259,8 @@ RULE = Rule(
         "Inverted endpoint check (healthy exactly when its endpoint is down), or with a check that probes another "
         "record's address (or, with no IPAddress, the origin name itself by FullyQualifiedDomainName), or a public "
         "endpoint check (EndpointType PUBLIC, the default) of a private address (10/8, 172.16/12, 192.168/16, "
-        "100.64/10, fc00::/7), which no checker reaches; and a warning for an HTTPS check of a gRPC origin's TCP "
+        "100.64/10, fc00::/7), which no checker reaches, or an EndpointType PRIVATE check the API refuses (no "
+        "HealthCheckSourceId, or not an endpoint check); and a warning for an HTTPS check of a gRPC origin's TCP "
         "listener port (Route 53's HTTPS checks are not documented to speak HTTP/2) or an HTTP one (cleartext to a "
         "port CloudFront reaches over TLS). A HealthCheckId no given template defines (a literal id, an import, a "
         "parameter), a typed IPAddress on a record of deploy-time addresses, or a FullyQualifiedDomainName check of "
