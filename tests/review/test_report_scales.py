@@ -62,3 +62,43 @@ def test_the_answer_model_is_asked_per_name_not_per_record(records: int, stacks:
     text, asked = _render_counting(_stacks(records, stacks))
     assert asked <= few + 2, (records, asked, few)  # bounded by the names, not by the records
     assert text.count("| api.example.com |") >= records + 2  # every record is still in the table
+
+
+class _CountingList(list):
+    walks = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        _CountingList.walks += 1
+        return super().__iter__()
+
+
+def _names_app(names: int) -> TemplateModel:
+    """The weighted app with ``names`` more gRPC origin names (two weighted records each), one distribution each."""
+    body = copy.deepcopy(WEIGHTED)
+    (dist_id,) = [k for k, r in body["Resources"].items() if r["Type"] == "AWS::CloudFront::Distribution"]
+    for n in range(names):
+        for i, record in enumerate(r for r in WEIGHTED["Resources"].values() if r["Type"] == "AWS::Route53::RecordSet"):
+            r = copy.deepcopy(record)
+            r["Properties"]["Name"] = f"o{n}.example.com."
+            body["Resources"][f"N{n}R{i}"] = r
+        d = copy.deepcopy(WEIGHTED["Resources"][dist_id])
+        d["Properties"]["DistributionConfig"]["Origins"][0]["DomainName"] = f"o{n}.example.com"
+        body["Resources"][f"D{n}"] = d
+    return TemplateModel([LoadedTemplate("App", "App.json", body)])
+
+
+@settings(max_examples=8, deadline=None, database=None)
+@given(names=st.integers(0, 25))
+def test_the_distributions_are_walked_per_review_not_per_name(names: int) -> None:
+    """Each origin name's diagram asked which distributions use it by scanning every origin of every
+    distribution: names x origins (2 s of a 4 s review of 2,000 names). Now one index a model."""
+    def walks(model: TemplateModel) -> tuple[int, str]:
+        model.__dict__["distributions"] = _CountingList(model.distributions)
+        _CountingList.walks = 0
+        text = render_report(model)
+        return _CountingList.walks, text
+
+    few, _ = walks(_names_app(0))
+    many, text = walks(_names_app(names))
+    assert many <= few + 4, (names, few, many)  # bounded by the review's sections, not by the names
+    assert text.count("CloudFront App/D") >= names  # every name still drawn with its distribution
