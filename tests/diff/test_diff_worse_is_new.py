@@ -50,3 +50,26 @@ def test_a_finding_worse_than_in_base_is_new(scenario: str, base_on: bool, head_
         assert [result.head_findings[i].rule for i in sorted(result.new)] == ["EO-DNS1", "EO-DNS1"]
     if base_on == head_on:
         assert not result.new
+
+
+@settings(max_examples=10, deadline=None, database=None)
+@given(reason=st.sampled_from(["weighted is fine: no long-lived connections here", "accepted"]), scenario=st.just("weighted"))
+def test_an_acknowledged_finding_the_change_makes_worse_is_said_at_the_top(reason: str, scenario: str) -> None:
+    """An acknowledgement given for EO-DNS1 warnings (a non-gRPC origin) still sets the findings aside when
+    the change turns the origin gRPC and they become errors; nothing said so (the acknowledgement itself
+    is unchanged). The review now states it at the top with the reason that no longer fits."""
+    from edge_origin.review.diff_suppressions import diff_with_suppressions
+
+    def acked(on: bool) -> Any:
+        body = _grpc(APPS[scenario], on)
+        for res in body["Resources"].values():
+            if res["Type"] == "AWS::Route53::RecordSet":
+                res.setdefault("Metadata", {})["edge-origin:acknowledge"] = [{"id": "EO-DNS1", "reason": reason}]
+        return model_from_text(json.dumps(body), "App", "App.json")
+
+    result = diff_models(acked(False), acked(True))
+    notices = diff_with_suppressions(result, result, None).notices
+    worse = [n for n in notices if n.startswith("makes an acknowledged finding worse: EO-DNS1")]
+    assert len(worse) == 2 and all(n.endswith(f": {reason})") and "was warning in base, is error now" in n for n in worse)
+    same = diff_models(acked(True), acked(True))
+    assert not [n for n in diff_with_suppressions(same, same, None).notices if "worse" in n]

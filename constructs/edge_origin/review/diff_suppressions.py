@@ -57,7 +57,8 @@ def diff_with_suppressions(everything: object, result: object, settings: RuleSel
     """The suppressions of a diff: ``everything`` is the DiffResult before the rule selection,
     ``result`` after it; ``notices`` come from the settings (``--head-config``)."""
     base, head = everything.base, everything.head  # type: ignore[attr-defined]
-    split = split_findings(head, run_rules(head, honour_acknowledgements=False), settings)
+    head_all = run_rules(head, honour_acknowledgements=False)
+    split = split_findings(head, head_all, settings)
     errors = [f for f in split.open if f.rule == ACK_RULE]
     acked = list(split.acknowledged)
     kept = {id(f) for f in result.transition_findings}  # type: ignore[attr-defined]
@@ -66,7 +67,32 @@ def diff_with_suppressions(everything: object, result: object, settings: RuleSel
             why = settings.suppression_for(f.rule)
             if why is not None:
                 acked.append(replace(f, suppression=why))
-    return DiffSuppressions(result, [*acknowledgement_changes(base, head), *notices], acked, errors)
+    worse = _acknowledged_made_worse(base, head_all, split.acknowledged)
+    return DiffSuppressions(result, [*acknowledgement_changes(base, head), *worse, *notices], acked, errors)
+
+
+def _acknowledged_made_worse(base: object, head_all: list[Finding], acknowledged: Sequence[Finding]) -> list[str]:
+    """One line for each finding head sets aside that the change makes worse than base had it (an
+    acknowledgement given for a warning now covers an error: weighted records "fine for a non-gRPC
+    origin" under an origin this change turns gRPC). The acknowledgement is unchanged, so nothing else
+    says so; the review states it at the top with the reason that no longer fits."""
+    from edge_origin.review.checker import finding_fingerprints
+
+    base_all = run_rules(base, honour_acknowledgements=False)  # type: ignore[arg-type]
+    before = {fp: f.severity for f, fp in zip(base_all, finding_fingerprints(base_all), strict=True)}
+    prints = dict(zip(map(_key, head_all), finding_fingerprints(head_all), strict=True))
+    out = []
+    for f in acknowledged:
+        was = before.get(prints.get(_key(f), ""))
+        if was is not None and f.severity.rank > was.rank:
+            why = f.suppression
+            out.append(f"makes an acknowledged finding worse: {f.rule} on {f.stack}/{f.resource} was {was.value} in base, is "
+                       f"{f.severity.value} now (still set aside by {why.source if why else '?'}: {why.reason if why else ''})")
+    return out
+
+
+def _key(f: Finding) -> tuple[str, str, str, str, str]:
+    return (f.rule, f.stack, f.resource, f.severity.value, f.message)
 
 
 __all__ = ["DiffSuppressions", "diff_with_suppressions"]
