@@ -231,6 +231,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_enact(args: argparse.Namespace) -> int:
     from edge_origin.live.enact import EnactOptions, PlanStore, enact
     from edge_origin.live.guard import Stop
+    from edge_origin.live.guard import active as active_guard
     from edge_origin.live.plans import load_plan
 
     if args.format not in ("text", "json"):
@@ -259,6 +260,9 @@ def _cmd_enact(args: argparse.Namespace) -> int:
         except Stop as stop:  # the batch is applied; only the store clean-up or the printing was cut short
             if result.status != "applied":
                 raise
+            guard = active_guard()
+            if guard is not None:
+                guard.disarm()  # a passed deadline fires again until disarmed: not while this is said
             change = f" (change {result.change_id})" if result.change_id else ""
             print(f"edge-origin enact: {stop} after the batch was applied: generation {plan.generation} is live{change}",
                   file=sys.stderr)

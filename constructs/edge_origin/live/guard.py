@@ -8,6 +8,11 @@
   passes, ``Stop`` is raised even inside a blocking socket read (PEP 475: the signal handler
   runs and its exception leaves the read), so an endpoint that drips one byte every few seconds
   cannot keep a command running past it;
+* a ``Stop`` from the timer can be lost: Python drops an exception a signal handler raises while
+  a finalizer or ``__del__`` runs (it is "ignored", an unraisable exception), and a lost deadline
+  once let a dripping endpoint keep ``audit`` running for minutes. So once the deadline has passed,
+  the timer fires again every ``STOP_REPEAT_S`` until the command is out of the guard (or in its
+  read-back grace), and every AWS call the command starts after it raises ``Stop`` at once;
 * every client ``LiveSession`` makes reports the call it is making (``track_client``), so a
   ``Stop`` names the operation and the endpoint: ``deadline 120 s passed during
   ListResourceRecordSets to https://route53.amazonaws.com``;
@@ -31,6 +36,7 @@ from edge_origin.live.redact import RedactingStream
 
 DEFAULT_DEADLINE_S = 120.0
 READ_BACK_GRACE_S = 15.0
+STOP_REPEAT_S = 0.5  # a passed deadline fires again this often, in case its Stop was lost (see above)
 DEADLINE_RANGE = (1.0, 86400.0)
 EXIT_DEADLINE = 2
 EXIT_SIGNAL = {"SIGINT": 130, "SIGTERM": 143}
@@ -66,6 +72,8 @@ def track_client(client: Any) -> Any:
         guard = _active
         if guard is not None and model is not None:
             guard.current, guard.answered = (model.name, endpoint), False
+            if guard.expired:  # the deadline passed and its Stop was lost on the way: no new call
+                raise guard.deadline_stop()
 
     def after(model: Any = None, **_: Any) -> None:
         guard = _active
@@ -88,6 +96,7 @@ class RunGuard:
         self.answered = False  # the current call has its answer (the command is between calls)
         self.started = time.monotonic()
         self.in_grace = False
+        self.expired = False  # the deadline (or the grace after it) has passed
         self._saved: dict[int, Any] = {}
         self._streams: tuple[Any, Any] | None = None
         self._signals = threading.current_thread() is threading.main_thread()
@@ -104,14 +113,22 @@ class RunGuard:
         name = signal.Signals(signum).name
         raise Stop(name, f"interrupted by {name} {self.where()}")
 
-    def _on_alarm(self, _signum: int, _frame: FrameType | None) -> None:
+    def deadline_stop(self) -> Stop:
         if self.in_grace:
-            raise Stop("deadline", f"the read-back after the deadline did not finish within {READ_BACK_GRACE_S:g} s ({self.where()})")
-        raise Stop("deadline", f"deadline {self.deadline_s:g} s passed {self.where()} (the whole command; --deadline)")
+            return Stop("deadline", f"the read-back after the deadline did not finish within {READ_BACK_GRACE_S:g} s ({self.where()})")
+        return Stop("deadline", f"deadline {self.deadline_s:g} s passed {self.where()} (the whole command; --deadline)")
+
+    def _on_alarm(self, _signum: int, _frame: FrameType | None) -> None:
+        if _active is not self:  # a stray tick after the guard was left
+            return
+        self.expired = True
+        signal.setitimer(signal.ITIMER_REAL, STOP_REPEAT_S)  # again, should this Stop be lost (a finalizer drops it)
+        raise self.deadline_stop()
 
     def grace(self, seconds: float = READ_BACK_GRACE_S) -> None:
         """A short new deadline (for the read-back after a Stop); SIGINT/SIGTERM still stop it."""
         self.in_grace = True
+        self.expired = False
         if self._signals:
             signal.setitimer(signal.ITIMER_REAL, seconds)
 
