@@ -50,7 +50,7 @@ from edge_origin.core.limits import raise_hint, short_repr
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from edge_origin.model.assembly import StackEnvironment
 
@@ -228,6 +228,14 @@ def _concat_size(parts: list[Any]) -> tuple[bool, ResourceRef | Unresolved | Non
         return True, None, text + 24 * numbers
     named = dns_name_parts(parts) if refs == 1 and not numbers and others == 1 else None
     return False, named, 0 if named is not None else text + (MAX_DISPLAY + 3) * (numbers + others)
+
+
+def _scalars_only(items: Iterable[Any]) -> bool:
+    """No mapping or list among ``items`` (the values of a JSON tree: exact types, no subclasses)."""
+    for item in items:  # noqa: SIM110 (a loop: all() over a generator costs twice as much here)
+        if item.__class__ is dict or item.__class__ is list:
+            return False
+    return True
 
 
 def dns_name_parts(parts: list[Any]) -> ResourceRef | Unresolved | None:
@@ -482,6 +490,8 @@ class StackResolver:
                         return self._intrinsic(key, arg, depth + 1)
             # Copy on change: a mapping with no intrinsic inside is returned as it is (the model
             # never mutates properties), which halves the memory of a large template.
+            if self.tree and _scalars_only(value.values()):
+                return value  # JSON values only (exact types): nothing below to resolve
             out: dict[str, Any] | None = None
             for i, (key, item) in enumerate(value.items()):
                 if not isinstance(item, (dict, list)):
@@ -495,6 +505,8 @@ class StackResolver:
                     out[key] = resolved
             return value if out is None else out
         if isinstance(value, list):
+            if self.tree and _scalars_only(value):
+                return value
             items: list[Any] | None = None
             for i, item in enumerate(value):
                 if not isinstance(item, (dict, list)):

@@ -181,19 +181,22 @@ class TemplateModel(AssemblyLinks):
         self.resources: list[Resource] = []
         #: ``(stack, logical_id)`` of resources whose ``Condition`` is false with the defaults.
         self.skipped: list[tuple[str, str]] = []
+        add, by_key, by_type, deferred = self.resources.append, self._by_key, self._by_type, Resource.deferred
         for item in loaded:
-            resolver = self._resolvers[item.stack]
+            resolver, stack, template = self._resolvers[item.stack], item.stack, item.template
             for logical_id, body in item.body["Resources"].items():
-                condition = body.get("Condition") if isinstance(body.get("Condition"), str) else None
-                if condition is not None and _in_template(item.template, resolver.condition_for, condition, logical_id) is False:
-                    self.skipped.append((item.stack, logical_id))
+                condition = body.get("Condition")
+                if not isinstance(condition, str):
+                    condition = None
+                elif _in_template(template, resolver.condition_for, condition, logical_id) is False:
+                    self.skipped.append((stack, logical_id))
                     continue  # not created with these parameter defaults
-                metadata = body.get("Metadata") if isinstance(body.get("Metadata"), dict) else {}
-                res = Resource.deferred(item.stack, item.template, logical_id, body["Type"], metadata, condition,
-                                        _Deferred(resolver, body.get("Properties") or {}, logical_id))
-                self.resources.append(res)
-                self._by_key[res.key] = res
-                self._by_type[res.type].append(res)
+                metadata = body.get("Metadata")
+                res = deferred(stack, template, logical_id, body["Type"], metadata if isinstance(metadata, dict) else {},
+                               condition, _Deferred(resolver, body.get("Properties") or {}, logical_id))
+                add(res)
+                by_key[(stack, logical_id)] = res
+                by_type[res.type].append(res)
 
     def _check_views(self) -> None:
         """Build every typed view once, so a shape CloudFormation refuses is found here (and its
