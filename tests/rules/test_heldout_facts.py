@@ -150,6 +150,29 @@ def conditions(b: Body) -> None:
     b["Conditions"] = {"IsProd": {"Fn::Equals": [{"Ref": "Env"}, "prod"]}}
 
 
+def internal(b: Body) -> None:
+    """The in-VPC shape (InternalGrpcOrigin's): an internal NLB whose SubnetMappings fix private addresses, records
+    of those addresses in zone Z1 marked as a gRPC origin with CloudWatch-alarm checks, no distribution."""
+    res = b["Resources"]
+    del res["Dist"]
+    res["Nlb0"]["Properties"].update(Scheme="internal", SubnetMappings=[
+        {"SubnetId": {"Ref": "Subneta"}, "PrivateIPv4Address": "10.0.97.200"},
+        {"SubnetId": {"Ref": "Subnetb"}, "PrivateIPv4Address": "10.0.98.200"}])
+    for key in [k for k in res if k.startswith(("Eip", "Check"))]:
+        del res[key]
+    for z, ip in (("a", "10.0.97.200"), ("b", "10.0.98.200")):
+        res[f"Alarm{z}"] = {"Type": "AWS::CloudWatch::Alarm", "Properties": {
+            "MetricName": "HealthyHostCount", "Namespace": "AWS/NetworkELB", "Statistic": "Minimum", "Period": 60,
+            "EvaluationPeriods": 1, "Threshold": 1, "ComparisonOperator": "LessThanThreshold"}}
+        res[f"Check0{z}"] = {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+            "Type": "CLOUDWATCH_METRIC", "AlarmIdentifier": {"Name": {"Ref": f"Alarm{z}"}, "Region": "us-east-1"},
+            "InsufficientDataHealthStatus": "Unhealthy"}}}
+        rec = res[f"Rec0{z}"]
+        rec["Properties"].update(ResourceRecords=[ip], HostedZoneId="Z1")
+        rec["Properties"].pop("HostedZoneName")
+        rec["Metadata"] = {"edge-origin:grpc-origin": True}
+
+
 def ttl_ref(b: Body) -> None:
     records(TTL={"Ref": "Ttl"})(b)
 
@@ -227,6 +250,9 @@ CASES = [
          expect={("EO-KA3", E)}, says=("60..432,000",)),
     # ELB guide update-idle-timeout.html: unset = 350 s.
     case("idle-unset", idle(None), expect={("EO-NLB1", W)}, says=("350 s default",)),
+    # The same on the in-VPC path: an internal NLB reached through the private addresses its mappings fix.
+    case("internal-idle-300", internal),
+    case("internal-idle-400-unstated", internal, idle("400"), expect={("EO-NLB1", W)}, says=("432,000",)),
     # A literal the API refuses is not "decided at deploy time": EO-NLB1 errors, EO-CF2 says why it cannot judge.
     case("idle-59-str", idle("59"), expect={("EO-NLB1", E), ("EO-CF2", E)}, says=("60..6000",)),
     case("idle-fraction", idle("60.5"), expect={("EO-NLB1", E), ("EO-CF2", W)}, says=("the API takes",)),
@@ -434,3 +460,32 @@ def test_heldout_yaml_through_the_cli(name: str, code: int, expect: set[tuple[st
     assert main(["check", str(HELDOUT / name), "--format", "json", "--config", "none"]) == code
     out = json.loads(capsys.readouterr().out)
     assert {(f["rule"], f["severity"]) for f in out["findings"]} == expect
+
+
+# --- profile files through `edge-origin profile check` (docs/connection-profile.md: 0 clean, 1 errors, 2 bad input) ---
+PROFILE_FILES = [
+    # EC2 TcpEstablishedTimeout "Max: 432000 seconds": one over is an error, exit 1.
+    ("nlb_idle_timeout_s: 400\ntarget_tcp_established_timeout_s: 432001\n", 1, {("EO-PROFILE-RANGE", E)}),
+    ("nlb_idle_timeout_s: 400\ntarget_tcp_established_timeout_s: 432000\n", 0, set()),
+    # unstated tracking above 350 s: a warning naming both defaults, exit 0.
+    ("nlb_idle_timeout_s: 400\n", 0, {("EO-PROFILE-TARGET-TRACKING", W)}),
+    # CloudFront origin read timeout 3601 s: a quota warning, not an error.
+    ("cloudfront_read_timeout_s: 3601\n", 0, {("EO-PROFILE-RANGE", W)}),
+]
+
+
+@pytest.mark.parametrize(("text", "code", "expect"), PROFILE_FILES, ids=[t.replace("\n", " ") for t, _, _ in PROFILE_FILES])
+def test_heldout_profile_file_through_the_cli(text: str, code: int, expect: set[tuple[str, str]], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "profile.yaml"
+    path.write_text("preset: streaming-telemetry\n" + text)
+    assert main(["profile", "check", str(path), "--format", "json"]) == code
+    assert {(f["rule"], f["severity"]) for f in json.loads(capsys.readouterr().out)["findings"]} == expect
+
+
+def test_heldout_profile_file_with_a_quoted_number_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "profile.yaml"
+    path.write_text('preset: streaming-telemetry\nnlb_idle_timeout_s: "400"\n')
+    assert main(["profile", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "nlb_idle_timeout_s" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -85,7 +85,7 @@ def origin_load_balancers(model: TemplateModel) -> list[tuple[str, str, list]]:
     origins that point straight at a load balancer's DNS name (``Fn::GetAtt Nlb.DNSName``)."""
     out: list[tuple[str, str, list]] = []
     for name, kind in model.origin_names().items():
-        lbs = model.load_balancers_for_name(name)
+        lbs = model.load_balancers_for_name(name) or _internal_by_address(model, name)
         if lbs:
             out.append((name, kind, lbs))
     seen: set[tuple[str, str]] = set()
@@ -100,6 +100,20 @@ def origin_load_balancers(model: TemplateModel) -> list[tuple[str, str, list]]:
                     kind = "grpc" if behavior.grpc_enabled else "long-lived"
                     out.append((f"{lbs[0].resource.logical_id}.DNSName", kind, lbs))
     return out
+
+
+def _internal_by_address(model: TemplateModel, name: str) -> list:
+    """Internal NLBs whose SubnetMappings fix the private addresses ``name``'s records hold (an in-VPC gRPC
+    origin, ``InternalGrpcOrigin``): the model's name -> load balancer view follows EIPs and aliases only."""
+    values = {v for r in model.record_sets(name) for v in r.values if isinstance(v, str)}
+    if not values:
+        return []
+    return [
+        lb for lb in model.load_balancers
+        if lb.is_network and any(isinstance(m, dict) and m.get("PrivateIPv4Address") in values
+                                 for m in (lb.resource.properties.get("SubnetMappings") or [])
+                                 if isinstance(lb.resource.properties.get("SubnetMappings"), list))
+    ]
 
 
 def origin_resolutions(model: TemplateModel) -> list[tuple[str, str, OriginResolution]]:
