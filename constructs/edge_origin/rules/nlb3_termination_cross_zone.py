@@ -54,6 +54,7 @@ FIX_ROLLOUT = with_cdk(
     "`<service>-rollout` ConfigMap beside the TargetGroupBinding; by hand `NetworkTargetGroup(deregistration_delay=...)`.",
 )
 DEFAULT_DELAY_S: int = fact_value("elbv2.tg.deregistration_delay")[0]
+DELAY_RANGE: tuple[int, int] = fact_value("elbv2.tg.deregistration_delay")[1:]
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
@@ -99,10 +100,22 @@ def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None
         return
     key = "deregistration_delay.timeout_seconds"
     raw = tg.attributes.get(key, DEFAULT_DELAY_S)
+    lo, hi = DELAY_RANGE
     try:
-        delay = int(str(raw).strip())
+        delay = int(str(raw).strip()) if attribute_known(tg.attributes, key) and isinstance(raw, (str, int)) else None
     except ValueError:
-        return  # decided at deploy time (or refused by the API): not this check's to judge
+        delay = None
+    if delay is None or not lo <= delay <= hi:
+        res = tg.resource
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"target group {res.logical_id} {key} (whether a pod rollout is hitless)",
+            element=raw,
+            reason="decided at deploy time" if not isinstance(raw, (str, int)) or not attribute_known(tg.attributes, key)
+            else f"not a value the API takes (whole seconds {lo}..{hi})",
+            needs=f"a literal {key} in {lo}..{hi}", template=res.template, stack=res.stack,
+            resource=res.logical_id, path=res.path,
+        )
+        return
     if declared is not None:
         plan = rollout_plan(declared[1], delay)
         needed, whose = plan.deregistration_delay_s, (
@@ -188,7 +201,8 @@ RULE = Rule(
         "for, is not judged); an ip target group that resets connections at deregistration with a "
         "deregistration_delay.timeout_seconds (default 300) below the ~120 s in which a draining IP target still gets "
         "new connections plus 5 s (with a connection profile declared on its listener: plus the server's grace, as "
-        "OriginFleet's rollout plan): a pod rollout cannot be hitless; an NLB with cross-zone load balancing off."
+        "OriginFleet's rollout plan): a pod rollout cannot be hitless (a delay decided at deploy time or outside the "
+        "API's 0..3600 is not judged); an NLB with cross-zone load balancing off."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(
