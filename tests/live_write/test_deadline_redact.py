@@ -72,11 +72,13 @@ def test_plan_show_ends_at_the_deadline_on_a_dripping_endpoint(capsys, planned, 
     zone_id, name, _, _ = planned
     proxy.drip("ListResourceRecordSets", every_s=1.0)
     started = time.monotonic()
-    code, out, err = run(capsys, "plan", "show", "--name", name, "--zone-id", zone_id, "--endpoint-url", proxy.url, "--deadline", "2")
+    # 5 s: the session and GetHostedZone come first, and took over 2 s on a loaded 2-core machine (the deadline
+    # then passed during GetHostedZone: right, but not the dripping read this test is about)
+    code, out, err = run(capsys, "plan", "show", "--name", name, "--zone-id", zone_id, "--endpoint-url", proxy.url, "--deadline", "5")
     took = time.monotonic() - started
-    assert code == 2 and took < 6, (took, err)
+    assert code == 2 and took < 9, (took, err)
     line = err.strip()
-    assert "\n" not in line and "deadline 2 s passed during ListResourceRecordSets to " + proxy.url in line, err
+    assert "\n" not in line and "deadline 5 s passed during ListResourceRecordSets to " + proxy.url in line, err
 
 
 def test_audit_ends_at_the_deadline_on_a_dripping_endpoint(capsys, planned, proxy):
