@@ -493,3 +493,53 @@ def test_heldout_profile_file_with_a_quoted_number_is_bad_input(tmp_path: Path, 
     assert main(["profile", "check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "nlb_idle_timeout_s" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# --- the constructs at the same boundaries: one in-process synth for the module ----------------------------------
+@pytest.fixture(scope="module")
+def construct_templates() -> dict[str, Body]:
+    """GrpcEdgeToOrigin with 3 NLBs x 3 zones (9 records) and stated tracking 432,000 s under idle 400 s, and
+    InternalGrpcOrigin with idle 400 s and tracking unstated: one App, one synth (validation off)."""
+    import aws_cdk as cdk
+    from aws_cdk import aws_ec2 as ec2
+    from aws_cdk import aws_route53 as route53
+
+    from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin
+
+    app = cdk.App(builtin_cloud_formation_validation=False)
+    env = cdk.Environment(account="111111111111", region="us-east-1")
+    edge = cdk.Stack(app, "Edge", env=env)
+    zone = route53.HostedZone.from_hosted_zone_attributes(edge, "Z", hosted_zone_id="Z1", zone_name="example.com")
+    streaming = ConnectionProfile.preset("streaming-telemetry")
+    GrpcEdgeToOrigin(edge, "P", zone=zone, origin_name="o.example.com", service_name="svc", nlb_count=3, max_azs=3,
+                     connection_profile=streaming.replace(nlb_idle_timeout_s=400, target_tcp_established_timeout_s=432000))
+    inner = cdk.Stack(app, "Inner", env=env)
+    vpc = ec2.Vpc(inner, "V", max_azs=3)
+    private = route53.PrivateHostedZone(inner, "Z", zone_name="internal.example.com", vpc=vpc)
+    InternalGrpcOrigin(inner, "P", zone=private, origin_name="o.internal.example.com", service_name="svc", vpc=vpc,
+                       connection_profile=ConnectionProfile.preset("internal-unary").replace(nlb_idle_timeout_s=400))
+    assembly = app.synth()
+    return {name: assembly.get_stack_by_name(name).template for name in ("Edge", "Inner")}
+
+
+def test_heldout_constructs_are_judged_as_aws_documents(construct_templates: dict[str, Body]) -> None:
+    edge = construct_templates["Edge"]
+    records = [r for r in edge["Resources"].values() if r["Type"] == "AWS::Route53::RecordSet"]
+    assert len(records) == 9 and all(r["Properties"]["MultiValueAnswer"] for r in records)
+    assert run_rules(TemplateModel.from_templates({"Edge": edge})) == []  # 9 healthy records: no EO-DNS3
+    found = run_rules(TemplateModel.from_templates({"Inner": construct_templates["Inner"]}))
+    assert {(f.rule, f.severity.value) for f in found} == {("EO-NLB1", W)}
+    assert found and all("Nitro v6" in f.message and "432,000" in f.message for f in found)
+
+
+def test_heldout_construct_refuses_tracking_beyond_ec2s_range() -> None:
+    import aws_cdk as cdk
+    from aws_cdk import aws_route53 as route53
+
+    from edge_origin import EdgeOriginPropError, GrpcEdgeToOrigin
+
+    stack = cdk.Stack(cdk.App(), "S")
+    zone = route53.HostedZone.from_hosted_zone_attributes(stack, "Z", hosted_zone_id="Z1", zone_name="example.com")
+    profile = ConnectionProfile.preset("streaming-telemetry").replace(nlb_idle_timeout_s=400, target_tcp_established_timeout_s=432001)
+    with pytest.raises(EdgeOriginPropError, match="60..432,000"):
+        GrpcEdgeToOrigin(stack, "P", zone=zone, origin_name="o.example.com", service_name="svc", connection_profile=profile)
