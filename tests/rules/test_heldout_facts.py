@@ -173,6 +173,12 @@ def internal(b: Body) -> None:
         rec["Metadata"] = {"edge-origin:grpc-origin": True}
 
 
+def udp(b: Body) -> None:
+    b["Resources"]["Tg0"]["Properties"]["Protocol"] = "UDP"
+    b["Resources"]["Listener0"]["Properties"]["Protocol"] = "UDP"
+    b["Resources"]["Listener0"]["Properties"].pop("ListenerAttributes")
+
+
 def ttl_ref(b: Body) -> None:
     records(TTL={"Ref": "Ttl"})(b)
 
@@ -267,6 +273,9 @@ CASES = [
          expect={("EO-NLB3", W), ("EO-NLB4", W)}, says=("default is true",)),
     case("zs-on-cz-on-termination-true", lb_attrs((ZS, "true"), (CZ, "true")), tg_attrs((UNHEALTHY, "true"), (DEREG, "true")),
          expect={("EO-NLB3", W), ("EO-NLB4", W)}),
+    # The same Key: it "can't be enabled for UDP and TCP_UDP target groups": the prerequisite holds there unset.
+    case("zs-on-cz-on-udp-target-group", lb_attrs((ZS, "true"), (CZ, "true")), tg_attrs((DEREG, "true")), udp,
+         expect={("EO-NLB1", W)}, says=("UDP listener",)),
     case("zs-on-cz-off", lb_attrs((CZ, "false"), (ZS, "true")), expect={("EO-NLB3", W), ("EO-NLB4", W)}, says=("cross-zone",)),
     case("zs-on-cz-unset", lb_attrs((ZS, "true")), expect={("EO-NLB3", W), ("EO-NLB4", W)}),
     case("termination-attrs-absent", tg_attrs(None), expect={("EO-NLB3", W)}),

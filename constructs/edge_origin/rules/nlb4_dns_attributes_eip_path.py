@@ -226,7 +226,11 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
                 continue
             seen.add(id(tg))
             problems = []
-            if not attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
+            # elbv2 TargetGroupAttribute.Key: it "can't be enabled for UDP and TCP_UDP target groups": off there.
+            never_on = (tg.protocol or "").upper() in ("UDP", "TCP_UDP")
+            if never_on:
+                pass
+            elif not attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
                 res = tg.resource
                 yield not_judged(
                     RULE.id, Severity.WARNING,
