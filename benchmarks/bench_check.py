@@ -25,10 +25,13 @@ Figures (2 shared cores, load 6; ``--only parse --before`` the model as it was b
 check/json.load at 10k resources 8.47x -> 6.54x (1.24 -> 0.95 s CPU), 100k 5.35x -> 4.56x (8.49 -> 7.23 s),
 1k 5.80x -> 5.30x; median of 5. The 3x target is not met.
 Second pass (a declared profile parsed once per content, ``canonical_name``'s printable-ASCII shortcut, the
-unread resources' check walk without a list per node, trims in the views; ``--before`` = commit 2f7d74d, load 2.2):
-10k 4.36x -> 4.18x (0.857 -> 0.820 s CPU; json.load 0.196 s), 100k 5.22x -> 4.71x (6.79 -> 6.13 s), 1k 6.99x ->
-5.56x (0.238 -> 0.189 s, of which ~0.1 s imports); median of 5. Still above 3x: imports (~0.1 s, a third of it
-creating dataclasses), the parse hooks (~40 ms at 10k), the views and the intrinsic walk (~0.2 s), the rules.
+unread resources' check walk without a list per node, scalar-only JSON containers returned after one scan, trims in
+the views and the build loop; ``--before`` = main with those commits reverted): check CPU at 10k -9 to -15 %
+(11 runs of the same three commands through ``alternated``, twice: 0.970 -> 0.827 s and 0.889 -> 0.807 s, json.load 0.16-0.18 s: 5.3x -> 4.5x, 5.5x ->
+5.0x). With ``--runs 5`` the ratios swing with the load: at load 6.8 10k 4.52x -> 3.55x, 100k 5.52x -> 4.75x; at load
+1.3 10k 5.83x -> 6.04x (one noisy sample), 100k 5.19x -> 5.18x, 1k 6.33x -> 5.25x. Still above 3x: imports (~0.1 s,
+a third of it creating dataclasses), the parse hooks (~40 ms at 10k), the views and the intrinsic walk (~0.2 s),
+the rules (~0.08 s).
 
 ``--legacy`` also runs the earlier figures (synthetic 1k/10k/50k cells, cfn-lint at 10k, YAML end to
 end, diff) of issues 12 and 17.
