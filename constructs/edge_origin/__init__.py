@@ -55,6 +55,7 @@ _CDK_EXPORTS = {
     "OriginVerification": "edge_origin.core.origin_verification",
     "OriginVerificationSecret": "edge_origin.cdk.edge",
     "OriginWatch": "edge_origin.cdk.watch",
+    "PrivateHealthChecks": "edge_origin.cdk.private_checks",
     "OriginRecord": "edge_origin.cdk.origin_records",
     "TargetGroupBindings": "edge_origin.cdk.eks_binding",
     "WatchOptions": "edge_origin.cdk.watch",

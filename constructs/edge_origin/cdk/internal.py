@@ -18,6 +18,7 @@ from edge_origin.cdk.origin_records import (
     zone_name_of,
     zone_privacy,
 )
+from edge_origin.cdk.private_checks import PrivateHealthChecks, check_private_health_checks, make_source, private_check
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger
 from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions
 from edge_origin.core.errors import ConstructLabel, EdgeOriginPropError, suggest_props
@@ -28,15 +29,17 @@ from edge_origin.profile import ConnectionProfile
 class InternalGrpcOrigin(_OriginPattern):
     """Internal NLBs with fixed private addresses behind multivalue records in a private zone.
 
-    Route 53's internet checkers cannot reach private addresses. Route 53 now has private endpoint
-    health checks (``HealthCheckConfig.EndpointType`` PRIVATE through a health check source in the VPC,
-    ``HealthCheckSourceId``), and CloudFormation declares them (``AWS::Route53::HealthCheckSource``; the
-    facts table's ``route53.health.cfn_private``), but the aws-cdk-lib (2.275) and cfn-lint (1.58) this
-    library pins do not know them yet, so this construct does not offer them. So each record's health
-    check is a CloudWatch-alarm check on its NLB's target group (``HealthyHostCount`` below 1 =
-    unhealthy): it follows the whole NLB, not one zone's address (a zone whose address is dead while
-    the NLB has healthy targets elsewhere stays healthy until then). A public endpoint check of a
-    private address is an EO-DNS2 finding.
+    Route 53's internet checkers cannot reach private addresses. By default each record's health check
+    is a CloudWatch-alarm check on its NLB's target group (``HealthyHostCount`` below 1 = unhealthy): it
+    follows the whole NLB, not one zone's address (a zone whose address is dead while the NLB has
+    healthy targets elsewhere stays healthy). With ``private_health_checks`` (opt-in) each address gets
+    its own Route 53 private endpoint health check (``HealthCheckConfig.EndpointType`` PRIVATE, TCP on
+    the listener port, sent from a health check source in the VPC: ``AWS::Route53::HealthCheckSource``;
+    the facts table's ``route53.health.cfn_private``): a dead zone's address leaves the answers. The
+    pinned aws-cdk-lib (2.275) and cfn-lint (1.58) do not know these yet: the source is a
+    ``CfnResource``, the check's members are overrides, and cfn-lint's unknown-type/property codes are
+    ignored on exactly those resources (:mod:`edge_origin.cdk.private_checks`). A public endpoint
+    check of a private address is an EO-DNS2 finding.
     In-VPC clients should resolve with ``dns:///`` and use ``round_robin`` over the answer (the
     connection profile renders that service config) so one channel spreads over every NLB.
     The records carry ``edge-origin:grpc-origin`` Metadata, so the rules and ``edge-origin
@@ -77,6 +80,7 @@ class InternalGrpcOrigin(_OriginPattern):
         monitoring: WatchOptions | None = DEFAULT_WATCH,
         allow_public_zone: bool = False,
         capacity_units: int | None = None,
+        private_health_checks: PrivateHealthChecks | None = None,
     ) -> None:
         """
         :param zone: private hosted zone of ``origin_name``. A zone known to be public
@@ -115,6 +119,11 @@ class InternalGrpcOrigin(_OriginPattern):
             public name for private addresses): the records go in, with a warning. Default False.
         :param capacity_units: LCUs reserved on each NLB (``MinimumLoadBalancerCapacity``; each
             zone's share 2750..45000; 1 LCU = 2.2 Mbps). Default: no reservation.
+        :param private_health_checks: one Route 53 private endpoint health check per address (TCP on
+            ``listener_port``, ``EndpointType`` PRIVATE) from a health check source: an existing one
+            (``PrivateHealthChecks(health_check_source_id=...)``) or a new one in 2 or 3 subnets of
+            distinct zones (``PrivateHealthChecks(subnets=..., security_groups=...)``; the groups are
+            admitted on the NLBs' listener port). Default: one CloudWatch-alarm check per NLB.
         """
         super().__init__(scope, construct_id)
         where = self._label()
@@ -129,23 +138,26 @@ class InternalGrpcOrigin(_OriginPattern):
             export_prefix=export_prefix, account_quotas=account_quotas, capacity_units=capacity_units,
         )
         self._check_zone_privacy(where, zone, origin_name, allow_public_zone)
+        private = check_private_health_checks(where, private_health_checks)
         self.props = props
         self._check_profile(where, connection_profile, "internal-unary", cloudfront=False)
         self._make_fleet(where, internet_facing=False, client_cidrs=client_cidrs, private_ip_offset=private_ip_offset)
-        checks = self._alarm_health_checks(origin_name, name_prefix, tags)
+        if private is None:
+            checks = self._alarm_health_checks(origin_name, name_prefix, tags)
+            per_address = [checks[a.nlb_name] for a in self.fleet.addresses]
+        else:
+            per_address = self._private_health_checks(private, origin_name, name_prefix, tags, listener_port)
         QuotaLedger.of(self).track(
-            self, where, {"health_checks": len(checks)}, declared=props.quotas
+            self, where, {"health_checks": len(set(map(id, per_address)))}, declared=props.quotas
         )
-        self._make_records(
-            zone, origin_name, ttl=record_ttl, health_checks=[checks[a.nlb_name] for a in self.fleet.addresses], grpc_origin=True
-        )
+        self._make_records(zone, origin_name, ttl=record_ttl, health_checks=per_address, grpc_origin=True)
         self._finish(where, monitoring, export_prefix)
 
     def _alarm_health_checks(
         self, origin_name: str, name_prefix: str, tags: Mapping[str, str] | None
     ) -> dict[str, route53.HealthCheck]:
         """Per NLB: an alarm on its target group's ``HealthyHostCount`` (``self.alarms``) and a
-        CloudWatch-alarm health check on it (private endpoint checks are API-only for now: see the class docstring)."""
+        CloudWatch-alarm health check on it (the default; ``private_health_checks`` checks each address)."""
         region = cdk.Stack.of(self).region
         self.alarms: dict[str, cloudwatch.Alarm] = {}
         checks: dict[str, route53.HealthCheck] = {}
@@ -171,6 +183,28 @@ class InternalGrpcOrigin(_OriginPattern):
             )
             tag_health_check(check, [("Name", f"{origin_name} {name_prefix}-{member.name.lower()}"), *user_tags])
             checks[member.name] = check
+        return checks
+
+    def _private_health_checks(
+        self, private: PrivateHealthChecks, origin_name: str, name_prefix: str, tags: Mapping[str, str] | None, port: int
+    ) -> list[route53.HealthCheck]:
+        """One private endpoint check per fleet address (``self.health_check_source_id``: the source's id); a new
+        source's security groups are admitted on each NLB's listener port."""
+        self.alarms = {}
+        self.health_check_source_id = make_source(self, private, self.fleet.vpc, tags)
+        for group in private.security_groups or ():
+            for member in self.fleet.members:
+                member.security_groups[0].add_ingress_rule(
+                    ec2.Peer.security_group_id(group.security_group_id), ec2.Port.tcp(port),
+                    "Route 53 private endpoint health checks (health check source)",
+                )
+        user_tags = [(k, v) for k, v in (tags or {}).items() if k != "Name"]
+        checks = []
+        for address in self.fleet.addresses:
+            check = private_check(self, f"{address.set_identifier}PrivateHealth", address.ip_address, port,
+                                  self.health_check_source_id)
+            tag_health_check(check, [("Name", f"{origin_name} {address.set_identifier}"), *user_tags])
+            checks.append(check)
         return checks
 
     def _check_zone_privacy(self, where: ConstructLabel, zone: route53.IHostedZone, origin_name: str, allowed: bool) -> None:
