@@ -18,7 +18,12 @@ from edge_origin.cdk.origin_records import (
     zone_name_of,
     zone_privacy,
 )
-from edge_origin.cdk.private_checks import PrivateHealthChecks, check_private_health_checks, make_source, private_check
+from edge_origin.cdk.private_checks import (
+    PrivateHealthChecks,
+    check_private_health_checks,
+    make_source,
+    private_check,
+)
 from edge_origin.cdk.quotas import AccountQuotas, QuotaLedger
 from edge_origin.cdk.watch import DEFAULT_WATCH, WatchOptions
 from edge_origin.core.errors import ConstructLabel, EdgeOriginPropError, suggest_props
