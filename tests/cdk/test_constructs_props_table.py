@@ -39,6 +39,7 @@ from edge_origin import (
     OriginFleet,
     OriginVerification,
     OriginVerificationSecret,
+    PrivateHealthChecks,
     TargetGroupBindings,
 )
 from edge_origin.cdk.watch import OriginWatch, WatchOptions
@@ -251,6 +252,8 @@ TABLE: dict[str, dict[str, list[Any]]] = {
         "account_quotas": [{"elastic_ips": 0}],
         "allow_public_zone": [],
         "capacity_units": [0, 5499, 90001, 2750.5],
+        "private_health_checks": [PrivateHealthChecks(), PrivateHealthChecks(health_check_source_id=""),
+                                  PrivateHealthChecks(health_check_source_id="x" * 65)],
     },
     "OriginAddress": {
         "ip_address": ["not-an-ip", "192.0.2.256", "::1", "192.0.2.1/32"],
@@ -285,6 +288,8 @@ ACCEPTED: list[tuple[str, str, Any, str]] = [
     ("GrpcEdgeToOrigin", "web_acl_id", WEB_ACL, "a CLOUDFRONT-scope WAFv2 web ACL"),
     ("GrpcEdgeToOrigin", "monitoring", None, "None turns the dashboard and alarms off"),
     ("InternalGrpcOrigin", "monitoring", None, "None turns the dashboard and alarms off"),
+    ("InternalGrpcOrigin", "private_health_checks", PrivateHealthChecks(health_check_source_id="hcs-1"),
+     "private endpoint checks from an existing health check source"),
     ("GrpcEdgeToOrigin", "monitoring", WatchOptions(additional_metrics=True), "OriginLatency with the paid subscription"),
     ("OriginWatch", "imbalance_threshold", 7, "any number 1.05..20"),
     ("OriginWatch", "reset_rate_threshold", 7, "any number 0.001..1000000"),
