@@ -42,7 +42,8 @@ PRIVATE_FIX = with_cdk(
     "Check a private address from inside the VPC: a Route 53 private endpoint health check (EndpointType PRIVATE, "
     "HealthCheckSourceId of an AWS::Route53::HealthCheckSource in the VPC; CloudFormation declares both), or a "
     "CLOUDWATCH_METRIC check on the target group's HealthyHostCount alarm.",
-    "InternalGrpcOrigin does the alarm check (one CloudWatch alarm per target group); by hand "
+    "InternalGrpcOrigin(private_health_checks=PrivateHealthChecks(...)) makes one private endpoint check per address "
+    "(by default it makes the alarm check, one CloudWatch alarm per target group); by hand "
     "`route53.CfnHealthCheck(health_check_config={\"type\": \"CLOUDWATCH_METRIC\", \"alarmIdentifier\": ...})`.",
 )
 _HTTPS_WHY = ("Route 53's HTTPS checks speak TLS 1.0-1.2 and send an HTTP/1.1 request, and are not documented to speak "
