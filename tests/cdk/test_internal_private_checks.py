@@ -44,8 +44,12 @@ def synth() -> dict[str, Any]:
     vpc2, zone2 = _network(given)
     InternalGrpcOrigin(given, "Tax", zone=zone2, origin_name=ORIGIN, service_name="tax", vpc=vpc2, nlb_count=1,
                        private_health_checks=PrivateHealthChecks(health_check_source_id="hcs-0123456789"))
+    default = cdk.Stack(app, "Default", env=ENV)
+    vpc3, zone3 = _network(default)
+    InternalGrpcOrigin(default, "Tax", zone=zone3, origin_name=ORIGIN, service_name="tax", vpc=vpc3, nlb_count=1)
     assembly = app.synth()
     return {"made": assembly.get_stack_by_name("Made").template, "given": assembly.get_stack_by_name("Given").template,
+            "default": assembly.get_stack_by_name("Default").template,
             "origin": origin, "pack": pack}
 
 
@@ -94,9 +98,20 @@ def test_an_existing_source_is_used_as_given(synth: dict[str, Any]) -> None:
     assert {c["Properties"]["HealthCheckConfig"]["HealthCheckSourceId"] for c in checks} == {"hcs-0123456789"}
 
 
+def test_the_default_keeps_one_alarm_check_per_nlb(synth: dict[str, Any]) -> None:
+    template = synth["default"]
+    assert not _of(template, SOURCE_TYPE)
+    (check,) = _of(template, "AWS::Route53::HealthCheck").values()
+    assert check["Properties"]["HealthCheckConfig"]["Type"] == "CLOUDWATCH_METRIC"
+    assert "EndpointType" not in check["Properties"]["HealthCheckConfig"] and "cfn-lint" not in check.get("Metadata", {})
+    records = _of(template, "AWS::Route53::RecordSet").values()
+    assert len(records) == 3 and {json.dumps(r["Properties"]["HealthCheckId"]) for r in records} == {
+        json.dumps({"Ref": next(iter(_of(template, "AWS::Route53::HealthCheck")))})}
+
+
 def test_no_finding_at_synth_nor_from_check(synth: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert [f for f in synth["pack"].findings if f.severity.name in ("ERROR", "WARNING")] == []
-    for name in ("made", "given"):
+    for name in ("made", "given", "default"):
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps(synth[name]))
         assert main(["check", str(path)]) == 0
