@@ -117,7 +117,9 @@ def make_source(scope: Construct, checks: PrivateHealthChecks, vpc: ec2.IVpc, ta
         properties["Tags"] = [{"Key": k, "Value": v} for k, v in tags.items()]
     source = cdk.CfnResource(scope, "HealthCheckSource", type=SOURCE_TYPE, properties=properties)
     _tool_lag(source, CFN_LINT_LAG["source"], f"{SOURCE_TYPE} is a CloudFormation resource type ({CFN_REFERENCE}); cfn-lint 1.58 predates it")
-    # Ref returns the source's ARN (its primary identifier); HealthCheckSourceId is the id (CFN_REFERENCE).
+    # aws-cdk-lib 2.278's HealthCheckSourceReference names the ARN as the primary identifier, so Ref is taken to give
+    # the ARN; the id is read as Fn::GetAtt HealthCheckSourceId (route53's member name; CFN_REFERENCE, Return values).
+    # Not yet confirmed by a deploy: the place to change if CloudFormation names the attribute otherwise.
     return source.get_att("HealthCheckSourceId").to_string()
 
 
