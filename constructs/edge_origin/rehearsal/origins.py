@@ -147,11 +147,18 @@ class OriginServer:
     def stop(self, grace: float | None = None) -> None:
         """Stop serving (idempotent); open connections are closed."""
         if self._server is not None and self._loop is not None:
-            self._service.stopping = True
             self.stopped_at = time.monotonic()
             server, self._server = self._server, None
+            service = self._service
+
+            async def stop_on_the_loop() -> None:
+                # set on the loop thread, where handlers run: an RPC the loop began before this (the runner decided
+                # to kill a moment earlier, the loop was busy) was served before the stop, not after it
+                service.stopping = True
+                await server.stop(grace)
+
             with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
-                self._loop.call(server.stop(grace), timeout=10)
+                self._loop.call(stop_on_the_loop(), timeout=10)
         if self._own_loop and self._loop is not None:
             self._loop.close()
 
