@@ -417,10 +417,10 @@ def test_no_function_over_120_lines_of_code() -> None:
 
 
 
-def _preexec_fn_uses(paths: list[Path]) -> list[str]:
-    """``path:line`` of every call that passes ``preexec_fn``."""
+def _keyword_uses(paths: list[Path], keyword: str) -> list[str]:
+    """``file:line`` of every call that passes ``keyword``."""
     return [f"{path.name}:{node.value.lineno}" for path in paths for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-            if isinstance(node, ast.keyword) and node.arg == "preexec_fn"]
+            if isinstance(node, ast.keyword) and node.arg == keyword]
 
 
 def test_no_subprocess_is_started_with_preexec_fn() -> None:
@@ -430,10 +430,24 @@ def test_no_subprocess_is_started_with_preexec_fn() -> None:
     process with one busy channel died with -6, none with start_new_session). Start a small Python that sets
     what is needed and execs instead (tests/rehearsal/test_rehearsal_loopback.py)."""
     paths = [p for p in sorted([*PKG.rglob("*.py"), *TESTS.rglob("*.py")]) if not {"corpus", "fixtures"} & set(p.parts)]
-    assert not _preexec_fn_uses(paths)
+    assert not _keyword_uses(paths, "preexec_fn")
 
 
 def test_the_preexec_fn_check_finds_a_use(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text("import subprocess\nsubprocess.run(['true'])\nsubprocess.run(['true'], preexec_fn=None)\n")
-    assert _preexec_fn_uses([probe]) == ["probe.py:3"]
+    assert _keyword_uses([probe], "preexec_fn") == ["probe.py:3"]
+
+
+def test_cdk_app_props_newer_than_the_floor_go_through_quiet_app() -> None:
+    """``App(builtin_cloud_formation_validation=...)`` does not exist at the floor, aws-cdk-lib 2.264, where
+    `.ci/wheel-job floor` runs these tests: two tests that passed it directly failed only there. Tests build
+    such apps with ``tests.cdk_apps.quiet_app``, which leaves the prop out where it does not exist."""
+    paths = [p for p in sorted(TESTS.rglob("*.py")) if p.name != "cdk_apps.py" and "corpus" not in p.parts]
+    assert not _keyword_uses(paths, "builtin_cloud_formation_validation")
+
+
+def test_the_floor_prop_check_finds_a_use(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("import aws_cdk as cdk\napp = cdk.App()\napp = cdk.App(builtin_cloud_formation_validation=False)\n")
+    assert _keyword_uses([probe], "builtin_cloud_formation_validation") == ["probe.py:3"]

@@ -11,6 +11,7 @@ from aws_cdk import aws_route53 as route53
 from aws_cdk.assertions import Template
 
 from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin, OriginFleet, TargetGroupBindings
+from tests.cdk_apps import quiet_app
 
 ENV = cdk.Environment(account="123456789012", region="us-east-1")
 
@@ -167,7 +168,7 @@ def test_fleet_target_groups_turn_unhealthy_termination_off_and_a_plain_target_g
     from edge_origin.model import TemplateModel
     from edge_origin.rules import get_rule, run_rules
 
-    app = cdk.App(builtin_cloud_formation_validation=False)
+    app = quiet_app()
     stack = cdk.Stack(app, "S", env=ENV)
     quiet = OriginFleet(stack, "Quiet", nlb_count=1)
     loud = OriginFleet(stack, "Loud", nlb_count=1, vpc=quiet.vpc, unhealthy_connection_termination=True, name_prefix="loud")

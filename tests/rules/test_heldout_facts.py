@@ -23,6 +23,7 @@ from edge_origin.cli import main
 from edge_origin.model import TemplateModel
 from edge_origin.profile import ConnectionProfile
 from edge_origin.rules import run_rules, run_transition_rules
+from tests.cdk_apps import quiet_app
 
 HELDOUT = Path(__file__).parents[1] / "fixtures" / "heldout"
 ZONES = "abc"
@@ -515,7 +516,7 @@ def construct_templates() -> dict[str, Body]:
 
     from edge_origin import GrpcEdgeToOrigin, InternalGrpcOrigin
 
-    app = cdk.App(builtin_cloud_formation_validation=False)
+    app = quiet_app()
     env = cdk.Environment(account="111111111111", region="us-east-1")
     edge = cdk.Stack(app, "Edge", env=env)
     zone = route53.HostedZone.from_hosted_zone_attributes(edge, "Z", hosted_zone_id="Z1", zone_name="example.com")
