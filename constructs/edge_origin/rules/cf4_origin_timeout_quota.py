@@ -47,7 +47,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                         RULE.id, Severity.WARNING, subject=f"{res.logical_id} origin {origin.id} {field}",
                         element=custom[field], reason="decided at deploy time",
                         needs=f"a literal {field} (whole seconds from 1; above 120 s a quota increase)",
-                        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                        at=res,
                     )
                     continue
                 problem = hops.origin_timeout_problem(kind, value)

@@ -86,7 +86,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     element=display_value(view.health_check_id),
                     reason="no given template defines this health check; whether Route 53 can take the record out of "
                            "its answers is not judged",
-                    needs=NEEDS_CHECK, template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                    needs=NEEDS_CHECK, at=res,
                 )
                 continue
             hidden = undefined_children(record.health_check_id, checks) if view.health_check is not None else ()
@@ -98,7 +98,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     element=", ".join(hidden),
                     reason="no given template defines these child health checks; whether Route 53 can take the record "
                            "out of its answers is not judged",
-                    needs=NEEDS_CHECK, template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                    needs=NEEDS_CHECK, at=res,
                 )
             reason = why_never_fails(record.health_check_id, checks)
             if reason == "no health check":

@@ -166,7 +166,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             RULE.id, Severity.WARNING,
             subject=f"{res.logical_id} gRPC origin {origin.id} DomainName ({kind})", element=display_value(domain),
             reason=f"{reason}; what CloudFront's connections reach is not judged", needs=needs,
-            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            at=res,
         )
     grpc_names.update(n for n, kind in model.origin_names().items() if kind == "grpc")
     names = path_names(model, grpc_names)
@@ -190,7 +190,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     element=display_value(value),
                     reason=f"{reason}; the answers for {name} are not judged",
                     needs=needs,
-                    template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                    at=res,
                 )
 
     yield from _unnamed_records(model, names)
@@ -240,7 +240,7 @@ def _undecided_origins(model: TemplateModel) -> Iterator[Finding]:
             subject=f"{res.logical_id} {where} (CloudFront origins)", element=value or where,
             reason="decided at deploy time; whether this distribution has a gRPC origin, and which names its "
                    "connections reach, is not judged",
-            needs=NEEDS["origins"], template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            needs=NEEDS["origins"], at=res,
         )
 
 
@@ -267,7 +267,7 @@ def _unnamed_records(model: TemplateModel, names: set[str]) -> Iterator[Finding]
             reason=f"{_unresolved_words(view.name) if isinstance(view.name, Unresolved) else 'not a name'}; it may be "
                    f"a record of {hits[0]}, whose answers are then not judged",
             needs=NEEDS.get(view.name.reason, NEEDS["expression"]) if isinstance(view.name, Unresolved) else NEEDS["expression"],
-            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            at=res,
         )
 
 
@@ -281,7 +281,7 @@ def _unknown_type(view: RecordSetView) -> Finding:
         reason=f"{_unresolved_words(raw) if isinstance(raw, Unresolved) else 'not a record type'}; it may be an A or "
                f"AAAA record of {view.name}, whose answers are then not judged",
         needs=NEEDS.get(raw.reason, NEEDS["expression"]) if isinstance(raw, Unresolved) else NEEDS["expression"],
-        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        at=res,
     )
 
 
@@ -301,7 +301,7 @@ def _unknown_addresses(view: RecordSetView, name: str) -> Iterator[Finding]:
         element=display_value(unknown[0]),
         reason=f"{_unresolved_words(unknown[0])}; how many addresses the answers for {name} hold is not judged",
         needs=NEEDS.get(unknown[0].reason, NEEDS["expression"]),
-        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+        at=res,
     )
 
 
@@ -324,7 +324,7 @@ def _stops(model: TemplateModel) -> Iterator[Finding]:
                 RULE.id, Severity.WARNING,
                 subject=f"{origin_label(name, kind)} in zone {item.zone.name} ({what})", element=stop,
                 reason=f"the answer model stops there; the answers for {name} are not judged", needs=needs,
-                template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                at=res,
             )
 
 

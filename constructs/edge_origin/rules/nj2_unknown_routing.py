@@ -46,7 +46,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             element=routing.element or "?",
             reason=f"{routing.reason}; its answers are left out of every verdict on {view.name}",
             needs=NEEDS,
-            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            at=res,
         )
 
 

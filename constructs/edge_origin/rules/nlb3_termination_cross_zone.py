@@ -146,7 +146,7 @@ def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
             RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}", element=tg.attributes.get(UNHEALTHY, "unset"),
             reason=f"ELB's reference describes the attribute for TCP/TLS (default true) and UDP/TCP_UDP, not {protocol}",
             needs=f"{UNHEALTHY}: false, if the NLB accepts it for {protocol}",
-            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            at=res,
         )
         return
     if protocol not in UNHEALTHY_PROTOCOLS:
@@ -158,7 +158,7 @@ def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
             reason="decided at deploy time: unset or true, the NLB resets every connection to a target that turns "
                    "unhealthy",
             needs=f"a literal TargetGroupAttributes entry {UNHEALTHY}: false",
-            template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+            at=res,
         )
         return
     default = "true" if fact_value("elbv2.tg.unhealthy_connection_termination") else "false"
@@ -177,7 +177,7 @@ def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
             yield not_judged(
                 RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}", element=raw,
                 reason="neither true nor false (the values ELB accepts)", needs=f"{UNHEALTHY}: false",
-                template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
+                at=res,
             )
             return
         how = f"sets it {raw}"

@@ -32,7 +32,13 @@ from dataclasses import dataclass
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
-from edge_origin.model.views import UNKNOWN_ATTRIBUTES, LoadBalancerView, as_bool, attribute_known
+from edge_origin.model.views import (
+    UNKNOWN_ATTRIBUTES,
+    LoadBalancerView,
+    TargetGroupView,
+    as_bool,
+    attribute_known,
+)
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
 from edge_origin.rules.not_judged import not_judged
 from edge_origin.rules.vpc3_dns_vantage import PUBLIC_RESOLVER_NO_ZONE, affinity_policy
@@ -104,6 +110,16 @@ def _unresolved_list(attrs: dict[str, object], keys: tuple[str, ...], resource: 
     return Setting(prop, resource.properties.get(prop) if isinstance(resource.properties, dict) else resource.properties, resource, open_keys)
 
 
+def _target_groups(lb: LoadBalancerView) -> Iterator[TargetGroupView]:
+    """Each target group behind the NLB's listeners, once (two listeners may forward to one)."""
+    seen: set[int] = set()
+    for listener in lb.listeners:
+        for tg in listener.target_groups:
+            if id(tg) not in seen:
+                seen.add(id(tg))
+                yield tg
+
+
 def _settings(lb: LoadBalancerView) -> list[Setting]:
     """Attributes set away from their defaults (zonal shift false, any_availability_zone, count 1,
     percentage off), or decided at deploy time (value an ``Unresolved``/reference)."""
@@ -119,23 +135,18 @@ def _settings(lb: LoadBalancerView) -> list[Setting]:
         not attribute_known(attrs, ROUTING) or (isinstance(policy, str) and policy.lower() != "any_availability_zone")
     ):
         out.append(Setting(ROUTING, policy, lb.resource))
-    seen: set[int] = set()
-    for listener in lb.listeners:
-        for tg in listener.target_groups:
-            if id(tg) in seen:
+    for tg in _target_groups(lb):
+        unresolved = _unresolved_list(tg.attributes, TG_KEYS, tg.resource, "TargetGroupAttributes")
+        if unresolved is not None:
+            out.append(unresolved)
+        for key, quiet in ((MIN_COUNT, ("1", "off")), (MIN_PERCENT, ("off",))):
+            if key not in tg.attributes:
                 continue
-            seen.add(id(tg))
-            unresolved = _unresolved_list(tg.attributes, TG_KEYS, tg.resource, "TargetGroupAttributes")
-            if unresolved is not None:
-                out.append(unresolved)
-            for key, quiet in ((MIN_COUNT, ("1", "off")), (MIN_PERCENT, ("off",))):
-                if key not in tg.attributes:
-                    continue
-                value = tg.attributes[key]
-                if not attribute_known(tg.attributes, key) or _unknown(value):
-                    out.append(Setting(key, value, tg.resource))
-                elif str(value).strip().lower() not in quiet and not api_refuses(key, value):
-                    out.append(Setting(key, value, tg.resource))  # a refused value is an error of its own
+            value = tg.attributes[key]
+            if not attribute_known(tg.attributes, key) or _unknown(value):
+                out.append(Setting(key, value, tg.resource))
+            elif str(value).strip().lower() not in quiet and not api_refuses(key, value):
+                out.append(Setting(key, value, tg.resource))  # a refused value is an error of its own
     return out
 
 
@@ -219,78 +230,68 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
     attrs = lb.attributes
     if not (lb.cross_zone and attribute_known(attrs, ZONAL_SHIFT) and as_bool(attrs.get(ZONAL_SHIFT)) is True):
         return
-    seen: set[int] = set()
-    for listener in lb.listeners:
-        for tg in listener.target_groups:
-            if id(tg) in seen:
-                continue
-            seen.add(id(tg))
-            problems = []
-            # elbv2 TargetGroupAttribute.Key: it "can't be enabled for UDP and TCP_UDP target groups": off there.
-            never_on = (tg.protocol or "").upper() in ("UDP", "TCP_UDP")
-            if never_on:
-                pass
-            elif not attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
-                res = tg.resource
-                yield not_judged(
-                    RULE.id, Severity.WARNING,
-                    subject=f"NLB {lb.resource.logical_id} zonal shift prerequisite: target group {res.logical_id} "
-                            f"{UNHEALTHY_TERMINATION}",
-                    element=tg.attributes.get(UNHEALTHY_TERMINATION, "TargetGroupAttributes"),
-                    reason="decided at deploy time (unset or true, zonal shift on a cross-zone NLB is refused)",
-                    needs=f"a literal {UNHEALTHY_TERMINATION}: false",
-                    template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
-                )
-            elif UNHEALTHY_TERMINATION not in tg.attributes:
-                problems.append(f"{UNHEALTHY_TERMINATION} unset (the API default is true)")
-            elif attribute_known(tg.attributes, UNHEALTHY_TERMINATION) and as_bool(tg.attributes[UNHEALTHY_TERMINATION]) is not False:
-                problems.append(f"{UNHEALTHY_TERMINATION} {display_value(tg.attributes[UNHEALTHY_TERMINATION])}")
-            if attribute_known(tg.attributes, TG_CROSS_ZONE) and as_bool(tg.attributes.get(TG_CROSS_ZONE)) is False:
-                problems.append(f"{TG_CROSS_ZONE} false")
-            if problems:
-                yield finding(
-                    RULE.id, Severity.WARNING, tg.resource,
-                    f"NLB {lb.resource.logical_id} enables zonal shift with cross-zone load balancing on, and target group "
-                    f"{tg.resource.logical_id} has {' and '.join(problems)}: the ELB guide (enable-zonal-shift) requires "
-                    "every target group of a cross-zone NLB to have connection termination for unhealthy targets "
-                    "disabled (and target-group cross-zone not off) before zonal shift can be enabled",
-                    PREREQUISITE_FIX,
-                )
+    for tg in _target_groups(lb):
+        problems = []
+        # elbv2 TargetGroupAttribute.Key: it "can't be enabled for UDP and TCP_UDP target groups": off there.
+        never_on = (tg.protocol or "").upper() in ("UDP", "TCP_UDP")
+        if never_on:
+            pass
+        elif not attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
+            res = tg.resource
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"NLB {lb.resource.logical_id} zonal shift prerequisite: target group {res.logical_id} "
+                        f"{UNHEALTHY_TERMINATION}",
+                element=tg.attributes.get(UNHEALTHY_TERMINATION, "TargetGroupAttributes"),
+                reason="decided at deploy time (unset or true, zonal shift on a cross-zone NLB is refused)",
+                needs=f"a literal {UNHEALTHY_TERMINATION}: false",
+                at=res,
+            )
+        elif UNHEALTHY_TERMINATION not in tg.attributes:
+            problems.append(f"{UNHEALTHY_TERMINATION} unset (the API default is true)")
+        elif attribute_known(tg.attributes, UNHEALTHY_TERMINATION) and as_bool(tg.attributes[UNHEALTHY_TERMINATION]) is not False:
+            problems.append(f"{UNHEALTHY_TERMINATION} {display_value(tg.attributes[UNHEALTHY_TERMINATION])}")
+        if attribute_known(tg.attributes, TG_CROSS_ZONE) and as_bool(tg.attributes.get(TG_CROSS_ZONE)) is False:
+            problems.append(f"{TG_CROSS_ZONE} false")
+        if problems:
+            yield finding(
+                RULE.id, Severity.WARNING, tg.resource,
+                f"NLB {lb.resource.logical_id} enables zonal shift with cross-zone load balancing on, and target group "
+                f"{tg.resource.logical_id} has {' and '.join(problems)}: the ELB guide (enable-zonal-shift) requires "
+                "every target group of a cross-zone NLB to have connection termination for unhealthy targets "
+                "disabled (and target-group cross-zone not off) before zonal shift can be enabled",
+                PREREQUISITE_FIX,
+            )
 
 
 def _unhealthy_state_routing(lb: LoadBalancerView) -> Iterator[Finding]:
     """``unhealthy_state_routing`` above its defaults (count 1, percentage off): unlike the DNS attributes it acts on
     every path, the EIPs included: below the threshold the NLB sends new connections to unhealthy targets too."""
-    seen: set[int] = set()
-    for listener in lb.listeners:
-        for tg in listener.target_groups:
-            if id(tg) in seen:
-                continue
-            seen.add(id(tg))
-            for key in (MIN_COUNT, MIN_PERCENT, USR_COUNT, USR_PERCENT):
-                raw = tg.attributes.get(key)
-                if key in tg.attributes and attribute_known(tg.attributes, key) and not _unknown(raw) and api_refuses(key, raw):
-                    yield finding(
-                        RULE.id, Severity.ERROR, tg.resource,
-                        f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} sets {key} "
-                        f"{display_value(raw)}, which the API refuses (botocore elbv2 TargetGroupAttribute.Key: "
-                        f"'{API_VALUES[key]}'): the deploy fails",
-                        f"Set {key} to one of: {API_VALUES[key]}",
-                    )
-            for key, quiet in ((USR_COUNT, ("1",)), (USR_PERCENT, ("off",))):
-                raw = tg.attributes.get(key)
-                if key not in tg.attributes or not attribute_known(tg.attributes, key) or _unknown(raw):
-                    continue
-                if str(raw).strip().lower() in quiet or api_refuses(key, raw):
-                    continue
+    for tg in _target_groups(lb):
+        for key in (MIN_COUNT, MIN_PERCENT, USR_COUNT, USR_PERCENT):
+            raw = tg.attributes.get(key)
+            if key in tg.attributes and attribute_known(tg.attributes, key) and not _unknown(raw) and api_refuses(key, raw):
                 yield finding(
-                    RULE.id, Severity.WARNING, tg.resource,
+                    RULE.id, Severity.ERROR, tg.resource,
                     f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} sets {key} "
-                    f"{display_value(raw)}: below it the NLB sends new connections to every target, unhealthy pods "
-                    "included (fail-open), on every path: the EIPs CloudFront connects to as well as the NLB's DNS name "
-                    "(unlike the dns_failover and DNS attributes, which act on the DNS name only)",
-                    USR_FIX,
+                    f"{display_value(raw)}, which the API refuses (botocore elbv2 TargetGroupAttribute.Key: "
+                    f"'{API_VALUES[key]}'): the deploy fails",
+                    f"Set {key} to one of: {API_VALUES[key]}",
                 )
+        for key, quiet in ((USR_COUNT, ("1",)), (USR_PERCENT, ("off",))):
+            raw = tg.attributes.get(key)
+            if key not in tg.attributes or not attribute_known(tg.attributes, key) or _unknown(raw):
+                continue
+            if str(raw).strip().lower() in quiet or api_refuses(key, raw):
+                continue
+            yield finding(
+                RULE.id, Severity.WARNING, tg.resource,
+                f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} sets {key} "
+                f"{display_value(raw)}: below it the NLB sends new connections to every target, unhealthy pods "
+                "included (fail-open), on every path: the EIPs CloudFront connects to as well as the NLB's DNS name "
+                "(unlike the dns_failover and DNS attributes, which act on the DNS name only)",
+                USR_FIX,
+            )
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:

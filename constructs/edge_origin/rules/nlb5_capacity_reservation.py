@@ -55,11 +55,8 @@ def _zone_count(lb: LoadBalancerView) -> int | None:
 
 
 def _not_judged(lb: LoadBalancerView, subject: str, element: object, reason: str, needs: str) -> Finding:
-    res = lb.resource
-    return not_judged(
-        RULE.id, Severity.WARNING, subject=subject, element=element, reason=reason, needs=needs,
-        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
-    )
+    return not_judged(RULE.id, Severity.WARNING, subject=subject, element=element, reason=reason, needs=needs,
+                      at=lb.resource)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:

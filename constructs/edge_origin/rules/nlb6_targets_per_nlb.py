@@ -154,11 +154,8 @@ def _per_zone(lb: LoadBalancerView, listed: list[Any], groups: str) -> Iterator[
 
 
 def _not_judged(lb: LoadBalancerView, subject: str, element: object, reason: str, needs: str) -> Finding:
-    res = lb.resource
-    return not_judged(
-        RULE.id, Severity.WARNING, subject=subject, element=element, reason=reason, needs=needs,
-        template=res.template, stack=res.stack, resource=res.logical_id, path=res.path,
-    )
+    return not_judged(RULE.id, Severity.WARNING, subject=subject, element=element, reason=reason, needs=needs,
+                      at=lb.resource)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:

@@ -54,8 +54,12 @@ def not_judged(
     stack: str = "",
     resource: str = "",
     path: str = "",
+    at: Any = None,
 ) -> Finding:
-    """A finding that says what was not judged, why, and what would let edge-origin judge it."""
+    """A finding that says what was not judged, why, and what would let edge-origin judge it; ``at`` (a
+    model resource) gives its template, stack, logical id and path."""
+    if at is not None:
+        template, stack, resource, path = at.template, at.stack, at.logical_id, at.path
     return Finding(
         rule=rule_id,
         severity=severity,
