@@ -10,12 +10,14 @@ Each rule cites the API reference (botocore route53 2013-04-01, ``ResourceRecord
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from edge_origin.answers.types import GLOBAL, MULTIVALUE_MAX, PUBLIC, AzLocation, Geo, Vantage
+
+if TYPE_CHECKING:
+    import random  # imported by ``draw`` when it makes its own generator (the rules never draw)
 
 
 class RecordLike(Protocol):
@@ -301,7 +303,10 @@ def draw(records: Sequence[RecordLike], healthy: HealthyFn = lambda _r: True, rn
     """One answer's values, drawn from :func:`choices` (what the DNS server sends)."""
     if not records:
         return []
-    rng = rng or random.Random()
+    if not rng:
+        import random
+
+        rng = random.Random()
     if policy_of(records) == "weighted":  # the hot path of the rehearsal model: no Choice objects
         pool, weights = _weighted_pool(records, healthy)
         total = sum(weights)

@@ -25,7 +25,6 @@ without is not applied and is an ``EO-ACK1`` error finding naming the file. The 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -178,6 +177,8 @@ def parse_config(path: Path, table: Mapping[str, object]) -> Config:
     """Check the keys and types of ``table`` (read from ``path``)."""
     for key in table:
         if key not in KEYS:
+            import difflib  # only for a mistyped key
+
             near = difflib.get_close_matches(str(key).replace("_", "-"), KEYS, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise ConfigError(f"{path}: unknown key {key!r}{hint} (allowed keys: {', '.join(KEYS)})")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -334,6 +333,8 @@ def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
     wording change between commits) and of the template path (main's cdk.out vs the PR's), so
     code scanning tracks a finding across commits. Ordinals follow the messages with numbers
     blanked, so a changed number does not reorder them."""
+    import hashlib  # SARIF, baselines and diff only: a plain check does not load it
+
     groups: dict[tuple[str, str, str], list[int]] = {}
     for i, f in enumerate(findings):
         groups.setdefault((f.rule, f.stack, f.resource), []).append(i)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.escape import reason_text
 from edge_origin.core.findings import Finding, Severity
@@ -23,11 +24,6 @@ from edge_origin.rules import (
     cf2_keepalive_vs_idle,
     cf3_response_completion,
     cf4_origin_timeout_quota,
-    chg1_policy_across_resources,
-    chg2_origin_ips_replaced,
-    chg3_name_left_without_records,
-    chg4_connection_profile_transition,
-    chg5_record_identity_moved,
     dns1_weighted_grpc,
     dns2_multivalue_health,
     dns3_origin_spread,
@@ -89,23 +85,59 @@ RULES: tuple[Rule, ...] = tuple(
 )
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
 
-#: Rules about a change (base model, head model): run by ``edge-origin diff``, not in synth.
-TRANSITION_RULES: tuple[TransitionRule, ...] = tuple(
-    m.RULE
-    for m in (
+#: Advisory (info) rules, run on request (``run_rules(model, ADVISORY_RULES)``; ``edge-origin watch``
+#: runs them over the path it reads), not in synth or ``check``: they note what a template lacks.
+ADVISORY_RULES: tuple[Rule, ...] = (watch1_imbalance_alarm.RULE,)
+
+# ``TRANSITION_RULES`` (rules about a change, base model -> head model: run by ``edge-origin diff``, not
+# in synth), ``TRANSITION_RULES_BY_ID`` and ``CATALOGUE`` (every rule RULES.md lists: the template
+# rules, the advisory rules, then the transition rules) are made on first use (``__getattr__``):
+# the transition rules' modules read the change model (model.transition), which a check never runs.
+
+
+def _transition_rules() -> tuple[TransitionRule, ...]:
+    from edge_origin.rules import (
         chg1_policy_across_resources,
         chg2_origin_ips_replaced,
         chg3_name_left_without_records,
         chg4_connection_profile_transition,
         chg5_record_identity_moved,
     )
-)
-TRANSITION_RULES_BY_ID: dict[str, TransitionRule] = {r.id: r for r in TRANSITION_RULES}
-#: Advisory (info) rules, run on request (``run_rules(model, ADVISORY_RULES)``; ``edge-origin watch``
-#: runs them over the path it reads), not in synth or ``check``: they note what a template lacks.
-ADVISORY_RULES: tuple[Rule, ...] = (watch1_imbalance_alarm.RULE,)
-#: Every rule RULES.md lists: the template rules, the advisory rules, then the transition rules.
-CATALOGUE: tuple[Rule | TransitionRule, ...] = RULES + ADVISORY_RULES + TRANSITION_RULES
+
+    return tuple(
+        m.RULE
+        for m in (
+            chg1_policy_across_resources,
+            chg2_origin_ips_replaced,
+            chg3_name_left_without_records,
+            chg4_connection_profile_transition,
+            chg5_record_identity_moved,
+        )
+    )
+
+
+def _made(name: str) -> Any:
+    """``TRANSITION_RULES``, ``TRANSITION_RULES_BY_ID`` or ``CATALOGUE``: made on the first call, kept."""
+    if name not in globals():
+        transition = _transition_rules()
+        globals().update(
+            TRANSITION_RULES=transition,
+            TRANSITION_RULES_BY_ID={r.id: r for r in transition},
+            CATALOGUE=RULES + ADVISORY_RULES + transition,
+        )
+    return globals()[name]
+
+
+def __getattr__(name: str) -> object:
+    if name in ("TRANSITION_RULES", "TRANSITION_RULES_BY_ID", "CATALOGUE"):
+        return _made(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    TRANSITION_RULES: tuple[TransitionRule, ...]
+    TRANSITION_RULES_BY_ID: dict[str, TransitionRule]
+    CATALOGUE: tuple[Rule | TransitionRule, ...]
 
 
 def get_rule(rule_id: str) -> Rule:
@@ -195,7 +227,7 @@ def run_transition_rules(
     if head_acknowledgements is not None:
         acks[id(head)] = head_acknowledgements
     found: set[Finding] = set()
-    for rule in rules if rules is not None else TRANSITION_RULES:
+    for rule in rules if rules is not None else _made("TRANSITION_RULES"):
         for item in rule.check(base, head):
             key = (item.stack, item.resource)
             if honour_acknowledgements:

@@ -9,7 +9,6 @@ then drops those it matches. A selector that matches no rule of the catalogue is
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -31,6 +30,8 @@ def parse_selectors(values: Iterable[str], *, what: str = "--ignore", known: Seq
         for part in str(value).replace(",", " ").split():
             selector = part.strip().upper()
             if not any(rule_id.startswith(selector) for rule_id in ids):
+                import difflib  # only for a selector that matches no rule
+
                 near = difflib.get_close_matches(selector, ids, n=1, cutoff=0.6)
                 hint = f"; did you mean {near[0]}?" if near else ""
                 raise ValueError(
