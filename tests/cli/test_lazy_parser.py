@@ -96,6 +96,35 @@ def test_help_version_and_check_import_nothing_they_do_not_run() -> None:
     assert not {"boto3", "botocore", "numpy"} & loaded
 
 
+#: What `check` never runs on a template (no change, no config file, no --format sarif or baseline):
+#: the change model and the transition rules (`diff`), fingerprints (hashlib: SARIF, baselines), an
+#: answer's random draw (the rehearsal), did-you-mean (difflib), and importlib.resources' readers
+#: (zipfile, threading, tempfile) for the data files, read from the package folder instead. Issue 53:
+#: these were ~15 ms of the check's start; a module-level import of one of them fails here.
+CHECK_NEVER_LOADS = {
+    "edge_origin.model.transition", "edge_origin.model.replacement_schemas",
+    *(f"edge_origin.rules.{m}" for m in ("chg1_policy_across_resources", "chg2_origin_ips_replaced",
+      "chg3_name_left_without_records", "chg4_connection_profile_transition", "chg5_record_identity_moved")),
+    "hashlib", "random", "difflib", "zipfile", "threading", "tempfile", "importlib.resources", "importlib.readers",
+}
+_ALL_MODULES = _PROBE.replace('sorted(m for m in sys.modules if m.startswith("edge_origin") or m.split(".")[0] in {"boto3", "botocore", "yaml", "numpy"})', "sorted(sys.modules)")
+
+
+def test_check_loads_none_of_the_modules_only_other_paths_run() -> None:
+    """A template whose security group rules read the shipped data files (EO-SG1) and whose check
+    finds something: the whole path of a check runs, and none of ``CHECK_NEVER_LOADS`` is imported."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
+    template = ROOT / "tests" / "fixtures" / "templates" / "rules" / "eo-sg1-fire.json"
+    out = subprocess.run([sys.executable, "-c", _ALL_MODULES, "check", "--format", "json", "--config", "none", str(template)],
+                         capture_output=True, text=True, timeout=60, env=env, check=True)
+    loaded = set(json.loads(out.stdout))
+    assert {"edge_origin.data", "edge_origin.rules.sg1_health_checkers", "json"} <= loaded  # the probe sees the run
+    assert not loaded & CHECK_NEVER_LOADS, sorted(loaded & CHECK_NEVER_LOADS)
+    before = subprocess.run([sys.executable, "-c", _ALL_MODULES, "rules", "--format", "json"],
+                            capture_output=True, text=True, timeout=60, env=env, check=True)
+    assert "edge_origin.rules.chg1_policy_across_resources" in json.loads(before.stdout)  # the catalogue still has them
+
+
 def test_the_program_exits_with_the_code_and_every_line_written(tmp_path: Path) -> None:
     """``python -m edge_origin.cli check`` ends by ``os._exit`` after flushing: the same exit code and the
     same output as ``main`` (findings: 1; bad input: 2, one line)."""
