@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from edge_origin.core.escape import reason_text, shorten
+from edge_origin.core.fast_json import loads_exact
 from edge_origin.core.files import InputFileError, describe_mode, read_bytes_file, read_text_file
 from edge_origin.model.assembly import (
     UNKNOWN_ENVIRONMENT,
@@ -404,7 +405,10 @@ def parse_document(text: str, where: str) -> Any:
 
 def _parse_document(text: str, where: str) -> tuple[Any, bool]:
     """``parse_document``, and whether the text was JSON (a tree: no node shared)."""
-    body: Any
+    body: Any = loads_exact(text)  # orjson, when it provably reads the text as the strict parse below
+    if body is not None:
+        _check_values(body, where, scalars=False)
+        return body, True
     try:
         body = json.loads(
             text, parse_constant=_json_constant, parse_float=_json_float, parse_int=_json_int, object_pairs_hook=_json_object
