@@ -99,13 +99,15 @@ def test_help_version_and_check_import_nothing_they_do_not_run() -> None:
 #: What `check` never runs on a template (no change, no config file, no --format sarif or baseline):
 #: the change model and the transition rules (`diff`), fingerprints (hashlib: SARIF, baselines), an
 #: answer's random draw (the rehearsal), did-you-mean (difflib), and importlib.resources' readers
-#: (zipfile, threading, tempfile) for the data files, read from the package folder instead. Issue 53:
-#: these were ~15 ms of the check's start; a module-level import of one of them fails here.
+#: (zipfile, threading, tempfile) for the data files, read from the package folder instead; signal (a
+#: closed pipe's exit status). Issue 53: these were ~15 ms of the check's start; a module-level import
+#: of one of them fails here.
 CHECK_NEVER_LOADS = {
     "edge_origin.model.transition", "edge_origin.model.replacement_schemas",
     *(f"edge_origin.rules.{m}" for m in ("chg1_policy_across_resources", "chg2_origin_ips_replaced",
       "chg3_name_left_without_records", "chg4_connection_profile_transition", "chg5_record_identity_moved")),
     "hashlib", "random", "difflib", "zipfile", "threading", "tempfile", "importlib.resources", "importlib.readers",
+    "signal",
 }
 _ALL_MODULES = _PROBE.replace('sorted(m for m in sys.modules if m.startswith("edge_origin") or m.split(".")[0] in {"boto3", "botocore", "yaml", "numpy"})', "sorted(sys.modules)")
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import signal
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -167,8 +166,12 @@ def _apply_limits(args: argparse.Namespace) -> None:
                            eval_chars=args.max_eval_chars))
 
 
-#: What a shell reports for a process killed by SIGPIPE (128 + 13): ``cmd | head`` exits like this.
-EXIT_CLOSED_PIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
+def _exit_closed_pipe() -> int:
+    """What a shell reports for a process killed by SIGPIPE (128 + 13): ``cmd | head`` exits like this.
+    (``signal`` is imported only here: its enums cost every command's start ~0.5 ms, issue 53.)"""
+    import signal
+
+    return 128 + int(getattr(signal, "SIGPIPE", 13))
 
 
 def _quiet_closed_stdout() -> int:
@@ -180,7 +183,7 @@ def _quiet_closed_stdout() -> int:
         os.close(devnull)
     except (OSError, ValueError):  # stdout without a file descriptor (a test's StringIO)
         pass
-    return EXIT_CLOSED_PIPE
+    return _exit_closed_pipe()
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, _Parser]:
