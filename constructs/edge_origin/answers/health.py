@@ -32,6 +32,7 @@ import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from edge_origin.answers.types import fills_dict
 from edge_origin.core.facts import value
 
 #: Share of checkers that must report healthy, strictly more than this (developer guide).
@@ -49,6 +50,7 @@ VPC_PRIVATE_NETWORKS = tuple(
 MAX_DEPTH = 16
 
 
+@fills_dict
 @dataclass(frozen=True)
 class HealthCheck:
     """A Route 53 health check, the fields that decide its status."""
@@ -232,8 +234,14 @@ def public_check_of_private_address(check: HealthCheck) -> bool:
     a health check source in the VPC: ``EndpointType`` PRIVATE, ``HealthCheckSourceId``)."""
     if check.type not in ENDPOINT_TYPES or check.endpoint_type == "PRIVATE" or check.ip_address is None:
         return False
+    if "/" in check.ip_address:
+        return False  # an EIP's key (``Stack/Eip``): ip_address refuses any text with a "/" (a costly ValueError)
+    return _vpc_private(check.ip_address)
+
+
+def _vpc_private(text: str) -> bool:
     try:
-        address = ipaddress.ip_address(check.ip_address)
+        address = ipaddress.ip_address(text)
     except ValueError:
         return False
     return any(address in net for net in VPC_PRIVATE_NETWORKS if net.version == address.version)

@@ -62,6 +62,14 @@ class ZoneSet:
             self._by_name[(record.key.zone, record.key.name, record.key.type)].append(record)
             self._names[record.key.zone].add(record.key.name)
         self._cache: dict[tuple[object, ...], Resolution] = {}
+        self._too_deep: dict[str, bool] = {}
+
+    def nested_too_deep(self, check_id: str) -> bool:
+        """``health.nested_too_deep`` over this set's checks, judged once per check."""
+        found = self._too_deep.get(check_id)
+        if found is None:
+            found = self._too_deep[check_id] = health_mod.nested_too_deep(check_id, self.health_checks)
+        return found
 
     def record_sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
         """The record sets of one name and type in one zone."""
@@ -130,10 +138,13 @@ class ZoneSet:
         one the vantage would consult (to judge a zone a resolver elsewhere sees).
         ``scenarios`` adds the answers given when sets fail (failover secondary, zero weights),
         each under its condition."""
-        key = (normalize(name), rtype, vantage, zone_id, scenarios) if state is ALL_HEALTHY else None
-        if key is not None and key in self._cache:
-            return self._cache[key]
-        result = _Resolver(self, vantage, state, scenarios).run(normalize(name), rtype, self.zones.get(zone_id) if zone_id else None)
+        name = normalize(name)
+        key = (name, rtype, vantage, zone_id, scenarios) if state is ALL_HEALTHY else None
+        if key is not None:
+            found = self._cache.get(key)
+            if found is not None:
+                return found
+        result = _Resolver(self, vantage, state, scenarios).run(name, rtype, self.zones.get(zone_id) if zone_id else None)
         if key is not None:
             self._cache[key] = result
         return result
@@ -179,7 +190,7 @@ class _Resolver:
                 return []
             return [Answer(partial.probability, (), chain=partial.chain, condition=partial.condition, ttl=partial.ttl, empty=True)]
         for r in records:
-            if r.health_check_id is not None and health_mod.nested_too_deep(r.health_check_id, self.zones.health_checks):
+            if r.health_check_id is not None and self.zones.nested_too_deep(r.health_check_id):
                 self._stop(f"{name} {rtype}: health check {r.health_check_id} of {r.key.set_id or 'the record set'} "
                            f"nests CALCULATED checks deeper than {health_mod.MAX_DEPTH} levels: its status is not judged")
         healthy = lambda r: self.zones.record_healthy(r, self.state)  # noqa: E731

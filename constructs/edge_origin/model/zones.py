@@ -99,6 +99,9 @@ class TemplateZones:
     _by_key: dict[RecordKey, Record] | None = field(default=None, repr=False)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
+    _eips: dict[str, Any] = field(default_factory=dict, repr=False)
+    _undecided: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
+    _zone_unnamed: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, zone_id: str | None = None) -> Resolution:
         return self.zone_set.resolve(name, rtype, vantage, zone_id=zone_id)
@@ -107,10 +110,19 @@ class TemplateZones:
         """The load balancer views an answer leads to: alias targets, and NLBs holding its EIPs."""
         out: list[LoadBalancerView] = [lb.source for lb in answer.load_balancers if isinstance(lb.source, LoadBalancerView)]
         for address in answer.addresses:
-            eip = model.eip(self.values.get(address))
+            eip = self.eip_of(model, address)
             if eip is not None:
                 out.extend(eip.load_balancers)
         return list({id(lb): lb for lb in out}.values())
+
+    def eip_of(self, model: Any, address: str) -> Any:
+        """The ``EipView`` behind an answer's address key (None: a literal address, or an EIP not in the
+        templates); ``model`` is the model these zones were built from. Looked up once per address."""
+        memo = self._eips
+        if address in memo:
+            return memo[address]
+        found = memo[address] = model.eip(self.values.get(address))
+        return found
 
     def resolution_load_balancers(self, model: Any, resolution: Resolution) -> list[LoadBalancerView]:
         out: dict[int, LoadBalancerView] = {}
@@ -179,14 +191,27 @@ class TemplateZones:
     def undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
         """Whether ``zone`` may hold records of ``name`` the answer model cannot read: one of the
         name decided at deploy, or one whose name itself is (an undecidable Fn::If) in a stack
-        that holds records of the zone."""
+        that holds records of the zone. Judged once per name and zone."""
+        key = (name, zone.id)
+        found = self._undecided.get(key)
+        if found is None:
+            found = self._undecided[key] = self._judge_undecided(model, name, zone)
+        return found
+
+    def _judge_undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
         if any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name)):
             return True
         if self._unnamed_stacks is None:  # stacks with a record whose name is decided at deploy
             self._unnamed_stacks = {v.stack for v in model.all_record_sets if not isinstance(v.name, str)}
         if not self._unnamed_stacks:
             return False
-        return any(v.stack in self._unnamed_stacks for key, views in self.views.items() if key.zone == zone.id for v in views)
+        found = self._zone_unnamed.get(zone.id)  # the same for every name of the zone
+        if found is None:
+            unnamed = self._unnamed_stacks
+            found = self._zone_unnamed[zone.id] = any(
+                v.stack in unnamed for key, views in self.views.items() if key.zone == zone.id for v in views
+            )
+        return found
 
     def policy(self, view: RecordSetView) -> str:
         """The routing policy of a record view ("unknown": decided at deploy time)."""
@@ -352,7 +377,7 @@ def _health_check(res: Any) -> HealthCheck:
     insufficient = cfg.get("InsufficientDataHealthStatus")
     endpoint = cfg.get("EndpointType")  # the API's (a live read); CloudFormation has no such property yet
     return HealthCheck(
-        id=value_key(res.ref),
+        id=f"{res.stack}/{res.logical_id}",  # value_key(res.ref)
         type=kind.upper() if isinstance(kind, str) else "TCP",
         disabled=as_bool(cfg.get("Disabled")) is True,
         inverted=as_bool(cfg.get("Inverted")) is True,

@@ -66,6 +66,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     # so "another record's address" is a lookup: linear in records per name)
     holders: dict[tuple[str, str, str], Any] = {}
     for name, kind, item in origin_resolutions(model):
+        of_item = f" record in {item.zone.label} for {origin_label(name, kind)}"  # each record's ``where``, after its policy
         for key in item.resolution.record_keys:
             record = zones.record_by_key(key)
             view = zones.view_of(key)
@@ -76,7 +77,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             seen.add(id(view))
             if record.alias is not None and record.alias.evaluate_target_health and record.health_check_id is None:
                 continue  # "an alias resource record set inherits the health of the referenced resource"
-            where = f"{record.policy} record in {item.zone.label} for {origin_label(name, kind)}"
+            where = record.policy + of_item
             if view.health_check_id is not None and view.health_check is None:
                 # A check the templates do not define (a literal id, an import, a parameter): it may be disabled,
                 # inverted or probe another address. Not judged, never "it works" (issue 34's rule: fail closed).

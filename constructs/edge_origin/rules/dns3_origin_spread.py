@@ -31,10 +31,11 @@ def _spread(model: TemplateModel, item: OriginResolution) -> tuple[set[str], set
     ips: set[str] = set()
     zones: set[str] = set()
     unknown = False
+    template_zones = model.zones
     for answer in item.resolution.answers:
         for address in answer.addresses:
             ips.add(address)
-            eip = model.eip(model.zones.values.get(address))
+            eip = template_zones.eip_of(model, address)
             if eip is not None and eip.zone:
                 zones.add(eip.zone)
             else:

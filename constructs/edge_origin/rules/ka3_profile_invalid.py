@@ -22,6 +22,8 @@ FIX = with_cdk(
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     for res in model.resources:
+        if PROFILE_METADATA_KEY not in res.metadata:
+            continue  # declared_profile(res) is None (every resource is asked: a look-up, not a call)
         profile = declared_profile(res)
         if profile is None:
             continue

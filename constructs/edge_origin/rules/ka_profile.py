@@ -27,11 +27,12 @@ def declared_profile(resource: Resource) -> ConnectionProfile | ProfileError | N
     """The profile in ``resource``'s Metadata, a ProfileError if it does not parse, None if absent.
     Parsed once per resource (five rules ask for each distribution and listener): kept on the
     resource, beside the Metadata it was read from."""
-    if not declares_profile(resource):
+    metadata = resource.metadata
+    if PROFILE_METADATA_KEY not in metadata:  # declares_profile(resource), inlined: rules ask for every resource
         return None
     memo = resource.__dict__.get(_MEMO)
-    if memo is None or memo[0] is not resource.metadata[PROFILE_METADATA_KEY]:
-        memo = resource.__dict__[_MEMO] = (resource.metadata[PROFILE_METADATA_KEY], _parse_profile(resource))
+    if memo is None or memo[0] is not metadata[PROFILE_METADATA_KEY]:
+        memo = resource.__dict__[_MEMO] = (metadata[PROFILE_METADATA_KEY], _parse_profile(resource))
     return memo[1]
 
 

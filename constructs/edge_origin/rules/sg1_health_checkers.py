@@ -44,6 +44,9 @@ def _cloudfront_lists() -> frozenset[str]:
 
 
 EVERY_CHECKER = ipaddress.IPv4Network("0.0.0.0/0")
+#: The text ``_admitted`` gives the networks it admits by: a rule's CidrIp as written (parsed once, by
+#: ``_network``), this for every checker.
+_EVERY_CHECKER_TEXT = "0.0.0.0/0"
 
 
 def _route53_list(group: SecurityGroupView) -> object:
@@ -51,12 +54,13 @@ def _route53_list(group: SecurityGroupView) -> object:
     return group.resource.metadata.get(ROUTE53_PREFIX_LIST_METADATA_KEY) if isinstance(group.resource.metadata, dict) else None
 
 
-def _admitted(groups: list[SecurityGroupView], port: int) -> tuple[list[ipaddress.IPv4Network], object]:
-    """Networks admitted on ``port``, and the first source that cannot be decided (a parameter, an
-    unknown prefix list, rules decided at deploy time) or None. The AWS-managed Route 53 health-checker
-    prefix list, named in the group's Metadata, admits every checker."""
+def _admitted(groups: list[SecurityGroupView], port: int) -> tuple[list[str], object]:
+    """Networks admitted on ``port`` (each IPv4 CidrIp as written, ``_network`` parses it), and the first
+    source that cannot be decided (a parameter, an unknown prefix list, rules decided at deploy time) or
+    None. The AWS-managed Route 53 health-checker prefix list, named in the group's Metadata, admits every
+    checker."""
     cloudfront = _cloudfront_lists()
-    nets: list[ipaddress.IPv4Network] = []
+    nets: list[str] = []
     unknown: object = None
     for group in groups:
         if group.ingress_unknown:
@@ -70,13 +74,12 @@ def _admitted(groups: list[SecurityGroupView], port: int) -> tuple[list[ipaddres
             if not rule.covers_port(port):
                 continue
             if rule.cidr_ip is not None:
-                net = _network(rule.cidr_ip) if isinstance(rule.cidr_ip, str) else None
-                if net is not None:
-                    nets.append(net)
-                elif not isinstance(rule.cidr_ip, str):
+                if not isinstance(rule.cidr_ip, str):
                     unknown = unknown or rule.cidr_ip
+                elif _network(rule.cidr_ip) is not None:
+                    nets.append(rule.cidr_ip)
             elif rule.prefix_list_id is not None and route53_list is not None and rule.prefix_list_id == route53_list:
-                nets.append(EVERY_CHECKER)  # AWS keeps the list to the checkers' ranges
+                nets.append(_EVERY_CHECKER_TEXT)  # AWS keeps the list to the checkers' ranges
             elif rule.prefix_list_id is not None and rule.prefix_list_id not in cloudfront:
                 unknown = unknown or rule.prefix_list_id  # a customer list, or Route 53's not named in Metadata
     return nets, unknown
@@ -99,26 +102,35 @@ def _region_ranges() -> dict[str, tuple[ipaddress.IPv4Network, ...]]:
     return {r: tuple(ipaddress.IPv4Network(c) for c in cidrs) + shared for r, cidrs in data.items() if r != "GLOBAL"}
 
 
-def _coverage(check: HealthCheck, admitted: list[ipaddress.IPv4Network]) -> tuple[float, list[str], list[ipaddress.IPv4Network]]:
+def _coverage(check: HealthCheck, admitted: list[str]) -> tuple[float, list[str], list[ipaddress.IPv4Network]]:
     """(share of the check's checkers that get through, blocked regions, blocked ranges)."""
-    key = frozenset(admitted)
+    reachable, blocked = _coverage_of(check.checker_regions, frozenset(admitted))
+    blocked_regions = [r for r in check.checker_regions if r not in reachable]
+    return reachable_share(check, reachable), blocked_regions, list(blocked)
+
+
+@lru_cache(maxsize=4096)
+def _coverage_of(regions: tuple[str, ...], admitted: frozenset[str]) -> tuple[frozenset[str], tuple[ipaddress.IPv4Network, ...]]:
+    """(checker regions that get through, blocked ranges) once per distinct checker regions and set of
+    admitted CIDR texts: the NLBs of a template mostly share their security groups' shape and their
+    checks' Regions (texts hash once; networks hash in Python on every lookup)."""
     reachable: set[str] = set()
     blocked: list[ipaddress.IPv4Network] = []
-    for region in check.checker_regions:
-        missing = _missing(region, key)
+    for region in regions:
+        missing = _missing(region, admitted)
         if missing:
             blocked.extend(m for m in missing if m not in blocked)
         else:
             reachable.add(region)
-    blocked_regions = [r for r in check.checker_regions if r not in reachable]
-    return reachable_share(check, reachable), blocked_regions, blocked
+    return frozenset(reachable), tuple(blocked)
 
 
 @lru_cache(maxsize=4096)
-def _missing(region: str, admitted: frozenset[ipaddress.IPv4Network]) -> tuple[ipaddress.IPv4Network, ...]:
-    """The checker ranges of ``region`` no network of ``admitted`` holds: once per distinct pair (the
-    NLBs of a template mostly share their security groups' shape)."""
-    return tuple(c for c in _region_ranges().get(region, ()) if not any(c.subnet_of(n) for n in admitted))
+def _missing(region: str, admitted: frozenset[str]) -> tuple[ipaddress.IPv4Network, ...]:
+    """The checker ranges of ``region`` no network of ``admitted`` (CIDR texts ``_network`` parses) holds:
+    once per distinct pair."""
+    nets = [net for net in map(_network, admitted) if net is not None]
+    return tuple(c for c in _region_ranges().get(region, ()) if not any(c.subnet_of(n) for n in nets))
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
