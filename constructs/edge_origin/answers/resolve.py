@@ -66,6 +66,9 @@ class ZoneSet:
 
     def nested_too_deep(self, check_id: str) -> bool:
         """``health.nested_too_deep`` over this set's checks, judged once per check."""
+        check = self.health_checks.get(check_id)
+        if check is None or check.type != "CALCULATED" or check.disabled:
+            return False  # no children below it: nothing to nest (health.nested_too_deep's first level)
         found = self._too_deep.get(check_id)
         if found is None:
             found = self._too_deep[check_id] = health_mod.nested_too_deep(check_id, self.health_checks)
@@ -217,8 +220,8 @@ class _Resolver:
         probability = partial.probability * outcome.probability
         if not outcome.records:
             return [Answer(probability, (), chain=partial.chain, condition=condition, ttl=partial.ttl, empty=True)]
-        hops = tuple(Hop(r.key, r.policy, via, r.routing_detail, r) for r in outcome.records)
-        chain = partial.chain + (hops if len(hops) == 1 else hops[:1])
+        first = outcome.records[0]  # the chain goes on through the first set (several: a multivalue answer)
+        chain = partial.chain + (Hop(first.key, first.policy, via, first.routing_detail, first),)
         ttl = _min_ttl(partial.ttl, min((r.ttl for r in outcome.records if r.ttl is not None), default=None))
         record_keys = tuple(r.key for r in outcome.records)
         if len(outcome.records) == 1:

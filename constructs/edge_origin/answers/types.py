@@ -57,8 +57,17 @@ def fills_dict(cls: type) -> type:
 
 
 def normalize(name: str) -> str:
-    """A DNS name in Route 53's one spelling (:func:`edge_origin.core.dns_names.canonical_name`)."""
-    return canonical_name(name)
+    """A DNS name in Route 53's one spelling (:func:`edge_origin.core.dns_names.canonical_name`), each
+    spelling worked out once (every resolution, zone and alias target asks)."""
+    found = _NORMALIZED.get(name)
+    if found is None:
+        if len(_NORMALIZED) >= 65536:
+            _NORMALIZED.clear()  # a long-lived process (the synth plugin, a rehearsal) meets name after name
+        found = _NORMALIZED[name] = canonical_name(name)
+    return found
+
+
+_NORMALIZED: dict[str, str] = {}
 
 
 @fills_dict

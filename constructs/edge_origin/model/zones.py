@@ -294,7 +294,8 @@ def template_zones(model: Any) -> TemplateZones:
         for mapping in lb.subnet_mappings or lb.subnets:
             # an EIP's key is the one its records hold (Ref EIP); else the NLB's address in that subnet
             if mapping.eip is not None:
-                address = value_key(mapping.eip.resource.ref)
+                eip = mapping.eip.resource
+                address = f"{eip.stack}/{eip.logical_id}"  # value_key(eip.ref): what its records hold (Ref EIP)
             else:
                 address = f"{lb.resource.logical_id}:{display_value(mapping.subnet)}"
             zonal.append((mapping.zone or "?", address))
@@ -323,18 +324,25 @@ def template_zones(model: Any) -> TemplateZones:
 
 
 def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record:
-    p = view.properties
+    get = view.properties.get
+    target = view.alias_target
     alias = None
-    if view.alias_target is not None:
-        alias = AliasTarget(value_key(view.alias_target.dns_name), view.alias_target.evaluate_target_health is True, _text(view.alias_target.hosted_zone_id))
+    if target is not None:
+        alias = AliasTarget(value_key(target.dns_name), target.evaluate_target_health is True, _text(target.hosted_zone_id))
     keys = []
     for value in view.values:
         key = value_key(value)
         values.setdefault(key, value)
         keys.append(key)
-    set_id = view.set_identifier if view.set_identifier is None else _text(view.set_identifier)
+    set_id = view.set_identifier
+    if set_id is not None:
+        set_id = _text(set_id)
     hc = view.health_check_id
     routing = _routing(view)
+    weight = view.weight
+    # the routing members most records lack are read only when present (each reader takes None to None)
+    failover, region = get("Failover"), get("Region")
+    geo, proximity, cidr = get("GeoLocation"), get("GeoProximityLocation"), get("CidrRoutingConfig")
     return Record(
         key=RecordKey(zone_id, view.name, view.type or "A", set_id),
         policy=routing.policy,
@@ -343,12 +351,12 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         alias=alias,
         health_check_id=value_key(hc) if hc is not None else None,
         # a Weight decided at deploy time: some weight (1), so the set counts among the answers
-        weight=view.weight if view.weight is not None else (1 if p.get("Weight") is not None else None),
-        failover=_text(p.get("Failover")),
-        region=_text(p.get("Region")),
-        geo=_geo(p.get("GeoLocation")),
-        geoproximity=_geoproximity(p.get("GeoProximityLocation")),
-        cidr=_cidr(p.get("CidrRoutingConfig")),
+        weight=weight if weight is not None else (1 if get("Weight") is not None else None),
+        failover=None if failover is None else _text(failover),
+        region=None if region is None else _text(region),
+        geo=None if geo is None else _geo(geo),
+        geoproximity=None if proximity is None else _geoproximity(proximity),
+        cidr=None if cidr is None else _cidr(cidr),
         az=routing.az,
         source=view,
     )
@@ -367,31 +375,42 @@ HEALTH_CHECK_KNOWN_MEMBERS = (
 def _health_check(res: Any) -> HealthCheck:
     """The answer model's health check (shapes were checked when the model built its views)."""
     cfg = res.properties.get("HealthCheckConfig")
-    cfg = cfg if isinstance(cfg, dict) else {}
-    alarm = cfg.get("AlarmIdentifier") if isinstance(cfg.get("AlarmIdentifier"), dict) else {}
-    children = cfg.get("ChildHealthChecks")
-    regions = cfg.get("Regions")
-    kind = cfg.get("Type")
-    ip = cfg.get("IPAddress")
-    fqdn = cfg.get("FullyQualifiedDomainName")
-    insufficient = cfg.get("InsufficientDataHealthStatus")
-    endpoint = cfg.get("EndpointType")  # the API's (a live read); CloudFormation has no such property yet
+    get = cfg.get if isinstance(cfg, dict) else {}.get
+    alarm = get("AlarmIdentifier")
+    children = get("ChildHealthChecks")
+    regions = get("Regions")
+    kind = get("Type")
+    ip = get("IPAddress")
+    fqdn = get("FullyQualifiedDomainName")
+    insufficient = get("InsufficientDataHealthStatus")
+    endpoint = get("EndpointType")  # the API's (a live read); CloudFormation has no such property yet
+    threshold = get("HealthThreshold")
+    port = get("Port")
     return HealthCheck(
         id=f"{res.stack}/{res.logical_id}",  # value_key(res.ref)
         type=kind.upper() if isinstance(kind, str) else "TCP",
-        disabled=as_bool(cfg.get("Disabled")) is True,
-        inverted=as_bool(cfg.get("Inverted")) is True,
+        disabled=_flag(get("Disabled")),
+        inverted=_flag(get("Inverted")),
         children=tuple(value_key(c) for c in children) if isinstance(children, list) else (),
-        health_threshold=as_int(cfg.get("HealthThreshold")),
+        health_threshold=None if threshold is None else as_int(threshold),
         regions=tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),
         ip_address=value_key(ip) if ip is not None else None,
         fqdn=value_key(fqdn) if fqdn is not None else None,
-        port=as_int(cfg.get("Port")),
-        alarm=_text(alarm.get("Name")),
+        port=None if port is None else as_int(port),
+        alarm=_text(alarm.get("Name")) if isinstance(alarm, dict) else None,
         insufficient_data=insufficient if isinstance(insufficient, str) else None,
         endpoint_type=endpoint.upper() if isinstance(endpoint, str) else "PUBLIC",
         label=res.logical_id,
     )
+
+
+def _flag(value: Any) -> bool:
+    """``as_bool(value) is True``, without the call for a JSON boolean or an absent value."""
+    if value is True:
+        return True
+    if value is None or value is False:
+        return False
+    return as_bool(value) is True
 
 
 __all__ = ["OriginResolution", "TemplateZones", "zone_id_of", "template_zones", "value_key"]

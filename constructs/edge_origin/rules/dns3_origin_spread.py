@@ -62,7 +62,10 @@ def _leaves_the_model(item: OriginResolution) -> bool:
 def _multivalue_sets(model: TemplateModel, item: OriginResolution) -> int:
     # each zone + name + type once (not once per record key): linear in records per name
     groups = dict.fromkeys((key.zone, key.name, key.type) for key in item.resolution.record_keys)
-    keys = {r.key for zone, name, rtype in groups for r in model.zones.zone_set.record_sets(zone, name, rtype) if r.policy == "multivalue"}
+    keys = {  # a RecordKey's fields as a tuple: the same count, hashed in C
+        (r.key.zone, r.key.name, r.key.type, r.key.set_id)
+        for zone, name, rtype in groups for r in model.zones.zone_set.record_sets(zone, name, rtype) if r.policy == "multivalue"
+    }
     return len(keys)
 
 

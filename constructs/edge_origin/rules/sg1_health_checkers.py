@@ -104,9 +104,20 @@ def _region_ranges() -> dict[str, tuple[ipaddress.IPv4Network, ...]]:
 
 def _coverage(check: HealthCheck, admitted: list[str]) -> tuple[float, list[str], list[ipaddress.IPv4Network]]:
     """(share of the check's checkers that get through, blocked regions, blocked ranges)."""
-    reachable, blocked = _coverage_of(check.checker_regions, frozenset(admitted))
-    blocked_regions = [r for r in check.checker_regions if r not in reachable]
-    return reachable_share(check, reachable), blocked_regions, list(blocked)
+    key = (check.checker_regions, frozenset(admitted))
+    found = _COVERAGE.get(key)
+    if found is None:
+        if len(_COVERAGE) >= 4096:
+            _COVERAGE.clear()
+        reachable, blocked = _coverage_of(*key)
+        blocked_regions = tuple(r for r in check.checker_regions if r not in reachable)
+        found = _COVERAGE[key] = (reachable_share(check, reachable), blocked_regions, blocked)
+    share, blocked_regions, blocked = found
+    return share, list(blocked_regions), list(blocked)
+
+
+#: ``_coverage`` by (checker regions, admitted CIDR texts): what it returns depends on nothing else.
+_COVERAGE: dict[tuple[tuple[str, ...], frozenset[str]], tuple[float, tuple[str, ...], tuple[ipaddress.IPv4Network, ...]]] = {}
 
 
 @lru_cache(maxsize=4096)
