@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from edge_origin.answers import health as health_mod
 from edge_origin.answers.health import ALL_HEALTHY, HealthCheck, HealthState
@@ -35,6 +34,7 @@ from edge_origin.answers.types import (
     normalize,
     undeclared_load_balancer,
 )
+from edge_origin.core.fast_dataclass import dataclass
 
 _NONE: list[Record] = []
 

@@ -14,10 +14,10 @@ botocore knows and this table does not.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from edge_origin.answers.types import AZ_LOCATION_TYPES, AzLocation
+from edge_origin.core.fast_dataclass import dataclass
 
 
 @dataclass(frozen=True)

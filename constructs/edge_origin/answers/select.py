@@ -11,10 +11,10 @@ Each rule cites the API reference (botocore route53 2013-04-01, ``ResourceRecord
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from edge_origin.answers.types import GLOBAL, MULTIVALUE_MAX, PUBLIC, AzLocation, Geo, Vantage
+from edge_origin.core.fast_dataclass import dataclass
 
 if TYPE_CHECKING:
     import random  # imported by ``draw`` when it makes its own generator (the rules never draw)

@@ -7,11 +7,12 @@ and a private zone of the same name that reuse set identifiers hold different re
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.facts import value
+from edge_origin.core.fast_dataclass import dataclass
 
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
 POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")

@@ -26,9 +26,10 @@ without is not applied and is an ``EO-ACK1`` error finding naming the file. The 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from edge_origin.core.fast_dataclass import dataclass
 
 YAML_NAMES = (".edge-origin.yaml", ".edge-origin.yml")
 PYPROJECT = "pyproject.toml"

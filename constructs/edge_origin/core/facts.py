@@ -17,8 +17,9 @@ quota; only the API's own limits are errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from edge_origin.core.fast_dataclass import dataclass
 
 AWS = "AWS"
 CDK = "aws-cdk-lib"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from enum import Enum
+
+from edge_origin.core.fast_dataclass import dataclass
 
 
 class Severity(str, Enum):

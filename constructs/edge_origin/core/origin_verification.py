@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from edge_origin.core.fast_dataclass import dataclass
 
 if TYPE_CHECKING:
     from edge_origin.core.errors import ConstructLabel

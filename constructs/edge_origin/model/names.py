@@ -29,10 +29,10 @@ is named by EO-NJ1 ("not judged: <kind>"), never read as one address or as absen
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from edge_origin.answers.types import ALB_DNS_NAME, NLB_DNS_NAME
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.model.values import ResourceRef, Unresolved, display_value, normalize_name
 
 #: Resource type -> what its DNS-name attribute names (``judged``: the answer model follows it).

@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from edge_origin.core.facts import value as fact_value
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
 from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt

@@ -19,10 +19,11 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.limits import short_repr
 from edge_origin.profile import hops, policy

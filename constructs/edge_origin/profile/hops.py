@@ -37,11 +37,11 @@ AWS references (read 2026-12-02):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from edge_origin import _moved
 from edge_origin.core.facts import value
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Severity
 
 

@@ -35,7 +35,8 @@ turns that into the client's effective ping interval, per implementation:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from edge_origin.core.fast_dataclass import dataclass
 
 TWO_HOURS_S = 7200.0
 """The ping floor on a connection with no open stream when permit-without-calls is false."""

@@ -24,10 +24,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from edge_origin.core.fast_dataclass import dataclass
 
 #: Source files read per app, bytes per file (larger ones are skipped), bytes in all, and folder
 #: entries walked: the index costs a bounded amount of work whatever the repository holds.

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from edge_origin.answers import RecordKey
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel
 from edge_origin.model.zones import OriginResolution

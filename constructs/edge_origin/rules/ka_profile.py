@@ -3,8 +3,7 @@ model (:mod:`edge_origin.profile.hops`) applied to template listeners."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.model import OriginView, Resource, TemplateModel
 from edge_origin.model.views import ListenerView, LoadBalancerView, TargetGroupView, attribute_known
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops

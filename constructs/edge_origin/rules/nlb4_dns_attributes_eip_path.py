@@ -28,8 +28,8 @@ no zone.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
 from edge_origin.model.views import (

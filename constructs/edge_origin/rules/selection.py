@@ -10,8 +10,8 @@ then drops those it matches. A selector that matches no rule of the catalogue is
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Finding
 
 

@@ -20,8 +20,8 @@ A distribution origin with ``VpcOriginConfig`` names an ``AWS::CloudFront::VpcOr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.model import DistributionView, LoadBalancerView, OriginView, TemplateModel
 
 

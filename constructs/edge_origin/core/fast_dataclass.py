@@ -1,0 +1,106 @@
+"""``dataclass``: the class ``dataclasses.dataclass`` makes, for about half its cost to create (issue 53).
+
+Python 3.11's ``dataclasses`` compiles every method it writes (an ``exec`` of generated source, about
+0.1 ms each: six for a frozen class), and a check creates some 70 dataclasses before it reads its
+input. Here ``dataclasses`` still makes the class and writes ``__init__`` (and, frozen, ``__setattr__``
+and ``__delattr__``: its frozen ``__init__`` assigns through ``object.__setattr__``), while ``__repr__``,
+``__eq__`` and ``__hash__`` are closures over the field names, compiled once with this module: the
+same text (``"..."`` for a recursive repr), the same field tuples compared and hashed, ``NotImplemented``
+for another class, ``__hash__ = None`` for a mutable class with ``eq``. ``fields``, ``replace``,
+``asdict`` and ``__dataclass_params__`` see the options as written. Any option besides ``kw_only`` and
+``match_args`` (``order``, ``unsafe_hash``, ``slots``, ``init=False``...) or a class that writes one of
+those three methods itself: ``dataclasses.dataclass`` as is. tests/core/test_fast_dataclass.py holds every class
+of the package made here to the one ``dataclasses`` makes from the same fields and options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from _thread import get_ident
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any, TypeVar
+
+T = TypeVar("T", bound=type)
+
+_OWN = ("__repr__", "__eq__", "__hash__")
+
+
+#: Options that shape only what ``dataclasses`` still writes here (``__init__``, ``__match_args__``).
+_PASSED = frozenset({"kw_only", "match_args"})
+
+
+def dataclass(cls: T | None = None, /, *, init: bool = True, repr: bool = True, eq: bool = True,
+              frozen: bool = False, **options: Any) -> Any:
+    """``dataclasses.dataclass(cls, init=..., repr=..., eq=..., frozen=..., **options)``, made cheaper
+    unless ``options`` holds more than ``kw_only`` / ``match_args`` (see the module's docstring)."""
+
+    def wrap(c: T) -> T:
+        if not init or not _PASSED.issuperset(options) or any(name in c.__dict__ for name in _OWN):
+            return dataclasses.dataclass(c, init=init, repr=repr, eq=eq, frozen=frozen, **options)
+        return _make(c, repr, eq, frozen, options)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _make(cls: T, repr: bool, eq: bool, frozen: bool, options: dict[str, Any]) -> T:
+    made = dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen, **options)
+    params = made.__dataclass_params__  # type: ignore[attr-defined]
+    params.repr, params.eq = repr, eq
+    fields = dataclasses.fields(made)
+    if repr:
+        _set(made, _repr_fn([f.name for f in fields if f.repr]))
+    if eq:
+        _set(made, _eq_fn(_key([f.name for f in fields if f.compare])))
+        if frozen:  # dataclasses' hash table: (eq, frozen) -> a hash of the fields; (eq, mutable) -> None
+            _set(made, _hash_fn(_key([f.name for f in fields if (f.compare if f.hash is None else f.hash)])))
+        else:
+            made.__hash__ = None  # type: ignore[assignment]
+    return made
+
+
+def _set(cls: type, fn: Callable[..., Any]) -> None:
+    fn.__qualname__ = f"{cls.__qualname__}.{fn.__name__}"
+    setattr(cls, fn.__name__, fn)
+
+
+def _key(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple of ``names``' values, as the generated ``(self.a,self.b,)`` is."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _repr_fn(names: list[str]) -> Callable[[Any], str]:
+    running: set[tuple[int, int]] = set()  # dataclasses' _recursive_repr: "..." for a repr within itself
+
+    def __repr__(self: Any) -> str:
+        key = id(self), get_ident()
+        if key in running:
+            return "..."
+        running.add(key)
+        try:
+            return self.__class__.__qualname__ + "(" + ", ".join([f"{n}={getattr(self, n)!r}" for n in names]) + ")"
+        finally:
+            running.discard(key)
+
+    return __repr__
+
+
+def _eq_fn(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash_fn(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(key(self))
+
+    return __hash__

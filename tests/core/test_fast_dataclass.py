@@ -1,0 +1,187 @@
+"""``edge_origin.core.fast_dataclass.dataclass`` makes the class ``dataclasses.dataclass`` makes (issue 53):
+every class of the package made with it, and generated ones, against a twin made by ``dataclasses``
+from the same fields and options: fields, params, signature, ``__match_args__``, and what repr, ==,
+!=, hash and frozen assignment give on the same values (NaN by identity and not, None, tuples)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import math
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from edge_origin.core import fast_dataclass
+from edge_origin.core.fast_dataclass import dataclass
+
+PKG = Path(fast_dataclass.__file__).resolve().parents[1]
+FAST = "edge_origin.core.fast_dataclass"
+
+
+def _modules_using_it() -> list[str]:
+    out = []
+    for path in sorted(PKG.rglob("*.py")):
+        if f"from {FAST} import dataclass" in path.read_text(encoding="utf-8"):
+            rel = path.relative_to(PKG.parent).with_suffix("")
+            out.append(".".join(rel.parts).removesuffix(".__init__"))
+    return out
+
+
+def _classes() -> list[type]:
+    found = []
+    for name in _modules_using_it():
+        module = importlib.import_module(name)
+        found += [c for c in vars(module).values()
+                  if isinstance(c, type) and c.__module__ == name and dataclasses.is_dataclass(c)]
+    return found
+
+
+CLASSES = _classes()
+
+
+def _twin(cls: type) -> type:
+    """``cls`` as ``dataclasses.dataclass`` makes it: the same fields (fresh Field objects), options, names."""
+    params = cls.__dataclass_params__  # type: ignore[attr-defined]
+    specs = []
+    for f in dataclasses.fields(cls):
+        kwargs: dict[str, Any] = {"repr": f.repr, "hash": f.hash, "compare": f.compare, "metadata": f.metadata,
+                                  "kw_only": f.kw_only, "init": f.init}
+        if f.default is not dataclasses.MISSING:
+            kwargs["default"] = f.default
+        if f.default_factory is not dataclasses.MISSING:
+            kwargs["default_factory"] = f.default_factory
+        specs.append((f.name, f.type, dataclasses.field(**kwargs)))
+    twin = dataclasses.make_dataclass(
+        cls.__name__, specs, bases=cls.__bases__, init=params.init, repr=params.repr, eq=params.eq, order=params.order,
+        unsafe_hash=params.unsafe_hash, frozen=params.frozen, match_args=hasattr(cls, "__match_args__"),
+        namespace={"__module__": cls.__module__, "__qualname__": cls.__qualname__},
+    )
+    return twin
+
+
+def _instance(cls: type, values: dict[str, Any]) -> Any:
+    obj = object.__new__(cls)
+    for name, value in values.items():
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+NAN = float("nan")
+POOL: list[Any] = [None, 0, 1, "a", NAN, (1, "x"), 2.5]
+
+
+def _outcome(fn: Any) -> tuple[str, Any]:
+    try:
+        return "ok", fn()
+    except Exception as exc:  # noqa: BLE001 - the same exception type is the expectation
+        return "raised", type(exc)
+
+
+def _same_behaviour(cls: type, twin: type, first: dict[str, Any], second: dict[str, Any]) -> None:
+    a1, a2, b1, b2 = _instance(cls, first), _instance(cls, second), _instance(twin, first), _instance(twin, second)
+    if twin.__repr__ is object.__repr__:  # repr=False: object's, both
+        assert cls.__repr__ is object.__repr__
+    else:
+        assert repr(a1) == repr(b1) and repr(a2) == repr(b2)
+    assert (a1 == a2) == (b1 == b2) and (a1 != a2) == (b1 != b2) and (a1 == a1) == (b1 == b1)
+    assert (a1.__eq__(object()) is NotImplemented) == (b1.__eq__(object()) is NotImplemented)
+    if twin.__hash__ is object.__hash__:  # eq=False: hashed by identity, both
+        assert cls.__hash__ is object.__hash__
+    else:
+        assert _outcome(lambda: hash(a1)) == _outcome(lambda: hash(b1))
+    names = [f.name for f in dataclasses.fields(cls)]
+    if names:
+        assert _outcome(lambda: setattr(a1, names[0], 7)) == _outcome(lambda: setattr(b1, names[0], 7))
+        assert _outcome(lambda: delattr(a2, names[-1])) == _outcome(lambda: delattr(b2, names[-1]))
+
+
+def _same_shape(cls: type, twin: type) -> None:
+    assert [(f.name, f.type, f.repr, f.hash, f.compare, f.kw_only, f.init) for f in dataclasses.fields(cls)] == \
+        [(f.name, f.type, f.repr, f.hash, f.compare, f.kw_only, f.init) for f in dataclasses.fields(twin)]
+    for option in ("init", "repr", "eq", "order", "unsafe_hash", "frozen"):
+        assert getattr(cls.__dataclass_params__, option) == getattr(twin.__dataclass_params__, option), option
+    assert str(inspect.signature(cls)) == str(inspect.signature(twin))
+    assert getattr(cls, "__match_args__", None) == getattr(twin, "__match_args__", None)
+    assert (cls.__hash__ is None) == (twin.__hash__ is None)
+
+
+def test_the_check_path_makes_its_dataclasses_here() -> None:
+    """The classes a check creates at start-up take the cheap path (their repr is this module's)."""
+    fast = [c for c in CLASSES if getattr(c.__repr__, "__module__", "") == FAST]
+    assert len(fast) >= 50, len(fast)
+    assert {"edge_origin.answers.types", "edge_origin.model.views", "edge_origin.core.findings"} <= {c.__module__ for c in fast}
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: f"{c.__module__}.{c.__qualname__}")
+def test_every_class_made_here_is_the_one_dataclasses_makes(cls: type) -> None:
+    twin = _twin(cls)
+    _same_shape(cls, twin)
+    names = [f.name for f in dataclasses.fields(cls)]
+    base = {n: POOL[i % len(POOL)] for i, n in enumerate(names)}
+    _same_behaviour(cls, twin, base, dict(base))
+    _same_behaviour(cls, twin, {n: NAN for n in names}, {n: NAN for n in names})  # the same NaN: equal by identity
+    _same_behaviour(cls, twin, {n: float("nan") for n in names}, {n: float("nan") for n in names})
+    for i, name in enumerate(names):
+        _same_behaviour(cls, twin, base, {**base, name: POOL[(i + 3) % len(POOL)]})
+
+
+# --- the helper itself, on classes made for the test -------------------------------------------
+_MODULE = types.ModuleType("fast_dataclass_probe")
+sys.modules[_MODULE.__name__] = _MODULE
+
+FIELD = st.fixed_dictionaries({"repr": st.booleans(), "compare": st.booleans(), "hash": st.sampled_from([None, True, False])})
+
+
+def _made(decorator: Any, specs: list[dict[str, Any]], **options: Any) -> type:
+    annotations = {f"f{i}": "Any" for i in range(len(specs))}
+    body = {f"f{i}": dataclasses.field(default=None, **spec) for i, spec in enumerate(specs)}
+    cls = type("Probe", (), {"__annotations__": annotations, "__module__": _MODULE.__name__, "__qualname__": "Probe", **body})
+    return decorator(**options)(cls)
+
+
+@settings(max_examples=40, deadline=None)
+@given(specs=st.lists(FIELD, max_size=4), frozen=st.booleans(), eq=st.booleans(), repr_=st.booleans(),
+       kw_only=st.booleans(), values=st.lists(st.sampled_from(POOL), min_size=8, max_size=8))
+def test_generated_classes_behave_as_dataclasses_makes_them(
+    specs: list[dict[str, Any]], frozen: bool, eq: bool, repr_: bool, kw_only: bool, values: list[Any],
+) -> None:
+    options = {"frozen": frozen, "eq": eq, "repr": repr_, "kw_only": kw_only}
+    cls, twin = _made(dataclass, specs, **options), _made(dataclasses.dataclass, specs, **options)
+    _same_shape(cls, twin)
+    first = {f"f{i}": values[i] for i in range(len(specs))}
+    second = {f"f{i}": values[4 + i] for i in range(len(specs))}
+    _same_behaviour(cls, twin, first, second)
+    _same_behaviour(cls, twin, first, dict(first))
+
+
+def test_a_recursive_repr_says_dots_as_dataclasses_does() -> None:
+    cls, twin = _made(dataclass, [{}]), _made(dataclasses.dataclass, [{}])
+    a, b = cls(), twin()
+    a.f0, b.f0 = [a], [b]
+    assert repr(a) == repr(b) == "Probe(f0=[...])"
+
+
+def test_other_options_and_own_methods_are_left_to_dataclasses() -> None:
+    """order, unsafe_hash, slots, a class's own __eq__: the class dataclasses makes, unchanged."""
+    for options in ({"order": True}, {"unsafe_hash": True}, {"slots": True}):
+        cls = _made(dataclass, [{}], **options)
+        assert getattr(cls.__repr__, "__module__", "") != FAST, options
+        _same_shape(cls, _made(dataclasses.dataclass, [{}], **options))
+
+    class Own:
+        __module__ = _MODULE.__name__
+        f0: int = 0
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    made = dataclass(frozen=True)(Own)
+    assert made(1) == made(2) and getattr(made.__repr__, "__module__", "") != FAST
+    assert math.isnan(NAN)  # the pool's NaN is a NaN (its identity is what the tests rely on)
