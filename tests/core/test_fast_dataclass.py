@@ -107,7 +107,9 @@ def _same_shape(cls: type, twin: type) -> None:
         [(f.name, f.type, f.repr, f.hash, f.compare, f.kw_only, f.init) for f in dataclasses.fields(twin)]
     for option in ("init", "repr", "eq", "order", "unsafe_hash", "frozen"):
         assert getattr(cls.__dataclass_params__, option) == getattr(twin.__dataclass_params__, option), option
-    assert str(inspect.signature(cls)) == str(inspect.signature(twin))
+    # parameters, kinds and defaults (not annotations: answers.types.fills_dict writes its own __init__)
+    assert [(p.name, p.kind, p.default) for p in inspect.signature(cls).parameters.values()] == \
+        [(p.name, p.kind, p.default) for p in inspect.signature(twin).parameters.values()]
     assert getattr(cls, "__match_args__", None) == getattr(twin, "__match_args__", None)
     assert (cls.__hash__ is None) == (twin.__hash__ is None)
 
