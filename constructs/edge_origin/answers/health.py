@@ -138,6 +138,8 @@ def check_healthy(check_id: str, checks: Mapping[str, HealthCheck], state: Healt
         return True
     if check.disabled:
         return True  # "considers the status of the health check to always be healthy"
+    if state is ALL_HEALTHY and check.type != "CALCULATED":
+        return not check.inverted  # nothing observed: an endpoint or alarm check reports healthy (_raw_status)
     status = _raw_status(check, checks, state, depth)
     return not status if check.inverted else status
 

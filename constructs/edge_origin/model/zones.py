@@ -103,6 +103,8 @@ class TemplateZones:
     _eips: dict[str, Any] = field(default_factory=dict, repr=False)
     _undecided: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _zone_unnamed: dict[str, bool] = field(default_factory=dict, repr=False)
+    #: ``rules.base.answer_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, views)}``.
+    answer_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
 
     def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, zone_id: str | None = None) -> Resolution:
         return self.zone_set.resolve(name, rtype, vantage, zone_id=zone_id)

@@ -222,6 +222,7 @@ def _types_cloudfront_never_gets(model: TemplateModel) -> Iterator[Finding]:
     asks for (an ``ipv4`` origin asks A only, botocore 1.44.8 cloudfront ``IpAddressType``): every
     edge resolves the origin to nothing."""
     cloudfront = model.cloudfront_origin_names()
+    zone_of = model.zones.zone_of  # model.zones.zone(v), inlined
     for name, kind in model.origin_names().items():
         if name not in cloudfront:
             continue
@@ -229,7 +230,7 @@ def _types_cloudfront_never_gets(model: TemplateModel) -> Iterator[Finding]:
         for zone in model.zones.zone_set.zones_holding(name):
             if zone.private:
                 continue
-            held = [v for v in model.record_sets(name) if model.zones.zone(v) is zone]
+            held = [v for v in model.record_sets(name) if zone_of.get(id(v)) is zone]
             present = sorted({v.type for v in held if v.type})
             if not held or any(t in present for t in (*asked, "CNAME")) or model.zones.undecided(model, name, zone):
                 continue
