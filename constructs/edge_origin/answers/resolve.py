@@ -63,6 +63,7 @@ class ZoneSet:
             self._names[record.key.zone].add(record.key.name)
         self._cache: dict[tuple[object, ...], Resolution] = {}
         self._too_deep: dict[str, bool] = {}
+        self._holding: dict[str, list[HostedZone]] | None = None
 
     def nested_too_deep(self, check_id: str) -> bool:
         """``health.nested_too_deep`` over this set's checks, judged once per check."""
@@ -123,9 +124,14 @@ class ZoneSet:
         return found if found is not None else undeclared_load_balancer(dns_name)
 
     def zones_holding(self, name: str) -> list[HostedZone]:
-        """Every zone with a record set of this name (any type), public and private."""
-        name = normalize(name)
-        return [z for z in self.zones.values() if name in self._names.get(z.id, ())]
+        """Every zone with a record set of this name (any type), public and private, in zone order (an index
+        built on the first call: linear in names, not names x zones)."""
+        if self._holding is None:
+            self._holding = defaultdict(list)
+            for zone in self.zones.values():
+                for held in self._names.get(zone.id, ()):
+                    self._holding[held].append(zone)
+        return list(self._holding.get(normalize(name), ()))
 
     def resolve(
         self,

@@ -97,12 +97,12 @@ class TemplateZones:
         default_factory=dict, repr=False
     )
     _unnamed_stacks: set[str] | None = field(default=None, repr=False)
-    _by_key: dict[RecordKey, Record] | None = field(default=None, repr=False)
     #: ``{value key: the model's value}`` (``ResourceRef`` of an EIP, a literal address).
     values: dict[str, Any] = field(default_factory=dict)
     _eips: dict[str, Any] = field(default_factory=dict, repr=False)
     _undecided: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _zone_unnamed: dict[str, bool] = field(default_factory=dict, repr=False)
+    _marked_names: set[tuple[str, str]] | None = field(default=None, repr=False)
     #: ``rules.base.answer_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, views)}``.
     answer_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
 
@@ -128,10 +128,17 @@ class TemplateZones:
         return found
 
     def resolution_load_balancers(self, model: Any, resolution: Resolution) -> list[LoadBalancerView]:
+        """``answer_load_balancers`` of every answer, each load balancer once, in the order met (one pass)."""
         out: dict[int, LoadBalancerView] = {}
         for answer in resolution.answers:
-            for lb in self.answer_load_balancers(model, answer):
-                out.setdefault(id(lb), lb)
+            for lb in answer.load_balancers:
+                if isinstance(lb.source, LoadBalancerView):
+                    out.setdefault(id(lb.source), lb.source)
+            for address in answer.addresses:
+                eip = self.eip_of(model, address)
+                if eip is not None:
+                    for view in eip.load_balancers:
+                        out.setdefault(id(view), view)
         return list(out.values())
 
     def name_resolutions(self, name: str, *, cloudfront: bool, types: tuple[str, ...] | None = None) -> list[OriginResolution]:
@@ -160,12 +167,7 @@ class TemplateZones:
         out = []
         for zone in self.zone_set.zones_holding(name):
             if zone.private:
-                marked = any(
-                    v.grpc_marker
-                    for r in self.zone_set.records
-                    if r.key.zone == zone.id and r.key.name == normalize_name(name)
-                    for v in self.views.get(r.key, ())
-                )
+                marked = (zone.id, normalize_name(name)) in self._marked()  # a record of it carries the gRPC marker
                 if cloudfront and not marked:
                     continue
                 vantage = Vantage("vpc", vpc_id=zone.vpcs[0] if zone.vpcs else "?")
@@ -178,6 +180,12 @@ class TemplateZones:
                 if resolution.answers or (judged and resolution.problems):
                     out.append(OriginResolution(name, zone, vantage, resolution))
         return out
+
+    def _marked(self) -> set[tuple[str, str]]:
+        """``{(zone id, name)}`` of the record sets with a view that carries the gRPC marker (built once)."""
+        if self._marked_names is None:
+            self._marked_names = {(key.zone, key.name) for key, views in self.views.items() if any(v.grpc_marker for v in views)}
+        return self._marked_names
 
     def view_of(self, key: RecordKey) -> RecordSetView | None:
         found = self.views.get(key)
@@ -226,12 +234,9 @@ class TemplateZones:
         return self.zone_set.record_sets(key.zone, key.name, key.type)
 
     def record_by_key(self, key: RecordKey) -> Record | None:
-        """The first record set of ``key`` (an index built once: linear in records per name)."""
-        if self._by_key is None:
-            self._by_key = {}
-            for record in self.zone_set.records:
-                self._by_key.setdefault(record.key, record)
-        return self._by_key.get(key)
+        """The first record set of ``key``: the record of its first view (``views`` is in record order)."""
+        found = self.views.get(key)
+        return self.by_view.get(id(found[0])) if found else None
 
 
 def value_key(value: Any) -> str:
@@ -315,13 +320,15 @@ def template_zones(model: Any) -> TemplateZones:
         lbs.append(LoadBalancer(key, "cloudfront", label=f"{dist.stack}/{dist.logical_id}"))
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
+    views_by_key, zone_of, by_view, values = out.views, out.zone_of, out.by_view, out.values
     for zone_id, views in by_zone.items():
+        zone = zones[zone_id]
         for view in views:
-            record = _record(zone_id, view, out.values)
+            record = _record(zone_id, view, values)
             records.append(record)
-            out.views.setdefault(record.key, []).append(view)
-            out.zone_of[id(view)] = zones[zone_id]
-            out.by_view[id(view)] = record
+            views_by_key.setdefault(record.key, []).append(view)  # in record order: the first view is the first record's
+            zone_of[id(view)] = zone
+            by_view[id(view)] = record
     out.zone_set = ZoneSet(zones.values(), records, checks, lbs)
     return out
 
