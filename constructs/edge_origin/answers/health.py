@@ -161,6 +161,9 @@ def undefined_children(check_id: str, checks: Mapping[str, HealthCheck]) -> tupl
     """The child checks below ``check_id`` (CALCULATED, enabled, down to ``MAX_DEPTH`` levels, where
     :func:`check_healthy` reads them) that ``checks`` does not hold, in the order met: the model counts each as
     healthy and able to fail, which is a guess. Deeper, :func:`nested_too_deep` says the status is not judged."""
+    first = checks.get(check_id)
+    if first is None or first.type != "CALCULATED" or first.disabled:
+        return ()  # no children below it (the walk's first level)
     found: dict[str, None] = {}
     level = [check_id]
     for _ in range(MAX_DEPTH):

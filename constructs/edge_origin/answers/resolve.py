@@ -148,7 +148,8 @@ class ZoneSet:
         ``scenarios`` adds the answers given when sets fail (failover secondary, zero weights),
         each under its condition."""
         name = normalize(name)
-        key = (name, rtype, vantage, zone_id, scenarios) if state is ALL_HEALTHY else None
+        # the public vantage (nearly every call) keyed by None: a Vantage hashes eight fields in Python
+        key = (name, rtype, None if vantage is PUBLIC else vantage, zone_id, scenarios) if state is ALL_HEALTHY else None
         if key is not None:
             found = self._cache.get(key)
             if found is not None:

@@ -151,10 +151,9 @@ def _probe_findings(zones: Any, holders: dict[tuple[str, str, str], Any], key: A
     fails anyway (reported already): then only another record's address is said."""
     if hc.type not in ENDPOINT_TYPES:
         return
-    another = hc.ip_address is not None and probed_elsewhere(hc, record.values) and _held_by_another(
-        zones, holders, key, hc.ip_address)
-    if another or (judged and hc.ip_address is not None and probed_elsewhere(hc, record.values)
-                   and _is_ip(hc.ip_address) and all(_is_ip(v) for v in record.values)):
+    elsewhere = hc.ip_address is not None and probed_elsewhere(hc, record.values)  # asked three times below
+    another = elsewhere and _held_by_another(zones, holders, key, hc.ip_address)
+    if another or (judged and elsewhere and _is_ip(hc.ip_address) and all(_is_ip(v) for v in record.values)):
         yield _probes_another(view, hc, record, where, kind,
                               "another record's address" if another else "an address this record does not hold")
         return
@@ -174,7 +173,7 @@ def _probe_findings(zones: Any, holders: dict[tuple[str, str, str], Any], key: A
         yield _not_judged(view, where, hc, "FullyQualifiedDomainName", hc.fqdn,
                           "with no IPAddress Route 53 checks an address DNS returns for this name; whether that is this "
                           "record's address is not judged", "set IPAddress to the record's address (the EIP) on the check")
-    elif probed_elsewhere(hc, record.values) and _is_ip(hc.ip_address):
+    elif elsewhere and _is_ip(hc.ip_address):
         # A typed address against a record of deploy-time addresses (an EIP). The other way round (a record's
         # typed address, a check of an EIP) is EO-NLB2's: the record is not on an NLB's EIP.
         yield _not_judged(view, where, hc, "IPAddress", hc.ip_address,

@@ -149,13 +149,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     checks = model.zones.zone_set.health_checks
     for hc in model.health_checks:
         port = _port(hc)
-        eip = model.eip(hc.ip_address)
-        answer_check = checks.get(value_key(hc.resource.ref))
-        if port is None or eip is None or answer_check is None:
+        eip = model.eip(hc.ip_address) if port is not None else None
+        if eip is None:
             continue
+        answer_check = None  # the answer model's check: looked up for the first NLB not yet judged on this port
         for lb in eip.load_balancers:
             if not lb.security_groups or (lb.resource.key, port) in seen:
                 continue
+            if answer_check is None:
+                answer_check = checks.get(value_key(hc.resource.ref))
+                if answer_check is None:
+                    break  # not in the answer model: this check judges no NLB
             seen.add((lb.resource.key, port))
             views = [model.view(ref) for ref in lb.security_groups]
             groups = [g for g in views if isinstance(g, SecurityGroupView)]
