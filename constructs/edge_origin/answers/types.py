@@ -6,6 +6,7 @@ and a private zone of the same name that reuse set identifiers hold different re
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import field
 from typing import Any
@@ -72,7 +73,7 @@ _NORMALIZED: dict[str, str] = {}
 
 
 @fills_dict
-@dataclass(frozen=True, order=True)
+@dataclasses.dataclass(frozen=True, order=True)  # dataclasses' compiled __hash__: a check hashes RecordKeys ~50k times
 class RecordKey:
     """Which record set: the hosted zone id, the name, the type and the set identifier."""
 

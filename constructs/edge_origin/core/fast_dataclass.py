@@ -4,18 +4,20 @@ Python 3.11's ``dataclasses`` compiles every method it writes (an ``exec`` of ge
 0.1 ms each: six for a frozen class), and a check creates some 70 dataclasses before it reads its
 input. Here ``dataclasses`` still makes the class and writes ``__init__`` (and, frozen, ``__setattr__``
 and ``__delattr__``: its frozen ``__init__`` assigns through ``object.__setattr__``), while ``__repr__``,
-``__eq__`` and ``__hash__`` are closures over the field names, compiled once with this module: the
-same text (``"..."`` for a recursive repr), the same field tuples compared and hashed, ``NotImplemented``
-for another class, ``__hash__ = None`` for a mutable class with ``eq``. ``fields``, ``replace``,
-``asdict`` and ``__dataclass_params__`` see the options as written. Any option besides ``kw_only`` and
-``match_args`` (``order``, ``unsafe_hash``, ``slots``, ``init=False``...) or a class that writes one of
-those three methods itself: ``dataclasses.dataclass`` as is. tests/core/test_fast_dataclass.py holds every class
-of the package made here to the one ``dataclasses`` makes from the same fields and options.
+``__eq__``, ``__hash__`` and (``order``) ``__lt__``/``__le__``/``__gt__``/``__ge__`` are closures over the
+field names, compiled once with this module: the same text (``"..."`` for a recursive repr), the same
+field tuples compared and hashed, ``NotImplemented`` for another class, ``__hash__ = None`` for a
+mutable class with ``eq``. ``fields``, ``replace``, ``asdict`` and ``__dataclass_params__`` see the
+options as written. Any option besides ``kw_only`` and ``match_args`` (``unsafe_hash``, ``slots``,
+``init=False``...) or a class that writes one of those methods itself: ``dataclasses.dataclass`` as is.
+tests/core/test_fast_dataclass.py holds every class of the package made here to the one
+``dataclasses`` makes from the same fields and options.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import operator
 from _thread import get_ident
 from collections.abc import Callable
 from operator import attrgetter
@@ -24,6 +26,9 @@ from typing import Any, TypeVar
 T = TypeVar("T", bound=type)
 
 _OWN = ("__repr__", "__eq__", "__hash__")
+_ORDER: dict[str, Callable[[Any, Any], Any]] = {
+    "__lt__": operator.lt, "__le__": operator.le, "__gt__": operator.gt, "__ge__": operator.ge,
+}
 
 
 #: Options that shape only what ``dataclasses`` still writes here (``__init__``, ``__match_args__``).
@@ -31,27 +36,31 @@ _PASSED = frozenset({"kw_only", "match_args"})
 
 
 def dataclass(cls: T | None = None, /, *, init: bool = True, repr: bool = True, eq: bool = True,
-              frozen: bool = False, **options: Any) -> Any:
-    """``dataclasses.dataclass(cls, init=..., repr=..., eq=..., frozen=..., **options)``, made cheaper
-    unless ``options`` holds more than ``kw_only`` / ``match_args`` (see the module's docstring)."""
+              order: bool = False, frozen: bool = False, **options: Any) -> Any:
+    """``dataclasses.dataclass(cls, init=..., repr=..., eq=..., order=..., frozen=..., **options)``, made
+    cheaper unless ``options`` holds more than ``kw_only`` / ``match_args`` (see the module's docstring)."""
 
     def wrap(c: T) -> T:
-        if not init or not _PASSED.issuperset(options) or any(name in c.__dict__ for name in _OWN):
-            return dataclasses.dataclass(c, init=init, repr=repr, eq=eq, frozen=frozen, **options)
-        return _make(c, repr, eq, frozen, options)
+        if (not init or not _PASSED.issuperset(options) or (order and not eq)
+                or any(name in c.__dict__ for name in (*_OWN, *_ORDER))):
+            return dataclasses.dataclass(c, init=init, repr=repr, eq=eq, order=order, frozen=frozen, **options)
+        return _make(c, repr, eq, order, frozen, options)
 
     return wrap if cls is None else wrap(cls)
 
 
-def _make(cls: T, repr: bool, eq: bool, frozen: bool, options: dict[str, Any]) -> T:
+def _make(cls: T, repr: bool, eq: bool, order: bool, frozen: bool, options: dict[str, Any]) -> T:
     made = dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen, **options)
     params = made.__dataclass_params__  # type: ignore[attr-defined]
-    params.repr, params.eq = repr, eq
+    params.repr, params.eq, params.order = repr, eq, order
     fields = dataclasses.fields(made)
     if repr:
         _set(made, _repr_fn([f.name for f in fields if f.repr]))
     if eq:
-        _set(made, _eq_fn(_key([f.name for f in fields if f.compare])))
+        compared = _key([f.name for f in fields if f.compare])
+        _set(made, _eq_fn(compared))
+        for name in _ORDER if order else ():
+            _set(made, _order_fn(name, compared))
         if frozen:  # dataclasses' hash table: (eq, frozen) -> a hash of the fields; (eq, mutable) -> None
             _set(made, _hash_fn(_key([f.name for f in fields if (f.compare if f.hash is None else f.hash)])))
         else:
@@ -97,6 +106,19 @@ def _eq_fn(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
         return NotImplemented
 
     return __eq__
+
+
+def _order_fn(name: str, key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    """``__lt__`` ... ``__ge__``: the fields' tuples compared, as dataclasses writes them."""
+    compare = _ORDER[name]
+
+    def method(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return compare(key(self), key(other))
+        return NotImplemented
+
+    method.__name__ = name
+    return method
 
 
 def _hash_fn(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:

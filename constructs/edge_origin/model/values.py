@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from edge_origin.core.dns_names import canonical_name
+from edge_origin.core.fast_dataclass import dataclass
 
 
 class ModelError(ValueError):
