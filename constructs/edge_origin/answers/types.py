@@ -453,10 +453,13 @@ class Resolution:
 
     @property
     def all_addresses(self) -> tuple[str, ...]:
-        """Every address (and load balancer, by DNS name) any answer holds, sorted."""
-        out = {a for ans in self.answers for a in ans.addresses}
-        out.update(lb.dns_name for ans in self.answers for lb in ans.load_balancers)
-        return tuple(sorted(out))
+        """Every address (and load balancer, by DNS name) any answer holds, sorted (made on the first read, kept)."""
+        found = self.__dict__.get("_all_addresses")
+        if found is None:
+            out = {a for ans in self.answers for a in ans.addresses}
+            out.update(lb.dns_name for ans in self.answers for lb in ans.load_balancers)
+            found = self.__dict__["_all_addresses"] = tuple(sorted(out))
+        return found
 
     @property
     def load_balancers(self) -> tuple[LoadBalancer, ...]:

@@ -66,13 +66,23 @@ def _parse_profile(resource: Resource) -> ConnectionProfile | ProfileError:
 
 
 def listener_idle(listener: ListenerView) -> hops.ListenerIdle:
-    """The hop model's idle timeout for a template listener (None seconds: decided at deploy time)."""
-    return hops.listener_idle(
-        listener.protocol,
-        listener.idle_timeout,
-        attribute_present=hops.IDLE_ATTRIBUTE in listener.attributes,
-        attribute_known=attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE),
-    )
+    """The hop model's idle timeout for a template listener (None seconds: decided at deploy time). Worked out
+    once per distinct input (EO-NLB1, EO-KA1 and EO-CF2 ask for every listener; a fleet's listeners are alike);
+    the idle value's type is part of the key (350 and 350.0 print differently)."""
+    idle = listener.idle_timeout
+    present = hops.IDLE_ATTRIBUTE in listener.attributes
+    known = attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE)
+    key = (listener.protocol, type(idle), idle, present, known)
+    found = _IDLE.get(key)
+    if found is None:
+        if len(_IDLE) >= 1024:
+            _IDLE.clear()
+        found = _IDLE[key] = hops.listener_idle(listener.protocol, idle, attribute_present=present, attribute_known=known)
+    return found
+
+
+#: ``listener_idle`` by its inputs; a ListenerIdle is frozen, so sharing one is safe.
+_IDLE: dict[tuple[object, ...], hops.ListenerIdle] = {}
 
 
 def tracked_target_groups(listener: ListenerView) -> list[TargetGroupView]:
