@@ -61,3 +61,14 @@ def test_a_field_it_cannot_fill_is_refused() -> None:
 
     with pytest.raises(TypeError, match="WithFactory.items"):
         fills_dict(WithFactory)
+
+
+def test_the_template_model_fills_records_and_checks_by_position_in_field_order() -> None:
+    """model.zones builds Record and HealthCheck by position (a 14-keyword call costs twice as much): the
+    fields' order is what that call assumes, so a field moved or added shows here first."""
+    assert [f.name for f in dataclasses.fields(Record)] == [
+        "key", "policy", "values", "ttl", "alias", "health_check_id", "weight", "failover", "region", "geo",
+        "geoproximity", "cidr", "az", "source"]
+    assert [f.name for f in dataclasses.fields(HealthCheck)] == [
+        "id", "type", "disabled", "inverted", "children", "health_threshold", "regions", "ip_address", "fqdn", "port",
+        "alarm", "insufficient_data", "label", "endpoint_type"]

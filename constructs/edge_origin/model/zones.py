@@ -353,22 +353,22 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
     # the routing members most records lack are read only when present (each reader takes None to None)
     failover, region = get("Failover"), get("Region")
     geo, proximity, cidr = get("GeoLocation"), get("GeoProximityLocation"), get("CidrRoutingConfig")
-    return Record(
-        key=RecordKey(zone_id, view.name, view.type or "A", set_id),
-        policy=routing.policy,
-        values=tuple(keys),
-        ttl=view.ttl,
-        alias=alias,
-        health_check_id=value_key(hc) if hc is not None else None,
-        # a Weight decided at deploy time: some weight (1), so the set counts among the answers
-        weight=weight if weight is not None else (1 if get("Weight") is not None else None),
-        failover=None if failover is None else _text(failover),
-        region=None if region is None else _text(region),
-        geo=None if geo is None else _geo(geo),
-        geoproximity=None if proximity is None else _geoproximity(proximity),
-        cidr=None if cidr is None else _cidr(cidr),
-        az=routing.az,
-        source=view,
+    return Record(  # every field in order, by position (a call of 14 keywords costs twice as much: 936 at 10k)
+        RecordKey(zone_id, view.name, view.type or "A", set_id),  # key
+        routing.policy,  # policy
+        tuple(keys),  # values
+        view.ttl,  # ttl
+        alias,  # alias
+        value_key(hc) if hc is not None else None,  # health_check_id
+        # weight; a Weight decided at deploy time: some weight (1), so the set counts among the answers
+        weight if weight is not None else (1 if get("Weight") is not None else None),
+        None if failover is None else _text(failover),  # failover
+        None if region is None else _text(region),  # region
+        None if geo is None else _geo(geo),  # geo
+        None if proximity is None else _geoproximity(proximity),  # geoproximity
+        None if cidr is None else _cidr(cidr),  # cidr
+        routing.az,  # az
+        view,  # source
     )
 
 
@@ -396,21 +396,21 @@ def _health_check(res: Any) -> HealthCheck:
     endpoint = get("EndpointType")  # the API's (a live read); CloudFormation has no such property yet
     threshold = get("HealthThreshold")
     port = get("Port")
-    return HealthCheck(
-        id=f"{res.stack}/{res.logical_id}",  # value_key(res.ref)
-        type=kind.upper() if isinstance(kind, str) else "TCP",
-        disabled=_flag(get("Disabled")),
-        inverted=_flag(get("Inverted")),
-        children=tuple(value_key(c) for c in children) if isinstance(children, list) else (),
-        health_threshold=None if threshold is None else as_int(threshold),
-        regions=tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),
-        ip_address=value_key(ip) if ip is not None else None,
-        fqdn=value_key(fqdn) if fqdn is not None else None,
-        port=None if port is None else as_int(port),
-        alarm=_text(alarm.get("Name")) if isinstance(alarm, dict) else None,
-        insufficient_data=insufficient if isinstance(insufficient, str) else None,
-        endpoint_type=endpoint.upper() if isinstance(endpoint, str) else "PUBLIC",
-        label=res.logical_id,
+    return HealthCheck(  # every field in order, by position (a call of 14 keywords costs twice as much)
+        f"{res.stack}/{res.logical_id}",  # id: value_key(res.ref)
+        kind.upper() if isinstance(kind, str) else "TCP",  # type
+        _flag(get("Disabled")),  # disabled
+        _flag(get("Inverted")),  # inverted
+        tuple(value_key(c) for c in children) if isinstance(children, list) else (),  # children
+        None if threshold is None else as_int(threshold),  # health_threshold
+        tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),  # regions
+        value_key(ip) if ip is not None else None,  # ip_address
+        value_key(fqdn) if fqdn is not None else None,  # fqdn
+        None if port is None else as_int(port),  # port
+        _text(alarm.get("Name")) if isinstance(alarm, dict) else None,  # alarm
+        insufficient if isinstance(insufficient, str) else None,  # insufficient_data
+        res.logical_id,  # label
+        endpoint.upper() if isinstance(endpoint, str) else "PUBLIC",  # endpoint_type
     )
 
 

@@ -185,10 +185,14 @@ def _records_publishing(model: TemplateModel) -> dict[int, tuple[LoadBalancerVie
                 for lb in eip.load_balancers if eip is not None else ():
                     if not lb.is_network:
                         continue
-                    _, names = out.setdefault(id(lb), (lb, {}))
-                    _, records = names.setdefault(name, (kind, []))
-                    if all(r is not record for r in records):
-                        records.append(record)
+                    entry = out.get(id(lb))  # get, then set: no (lb, {}) made for every value only to be dropped
+                    if entry is None:
+                        entry = out[id(lb)] = (lb, {})
+                    held = entry[1].get(name)
+                    if held is None:
+                        held = entry[1][name] = (kind, [])
+                    if all(r is not record for r in held[1]):
+                        held[1].append(record)
     return out
 
 
