@@ -56,14 +56,18 @@ class ZoneSet:
         self.load_balancers: dict[str, LoadBalancer] = {lb.dns_name: lb for lb in load_balancers}
         self._by_name: dict[tuple[str, str, str], list[Record]] = defaultdict(list)
         self._names: dict[str, set[str]] = defaultdict(set)
+        known, by_name, names = self.zones, self._by_name, self._names
         for record in self.records:
-            if record.key.zone not in self.zones:
-                raise ValueError(f"{record.key}: no hosted zone {record.key.zone!r} in the zone set")
-            self._by_name[(record.key.zone, record.key.name, record.key.type)].append(record)
-            self._names[record.key.zone].add(record.key.name)
+            key = record.key
+            if key.zone not in known:
+                raise ValueError(f"{key}: no hosted zone {key.zone!r} in the zone set")
+            by_name[(key.zone, key.name, key.type)].append(record)
+            names[key.zone].add(key.name)
         self._cache: dict[tuple[object, ...], Resolution] = {}
         self._too_deep: dict[str, bool] = {}
         self._holding: dict[str, list[HostedZone]] | None = None
+        #: Whether any check is CALCULATED: without one, no record's check nests (``nested_too_deep`` is False).
+        self._calculated = any(h.type == "CALCULATED" for h in self.health_checks.values())
 
     def nested_too_deep(self, check_id: str) -> bool:
         """``health.nested_too_deep`` over this set's checks, judged once per check."""
@@ -199,7 +203,7 @@ class _Resolver:
             if depth == 0:
                 return []
             return [Answer(partial.probability, (), chain=partial.chain, condition=partial.condition, ttl=partial.ttl, empty=True)]
-        for r in records:
+        for r in records if self.zones._calculated else ():
             if r.health_check_id is not None and self.zones.nested_too_deep(r.health_check_id):
                 self._stop(f"{name} {rtype}: health check {r.health_check_id} of {r.key.set_id or 'the record set'} "
                            f"nests CALCULATED checks deeper than {health_mod.MAX_DEPTH} levels: its status is not judged")

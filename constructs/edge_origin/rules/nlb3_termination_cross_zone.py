@@ -58,9 +58,11 @@ DELAY_RANGE: tuple[int, int] = fact_value("elbv2.tg.deregistration_delay")[1:]
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
+    terminates: dict[int, bool | None] = {}  # each target group's connection_termination, read once (two checks ask)
     for tg in model.target_groups:
         known = attribute_known(tg.attributes, "deregistration_delay.connection_termination.enabled")
-        if (tg.protocol or "").upper() in NLB_PROTOCOLS and tg.connection_termination is not True and known:
+        terminates[id(tg)] = terminated = tg.connection_termination
+        if (tg.protocol or "").upper() in NLB_PROTOCOLS and terminated is not True and known:
             yield finding(
                 RULE.id, Severity.WARNING, tg.resource,
                 f"target group {tg.resource.logical_id} ({tg.protocol}) does not set "
@@ -70,7 +72,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         yield from _unhealthy_termination(tg)
     profiles = _listener_profiles(model)
     for tg in model.target_groups:
-        yield from _rollout(tg, profiles.get(id(tg)))
+        yield from _rollout(tg, profiles.get(id(tg)), terminates[id(tg)])
     for lb in model.load_balancers:
         if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
             yield finding(
@@ -92,11 +94,11 @@ def _listener_profiles(model: TemplateModel) -> dict[int, tuple[str, ConnectionP
     return out
 
 
-def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None) -> Iterator[Finding]:
+def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None, terminates: bool | None) -> Iterator[Finding]:
     """An ip target group that resets connections at the end of its deregistration delay
     (``deregistration_delay.connection_termination.enabled`` true) while a draining pod still gets new connections
     for about two minutes (``elbv2.nlb.draining_window_s``) plus the server's grace: no hitless rollout."""
-    if (tg.target_type or "").lower() != "ip" or tg.connection_termination is not True:
+    if (tg.target_type or "").lower() != "ip" or terminates is not True:  # terminates: tg.connection_termination
         return
     key = "deregistration_delay.timeout_seconds"
     raw = tg.attributes.get(key, DEFAULT_DELAY_S)
