@@ -62,7 +62,8 @@ def _twin(cls: type) -> type:
     twin = dataclasses.make_dataclass(
         cls.__name__, specs, bases=cls.__bases__, init=params.init, repr=params.repr, eq=params.eq, order=params.order,
         unsafe_hash=params.unsafe_hash, frozen=params.frozen, match_args=hasattr(cls, "__match_args__"),
-        namespace={"__module__": cls.__module__, "__qualname__": cls.__qualname__},
+        namespace={"__module__": cls.__module__, "__qualname__": cls.__qualname__,
+                   **({"__post_init__": cls.__dict__["__post_init__"]} if "__post_init__" in cls.__dict__ else {})},
     )
     return twin
 
@@ -81,8 +82,8 @@ POOL: list[Any] = [None, 0, 1, "a", NAN, (1, "x"), 2.5]
 def _outcome(fn: Any) -> tuple[str, Any]:
     try:
         return "ok", fn()
-    except Exception as exc:  # noqa: BLE001 - the same exception type is the expectation
-        return "raised", type(exc)
+    except Exception as exc:  # noqa: BLE001 - the same exception and message are the expectation
+        return "raised", (type(exc), str(exc))
 
 
 def _same_behaviour(cls: type, twin: type, first: dict[str, Any], second: dict[str, Any]) -> None:
@@ -103,16 +104,33 @@ def _same_behaviour(cls: type, twin: type, first: dict[str, Any], second: dict[s
     if names:
         assert _outcome(lambda: setattr(a1, names[0], 7)) == _outcome(lambda: setattr(b1, names[0], 7))
         assert _outcome(lambda: delattr(a2, names[-1])) == _outcome(lambda: delattr(b2, names[-1]))
+    # a name that is no field: refused on a frozen class's own instances too
+    assert _outcome(lambda: setattr(a1, "not_a_field", 7)) == _outcome(lambda: setattr(b1, "not_a_field", 7))
+    assert _outcome(lambda: delattr(a1, "not_a_field")) == _outcome(lambda: delattr(b1, "not_a_field"))
 
 
-def _same_shape(cls: type, twin: type) -> None:
+def _same_init(cls: type, twin: type, args: list[Any]) -> None:
+    """``cls(*args)`` and ``twin(*args)``: the same exception, or instances with the same attributes."""
+    made, expected = _outcome(lambda: cls(*args)), _outcome(lambda: twin(*args))
+    if made[0] == "raised" or expected[0] == "raised":
+        assert made == expected
+    else:
+        assert vars(made[1]) == vars(expected[1]) or repr(vars(made[1])) == repr(vars(expected[1]))
+
+
+def _same_shape(cls: type, twin: type, documented: bool = True) -> None:
     assert [(f.name, f.type, f.repr, f.hash, f.compare, f.kw_only, f.init) for f in dataclasses.fields(cls)] == \
         [(f.name, f.type, f.repr, f.hash, f.compare, f.kw_only, f.init) for f in dataclasses.fields(twin)]
     for option in ("init", "repr", "eq", "order", "unsafe_hash", "frozen"):
         assert getattr(cls.__dataclass_params__, option) == getattr(twin.__dataclass_params__, option), option
-    # parameters, kinds and defaults (not annotations: answers.types.fills_dict writes its own __init__)
-    assert [(p.name, p.kind, p.default) for p in inspect.signature(cls).parameters.values()] == \
-        [(p.name, p.kind, p.default) for p in inspect.signature(twin).parameters.values()]
+    if getattr(cls.__init__, "__annotations__", None):
+        assert str(inspect.signature(cls)) == str(inspect.signature(twin))
+        assert cls.__init__.__qualname__ == twin.__init__.__qualname__
+    else:  # parameters, kinds and defaults (answers.types.fills_dict writes an __init__ without annotations)
+        assert [(p.name, p.kind, p.default) for p in inspect.signature(cls).parameters.values()] == \
+            [(p.name, p.kind, p.default) for p in inspect.signature(twin).parameters.values()]
+    if not documented or (cls.__doc__ or "").startswith(cls.__name__ + "("):  # dataclasses' docstring for a class without one
+        assert cls.__doc__ == twin.__doc__
     assert getattr(cls, "__match_args__", None) == getattr(twin, "__match_args__", None)
     assert (cls.__hash__ is None) == (twin.__hash__ is None)
 
@@ -135,6 +153,9 @@ def test_every_class_made_here_is_the_one_dataclasses_makes(cls: type) -> None:
     _same_behaviour(cls, twin, {n: float("nan") for n in names}, {n: float("nan") for n in names})
     for i, name in enumerate(names):
         _same_behaviour(cls, twin, base, {**base, name: POOL[(i + 3) % len(POOL)]})
+    positional = [f.name for f in dataclasses.fields(cls) if f.init and not f.kw_only]
+    _same_init(cls, twin, [base[n] for n in positional])
+    _same_init(cls, twin, [base[n] for n in positional][:1])
 
 
 # --- the helper itself, on classes made for the test -------------------------------------------
@@ -144,25 +165,37 @@ sys.modules[_MODULE.__name__] = _MODULE
 FIELD = st.fixed_dictionaries({"repr": st.booleans(), "compare": st.booleans(), "hash": st.sampled_from([None, True, False])})
 
 
-def _made(decorator: Any, specs: list[dict[str, Any]], **options: Any) -> type:
+def _made(decorator: Any, specs: list[dict[str, Any]], plain: int = -1, **options: Any) -> type:
+    """A class of ``len(specs)`` fields; ``plain`` >= 0: plain fields instead (``f0: Any`` for the first
+    ``plain`` of them, ``= None`` for the rest), as most classes of the package write them."""
     annotations = {f"f{i}": "Any" for i in range(len(specs))}
-    body = {f"f{i}": dataclasses.field(default=None, **spec) for i, spec in enumerate(specs)}
+    if plain >= 0:
+        body = {f"f{i}": None for i in range(plain, len(specs))}
+    else:
+        body = {f"f{i}": dataclasses.field(default=None, **spec) for i, spec in enumerate(specs)}
     cls = type("Probe", (), {"__annotations__": annotations, "__module__": _MODULE.__name__, "__qualname__": "Probe", **body})
     return decorator(**options)(cls)
 
 
-@settings(max_examples=40, deadline=None)
-@given(specs=st.lists(FIELD, max_size=4), frozen=st.booleans(), eq=st.booleans(), repr_=st.booleans(),
-       order=st.booleans(), kw_only=st.booleans(), values=st.lists(st.sampled_from(POOL), min_size=8, max_size=8))
+@settings(max_examples=60, deadline=None)
+@given(specs=st.lists(FIELD, max_size=4), plain=st.integers(-1, 4), frozen=st.booleans(), eq=st.booleans(),
+       repr_=st.booleans(), order=st.booleans(), kw_only=st.booleans(),
+       values=st.lists(st.sampled_from(POOL), min_size=8, max_size=8))
 def test_generated_classes_behave_as_dataclasses_makes_them(
-    specs: list[dict[str, Any]], frozen: bool, eq: bool, repr_: bool, order: bool, kw_only: bool, values: list[Any],
+    specs: list[dict[str, Any]], plain: int, frozen: bool, eq: bool, repr_: bool, order: bool, kw_only: bool,
+    values: list[Any],
 ) -> None:
+    plain = min(plain, len(specs))
     options = {"frozen": frozen, "eq": eq, "repr": repr_, "order": order, "kw_only": kw_only}
     if order and not eq:  # dataclasses refuses it; so does this
-        assert _outcome(lambda: _made(dataclass, specs, **options)) == _outcome(lambda: _made(dataclasses.dataclass, specs, **options))
+        assert _outcome(lambda: _made(dataclass, specs, plain, **options)) == \
+            _outcome(lambda: _made(dataclasses.dataclass, specs, plain, **options))
         return
-    cls, twin = _made(dataclass, specs, **options), _made(dataclasses.dataclass, specs, **options)
-    _same_shape(cls, twin)
+    cls, twin = _made(dataclass, specs, plain, **options), _made(dataclasses.dataclass, specs, plain, **options)
+    _same_shape(cls, twin, documented=False)
+    if not kw_only:
+        _same_init(cls, twin, values[: len(specs)])
+        _same_init(cls, twin, values[: max(plain, 0)])
     first = {f"f{i}": values[i] for i in range(len(specs))}
     second = {f"f{i}": values[4 + i] for i in range(len(specs))}
     _same_behaviour(cls, twin, first, second)

@@ -50,7 +50,10 @@ def dataclass(cls: T | None = None, /, *, init: bool = True, repr: bool = True, 
 
 
 def _make(cls: T, repr: bool, eq: bool, order: bool, frozen: bool, options: dict[str, Any]) -> T:
-    made = dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen, **options)
+    if frozen and _plain(cls, options):
+        made = _frozen_plain(cls, options)
+    else:
+        made = dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen, **options)
     params = made.__dataclass_params__  # type: ignore[attr-defined]
     params.repr, params.eq, params.order = repr, eq, order
     fields = dataclasses.fields(made)
@@ -66,6 +69,74 @@ def _make(cls: T, repr: bool, eq: bool, order: bool, frozen: bool, options: dict
         else:
             made.__hash__ = None  # type: ignore[assignment]
     return made
+
+
+def _plain(cls: type, options: dict[str, Any]) -> bool:
+    """A frozen class whose ``__init__`` only stores its arguments: no base class, no ``__slots__``, no
+    ``kw_only``, every field positional with no default or a plain one (no ``field(...)``, ClassVar,
+    InitVar or KW_ONLY; no descriptor as a default), no field named ``self`` or ``__...``."""
+    if cls.__bases__ != (object,) or "__slots__" in cls.__dict__ or options.get("kw_only"):
+        return False
+    for name, kind in cls.__dict__.get("__annotations__", {}).items():
+        if not isinstance(kind, str) or any(word in kind for word in ("ClassVar", "InitVar", "KW_ONLY")):
+            return False
+        if name == "self" or name.startswith("__"):
+            return False
+        default = cls.__dict__.get(name, dataclasses.MISSING)
+        if isinstance(default, dataclasses.Field) or hasattr(type(default), "__set__") or hasattr(type(default), "__delete__"):
+            return False
+    return True
+
+
+def _frozen_plain(cls: T, options: dict[str, Any]) -> T:
+    """``dataclasses.dataclass(cls, frozen=True)`` for a ``_plain`` class, with one ``exec`` instead of
+    three: ``__init__`` stores each argument in the instance's ``__dict__`` (what the frozen one's
+    ``object.__setattr__`` does for a plain attribute, at a third of the cost a field), then calls
+    ``__post_init__`` when there is one; ``__setattr__``/``__delattr__`` are closures that refuse a
+    field, or any name on an instance of ``cls`` itself, with ``FrozenInstanceError``, as dataclasses'."""
+    undocumented = not cls.__doc__
+    made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False, **options)
+    fields = dataclasses.fields(made)
+    names = tuple(f.name for f in fields)
+    defaults = {f"_dflt_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
+    params = ", ".join(f"{n}=_dflt_{n}" if f"_dflt_{n}" in defaults else n for n in names)
+    body = "".join(f"    __dataclass_dict__[{n!r}] = {n}\n" for n in names)
+    post = "    self.__post_init__()\n" if hasattr(made, "__post_init__") else ""
+    source = f"def __init__(self{', ' if names else ''}{params}):\n    __dataclass_dict__ = self.__dict__\n{body}{post}"
+    namespace: dict[str, Any] = {"__name__": made.__module__, **defaults}
+    exec(source, namespace)  # one compiled method, as dataclasses writes __init__
+    init = namespace["__init__"]
+    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
+    _set(made, init)
+    _set(made, _frozen_fn("__setattr__", made, names))
+    _set(made, _frozen_fn("__delattr__", made, names))
+    made.__dataclass_params__.init = True  # type: ignore[attr-defined]
+    made.__dataclass_params__.frozen = True  # type: ignore[attr-defined]
+    if undocumented:  # dataclasses' docstring for a class without one: its name and __init__'s signature
+        import inspect
+
+        try:
+            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
+        except (TypeError, ValueError):
+            made.__doc__ = made.__name__
+    return made
+
+
+def _frozen_fn(which: str, cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
+    if which == "__setattr__":
+        def __setattr__(self: Any, name: str, value: Any) -> None:
+            if type(self) is cls or name in fields:
+                raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+            super(cls, self).__setattr__(name, value)
+
+        return __setattr__
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in fields:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    return __delattr__
 
 
 def _set(cls: type, fn: Callable[..., Any]) -> None:
