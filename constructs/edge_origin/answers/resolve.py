@@ -227,14 +227,17 @@ class _Resolver:
         return out
 
     def _outcome(self, zone: HostedZone, rtype: str, partial: _Partial, outcome: Choice, via: str, depth: int) -> list[Answer]:
-        condition = " and ".join(c for c in (partial.condition, outcome.condition) if c)
+        before, now = partial.condition, outcome.condition
+        condition = f"{before} and {now}" if before and now else before or now  # the non-empty ones, " and "-joined
         probability = partial.probability * outcome.probability
-        if not outcome.records:
+        records = outcome.records
+        if not records:
             return [Answer(probability, (), chain=partial.chain, condition=condition, ttl=partial.ttl, empty=True)]
-        first = outcome.records[0]  # the chain goes on through the first set (several: a multivalue answer)
+        first = records[0]  # the chain goes on through the first set (several: a multivalue answer)
         chain = partial.chain + (Hop(first.key, first.policy, via, first.routing_detail, first),)
-        ttl = _min_ttl(partial.ttl, min((r.ttl for r in outcome.records if r.ttl is not None), default=None))
-        record_keys = tuple(r.key for r in outcome.records)
+        ttls = [r.ttl for r in records if r.ttl is not None]
+        ttl = _min_ttl(partial.ttl, min(ttls) if ttls else None)
+        record_keys = tuple([r.key for r in records])
         if len(outcome.records) == 1:
             record = outcome.records[0]
             follow = _Partial(probability, chain, condition, ttl)
@@ -242,8 +245,8 @@ class _Resolver:
                 return self._alias(zone, rtype, record, follow, depth)
             if record.key.type == "CNAME" and rtype != "CNAME" and record.values:
                 return self._cname(rtype, record.values[0], follow, depth)
-        addresses = tuple(v for r in outcome.records for v in r.values)
-        lbs = tuple(lb for r in outcome.records if r.alias is not None for lb in [self.zones.load_balancer(r.alias.dns_name)] if lb)
+        addresses = tuple([v for r in records for v in r.values])
+        lbs = tuple([lb for r in records if r.alias is not None for lb in [self.zones.load_balancer(r.alias.dns_name)] if lb])
         return [Answer(probability, addresses, lbs, outcome.pick, ttl, chain, record_keys, condition)]
 
     def _too_deep(self, partial: _Partial, depth: int, target: str) -> bool:
