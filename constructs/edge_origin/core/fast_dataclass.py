@@ -73,8 +73,9 @@ def _make(cls: T, repr: bool, eq: bool, order: bool, frozen: bool, options: dict
 
 def _plain(cls: type, options: dict[str, Any]) -> bool:
     """A frozen class whose ``__init__`` only stores its arguments: no base class, no ``__slots__``, no
-    ``kw_only``, every field positional with no default or a plain one (no ``field(...)``, ClassVar,
-    InitVar or KW_ONLY; no descriptor as a default), no field named ``self`` or ``__...``."""
+    ``kw_only``, every field positional with no default or a plain one (``field(...)`` without a
+    default factory, ``init=False`` or ``kw_only``; no ClassVar, InitVar or KW_ONLY; no descriptor as a
+    default), no field named ``self`` or ``__...``."""
     if cls.__bases__ != (object,) or "__slots__" in cls.__dict__ or options.get("kw_only"):
         return False
     for name, kind in cls.__dict__.get("__annotations__", {}).items():
@@ -83,7 +84,11 @@ def _plain(cls: type, options: dict[str, Any]) -> bool:
         if name == "self" or name.startswith("__"):
             return False
         default = cls.__dict__.get(name, dataclasses.MISSING)
-        if isinstance(default, dataclasses.Field) or hasattr(type(default), "__set__") or hasattr(type(default), "__delete__"):
+        if isinstance(default, dataclasses.Field):  # field(default=..., repr/compare/hash=...) only
+            if default.default_factory is not dataclasses.MISSING or not default.init or default.kw_only is True:
+                return False
+            default = default.default
+        if hasattr(type(default), "__set__") or hasattr(type(default), "__delete__"):
             return False
     return True
 
