@@ -265,6 +265,18 @@ def dns_name_parts(parts: list[Any]) -> ResourceRef | Unresolved | None:
     return None
 
 
+def _simple_getatt(key: str, arg: Any, resources: dict[str, Any]) -> bool:
+    """Whether ``{key: arg}`` is a ``Fn::GetAtt`` that ``StackResolver._simple_reference`` takes (the same
+    test, without making the reference: ``check`` only counts it)."""
+    if key != "Fn::GetAtt" or arg.__class__ is not list or len(arg) != 2:
+        return False
+    logical_id, attribute = arg
+    if logical_id.__class__ is not str or attribute.__class__ is not str or not attribute:
+        return False
+    body = resources.get(logical_id)
+    return body.__class__ is dict and body.get("Type") not in _LINKED_TYPES
+
+
 class StackResolver:
     """Resolves values inside one stack. ``import_value(name)`` comes from the model (all stacks)."""
 
@@ -331,6 +343,9 @@ class StackResolver:
         if not isinstance(value, (dict, list)):
             return
         seen: set[int] = set()
+        if self.tree:  # no node reached twice: walked by recursion, as _resolve_tree resolves
+            self._check_tree([value], -1, seen)  # the root as the one child of an uncounted list
+            return
         memo, limit, steps, tree = self._memo, self._max_steps, self._steps, self.tree
         todo: list[tuple[Any, int]] = [(value, 0)]
         push = todo.append
@@ -369,6 +384,37 @@ class StackResolver:
         self._steps = steps
         if steps > limit:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+
+    def _check_tree(self, node: dict[str, Any] | list[Any], depth: int, seen: set[int]) -> None:
+        """``check`` of the children of a plain container of a tree (counted and depth checked by the
+        caller), in document order: the same steps, errors and order as the walk below (each child
+        container is depth checked, then a simple reference counts one step and is not walked, another
+        intrinsic is checked by ``_check_intrinsic``, a plain container counts one step and is walked)."""
+        values = node.values() if node.__class__ is dict else node  # type: ignore[union-attr]
+        if _CONTAINERS.isdisjoint(map(type, values)):
+            return
+        below, limit, resources = depth + 1, self._max_steps, self.resources
+        for item in values:
+            cls = item.__class__
+            if cls is not dict and cls is not list:
+                continue
+            if below > MAX_RESOLVE_DEPTH:
+                raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
+            if cls is dict and len(item) == 1:
+                ((key, arg),) = item.items()
+                if key == "Ref" or key.startswith("Fn::") or (key == "Condition" and arg.__class__ is str):
+                    if not (arg.__class__ is str and arg in resources if key == "Ref" else _simple_getatt(key, arg, resources)):
+                        self._check_intrinsic(item, key, arg, below, seen)  # not a simple reference
+                        continue
+                    self._steps += 1  # a simple reference: one step, nothing below it is walked
+                    if self._steps > limit:
+                        raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+                    continue
+            self._steps += 1
+            if self._steps > limit:
+                raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+            if not _CONTAINERS.isdisjoint(map(type, item.values() if cls is dict else item)):
+                self._check_tree(item, below, seen)  # a container with containers inside (a leaf is done)
 
     def _check_intrinsic(self, node: dict[str, Any], key: str, arg: Any, depth: int, seen: set[int]) -> None:
         """``check`` of an intrinsic other than a simple reference: a Join is sized, any other resolved."""
@@ -510,6 +556,8 @@ class StackResolver:
                 resolved = simple(item)
                 if resolved is None:
                     resolved = self._resolve_memo(item, below)
+            elif _CONTAINERS.isdisjoint(map(type, item.values() if cls is dict else item)):
+                continue  # a leaf: JSON values only, returned as it is
             else:
                 resolved = self._resolve_tree(item, below)
             if resolved is not item:
