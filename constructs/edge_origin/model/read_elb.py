@@ -150,7 +150,22 @@ def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
     return list(groups.values())
 
 
+#: Keys of an ingress permission that name its source (each read by ``ingress_rule``).
+_SOURCES = ("CidrIpv6", "SourcePrefixListId", "SourceSecurityGroupId")
+
+
 def ingress_rule(res: Resource, rule: Props) -> IngressRule:
+    data = rule.data
+    protocol, low, high, cidr = data.get("IpProtocol"), data.get("FromPort"), data.get("ToPort"), data.get("CidrIp")
+    if (protocol.__class__ is str and low.__class__ is int and high.__class__ is int and cidr.__class__ is str
+            and not any(key in data for key in _SOURCES)):  # the common literal permission: read as below
+        return IngressRule(source=res, protocol=protocol.lower(), from_port=low, to_port=high, cidr_ip=cidr)
+    return read_ingress_rule(res, rule)
+
+
+def read_ingress_rule(res: Resource, rule: Props) -> IngressRule:
+    """``ingress_rule`` through the typed accessors: any permission (deploy-time values, numbers as
+    strings, other sources); the shapes CloudFormation refuses raise."""
     protocol = rule.str("IpProtocol")
     return IngressRule(
         source=res,

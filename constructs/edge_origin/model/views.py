@@ -153,17 +153,27 @@ class Props:
     An ``Unresolved`` mapping (an undecidable ``Fn::If``) reads as empty with ``unknown`` set.
     """
 
-    __slots__ = ("_data", "resource", "path", "unknown")
+    __slots__ = ("_data", "resource", "_path", "unknown")
 
-    def __init__(self, data: Any, resource: Resource, path: str = "Properties") -> None:
+    def __init__(self, data: Any, resource: Resource, path: str | tuple[Props, str, int | None] = "Properties") -> None:
+        """``path``: the property path, or ``(parent, key, index)`` spelled only when an error names it."""
         self.resource = resource
-        self.path = path
+        self._path = path
         self.unknown = isinstance(data, _DEPLOY_TIME) or (path == "Properties" and resource.unknown_properties is not None)
         if data is None or isinstance(data, _DEPLOY_TIME):
             data = {}
-        if not isinstance(data, dict):
-            raise self._error(path, data, "a mapping")
+        if data.__class__ is not dict and not isinstance(data, dict):
+            raise self._error(self.path, data, "a mapping")
         self._data: dict[str, Any] = data
+
+    @property
+    def path(self) -> str:
+        """The property path (``Properties.Listeners[0].Port``)."""
+        path = self._path
+        if path.__class__ is str:
+            return path  # type: ignore[return-value]
+        parent, key, index = path  # type: ignore[misc]
+        return f"{parent.path}.{key}" if index is None else f"{parent.path}.{key}[{index}]"
 
     def _error(self, path: str, value: Any, wanted: str) -> ModelError:
         res = self.resource
@@ -223,7 +233,7 @@ class Props:
 
     def mapping(self, key: str) -> Props:
         """A nested mapping (empty when absent; ``unknown`` when deploy-time)."""
-        return Props(self._data.get(key), self.resource, self._at(key))
+        return Props(self._data.get(key), self.resource, (self, key, None))
 
     def list(self, key: str) -> list[Any]:
         """A list ([] when absent or deploy-time)."""
@@ -253,7 +263,7 @@ class Props:
                 continue
             if not isinstance(item, dict):
                 raise self._error(f"{self._at(key)}[{i}]", item, "a mapping")
-            out.append(Props(item, self.resource, f"{self._at(key)}[{i}]"))
+            out.append(Props(item, self.resource, (self, key, i)))
         return out
 
     def strs(self, key: str) -> list[Any]:
@@ -275,6 +285,15 @@ class Props:
         """``[{"Key": k, "Value": v}, ...]`` (LB/listener/target group attributes) as a dict; when the
         list, an entry or an entry's ``Key`` is decided at deploy time (or the properties holding the
         list are), the key ``UNKNOWN_ATTRIBUTES`` is set: any attribute may be in it."""
+        items = self._data.get(key)
+        if not self.unknown and items.__class__ is list and all(
+                item.__class__ is dict and item.get("Key").__class__ is str and item.get("Value").__class__ is str
+                for item in items):
+            return {item["Key"]: item["Value"] for item in items}  # literal keys and values: read as below
+        return self.read_key_values(key)
+
+    def read_key_values(self, key: str) -> dict[str, Any]:
+        """``key_values`` through the typed accessors: any list (deploy-time entries, numbers, booleans)."""
         out: dict[str, Any] = {UNKNOWN_ATTRIBUTES: True} if self.unknown or self.list_unknown(key) else {}
         for item in self.mappings(key):
             name = item.str("Key")

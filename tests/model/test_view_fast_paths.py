@@ -1,0 +1,71 @@
+"""The views' fast paths read what the typed accessors read (issue 53: check at the speed of reading JSON).
+
+``ingress_rule`` and ``Props.key_values`` take a shortcut for the common all-literal shape; for any
+value (literals of every JSON type, deploy-time references, nulls, missing keys, wrong shapes) they
+return what ``read_ingress_rule`` / ``Props.read_key_values`` return, or raise the same error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from edge_origin.model import ModelError, Props, ResourceRef, Unresolved
+from edge_origin.model.read_elb import ingress_rule, read_ingress_rule
+from edge_origin.model.views import Resource
+
+RES = Resource("S", "t.json", "Sg", "AWS::EC2::SecurityGroup", {}, {})
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 70000), st.floats(allow_nan=False, width=32),
+                    st.sampled_from(["tcp", "TCP", "-1", "6", "443", " 80 ", "10.0.0.0/8", "pl-1", "sg-1", ""]),
+                    st.just(ResourceRef("S", "X", None)), st.just(Unresolved("parameter", "P")),
+                    st.just([]), st.just({}))
+KEYS = ("IpProtocol", "FromPort", "ToPort", "CidrIp", "CidrIpv6", "SourcePrefixListId", "SourceSecurityGroupId")
+
+
+def outcome(fn: Any, *args: Any) -> Any:
+    """("ok", the fields of what ``fn`` returns) or ("error", its message)."""
+    try:
+        got = fn(*args)
+    except ModelError as exc:
+        return "error", str(exc)
+    return "ok", got if isinstance(got, dict) else vars(got)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(KEYS), SCALARS))
+def test_ingress_rule_reads_as_the_accessors(rule: dict[str, Any]) -> None:
+    props = Props(rule, RES, "Properties.SecurityGroupIngress[0]")
+    assert outcome(ingress_rule, RES, props) == outcome(read_ingress_rule, RES, props)
+
+
+def test_the_literal_permission_takes_the_shortcut_and_reads_the_same() -> None:
+    rule = {"IpProtocol": "TCP", "FromPort": 443, "ToPort": 443, "CidrIp": "15.177.0.0/18", "Description": "x"}
+    props = Props(rule, RES)
+    fast = ingress_rule(RES, props)
+    assert vars(fast) == vars(read_ingress_rule(RES, props))
+    assert (fast.protocol, fast.from_port, fast.to_port, fast.cidr_ip, fast.unknown) == ("tcp", 443, 443, "15.177.0.0/18", False)
+
+
+ENTRIES = st.one_of(st.fixed_dictionaries({}, optional={"Key": SCALARS, "Value": SCALARS}), SCALARS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(ENTRIES, max_size=4), SCALARS), st.booleans())
+def test_key_values_reads_as_the_accessors(items: Any, unknown: bool) -> None:
+    props = Props({"Attributes": items}, RES)
+    if unknown:
+        props = Props(Unresolved("condition", "Fn::If"), RES)
+        props._data = {"Attributes": items}
+    assert outcome(props.key_values, "Attributes") == outcome(props.read_key_values, "Attributes")
+
+
+def test_an_error_names_the_whole_path() -> None:
+    props = Props({"Listeners": [{"Port": 1}, {"Port": [1]}]}, RES)
+    try:
+        props.mappings("Listeners")[1].int("Port")
+    except ModelError as exc:
+        assert "Properties.Listeners[1].Port is a list" in str(exc)
+    else:
+        raise AssertionError("a list as a port was read")
