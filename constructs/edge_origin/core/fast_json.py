@@ -44,15 +44,17 @@ def available() -> bool:
     return _orjson is not None
 
 
-def loads_exact(text: str) -> Any | None:
-    """The tree of the JSON ``text`` when orjson parses it exactly as the strict parse would (no key
-    repeated, every number as Python reads it); None when it cannot prove that (the caller parses
-    strictly: it refuses the text or reads it as before)."""
+def loads_exact(text: str | bytes) -> Any | None:
+    """The tree of the JSON ``text`` (or its UTF-8 bytes: a file as read, never decoded when this
+    succeeds; a BOM or bytes that are not UTF-8 are refused here, and the caller decodes as before)
+    when orjson parses it exactly as the strict parse would (no key repeated, every number as Python
+    reads it); None when it cannot prove that (the caller parses strictly: it refuses the text or
+    reads it as before)."""
     if _orjson is None:
         return None
     try:
         tree = _orjson.loads(text)
-        data = text.encode("utf-8")
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
     except (ValueError, TypeError, UnicodeError):
         return None
     if b"\\u" in data or _LONG_DIGITS in data.translate(_DIGITS_AS_ZERO):

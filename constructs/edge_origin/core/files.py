@@ -91,7 +91,11 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
 
 def read_text_file(path: str | Path, limit: int) -> str:
     """A regular UTF-8 text file (a BOM is dropped) of at most ``limit`` bytes."""
-    raw = read_bytes_file(path, limit)
+    return decode_text(read_bytes_file(path, limit), path)
+
+
+def decode_text(raw: bytes, path: str | Path) -> str:
+    """A file's bytes as UTF-8 text (a BOM is dropped); InputFileError naming ``path`` otherwise."""
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -42,7 +42,7 @@ from typing import Any
 from edge_origin.core.escape import reason_text, shorten
 from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.fast_json import loads_exact
-from edge_origin.core.files import InputFileError, describe_mode, read_bytes_file, read_text_file
+from edge_origin.core.files import InputFileError, decode_text, describe_mode, read_bytes_file, read_text_file
 from edge_origin.model.assembly import (
     UNKNOWN_ENVIRONMENT,
     Follower,
@@ -528,9 +528,25 @@ def _read_text(path: Path, limit: int) -> str:
 
 
 def read_template_file(path: Path, stack: str | None = None) -> LoadedTemplate:
-    """Read and parse one template file (regular files only, the size limit first)."""
+    """Read and parse one template file (regular files only, the size limit first). JSON that the fast
+    parse reads exactly (``core.fast_json``) is parsed from the bytes as read; anything else is decoded
+    (UTF-8, a BOM dropped) and parsed as ``parse_template`` parses text."""
     path = Path(path)
-    text = _read_text(path, template_limit())
+    try:
+        raw = read_bytes_file(path, template_limit())
+    except InputFileError as exc:
+        raise ModelError(str(exc)) from None
+    fast = loads_exact(raw)
+    if fast is not None:
+        where = str(path)
+        _check_values(fast, where, scalars=False)
+        declares = isinstance(fast, dict) and fast.get("Transform") is not None
+        body = finish_template(fast, raw.decode("utf-8") if declares else "", where)  # the text: for transforms only
+        return LoadedTemplate(stack or _stack_name_from_file(path), where, body, tree=body is fast)
+    try:
+        text = decode_text(raw, path)
+    except InputFileError as exc:
+        raise ModelError(str(exc)) from None
     if not text.strip():
         raise ModelError(f"{path}: empty file")
     body, tree = parse_template(text, str(path))
