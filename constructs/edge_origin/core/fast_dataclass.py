@@ -100,6 +100,8 @@ def _frozen_plain(cls: T, options: dict[str, Any]) -> T:
     ``__post_init__`` when there is one; ``__setattr__``/``__delattr__`` are closures that refuse a
     field, or any name on an instance of ``cls`` itself, with ``FrozenInstanceError``, as dataclasses'."""
     undocumented = not cls.__doc__
+    if undocumented:  # set below; dataclasses would read object.__init__'s signature (tokenize: ~4 ms once)
+        cls.__doc__ = cls.__name__
     made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False, **options)
     fields = dataclasses.fields(made)
     names = tuple(f.name for f in fields)
