@@ -226,3 +226,16 @@ def test_other_options_and_own_methods_are_left_to_dataclasses() -> None:
     made = dataclass(frozen=True)(Own)
     assert made(1) == made(2) and getattr(made.__repr__, "__module__", "") != FAST
     assert math.isnan(NAN)  # the pool's NaN is a NaN (its identity is what the tests rely on)
+
+
+def test_a_field_without_default_after_one_with_is_refused_as_dataclasses_refuses_it() -> None:
+    def bad(decorator: Any) -> Any:
+        class Bad:
+            __module__ = _MODULE.__name__
+            __annotations__ = {"a": "int", "b": "int"}
+            a = 1
+
+        return _outcome(lambda: decorator(frozen=True)(Bad))
+
+    assert bad(dataclass) == bad(dataclasses.dataclass) == ("raised", (TypeError, "non-default argument 'b' follows default argument"))
+

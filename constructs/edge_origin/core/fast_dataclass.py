@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import types
 from _thread import get_ident
 from collections.abc import Callable
 from operator import attrgetter
@@ -94,8 +95,8 @@ def _plain(cls: type, options: dict[str, Any]) -> bool:
 
 
 def _frozen_plain(cls: T, options: dict[str, Any]) -> T:
-    """``dataclasses.dataclass(cls, frozen=True)`` for a ``_plain`` class, with one ``exec`` instead of
-    three: ``__init__`` stores each argument in the instance's ``__dict__`` (what the frozen one's
+    """``dataclasses.dataclass(cls, frozen=True)`` for a ``_plain`` class, compiling nothing of its own:
+    ``__init__`` stores each argument in the instance's ``__dict__`` (what the frozen one's
     ``object.__setattr__`` does for a plain attribute, at a third of the cost a field), then calls
     ``__post_init__`` when there is one; ``__setattr__``/``__delattr__`` are closures that refuse a
     field, or any name on an instance of ``cls`` itself, with ``FrozenInstanceError``, as dataclasses'."""
@@ -105,14 +106,12 @@ def _frozen_plain(cls: T, options: dict[str, Any]) -> T:
     made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False, **options)
     fields = dataclasses.fields(made)
     names = tuple(f.name for f in fields)
-    defaults = {f"_dflt_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
-    params = ", ".join(f"{n}=_dflt_{n}" if f"_dflt_{n}" in defaults else n for n in names)
-    body = "".join(f"    __dataclass_dict__[{n!r}] = {n}\n" for n in names)
-    post = "    self.__post_init__()\n" if hasattr(made, "__post_init__") else ""
-    source = f"def __init__(self{', ' if names else ''}{params}):\n    __dataclass_dict__ = self.__dict__\n{body}{post}"
-    namespace: dict[str, Any] = {"__name__": made.__module__, **defaults}
-    exec(source, namespace)  # one compiled method, as dataclasses writes __init__
-    init = namespace["__init__"]
+    defaults = tuple(f.default for f in fields if f.default is not dataclasses.MISSING)
+    for before, after in zip(fields, fields[1:], strict=False):  # dataclasses' own check (its __init__ would not compile)
+        if before.default is not dataclasses.MISSING and after.default is dataclasses.MISSING:
+            raise TypeError(f"non-default argument {after.name!r} follows default argument")
+    init = types.FunctionType(_init_code(names, hasattr(made, "__post_init__")), {"__name__": made.__module__},
+                              "__init__", defaults or None)
     init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
     _set(made, init)
     _set(made, _frozen_fn("__setattr__", made, names))
@@ -127,6 +126,26 @@ def _frozen_plain(cls: T, options: dict[str, Any]) -> T:
         except (TypeError, ValueError):
             made.__doc__ = made.__name__
     return made
+
+
+#: Compiled ``__init__`` bodies by (number of fields, calls __post_init__), parameters ``a0``... and keys
+#: ``"\x00" + i``: a class's own is this code with its field names put in (``CodeType.replace``).
+_INIT_CODE: dict[tuple[int, bool], types.CodeType] = {}
+
+
+def _init_code(names: tuple[str, ...], post_init: bool) -> types.CodeType:
+    """``def __init__(self, <names>): d = self.__dict__; d[<name>] = <name>...; self.__post_init__()``."""
+    template = _INIT_CODE.get((len(names), post_init))
+    if template is None:
+        params = "".join(f", a{i}" for i in range(len(names)))
+        body = "".join(f"    __dataclass_dict__['\\x00{i}'] = a{i}\n" for i in range(len(names)))
+        post = "    self.__post_init__()\n" if post_init else ""
+        namespace: dict[str, Any] = {}
+        exec(f"def __init__(self{params}):\n    __dataclass_dict__ = self.__dict__\n{body}{post}", namespace)
+        template = _INIT_CODE[(len(names), post_init)] = namespace["__init__"].__code__
+    keys = {f"\x00{i}": name for i, name in enumerate(names)}
+    return template.replace(co_varnames=("self", *names, "__dataclass_dict__"),
+                            co_consts=tuple(keys.get(c, c) if isinstance(c, str) else c for c in template.co_consts))
 
 
 def _frozen_fn(which: str, cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
