@@ -13,12 +13,13 @@ Prints, CPU (user + system) of fresh processes alternated in one run, median of 
 ``--before DIR`` runs the same commands with another source root (``git archive COMMIT constructs | tar
 -x -C DIR``; pass ``DIR/constructs``), alternated with this one.
 
-Figures (2 shared cores, load 5.3, 31 runs; ``--before`` = main when the import work of issue 53 began):
-a small template's check 141 -> 93 ms of CPU over ``python -c pass`` (13 ms); 223 -> 197 modules after it;
-creating dataclasses 77 -> 32 ms (wall, in-process); ``--help`` 3.4x ``python -c pass`` both. What is left:
-dataclasses' compiled ``__init__`` (one per class) and its imports (inspect, ast, dis, tokenize: ~5 ms), typing
-(~3 ms), argparse with gettext, locale and shutil (~4 ms), orjson's uuid/platform/datetime (~3.5 ms), and the
-bytecode of ~85 modules (marshal, ~9 ms).
+Figures (2 shared cores, 31 runs; ``--before`` = main when the import work of issue 53 began): a small
+template's check 11.3x -> 7.5x ``python -c pass`` (load 3.2: 195 -> 123 ms of CPU over it; at load 1.8, before
+the last two steps, 115 -> 80 ms); 223 -> 196 modules after it; creating dataclasses 70 -> 22 ms (wall,
+in-process); ``--help`` 3.5x ``python -c pass`` both. What is left: dataclasses' own work (the ``__init__`` of
+classes that are not plain frozen ones, field processing) and its imports (inspect, ast, dis, tokenize: ~5 ms),
+typing (~3 ms), argparse with gettext, locale and shutil (~4 ms), orjson's uuid/platform/datetime (~3.5 ms),
+module-level regular expressions (~5 ms), and the bytecode of ~85 modules (marshal, ~9 ms).
 """
 
 from __future__ import annotations
