@@ -29,6 +29,7 @@ Bad input
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -36,6 +37,7 @@ import re
 import stat
 from collections.abc import Sequence
 from dataclasses import field, replace
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,7 @@ from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.fast_json import loads_exact
 from edge_origin.core.files import InputFileError, decode_text, describe_mode, read_bytes_file, read_text_file
 from edge_origin.model.assembly import (
+    NESTED_STACK,
     UNKNOWN_ENVIRONMENT,
     Follower,
     ReadBudget,
@@ -239,16 +242,13 @@ def _check_depth_outside_properties(body: Any, where: str) -> None:
 
 def _check_depth(body: Any, where: str, start: int = 0) -> None:
     """Nesting of at most MAX_DEPTH levels, level by level (containers only)."""
-    level = [body]
+    level = [body] if isinstance(body, (dict, list)) else []
     depth = start
     while level:
         if depth > MAX_DEPTH:
             raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
-        below = []
-        for value in level:
-            items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-            below.extend(item for item in items if isinstance(item, (dict, list)))
-        level = below
+        # a level's children at once: a mapping's values, a list's items (the interpreter's own traversal)
+        level = [item for item in gc.get_referents(*level) if isinstance(item, (dict, list))]
         depth += 1
 
 
@@ -670,9 +670,8 @@ def _read_single(path: Path, indexes: dict[Path, Any] | None = None, unreadable:
     asset manifests and environments when the folder is one). It keeps its file name as stack name.
     ``indexes`` keeps each folder's index for the files of one read."""
     top = read_template_file(path)
-    if not any(isinstance(r, dict) and r.get("Type") == "AWS::CloudFormation::Stack" for r in top.body["Resources"].values()) and not (
-        path.parent / "manifest.json"
-    ).is_file():
+    # every resource is a mapping with a Type (check_template_shape): the types compared in C
+    if NESTED_STACK not in map(itemgetter("Type"), top.body["Resources"].values()) and not (path.parent / "manifest.json").is_file():
         return [top]
     indexes = {} if indexes is None else indexes
     if path.parent not in indexes:

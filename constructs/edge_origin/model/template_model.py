@@ -240,7 +240,10 @@ class TemplateModel(AssemblyLinks):
             name = _in_template(item.template, resolver.resolve, output["Export"].get("Name"), f"Outputs.{out_id}")
             if isinstance(name, str):
                 self._exports[name] = (item.stack, output.get("Value"))
+        linking = (SSM_PARAMETER, CROSS_REGION_WRITER)
         for resource in item.body["Resources"].values():
+            if resource.get("Type") not in linking:  # the common resource: one look-up (shapes are checked)
+                continue
             if resource.get("Type") == SSM_PARAMETER and isinstance(resource.get("Properties"), dict):
                 props = resource["Properties"]
                 if isinstance(props.get("Name"), str) and props.get("Type", "String") == "String" and "Value" in props:
