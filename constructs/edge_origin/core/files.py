@@ -73,8 +73,9 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
             raise InputFileError(f"{where}: is {describe_mode(opened.st_mode)}, not a regular file")
         chunks: list[bytes] = []
         remaining = limit + 1
+        first = min(remaining, opened.st_size + 1)  # the whole file in one read (one copy), then to its end
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
+            chunk = os.read(fd, first if not chunks else min(remaining, 1 << 20))
             if not chunk:
                 break
             chunks.append(chunk)
@@ -83,7 +84,7 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
         raise InputFileError(f"{where}: cannot read ({exc.strerror or exc})") from None
     finally:
         os.close(fd)
-    data = b"".join(chunks)
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     if len(data) > limit:
         raise InputFileError(f"{where}: file is larger than the {_mib(limit)} limit{_flag(limit)}")
     return data
