@@ -217,7 +217,7 @@ def _concat_size(parts: list[Any]) -> tuple[bool, ResourceRef | Unresolved | Non
     resource it names (``dns_name_parts``) or None, the characters it charges)."""
     text = others = numbers = refs = 0  # one pass: characters of the strings, and what else there is
     for p in parts:
-        if isinstance(p, str):
+        if p.__class__ is str or isinstance(p, str):
             text += len(p)
         elif isinstance(p, (int, float)) and not isinstance(p, bool):
             numbers += 1
@@ -322,6 +322,8 @@ class StackResolver:
         self._memo: dict[int, tuple[Any, Any]] = {}
         #: (logical id, attribute) -> its ResourceRef (``_simple_reference``: one object each)
         self._references: dict[tuple[str, str | None], ResourceRef] = {}
+        #: logical id -> the ResourceRef of ``{"Ref": id}`` (a resource of this template)
+        self._ref_of: dict[str, ResourceRef] = {}
         #: ``body`` is a tree (``LoadedTemplate.tree``): its plain containers are not memoised
         self.tree = tree
 
@@ -512,24 +514,25 @@ class StackResolver:
         ``ResourceRef`` per (resource, attribute); None for anything else (the general path)."""
         ((key, arg),) = value.items()
         if key == "Ref":
-            if arg.__class__ is not str or arg not in self.resources:
+            if arg.__class__ is not str:
                 return None
-            attribute = None
-        elif key == "Fn::GetAtt":
-            if arg.__class__ is not list or len(arg) != 2:
-                return None
-            logical_id, attribute = arg
-            if logical_id.__class__ is not str or attribute.__class__ is not str or not attribute:
-                return None
+            ref = self._ref_of.get(arg)
+            if ref is None:
+                if arg not in self.resources:
+                    return None
+                ref = self._ref_of[arg] = ResourceRef(self.stack, arg, None)
+            return ref
+        if key != "Fn::GetAtt" or arg.__class__ is not list or len(arg) != 2:
+            return None
+        logical_id, attribute = arg
+        if logical_id.__class__ is not str or attribute.__class__ is not str or not attribute:
+            return None
+        ref = self._references.get((logical_id, attribute))
+        if ref is None:  # first read: the resource must be of this template, and not a linked one
             body = self.resources.get(logical_id)
             if body.__class__ is not dict or body.get("Type") in _LINKED_TYPES:
                 return None
-            arg = logical_id
-        else:
-            return None
-        ref = self._references.get((arg, attribute))
-        if ref is None:
-            ref = self._references[(arg, attribute)] = ResourceRef(self.stack, arg, attribute)
+            ref = self._references[(logical_id, attribute)] = ResourceRef(self.stack, logical_id, attribute)
         return ref
 
     def _resolve_tree(self, value: dict[str, Any] | list[Any], depth: int) -> Any:
