@@ -221,6 +221,9 @@ def entry() -> None:
     if _command_word(sys.argv[1:]) not in _FAST_EXIT:
         sys.exit(main())
     gc.disable()
+    from edge_origin.cli import common
+
+    common.HELD_UNTIL_EXIT = []  # what the command keeps is freed by the exit, not object by object
     try:
         code = main()
     except SystemExit as exc:  # argparse's exit 2 (a bad flag), ``check --help``

@@ -11,6 +11,7 @@ from edge_origin.cli.common import (
     UsageError,
     add_selection_flags,
     findings_flags,
+    hold_until_exit,
     one_line,
     project_settings,
 )
@@ -68,6 +69,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         result = check_paths(args.paths, advisory=args.advisory, settings=selection)
     except (ModelError, RecursionError, MemoryError) as exc:
         raise UsageError(str(exc) if isinstance(exc, ModelError) else f"cannot read templates ({type(exc).__name__})") from None
+    hold_until_exit(result)  # the model: freed by the process's exit, not when this returns
     for _, message in result.unreadable:
         print(f"edge-origin check: {one_line(message)}", file=sys.stderr)
     findings, acknowledged, known, fixed = _with_baseline(args, result.findings, list(result.acknowledged))

@@ -16,6 +16,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from edge_origin.core.findings import Severity
 
+#: Set to a list by ``cli.entry`` for a read-and-print command that ends with ``os._exit``: a command
+#: puts its large results (the model) here, so returning from it frees nothing object by object (the
+#: process ends without tearing its heap down). None otherwise (``main`` called as a library function).
+HELD_UNTIL_EXIT: list[object] | None = None
+
+
+def hold_until_exit(value: object) -> None:
+    """Keep ``value`` alive until the process ends, when it ends by ``os._exit`` (``HELD_UNTIL_EXIT``)."""
+    if HELD_UNTIL_EXIT is not None:
+        HELD_UNTIL_EXIT.append(value)
+
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_BAD_INPUT = 2

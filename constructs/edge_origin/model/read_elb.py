@@ -159,7 +159,7 @@ def ingress_rule(res: Resource, rule: Props) -> IngressRule:
     protocol, low, high, cidr = data.get("IpProtocol"), data.get("FromPort"), data.get("ToPort"), data.get("CidrIp")
     if (protocol.__class__ is str and low.__class__ is int and high.__class__ is int and cidr.__class__ is str
             and not any(key in data for key in _SOURCES)):  # the common literal permission: read as below
-        return IngressRule(source=res, protocol=protocol.lower(), from_port=low, to_port=high, cidr_ip=cidr)
+        return IngressRule(res, protocol.lower(), low, high, cidr)  # source, protocol, from/to port, cidr_ip
     return read_ingress_rule(res, rule)
 
 
