@@ -61,6 +61,10 @@ NUMBERS = st.one_of(
                      "1.7976931348623157e308", "1.7976931348623159e308", "4.9e-324", "2.4703282292062327e-324",
                      "0.1", "-0.0", "1E2", "1.00000000000000000001", "123456789012345678.5", "NaN", "Infinity"]),
     st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    # decimal literals whose digit runs stay under 19 (the fast path takes them): orjson must round as float()
+    st.builds(lambda sign, whole, fraction, exponent: f"{sign}{whole}.{fraction}{exponent}",
+              st.sampled_from(["", "-"]), st.integers(0, 10**18 - 1), st.from_regex(r"[0-9]{1,18}", fullmatch=True),
+              st.sampled_from(["", "e5", "E+300", "e-320", "e308", "e-5", "E16"])),
     st.floats(allow_nan=False, allow_infinity=False).map(lambda f: f"{f:.25e}"),
 )
 STRINGS = st.one_of(
