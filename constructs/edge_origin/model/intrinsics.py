@@ -266,8 +266,9 @@ def dns_name_parts(parts: list[Any]) -> ResourceRef | Unresolved | None:
 
 
 def _simple_getatt(key: str, arg: Any, resources: dict[str, Any]) -> bool:
-    """Whether ``{key: arg}`` is a ``Fn::GetAtt`` that ``StackResolver._simple_reference`` takes (the same
-    test, without making the reference: ``check`` only counts it)."""
+    """Whether ``{key: arg}`` is a ``Fn::GetAtt`` the fast path takes (``StackResolver._simple_reference``
+    makes its reference; ``check`` only counts it): ``[Resource, "Attr"]`` of a resource of this template
+    that is not a nested stack or a cross-Region export reader."""
     if key != "Fn::GetAtt" or arg.__class__ is not list or len(arg) != 2:
         return False
     logical_id, attribute = arg
@@ -522,16 +523,11 @@ class StackResolver:
                     return None
                 ref = self._ref_of[arg] = ResourceRef(self.stack, arg, None)
             return ref
-        if key != "Fn::GetAtt" or arg.__class__ is not list or len(arg) != 2:
+        if not _simple_getatt(key, arg, self.resources):
             return None
         logical_id, attribute = arg
-        if logical_id.__class__ is not str or attribute.__class__ is not str or not attribute:
-            return None
         ref = self._references.get((logical_id, attribute))
-        if ref is None:  # first read: the resource must be of this template, and not a linked one
-            body = self.resources.get(logical_id)
-            if body.__class__ is not dict or body.get("Type") in _LINKED_TYPES:
-                return None
+        if ref is None:
             ref = self._references[(logical_id, attribute)] = ResourceRef(self.stack, logical_id, attribute)
         return ref
 

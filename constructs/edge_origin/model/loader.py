@@ -281,10 +281,15 @@ def parse_template_text(text: str, where: str) -> dict[str, Any]:
     return parse_template(text, where)[0]
 
 
-def parse_template(text: str, where: str) -> tuple[dict[str, Any], bool]:
+#: ``_parse_document``'s default: try the fast parse on the text itself.
+_TRY_FAST = object()
+
+
+def parse_template(text: str, where: str, exact: Any = _TRY_FAST) -> tuple[dict[str, Any], bool]:
     """``parse_template_text``, and whether the body is a tree (``LoadedTemplate.tree``): JSON text,
-    no transform expanded."""
-    body, from_json = _parse_document(text, where)
+    no transform expanded. ``exact``: what the fast parse already made of the file's bytes (its tree, or
+    None when it declined: then only the strict parse runs)."""
+    body, from_json = _parse_document(text, where, exact)
     out = finish_template(body, text, where)
     return out, from_json and out is body
 
@@ -404,9 +409,11 @@ def parse_document(text: str, where: str) -> Any:
     return _parse_document(text, where)[0]
 
 
-def _parse_document(text: str, where: str) -> tuple[Any, bool]:
-    """``parse_document``, and whether the text was JSON (a tree: no node shared)."""
-    body: Any = loads_exact(text)  # orjson, when it provably reads the text as the strict parse below
+def _parse_document(text: str, where: str, exact: Any = _TRY_FAST) -> tuple[Any, bool]:
+    """``parse_document``, and whether the text was JSON (a tree: no node shared). ``exact``: as in
+    ``parse_template``."""
+    # orjson, when it provably reads the text as the strict parse below
+    body: Any = loads_exact(text) if exact is _TRY_FAST else exact
     if body is not None:
         _check_values(body, where, scalars=False)
         return body, True
@@ -536,20 +543,17 @@ def read_template_file(path: Path, stack: str | None = None) -> LoadedTemplate:
         raw = read_bytes_file(path, template_limit())
     except InputFileError as exc:
         raise ModelError(str(exc)) from None
-    fast = loads_exact(raw)
-    if fast is not None:
-        where = str(path)
-        _check_values(fast, where, scalars=False)
-        declares = isinstance(fast, dict) and fast.get("Transform") is not None
-        body = finish_template(fast, raw.decode("utf-8") if declares else "", where)  # the text: for transforms only
-        return LoadedTemplate(stack or _stack_name_from_file(path), where, body, tree=body is fast)
-    try:
-        text = decode_text(raw, path)
-    except InputFileError as exc:
-        raise ModelError(str(exc)) from None
-    if not text.strip():
-        raise ModelError(f"{path}: empty file")
-    body, tree = parse_template(text, str(path))
+    exact = loads_exact(raw)
+    if exact is not None:  # valid UTF-8: decoded only for a transform, the one reader of the text
+        text = raw.decode("utf-8") if isinstance(exact, dict) and exact.get("Transform") is not None else ""
+    else:
+        try:
+            text = decode_text(raw, path)
+        except InputFileError as exc:
+            raise ModelError(str(exc)) from None
+        if not text.strip():
+            raise ModelError(f"{path}: empty file")
+    body, tree = parse_template(text, str(path), exact)
     return LoadedTemplate(stack or _stack_name_from_file(path), str(path), body, tree=tree)
 
 
