@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from edge_origin.model import ModelError, Props, ResourceRef, Unresolved
@@ -69,3 +69,58 @@ def test_an_error_names_the_whole_path() -> None:
         assert "Properties.Listeners[1].Port is a list" in str(exc)
     else:
         raise AssertionError("a list as a port was read")
+
+
+def _groups_read_one_by_one(model: Any) -> list[Any]:
+    """security_group_views' inline permissions as they were read: p.mappings, then ingress_rule each."""
+    from edge_origin.model.read_elb import SECURITY_GROUP
+    from edge_origin.model.views import props_of
+
+    out = []
+    for res in model.of_type(SECURITY_GROUP):
+        p = props_of(res)
+        out.append((p.list_unknown("SecurityGroupIngress"),
+                    [vars(ingress_rule(res, rule)) for rule in p.mappings("SecurityGroupIngress")]))
+    return out
+
+
+INGRESS_LISTS = st.one_of(st.lists(st.one_of(st.dictionaries(st.sampled_from(KEYS), SCALARS), SCALARS), max_size=4), SCALARS)
+
+
+LITERAL = {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "CidrIp": "10.0.0.0/8"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(INGRESS_LISTS)
+@example([LITERAL, {**LITERAL, "FromPort": "80"}, {**LITERAL, "ToPort": [443]}])  # the error names the index
+def test_inline_permissions_read_as_one_by_one(ingress: Any) -> None:
+    """A group's inline SecurityGroupIngress, any shape: the views hold what ingress_rule reads of each
+    mapping, ingress_unknown as list_unknown says, or the same error."""
+    from edge_origin.model import TemplateModel
+    from edge_origin.model.read_elb import security_group_views
+
+    model = TemplateModel.from_templates({"S": {"Resources": {"Sg": {
+        "Type": "AWS::EC2::SecurityGroup", "Properties": {"GroupDescription": "d", "SecurityGroupIngress": []}}}}})
+    res = model.resource("S", "Sg")
+    assert res is not None
+    res._properties, res._settle = {"GroupDescription": "d", "SecurityGroupIngress": ingress}, None
+
+    def fast() -> Any:
+        return [(g.ingress_unknown, [vars(rule) for rule in g.ingress]) for g in security_group_views(model)]
+
+    def read(fn: Any) -> Any:
+        try:
+            return "ok", fn()
+        except ModelError as exc:
+            return "error", str(exc)
+
+    assert read(fast) == read(lambda: _groups_read_one_by_one(model))
+
+
+def test_record_views_are_made_by_position_in_the_class_order() -> None:
+    from dataclasses import fields
+
+    from edge_origin.model.read_route53 import RECORD_SET_VIEW_FIELDS
+    from edge_origin.model.views import RecordSetView
+
+    assert tuple(f.name for f in fields(RecordSetView)) == RECORD_SET_VIEW_FIELDS

@@ -103,15 +103,22 @@ def _literal(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+#: The members of ``ROUTING_ELEMENTS``, in its order.
+_ELEMENT_MEMBERS = tuple(e.member for e in ROUTING_ELEMENTS)
+#: ``read_routing``'s answer for a set whose first carried element is neither AZAffinity nor a
+#: deploy-time MultiValueAnswer, by the carried elements (a tuple in the table's order: at most
+#: 2**8 keys): it depends on nothing else, and a frozen Routing can be shared.
+_BY_ELEMENTS: dict[tuple[str, ...], Routing] = {}
+_SIMPLE = Routing("simple")
+
+
 def routing_elements(members: Mapping[str, Any], truth: Callable[[Any], bool | None] = _default_truth) -> tuple[str, ...]:
     """The routing elements a record set carries, in the table's order (``MultiValueAnswer`` only
     when true; one decided at deploy time counts as carried)."""
-    out = []
-    for element in ROUTING_ELEMENTS:
-        value = members.get(element.member)
-        if value is None or (element.member == "MultiValueAnswer" and truth(value) is False):
-            continue
-        out.append(element.member)
+    get = members.get
+    out = [m for m in _ELEMENT_MEMBERS if get(m) is not None]
+    if "MultiValueAnswer" in out and truth(members["MultiValueAnswer"]) is False:
+        out.remove("MultiValueAnswer")
     return tuple(out)
 
 
@@ -126,8 +133,8 @@ def read_routing(
     properties of a CloudFormation record set; ``truth`` reads a boolean, None when it is decided
     at deploy time; ``literal`` a string). ``sdk_reads_az_affinity`` False: the record was listed
     by a botocore that drops AZAffinity, so a set id without an element says so."""
-    unknown = sorted(k for k in members if k not in KNOWN_MEMBERS)
-    if unknown:
+    if not KNOWN_MEMBERS.issuperset(members):
+        unknown = sorted(k for k in members if k not in KNOWN_MEMBERS)
         return Routing(
             "unknown", unknown[0],
             f"ResourceRecordSet member(s) {', '.join(unknown)} not in edge-origin's table of Route 53 routing elements: "
@@ -135,9 +142,16 @@ def read_routing(
         )
     if members.get("TrafficPolicyInstanceId") is not None:
         return Routing("unknown", "TrafficPolicyInstanceId", "a traffic policy instance decides this record's answers; edge-origin does not read traffic policies")
-    present = [ROUTING_ELEMENTS_BY_MEMBER[m] for m in routing_elements(members, truth)]
-    if present and present[0].member == "MultiValueAnswer" and truth(members["MultiValueAnswer"]) is None:
-        return Routing("unknown", "MultiValueAnswer")  # multivalue or simple: decided at deploy time
+    carried = routing_elements(members, truth)
+    if carried and carried[0] != "AZAffinity":
+        if carried[0] == "MultiValueAnswer" and truth(members["MultiValueAnswer"]) is None:
+            return Routing("unknown", "MultiValueAnswer")  # multivalue or simple: decided at deploy time
+        routing = _BY_ELEMENTS.get(carried)
+        if routing is None:  # the first carried element's policy, as below
+            first = ROUTING_ELEMENTS_BY_MEMBER[carried[0]]
+            routing = _BY_ELEMENTS[carried] = Routing(first.policy, first.member, extra=carried[1:])
+        return routing
+    present = [ROUTING_ELEMENTS_BY_MEMBER[m] for m in carried]
     if not present:
         if members.get("SetIdentifier") is not None:
             if not sdk_reads_az_affinity:
@@ -152,7 +166,7 @@ def read_routing(
                 f"a SetIdentifier with no routing element edge-origin knows ({names}): Route 53 refuses a set id "
                 "without one, so an element edge-origin does not read may be missing here",
             )
-        return Routing("simple")
+        return _SIMPLE
     first = present[0]
     extra = tuple(e.member for e in present[1:])
     if first.member == "AZAffinity":

@@ -137,9 +137,15 @@ def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
     groups = {}
     for res in model.of_type(SECURITY_GROUP):
         p = props_of(res)
-        view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
-        for rule in p.mappings("SecurityGroupIngress"):
-            view.ingress.append(ingress_rule(res, rule))
+        items = p.data.get("SecurityGroupIngress")
+        if items.__class__ is list and all(item.__class__ is dict for item in items):
+            # the common shape, a list of mappings: nothing in it is deploy-time, and each reads as
+            # ingress_rule reads p.mappings(...)'s items, without a Props for a literal permission
+            view = SecurityGroupView(res, _inline_rules(res, p, items))
+        else:
+            view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
+            for rule in p.mappings("SecurityGroupIngress"):
+                view.ingress.append(ingress_rule(res, rule))
         groups[res.key] = view
     for res in model.of_type(SECURITY_GROUP_INGRESS):
         p = props_of(res)
@@ -154,11 +160,25 @@ def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
 _SOURCES = ("CidrIpv6", "SourcePrefixListId", "SourceSecurityGroupId")
 
 
+def _inline_rules(res: Resource, p: Props, items: list[dict[str, Any]]) -> list[IngressRule]:
+    """``[ingress_rule(res, rule) for rule in p.mappings("SecurityGroupIngress")]`` for a list of
+    mappings: a literal permission read in place, any other through its ``Props``."""
+    out = []
+    for i, data in enumerate(items):
+        protocol, low, high, cidr = data.get("IpProtocol"), data.get("FromPort"), data.get("ToPort"), data.get("CidrIp")
+        if (protocol.__class__ is str and low.__class__ is int and high.__class__ is int and cidr.__class__ is str
+                and "CidrIpv6" not in data and "SourcePrefixListId" not in data and "SourceSecurityGroupId" not in data):
+            out.append(IngressRule(res, protocol.lower(), low, high, cidr))  # as ingress_rule's literal permission
+        else:
+            out.append(read_ingress_rule(res, Props(data, res, (p, "SecurityGroupIngress", i))))
+    return out
+
+
 def ingress_rule(res: Resource, rule: Props) -> IngressRule:
     data = rule.data
     protocol, low, high, cidr = data.get("IpProtocol"), data.get("FromPort"), data.get("ToPort"), data.get("CidrIp")
     if (protocol.__class__ is str and low.__class__ is int and high.__class__ is int and cidr.__class__ is str
-            and not any(key in data for key in _SOURCES)):  # the common literal permission: read as below
+            and "CidrIpv6" not in data and "SourcePrefixListId" not in data and "SourceSecurityGroupId" not in data):
         return IngressRule(res, protocol.lower(), low, high, cidr)  # source, protocol, from/to port, cidr_ip
     return read_ingress_rule(res, rule)
 

@@ -107,9 +107,14 @@ def check_record_caps(views: Sequence[Any]) -> None:
             f"over edge-origin's cap; {quota}", template=last.template,
         )
     counts: dict[tuple[str, Any], int] = defaultdict(int)
+    spelled: dict[str, str] = {}  # normalize_name(name) or name, once per name
     for view in views:
-        if isinstance(view.name, str):
-            key = (normalize_name(view.name) or view.name, view.type)
+        name = view.name
+        if isinstance(name, str):
+            normal = spelled.get(name)
+            if normal is None:
+                normal = spelled[name] = normalize_name(name) or name
+            key = (normal, view.type)
             counts[key] += 1
             if counts[key] > MAX_RECORD_SETS_PER_NAME:
                 from edge_origin.core.escape import shorten
@@ -129,7 +134,10 @@ def _hosted_zone_name(model: TemplateModel, zone_id: Any, zone_name: Any) -> str
     return None
 
 
-def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | None, group: Props | None) -> RecordSetView:
+def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | None, group: Props | None,
+                 names: dict[str, Any] | None = None) -> RecordSetView:
+    """One record set's view; ``names`` keeps ``_name_key`` of each literal name read (one reading:
+    a name is spelled alike by many record sets)."""
     alias_view = None
     if p.has("AliasTarget"):
         alias = p.mapping("AliasTarget")
@@ -155,37 +163,54 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
     if rtype is not None and rtype not in ROUTE53_RECORD_TYPES:
         # Route 53 refuses it at deploy; read as another type, a weighted gRPC record would pass unseen
         raise p._error(p._at("Type"), rtype, f"a Route 53 record type, upper case ({', '.join(ROUTE53_RECORD_TYPES)})")
-    return RecordSetView(
-        resource=res,
-        member_index=index,
-        name=_name_key(name) if name is not None else None,
-        type=rtype,
-        set_identifier=p.str("SetIdentifier"),
-        routing_policy=routing.policy,
-        weight=p.int("Weight"),
-        ttl=p.int("TTL"),
-        values=values,
-        alias_target=alias_view,
-        health_check_id=hc_id,
-        health_check=model.health_check(hc_id),
-        hosted_zone=zone_id if zone_id is not None else zone_name,
-        hosted_zone_name=_hosted_zone_name(model, zone_id, zone_name),
-        grpc_marker=marker,
-        properties=p.data,
-        unknown=p.unknown,
-        hosted_zone_id=zone_id,
-        routing=routing,
+    if name is None:
+        key = None
+    elif names is None or name.__class__ is not str:
+        key = _name_key(name)
+    else:
+        key = names.get(name)
+        if key is None:
+            key = names[name] = _name_key(name)
+    return RecordSetView(  # by position (RECORD_SET_VIEW_FIELDS: a test holds the order to the class's)
+        res,  # resource
+        index,  # member_index
+        key,  # name
+        rtype,  # type
+        p.str("SetIdentifier"),  # set_identifier
+        routing.policy,  # routing_policy
+        p.int("Weight"),  # weight
+        p.int("TTL"),  # ttl
+        values,  # values
+        alias_view,  # alias_target
+        hc_id,  # health_check_id
+        model.health_check(hc_id),  # health_check
+        zone_id if zone_id is not None else zone_name,  # hosted_zone
+        _hosted_zone_name(model, zone_id, zone_name),  # hosted_zone_name
+        marker,  # grpc_marker
+        p.data,  # properties
+        p.unknown,  # unknown
+        zone_id,  # hosted_zone_id
+        routing,  # routing
     )
+
+
+#: RecordSetView's fields in the order ``_record_view`` passes them.
+RECORD_SET_VIEW_FIELDS = (
+    "resource", "member_index", "name", "type", "set_identifier", "routing_policy", "weight", "ttl", "values",
+    "alias_target", "health_check_id", "health_check", "hosted_zone", "hosted_zone_name", "grpc_marker", "properties",
+    "unknown", "hosted_zone_id", "routing",
+)
 
 
 def record_set_views(model: TemplateModel) -> list[RecordSetView]:
     """Every record set, RecordSetGroup members included, in template order."""
     views: list[RecordSetView] = []
+    names: dict[str, Any] = {}
     for res in model.resources:
         if res.type == RECORD_SET:
-            views.append(_record_view(model, res, props_of(res), None, None))
+            views.append(_record_view(model, res, props_of(res), None, None, names))
         elif res.type == RECORD_SET_GROUP:
             group = props_of(res)
             for i, member in enumerate(group.mappings("RecordSets")):
-                views.append(_record_view(model, res, member, i, group))
+                views.append(_record_view(model, res, member, i, group, names))
     return views
