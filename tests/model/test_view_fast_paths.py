@@ -124,3 +124,51 @@ def test_record_views_are_made_by_position_in_the_class_order() -> None:
     from edge_origin.model.views import RecordSetView
 
     assert tuple(f.name for f in fields(RecordSetView)) == RECORD_SET_VIEW_FIELDS
+
+
+MAPPING_VALUES = st.one_of(SCALARS, st.just(ResourceRef("S", "Eip", "AllocationId")), st.just(ResourceRef("S", "Sn", None)))
+MAPPINGS = st.one_of(st.lists(st.one_of(st.dictionaries(st.sampled_from(("AllocationId", "SubnetId", "PrivateIPv4Address")),
+                                                        MAPPING_VALUES), SCALARS), max_size=3), SCALARS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(MAPPINGS, st.one_of(st.none(), st.dictionaries(st.just("CapacityUnits"), SCALARS), SCALARS))
+@example([{"AllocationId": ResourceRef("S", "Eip", "AllocationId"), "SubnetId": ResourceRef("S", "Sn", None)},
+          {"SubnetId": 7}, {"SubnetId": [1]}], None)  # a number read as its text; the error names the index
+def test_load_balancer_reads_its_mappings_as_one_by_one(mappings: Any, capacity: Any) -> None:
+    """SubnetMappings and MinimumLoadBalancerCapacity, any shape: the view holds what the typed accessors
+    read of each mapping (its EIP and its subnet's zone) and of the capacity, or the same error."""
+    from edge_origin.model import TemplateModel
+    from edge_origin.model.read_elb import LOAD_BALANCER, elb_views
+    from edge_origin.model.views import props_of
+
+    model = TemplateModel.from_templates({"S": {"Resources": {
+        "Nlb": {"Type": LOAD_BALANCER, "Properties": {"Type": "network"}},
+        "Eip": {"Type": "AWS::EC2::EIP"},
+        "Sn": {"Type": "AWS::EC2::Subnet", "Properties": {"AvailabilityZone": "us-east-1a"}}}}})
+    res = model.resource("S", "Nlb")
+    assert res is not None
+    res._properties, res._settle = {"Type": "network", "SubnetMappings": mappings, "MinimumLoadBalancerCapacity": capacity}, None
+
+    def fast() -> Any:
+        lb = elb_views(model)[0][0]
+        return ([(m.subnet, m.allocation, m.eip and m.eip.resource.logical_id, m.zone) for m in lb.subnet_mappings],
+                lb.capacity_units, lb.capacity_unknown)
+
+    def one_by_one() -> Any:
+        p = props_of(res)
+        read = []
+        for m in p.mappings("SubnetMappings"):
+            alloc, subnet = m.str("AllocationId"), m.str("SubnetId")
+            read.append((subnet, alloc, "Eip" if alloc == ResourceRef("S", "Eip", "AllocationId") else None,
+                         "us-east-1a" if subnet == ResourceRef("S", "Sn", None) else None))
+        units = p.mapping("MinimumLoadBalancerCapacity").int("CapacityUnits")
+        return read, units, p.has("MinimumLoadBalancerCapacity") and units is None
+
+    def read(fn: Any) -> Any:
+        try:
+            return "ok", fn()
+        except ModelError as exc:
+            return "error", str(exc)
+
+    assert read(fast) == read(one_by_one)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from edge_origin.model.values import ResourceRef, deploy_time, display_value
+from edge_origin.model.values import ResourceRef, Unresolved, deploy_time, display_value
 from edge_origin.model.views import (
     EipView,
     IngressRule,
@@ -36,10 +36,20 @@ LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
 TARGET_GROUP = "AWS::ElasticLoadBalancingV2::TargetGroup"
 
 
-def _zone_of_subnet(model: TemplateModel, subnet: Any) -> str | None:
+def _zone_of_subnet(model: TemplateModel, subnet: Any, zones: dict[tuple[str, str], str | None]) -> str | None:
+    """The subnet's zone (None: not a subnet of the templates, or its zone not stated); ``zones`` keeps
+    each subnet's (several load balancers map one subnet)."""
     res = model.target(subnet)
     if res is None or res.type != SUBNET:
         return None
+    key = res.key
+    if key in zones:
+        return zones[key]
+    zone = zones[key] = _read_zone(res)
+    return zone
+
+
+def _read_zone(res: Resource) -> str | None:
     p = props_of(res)
     zone = p.str("AvailabilityZone")
     if zone is None:
@@ -54,7 +64,8 @@ def elb_views(model: TemplateModel) -> tuple[list[LoadBalancerView], list[Listen
     balancer its listeners, a listener its target groups. Read in that order, one type at a time."""
     eips = {res.key: EipView(res) for res in model.of_type(EIP)}
     tgs = {res.key: _target_group(res) for res in model.of_type(TARGET_GROUP)}
-    lbs = {res.key: _load_balancer(model, res, eips) for res in model.of_type(LOAD_BALANCER)}
+    zones: dict[tuple[str, str], str | None] = {}
+    lbs = {res.key: _load_balancer(model, res, eips, zones) for res in model.of_type(LOAD_BALANCER)}
     listeners = [_listener(res, lbs, tgs) for res in model.of_type(LISTENER)]
     return list(lbs.values()), listeners, list(tgs.values()), list(eips.values())
 
@@ -72,15 +83,34 @@ def _target_group(res: Resource) -> TargetGroupView:
     )
 
 
-def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, str], EipView]) -> LoadBalancerView:
-    """A load balancer's view; each EIP it maps gets the attachment."""
+#: What ``Props.str`` returns as it is (a string, a deploy-time value, None).
+_AS_IS = (str, ResourceRef, Unresolved, type(None))
+
+
+def _subnet_mappings(p: Props) -> list[tuple[Any, Any]]:
+    """``(AllocationId, SubnetId)`` of each of ``p.mappings("SubnetMappings")``, each as ``str`` reads it:
+    a value ``str`` returns as it is read in place, without a Props for the mapping."""
+    items = p.data.get("SubnetMappings")
+    if items.__class__ is not list or not all(item.__class__ is dict for item in items):
+        return [(m.str("AllocationId"), m.str("SubnetId")) for m in p.mappings("SubnetMappings")]
+    out = []
+    for i, data in enumerate(items):
+        alloc, subnet = data.get("AllocationId"), data.get("SubnetId")
+        if alloc.__class__ not in _AS_IS or subnet.__class__ not in _AS_IS:
+            m = Props(data, p.resource, (p, "SubnetMappings", i))
+            alloc, subnet = m.str("AllocationId"), m.str("SubnetId")
+        out.append((alloc, subnet))
+    return out
+
+
+def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, str], EipView],
+                   zones: dict[tuple[str, str], str | None]) -> LoadBalancerView:
+    """A load balancer's view; each EIP it maps gets the attachment (``zones``: see ``_zone_of_subnet``)."""
     p = props_of(res)
     mappings = []
-    for m in p.mappings("SubnetMappings"):
-        alloc = m.str("AllocationId")
-        subnet = m.str("SubnetId")
+    for alloc, subnet in _subnet_mappings(p):
         eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
-        mappings.append(SubnetMappingView(subnet, alloc, eip, _zone_of_subnet(model, subnet)))
+        mappings.append(SubnetMappingView(subnet, alloc, eip, _zone_of_subnet(model, subnet, zones)))
     lb_type = p.str("Type")
     scheme = p.str("Scheme")
     view = LoadBalancerView(
@@ -90,11 +120,12 @@ def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, st
         attributes=p.key_values("LoadBalancerAttributes"),
         security_groups=p.items("SecurityGroups"),
         subnet_mappings=mappings,
-        subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn)) for sn in p.items("Subnets")],
+        subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn, zones)) for sn in p.items("Subnets")],
     )
-    capacity = p.mapping("MinimumLoadBalancerCapacity")
-    view.capacity_units = capacity.int("CapacityUnits")
-    view.capacity_unknown = p.has("MinimumLoadBalancerCapacity") and view.capacity_units is None
+    if p.data.get("MinimumLoadBalancerCapacity") is not None:  # absent: no units, nothing unknown (the defaults)
+        capacity = p.mapping("MinimumLoadBalancerCapacity")
+        view.capacity_units = capacity.int("CapacityUnits")
+        view.capacity_unknown = view.capacity_units is None
     for mapping in mappings:
         if mapping.eip is not None:
             mapping.eip.attachments.append((view, mapping))

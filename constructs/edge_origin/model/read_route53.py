@@ -206,6 +206,8 @@ def record_set_views(model: TemplateModel) -> list[RecordSetView]:
     """Every record set, RecordSetGroup members included, in template order."""
     views: list[RecordSetView] = []
     names: dict[str, Any] = {}
+    if not model.of_type(RECORD_SET_GROUP):  # record sets only: of_type keeps template order
+        return [_record_view(model, res, props_of(res), None, None, names) for res in model.of_type(RECORD_SET)]
     for res in model.resources:
         if res.type == RECORD_SET:
             views.append(_record_view(model, res, props_of(res), None, None, names))
