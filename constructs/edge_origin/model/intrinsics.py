@@ -388,14 +388,22 @@ class StackResolver:
         if steps > limit:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
 
+    def check_mapping(self, value: dict[str, Any], where: str) -> None:
+        """``check(value, where)`` of a plain mapping of a tree (one that is no intrinsic: a resource's
+        Properties), with the root's step and leaf test inlined."""
+        self._where = where
+        self._steps += 1
+        if self._steps > self._max_steps:
+            raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+        if not _CONTAINERS.isdisjoint(map(type, value.values())):
+            self._check_tree(value, 0, set())
+
     def _check_tree(self, node: dict[str, Any] | list[Any], depth: int, seen: set[int]) -> None:
         """``check`` of the children of a plain container of a tree (counted and depth checked by the
-        caller), in document order: the same steps, errors and order as the walk below (each child
+        caller, which found a container among them), in document order: the same steps, errors and order as the walk below (each child
         container is depth checked, then a simple reference counts one step and is not walked, another
         intrinsic is checked by ``_check_intrinsic``, a plain container counts one step and is walked)."""
         values = node.values() if node.__class__ is dict else node  # type: ignore[union-attr]
-        if _CONTAINERS.isdisjoint(map(type, values)):
-            return
         below, limit, resources = depth + 1, self._max_steps, self.resources
         for item in values:
             cls = item.__class__
@@ -487,6 +495,8 @@ class StackResolver:
             if simple is not None:
                 return simple
         elif self.tree:  # a plain container of a tree is reached once: no memo (a 1-key mapping takes it)
+            if _CONTAINERS.isdisjoint(map(type, value.values() if value.__class__ is dict else value)):
+                return value  # JSON values only: nothing below to resolve
             return self._resolve_tree(value, depth)
         return self._resolve_memo(value, depth)
 
@@ -534,10 +544,9 @@ class StackResolver:
     def _resolve_tree(self, value: dict[str, Any] | list[Any], depth: int) -> Any:
         """``_resolve_node`` of a plain container of a tree (counted and depth checked by the caller),
         with ``_resolve`` of each child container inlined: the hot loop of resolving a parsed JSON
-        template (same steps, same errors, same order, same copy on change)."""
+        template (same steps, same errors, same order, same copy on change). The caller found a container
+        among its children (a leaf is returned as it is before this is called)."""
         is_dict = value.__class__ is dict  # never a mapping of one key: _resolve memoises those
-        if _CONTAINERS.isdisjoint(map(type, value.values() if is_dict else value)):  # type: ignore[union-attr]
-            return value  # JSON values only: nothing below to resolve
         pairs = value.items() if is_dict else enumerate(value)  # type: ignore[union-attr]
         below = depth + 1
         if below > MAX_RESOLVE_DEPTH:

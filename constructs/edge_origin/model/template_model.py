@@ -206,8 +206,30 @@ class TemplateModel(AssemblyLinks):
         self._elb  # noqa: B018
         self.security_groups  # noqa: B018
         self.distributions  # noqa: B018
-        for res in self.resources:  # the rest is checked, not resolved: read (if ever) by a rule
-            res.check_deferred()
+        self._check_unread()
+
+    def _check_unread(self) -> None:
+        """Check the Properties of every resource no view read, in order (``Resource.check_deferred``): the
+        common one, a plain mapping of a parsed JSON tree, by ``StackResolver.check_mapping`` directly."""
+        template = ""
+        try:
+            for res in self.resources:  # the rest is checked, not resolved: read (if ever) by a rule
+                settle = res._settle
+                if settle is None:
+                    continue
+                if settle.__class__ is not _Deferred or not settle.resolver.tree or _rooted_in_intrinsic(settle.raw):  # type: ignore[attr-defined]
+                    res.check_deferred()
+                    continue
+                resolver = settle.resolver  # type: ignore[attr-defined]
+                template = resolver.template
+                resolver.check_mapping(settle.raw, settle.logical_id)  # type: ignore[attr-defined]
+                settle.checked = True  # type: ignore[attr-defined]
+        except ModelError as exc:  # as _in_template words it
+            if exc.template is None:
+                exc.template = template
+            raise
+        except RecursionError:
+            raise ModelError(f"{template}: intrinsic functions nested too deeply", template=template) from None
 
     _check_record_caps = staticmethod(read_route53.check_record_caps)
 
@@ -650,6 +672,15 @@ class _Deferred:
             raise ModelError(f"{resolver.template}: {self.logical_id}: Properties resolves to a {type(props).__name__}, "
                              "not a mapping", template=resolver.template)
         return props, None
+
+
+def _rooted_in_intrinsic(raw: dict[str, Any]) -> bool:
+    """``raw`` (a resource's Properties) is one key that ``_Deferred.check`` resolves now (``Fn::``, ``Ref``...)
+    or ``StackResolver.check`` reads as an intrinsic (a ``Condition`` name)."""
+    if len(raw) != 1:
+        return False
+    ((key, arg),) = raw.items()
+    return key.startswith(("Fn::", "Ref")) or (key == "Condition" and arg.__class__ is str)
 
 
 def _in_template(template: str, fn: Any, *args: Any) -> Any:
