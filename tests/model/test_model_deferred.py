@@ -155,3 +155,33 @@ def test_a_tree_resolves_as_any_template_does(value: Any) -> None:
         resolver = StackResolver("S", "t.json", _template("x"), lambda name: Unresolved("import", name), tree=tree)
         outcomes.append((_outcome(resolver, value, False), resolver._steps, resolver._chars))
     assert outcomes[0] == outcomes[1]
+
+
+def _checked(value: Any, tree: bool, steps: int) -> tuple[Any, ...]:
+    with using(eval_steps=steps, eval_chars=1000):
+        resolver = StackResolver("S", "t.json", _template("x"), lambda name: Unresolved("import", name), tree=tree)
+        try:
+            if tree:  # a resource's Properties, as TemplateModel._check_unread checks it
+                resolver.check_mapping(value, "R")
+            else:
+                resolver.check(value, "R")
+        except ModelError as exc:
+            return ("error", str(exc))
+        return ("ok", resolver._steps, resolver._chars)
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values, st.sampled_from([2_000_000, 30, 12]))
+def test_a_tree_is_checked_as_any_template_is(value: Any, steps: int) -> None:
+    """``check_mapping`` (a parsed tree's Properties, each container's leaf test made once) counts, charges and
+    refuses as the general walk does, budgets included."""
+    value = _tree({"Top": [value, {"k": value}], "Leaf": {"a": 1}, "Deep": [[[value]]]})
+    assert _checked(value, True, steps) == _checked(value, False, steps)
+
+
+@pytest.mark.parametrize("depth", range(96, 103))
+def test_a_tree_is_refused_at_the_depth_any_template_is(depth: int) -> None:
+    value: Any = {"Ref": "Rec"}
+    for i in range(depth):
+        value = {"k": value, "n": 1} if i % 2 else [value, "x"]
+    assert _checked({"Top": value}, True, 2_000_000) == _checked({"Top": value}, False, 2_000_000)
