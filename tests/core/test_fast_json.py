@@ -3,8 +3,10 @@
 The property: for any text, ``loads_exact`` is None, or the strict parse (the loader's hooks: duplicate
 keys, 64-bit integers, finite numbers refused) accepts the text and makes the same tree, type for type
 (``1`` and ``1.0`` differ). Texts are generated around the shapes that tell the two apart: repeated keys
-(also inside strings and escapes), integers at the 64-bit edges, long fractions, exponents past the
-double range, ``\\u`` escapes of ``:``, lone surrogates, non-ASCII text, NaN/Infinity.
+(also inside strings, behind escapes and with spaces that the proof's whitespace deletion removes),
+integers at the 53- and 64-bit edges, long fractions, exponents past the double range, ``\\u`` escapes of
+``:``, lone surrogates, non-ASCII text, NaN/Infinity, in every layout (compact, spaced, indented with
+spaces, tabs or CRLF). And the other way: what orjson writes back (however laid out) is taken.
 """
 
 from __future__ import annotations
@@ -53,7 +55,9 @@ def assert_same_or_declined(text: str) -> None:
     assert typed(fast) == typed(slow), text[:200]
 
 
-KEYS = st.sampled_from(["a", "A", "Type", "Fn::Join", "x:y", ":", "é", "Ref", "a\\u003a", "\\u0041"])
+KEYS = st.sampled_from(["a", "A", "Type", "Fn::Join", "x:y", ":", "é", "Ref", "a\\u003a", "\\u0041", "a b", "ab", " a", "a\\/"])
+#: Whitespace between tokens: the proof deletes it (and the spaces inside strings) before comparing.
+SPACE = st.sampled_from(["", " ", "\n ", "\t", "\r\n  ", "  "])
 NUMBERS = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70).map(str),
     st.sampled_from(["9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
@@ -76,12 +80,16 @@ STRINGS = st.one_of(
 
 def _object(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     pairs = st.lists(st.tuples(st.one_of(KEYS.map(lambda k: f'"{k}"'), STRINGS), children), max_size=5)
-    return pairs.map(lambda ps: "{" + ",".join(f"{k}:{v}" for k, v in ps) + "}")
+    return st.builds(lambda ps, ws: "{" + ws + f",{ws}".join(f"{k}{ws}:{ws}{v}" for k, v in ps) + ws + "}", pairs, SPACE)
+
+
+def _array(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.builds(lambda xs, ws: "[" + ws + f",{ws}".join(xs) + ws + "]", st.lists(children, max_size=5), SPACE)
 
 
 VALUES = st.recursive(
     st.one_of(NUMBERS, STRINGS, st.sampled_from(["true", "false", "null"])),
-    lambda children: st.one_of(_object(children), st.lists(children, max_size=5).map(lambda xs: "[" + ",".join(xs) + "]")),
+    lambda children: st.one_of(_object(children), _array(children)),
     max_leaves=25,
 )
 
@@ -95,30 +103,96 @@ VALUES = st.recursive(
 @example("[18446744073709551615]")
 @example("[-9223372036854775809]")
 @example('{"A":1e400}')
+@example('{"a b":1,"a b":1}')
+@example('{"a b":1,"ab":1}')
+@example('{ "a" : 1 , "a" : 1 }')
+@example('[10000000000000000000]')
+@example('[9007199254740993]')
+@example('[1E2, 1.50, -0, 0.1000000000000000000001]')
 def test_fast_parse_is_the_strict_parse_or_declines(text: str) -> None:
     assert_same_or_declined(text)
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.dictionaries(st.text(max_size=6), st.recursive(
-    st.one_of(st.integers(min_value=-(2**63), max_value=2**63 - 1), st.floats(allow_nan=False, allow_infinity=False),
+JSON_DOCS = st.dictionaries(st.text(max_size=6), st.recursive(
+    st.one_of(st.integers(min_value=-(2**64), max_value=2**64), st.floats(allow_nan=False, allow_infinity=False),
               st.text(max_size=8), st.booleans(), st.none()),
-    lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=6), c, max_size=4)), max_leaves=20)))
-def test_plain_documents_take_the_fast_path_unchanged(doc: dict[str, Any]) -> None:
-    """What json.dumps writes (no repeated key by construction) is read by the fast path unless a \\u
-    escape or a 19-digit run is in it, and always as the strict parse reads it."""
-    text = json.dumps(doc, ensure_ascii=False)
+    lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=6), c, max_size=4)), max_leaves=20))
+#: How a writer may lay a document out: json.dumps's separators and indents, CRLF line ends.
+LAYOUTS = st.sampled_from([{"separators": (",", ":")}, {}, {"indent": 1}, {"indent": 2}, {"indent": "\t"},
+                           {"indent": 1, "crlf": True}])
+
+
+def _dump(doc: Any, layout: dict[str, Any], ascii_only: bool) -> str:
+    options = {k: v for k, v in layout.items() if k != "crlf"}
+    text = json.dumps(doc, ensure_ascii=ascii_only, **options)
+    return text.replace("\n", "\r\n") if layout.get("crlf") else text  # a newline in a string is written \\n
+
+
+def _scalars(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [*value, *(s for v in value.values() for s in _scalars(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in _scalars(v)]
+    return [value]
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_DOCS, LAYOUTS, st.booleans())
+def test_what_orjson_writes_is_taken_in_any_layout(doc: dict[str, Any], layout: dict[str, Any], ascii_only: bool) -> None:
+    """A document (no repeated key by construction) written by json.dumps (the same string escapes as
+    orjson) is taken whatever the layout, exactly when its integers fit 53 bits, its floats are spelled as
+    orjson spells them (``repr`` mostly; ``0.00001`` for ``1e-05``) and (with ``ensure_ascii``) its text is
+    ASCII; and always as the strict parse reads it."""
+    import orjson
+
+    text = _dump(doc, layout, ascii_only)
+    scalars = _scalars(doc)
+    big = any(isinstance(s, int) and not isinstance(s, bool) and abs(s) >= 2**53 for s in scalars)
+    respelled = any(isinstance(s, float) and orjson.dumps(s).decode() != repr(s) for s in scalars)
+    escaped = ascii_only and any(isinstance(s, str) and not s.isascii() for s in scalars)
     fast = fast_json.loads_exact(text)
-    if fast is None:
-        assert "\\u" in text or any(run for run in _digit_runs(text) if len(run) >= 19), text[:200]
-        return
-    assert typed(fast) == typed(strict(text))
+    assert (fast is not None) == (not big and not respelled and not escaped), text[:200]
+    if fast is not None:
+        assert typed(fast) == typed(strict(text))
 
 
-def _digit_runs(text: str) -> list[str]:
-    import re
+@settings(max_examples=60, deadline=None)
+@given(JSON_DOCS.filter(bool), LAYOUTS, st.data())
+def test_a_repeated_key_is_refused_in_any_layout(doc: dict[str, Any], layout: dict[str, Any], data: st.DataObject) -> None:
+    """A key written twice in one object (the same value or another; at the top or nested) is refused,
+    whatever the whitespace around it or inside the keys (the proof deletes both)."""
+    key = data.draw(st.sampled_from(sorted(doc)))
+    again = data.draw(st.one_of(st.just(doc[key]), st.integers(-5, 5), st.text(max_size=3)))
+    text = _dump(doc, layout, False)
+    space = data.draw(SPACE)
+    text = "{" + space + json.dumps(key, ensure_ascii=False) + space + ":" + space + json.dumps(again) + "," + text[1:]
+    text = data.draw(st.sampled_from([text, f'{{"Resources": {text}}}', f"[1, {text}]"]))
+    assert isinstance(strict(text), Exception)
+    assert fast_json.loads_exact(text) is None, text[:200]
 
-    return re.findall(r"[0-9]+", text)
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(st.integers(min_value=2**53, max_value=2**64 - 1), st.integers(min_value=-(2**63), max_value=-(2**53))),
+       LAYOUTS)
+def test_integers_past_53_bits_take_the_strict_parse(number: int, layout: dict[str, Any]) -> None:
+    """orjson reads an integer up to 2**64 - 1 as an int; the strict parse refuses 20 digits (past 64 bits):
+    the fast path declines every integer past 53 bits, so the strict parse judges them."""
+    assert fast_json.loads_exact(_dump({"A": [number]}, layout, False)) is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(-(2**53) + 1, 2**53 - 1)))
+def test_orjson_writes_numbers_as_the_proof_says(number: float | int) -> None:
+    """What the proof rests on: orjson writes an integer within 53 bits as its decimal digits and a finite
+    float with a ``.`` or an exponent, in a spelling ``float()`` reads back to the same double."""
+    import orjson
+
+    written = orjson.dumps(number, option=orjson.OPT_STRICT_INTEGER).decode()
+    if isinstance(number, int):
+        assert written == str(number)
+    else:
+        assert any(c in written for c in ".eE")
+        assert float(written).hex() == number.hex()
 
 
 @pytest.mark.parametrize("text", [

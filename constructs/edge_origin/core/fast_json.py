@@ -4,23 +4,39 @@ The template loader's strict parse (``model.loader``) refuses what CloudFormatio
 could read otherwise: a key twice in one object (Python's ``json`` keeps the last silently), numbers
 that are not finite or do not fit 64 bits. Its hooks run Python for every object and number, so the
 parse of a 10k-resource template costs twice a plain ``json.loads``. :func:`loads_exact` parses with
-orjson and returns the tree only when three scans of the text prove that the strict parse would have
-made the same tree; otherwise None, and the caller parses strictly (which also words the error):
+orjson and returns the tree only when the text is, but for whitespace, what orjson writes of that
+tree; otherwise None, and the caller parses strictly (which also words the error).
 
-- **No key dropped.** Every ``:`` of a JSON text is either a pair's separator or inside a string, and
-  orjson writes every string's ``:`` back as it read it unless the text spelled one as an escape
-  (``\\u003a``). So when the text has no ``\\u`` escape, its ``:`` count equals that of
-  ``orjson.dumps(tree)`` exactly when no pair was dropped: a repeated key drops one, with its separator.
-- **Numbers as Python reads them.** orjson makes a float of an integer outside 64 bits (Python: an
-  int), refuses ``NaN``, ``Infinity`` and ``1e400`` (Python reads them; the strict parse refuses them
-  with its own words) and parses floats correctly rounded, as ``float()`` does. A run of 19 or more
-  digits anywhere (an integer at the edge of 64 bits, or a long fraction) sends the text to the strict
-  parse.
-- **Anything orjson refuses** (a lone surrogate, a BOM, nesting past its limit, bad syntax) goes to
-  the strict parse, which refuses it or reads it as before.
+The proof: ``written = orjson.dumps(tree)`` (integers beyond 53 bits refused by the writer), then the
+text with its whitespace (space, tab, CR, LF) deleted must equal ``written`` with its spaces deleted:
+one deleting pass over the text, one over ``written`` (spaces only sit inside its strings: orjson writes
+no whitespace between tokens and escapes tab, CR and LF), and one comparison. Why that is enough:
 
-Without orjson installed (it is a dependency; a platform without its wheel), every text takes the
-strict parse: slower, never different.
+- **Same tokens.** A valid JSON text has whitespace only between tokens or as spaces inside strings (a
+  raw tab, CR or LF in a string is refused by orjson, and a backslash is never followed by a space), so
+  deleting it joins no tokens and moves no string's quotes or escapes: the two texts, both valid JSON
+  (orjson parsed the one and wrote the other), spell the same tokens in the same order, strings alike but
+  for their spaces, every number, ``true``, ``false``, ``null``, bracket, comma and colon byte for byte.
+- **No key dropped.** ``written`` has as many pairs in each object as orjson's dict has entries; the text
+  has as many as it spells. A key twice in one object leaves one entry (one pair fewer), so the token
+  counts, hence the texts, would differ. The strict parse therefore sees no repeated key (the keys it
+  decodes are orjson's: both parsers read strings by RFC 8259, and orjson refuses a lone surrogate, a
+  BOM and bytes that are not UTF-8), and builds the same objects, in the same order.
+- **Numbers as Python reads them.** Each number of the text is spelled as orjson writes the value it
+  holds: an integer as its decimal digits, at most 16 of them (``OPT_STRICT_INTEGER``: within 53 bits, far
+  inside the strict parse's 64), which the strict parse reads as the same ``int``; a float always with a
+  ``.`` or an exponent (``100.0``, ``1e+16``: Python's ``repr``), the shortest spelling that reads back to
+  that same double, which ``float()`` (correctly rounded) therefore returns: the same ``float``, finite
+  (orjson writes a non-finite float as ``null``, which is no number). How orjson itself rounded the
+  text's digits does not matter: the spelling is its own. A number spelled otherwise (``1E2``, ``1.50``,
+  ``-0``, 20 digits, an escape such as ``\\u003a`` or ``\\/`` in a string) makes the texts differ: the
+  strict parse reads that text.
+- **Anything orjson refuses** (a lone surrogate, a BOM, nesting past its reader's or writer's limit,
+  bad syntax, an integer past 53 bits) goes to the strict parse, which refuses it or reads it as before.
+
+A text already written compactly as orjson writes it (no whitespace between tokens) is compared as is,
+without the deleting passes. Without orjson installed (it is a dependency; a platform without its
+wheel), every text takes the strict parse: slower, never different.
 """
 
 from __future__ import annotations
@@ -32,11 +48,8 @@ try:  # a dependency (pyproject.toml); without its wheel every text takes the st
 except ImportError:  # pragma: no cover (installed with edge-origin)
     _orjson = None
 
-#: Every digit as "0": a run of digits becomes a run of zeros, found with one substring search.
-_DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
-#: 19 digits in a row: an integer at or past the edge of 64 bits (the strict parse refuses 20), or a
-#: fraction orjson and ``float()`` might round apart: such texts take the strict parse.
-_LONG_DIGITS = b"0" * 19
+#: The whitespace JSON allows between tokens (RFC 8259): deleted from the text before the comparison.
+_WHITESPACE = b" \t\n\r"
 
 
 def available() -> bool:
@@ -55,12 +68,10 @@ def loads_exact(text: str | bytes) -> Any | None:
     try:
         tree = _orjson.loads(text)
         data = text if isinstance(text, bytes) else text.encode("utf-8")
+        # an integer past 53 bits, nesting past the writer's limit: TypeError (the strict parse judges it)
+        written = _orjson.dumps(tree, option=_orjson.OPT_STRICT_INTEGER)
     except (ValueError, TypeError, UnicodeError):
         return None
-    if b"\\u" in data or _LONG_DIGITS in data.translate(_DIGITS_AS_ZERO):
-        return None
-    try:
-        written = _orjson.dumps(tree)
-    except (TypeError, ValueError):  # nested past orjson's writer limit: the strict parse judges the depth
-        return None
-    return tree if data.count(b":") == written.count(b":") else None
+    if data == written or data.translate(None, _WHITESPACE) == written.replace(b" ", b""):
+        return tree
+    return None
