@@ -172,3 +172,66 @@ def test_load_balancer_reads_its_mappings_as_one_by_one(mappings: Any, capacity:
             return "error", str(exc)
 
     assert read(fast) == read(one_by_one)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.lists(SCALARS, max_size=4), SCALARS))
+def test_behavior_methods_read_as_the_accessors(methods: Any) -> None:
+    """AllowedMethods, any shape: what the behavior view holds (upper-cased texts, whether one is decided
+    at deploy time) is what display_value and deploy_time say of each item, or the same error."""
+    from edge_origin.model.read_cloudfront import behavior_view
+    from edge_origin.model.values import deploy_time, display_value
+
+    b = Props({"TargetOriginId": "o", "AllowedMethods": methods}, RES, "Properties.DefaultCacheBehavior")
+
+    def fast() -> Any:
+        view = behavior_view(b, None, {}, {})
+        return view.allowed_methods, view.methods_unknown
+
+    def one_by_one() -> Any:
+        items = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
+        return ([display_value(m).upper() for m in items] if items is not None else None,
+                deploy_time(b.raw("AllowedMethods")) or any(deploy_time(m) for m in (items or ())))
+
+    def read(fn: Any) -> Any:
+        try:
+            return "ok", fn()
+        except ModelError as exc:
+            return "error", str(exc)
+
+    assert read(fast) == read(one_by_one)
+
+
+ACTIONS = st.lists(st.fixed_dictionaries({}, optional={
+    "TargetGroupArn": SCALARS,
+    "ForwardConfig": st.one_of(SCALARS, st.fixed_dictionaries({}, optional={
+        "TargetGroups": st.one_of(SCALARS, st.lists(st.dictionaries(st.just("TargetGroupArn"), SCALARS), max_size=2))}))}),
+    max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ACTIONS)
+def test_listener_target_groups_read_as_the_accessors(actions: Any) -> None:
+    """DefaultActions, any ForwardConfig (absent, null, a mapping, a wrong shape): the listener's target group
+    references are what the accessors read, or the same error."""
+    from edge_origin.model.read_elb import _listener
+
+    res = Resource("S", "t.json", "L", "AWS::ElasticLoadBalancingV2::Listener", {"DefaultActions": actions}, {})
+
+    def one_by_one() -> Any:
+        refs = []
+        for action in Props(res.properties, res).mappings("DefaultActions"):
+            if action.has("TargetGroupArn"):
+                refs.append(action.str("TargetGroupArn"))
+            for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
+                if tg.has("TargetGroupArn"):
+                    refs.append(tg.str("TargetGroupArn"))
+        return refs
+
+    def read(fn: Any) -> Any:
+        try:
+            return "ok", fn()
+        except ModelError as exc:
+            return "error", str(exc)
+
+    assert read(lambda: _listener(res, {}, {}).target_group_refs) == read(one_by_one)

@@ -127,12 +127,11 @@ def _with_vpc_origin(model: TemplateModel, origin: OriginView) -> OriginView:
 
 def origin_view(o: Props) -> OriginView:
     """An ``OriginView``; the members it reads are ``ORIGIN_KNOWN_MEMBERS`` and friends (module level)."""
-    custom = o.mapping("CustomOriginConfig")
+    custom_config = custom = o.mapping("CustomOriginConfig")  # one Props: read alike
     domain = o.str("DomainName")
     vpc = o.mapping("VpcOriginConfig")
     if o.has("VpcOriginConfig") and not o.has("CustomOriginConfig"):
         custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
-    custom_config = o.mapping("CustomOriginConfig")
     ip_type = custom_config.str("IpAddressType")  # not a VpcOriginConfig member
     http_version = custom.str("OriginHttpVersion")  # CustomOriginConfig or VpcOriginConfig
     return OriginView(
@@ -166,17 +165,25 @@ def behavior_view(b: Props, pattern: str | None, by_id: dict[str, OriginView], g
         # distribution with one origin sends every behavior there (CloudFront refuses a target it lacks)
         origins = list(by_id.values())
     methods = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
+    allowed, some_deploy_time = None, False
+    if methods is not None:
+        allowed = []
+        for m in methods:
+            if m.__class__ is str:
+                allowed.append(m.upper())  # display_value of a str is itself
+            else:
+                allowed.append(display_value(m).upper())
+                some_deploy_time = some_deploy_time or deploy_time(m)
     grpc = b.mapping("GrpcConfig")
     return BehaviorView(
         path_pattern=pattern,
         target_origin_id=target,
         origins=origins,
         grpc_enabled=grpc.bool("Enabled") is True,
-        allowed_methods=[display_value(m).upper() for m in methods] if methods is not None else None,
+        allowed_methods=allowed,
         cache_policy_id=b.str("CachePolicyId"),
         forwarded_values=b.raw("ForwardedValues"),
         raw=b.data,
         grpc_unknown=grpc.unknown or deploy_time(grpc.raw("Enabled")),
-        methods_unknown=deploy_time(b.raw("AllowedMethods"))
-        or any(deploy_time(m) for m in (methods or ())),
+        methods_unknown=deploy_time(b.raw("AllowedMethods")) or some_deploy_time,
     )

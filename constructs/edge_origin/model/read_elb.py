@@ -142,6 +142,8 @@ def _listener(res: Resource, lbs: dict[tuple[str, str], LoadBalancerView],
     for action in p.mappings("DefaultActions"):
         if action.has("TargetGroupArn"):
             refs.append(action.str("TargetGroupArn"))
+        if action.data.get("ForwardConfig") is None:
+            continue  # absent: no target groups there (mapping() reads it as empty)
         for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
             if tg.has("TargetGroupArn"):
                 refs.append(tg.str("TargetGroupArn"))

@@ -159,12 +159,16 @@ class Props:
         """``path``: the property path, or ``(parent, key, index)`` spelled only when an error names it."""
         self.resource = resource
         self._path = path
+        if data.__class__ is dict:  # the common case, as below: neither deploy-time nor refused
+            self.unknown = path == "Properties" and resource.unknown_properties is not None
+            self._data: dict[str, Any] = data
+            return
         self.unknown = isinstance(data, _DEPLOY_TIME) or (path == "Properties" and resource.unknown_properties is not None)
         if data is None or isinstance(data, _DEPLOY_TIME):
             data = {}
         if data.__class__ is not dict and not isinstance(data, dict):
             raise self._error(self.path, data, "a mapping")
-        self._data: dict[str, Any] = data
+        self._data = data
 
     @property
     def path(self) -> str:
