@@ -86,11 +86,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--before", metavar="DIR", default=None, help="another source root, alternated with this one")
+    parser.add_argument("--template", type=Path, default=TEMPLATE, help=f"the template checked (default {TEMPLATE.name})")
     args = parser.parse_args()
+    template = args.template.resolve()
     roots = {"this": str(ROOT / "constructs"), **({"before": args.before} if args.before else {})}
     commands = {"python -c pass": (None, [sys.executable, "-c", "pass"])}
     for label, root in roots.items():
-        commands[f"check small template ({label})"] = (root, [sys.executable, "-m", "edge_origin.cli", "check", str(TEMPLATE)])
+        commands[f"check small template ({label})"] = (root, [sys.executable, "-m", "edge_origin.cli", "check", str(template)])
         commands[f"--help ({label})"] = (root, [sys.executable, "-m", "edge_origin.cli", "--help"])
     for root, argv in commands.values():  # warm-up: .pyc caches written
         _cpu(argv, _env(root))
@@ -104,9 +106,9 @@ def main() -> int:
         cpu = statistics.median(values)
         print(f"{label:40s} {cpu * 1000:7.1f} ms  {cpu / base:5.2f}x pass  (+{(cpu - base) * 1000:.1f} ms)")
     for label, root in roots.items():
-        modules = subprocess.run([sys.executable, "-c", _MODULES, str(TEMPLATE)], env=_env(root), capture_output=True,
+        modules = subprocess.run([sys.executable, "-c", _MODULES, str(template)], env=_env(root), capture_output=True,
                                  text=True, cwd="/", check=False).stderr.split()
-        spent = json.loads(subprocess.run([sys.executable, "-c", _DATACLASSES, str(TEMPLATE)], env=_env(root),
+        spent = json.loads(subprocess.run([sys.executable, "-c", _DATACLASSES, str(template)], env=_env(root),
                                           capture_output=True, text=True, cwd="/", check=False).stdout or "0")
         print(f"{label}: {len(modules)} modules after the check, {spent * 1000:.1f} ms creating dataclasses (wall)")
     return 0

@@ -10,6 +10,7 @@ import importlib
 import inspect
 import math
 import operator
+import re
 import sys
 import types
 from pathlib import Path
@@ -29,7 +30,7 @@ FAST = "edge_origin.core.fast_dataclass"
 def _modules_using_it() -> list[str]:
     out = []
     for path in sorted(PKG.rglob("*.py")):
-        if f"from {FAST} import dataclass" in path.read_text(encoding="utf-8"):
+        if re.search(rf"^from {re.escape(FAST)} import .*\bdataclass\b", path.read_text(encoding="utf-8"), re.M):
             rel = path.relative_to(PKG.parent).with_suffix("")
             out.append(".".join(rel.parts).removesuffix(".__init__"))
     return out
@@ -239,3 +240,137 @@ def test_a_field_without_default_after_one_with_is_refused_as_dataclasses_refuse
 
     assert bad(dataclass) == bad(dataclasses.dataclass) == ("raised", (TypeError, "non-default argument 'b' follows default argument"))
 
+
+
+# --- fields with factories, init=False, keyword-only, a base class, __post_init__: made without dataclasses ---
+KIND = st.sampled_from(["required", "none", "factory", "noinit-default", "noinit-factory"])
+KW = st.sampled_from([None, True, False])
+
+
+def _spec_field(module: Any, kind: str, kw_only: bool | None) -> Any:
+    extra: dict[str, Any] = {} if kw_only is None else {"kw_only": kw_only}
+    if kind == "required":
+        return module.field(**extra)
+    if kind == "none":
+        return module.field(default=None, **extra)
+    if kind == "factory":
+        return module.field(default_factory=list, **extra)
+    if kind == "noinit-default":
+        return module.field(default=0, init=False, **extra)
+    return module.field(default_factory=dict, init=False, **extra)
+
+
+def _made_with(module: Any, kinds: list[tuple[str, bool | None]], base: list[tuple[str, bool | None]] | None,
+               post_init: bool, **options: Any) -> type:
+    """A class whose fields are ``kinds`` (with ``module.field``), on a base of ``base``'s fields (or none),
+    both made by ``module.dataclass`` (fast_dataclass or dataclasses)."""
+    parents: tuple[type, ...] = ()
+    if base is not None:
+        body = {f"b{i}": _spec_field(module, k, kw) for i, (k, kw) in enumerate(base)}
+        made = type("Base", (), {"__annotations__": {f"b{i}": "Any" for i in range(len(base))},
+                                 "__module__": _MODULE.__name__, "__qualname__": "Base", **body})
+        parents = (module.dataclass(**options)(made),)
+    body = {f"f{i}": _spec_field(module, k, kw) for i, (k, kw) in enumerate(kinds)}
+    if post_init:
+        def __post_init__(self: Any) -> None:
+            self.__dict__["seen"] = True
+
+        body["__post_init__"] = __post_init__
+    cls = type("Probe", parents, {"__annotations__": {f"f{i}": "Any" for i in range(len(kinds))},
+                                  "__module__": _MODULE.__name__, "__qualname__": "Probe", **body})
+    return module.dataclass(**options)(cls)  # type: ignore[no-any-return]
+
+
+@settings(max_examples=80, deadline=None)
+@given(kinds=st.lists(st.tuples(KIND, KW), max_size=4), base=st.none() | st.lists(st.tuples(KIND, KW), max_size=2),
+       post_init=st.booleans(), frozen=st.booleans(), eq=st.booleans(), kw_only=st.booleans(),
+       values=st.lists(st.sampled_from(POOL), min_size=6, max_size=6))
+def test_factories_init_false_keyword_only_and_bases_as_dataclasses_makes_them(
+    kinds: list[tuple[str, bool | None]], base: list[tuple[str, bool | None]] | None, post_init: bool, frozen: bool,
+    eq: bool, kw_only: bool, values: list[Any],
+) -> None:
+    options = {"frozen": frozen, "eq": eq, "kw_only": kw_only}
+    made = _outcome(lambda: _made_with(fast_dataclass, kinds, base, post_init, **options))
+    twin = _outcome(lambda: _made_with(dataclasses, kinds, base, post_init, **options))
+    if made[0] == "raised" or twin[0] == "raised":  # a field without a default after one with: the same refusal
+        assert made == twin
+        return
+    cls, twin_cls = made[1], twin[1]
+    assert "dataclasses" not in getattr(cls.__init__, "__module__", "") and cls.__repr__.__module__ == FAST
+    _same_shape(cls, twin_cls, documented=False)
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    given_values = dict(zip(names, values, strict=False))
+    for kwargs in (given_values, {n: v for n, v in given_values.items() if n.startswith("f")}):
+        a, b = _outcome(lambda: cls(**kwargs)), _outcome(lambda: twin_cls(**kwargs))  # noqa: B023
+        assert a[0] == b[0], (a, b)
+        if a[0] == "raised":
+            assert a[1][0] is b[1][0] and a[1][1].replace("Base.", "").replace("Probe.", "") == \
+                b[1][1].replace("Base.", "").replace("Probe.", ""), (a, b)
+            continue
+        assert repr(vars(a[1])) == repr(vars(b[1]))
+        assert list(vars(a[1])) == list(vars(b[1]))  # the same fields stored, in the same order
+        assert fast_dataclass.asdict(a[1]) == dataclasses.asdict(b[1])
+        changed = {names[0]: "changed"} if names else {}
+        assert repr(vars(fast_dataclass.replace(a[1], **changed))) == repr(vars(dataclasses.replace(b[1], **changed)))
+        _same_behaviour(cls, twin_cls, vars(a[1]), vars(b[1]))
+
+
+def test_a_class_made_here_imports_no_dataclasses_until_its_fields_are_asked_for() -> None:
+    """Making a class, its instances, repr, ==, hash, replace and frozen assignment need no ``dataclasses``
+    (nor ``inspect``); ``dataclasses.fields`` then sees the Field objects ``dataclasses`` would have made."""
+    probe = """
+from __future__ import annotations
+import sys
+from edge_origin.core.fast_dataclass import dataclass, field, replace
+@dataclass(frozen=True, order=True)
+class A:
+    x: int
+    y: list = field(default_factory=list, compare=False)
+@dataclass
+class B:
+    a: A
+    n: int = 0
+a = A(1); b = B(a)
+assert a == A(1, [2]) and hash(a) == hash(A(1)) and a < A(2) and repr(b) == "B(a=A(x=1, y=[]), n=0)"
+assert replace(a, x=3).x == 3 and replace(b, n=2).n == 2
+print(sorted({"dataclasses", "inspect"} & set(sys.modules)))
+try:
+    a.x = 2
+except Exception as exc:
+    assert type(exc).__name__ == "FrozenInstanceError"
+"""
+    import subprocess
+
+    env = {"PYTHONPATH": str(PKG.parent), "PATH": ""}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_fields_and_params_made_on_first_use_are_dataclasses_own() -> None:
+    @dataclass(frozen=True)
+    class Base:
+        __module__ = _MODULE.__name__
+        a: int
+        b: Any = fast_dataclass.field(default=None, repr=False, metadata={"k": 1})
+
+    @dataclass(frozen=True)
+    class Child(Base):
+        __module__ = _MODULE.__name__
+        c: int = 3
+
+    assert [f.name for f in dataclasses.fields(Child)] == ["a", "b", "c"]
+    assert dataclasses.fields(Child)[0] is dataclasses.fields(Base)[0]  # inherited: the base's own Field, as dataclasses
+    assert dataclasses.fields(Base)[1].metadata["k"] == 1 and not dataclasses.fields(Base)[1].repr
+    assert Child.__dataclass_params__.frozen and dataclasses.is_dataclass(Child(1))
+    assert dataclasses.asdict(Child(1)) == {"a": 1, "b": None, "c": 3}
+    assert Child.__doc__ == "Child(a: 'int', b: 'Any' = None, c: 'int' = 3)"
+
+
+def test_no_class_keeps_a_field_of_this_module_as_its_default() -> None:
+    """``fast_dataclass.field`` is for classes made here: a class made by ``dataclasses`` itself would
+    keep it as a plain default. Every module importing it makes its classes here."""
+    for name in _modules_using_it():
+        module = importlib.import_module(name)
+        for cls in vars(module).values():
+            if isinstance(cls, type) and cls.__module__ == name:
+                assert not any(isinstance(v, fast_dataclass.Field) for v in vars(cls).values()), cls

@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping
-from dataclasses import field
 
 from edge_origin.answers.types import fills_dict
 from edge_origin.core.facts import value
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, field
 
 #: Share of checkers that must report healthy, strictly more than this (developer guide).
 HEALTHY_CHECKER_SHARE: float = value("route53.health.healthy_share")

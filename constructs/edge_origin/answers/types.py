@@ -6,14 +6,12 @@ and a private zone of the same name that reuse set identifiers hold different re
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import field
 from typing import Any
 
 from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.facts import value
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import SPEC, dataclass, field
 
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
 POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")
@@ -34,7 +32,11 @@ def fills_dict(cls: type) -> type:
     """A frozen dataclass given an ``__init__`` that stores each field straight into the instance's
     ``__dict__`` (the generated one calls ``object.__setattr__`` per field, about 3x slower: the answer
     model makes thousands of records, checks, hops and answers per template). Same parameters, defaults
-    and ``__post_init__``; the instance stays frozen (assignment still raises)."""
+    and ``__post_init__``; the instance stays frozen (assignment still raises). A frozen class made by
+    ``edge_origin.core.fast_dataclass`` has that ``__init__`` already: it is returned as it is."""
+    spec = cls.__dict__.get(SPEC)
+    if spec is not None and spec.frozen:
+        return cls
     from dataclasses import MISSING, fields
 
     params: list[str] = []
@@ -73,7 +75,7 @@ _NORMALIZED: dict[str, str] = {}
 
 
 @fills_dict
-@dataclasses.dataclass(frozen=True, order=True)  # dataclasses' compiled __hash__: a check hashes RecordKeys ~50k times
+@dataclass(frozen=True, order=True)
 class RecordKey:
     """Which record set: the hosted zone id, the name, the type and the set identifier."""
 
@@ -81,6 +83,9 @@ class RecordKey:
     name: str
     type: str
     set_id: str | None = None
+
+    def __hash__(self) -> int:  # dataclasses' own (a check hashes RecordKeys ~50k times): compiled, not a closure
+        return hash((self.zone, self.name, self.type, self.set_id))
 
     def __str__(self) -> str:
         ident = f" [{self.set_id}]" if self.set_id is not None else ""

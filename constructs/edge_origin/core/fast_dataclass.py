@@ -1,23 +1,32 @@
-"""``dataclass``: the class ``dataclasses.dataclass`` makes, for about half its cost to create (issue 53).
+"""``dataclass``: the class ``dataclasses.dataclass`` makes, made without ``dataclasses`` (issue 53).
 
 Python 3.11's ``dataclasses`` compiles every method it writes (an ``exec`` of generated source, about
-0.1 ms each: six for a frozen class), and a check creates some 70 dataclasses before it reads its
-input. Here ``dataclasses`` still makes the class and writes ``__init__`` (and, frozen, ``__setattr__``
-and ``__delattr__``: its frozen ``__init__`` assigns through ``object.__setattr__``), while ``__repr__``,
-``__eq__``, ``__hash__`` and (``order``) ``__lt__``/``__le__``/``__gt__``/``__ge__`` are closures over the
-field names, compiled once with this module: the same text (``"..."`` for a recursive repr), the same
-field tuples compared and hashed, ``NotImplemented`` for another class, ``__hash__ = None`` for a
-mutable class with ``eq``. ``fields``, ``replace``, ``asdict`` and ``__dataclass_params__`` see the
-options as written. Any option besides ``kw_only`` and ``match_args`` (``unsafe_hash``, ``slots``,
-``init=False``...) or a class that writes one of those methods itself: ``dataclasses.dataclass`` as is.
-tests/core/test_fast_dataclass.py holds every class of the package made here to the one
-``dataclasses`` makes from the same fields and options.
+0.1 ms each) and imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``: ~5 ms); a check creates some 70
+dataclasses before it reads its input. Here a class is made without either: its fields are read from its
+annotations (``from __future__ import annotations``: strings) and class attributes as ``dataclasses``
+reads them; ``__init__`` is a code object compiled once for each shape of class (how many fields, which
+take a default factory, which are keyword-only, ``__post_init__``) with the class's names put in
+(``CodeType.replace``); a frozen class's ``__init__`` stores each argument in the instance's ``__dict__``
+(what its ``object.__setattr__`` does for a plain attribute, at a third of the cost), a mutable one's
+assigns ``self.name = name`` as dataclasses' does. ``__repr__``, ``__eq__``, ``__hash__``, the order
+methods and a frozen class's ``__setattr__``/``__delattr__`` are closures over the field names, compiled
+once with this module: the same text (``"..."`` for a recursive repr), the same field tuples compared and
+hashed, ``NotImplemented`` for another class, ``__hash__ = None`` for a mutable class with ``eq``, a class's
+own ``__hash__`` kept, ``FrozenInstanceError``. ``__dataclass_fields__`` and ``__dataclass_params__``
+(``dataclasses.Field`` objects, what ``dataclasses.fields``/``asdict``/``is_dataclass`` read) and the
+docstring of a class without one (its signature, read by ``inspect``) are made on first use, importing
+``dataclasses`` then. ``field`` (the same arguments as ``dataclasses.field``), ``replace``, ``fields`` and
+``asdict`` go with it. Anything else (``unsafe_hash``, ``slots``, ``init=False``, ``ClassVar``/``InitVar``/
+``KW_ONLY`` annotations, a base made by ``dataclasses``, a class that writes one of the methods itself, a
+descriptor default, anything ``dataclasses`` would refuse): ``dataclasses.dataclass`` as is, which then
+says what is wrong. tests/core/test_fast_dataclass.py holds every class of the package made here to the
+one ``dataclasses`` makes from the same fields and options.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import operator
+import sys
 import types
 from _thread import get_ident
 from collections.abc import Callable
@@ -26,140 +35,379 @@ from typing import Any, TypeVar
 
 T = TypeVar("T", bound=type)
 
-_OWN = ("__repr__", "__eq__", "__hash__")
+_OWN = ("__init__", "__repr__", "__eq__", "__setattr__", "__delattr__", "__match_args__")
 _ORDER: dict[str, Callable[[Any, Any], Any]] = {
     "__lt__": operator.lt, "__le__": operator.le, "__gt__": operator.gt, "__ge__": operator.ge,
 }
-
-
-#: Options that shape only what ``dataclasses`` still writes here (``__init__``, ``__match_args__``).
+#: Options that shape only what is written here (``__init__``, ``__match_args__``).
 _PASSED = frozenset({"kw_only", "match_args"})
+#: Words of an annotation that ``dataclasses`` may read as a pseudo-field (left to it).
+_PSEUDO = ("ClassVar", "InitVar", "KW_ONLY")
+#: The class attribute holding a class's ``_Spec`` (only classes made here have it in their ``__dict__``).
+SPEC = "__fast_dataclass__"
+
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<MISSING>"
+
+
+MISSING: Any = _Missing()
+
+
+class _Factory:
+    """What a default factory's parameter defaults to (``dataclasses._HAS_DEFAULT_FACTORY``'s repr)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_HAS_DEFAULT_FACTORY: Any = _Factory()
+
+
+class Field:
+    """``dataclasses.field(...)``'s arguments, until the class is made (then its ``Field`` on first use)."""
+
+    __slots__ = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "metadata", "kw_only")
+
+    def __init__(self, default: Any, default_factory: Any, init: bool, repr: bool, hash: bool | None,
+                 compare: bool, metadata: Any, kw_only: Any) -> None:
+        self.name: str = ""
+        self.type: Any = None
+        self.default, self.default_factory, self.init, self.repr = default, default_factory, init, repr
+        self.hash, self.compare, self.metadata, self.kw_only = hash, compare, metadata, kw_only
+
+    def real(self) -> Any:
+        """The ``dataclasses.Field`` ``dataclasses.field`` makes from the same arguments."""
+        import dataclasses
+
+        kwargs: dict[str, Any] = {"init": self.init, "repr": self.repr, "hash": self.hash, "compare": self.compare,
+                                  "metadata": self.metadata}
+        if self.default is not MISSING:
+            kwargs["default"] = self.default
+        if self.default_factory is not MISSING:
+            kwargs["default_factory"] = self.default_factory
+        if self.kw_only is not MISSING:
+            kwargs["kw_only"] = self.kw_only
+        return dataclasses.field(**kwargs)
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING, init: bool = True, repr: bool = True,
+          hash: bool | None = None, compare: bool = True, metadata: Any = None, kw_only: Any = MISSING) -> Any:
+    """``dataclasses.field``, for a class made with this module's ``dataclass``."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, init, repr, hash, compare, metadata, kw_only)
+
+
+class _Spec:
+    """What a class made here was made from: its fields (inherited ones first) and options."""
+
+    __slots__ = ("fields", "repr", "eq", "order", "frozen", "names", "init_names", "real")
+
+    def __init__(self, fields: list[Field], repr: bool, eq: bool, order: bool, frozen: bool) -> None:
+        self.fields, self.repr, self.eq, self.order, self.frozen = fields, repr, eq, order, frozen
+        self.names = tuple(f.name for f in fields)
+        self.init_names = tuple(f.name for f in fields if f.init)
+        self.real = False
 
 
 def dataclass(cls: T | None = None, /, *, init: bool = True, repr: bool = True, eq: bool = True,
               order: bool = False, frozen: bool = False, **options: Any) -> Any:
-    """``dataclasses.dataclass(cls, init=..., repr=..., eq=..., order=..., frozen=..., **options)``, made
-    cheaper unless ``options`` holds more than ``kw_only`` / ``match_args`` (see the module's docstring)."""
+    """``dataclasses.dataclass(cls, init=..., repr=..., eq=..., order=..., frozen=..., **options)`` (see the
+    module's docstring for what is made here and what is left to ``dataclasses``)."""
 
     def wrap(c: T) -> T:
-        if (not init or not _PASSED.issuperset(options) or (order and not eq)
-                or any(name in c.__dict__ for name in (*_OWN, *_ORDER))):
-            return dataclasses.dataclass(c, init=init, repr=repr, eq=eq, order=order, frozen=frozen, **options)
-        return _make(c, repr, eq, order, frozen, options)
+        spec = None
+        if init and _PASSED.issuperset(options) and not (order and not eq) and type(c) is type:
+            spec = _spec(c, repr, eq, order, frozen, bool(options.get("kw_only", False)))
+        if spec is None:
+            return _by_dataclasses(c, init=init, repr=repr, eq=eq, order=order, frozen=frozen, **options)
+        return _make(c, spec, options.get("match_args", True))
 
     return wrap if cls is None else wrap(cls)
 
 
-def _make(cls: T, repr: bool, eq: bool, order: bool, frozen: bool, options: dict[str, Any]) -> T:
-    if frozen and _plain(cls, options):
-        made = _frozen_plain(cls, options)
-    else:
-        made = dataclasses.dataclass(cls, repr=False, eq=False, frozen=frozen, **options)
-    params = made.__dataclass_params__  # type: ignore[attr-defined]
-    params.repr, params.eq, params.order = repr, eq, order
-    fields = dataclasses.fields(made)
-    if repr:
-        _set(made, _repr_fn([f.name for f in fields if f.repr]))
-    if eq:
-        compared = _key([f.name for f in fields if f.compare])
-        _set(made, _eq_fn(compared))
-        for name in _ORDER if order else ():
-            _set(made, _order_fn(name, compared))
-        if frozen:  # dataclasses' hash table: (eq, frozen) -> a hash of the fields; (eq, mutable) -> None
-            _set(made, _hash_fn(_key([f.name for f in fields if (f.compare if f.hash is None else f.hash)])))
+def _by_dataclasses(cls: T, **options: Any) -> T:
+    """``dataclasses.dataclass`` itself, the ``field(...)`` of this module turned into its own first."""
+    import dataclasses
+
+    for name, value in list(cls.__dict__.items()):
+        if isinstance(value, Field):
+            setattr(cls, name, value.real())
+    return dataclasses.dataclass(cls, **options)  # type: ignore[no-any-return]
+
+
+def _spec(cls: type, repr: bool, eq: bool, order: bool, frozen: bool, kw_only: bool) -> _Spec | None:
+    """The class's fields as ``dataclasses`` reads them, or None when it is left to ``dataclasses``."""
+    if any(name in cls.__dict__ for name in (*_OWN, *_ORDER, "__slots__")):
+        return None
+    found: dict[str, Field] = {}
+    for base in cls.__mro__[-2:0:-1]:
+        spec = base.__dict__.get(SPEC)
+        if spec is not None:
+            if spec.frozen != frozen:
+                return None  # dataclasses says which way round
+            found.update((f.name, f) for f in spec.fields)
+        elif "__dataclass_fields__" in base.__dict__:
+            return None
+    annotations = cls.__dict__.get("__annotations__", {})
+    dc = sys.modules.get("dataclasses")
+    for name, kind in annotations.items():
+        if not isinstance(kind, str) or any(word in kind for word in _PSEUDO) or name == "self" or name.startswith("__"):
+            return None
+        default = getattr(cls, name, MISSING)
+        if isinstance(default, Field):
+            made = Field(default.default, default.default_factory, default.init, default.repr, default.hash,
+                         default.compare, default.metadata, default.kw_only)
+        elif dc is not None and isinstance(default, dc.Field):
+            made = Field(*(MISSING if v is dc.MISSING else v for v in (default.default, default.default_factory)),
+                         default.init, default.repr, default.hash, default.compare, default.metadata,
+                         MISSING if default.kw_only is dc.MISSING else default.kw_only)
+            if default.metadata:  # dataclasses wraps it in a mappingproxy: hand its own back
+                made.metadata = dict(default.metadata)
         else:
-            made.__hash__ = None  # type: ignore[assignment]
-    return made
+            made = Field(default, MISSING, True, True, None, True, None, MISSING)
+        if isinstance(made.default, types.MemberDescriptorType) or made.default.__class__.__hash__ is None:
+            return None
+        if hasattr(type(made.default), "__set__") or hasattr(type(made.default), "__delete__"):
+            return None
+        made.name, made.type = name, kind
+        if made.kw_only is MISSING:
+            made.kw_only = kw_only
+        found[name] = made
+    for name, value in cls.__dict__.items():
+        if isinstance(value, Field) and name not in annotations:
+            return None  # "is a field but has no type annotation"
+    fields = list(found.values())
+    seen_default = False
+    for f in fields:
+        if f.init and not f.kw_only:
+            if f.default is not MISSING or f.default_factory is not MISSING:
+                seen_default = True
+            elif seen_default:
+                return None  # "non-default argument ... follows default argument"
+    if frozen:  # __init__ stores into __dict__: nothing in the class may take the assignment over
+        for klass in cls.__mro__[:-1]:
+            for name in found:
+                value = klass.__dict__.get(name)
+                if value is not None and not isinstance(value, Field) and (
+                        hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")):
+                    return None
+    return _Spec(fields, repr, eq, order, frozen)
 
 
-def _plain(cls: type, options: dict[str, Any]) -> bool:
-    """A frozen class whose ``__init__`` only stores its arguments: no base class, no ``__slots__``, no
-    ``kw_only``, every field positional with no default or a plain one (``field(...)`` without a
-    default factory, ``init=False`` or ``kw_only``; no ClassVar, InitVar or KW_ONLY; no descriptor as a
-    default), no field named ``self`` or ``__...``."""
-    if cls.__bases__ != (object,) or "__slots__" in cls.__dict__ or options.get("kw_only"):
-        return False
-    for name, kind in cls.__dict__.get("__annotations__", {}).items():
-        if not isinstance(kind, str) or any(word in kind for word in ("ClassVar", "InitVar", "KW_ONLY")):
-            return False
-        if name == "self" or name.startswith("__"):
-            return False
-        default = cls.__dict__.get(name, dataclasses.MISSING)
-        if isinstance(default, dataclasses.Field):  # field(default=..., repr/compare/hash=...) only
-            if default.default_factory is not dataclasses.MISSING or not default.init or default.kw_only is True:
-                return False
-            default = default.default
-        if hasattr(type(default), "__set__") or hasattr(type(default), "__delete__"):
-            return False
-    return True
+def _make(cls: T, spec: _Spec, match_args: bool) -> T:
+    for f in spec.fields:
+        if isinstance(cls.__dict__.get(f.name), Field):
+            if f.default is MISSING:
+                delattr(cls, f.name)
+            else:
+                setattr(cls, f.name, f.default)
+    setattr(cls, SPEC, spec)
+    setattr(cls, "__dataclass_fields__", _Lazy(cls, "__dataclass_fields__"))
+    setattr(cls, "__dataclass_params__", _Lazy(cls, "__dataclass_params__"))
+    class_hash = cls.__dict__.get("__hash__", MISSING)
+    explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in cls.__dict__))
+    _set(cls, _init_fn(cls, spec))
+    names = spec.names
+    if spec.repr:
+        _set(cls, _repr_fn([f.name for f in spec.fields if f.repr]))
+    if spec.eq:
+        compared = _key([f.name for f in spec.fields if f.compare])
+        _set(cls, _eq_fn(compared))
+        for name in _ORDER if spec.order else ():
+            _set(cls, _order_fn(name, compared))
+    if spec.frozen:
+        _set(cls, _frozen_fn("__setattr__", cls, names))
+        _set(cls, _frozen_fn("__delattr__", cls, names))
+    if spec.eq and not explicit_hash:  # dataclasses' table: (eq, frozen) -> a hash of the fields; (eq, mutable) -> None
+        if spec.frozen:
+            _set(cls, _hash_fn(_key([f.name for f in spec.fields if (f.compare if f.hash is None else f.hash)])))
+        else:
+            cls.__hash__ = None  # type: ignore[assignment]
+    if not cls.__doc__:
+        cls.__doc__ = _LazyDoc(cls)  # type: ignore[assignment]
+    if match_args:
+        cls.__match_args__ = tuple(f.name for f in spec.fields if f.init and not f.kw_only)  # type: ignore[attr-defined]
+    return cls
 
 
-def _frozen_plain(cls: T, options: dict[str, Any]) -> T:
-    """``dataclasses.dataclass(cls, frozen=True)`` for a ``_plain`` class, compiling nothing of its own:
-    ``__init__`` stores each argument in the instance's ``__dict__`` (what the frozen one's
-    ``object.__setattr__`` does for a plain attribute, at a third of the cost a field), then calls
-    ``__post_init__`` when there is one; ``__setattr__``/``__delattr__`` are closures that refuse a
-    field, or any name on an instance of ``cls`` itself, with ``FrozenInstanceError``, as dataclasses'."""
-    undocumented = not cls.__doc__
-    if undocumented:  # set below; dataclasses would read object.__init__'s signature (tokenize: ~4 ms once)
-        cls.__doc__ = cls.__name__
-    made = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=False, **options)
-    fields = dataclasses.fields(made)
-    names = tuple(f.name for f in fields)
-    defaults = tuple(f.default for f in fields if f.default is not dataclasses.MISSING)
-    for before, after in zip(fields, fields[1:], strict=False):  # dataclasses' own check (its __init__ would not compile)
-        if before.default is not dataclasses.MISSING and after.default is dataclasses.MISSING:
-            raise TypeError(f"non-default argument {after.name!r} follows default argument")
-    init = types.FunctionType(_init_code(names, hasattr(made, "__post_init__")), {"__name__": made.__module__},
-                              "__init__", defaults or None)
-    init.__annotations__ = {**{f.name: f.type for f in fields}, "return": None}
-    _set(made, init)
-    _set(made, _frozen_fn("__setattr__", made, names))
-    _set(made, _frozen_fn("__delattr__", made, names))
-    made.__dataclass_params__.init = True  # type: ignore[attr-defined]
-    made.__dataclass_params__.frozen = True  # type: ignore[attr-defined]
-    if undocumented:  # dataclasses' docstring for a class without one: its name and __init__'s signature
+class _Lazy:
+    """``__dataclass_fields__`` / ``__dataclass_params__`` of a class made here, made on first use."""
+
+    __slots__ = ("cls", "name")
+
+    def __init__(self, cls: type, name: str) -> None:
+        self.cls, self.name = cls, name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        _materialize(self.cls)
+        return self.cls.__dict__[self.name]
+
+
+class _LazyDoc:
+    """dataclasses' docstring for a class without one: its name and signature (``inspect``), on first use."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+
+    def __get__(self, obj: Any, owner: type | None = None) -> str:
         import inspect
 
+        cls = self.cls
         try:
-            made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
+            text = str(inspect.signature(cls)).replace(" -> None", "")
         except (TypeError, ValueError):
-            made.__doc__ = made.__name__
-    return made
+            text = ""
+        cls.__doc__ = cls.__name__ + text
+        return cls.__doc__
 
 
-#: Compiled ``__init__`` bodies by (number of fields, calls __post_init__), parameters ``a0``... and keys
-#: ``"\x00" + i``: a class's own is this code with its field names put in (``CodeType.replace``).
-_INIT_CODE: dict[tuple[int, bool], types.CodeType] = {}
+def _materialize(cls: type) -> None:
+    """The class's ``dataclasses.Field`` objects (a base's own for what it inherits) and params."""
+    import dataclasses
+
+    spec: _Spec = cls.__dict__[SPEC]
+    if spec.real:
+        return
+    inherited: dict[str, Any] = {}
+    for base in cls.__mro__[-2:0:-1]:
+        if SPEC in base.__dict__:
+            inherited.update(base.__dataclass_fields__)  # type: ignore[attr-defined]
+    own = cls.__dict__.get("__annotations__", {})
+    made: dict[str, Any] = {}
+    for f in spec.fields:
+        if f.name not in own:
+            made[f.name] = inherited[f.name]
+            continue
+        real = f.real()
+        real.name, real.type, real._field_type = f.name, f.type, dataclasses._FIELD  # type: ignore[attr-defined]
+        real.kw_only = f.kw_only
+        made[f.name] = real
+    type.__setattr__(cls, "__dataclass_params__", dataclasses._DataclassParams(  # type: ignore[attr-defined]
+        True, spec.repr, spec.eq, spec.order, False, spec.frozen))
+    type.__setattr__(cls, "__dataclass_fields__", made)
+    spec.real = True
 
 
-def _init_code(names: tuple[str, ...], post_init: bool) -> types.CodeType:
-    """``def __init__(self, <names>): d = self.__dict__; d[<name>] = <name>...; self.__post_init__()``."""
-    template = _INIT_CODE.get((len(names), post_init))
-    if template is None:
-        params = "".join(f", a{i}" for i in range(len(names)))
-        body = "".join(f"    __dataclass_dict__['\\x00{i}'] = a{i}\n" for i in range(len(names)))
-        post = "    self.__post_init__()\n" if post_init else ""
-        namespace: dict[str, Any] = {}
-        exec(f"def __init__(self{params}):\n    __dataclass_dict__ = self.__dict__\n{body}{post}", namespace)
-        template = _INIT_CODE[(len(names), post_init)] = namespace["__init__"].__code__
-    keys = {f"\x00{i}": name for i, name in enumerate(names)}
-    return template.replace(co_varnames=("self", *names, "__dataclass_dict__"),
-                            co_consts=tuple(keys.get(c, c) if isinstance(c, str) else c for c in template.co_consts))
+def fields(class_or_instance: Any) -> tuple[Any, ...]:
+    """``dataclasses.fields``."""
+    import dataclasses
+
+    return dataclasses.fields(class_or_instance)
+
+
+def asdict(obj: Any, *, dict_factory: Callable[..., Any] = dict) -> Any:
+    """``dataclasses.asdict``."""
+    import dataclasses
+
+    return dataclasses.asdict(obj, dict_factory=dict_factory)
+
+
+def replace(obj: Any, /, **changes: Any) -> Any:
+    """``dataclasses.replace``: for an instance of a class made here, without importing ``dataclasses``."""
+    spec = type(obj).__dict__.get(SPEC)
+    if spec is None:
+        import dataclasses
+
+        return dataclasses.replace(obj, **changes)
+    for f in spec.fields:
+        if not f.init:
+            if f.name in changes:
+                raise ValueError(f"field {f.name} is declared with init=False, it cannot be specified with replace()")
+            continue
+        if f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return obj.__class__(**changes)
+
+
+#: Compiled ``__init__`` bodies by shape: (frozen, calls __post_init__, per field (init, default factory,
+#: keyword-only)). Parameters are ``a0``..., stored keys ``"\x00" + i`` (frozen) or attributes ``__f<i>__``
+#: (mutable): a class's own is this code with its field names put in (``CodeType.replace``).
+_INIT_CODE: dict[tuple[Any, ...], types.CodeType] = {}
+
+
+def _init_fn(cls: type, spec: _Spec) -> Callable[..., None]:
+    """``__init__`` as dataclasses writes it: the parameters in its order (keyword-only ones after ``*``),
+    defaults and ``<factory>``, each field stored in field order, then ``self.__post_init__()``."""
+    fields = spec.fields
+    post_init = hasattr(cls, "__post_init__")
+    shape = (spec.frozen, post_init, tuple((f.init, f.default_factory is not MISSING, f.kw_only) for f in fields))
+    params = [i for i, f in enumerate(fields) if f.init and not f.kw_only] + \
+             [i for i, f in enumerate(fields) if f.init and f.kw_only]
+    code = _INIT_CODE.get(shape)
+    if code is None:
+        code = _INIT_CODE[shape] = _compile_init(spec.frozen, post_init, fields, params)
+    names = {f"\x00{i}": f.name for i, f in enumerate(fields)}
+    attrs = {f"__f{i}__": f.name for i, f in enumerate(fields)}
+    code = code.replace(
+        co_varnames=tuple(fields[int(v[1:])].name if v[:1] == "a" and v[1:].isdigit() else v for v in code.co_varnames),
+        co_names=tuple(attrs.get(n, n) for n in code.co_names),
+        co_consts=tuple(names.get(c, c) if isinstance(c, str) else c for c in code.co_consts))
+    namespace: dict[str, Any] = {"__name__": cls.__module__, "__HAS_DEFAULT_FACTORY__": _HAS_DEFAULT_FACTORY}
+    for i, f in enumerate(fields):
+        if f.default_factory is not MISSING:
+            namespace[f"__d{i}__"] = f.default_factory
+
+    def default(f: Field) -> Any:
+        return _HAS_DEFAULT_FACTORY if f.default_factory is not MISSING else f.default
+
+    positional = [fields[i] for i in params if not fields[i].kw_only]
+    defaults = tuple(default(f) for f in positional if f.default is not MISSING or f.default_factory is not MISSING)
+    init = types.FunctionType(code, namespace, "__init__", defaults or None)
+    kwdefaults = {fields[i].name: default(fields[i]) for i in params if fields[i].kw_only
+                  and (fields[i].default is not MISSING or fields[i].default_factory is not MISSING)}
+    if kwdefaults:
+        init.__kwdefaults__ = kwdefaults
+    init.__annotations__ = {**{fields[i].name: fields[i].type for i in params}, "return": None}
+    return init
+
+
+def _compile_init(frozen: bool, post_init: bool, fields: list[Field], params: list[int]) -> types.CodeType:
+    positional = [f"a{i}" for i in params if not fields[i].kw_only]
+    keyword = [f"a{i}" for i in params if fields[i].kw_only]
+    signature = "".join(f", {p}" for p in positional) + (", *" + "".join(f", {p}" for p in keyword) if keyword else "")
+    body = ["    __dataclass_dict__ = self.__dict__\n"] if frozen else []
+    for i, f in enumerate(fields):
+        if f.default_factory is not MISSING:
+            value = f"__d{i}__() if a{i} is __HAS_DEFAULT_FACTORY__ else a{i}" if f.init else f"__d{i}__()"
+        elif f.init:
+            value = f"a{i}"
+        else:
+            continue  # no init, no factory: the class attribute (its default) is what reading it gives
+        body.append(f"    __dataclass_dict__['\\x00{i}'] = {value}\n" if frozen else f"    self.__f{i}__ = {value}\n")
+    if post_init:
+        body.append("    self.__post_init__()\n")
+    if len(body) == (1 if frozen else 0):
+        body.append("    pass\n")
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__(self{signature}):\n{''.join(body)}", namespace)
+    return namespace["__init__"].__code__  # type: ignore[no-any-return]
 
 
 def _frozen_fn(which: str, cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
     if which == "__setattr__":
         def __setattr__(self: Any, name: str, value: Any) -> None:
             if type(self) is cls or name in fields:
-                raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+                from dataclasses import FrozenInstanceError
+
+                raise FrozenInstanceError(f"cannot assign to field {name!r}")
             super(cls, self).__setattr__(name, value)
 
         return __setattr__
 
     def __delattr__(self: Any, name: str) -> None:
         if type(self) is cls or name in fields:
-            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+            from dataclasses import FrozenInstanceError
+
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
 
     return __delattr__

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, field
 from enum import Enum
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import asdict, dataclass, field
 
 
 class Severity(str, Enum):

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, replace
 
 if TYPE_CHECKING:
     from edge_origin.core.errors import ConstructLabel

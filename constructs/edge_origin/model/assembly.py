@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, field, replace
 from edge_origin.model.values import ModelError
 
 if TYPE_CHECKING:

@@ -36,13 +36,12 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import field, replace
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from edge_origin.core.escape import reason_text, shorten
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, field, replace
 from edge_origin.core.fast_json import loads_exact
 from edge_origin.core.files import InputFileError, decode_text, describe_mode, read_bytes_file, read_text_file
 from edge_origin.model.assembly import (

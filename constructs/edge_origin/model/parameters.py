@@ -11,10 +11,9 @@ runner judges every choice; a finding that holds only for a non-default value na
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.model.loader import LoadedTemplate
 
 #: How many non-default parameter values are judged at most (each costs one model build).

@@ -8,10 +8,9 @@ finding can always name where it comes from. Values are resolved: ``str``/``int`
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import field
 from typing import Any
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, field
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved
 
 

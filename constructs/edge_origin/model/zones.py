@@ -12,7 +12,6 @@ a record it does not judge stays out of the zone set (``undecided`` names it).
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from edge_origin.answers import (
@@ -33,7 +32,7 @@ from edge_origin.answers import (
     ZoneSet,
     read_routing,
 )
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, field
 from edge_origin.model.values import ResourceRef, display_value, normalize_name
 from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
 

@@ -9,13 +9,12 @@ template rules ``EO-KA*`` reuse these when a declared profile fails its own chec
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from edge_origin.core.facts import value as fact_value
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.profile import hops, policy
 from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt
@@ -586,7 +585,7 @@ def run_checks(
     in_vpc_clients: bool | None = None,
 ) -> list[Finding]:
     """All checks; ``cloudfront=False`` drops the CloudFront ones (and CloudFront range findings)."""
-    j = dataclasses.replace(judgement(cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients), ranges=ranges)
+    j = replace(judgement(cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients), ranges=ranges)
     found = [f for check in CHECKS if cloudfront or check not in CLOUDFRONT_CHECKS for f in check(p, j)]
     if ranges:
         found.extend(f for f in check_ranges(p, j) if cloudfront or not f.resource.startswith("cloudfront_"))

@@ -16,14 +16,12 @@ not agree with each other, are findings.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, fields, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.limits import short_repr
 from edge_origin.profile import hops, policy
@@ -200,7 +198,7 @@ class ConnectionProfile:
             if problem:
                 raise ProfileError(f"{source}: {key}: {problem}")
         try:
-            return dataclasses.replace(base, **values)
+            return replace(base, **values)
         except ProfileError as exc:
             raise ProfileError(f"{source}: {exc}") from None
 
@@ -211,7 +209,7 @@ class ConnectionProfile:
 
     def replace(self, **changes: Any) -> ConnectionProfile:
         """A copy with some fields changed (validated like the constructor)."""
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     # --- derived numbers ---------------------------------------------------------------------------
     def server_keepalive_s(self, lang: str = "python", *, idle: bool = False) -> float | None:
@@ -290,7 +288,7 @@ class ConnectionProfile:
         from edge_origin.profile.checks import run_checks
 
         found = run_checks(self, ranges=ranges, cloudfront=cloudfront, langs=langs, in_vpc_clients=in_vpc_clients)
-        found = [dataclasses.replace(f, template=source) for f in found] if source else found
+        found = [replace(f, template=source) for f in found] if source else found
         return sorted(found, key=lambda f: (-f.severity.rank, f.rule, f.resource, f.message))
 
     def errors(

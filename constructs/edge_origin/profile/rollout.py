@@ -15,11 +15,10 @@ So: preStop >= the window; terminationGracePeriodSeconds >= preStop + grace; der
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import Any
 
 from edge_origin.core.facts import value
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, field
 from edge_origin.profile.core import ConnectionProfile
 
 DRAINING_WINDOW_S: int = value("elbv2.nlb.draining_window_s")

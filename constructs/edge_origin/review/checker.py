@@ -6,7 +6,6 @@ import gc
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from edge_origin.core.escape import (
     md_text,
     plain,
 )
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import asdict, dataclass, field
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.review.sarif import FINGERPRINT_KEY  # re-exported: the key's old home

@@ -25,11 +25,10 @@ Layer 4. May import: core, model, rules.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from edge_origin.core.escape import reason_text
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.core.findings import Finding, Severity, Suppression
 from edge_origin.model import TemplateModel
 from edge_origin.rules import ACKNOWLEDGE_METADATA_KEY

@@ -12,10 +12,10 @@ Layer 3. May import: core, data, answers, profile, model, rules.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.escape import reason_text
+from edge_origin.core.fast_dataclass import replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import ModelError, TemplateModel
 from edge_origin.model.template_model import collector_paused
