@@ -215,3 +215,23 @@ def test_the_fast_path_is_what_reads_a_template() -> None:
     assert typed(fast) == typed(strict(text))
     body, tree = _parse_document(text, "t.json")
     assert tree and typed(body) == typed(fast)
+
+
+def test_orjson_is_imported_only_once_the_texts_reach_the_threshold() -> None:
+    """Importing orjson costs a small check more than its parse saves: the texts of a process take the
+    strict parse (the same tree) until they reach ``_IMPORT_AT`` bytes in all, orjson's from then on."""
+    import subprocess
+    import sys
+
+    probe = """
+import sys
+from edge_origin.core import fast_json
+small = b'{"a": [1, 2.5, "x"]}'
+assert fast_json.loads_exact(small) is None and "orjson" not in sys.modules
+fast_json._seen = fast_json._IMPORT_AT - len(small)
+assert fast_json.loads_exact(small) == {"a": [1, 2.5, "x"]} and "orjson" in sys.modules
+print("ok")
+"""
+    env = {"PYTHONPATH": str(Path(fast_json.__file__).resolve().parents[2]), "PATH": ""}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60, check=True)
+    assert out.stdout.strip() == "ok"

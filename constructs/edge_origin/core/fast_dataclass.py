@@ -209,8 +209,8 @@ def _make(cls: T, spec: _Spec, match_args: bool) -> T:
             else:
                 setattr(cls, f.name, f.default)
     setattr(cls, SPEC, spec)
-    setattr(cls, "__dataclass_fields__", _Lazy(cls, "__dataclass_fields__"))
-    setattr(cls, "__dataclass_params__", _Lazy(cls, "__dataclass_params__"))
+    cls.__dataclass_fields__ = _Lazy(cls, "__dataclass_fields__")  # type: ignore[attr-defined]
+    cls.__dataclass_params__ = _Lazy(cls, "__dataclass_params__")  # type: ignore[attr-defined]
     class_hash = cls.__dict__.get("__hash__", MISSING)
     explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in cls.__dict__))
     _set(cls, _init_fn(cls, spec))
@@ -302,6 +302,16 @@ def fields(class_or_instance: Any) -> tuple[Any, ...]:
     import dataclasses
 
     return dataclasses.fields(class_or_instance)
+
+
+def field_names(class_or_instance: Any) -> tuple[str, ...]:
+    """``tuple(f.name for f in dataclasses.fields(class_or_instance))``; without importing ``dataclasses``
+    for a class made here (or its instance)."""
+    cls = class_or_instance if isinstance(class_or_instance, type) else type(class_or_instance)
+    spec = cls.__dict__.get(SPEC)
+    if spec is None:
+        return tuple(f.name for f in fields(class_or_instance))
+    return spec.names  # type: ignore[no-any-return]
 
 
 def asdict(obj: Any, *, dict_factory: Callable[..., Any] = dict) -> Any:

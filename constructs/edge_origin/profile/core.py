@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from edge_origin.core.fast_dataclass import dataclass, fields, replace
+from edge_origin.core.fast_dataclass import dataclass, field_names, fields, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.limits import short_repr
 from edge_origin.profile import hops, policy
@@ -174,7 +174,7 @@ class ConnectionProfile:
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
+        return field_names(cls)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "<mapping>") -> ConnectionProfile:
@@ -315,7 +315,7 @@ class ConnectionProfile:
     # --- output ----------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """File keys -> values, integral floats as ints (JSON-able)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return {name: _plain(getattr(self, name)) for name in field_names(self)}
 
     def to_metadata(self) -> dict[str, Any]:
         """What the constructs put under :data:`PROFILE_METADATA_KEY` in CloudFormation Metadata.
@@ -366,20 +366,20 @@ def _type_problem(key: str, value: Any) -> str:
 def _input_errors(p: ConnectionProfile) -> list[str]:
     """Bad input: wrong types, non-positive or non-finite durations, grace > age, unknown policy."""
     errors: list[str] = []
-    for f in fields(p):
-        value = getattr(p, f.name)
-        problem = _type_problem(f.name, value)
+    for name in field_names(p):
+        value = getattr(p, name)
+        problem = _type_problem(name, value)
         if problem:
-            errors.append(f"{f.name}: {problem}")
+            errors.append(f"{name}: {problem}")
             continue
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_PROFILE_INT:
-            errors.append(f"{f.name}: {_short_number(value)} is out of range (at most {MAX_PROFILE_INT})")
+            errors.append(f"{name}: {_short_number(value)} is out of range (at most {MAX_PROFILE_INT})")
             continue
-        if f.name in _DURATIONS and value is not None:
+        if name in _DURATIONS and value is not None:
             if not math.isfinite(value) or value <= 0:
-                errors.append(f"{f.name}: must be a positive number of seconds, got {_r(value)}")
+                errors.append(f"{name}: must be a positive number of seconds, got {_r(value)}")
             elif value * 1000 > MAX_MS:
-                errors.append(f"{f.name}: {value} s is out of range: gRPC takes at most {MAX_MS} ms (about 24.8 days)")
+                errors.append(f"{name}: {value} s is out of range: gRPC takes at most {MAX_MS} ms (about 24.8 days)")
     if errors:
         return errors
     if p.expected_targets_per_nlb is not None and p.expected_targets_per_nlb < 1:

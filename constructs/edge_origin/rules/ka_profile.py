@@ -3,6 +3,8 @@ model (:mod:`edge_origin.profile.hops`) applied to template listeners."""
 
 from __future__ import annotations
 
+import sys
+
 from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.model import OriginView, Resource, TemplateModel
 from edge_origin.model.views import ListenerView, LoadBalancerView, TargetGroupView, attribute_known
@@ -52,13 +54,15 @@ def _content_key(data: dict) -> object:
     orjson's text of it, a tenth of repr's cost (a 600-character profile on each of 468 resources at 10k).
     repr where orjson could blur a difference: a value that is not plain JSON (passed through: refused, as
     a datetime, a dataclass or a subclass of str/int/dict/list is), a null (orjson writes NaN and infinities
-    as null too), an integer beyond 64 bits; or orjson not installed."""
+    as null too), an integer beyond 64 bits; or orjson not loaded (core.fast_json imports it for large
+    inputs only: a small check does not pay its import)."""
+    orjson = sys.modules.get("orjson")
+    if orjson is None:
+        return repr(data)
     try:
-        import orjson
-
         text = orjson.dumps(data, option=orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
                             | orjson.OPT_PASSTHROUGH_SUBCLASS)
-    except (ImportError, TypeError):  # orjson.JSONEncodeError is a TypeError
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
         return repr(data)
     return repr(data) if b"null" in text else text
 
