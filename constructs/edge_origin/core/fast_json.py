@@ -44,12 +44,12 @@ from __future__ import annotations
 from typing import Any
 
 #: orjson once imported (None: not installed), or _UNLOADED. Importing it costs ~13 ms of CPU (it imports
-#: uuid, platform, datetime, dataclasses, inspect, json); its parse saves ~3 ms a MB over the strict one.
-#: So a process imports it only once its texts reach _IMPORT_AT bytes in all: a small template's check takes
-#: the strict parse (the same tree, never different: see above), a 10k-resource one (8 MB) orjson's.
+#: uuid, platform, datetime, dataclasses, inspect, json); its parse saves ~3.5-5 ms a MB over the strict
+#: one. So a process imports it only once its texts reach _IMPORT_AT bytes in all: a small template's check
+#: takes the strict parse (the same tree, never different: see above), a 10k-resource one (8 MB) orjson's.
 _UNLOADED: Any = object()
 _orjson: Any = _UNLOADED
-_IMPORT_AT = 4 * 1024 * 1024
+_IMPORT_AT = 3 * 1024 * 1024
 _seen = 0
 
 
