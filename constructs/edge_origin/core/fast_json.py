@@ -92,6 +92,7 @@ def loads_exact(text: str | bytes) -> Any | None:
         written = orjson.dumps(tree, option=orjson.OPT_STRICT_INTEGER)
     except (ValueError, TypeError, UnicodeError):
         return None
-    if data == written or data.translate(None, _WHITESPACE) == written.replace(b" ", b""):
+    if data == written:
         return tree
-    return None
+    written = written.replace(b" ", b"")  # the writing freed before the text's copy is made (one buffer fewer)
+    return tree if data.translate(None, _WHITESPACE) == written else None
