@@ -5,6 +5,8 @@ resource kind, every AWS endpoint spelling and every reason an expression is not
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_origin.model.names import RESOURCE_KINDS, NameTarget, classify, literal_kind
 from edge_origin.model.values import ResourceRef, Unresolved
@@ -69,3 +71,27 @@ def test_each_expression_not_decided_says_why(reason: str, why: str) -> None:
 def test_a_value_that_is_no_name() -> None:
     assert classify(42) == NameTarget("value", False, "42 is not a DNS name")
     assert classify(["a", "b"]).kind == "value"
+
+
+def _every_pattern(name: str) -> NameTarget | None:
+    """``literal_kind`` without its suffix test: every pattern searched."""
+    from edge_origin.model import names
+
+    normalized = names.normalize_name(name) or ""
+    for pattern, kind, judged in names._LITERAL_KINDS:  # noqa: SLF001
+        if pattern.search(normalized):
+            return NameTarget(kind, judged, "" if judged else f"edge-origin does not model what this {kind} answers")
+    return None
+
+
+_PIECES = st.sampled_from(["elb", "ELB", "amazonaws", "com", "cn", "cloudfront", "net", "awsglobalaccelerator",
+                           "s3-website", "s3-website-us-east-1", "elasticbeanstalk", "vpce", "execute-api", "appsync-api",
+                           "us-east-1", "x", "", "\n", "\\010", "a-b"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(_PIECES, max_size=7), dot=st.booleans(), newline=st.sampled_from(["", "\n", "\n\n"]))
+def test_the_suffix_test_skips_only_names_no_pattern_matches(parts: list[str], dot: bool, newline: str) -> None:
+    """Issue 53: a name not ending as one of the patterns must is answered None without compiling them."""
+    name = ".".join(parts) + ("." if dot else "") + newline
+    assert literal_kind(name) == _every_pattern(name)

@@ -6,12 +6,12 @@ and a private zone of the same name that reuse set identifiers hold different re
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.facts import value
 from edge_origin.core.fast_dataclass import SPEC, dataclass, field
+from edge_origin.core.lazy_re import lazy
 
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
 POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")
@@ -264,8 +264,8 @@ class Record:
 #: ``<name>-<id>.elb.<region>.amazonaws.com``; an ALB's or Classic Load Balancer's
 #: ``<name>-<id>.<region>.elb.amazonaws.com``. A name of that form is a load balancer even when no
 #: template declares it (its addresses are then unknown).
-NLB_DNS_NAME = re.compile(r"(^|\.)elb\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$")
-ALB_DNS_NAME = re.compile(r"\.[a-z0-9-]+\.elb\.amazonaws\.com(\.cn)?$")
+NLB_DNS_NAME = lazy(r"(^|\.)elb\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$")
+ALB_DNS_NAME = lazy(r"\.[a-z0-9-]+\.elb\.amazonaws\.com(\.cn)?$")
 
 
 def undeclared_load_balancer(dns_name: str) -> LoadBalancer | None:

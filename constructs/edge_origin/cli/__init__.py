@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Sequence
 from importlib import import_module
 
 from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError, did_you_mean, one_line
+from edge_origin.core.lazy_re import lazy
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_parser", "main"]
 
@@ -58,7 +58,7 @@ COMMAND_MODULES = tuple(dict.fromkeys(module for _, _, module, _ in COMMANDS))
 _MODULE_OF = {word: module for name, aliases, module, _ in COMMANDS for word in (name, *aliases)}
 
 
-_INVALID_CHOICE = re.compile(r"argument (\S+): invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$")
+_INVALID_CHOICE = lazy(r"argument (\S+): invalid choice: '((?:[^'\\]|\\.)*)' \(choose from (.*)\)$")
 _UNRECOGNIZED = "unrecognized arguments: "
 
 

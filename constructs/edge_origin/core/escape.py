@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from edge_origin.core.lazy_re import lazy
+
 #: Characters of one template-controlled name shown before ``shorten`` cuts it (Route 53 names
 #: and CloudFormation logical ids stop at 255).
 MAX_NAME = 256
@@ -55,7 +57,7 @@ MAX_SUMMARY_BYTES = 1_000_000
 #   en/em, narrow, ideographic: Zs).
 # tests/core/test_escape_invisible.py holds the class against the installed unicodedata (every Cf, Zs).
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_INVISIBLE = re.compile(
+_INVISIBLE = lazy(
     "[\x00-\x1f\x7f-\xa0\xad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u1680"
     "\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u2800\u3000\u3164"
     "\ud800-\udfff\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
@@ -77,7 +79,10 @@ def visible(text: object) -> str:
     """``text`` with every control, format or invisible character and line or paragraph separator
     written as an escape (``\\x1b``, ``\\r``, ``\\n``, ``\\u2028``, ``\\u200b``, ``\\U000e0041``):
     one line, nothing a terminal acts on, nothing that reads the same as something else."""
-    return _INVISIBLE.sub(_visible_one, text if isinstance(text, str) else str(text))
+    s = text if isinstance(text, str) else str(text)
+    if type(s) is str and s.isascii() and s.isprintable():  # " " to "~" only: none of the class (compiled on first use)
+        return s
+    return _INVISIBLE.sub(_visible_one, s)
 
 
 def reason_text(value: object) -> str:
@@ -112,10 +117,10 @@ def plain(text: object, limit: int = MAX_TEXT) -> str:
 # HTML blocks) cannot arise: line breaks are made visible, and callers never start a line with it.
 # ``_`` between two letters or digits opens nothing (CommonMark's flanking rules): left as is,
 # so ``domain_name`` stays readable in the raw Markdown.
-_MD_SPECIAL = re.compile(r"([\\`*~\[\]<>&|#!])|_(?![^\W_])|(?<![^\W_])_")
+_MD_SPECIAL = lazy(r"([\\`*~\[\]<>&|#!])|_(?![^\W_])|(?<![^\W_])_")
 # GFM autolinks with no punctuation to escape: ``www.``, ``scheme:`` + ``//``, e-mail addresses
 # (and GitHub's @mentions): a word joiner (U+2060, invisible) breaks them.
-_MD_SCHEME = re.compile(r"(?i)(?<=[a-z0-9]):(?=//)|(?<=www)\.")
+_MD_SCHEME = lazy(r"(?i)(?<=[a-z0-9]):(?=//)|(?<=www)\.")
 
 
 def md_text(text: object, limit: int = MAX_TEXT) -> str:
@@ -148,7 +153,7 @@ _MERMAID = {
     '"': "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;", "%": "#37;", "`": "#96;", "&": "#38;",
     "[": "#91;", "]": "#93;", "{": "#123;", "}": "#125;",
 }
-_MERMAID_SPECIAL = re.compile("[" + re.escape("".join(_MERMAID)) + "]")
+_MERMAID_SPECIAL = lazy("[" + re.escape("".join(_MERMAID)) + "]")
 
 
 def mermaid_label(text: object, limit: int = MAX_NAME) -> str:
@@ -179,7 +184,7 @@ def stop_commands_token() -> str:
     return secrets.token_hex(16)
 
 
-_SARIF_SPECIAL = re.compile(r"[\\\[\]{}]")
+_SARIF_SPECIAL = lazy(r"[\\\[\]{}]")
 _SARIF_ESCAPES = {"\\": "\\\\", "[": "\\[", "]": "\\]", "{": "{{", "}": "}}"}
 
 
@@ -196,7 +201,7 @@ def sarif_plain(text: object, limit: int = MAX_TEXT) -> str:
     return visible(shorten(text, limit))
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE = lazy(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def fit_markdown(text: str, limit: int = MAX_SUMMARY_BYTES, what: str = "report") -> str:

@@ -22,10 +22,10 @@ construct that makes the secret is ``edge_origin.cdk.edge.OriginVerificationSecr
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.fast_dataclass import dataclass, replace
+from edge_origin.core.lazy_re import lazy
 
 if TYPE_CHECKING:
     from edge_origin.core.errors import ConstructLabel
@@ -50,10 +50,10 @@ CLOUDFRONT_DISALLOWED_PREFIXES = ("x-amz-", "x-edge-")
 GRPC_CALL_HEADERS = frozenset({"content-type", "user-agent", "authorization", "accept-encoding", "content-encoding"})
 HEADER_NAME_MAX = 256  # CloudFront quota: maximum length of a custom header name
 # gRPC metadata keys (a subset of HTTP/2's lowercase token characters): 0-9 a-z _ - .
-GRPC_METADATA_KEY = re.compile(r"[0-9a-z_.-]+")
-JSON_FIELD = re.compile(r"[A-Za-z0-9_.-]{1,128}")
-VERSION_ID = re.compile(r"[A-Za-z0-9-]{32,64}")  # Secrets Manager VersionId / ClientRequestToken
-SECRET_ARN = re.compile(r"arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+")
+GRPC_METADATA_KEY = lazy(r"[0-9a-z_.-]+")
+JSON_FIELD = lazy(r"[A-Za-z0-9_.-]{1,128}")
+VERSION_ID = lazy(r"[A-Za-z0-9-]{32,64}")  # Secrets Manager VersionId / ClientRequestToken
+SECRET_ARN = lazy(r"arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+")
 
 
 def header_name_problem(name: Any) -> str | None:

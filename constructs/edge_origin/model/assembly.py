@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.fast_dataclass import dataclass, field, replace
+from edge_origin.core.lazy_re import lazy
 from edge_origin.model.values import ModelError
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ MAX_STACK_NESTING = 20
 #: Most nested stacks read from one root (a template may name one file many times: the budget
 #: keeps a fan-out of fan-outs from costing more than the files would).
 MAX_NESTED_STACKS = 5000
-_CDK_NESTED_ID = re.compile(r"^.*?([A-Za-z0-9]+)NestedStack\1NestedStackResource[0-9A-F]{8}$")
+_CDK_NESTED_ID = lazy(r"^.*?([A-Za-z0-9]+)NestedStack\1NestedStackResource[0-9A-F]{8}$")
 _UNKNOWN = ("unknown-account", "unknown-region", "")
 
 

@@ -33,7 +33,6 @@ import gc
 import json
 import math
 import os
-import re
 import stat
 from collections.abc import Sequence
 from operator import itemgetter
@@ -44,6 +43,7 @@ from edge_origin.core.escape import reason_text, shorten
 from edge_origin.core.fast_dataclass import dataclass, field, replace
 from edge_origin.core.fast_json import loads_exact
 from edge_origin.core.files import InputFileError, decode_text, describe_mode, read_bytes_file, read_text_file
+from edge_origin.core.lazy_re import lazy
 from edge_origin.model.assembly import (
     NESTED_STACK,
     UNKNOWN_ENVIRONMENT,
@@ -155,7 +155,7 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
+_JSON_TOKEN = lazy(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
 
 
 def _duplicate_key_message(text: str) -> str:

@@ -28,11 +28,11 @@ is named by EO-NJ1 ("not judged: <kind>"), never read as one address or as absen
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from edge_origin.answers.types import ALB_DNS_NAME, NLB_DNS_NAME
 from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.lazy_re import lazy
 from edge_origin.model.values import ResourceRef, Unresolved, display_value, normalize_name
 
 #: Resource type -> what its DNS-name attribute names (``judged``: the answer model follows it).
@@ -52,16 +52,16 @@ RESOURCE_KINDS: dict[str, tuple[str, bool]] = {
 }
 
 #: Literal names of AWS endpoints (suffix patterns of the public DNS names AWS gives them).
-_LITERAL_KINDS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+_LITERAL_KINDS: tuple[tuple[Any, str, bool], ...] = (  # re.Pattern, compiled on first use
     (NLB_DNS_NAME, "Network Load Balancer (not in these templates)", True),
     (ALB_DNS_NAME, "Application or Classic Load Balancer (not in these templates)", True),
-    (re.compile(r"\.cloudfront\.net$"), "CloudFront distribution", True),
-    (re.compile(r"\.awsglobalaccelerator\.com$"), "Global Accelerator", False),
-    (re.compile(r"(^|\.)s3-website[.-][a-z0-9-]+\.amazonaws\.com$"), "S3 website", False),
-    (re.compile(r"\.elasticbeanstalk\.com$"), "Elastic Beanstalk environment", False),
-    (re.compile(r"\.vpce\.amazonaws\.com$"), "VPC endpoint", False),
-    (re.compile(r"\.execute-api\.[a-z0-9-]+\.amazonaws\.com$"), "API Gateway endpoint", False),
-    (re.compile(r"\.appsync-api\.[a-z0-9-]+\.amazonaws\.com$"), "AppSync endpoint", False),
+    (lazy(r"\.cloudfront\.net$"), "CloudFront distribution", True),
+    (lazy(r"\.awsglobalaccelerator\.com$"), "Global Accelerator", False),
+    (lazy(r"(^|\.)s3-website[.-][a-z0-9-]+\.amazonaws\.com$"), "S3 website", False),
+    (lazy(r"\.elasticbeanstalk\.com$"), "Elastic Beanstalk environment", False),
+    (lazy(r"\.vpce\.amazonaws\.com$"), "VPC endpoint", False),
+    (lazy(r"\.execute-api\.[a-z0-9-]+\.amazonaws\.com$"), "API Gateway endpoint", False),
+    (lazy(r"\.appsync-api\.[a-z0-9-]+\.amazonaws\.com$"), "AppSync endpoint", False),
 )
 
 @dataclass(frozen=True)
@@ -74,9 +74,17 @@ class NameTarget:
     reason: str = ""
 
 
+#: What every pattern of ``_LITERAL_KINDS`` ends with (then ``$``: the end, or before a final newline): a
+#: name ending otherwise matches none of them, and none is compiled for it (issue 53).
+_LITERAL_SUFFIXES = (".amazonaws.com", ".amazonaws.com.cn", ".cloudfront.net", ".awsglobalaccelerator.com",
+                     ".elasticbeanstalk.com")
+
+
 def literal_kind(name: str) -> NameTarget | None:
     """An AWS endpoint's kind from its public DNS name (None: not one AWS names)."""
     name = normalize_name(name) or ""
+    if not (name[:-1] if name.endswith("\n") else name).endswith(_LITERAL_SUFFIXES):
+        return None
     for pattern, kind, judged in _LITERAL_KINDS:
         if pattern.search(name):
             return NameTarget(kind, judged, "" if judged else f"edge-origin does not model what this {kind} answers")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from edge_origin.core.escape import (
 )
 from edge_origin.core.fast_dataclass import asdict, dataclass, field
 from edge_origin.core.findings import Finding, Severity
+from edge_origin.core.lazy_re import lazy
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.review.sarif import FINGERPRINT_KEY  # re-exported: the key's old home
 from edge_origin.rules import ADVISORY_RULES, RULES, RULES_BY_ID, at_or_above, run_rules
@@ -324,7 +324,7 @@ def _line_of(template: str, logical_id: str, cache: dict[str, dict[str, int]]) -
     return cache[template].get(logical_id, 1)
 
 
-_NUMBER = re.compile(r"\b\d+(?:\.\d+)*\b")
+_NUMBER = lazy(r"\b\d+(?:\.\d+)*\b")
 
 
 def finding_fingerprints(findings: Sequence[Finding]) -> list[str]:
