@@ -89,7 +89,8 @@ def test_help_version_and_check_import_nothing_they_do_not_run() -> None:
     for argv in (["--help"], ["--version"]):
         loaded = _loaded(*argv)
         assert loaded <= {"edge_origin", "edge_origin._moved", "edge_origin._version", "edge_origin.cli",
-                          "edge_origin.cli.common", "edge_origin.core", "edge_origin.core.limits"}, (argv, loaded)
+                          "edge_origin.cli.common", "edge_origin.core", "edge_origin.core.limits",
+                          "edge_origin.core.lazy_re"}, (argv, loaded)
     loaded = _loaded("check", str(TEMPLATE))
     assert loaded & _OTHER_COMMANDS == {"edge_origin.cli.check"}
     assert not {m for m in loaded if m.split(".")[1:2] in (["forecast"], ["live"], ["rehearsal"], ["cdk"], ["testing"])}, loaded
