@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,10 @@ from edge_origin.model.views import (
 
 CROSS_REGION_WRITER = "Custom::CrossRegionExportWriter"
 SSM_PARAMETER = "AWS::SSM::Parameter"
+#: The types whose resources ``_index_exports`` reads (values other stacks read).
+_LINKING = frozenset({SSM_PARAMETER, CROSS_REGION_WRITER})
+#: A resource's Type (every resource of a checked shape has one, a string: ``check_template_shape``).
+_type_of = itemgetter("Type")
 
 
 class TemplateModel(AssemblyLinks):
@@ -263,7 +268,10 @@ class TemplateModel(AssemblyLinks):
             if isinstance(name, str):
                 self._exports[name] = (item.stack, output.get("Value"))
         linking = (SSM_PARAMETER, CROSS_REGION_WRITER)
-        for resource in item.body["Resources"].values():
+        resources = item.body["Resources"]
+        if _LINKING.isdisjoint(map(_type_of, resources.values())):  # the common template: one scan in C
+            return
+        for resource in resources.values():
             if resource.get("Type") not in linking:  # the common resource: one look-up (shapes are checked)
                 continue
             if resource.get("Type") == SSM_PARAMETER and isinstance(resource.get("Properties"), dict):
