@@ -113,6 +113,8 @@ CHECK_NEVER_LOADS = {
     # small template takes the strict parse (core.fast_json), its classes are made without dataclasses
     # (core.fast_dataclass); ~15 ms of a small check's start.
     "orjson", "uuid", "platform", "datetime", "dataclasses", "inspect", "ast", "dis", "tokenize",
+    # the terminal's size, asked by every argparse formatter: only help, usage and errors format (cli._Parser)
+    "shutil",
 }
 _ALL_MODULES = _PROBE.replace('sorted(m for m in sys.modules if m.startswith("edge_origin") or m.split(".")[0] in {"boto3", "botocore", "yaml", "numpy"})', "sorted(sys.modules)")
 
@@ -153,3 +155,13 @@ def test_the_forecast_answers_to_its_old_verb() -> None:
     assert sub.choices["model"] is sub.choices["forecast"]
     args = cli.build_parser(["model"]).parse_args(["model", "predict", "--devices", "10", "--ramp-seconds", "1"])
     assert args.func.__name__ == "_cmd_predict"
+
+
+def test_a_metavar_that_does_not_fit_its_nargs_is_still_refused() -> None:
+    """cli._Parser gives the formatter that checks a new argument's metavar a width (no terminal query):
+    the check itself is argparse's."""
+    parser = cli._Parser(prog="x")  # noqa: SLF001
+    with pytest.raises(ValueError, match="length of metavar tuple does not match nargs"):
+        parser.add_argument("--pair", nargs=2, metavar=("one",))
+    parser.add_argument("--pair", nargs=2, metavar=("one", "two"))
+    assert "--pair one two" in parser.format_usage()

@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import Any
 
 from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError, did_you_mean, one_line
 from edge_origin.core.lazy_re import lazy
@@ -68,6 +69,22 @@ class _Parser(argparse.ArgumentParser):
 
     #: the command line being parsed (set by ``main``), to name mistyped flags in any error
     argv: tuple[str, ...] = ()
+    #: True while ``add_argument`` checks the new argument's metavar against its nargs (the one use it
+    #: makes of a formatter, whose width it never reads): that formatter is given a width, so building
+    #: the parser never asks the terminal's size (shutil's import and a query an argument: issue 53).
+    _checking_metavar = False
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        self._checking_metavar = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._checking_metavar = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._checking_metavar:
+            return self.formatter_class(prog=self.prog, width=80)  # type: ignore[call-arg]
+        return super()._get_formatter()
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: {one_line(self._explain(message))}\n")
@@ -113,7 +130,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="edge-origin", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"edge-origin {__version__}")
     _add_limit_flags(parser)
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    # prog: what argparse makes it without one (the usage of the parser's positionals, none: its prog),
+    # without a formatter asking the terminal's width
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, prog=parser.prog)
     for module in COMMAND_MODULES:
         if wanted is None or module == wanted:
             import_module(f"edge_origin.cli.{module}").register(sub)
