@@ -165,3 +165,15 @@ def test_a_metavar_that_does_not_fit_its_nargs_is_still_refused() -> None:
         parser.add_argument("--pair", nargs=2, metavar=("one",))
     parser.add_argument("--pair", nargs=2, metavar=("one", "two"))
     assert "--pair one two" in parser.format_usage()
+
+
+def test_a_listed_command_s_parser_is_built_only_when_used() -> None:
+    """The commands a run does not name are listed (help, choices, aliases) but their parsers are made on
+    first use, as ``add_parser`` makes them (argparse calling one would get that parser)."""
+    parser = cli.build_parser(["check", "x"])
+    choices = _choices(parser).choices
+    assert isinstance(choices["check"], cli._Parser) and isinstance(choices["rules"], cli._Unbuilt)  # noqa: SLF001
+    assert "_parser" not in vars(choices["rules"]) and choices["model"] is choices["forecast"]
+    assert choices["rules"].prog == "edge-origin rules" and not choices["rules"].add_help
+    assert isinstance(vars(choices["rules"])["_parser"], cli._Parser)  # noqa: SLF001
+    assert choices["rules"].parse_known_args(["extra"]) == (argparse.Namespace(), ["extra"])

@@ -137,10 +137,32 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if wanted is None or module == wanted:
             import_module(f"edge_origin.cli.{module}").register(sub)
             continue
+        sub._parser_class = _Unbuilt  # type: ignore[attr-defined]  # listed, not built (argparse's own add_parser)
         for name, aliases, owner, text in COMMANDS:
             if owner == module:  # listed, not built: its module is imported only when it runs
                 sub.add_parser(name, aliases=list(aliases), help=text, add_help=False)
+        sub._parser_class = _Parser  # type: ignore[attr-defined]
     return parser
+
+
+class _Unbuilt:
+    """A listed command's parser: ``_Parser(**kwargs)`` as ``add_parser`` makes it, made on first use (a run
+    uses one command's parser; building the others cost ~3 ms: each asks gettext twice, issue 53)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.__dict__["_kwargs"] = kwargs
+
+    def _built(self) -> _Parser:
+        parser = self.__dict__.get("_parser")
+        if parser is None:
+            parser = self.__dict__["_parser"] = _Parser(**self.__dict__["_kwargs"])
+        return parser  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._built(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._built(), name, value)
 
 
 def _command_word(argv: Sequence[str]) -> str:
