@@ -470,22 +470,43 @@ def check_template_shape(body: Any, where: str) -> None:
     if transform is not None and not isinstance(transform, (str, list, dict)):
         raise ModelError(f"{where}: Transform is a {_kind(transform)}, not a name or a list of names")
     for logical_id, resource in resources.items():
-        if not isinstance(resource, dict):
-            raise ModelError(f"{where}: {logical_id}: the resource is a {_kind(resource)}, not a mapping")
-        if logical_id.startswith("Fn::ForEach::"):
-            raise ModelError(f"{where}: {logical_id}: Fn::ForEach needs Transform: AWS::LanguageExtensions")
-        if not isinstance(resource.get("Type"), str) or not resource["Type"]:
-            raise ModelError(f"{where}: {logical_id}: no Type (each resource needs a Type string)")
-        props = resource.get("Properties")
-        if props is not None and not isinstance(props, dict):
-            raise ModelError(f"{where}: {logical_id}: Properties is a {_kind(props)}, not a mapping")
-        for key, kinds, wanted in (
-            ("Condition", (str,), "a condition name"),
-            ("Metadata", (dict,), "a mapping"),
-            ("DependsOn", (str, list), "a logical id or a list of them"),
+        # the common resource passes a few type tests (each implies _check_resource's); any other is judged by it
+        if (
+            type(resource) is not dict
+            or type(resource.get("Type")) is not str
+            or not resource["Type"]
+            or type(resource.get("Properties")) not in _MAPPING_OR_NULL
+            or type(resource.get("Metadata")) not in _MAPPING_OR_NULL
+            or "DependsOn" in resource
+            or "Condition" in resource
+            or logical_id.startswith("Fn::ForEach::")
         ):
-            if key in resource and resource[key] is not None and not isinstance(resource[key], kinds):
-                raise ModelError(f"{where}: {logical_id}: {key} is a {_kind(resource[key])}, not {wanted}")
+            _check_resource(logical_id, resource, where)
+
+
+#: A mapping or null, by exact type (the JSON and YAML parsers make plain dicts).
+_MAPPING_OR_NULL = frozenset({dict, type(None)})
+
+
+def _check_resource(logical_id: str, resource: Any, where: str) -> None:
+    """ModelError unless ``resource`` has the shape of one: a mapping with a Type string, its Properties and
+    Metadata mappings, its Condition a name, its DependsOn a logical id or a list of them."""
+    if not isinstance(resource, dict):
+        raise ModelError(f"{where}: {logical_id}: the resource is a {_kind(resource)}, not a mapping")
+    if logical_id.startswith("Fn::ForEach::"):
+        raise ModelError(f"{where}: {logical_id}: Fn::ForEach needs Transform: AWS::LanguageExtensions")
+    if not isinstance(resource.get("Type"), str) or not resource["Type"]:
+        raise ModelError(f"{where}: {logical_id}: no Type (each resource needs a Type string)")
+    props = resource.get("Properties")
+    if props is not None and not isinstance(props, dict):
+        raise ModelError(f"{where}: {logical_id}: Properties is a {_kind(props)}, not a mapping")
+    for key, kinds, wanted in (
+        ("Condition", (str,), "a condition name"),
+        ("Metadata", (dict,), "a mapping"),
+        ("DependsOn", (str, list), "a logical id or a list of them"),
+    ):
+        if key in resource and resource[key] is not None and not isinstance(resource[key], kinds):
+            raise ModelError(f"{where}: {logical_id}: {key} is a {_kind(resource[key])}, not {wanted}")
 
 
 def _kind(value: Any) -> str:
