@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hardening_support import examples, json_values
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from edge_origin import cli
@@ -287,3 +288,59 @@ def test_json_nested_past_the_limit_is_refused_in_any_section(tmp_path: Path, wh
     path.write_text(json.dumps({"Resources": {"R": {"Type": "X", where: {"k": deep}}}}))
     with pytest.raises(ModelError, match="nested deeper than 100 levels"):
         load_model([path])
+
+
+_SHAPE_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 2), st.sampled_from(["", "AWS::S3::Bucket", "x"]),
+                          st.just([]), st.just(["A"]), st.just({}), st.just({"k": "v"}))
+#: A resource's sections as a valid one has them; a generated resource has its Type and some of the others,
+#: then (half the time) one section of any kind: a resource with one thing wrong, or none.
+_VALID_SECTIONS = {"Type": "AWS::S3::Bucket", "Properties": {}, "Metadata": {"k": "v"}, "DependsOn": ["A"], "Condition": "C"}
+_SHAPE_RESOURCE = st.builds(
+    lambda kept, overrides: {"Type": "AWS::S3::Bucket", **{k: _VALID_SECTIONS[k] for k in sorted(kept)}, **overrides},
+    st.sets(st.sampled_from(sorted(_VALID_SECTIONS))),
+    st.dictionaries(st.sampled_from([*sorted(_VALID_SECTIONS), "DeletionPolicy"]), _SHAPE_VALUES, max_size=1))
+_SHAPE_RESOURCES = st.dictionaries(st.sampled_from(["A", "B", "C", "Fn::ForEach::Loop"]),
+                                   st.one_of(_SHAPE_RESOURCE, _SHAPE_RESOURCE, _SHAPE_RESOURCE, _SHAPE_VALUES),
+                                   min_size=1, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_SHAPE_RESOURCES)
+@example({"A": {"Type": "x", "Condition": []}})
+@example({"A": {"Type": ""}})
+@example({"A": {"Type": "x", "DependsOn": 1}})
+@example({"A": {"Type": "x", "Metadata": []}})
+@example({"A": {"Type": "x", "Properties": "p"}})
+@example({"Fn::ForEach::Loop": {"Type": "x"}})
+@example({"A": ["Type"]})
+def test_shape_check_fast_path_judges_as_the_full_check(resources: dict[str, Any]) -> None:
+    """check_template_shape's few exact-type tests pass only what the full per-resource check passes, and
+    every other resource gets the full check's words, first bad resource first (``full``: the loop as it was
+    before the fast path)."""
+    from edge_origin.model.loader import _kind, check_template_shape
+
+    def outcome(check: Any) -> str:
+        try:
+            check()
+        except ModelError as exc:
+            return str(exc)
+        return "ok"
+
+    def full() -> None:
+        where = "t.json"
+        for logical_id, resource in resources.items():
+            if not isinstance(resource, dict):
+                raise ModelError(f"{where}: {logical_id}: the resource is a {_kind(resource)}, not a mapping")
+            if logical_id.startswith("Fn::ForEach::"):
+                raise ModelError(f"{where}: {logical_id}: Fn::ForEach needs Transform: AWS::LanguageExtensions")
+            if not isinstance(resource.get("Type"), str) or not resource["Type"]:
+                raise ModelError(f"{where}: {logical_id}: no Type (each resource needs a Type string)")
+            props = resource.get("Properties")
+            if props is not None and not isinstance(props, dict):
+                raise ModelError(f"{where}: {logical_id}: Properties is a {_kind(props)}, not a mapping")
+            for key, kinds, wanted in (("Condition", (str,), "a condition name"), ("Metadata", (dict,), "a mapping"),
+                                       ("DependsOn", (str, list), "a logical id or a list of them")):
+                if key in resource and resource[key] is not None and not isinstance(resource[key], kinds):
+                    raise ModelError(f"{where}: {logical_id}: {key} is a {_kind(resource[key])}, not {wanted}")
+
+    assert outcome(lambda: check_template_shape({"Resources": resources}, "t.json")) == outcome(full)
