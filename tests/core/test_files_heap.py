@@ -24,6 +24,7 @@ def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     monkeypatch.setattr(files, "_kept", [])
     monkeypatch.setattr(files, "_mallopt", lambda: calls.append("told") or True)
+    monkeypatch.setattr(files, "_trim", lambda: calls.append("trimmed"))
     return calls
 
 
@@ -33,6 +34,7 @@ def test_a_library_process_keeps_its_allocator(tmp_path: Path, told: list[str]) 
     assert not files.SHORT_LIVED_PROCESS
     files.read_bytes_file(big, 4 * files.LARGE_FILE_BYTES)
     assert files.keep_freed_memory() is False
+    files.give_back_kept_memory()
     assert told == []
 
 
@@ -48,6 +50,8 @@ def test_the_program_keeps_freed_memory_once_a_large_file_is_read(tmp_path: Path
     files.read_bytes_file(big, 4 * files.LARGE_FILE_BYTES)
     assert told == ["told"]  # once a process
     assert files.keep_freed_memory() is True
+    files.give_back_kept_memory()
+    assert told == ["told", "trimmed"]
 
 
 def _template(path: Path) -> Path:
@@ -66,6 +70,11 @@ def traced():
     print("mallopt told:", told, file=sys.stderr)
     return told
 files._mallopt = traced
+trim = files._trim
+def traced_trim():
+    print("malloc_trim", file=sys.stderr)
+    trim()
+files._trim = traced_trim
 sys.argv = ["edge-origin", "check", *sys.argv[2:]]
 from edge_origin import cli
 cli.entry() if sys.argv_mode == "program" else print("exit", cli.main(sys.argv[1:]), file=sys.stderr)
@@ -74,16 +83,17 @@ cli.entry() if sys.argv_mode == "program" else print("exit", cli.main(sys.argv[1
 
 @pytest.mark.parametrize("mode", ["program", "library"])
 def test_only_the_program_tells_malloc(tmp_path: Path, mode: str) -> None:
-    """``edge-origin check`` of two large templates tells glibc's malloc once (True where glibc is the libc);
-    ``cli.main`` called as a library function never does."""
+    """``edge-origin check`` of two large templates tells glibc's malloc once (True where glibc is the libc),
+    and gives the kept memory back once the files are read; ``cli.main`` called as a library function does
+    neither."""
     first, second = _template(tmp_path / "a.template.json"), _template(tmp_path / "b.template.json")
     code = CHILD.replace("sys.argv_mode", repr(mode))
     env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
     run = subprocess.run([sys.executable, "-c", code, mode, str(first), str(second)], capture_output=True, text=True,
                          env=env, timeout=120, check=False)
-    told = [line for line in run.stderr.splitlines() if line.startswith("mallopt told:")]
+    told = [line for line in run.stderr.splitlines() if line.startswith(("mallopt told:", "malloc_trim"))]
     if mode == "program":
-        assert told == [f"mallopt told: {GLIBC}"], run.stderr[-2000:]
+        assert told == [f"mallopt told: {GLIBC}", *(["malloc_trim"] if GLIBC else [])], run.stderr[-2000:]
     else:
         assert told == [], run.stderr[-2000:]
         assert "exit " in run.stderr, run.stderr[-2000:]

