@@ -22,6 +22,7 @@ FIX = with_cdk(
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     # the resources that declare a profile (declared_profile is None for the rest): one look-up each
+    judged: dict[tuple[int, bool], list[Finding]] = {}  # _errors by (id of the profile, path): its resources keep it
     for res in [r for r in model.resources if PROFILE_METADATA_KEY in r.metadata]:
         profile = declared_profile(res)
         if profile is None:
@@ -39,7 +40,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         # pings end at CloudFront, so the client keepalive is not held against the NLB there); a
         # listener's on the in-VPC client path (clients that reach the NLB directly), no CloudFront.
         on_distribution = res.type == DISTRIBUTION
-        for item in _errors(profile, on_distribution):
+        errors = judged.get((id(profile), on_distribution))
+        if errors is None:  # one per distinct profile object (a fleet's resources share one), no hash of its fields
+            errors = judged[(id(profile), on_distribution)] = _errors(profile, on_distribution)
+        for item in errors:
             yield finding(
                 RULE.id, Severity.ERROR, res,
                 f"{res.logical_id} declares a connection profile that fails {item.rule} [{item.resource}]: "

@@ -140,12 +140,14 @@ def _coverage_of(regions: tuple[str, ...], admitted: frozenset[str]) -> tuple[fr
 def _missing(region: str, admitted: frozenset[str]) -> tuple[ipaddress.IPv4Network, ...]:
     """The checker ranges of ``region`` no network of ``admitted`` (CIDR texts ``_network`` parses) holds:
     once per distinct pair."""
-    nets = [net for net in map(_network, admitted) if net is not None]
-    return tuple(c for c in _region_ranges().get(region, ()) if not any(c.subnet_of(n) for n in nets))
+    # c.subnet_of(n), as ipaddress tests it (n's first address <= c's, c's last <= n's), on the addresses as integers
+    spans = [(int(net.network_address), int(net.broadcast_address)) for net in map(_network, admitted) if net is not None]
+    return tuple(c for c in _region_ranges().get(region, ())
+                 if not any(low <= int(c.network_address) and int(c.broadcast_address) <= high for low, high in spans))
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
-    seen: set[tuple[tuple[str, str], int]] = set()
+    seen: set[tuple[int, int]] = set()  # (id of an NLB's view, port): one view per resource
     checks = model.zones.zone_set.health_checks
     for hc in model.health_checks:
         port = _port(hc)
@@ -153,14 +155,14 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         if eip is None:
             continue
         answer_check = None  # the answer model's check: looked up for the first NLB not yet judged on this port
-        for lb in eip.load_balancers:
-            if not lb.security_groups or (lb.resource.key, port) in seen:
+        for lb, _mapping in eip.attachments:  # eip.load_balancers, without the list
+            if not lb.security_groups or (id(lb), port) in seen:
                 continue
             if answer_check is None:
                 answer_check = checks.get(value_key(hc.resource.ref))
                 if answer_check is None:
                     break  # not in the answer model: this check judges no NLB
-            seen.add((lb.resource.key, port))
+            seen.add((id(lb), port))
             views = [model.view(ref) for ref in lb.security_groups]
             groups = [g for g in views if isinstance(g, SecurityGroupView)]
             admitted, unknown = _admitted(groups, port)
