@@ -338,10 +338,15 @@ def replace(obj: Any, /, **changes: Any) -> Any:
     return obj.__class__(**changes)
 
 
-#: Compiled ``__init__`` bodies by shape: (frozen, calls __post_init__, per field (init, default factory,
-#: keyword-only)). Parameters are ``a0``..., stored keys ``"\x00" + i`` (frozen) or attributes ``__f<i>__``
-#: (mutable): a class's own is this code with its field names put in (``CodeType.replace``).
+#: ``__init__`` code by shape: (frozen, calls __post_init__, per field (init, default factory, keyword-only)).
+#: Parameters are ``a0``..., stored keys ``"\x00" + i`` (frozen) or attributes ``__f<i>__`` (mutable): a
+#: class's own is this code with its field names put in (``CodeType.replace``). The package's shapes are
+#: compiled in ``core/_dataclass_inits.py`` (written by ``write_inits``; loaded from its ``.pyc``): a check
+#: compiles no source at all (a process's first compile also builds the ``ast`` types: ~10 ms); another
+#: shape is compiled once when first met.
 _INIT_CODE: dict[tuple[Any, ...], types.CodeType] = {}
+#: Shapes met that ``core/_dataclass_inits.py`` lacks (compiled here).
+COMPILED: set[tuple[Any, ...]] = set()
 
 
 def _init_fn(cls: type, spec: _Spec) -> Callable[..., None]:
@@ -350,11 +355,10 @@ def _init_fn(cls: type, spec: _Spec) -> Callable[..., None]:
     fields = spec.fields
     post_init = hasattr(cls, "__post_init__")
     shape = (spec.frozen, post_init, tuple((f.init, f.default_factory is not MISSING, f.kw_only) for f in fields))
-    params = [i for i, f in enumerate(fields) if f.init and not f.kw_only] + \
-             [i for i, f in enumerate(fields) if f.init and f.kw_only]
+    params = _params(shape[2])
     code = _INIT_CODE.get(shape)
     if code is None:
-        code = _INIT_CODE[shape] = _compile_init(spec.frozen, post_init, fields, params)
+        code = _INIT_CODE[shape] = _init_code(shape)
     names = {f"\x00{i}": f.name for i, f in enumerate(fields)}
     attrs = {f"__f{i}__": f.name for i, f in enumerate(fields)}
     code = code.replace(
@@ -380,15 +384,38 @@ def _init_fn(cls: type, spec: _Spec) -> Callable[..., None]:
     return init
 
 
-def _compile_init(frozen: bool, post_init: bool, fields: list[Field], params: list[int]) -> types.CodeType:
-    positional = [f"a{i}" for i in params if not fields[i].kw_only]
-    keyword = [f"a{i}" for i in params if fields[i].kw_only]
+def _params(fields: tuple[tuple[bool, bool, bool], ...]) -> list[int]:
+    """The indexes of the fields ``__init__`` takes, in its order: positional ones, then keyword-only ones."""
+    return [i for i, (init, _, kw) in enumerate(fields) if init and not kw] + \
+           [i for i, (init, _, kw) in enumerate(fields) if init and kw]
+
+
+def _init_code(shape: tuple[Any, ...]) -> types.CodeType:
+    """The shape's code: from ``core/_dataclass_inits.py`` (compiled with the package), else compiled now."""
+    from edge_origin.core import _dataclass_inits
+
+    made = _dataclass_inits.INITS.get(shape)
+    if made is not None:  # as ``exec`` of the same source makes it: its name, file and lines
+        return made.__code__.replace(co_name="__init__", co_qualname="__init__", co_filename="<string>",
+                                     co_firstlineno=1)  # type: ignore[no-any-return]
+    COMPILED.add(shape)
+    namespace: dict[str, Any] = {}
+    exec(init_source(shape), namespace)
+    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+
+
+def init_source(shape: tuple[Any, ...], name: str = "__init__") -> str:
+    """The source of the ``__init__`` of ``shape`` (see ``_INIT_CODE``), a function named ``name``."""
+    frozen, post_init, fields = shape
+    params = _params(fields)
+    positional = [f"a{i}" for i in params if not fields[i][2]]
+    keyword = [f"a{i}" for i in params if fields[i][2]]
     signature = "".join(f", {p}" for p in positional) + (", *" + "".join(f", {p}" for p in keyword) if keyword else "")
     body = ["    __dataclass_dict__ = self.__dict__\n"] if frozen else []
-    for i, f in enumerate(fields):
-        if f.default_factory is not MISSING:
-            value = f"__d{i}__() if a{i} is __HAS_DEFAULT_FACTORY__ else a{i}" if f.init else f"__d{i}__()"
-        elif f.init:
+    for i, (init, factory, _) in enumerate(fields):
+        if factory:
+            value = f"__d{i}__() if a{i} is __HAS_DEFAULT_FACTORY__ else a{i}" if init else f"__d{i}__()"
+        elif init:
             value = f"a{i}"
         else:
             continue  # no init, no factory: the class attribute (its default) is what reading it gives
@@ -397,9 +424,37 @@ def _compile_init(frozen: bool, post_init: bool, fields: list[Field], params: li
         body.append("    self.__post_init__()\n")
     if len(body) == (1 if frozen else 0):
         body.append("    pass\n")
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__(self{signature}):\n{''.join(body)}", namespace)
-    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+    return f"def {name}(self{signature}):\n{''.join(body)}"
+
+
+def package_modules() -> list[str]:
+    """The package's modules that make classes with this module's ``dataclass``."""
+    import re
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1]
+    return [".".join(source.relative_to(package.parent).with_suffix("").parts).removesuffix(".__init__")
+            for source in sorted(package.rglob("*.py"))
+            if re.search(r"^from edge_origin\.core\.fast_dataclass import .*\bdataclass\b", source.read_text("utf-8"), re.M)]
+
+
+def write_inits(path: str) -> int:
+    """Write ``core/_dataclass_inits.py``: the ``__init__`` of every shape the package's classes have (each
+    module that imports this one's ``dataclass`` is imported). Returns the number of shapes."""
+    import importlib
+    from pathlib import Path
+
+    for module in package_modules():
+        importlib.import_module(module)
+    shapes = sorted(_INIT_CODE, key=repr)
+    lines = ['"""The ``__init__`` code of every shape of dataclass the package makes (``edge_origin.core.fast_dataclass``:',
+             "generated by its ``write_inits``; tests/core/test_fast_dataclass.py says when it is out of date). Loaded from",
+             'this module\'s ``.pyc``, they spare a check every compile of source (issue 53)."""', "", "# ruff: noqa", ""]
+    for n, shape in enumerate(shapes):
+        lines += ["", init_source(shape, f"_{n}").rstrip("\n"), ""]
+    lines += ["", "INITS = {"] + [f"    {shape!r}: _{n}," for n, shape in enumerate(shapes)] + ["}", ""]
+    Path(path).write_text("\n".join(lines), encoding="utf-8")
+    return len(shapes)
 
 
 def _frozen_fn(which: str, cls: type, fields: tuple[str, ...]) -> Callable[..., None]:
