@@ -177,3 +177,24 @@ def test_a_listed_command_s_parser_is_built_only_when_used() -> None:
     assert choices["rules"].prog == "edge-origin rules" and not choices["rules"].add_help
     assert isinstance(vars(choices["rules"])["_parser"], cli._Parser)  # noqa: SLF001
     assert choices["rules"].parse_known_args(["extra"]) == (argparse.Namespace(), ["extra"])
+
+
+def test_a_check_compiles_no_source() -> None:
+    """A process's first ``compile`` builds the ``ast`` types (~9.5M instructions, issue 53): a check calls
+    none (fast_dataclass's __init__ code is precompiled; no typing.NamedTuple with string annotations)."""
+    probe = """
+import builtins, contextlib, io, sys
+calls = []
+original = builtins.compile
+builtins.compile = lambda *a, **k: calls.append(a[0] if a else k) or original(*a, **k)
+from edge_origin.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["check", "--config", "none", sys.argv[1]])
+from edge_origin.core import fast_dataclass
+print(len(calls), len(fast_dataclass.COMPILED))
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "constructs")}
+    template = ROOT / "tests" / "fixtures" / "templates" / "rules" / "eo-sg1-fire.json"
+    out = subprocess.run([sys.executable, "-c", probe, str(template)], capture_output=True, text=True, timeout=60,
+                         env=env, check=True)
+    assert out.stdout.split() == ["0", "0"], out.stdout

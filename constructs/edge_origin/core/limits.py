@@ -16,22 +16,22 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from collections import namedtuple
 from collections.abc import Iterator
-from typing import NamedTuple
 
-
-class Limits(NamedTuple):
-    """Bounds on the work one input may cause (each raised by the flag in ``FLAGS``). A NamedTuple,
-    not a dataclass: ``edge-origin --help`` reads the defaults, and ``dataclasses`` (with ``inspect``)
-    would be most of its start-up (issue 53)."""
-
-    #: Largest input file read (templates, manifests, profiles, config, baselines, rehearsal files).
-    file_bytes: int = 16 * 1024 * 1024
-    #: Intrinsic-function evaluation steps (values visited, memo hits included) per template.
-    eval_steps: int = 2_000_000
-    #: Characters intrinsic evaluation may build per template (Fn::Join/Fn::Sub/Fn::Split/
-    #: Fn::ToJsonString results) and characters a YAML document's aliases may expand to.
-    eval_chars: int = 32 * 1024 * 1024
+#: Bounds on the work one input may cause (each raised by the flag in ``FLAGS``), in order:
+#: - ``file_bytes``: largest input file read (templates, manifests, profiles, config, baselines, rehearsal
+#:   files), 16 MiB;
+#: - ``eval_steps``: intrinsic-function evaluation steps (values visited, memo hits included) per template,
+#:   2,000,000;
+#: - ``eval_chars``: characters intrinsic evaluation may build per template (Fn::Join/Fn::Sub/Fn::Split/
+#:   Fn::ToJsonString results) and characters a YAML document's aliases may expand to, 32 MiB.
+#: A named tuple, not a dataclass: ``edge-origin --help`` reads the defaults, and ``dataclasses`` (with
+#: ``inspect``) would be most of its start-up; made by ``collections.namedtuple``, not ``typing.NamedTuple``,
+#: whose string annotations cost a check its first ``compile`` (the ``ast`` types: issue 53).
+Limits = namedtuple("Limits", ("file_bytes", "eval_steps", "eval_chars"),
+                    defaults=(16 * 1024 * 1024, 2_000_000, 32 * 1024 * 1024))
+Limits.__doc__ = """Bounds on the work one input may cause (each raised by the flag in ``FLAGS``)."""
 
 
 #: The flag that raises each limit (given to ``edge-origin`` before the subcommand).
