@@ -19,7 +19,7 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.model.views import ATTRIBUTES_NOT_RETURNED_KEY, TargetGroupView, as_bool, attribute_known
 from edge_origin.profile import ConnectionProfile
-from edge_origin.profile.rollout import DRAINING_WINDOW_S, MARGIN_S, rollout_plan
+from edge_origin.profile.rollout import DRAINING_WINDOW_S, MARGIN_S, RolloutPlan, rollout_plan
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.not_judged import not_judged
@@ -71,8 +71,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             )
         yield from _unhealthy_termination(tg)
     profiles = _listener_profiles(model)
+    plans: dict[tuple[int, int], RolloutPlan] = {}  # rollout_plan by (id of the profile, delay): a fleet's are alike
     for tg in model.target_groups:
-        yield from _rollout(tg, profiles.get(id(tg)), terminates[id(tg)])
+        yield from _rollout(tg, profiles.get(id(tg)), terminates[id(tg)], plans)
     for lb in model.load_balancers:
         if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
             yield finding(
@@ -94,7 +95,8 @@ def _listener_profiles(model: TemplateModel) -> dict[int, tuple[str, ConnectionP
     return out
 
 
-def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None, terminates: bool | None) -> Iterator[Finding]:
+def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None, terminates: bool | None,
+             plans: dict[tuple[int, int], RolloutPlan]) -> Iterator[Finding]:
     """An ip target group that resets connections at the end of its deregistration delay
     (``deregistration_delay.connection_termination.enabled`` true) while a draining pod still gets new connections
     for about two minutes (``elbv2.nlb.draining_window_s``) plus the server's grace: no hitless rollout."""
@@ -119,10 +121,14 @@ def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None
         )
         return
     if declared is not None:
-        plan = rollout_plan(declared[1], delay)
-        needed, whose = plan.deregistration_delay_s, (
-            f"listener {declared[0]}'s connection profile: preStop {plan.pre_stop_s} s + the server's grace "
-            f"{plan.grace_s} s + {MARGIN_S} s")
+        plan = plans.get((id(declared[1]), delay))  # the profile lives on its listener's resource meanwhile
+        if plan is None:
+            plan = plans[(id(declared[1]), delay)] = rollout_plan(declared[1], delay)
+        needed = plan.deregistration_delay_s
+        if delay >= needed:
+            return
+        whose = (f"listener {declared[0]}'s connection profile: preStop {plan.pre_stop_s} s + the server's grace "
+                 f"{plan.grace_s} s + {MARGIN_S} s")
     else:
         needed, whose = DRAINING_WINDOW_S + MARGIN_S, "the draining window alone, before any grace for in-flight RPCs"
     if delay >= needed:
