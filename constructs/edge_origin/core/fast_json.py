@@ -25,9 +25,10 @@ no whitespace between tokens and escapes tab, CR and LF), and one comparison. Wh
 - **Numbers as Python reads them.** Each number of the text is spelled as orjson writes the value it
   holds: an integer as its decimal digits, at most 16 of them (``OPT_STRICT_INTEGER``: within 53 bits, far
   inside the strict parse's 64), which the strict parse reads as the same ``int``; a float always with a
-  ``.`` or an exponent (``100.0``, ``1e+16``: Python's ``repr``), the shortest spelling that reads back to
-  that same double, which ``float()`` (correctly rounded) therefore returns: the same ``float``, finite
-  (orjson writes a non-finite float as ``null``, which is no number). How orjson itself rounded the
+  ``.`` or an exponent (``100.0``, ``1e+16``, ``0.00001``), in the shortest digits that read back to that
+  same double (ryu), which ``float()`` (correctly rounded) therefore returns: the same ``float``, finite
+  (orjson writes a non-finite float as ``null``, which is no number; ``tests/core/test_fast_json.py``
+  holds orjson's writer to all of this). How orjson itself rounded the
   text's digits does not matter: the spelling is its own. A number spelled otherwise (``1E2``, ``1.50``,
   ``-0``, 20 digits, an escape such as ``\\u003a`` or ``\\/`` in a string) makes the texts differ: the
   strict parse reads that text.

@@ -5,6 +5,8 @@ profiles, config files, rehearsal results) goes through :func:`read_text_file`, 
 ``/dev/zero``, a directory or a 50 GB file gets one clear line instead of a hang or an exhausted
 memory; data files (JSON or YAML) through :func:`load_data_file`, which also bounds nesting and
 alias expansion (:func:`check_expansion`: nodes, and characters against ``--max-eval-chars``).
+The ``edge-origin`` program's read-and-print commands keep the memory a large file's parse frees for the
+next file's (:func:`keep_freed_memory`), and give it back once every file is read.
 """
 
 from __future__ import annotations
