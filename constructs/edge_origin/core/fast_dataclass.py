@@ -142,12 +142,24 @@ def _by_dataclasses(cls: T, **options: Any) -> T:
     return dataclasses.dataclass(cls, **options)  # type: ignore[no-any-return]
 
 
+#: Names a class may not write itself to be made here (dataclasses keeps or refuses them).
+_NOT_OWN = frozenset((*_OWN, *_ORDER, "__slots__"))
+#: Types of plain defaults: hashable, no descriptor (the common case, tested without hasattr).
+_PLAIN_DEFAULTS = frozenset({type(None), bool, int, float, str, bytes, tuple, frozenset, _Missing})
+
+
+def _is_descriptor(value: Any) -> bool:
+    kind = type(value)
+    return kind not in _PLAIN_DEFAULTS and (hasattr(kind, "__set__") or hasattr(kind, "__delete__"))
+
+
 def _spec(cls: type, repr: bool, eq: bool, order: bool, frozen: bool, kw_only: bool) -> _Spec | None:
     """The class's fields as ``dataclasses`` reads them, or None when it is left to ``dataclasses``."""
-    if any(name in cls.__dict__ for name in (*_OWN, *_ORDER, "__slots__")):
+    if not _NOT_OWN.isdisjoint(cls.__dict__):
         return None
     found: dict[str, Field] = {}
-    for base in cls.__mro__[-2:0:-1]:
+    bases = cls.__mro__[1:-1]
+    for base in reversed(bases):
         spec = base.__dict__.get(SPEC)
         if spec is not None:
             if spec.frozen != frozen:
@@ -158,27 +170,31 @@ def _spec(cls: type, repr: bool, eq: bool, order: bool, frozen: bool, kw_only: b
     annotations = cls.__dict__.get("__annotations__", {})
     dc = sys.modules.get("dataclasses")
     for name, kind in annotations.items():
-        if not isinstance(kind, str) or any(word in kind for word in _PSEUDO) or name == "self" or name.startswith("__"):
+        if (type(kind) is not str or "ClassVar" in kind or "InitVar" in kind or "KW_ONLY" in kind
+                or name == "self" or name[:2] == "__"):
             return None
         default = getattr(cls, name, MISSING)
-        if isinstance(default, Field):
-            made = Field(default.default, default.default_factory, default.init, default.repr, default.hash,
-                         default.compare, default.metadata, default.kw_only)
-        elif dc is not None and isinstance(default, dc.Field):
-            made = Field(*(MISSING if v is dc.MISSING else v for v in (default.default, default.default_factory)),
-                         default.init, default.repr, default.hash, default.compare, default.metadata,
-                         MISSING if default.kw_only is dc.MISSING else default.kw_only)
-            if default.metadata:  # dataclasses wraps it in a mappingproxy: hand its own back
-                made.metadata = dict(default.metadata)
+        if type(default) in _PLAIN_DEFAULTS:
+            made = Field(default, MISSING, True, True, None, True, None, kw_only)
         else:
-            made = Field(default, MISSING, True, True, None, True, None, MISSING)
-        if isinstance(made.default, types.MemberDescriptorType) or made.default.__class__.__hash__ is None:
-            return None
-        if hasattr(type(made.default), "__set__") or hasattr(type(made.default), "__delete__"):
-            return None
+            if isinstance(default, Field):
+                made = Field(default.default, default.default_factory, default.init, default.repr, default.hash,
+                             default.compare, default.metadata, default.kw_only)
+            elif dc is not None and isinstance(default, dc.Field):
+                made = Field(*(MISSING if v is dc.MISSING else v for v in (default.default, default.default_factory)),
+                             default.init, default.repr, default.hash, default.compare, default.metadata,
+                             MISSING if default.kw_only is dc.MISSING else default.kw_only)
+                if default.metadata:  # dataclasses wraps it in a mappingproxy: hand its own back
+                    made.metadata = dict(default.metadata)
+            else:
+                made = Field(default, MISSING, True, True, None, True, None, MISSING)
+            if isinstance(made.default, types.MemberDescriptorType) or made.default.__class__.__hash__ is None:
+                return None
+            if _is_descriptor(made.default):
+                return None
+            if made.kw_only is MISSING:
+                made.kw_only = kw_only
         made.name, made.type = name, kind
-        if made.kw_only is MISSING:
-            made.kw_only = kw_only
         found[name] = made
     for name, value in cls.__dict__.items():
         if isinstance(value, Field) and name not in annotations:
@@ -191,12 +207,11 @@ def _spec(cls: type, repr: bool, eq: bool, order: bool, frozen: bool, kw_only: b
                 seen_default = True
             elif seen_default:
                 return None  # "non-default argument ... follows default argument"
-    if frozen:  # __init__ stores into __dict__: nothing in the class may take the assignment over
-        for klass in cls.__mro__[:-1]:
+    if frozen:  # __init__ stores into __dict__: nothing in a base may take the assignment over (the class's own
+        for klass in bases:  # attributes of these names are the defaults, tested above)
             for name in found:
                 value = klass.__dict__.get(name)
-                if value is not None and not isinstance(value, Field) and (
-                        hasattr(type(value), "__set__") or hasattr(type(value), "__delete__")):
+                if value is not None and not isinstance(value, Field) and _is_descriptor(value):
                     return None
     return _Spec(fields, repr, eq, order, frozen)
 
@@ -354,34 +369,62 @@ def _init_fn(cls: type, spec: _Spec) -> Callable[..., None]:
     defaults and ``<factory>``, each field stored in field order, then ``self.__post_init__()``."""
     fields = spec.fields
     post_init = hasattr(cls, "__post_init__")
-    shape = (spec.frozen, post_init, tuple((f.init, f.default_factory is not MISSING, f.kw_only) for f in fields))
-    params = _params(shape[2])
-    code = _INIT_CODE.get(shape)
-    if code is None:
-        code = _INIT_CODE[shape] = _init_code(shape)
-    names = {f"\x00{i}": f.name for i, f in enumerate(fields)}
-    attrs = {f"__f{i}__": f.name for i, f in enumerate(fields)}
-    code = code.replace(
-        co_varnames=tuple(fields[int(v[1:])].name if v[:1] == "a" and v[1:].isdigit() else v for v in code.co_varnames),
-        co_names=tuple(attrs.get(n, n) for n in code.co_names),
-        co_consts=tuple(names.get(c, c) if isinstance(c, str) else c for c in code.co_consts))
+    shape = (spec.frozen, post_init, tuple([(f.init, f.default_factory is not MISSING, f.kw_only) for f in fields]))
+    template = _TEMPLATES.get(shape)
+    if template is None:
+        template = _TEMPLATES[shape] = _Template(shape)
+    code, params = template.code, template.params
+    names = spec.names
+    code = code.replace(co_varnames=tuple([names[i] if i >= 0 else v for i, v in template.varnames]),
+                        co_names=tuple([names[i] if i >= 0 else v for i, v in template.names]),
+                        co_consts=tuple([names[i] if i >= 0 else v for i, v in template.consts]))
     namespace: dict[str, Any] = {"__name__": cls.__module__, "__HAS_DEFAULT_FACTORY__": _HAS_DEFAULT_FACTORY}
-    for i, f in enumerate(fields):
+    defaults = []
+    kwdefaults = {}
+    for i in params:
+        f = fields[i]
         if f.default_factory is not MISSING:
-            namespace[f"__d{i}__"] = f.default_factory
-
-    def default(f: Field) -> Any:
-        return _HAS_DEFAULT_FACTORY if f.default_factory is not MISSING else f.default
-
-    positional = [fields[i] for i in params if not fields[i].kw_only]
-    defaults = tuple(default(f) for f in positional if f.default is not MISSING or f.default_factory is not MISSING)
-    init = types.FunctionType(code, namespace, "__init__", defaults or None)
-    kwdefaults = {fields[i].name: default(fields[i]) for i in params if fields[i].kw_only
-                  and (fields[i].default is not MISSING or fields[i].default_factory is not MISSING)}
+            value = _HAS_DEFAULT_FACTORY
+        elif f.default is not MISSING:
+            value = f.default
+        else:
+            continue
+        if f.kw_only:
+            kwdefaults[f.name] = value
+        else:
+            defaults.append(value)
+    for i in template.factories:
+        namespace[f"__d{i}__"] = fields[i].default_factory
+    init = types.FunctionType(code, namespace, "__init__", tuple(defaults) or None)
     if kwdefaults:
         init.__kwdefaults__ = kwdefaults
-    init.__annotations__ = {**{fields[i].name: fields[i].type for i in params}, "return": None}
+    annotations = {names[i]: fields[i].type for i in params}
+    annotations["return"] = None
+    init.__annotations__ = annotations
     return init
+
+
+class _Template:
+    """A shape's ``__init__`` code, and where the field names go in it (index of the field, or -1)."""
+
+    __slots__ = ("code", "params", "factories", "varnames", "names", "consts")
+
+    def __init__(self, shape: tuple[Any, ...]) -> None:
+        code = _INIT_CODE.get(shape)
+        if code is None:
+            code = _INIT_CODE[shape] = _init_code(shape)
+        self.code = code
+        self.params = _params(shape[2])
+        self.factories = [i for i, (_, factory, _) in enumerate(shape[2]) if factory]
+        self.varnames = [(int(v[1:]) if v[:1] == "a" and v[1:].isdigit() else -1, v) for v in code.co_varnames]
+        self.names = [(int(n[3:-2]) if n[:3] == "__f" and n[3:-2].isdigit() and n[-2:] == "__" else -1, n)
+                      for n in code.co_names]
+        self.consts = [(int(c[1:]) if type(c) is str and c[:1] == "\x00" and c[1:].isdigit() else -1, c)
+                       for c in code.co_consts]
+
+
+#: Templates by shape (see ``_INIT_CODE``).
+_TEMPLATES: dict[tuple[Any, ...], _Template] = {}
 
 
 def _params(fields: tuple[tuple[bool, bool, bool], ...]) -> list[int]:
