@@ -344,3 +344,42 @@ def test_shape_check_fast_path_judges_as_the_full_check(resources: dict[str, Any
                     raise ModelError(f"{where}: {logical_id}: {key} is a {_kind(resource[key])}, not {wanted}")
 
     assert outcome(lambda: check_template_shape({"Resources": resources}, "t.json")) == outcome(full)
+
+
+def _container_depth(value: Any, depth: int = 0) -> int:
+    """The depth of the deepest container in ``value`` (``value`` itself at ``depth``), -1 for a scalar."""
+    if isinstance(value, dict):
+        return max([depth, *(_container_depth(v, depth + 1) for v in value.values())])
+    if isinstance(value, list):
+        return max([depth, *(_container_depth(v, depth + 1) for v in value)])
+    return -1
+
+
+@pytest.mark.parametrize("where", ["Outputs", "Metadata", "DependsOn", "UpdatePolicy", "Properties", "top"])
+def test_depth_walk_refuses_exactly_past_the_limit_outside_properties(where: str) -> None:
+    """The loader's depth walk (JSON: not into Properties, which the resolver walks) refuses a document exactly
+    when a container outside Properties sits deeper than MAX_DEPTH (the root at 0), wherever it sits: every
+    nesting from 94 to 104 levels, of mappings or of lists."""
+    from edge_origin.model.loader import MAX_DEPTH, _check_depth_outside_properties
+
+    for levels in range(94, 105):
+        for lists in (False, True):
+            deep: Any = "x"
+            for _ in range(levels):
+                deep = [deep] if lists else {"a": deep}
+            resource: dict[str, Any] = {"Type": "X", "Properties": {"P": 1}, "Metadata": {"m": "v"}}
+            body: Any = {"Resources": {"R": resource}}
+            if where == "Outputs":
+                body["Outputs"] = {"O": deep}
+            elif where == "top":
+                body = {"NoResources": deep}
+            else:
+                resource[where] = deep
+            outside = {**body, "Resources": {"R": {k: v for k, v in resource.items() if k != "Properties"}}} if "Resources" in body else body
+            try:
+                _check_depth_outside_properties(body, "t.json")
+                refused = False
+            except ModelError as exc:
+                assert str(exc) == f"t.json: document nested deeper than {MAX_DEPTH} levels"
+                refused = True
+            assert refused == (_container_depth(outside) > MAX_DEPTH), (levels, lists)

@@ -235,26 +235,34 @@ def _check_values(body: Any, where: str, *, scalars: bool = True) -> None:
 
 def _check_depth_outside_properties(body: Any, where: str) -> None:
     """The depth walk, but not into resources' Properties: the resolver walks those anyway and
-    refuses nesting past MAX_DEPTH there (naming the resource), so they are not walked twice."""
+    refuses nesting past MAX_DEPTH there (naming the resource), so they are not walked twice.
+    ``body`` is a JSON tree (its containers exact dicts and lists)."""
     if not isinstance(body, dict) or not isinstance(body.get("Resources"), dict):
         _check_depth(body, where)
         return
     rest = {k: v for k, v in body.items() if k != "Resources"}
     _check_depth(rest, where)
     # every resource's other sections (Metadata, DependsOn...) at once: their containers sit at depth 3
-    _check_depth([v for resource in body["Resources"].values() if isinstance(resource, dict)
-                  for k, v in resource.items() if k != "Properties" and isinstance(v, (dict, list))], where, start=2)
+    _check_levels([v for resource in body["Resources"].values() if isinstance(resource, dict)
+                   for k, v in resource.items() if type(v) in _CONTAINERS and k != "Properties"], where, 3)
 
 
-def _check_depth(body: Any, where: str, start: int = 0) -> None:
-    """Nesting of at most MAX_DEPTH levels, level by level (containers only)."""
-    level = [body] if isinstance(body, (dict, list)) else []
-    depth = start
+#: A JSON tree's containers, by exact type (what json and orjson make).
+_CONTAINERS = frozenset({dict, list})
+
+
+def _check_depth(body: Any, where: str) -> None:
+    """Nesting of at most MAX_DEPTH levels in a JSON tree, level by level (containers only)."""
+    _check_levels([body] if type(body) in _CONTAINERS else [], where, 0)
+
+
+def _check_levels(level: list[Any], where: str, depth: int) -> None:
+    """The depth walk from ``level`` (containers at ``depth``) down."""
     while level:
         if depth > MAX_DEPTH:
             raise ModelError(f"{where}: document nested deeper than {MAX_DEPTH} levels")
         # a level's children at once: a mapping's values, a list's items (the interpreter's own traversal)
-        level = [item for item in gc.get_referents(*level) if isinstance(item, (dict, list))]
+        level = [item for item in gc.get_referents(*level) if type(item) in _CONTAINERS]
         depth += 1
 
 
