@@ -186,22 +186,27 @@ class TemplateModel(AssemblyLinks):
         self.resources: list[Resource] = []
         #: ``(stack, logical_id)`` of resources whose ``Condition`` is false with the defaults.
         self.skipped: list[tuple[str, str]] = []
-        add, by_key, by_type, deferred = self.resources.append, self._by_key, self._by_type, Resource.deferred
+        add, by_key, by_type = self.resources.append, self._by_key, self._by_type
         for item in loaded:
             resolver, stack, template = self._resolvers[item.stack], item.stack, item.template
             for logical_id, body in item.body["Resources"].items():
                 condition = body.get("Condition")
-                if not isinstance(condition, str):
+                if condition is None:
+                    pass
+                elif condition.__class__ is not str:
                     condition = None
                 elif _in_template(template, resolver.condition_for, condition, logical_id) is False:
                     self.skipped.append((stack, logical_id))
                     continue  # not created with these parameter defaults
                 metadata = body.get("Metadata")
-                res = deferred(stack, template, logical_id, body["Type"], metadata if isinstance(metadata, dict) else {},
-                               condition, _Deferred(resolver, body.get("Properties") or {}, logical_id))
+                type_ = body["Type"]
+                # Resource.deferred, inlined: the properties resolved on first read (_NOT_READ until then)
+                res = Resource(stack, template, logical_id, type_, _NOT_READ, metadata if metadata.__class__ is dict else {},
+                               condition)
+                res._settle = _Deferred(resolver, body.get("Properties") or {}, logical_id)
                 add(res)
                 by_key[(stack, logical_id)] = res
-                by_type[res.type].append(res)
+                by_type[type_].append(res)
 
     def _check_views(self) -> None:
         """Build every typed view once, so a shape CloudFormation refuses is found here (and its
@@ -647,6 +652,10 @@ class TemplateModel(AssemblyLinks):
 
 
 _RESOLVING = object()
+
+
+#: The properties of a resource not read yet (never seen: ``Resource.properties`` resolves them first).
+_NOT_READ: dict[str, Any] = {}
 
 
 class _Deferred:
