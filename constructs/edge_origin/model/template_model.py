@@ -193,7 +193,7 @@ class TemplateModel(AssemblyLinks):
                 condition = body.get("Condition")
                 if condition is None:
                     pass
-                elif condition.__class__ is not str:
+                elif not isinstance(condition, str):
                     condition = None
                 elif _in_template(template, resolver.condition_for, condition, logical_id) is False:
                     self.skipped.append((stack, logical_id))
@@ -201,7 +201,7 @@ class TemplateModel(AssemblyLinks):
                 metadata = body.get("Metadata")
                 type_ = body["Type"]
                 # Resource.deferred, inlined: the properties resolved on first read (_NOT_READ until then)
-                res = Resource(stack, template, logical_id, type_, _NOT_READ, metadata if metadata.__class__ is dict else {},
+                res = Resource(stack, template, logical_id, type_, _NOT_READ, metadata if isinstance(metadata, dict) else {},
                                condition)
                 res._settle = _Deferred(resolver, body.get("Properties") or {}, logical_id)
                 add(res)
