@@ -831,7 +831,64 @@ class StackResolver:
         if depth > MAX_RESOLVE_DEPTH:
             raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
         self._count_step()
-        self._join(arg, depth + 1, build=False)
+        if not self._join_sized(arg, depth + 1):
+            self._join(arg, depth + 1, build=False)
+        return True
+
+    def _join_sized(self, arg: Any, depth: int) -> bool:
+        """``_join(arg, depth, build=False)`` of the common Join of a parsed tree (a literal delimiter, a list
+        written out with containers in it): the same steps, characters and errors in the same order, the list's
+        simple references counted (made only when the text may name one), its other containers resolved as
+        ``_resolve_tree`` resolves them, nothing joined; False, nothing done, for any other Join."""
+        if not (self.tree and arg.__class__ is list and len(arg) == 2 and arg[0].__class__ is str):
+            return False
+        delimiter, items = arg
+        if items.__class__ is not list or depth + 1 > MAX_RESOLVE_DEPTH or _CONTAINERS.isdisjoint(map(type, items)):
+            return False  # not written out, refused for its depth, or literal: _join's own path
+        self._count_step()  # _resolve of the list
+        below, limit, resources = depth + 1, self._max_steps, self.resources
+        parts: list[Any] = []  # the list as _resolve_tree makes it (a simple reference as written: made if needed)
+        text = numbers = others = refs = 0
+        for item in items:
+            cls = item.__class__
+            if cls is dict or cls is list:
+                self._steps += 1
+                if self._steps > limit:
+                    raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+                if cls is dict and len(item) == 1:
+                    ((key, value),) = item.items()
+                    if value in resources if key == "Ref" and value.__class__ is str else _simple_getatt(key, value, resources):
+                        parts.append(item)
+                        others += 1
+                        refs += 1
+                        continue
+                    item = self._resolve_memo(item, below)
+                elif not _CONTAINERS.isdisjoint(map(type, item.values() if cls is dict else item)):
+                    item = self._resolve_tree(item, below)
+                if item is _NOVALUE:
+                    continue  # Ref AWS::NoValue: not in the list
+                cls = item.__class__
+            parts.append(item)
+            if cls is str or isinstance(item, str):
+                text += len(item)
+            elif isinstance(item, (int, float)) and not isinstance(item, bool):
+                numbers += 1
+            else:
+                others += 1
+                refs += isinstance(item, (ResourceRef, Unresolved))
+        if delimiter and len(parts) > 1:
+            text += len(delimiter) * (len(parts) - 1)
+        if not others:
+            self._charge(text + 24 * numbers)
+        elif refs == 1 and not numbers and others == 1:  # the text may name one resource: _concat decides
+            parts = [self._simple_reference(p) if p.__class__ is dict else p for p in parts]
+            if delimiter and len(parts) > 1:
+                joined = [delimiter] * (2 * len(parts) - 1)
+                joined[::2] = parts
+                parts = joined
+            self._concat(parts, "Fn::Join", build=False)
+        else:
+            self._charge(text + (MAX_DISPLAY + 3) * (numbers + others))
         return True
 
     def _join(self, arg: Any, depth: int, *, build: bool = True) -> Any:
