@@ -11,10 +11,13 @@ and the profile tools start fast without it; the rehearsal's loopback and model 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
 
 from edge_origin import _moved
 from edge_origin._version import __version__
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 _moved.install()  # old module paths (edge_origin.pattern, edge_origin.checker, ...) for one more release
 

@@ -14,7 +14,10 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Old module -> new module.
 MOVED: dict[str, str] = {

@@ -14,10 +14,13 @@ botocore knows and this table does not.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from edge_origin.answers.types import AZ_LOCATION_TYPES, AzLocation
 from edge_origin.core.fast_dataclass import dataclass
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

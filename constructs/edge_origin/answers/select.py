@@ -11,30 +11,29 @@ Each rule cites the API reference (botocore route53 2013-04-01, ``ResourceRecord
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
 
 from edge_origin.answers.types import GLOBAL, MULTIVALUE_MAX, PUBLIC, AzLocation, Geo, Vantage
 from edge_origin.core.fast_dataclass import dataclass
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
     import random  # imported by ``draw`` when it makes its own generator (the rules never draw)
+    from typing import Any, Protocol
 
+    class RecordLike(Protocol):
+        """What selection reads of a record set (``Record`` and the rehearsal's ``AnswerRecord``)."""
 
-class RecordLike(Protocol):
-    """What selection reads of a record set (``Record`` and the rehearsal's ``AnswerRecord``)."""
+        policy: str
+        values: tuple[str, ...]
+        weight: int | None
+        failover: str | None
+        region: str | None
+        geo: Geo | None
+        geoproximity: Any
+        cidr: Any
+        az: AzLocation | None
 
-    policy: str
-    values: tuple[str, ...]
-    weight: int | None
-    failover: str | None
-    region: str | None
-    geo: Geo | None
-    geoproximity: Any
-    cidr: Any
-    az: AzLocation | None
-
-
-HealthyFn = Callable[[Any], bool]
+    HealthyFn = Callable[[Any], bool]
 
 
 @dataclass(frozen=True)

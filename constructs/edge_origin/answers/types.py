@@ -6,12 +6,14 @@ and a private zone of the same name that reuse set identifiers hold different re
 
 from __future__ import annotations
 
-from typing import Any
-
 from edge_origin.core.dns_names import canonical_name
 from edge_origin.core.facts import value
 from edge_origin.core.fast_dataclass import SPEC, dataclass, field
 from edge_origin.core.lazy_re import lazy
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Every Route 53 routing policy (ChangeResourceRecordSets: ResourceRecordSet members).
 POLICIES = ("simple", "weighted", "multivalue", "failover", "latency", "geolocation", "geoproximity", "cidr", "azaffinity")

@@ -13,10 +13,13 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any
 
 from edge_origin.cli.common import EXIT_BAD_INPUT, EXIT_FINDINGS, EXIT_OK, UsageError, did_you_mean, one_line
 from edge_origin.core.lazy_re import lazy
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FINDINGS", "EXIT_OK", "UsageError", "build_parser", "main"]
 

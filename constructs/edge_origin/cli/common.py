@@ -11,8 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
     from edge_origin.core.findings import Severity
 

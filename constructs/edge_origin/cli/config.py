@@ -27,9 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from edge_origin.core.fast_dataclass import dataclass
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 YAML_NAMES = (".edge-origin.yaml", ".edge-origin.yml")
 PYPROJECT = "pyproject.toml"

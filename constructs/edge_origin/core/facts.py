@@ -17,9 +17,11 @@ quota; only the API's own limits are errors.
 
 from __future__ import annotations
 
-from typing import Any
-
 from edge_origin.core.fast_dataclass import dataclass
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 AWS = "AWS"
 CDK = "aws-cdk-lib"

@@ -31,9 +31,13 @@ import types
 from _thread import get_ident
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar
 
-T = TypeVar("T", bound=type)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T", bound=type)
+
 
 _OWN = ("__init__", "__repr__", "__eq__", "__setattr__", "__delattr__", "__match_args__")
 _ORDER: dict[str, Callable[[Any, Any], Any]] = {

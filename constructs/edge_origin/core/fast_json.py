@@ -42,7 +42,9 @@ wheel), every text takes the strict parse: slower, never different.
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: orjson once imported (None: not installed), or _UNLOADED. Importing it costs ~13 ms of CPU (it imports
 #: uuid, platform, datetime, dataclasses, inspect, json); its parse saves ~3.5-5 ms a MB over the strict

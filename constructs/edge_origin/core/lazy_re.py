@@ -12,7 +12,10 @@ method calls and the attributes below only (not where a ``re.Pattern`` itself is
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEPT = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer", "scanner",
          "pattern", "flags", "groups", "groupindex")

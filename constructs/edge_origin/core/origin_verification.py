@@ -22,12 +22,14 @@ construct that makes the secret is ``edge_origin.cdk.edge.OriginVerificationSecr
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.core.lazy_re import lazy
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edge_origin.core.errors import ConstructLabel
 
 DEFAULT_HEADER = "x-origin-verify"

@@ -8,7 +8,10 @@ from __future__ import annotations
 import json
 import os
 from functools import cache
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @cache

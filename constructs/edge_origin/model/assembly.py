@@ -23,13 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.fast_dataclass import dataclass, field, replace
 from edge_origin.core.lazy_re import lazy
 from edge_origin.model.values import ModelError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edge_origin.model.loader import LoadedTemplate
 
 NESTED_STACK = "AWS::CloudFormation::Stack"

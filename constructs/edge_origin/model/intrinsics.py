@@ -44,14 +44,15 @@ import json
 import re
 import sys
 from itertools import compress
-from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.limits import current as current_limits
 from edge_origin.core.limits import raise_hint, short_repr
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved, display_value
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
+    from typing import Any
 
     from edge_origin.model.assembly import StackEnvironment
 

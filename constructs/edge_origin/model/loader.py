@@ -37,7 +37,6 @@ import stat
 from collections.abc import Sequence
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
 
 from edge_origin.core.escape import reason_text, shorten
 from edge_origin.core.fast_dataclass import dataclass, field, replace
@@ -61,6 +60,10 @@ from edge_origin.model.assembly import (
     environment_of,
 )
 from edge_origin.model.values import ModelError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Largest template file accepted (CloudFormation itself accepts 1 MB from S3; CDK apps stay
 #: well below). Larger files are rejected before reading, so a 50 MB file costs nothing.

@@ -28,12 +28,14 @@ is named by EO-NJ1 ("not judged: <kind>"), never read as one address or as absen
 
 from __future__ import annotations
 
-from typing import Any
-
 from edge_origin.answers.types import ALB_DNS_NAME, NLB_DNS_NAME
 from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.lazy_re import lazy
 from edge_origin.model.values import ResourceRef, Unresolved, display_value, normalize_name
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Resource type -> what its DNS-name attribute names (``judged``: the answer model follows it).
 RESOURCE_KINDS: dict[str, tuple[str, bool]] = {

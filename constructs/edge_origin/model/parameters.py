@@ -11,10 +11,13 @@ runner judges every choice; a finding that holds only for a non-default value na
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.model.loader import LoadedTemplate
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: How many non-default parameter values are judged at most (each costs one model build).
 MAX_CHOICES = 16

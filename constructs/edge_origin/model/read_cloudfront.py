@@ -7,8 +7,6 @@ Functions of the model (its resources by type, ``vpc_origins``); the model calls
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from edge_origin.model.values import ResourceRef, deploy_time, display_value, normalize_name
 from edge_origin.model.views import (
     BehaviorView,
@@ -19,6 +17,7 @@ from edge_origin.model.views import (
     props_of,
 )
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
     from edge_origin.model.template_model import TemplateModel
 

@@ -7,8 +7,6 @@ Functions of the model (its resources by type, ``target``); the model calls them
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from edge_origin.model.values import ResourceRef, Unresolved, deploy_time, display_value
 from edge_origin.model.views import (
     EipView,
@@ -24,7 +22,10 @@ from edge_origin.model.views import (
     props_of,
 )
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edge_origin.model.template_model import TemplateModel
 
 EIP = "AWS::EC2::EIP"

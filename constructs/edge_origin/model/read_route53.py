@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from edge_origin.answers.routing import Routing, read_routing
 from edge_origin.core.facts import value
@@ -24,7 +23,10 @@ from edge_origin.model.views import (
     props_of,
 )
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
+    from typing import Any
+
     from edge_origin.model.template_model import TemplateModel
 
 #: Metadata key that marks a record set (or a RecordSetGroup) as a gRPC origin name.

@@ -10,7 +10,6 @@ from contextlib import contextmanager
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
 
 from edge_origin.model import read_cloudfront, read_elb, read_route53
 from edge_origin.model.intrinsics import (
@@ -109,6 +108,10 @@ from edge_origin.model.views import (
     TargetGroupView,
     VpcOriginView,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 CROSS_REGION_WRITER = "Custom::CrossRegionExportWriter"
 SSM_PARAMETER = "AWS::SSM::Parameter"

@@ -21,9 +21,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from typing import Any
 
 from edge_origin.model.values import ModelError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 LANGUAGE_EXTENSIONS = "AWS::LanguageExtensions"
 SERVERLESS = "AWS::Serverless-2016-10-31"

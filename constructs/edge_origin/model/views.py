@@ -8,10 +8,13 @@ finding can always name where it comes from. Values are resolved: ``str``/``int`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from edge_origin.core.fast_dataclass import dataclass, field
 from edge_origin.model.values import ModelError, ResourceRef, Unresolved
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Resource:

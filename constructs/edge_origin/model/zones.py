@@ -12,8 +12,6 @@ a record it does not judge stays out of the zone set (``undecided`` names it).
 
 from __future__ import annotations
 
-from typing import Any
-
 from edge_origin.answers import (
     PUBLIC,
     AliasTarget,
@@ -35,6 +33,10 @@ from edge_origin.answers import (
 from edge_origin.core.fast_dataclass import dataclass, field
 from edge_origin.model.values import ResourceRef, display_value, normalize_name
 from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 HOSTED_ZONE = "AWS::Route53::HostedZone"
 #: Load balancer metadata an account reader sets: its DNS name as aliases and CNAMEs name it.

@@ -4,7 +4,9 @@ writes numbers, and the connection-age factors. Its own module so that neither i
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 AGE_JITTER = 0.10
 """gRPC (C-core, Go, Java) jitters the max connection age by +-10 %: the shortest age is 0.9 x age."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from edge_origin.core.facts import value as fact_value
 from edge_origin.core.fast_dataclass import dataclass, replace
@@ -20,6 +19,7 @@ from edge_origin.profile import hops, policy
 from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt
 from edge_origin.profile.hops import PathHop
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:  # a type only: core imports this module to run the checks
     from edge_origin.profile.core import ConnectionProfile
 

@@ -19,13 +19,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from edge_origin.core.fast_dataclass import dataclass, field_names, fields, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.limits import short_repr
 from edge_origin.profile import hops, policy
 from edge_origin.profile.basics import AGE_JITTER, AGE_P99_FACTOR, ProfileError, _fmt, _plain  # noqa: F401  (re-exported)
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 PROFILE_METADATA_KEY = "edge-origin:connection-profile"
 """CloudFormation ``Metadata`` key under which the constructs record the profile."""

@@ -26,14 +26,18 @@ So both keys get the profile's ``client_keepalive_timeout_s``: the client notice
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
 
 from edge_origin.profile import policy
 from edge_origin.profile.core import PING_TIMEOUT_KEY, ConnectionProfile
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Role = Literal["client", "server"]
+
 LANGS = ("go", "java", "python", "service-config", "configmap", "go-interceptor", "java-interceptor", "python-interceptor")
 """The ``*-interceptor`` languages render the origin-verification interceptors (profile.interceptors)."""
-Role = Literal["client", "server"]
 
 
 class RenderError(ValueError):

@@ -15,11 +15,13 @@ So: preStop >= the window; terminationGracePeriodSeconds >= preStop + grace; der
 
 from __future__ import annotations
 
-from typing import Any
-
 from edge_origin.core.facts import value
 from edge_origin.core.fast_dataclass import dataclass, field
 from edge_origin.profile.core import ConnectionProfile
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 DRAINING_WINDOW_S: int = value("elbv2.nlb.draining_window_s")
 MARGIN_S = 5

@@ -6,7 +6,6 @@ import gc
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from edge_origin.core.escape import (
     MAX_SUMMARY_BYTES,
@@ -23,6 +22,10 @@ from edge_origin.core.lazy_re import lazy
 from edge_origin.model import TemplateModel, load_model
 from edge_origin.review.sarif import FINGERPRINT_KEY  # re-exported: the key's old home
 from edge_origin.rules import ADVISORY_RULES, RULES, RULES_BY_ID, at_or_above, run_rules
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMATS = ("text", "json", "markdown", "sarif", "github", "junit")
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.NOT_CHECKED: "none"}

@@ -22,11 +22,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from edge_origin._version import __version__
 from edge_origin.core.escape import sarif_plain, sarif_text
 from edge_origin.core.findings import Finding, Severity
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The project's home (pyproject.toml [project.urls] Repository; a test holds them equal).
 PROJECT_URL = "https://github.com/edge-origin/edge-origin"

@@ -12,7 +12,6 @@ Layer 3. May import: core, data, answers, profile, model, rules.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from edge_origin.core.escape import reason_text
 from edge_origin.core.fast_dataclass import replace
@@ -49,6 +48,10 @@ from edge_origin.rules import (
     watch1_imbalance_alarm,
 )
 from edge_origin.rules.base import PACK_NAME, Rule, TransitionRule
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 ACKNOWLEDGE_METADATA_KEY = "edge-origin:acknowledge"
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ipaddress
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 from edge_origin.answers import (
     HealthCheck,
@@ -24,6 +23,10 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity, with_cdk
 from edge_origin.rules.not_judged import not_judged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 FIX = with_cdk(
     "EO-DNS2",

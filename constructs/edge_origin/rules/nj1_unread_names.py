@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 from edge_origin.answers.health import MAX_DEPTH
 from edge_origin.answers.types import MAX_CHAIN, normalize
@@ -25,6 +24,10 @@ from edge_origin.model.names import NameTarget, classify
 from edge_origin.model.values import ResourceRef, Unresolved
 from edge_origin.rules.base import Rule, origin_label, origin_resolutions, with_cdk
 from edge_origin.rules.not_judged import not_judged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: How many alias/CNAME hops from an origin name are followed to find the names on its path.
 MAX_HOPS = 8

@@ -18,7 +18,6 @@ time, or a zone split the templates do not give (cross-zone off) is not judged.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
@@ -28,6 +27,10 @@ from edge_origin.profile import ConnectionProfile
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.not_judged import not_judged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 CROSS_ZONE = "load_balancing.cross_zone.enabled"
 ALB_TARGET_WEIGHT = (50, 100)

@@ -15,9 +15,12 @@ know (an unknown routing element): it ranks above error, so no threshold reads i
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from edge_origin.core.findings import Finding, Severity
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Longest expression text a message shows before it is shortened.
 MAX_ELEMENT_CHARS = 160

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.core.origin_verification import METADATA_KEY, verification_status
 from edge_origin.data import cloudfront_origin_facing_prefix_lists
 from edge_origin.model import LoadBalancerView, SecurityGroupView, TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, with_cdk
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 # The CfnMapping OriginFleet writes for environment-agnostic stacks (region -> prefix list id).
 CLOUDFRONT_MAPPING = "EdgeOriginCloudFrontOriginFacing"
