@@ -235,16 +235,18 @@ class _Resolver:
             return [Answer(probability, (), chain=partial.chain, condition=condition, ttl=partial.ttl, empty=True)]
         first = records[0]  # the chain goes on through the first set (several: a multivalue answer)
         chain = partial.chain + (Hop(first.key, first.policy, via, first.routing_detail, first),)
+        if len(records) == 1:  # one set (weighted, failover, latency ...): as below, without the loops
+            ttl = _min_ttl(partial.ttl, first.ttl)
+            if first.alias is not None:
+                return self._alias(zone, rtype, first, _Partial(probability, chain, condition, ttl), depth)
+            values = first.values
+            if first.key.type == "CNAME" and rtype != "CNAME" and values:
+                return self._cname(rtype, values[0], _Partial(probability, chain, condition, ttl), depth)
+            addresses = values if values.__class__ is tuple else tuple(values)
+            return [Answer(probability, addresses, (), outcome.pick, ttl, chain, (first.key,), condition)]
         ttls = [r.ttl for r in records if r.ttl is not None]
         ttl = _min_ttl(partial.ttl, min(ttls) if ttls else None)
         record_keys = tuple([r.key for r in records])
-        if len(outcome.records) == 1:
-            record = outcome.records[0]
-            follow = _Partial(probability, chain, condition, ttl)
-            if record.alias is not None:
-                return self._alias(zone, rtype, record, follow, depth)
-            if record.key.type == "CNAME" and rtype != "CNAME" and record.values:
-                return self._cname(rtype, record.values[0], follow, depth)
         addresses = tuple([v for r in records for v in r.values])
         lbs = tuple([lb for r in records if r.alias is not None for lb in [self.zones.load_balancer(r.alias.dns_name)] if lb])
         return [Answer(probability, addresses, lbs, outcome.pick, ttl, chain, record_keys, condition)]
