@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import _weakref as weakref  # weakref's ref and proxy are _weakref's: without weakref.py's import (issue 53)
 import gc
-import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
