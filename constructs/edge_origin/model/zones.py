@@ -176,6 +176,9 @@ class TemplateZones:
                 vantage = PUBLIC
             asked = types if types is not None and not zone.private else None
             for rtype in asked or ("A", "AAAA"):
+                if asked is None and rtype == "AAAA" and not (self.zone_set.record_sets(zone.id, name, "AAAA")
+                                                              or self.zone_set.record_sets(zone.id, name, "CNAME")):
+                    continue  # no AAAA or CNAME set of the name in the zone: no answers (and AAAA's problems are not judged)
                 resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id, scenarios=True)
                 judged = rtype == "A" if asked is None else True
                 if resolution.answers or (judged and resolution.problems):
@@ -261,7 +264,8 @@ def zone_id_of(view: RecordSetView) -> str:
 
 
 def _zone_name(records: list[RecordSetView]) -> str:
-    names = [r.name.split(".") for r in records if isinstance(r.name, str)]
+    # each distinct name once (a zone's sets repeat their names): the common suffix and the shortest are the same
+    names = [n.split(".") for n in dict.fromkeys(r.name for r in records if isinstance(r.name, str))]
     if not names:
         return "?"
     common: list[str] = []
@@ -288,10 +292,18 @@ def template_zones(model: Any) -> TemplateZones:
             vpcs=tuple(value_key(v.get("VPCId")) for v in vpcs),
         )
     by_zone: dict[str, list[RecordSetView]] = {}
+    literal_ids: dict[str, str] = {}  # zone_id_of a view whose HostedZoneId is a literal: that text's alone
     for view in model.all_record_sets:
         if not isinstance(view.name, str) or view.type is None or view.unknown or view.routing_policy == "unknown":
             continue
-        by_zone.setdefault(zone_id_of(view), []).append(view)
+        written = view.hosted_zone_id
+        if written.__class__ is str:
+            zone_id = literal_ids.get(written)
+            if zone_id is None:
+                zone_id = literal_ids[written] = zone_id_of(view)
+        else:
+            zone_id = zone_id_of(view)
+        by_zone.setdefault(zone_id, []).append(view)
     zones = dict(zone_resources)
     for zone_id, views in by_zone.items():
         if zone_id not in zones:
