@@ -23,12 +23,12 @@ typing (~3 ms), argparse with gettext, locale and shutil (~4 ms), orjson's uuid/
 module-level regular expressions (~5 ms), and the bytecode of ~85 modules (marshal, ~9 ms).
 
 Fourth pass (``--template tests/snapshots/TelemetryIngest.template.json --before`` main at 0c1e7d8, 21 runs, load
-4.6): 103.2 -> 70.3 ms of CPU (7.59x -> 5.17x ``python -c pass``), 196 -> 174 modules, no dataclass made by
-``dataclasses``; callgrind 372.7M -> 222.6M instructions (``python -c pass`` 41.2M). Gone: dataclasses and
-inspect (fast_dataclass), orjson with uuid/platform/datetime (a small input takes the strict parse), every
-compile of source (the ast types), shutil, 15 unbuilt command parsers. Left: typing (~13M instructions), pathlib
-with urllib.parse and ipaddress (~17M), argparse with gettext and locale, json, the classes the modules define
-(type creation ~38M) and the bytecode of ~90 modules (marshal ~37M).
+4.9): 86.8 -> 52.8 ms of CPU (7.64x -> 4.64x ``python -c pass``), 196 -> 168 modules, no dataclass made by
+``dataclasses``; callgrind 372.7M -> 208.8M instructions (``python -c pass`` 41.2M). Gone: typing, dataclasses and
+inspect (fast_dataclass), orjson with uuid/platform/datetime (a small input takes the strict parse), every compile
+of source (the ast types), shutil, weakref, 15 unbuilt command parsers. Left: pathlib with urllib.parse and
+ipaddress (~17M instructions), argparse with gettext and locale (~13M), json (~6M), re/enum/collections (~28M), the
+classes the modules define and the bytecode of ~85 modules (marshal ~35M).
 """
 
 from __future__ import annotations
