@@ -190,7 +190,7 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         _hosted_zone_name(model, zone_id, zone_name),  # hosted_zone_name
         marker,  # grpc_marker
         p.data,  # properties
-        p.unknown,  # unknown
+        p.unknown or p.list_unknown_itself("ResourceRecords"),  # unknown
         zone_id,  # hosted_zone_id
         routing,  # routing
     )

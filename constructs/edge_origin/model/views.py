@@ -280,6 +280,11 @@ class Props:
                 raise self._error(f"{self._at(key)}[{i}]", item, "a string")
         return items
 
+    def list_unknown_itself(self, key: str) -> bool:
+        """The list at ``key`` is decided at deploy time as a whole (an intrinsic the templates cannot decide):
+        how many items it holds is not known."""
+        return isinstance(self._data.get(key), _DEPLOY_TIME)
+
     def list_unknown(self, key: str) -> bool:
         """The list at ``key`` (or one of its items) is decided at deploy time."""
         value = self._data.get(key)

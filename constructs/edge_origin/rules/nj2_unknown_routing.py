@@ -12,10 +12,12 @@ deploy") and this rule names it, never reading it as simple. Severity ``not-chec
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from edge_origin.answers.routing import Routing
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel
+from edge_origin.model.values import ResourceRef, Unresolved
 from edge_origin.rules.base import Rule, with_cdk
 from edge_origin.rules.nj1_unread_names import path_names
 from edge_origin.rules.not_judged import not_judged
@@ -33,21 +35,44 @@ def unjudged(view: RecordSetView) -> Routing | None:
     return None
 
 
+#: What a record set whose ResourceRecords the templates do not decide needs to be judged.
+NEEDS_VALUES = (
+    "ResourceRecords the templates decide (literal addresses, or Refs of the EIPs), or a live read of the deployed "
+    "record sets (edge-origin read)"
+)
+
+
+def undecided_values(view: RecordSetView) -> Any:
+    """The view's ``ResourceRecords`` when the list itself is decided at deploy time (an intrinsic the templates
+    do not decide: how many values it holds is not known; the answer model leaves the set out), else None."""
+    if view.alias_target is not None:
+        return None
+    values = view.properties.get("ResourceRecords") if isinstance(view.properties, dict) else None
+    return values if isinstance(values, (ResourceRef, Unresolved)) else None
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     names = path_names(model, set(model.origin_names()))
     for view in model.all_record_sets:
-        routing = unjudged(view)
-        if routing is None or not isinstance(view.name, str) or view.name not in names:
+        if not isinstance(view.name, str) or view.name not in names:
             continue
-        res = view.resource
-        yield not_judged(
-            RULE.id, Severity.NOT_CHECKED,
-            subject=f"{view.label}: record set {view.name} {view.type or '?'} (SetIdentifier {view.set_identifier or '-'})",
-            element=routing.element or "?",
-            reason=f"{routing.reason}; its answers are left out of every verdict on {view.name}",
-            needs=NEEDS,
-            at=res,
-        )
+        routing = unjudged(view)
+        subject = f"{view.label}: record set {view.name} {view.type or '?'} (SetIdentifier {view.set_identifier or '-'})"
+        if routing is not None:
+            yield not_judged(
+                RULE.id, Severity.NOT_CHECKED, subject=subject, element=routing.element or "?",
+                reason=f"{routing.reason}; its answers are left out of every verdict on {view.name}",
+                needs=NEEDS, at=view.resource,
+            )
+            continue
+        values = undecided_values(view)
+        if values is not None:
+            yield not_judged(
+                RULE.id, Severity.NOT_CHECKED, subject=subject, element=values,
+                reason=("its ResourceRecords is decided at deploy time: how many addresses its answers hold is not known; "
+                        f"its answers are left out of every verdict on {view.name}"),
+                needs=NEEDS_VALUES, at=view.resource,
+            )
 
 
 RULE = Rule(
@@ -59,7 +84,8 @@ RULE = Rule(
         "edge-origin's table of Route 53 routing elements does not know, a SetIdentifier with no routing element (Route "
         "53: 'Expected exactly one of [Weight, Region, Failover, GeoLocation, MultiValueAnswer, GeoProximityLocation, or "
         "CidrRoutingConfig]'; a botocore older than 1.44 drops AZAffinity from what it lists), or a traffic-policy record "
-        "(TrafficPolicyInstanceId): not judged, never read as simple."
+        "(TrafficPolicyInstanceId), or a record set whose ResourceRecords the templates do not decide (an intrinsic "
+        "read as unknown: how many addresses it answers is not known): not judged, never read as simple or empty."
     ),
     incident=(
         "AZ-affinity records read by a tool that did not know AZAffinity were judged 'a lone simple A record' while "
