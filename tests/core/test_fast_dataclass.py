@@ -281,7 +281,7 @@ def _made_with(module: Any, kinds: list[tuple[str, bool | None]], base: list[tup
     return module.dataclass(**options)(cls)  # type: ignore[no-any-return]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(kinds=st.lists(st.tuples(KIND, KW), max_size=4), base=st.none() | st.lists(st.tuples(KIND, KW), max_size=2),
        post_init=st.booleans(), frozen=st.booleans(), eq=st.booleans(), kw_only=st.booleans(),
        values=st.lists(st.sampled_from(POOL), min_size=6, max_size=6))

@@ -66,7 +66,7 @@ def test_it_compiles_once_and_then_holds_the_compiled_methods() -> None:
     assert vars(pattern)["compiled"] is re.compile(r"(a)(b)?") and pattern.search.__self__ is vars(pattern)["compiled"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(text=st.text(max_size=20) | TEXT)
 def test_visible_is_the_pattern_s_substitution(text: str) -> None:
     expected = re.compile(escape._INVISIBLE.pattern).sub(escape._visible_one, text)  # noqa: SLF001
