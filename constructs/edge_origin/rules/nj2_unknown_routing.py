@@ -12,7 +12,6 @@ deploy") and this rule names it, never reading it as simple. Severity ``not-chec
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from edge_origin.answers.routing import Routing
 from edge_origin.core.findings import Finding, Severity
@@ -21,6 +20,10 @@ from edge_origin.model.values import ResourceRef, Unresolved
 from edge_origin.rules.base import Rule, with_cdk
 from edge_origin.rules.nj1_unread_names import path_names
 from edge_origin.rules.not_judged import not_judged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 NEEDS = (
     "an edge-origin release whose routing table knows this element (python benchmarks/aws_drift.py lists what the "
