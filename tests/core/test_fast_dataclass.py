@@ -369,7 +369,9 @@ def test_the_fields_and_params_made_on_first_use_are_dataclasses_own() -> None:
 def test_no_class_keeps_a_field_of_this_module_as_its_default() -> None:
     """``fast_dataclass.field`` is for classes made here: a class made by ``dataclasses`` itself would
     keep it as a plain default. Every module importing it makes its classes here."""
-    for name in _modules_using_it():
+    modules = _modules_using_it()
+    assert modules  # the loop below ran
+    for name in modules:
         module = importlib.import_module(name)
         for cls in vars(module).values():
             if isinstance(cls, type) and cls.__module__ == name:
@@ -398,6 +400,7 @@ print(len(f._INIT_CODE), sorted(map(repr, f.COMPILED)))
 def test_each_precompiled_init_is_the_code_its_source_compiles_to() -> None:
     from edge_origin.core import _dataclass_inits
 
+    assert _dataclass_inits.INITS  # the loop below ran
     for shape, function in _dataclass_inits.INITS.items():
         namespace: dict[str, Any] = {}
         exec(fast_dataclass.init_source(shape), namespace)  # noqa: S102 - the generator's own text

@@ -46,6 +46,7 @@ def test_the_package_compiles_these_patterns_on_first_use() -> None:
 @settings(max_examples=50, deadline=None)
 @given(text=TEXT)
 def test_a_lazy_pattern_answers_as_the_compiled_one(text: str) -> None:
+    assert PATTERNS  # the loop below ran
     for pattern in PATTERNS:
         source, flags = pattern._source  # noqa: SLF001
         fresh, compiled = lazy(source, flags), re.compile(source, flags)

@@ -362,6 +362,7 @@ def test_depth_walk_refuses_exactly_past_the_limit_outside_properties(where: str
     nesting from 94 to 104 levels, of mappings or of lists."""
     from edge_origin.model.loader import MAX_DEPTH, _check_depth_outside_properties
 
+    assert 94 <= MAX_DEPTH < 104  # the nestings below straddle the limit
     for levels in range(94, 105):
         for lists in (False, True):
             deep: Any = "x"

@@ -52,6 +52,7 @@ def _reference(zones: Any, name: str) -> list[OriginResolution]:
 def test_name_resolutions_and_zone_ids_as_the_full_walks(specs: list[dict[str, Any]]) -> None:
     m = model(base(), **{f"R{i}": _record(i, spec) for i, spec in enumerate(specs)})
     zones = m.zones
+    assert NAMES  # the loop below ran
     for name in NAMES:
         assert zones.name_resolutions(name, cloudfront=False) == _reference(zones, name)
     for view in m.all_record_sets:
