@@ -235,3 +235,17 @@ def test_listener_target_groups_read_as_the_accessors(actions: Any) -> None:
             return "error", str(exc)
 
     assert read(lambda: _listener(res, {}, {}).target_group_refs) == read(one_by_one)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=30), st.sampled_from(["O.Example.COM.", " o.example.com ", "a\\046b.example", "", " ", "."])))
+def test_normalize_name_is_canonical_name_asked_once_or_again(name: str) -> None:
+    """normalize_name keeps each spelling's canonical_name (bounded): the same answer the first time and after."""
+    from edge_origin.core.dns_names import canonical_name
+    from edge_origin.model import values
+
+    expected = canonical_name(name) or None
+    assert values.normalize_name(name) == expected
+    assert values.normalize_name(name) == expected
+    assert values.normalize_name(None) is None and values.normalize_name(3) is None
+    assert len(values._CANONICAL) <= 65536

@@ -72,7 +72,16 @@ def normalize_name(name: object) -> str | None:
     not a string or empty."""
     if not isinstance(name, str):
         return None
-    return canonical_name(name) or None
+    found = _CANONICAL.get(name)  # each spelling worked out once: rules ask for the same names again and again
+    if found is None:
+        if len(_CANONICAL) >= 65536:
+            _CANONICAL.clear()  # bounded: a long-lived process (the synth plugin) meets name after name
+        found = _CANONICAL[name] = canonical_name(name)
+    return found or None
+
+
+#: ``canonical_name`` by spelling (a pure function of the text: nothing of a model is kept).
+_CANONICAL: dict[str, str] = {}
 
 
 def display_value(value: object) -> str:
