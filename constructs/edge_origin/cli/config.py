@@ -76,12 +76,74 @@ def _read(path: Path) -> str:
         raise ConfigError(str(exc)) from None
 
 
+def _may_hold_table(text: str) -> bool:
+    """Whether a TOML ``text`` may define ``[tool.edge-origin]``: some ``edge-origin`` followed (past closing
+    quotes, spaces and tabs) by ``=``, ``.`` or ``]``, the only characters that can end a key (a table header, a
+    dotted key, a key/value pair, inline tables included). Conservative: it may say yes for a string value (then
+    the file is parsed, as before); it never says no for a document that holds the table, but for a key spelled
+    with an escape (``"edge\\u002Dorigin"``), which no earlier release read either. A project that only depends on
+    edge-origin (``name``, ``dependencies``, URLs, comments) is not parsed: parsing costs a check ~15 ms."""
+    headers_known = '"""' not in text and "'''" not in text  # no multi-line string: a line opening "[" is a header
+    at = text.find("edge-origin")
+    while at >= 0:
+        rest = text[at + 11:at + 200].lstrip("\"'").lstrip(" \t")
+        if rest[:1] in (".", "]") or (rest[:1] == "=" and not (headers_known and _key_of_another_table(text, at))):
+            return True
+        at = text.find("edge-origin", at + 11)
+    return False
+
+
+def _key_of_another_table(text: str, at: int) -> bool:
+    """The ``edge-origin`` at ``at`` opens its line (a key of the table the last header opened) and that table is
+    surely not ``[tool]`` (``[project.scripts]``'s ``edge-origin = ...``: a console script, not the settings). The
+    lines before it are read for headers outside arrays (brackets counted outside strings and comments); any doubt
+    (a line this reading cannot follow) answers False, and the file is parsed."""
+    start = text.rfind("\n", 0, at) + 1
+    if text[start:at].strip(" \t\"'"):
+        return False  # something before it on its line: an inline table, or another key's value
+    header, depth = None, 0
+    for line in text[:start].splitlines():
+        opened = _brackets(line)
+        if opened is None:
+            return False
+        if depth == 0 and line.lstrip(" \t").startswith("["):
+            header = line.split("#", 1)[0]
+        depth += opened
+        if depth < 0:
+            return False
+    if depth != 0 or header is None or "\\" in header:
+        return False  # inside an array, no header, or a header spelled with an escape: parse it
+    return "".join(header.split()).replace('"', "").replace("'", "") != "[tool]"
+
+
+def _brackets(line: str) -> int | None:
+    """``[`` less ``]`` on a TOML line outside strings and its comment; None when a string does not close on it."""
+    count, quote, i = 0, "", 0
+    while i < len(line):
+        char = line[i]
+        if quote:
+            if char == "\\" and quote == '"':
+                i += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            break
+        elif char == "[":
+            count += 1
+        elif char == "]":
+            count -= 1
+        i += 1
+    return None if quote else count
+
+
 def _pyproject_table(path: Path) -> dict | None:
     try:
         text = _read(path)
     except ConfigError:
         return None
-    if "edge-origin" not in text:  # most pyproject.toml files: no need to parse them
+    if not _may_hold_table(text):  # most pyproject.toml files, a project depending on edge-origin's too: not parsed
         return None
     tool = _load_toml(path).get("tool", {})
     table = tool.get("edge-origin") if isinstance(tool, dict) else None
