@@ -54,16 +54,20 @@ def undecided_values(view: RecordSetView) -> Any:
     return values if isinstance(values, (ResourceRef, Unresolved)) else None
 
 
+def _subject(view: RecordSetView) -> str:
+    """What a finding of this rule is about (spelled only for a finding)."""
+    return f"{view.label}: record set {view.name} {view.type or '?'} (SetIdentifier {view.set_identifier or '-'})"
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     names = path_names(model, set(model.origin_names()))
     for view in model.all_record_sets:
         if not isinstance(view.name, str) or view.name not in names:
             continue
         routing = unjudged(view)
-        subject = f"{view.label}: record set {view.name} {view.type or '?'} (SetIdentifier {view.set_identifier or '-'})"
         if routing is not None:
             yield not_judged(
-                RULE.id, Severity.NOT_CHECKED, subject=subject, element=routing.element or "?",
+                RULE.id, Severity.NOT_CHECKED, subject=_subject(view), element=routing.element or "?",
                 reason=f"{routing.reason}; its answers are left out of every verdict on {view.name}",
                 needs=NEEDS, at=view.resource,
             )
@@ -71,7 +75,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         values = undecided_values(view)
         if values is not None:
             yield not_judged(
-                RULE.id, Severity.NOT_CHECKED, subject=subject, element=values,
+                RULE.id, Severity.NOT_CHECKED, subject=_subject(view), element=values,
                 reason=("its ResourceRecords is decided at deploy time: how many addresses its answers hold is not known; "
                         f"its answers are left out of every verdict on {view.name}"),
                 needs=NEEDS_VALUES, at=view.resource,
