@@ -78,7 +78,7 @@ def outcome(fn: Callable[[], Routing]) -> Any:
         return str(exc)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(MEMBERS, st.sampled_from([r._default_truth, refusing]), st.booleans())
 def test_read_routing_reads_as_the_table_walk(members: dict[str, Any], truth: Any, sdk: bool) -> None:
     got = outcome(lambda: read_routing(members, truth=truth, sdk_reads_az_affinity=sdk))

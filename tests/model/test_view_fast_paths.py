@@ -90,7 +90,7 @@ INGRESS_LISTS = st.one_of(st.lists(st.one_of(st.dictionaries(st.sampled_from(KEY
 LITERAL = {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "CidrIp": "10.0.0.0/8"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(INGRESS_LISTS)
 @example([LITERAL, {**LITERAL, "FromPort": "80"}, {**LITERAL, "ToPort": [443]}])  # the error names the index
 def test_inline_permissions_read_as_one_by_one(ingress: Any) -> None:
@@ -131,7 +131,7 @@ MAPPINGS = st.one_of(st.lists(st.one_of(st.dictionaries(st.sampled_from(("Alloca
                                                         MAPPING_VALUES), SCALARS), max_size=3), SCALARS)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(MAPPINGS, st.one_of(st.none(), st.dictionaries(st.just("CapacityUnits"), SCALARS), SCALARS))
 @example([{"AllocationId": ResourceRef("S", "Eip", "AllocationId"), "SubnetId": ResourceRef("S", "Sn", None)},
           {"SubnetId": 7}, {"SubnetId": [1]}], None)  # a number read as its text; the error names the index
@@ -174,7 +174,7 @@ def test_load_balancer_reads_its_mappings_as_one_by_one(mappings: Any, capacity:
     assert read(fast) == read(one_by_one)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.one_of(st.lists(SCALARS, max_size=4), SCALARS))
 def test_behavior_methods_read_as_the_accessors(methods: Any) -> None:
     """AllowedMethods, any shape: what the behavior view holds (upper-cased texts, whether one is decided
@@ -209,7 +209,7 @@ ACTIONS = st.lists(st.fixed_dictionaries({}, optional={
     max_size=3)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(ACTIONS)
 def test_listener_target_groups_read_as_the_accessors(actions: Any) -> None:
     """DefaultActions, any ForwardConfig (absent, null, a mapping, a wrong shape): the listener's target group
@@ -237,7 +237,7 @@ def test_listener_target_groups_read_as_the_accessors(actions: Any) -> None:
     assert read(lambda: _listener(res, {}, {}).target_group_refs) == read(one_by_one)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.one_of(st.text(max_size=30), st.sampled_from(["O.Example.COM.", " o.example.com ", "a\\046b.example", "", " ", "."])))
 def test_normalize_name_is_canonical_name_asked_once_or_again(name: str) -> None:
     """normalize_name keeps each spelling's canonical_name (bounded): the same answer the first time and after."""

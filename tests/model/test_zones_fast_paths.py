@@ -66,7 +66,7 @@ class _View:
         self.name = name
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(NAMES + ("b.example.org", "x.y.example.com")), st.none()), min_size=1, max_size=8))
 def test_zone_name_from_distinct_names_as_from_all(names: list[Any]) -> None:
     views = [_View(n) for n in names]
