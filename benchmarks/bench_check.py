@@ -44,6 +44,18 @@ properties), the imports 18 %, the parse 16 % (orjson's own 10 %, the proof it r
 the unread resources' check 11 % (a CloudWatch dashboard's Fn::Join 45 % of that). At 100k the eleven trees stay
 in memory together (514 MB; json.load frees each): page faults add ~0.5 s of system time.
 
+Fourth pass (four owners: the read stage's one-comparison proof and malloc kept across files; the start of a check
+without dataclasses/typing/orjson for small files and with lazy regexes and parsers; the views reading literal
+shapes in place and the rules' per-name work made once; the model's unread resources checked from one loop, joins
+sized without being built; the config lookup parsing no pyproject.toml that cannot hold ``[tool.edge-origin]``;
+``--before`` = main at 0c1e7d8): ``--runs 5 --only parse``, load 1-2: 10k 4.47x -> 3.17x (0.589 -> 0.418 s CPU,
+json.load 0.132 s), 100k 3.68x -> 2.97x (3.85 -> 3.11 s), 1k 4.25x -> 3.13x; at load 4.8: 10k 3.83x -> 3.18x, 100k
+3.92x -> 2.90x. Callgrind: a 10k check ~2,000M instructions (json.load 637M), a small check 373M -> 212M. 100k meets
+3x; 10k does not: at 10k (py-spy) the parse with its proof is ~21 % (orjson's own ~14 %), the start ~12 % (orjson's
+import alone, with dataclasses/inspect/uuid/platform, ~13 ms once a process reads 3 MiB), checking the unread
+resources ~12 % and resolving the read ones ~14 % (Python per container: ~1 us each, ~95k containers), the rules
+~17 %, the build ~5 %.
+
 ``--legacy`` also runs the earlier figures (synthetic 1k/10k/50k cells, cfn-lint at 10k, YAML end to
 end, diff) of issues 12 and 17.
 """
