@@ -86,3 +86,26 @@ def test_one_sample_counts_a_connection_once_when_the_table_read_repeats_a_row(t
     assert sampler.seen["o1"] == {"127.0.0.1:58032": 1, "127.0.0.1:58033": 1}
     sampler.sample()
     assert sampler.seen["o1"] == {"127.0.0.1:58032": 2, "127.0.0.1:58033": 2}
+
+
+def test_a_stopped_origin_counts_after_the_stop_only_what_begins_once_its_server_stopped() -> None:
+    """``stop()`` marks the origin stopping once its server has stopped (an RPC the transport took before the stop may
+    still run while it shuts down: served before the kill); a handler that begins after that is counted, and a client
+    can no longer reach the origin."""
+    loop = OriginLoop()
+    port = _free_port("127.0.10.3")
+    origin = OriginServer("o3", "127.0.10.3", port, loop=loop)
+    try:
+        origin.start()
+        with grpc.insecure_channel(f"127.0.10.3:{port}") as channel:
+            health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+        service = origin._service  # noqa: SLF001
+        assert not service.stopping and origin.rpcs_after_stop == 0
+        origin.stop(grace=None)
+        assert service.stopping and origin.rpcs_after_stop == 0 and origin.stopped_at is not None
+        with grpc.insecure_channel(f"127.0.10.3:{port}") as channel, pytest.raises(grpc.RpcError) as err:
+            health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=""), timeout=2)
+        assert err.value.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+    finally:
+        origin.stop()
+        loop.close()

@@ -70,7 +70,7 @@ class _CountingHealth:
         self.key = key
         self.peers: set[str] = set()
         self.rpcs = 0
-        self.stopping = False  # set (by the stopping thread) before the server stops
+        self.stopping = False  # set on the loop thread once the server has stopped
         self.rpcs_after_stop = 0  # RPCs whose handler began after that: a killed origin that still served
         self._trailer = ((ORIGIN_METADATA_KEY, key),)
 
@@ -152,10 +152,12 @@ class OriginServer:
             service = self._service
 
             async def stop_on_the_loop() -> None:
-                # set on the loop thread, where handlers run: an RPC the loop began before this (the runner decided
-                # to kill a moment earlier, the loop was busy) was served before the stop, not after it
-                service.stopping = True
+                # set on the loop thread, where handlers run, once the server has stopped: an RPC the transport took
+                # before the stop may still begin while it shuts down (the loop was busy, its handler queued), which
+                # is served before the kill, not after it; once stopped, a handler that begins is a killed origin
+                # that still serves
                 await server.stop(grace)
+                service.stopping = True
 
             with contextlib.suppress(TimeoutError, concurrent.futures.TimeoutError):
                 self._loop.call(stop_on_the_loop(), timeout=10)
@@ -164,7 +166,8 @@ class OriginServer:
 
     @property
     def rpcs_after_stop(self) -> int:
-        """RPCs this origin began serving after :meth:`stop` was called (0 for one that stopped at once)."""
+        """RPCs this origin began serving after :meth:`stop` had stopped its server (0 for one that stopped: an RPC
+        the transport took before the stop may still run while the server shuts down, and counts before)."""
         return self._service.rpcs_after_stop
 
     @property
