@@ -203,7 +203,7 @@ class TemplateModel(AssemblyLinks):
                     continue  # not created with these parameter defaults
                 metadata = body.get("Metadata")
                 type_ = body["Type"]
-                # Resource.deferred, inlined: the properties resolved on first read (_NOT_READ until then)
+                # the properties resolved on first read by its _settle (_NOT_READ until then)
                 res = Resource(stack, template, logical_id, type_, _NOT_READ, metadata if isinstance(metadata, dict) else {},
                                condition)
                 res._settle = _Deferred(resolver, body.get("Properties") or {}, logical_id)
@@ -662,7 +662,7 @@ _NOT_READ: dict[str, Any] = {}
 
 
 class _Deferred:
-    """A resource's ``Properties``, resolved on first read (``Resource.deferred``) into
+    """A resource's ``Properties``, resolved on first read (its ``Resource._settle``) into
     ``(properties, unknown_properties)``; ``check()`` raises, without resolving, what that read would
     raise, so the model refuses bad input when it is built and a later read cannot fail."""
 

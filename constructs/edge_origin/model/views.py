@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 class Resource:
     """One resource: ``properties`` has every intrinsic resolved as far as the templates allow.
 
-    A model's resources resolve their ``Properties`` on first read, once (``Resource.deferred``): a
+    A model's resources resolve their ``Properties`` on first read, once (``_settle``, set by the model): a
     resource no view or rule reads costs no evaluation. An error of that evaluation (bad input, the
     ``--max-eval-*`` budgets) is raised by the first read, as a ``ModelError`` naming the file and
     the resource."""
@@ -48,16 +48,6 @@ class Resource:
         self.condition = condition
         self._unknown = unknown_properties
         self._settle: Callable[[], tuple[dict[str, Any], Unresolved | None]] | None = None
-
-    @classmethod
-    def deferred(
-        cls, stack: str, template: str, logical_id: str, type_: str, metadata: dict[str, Any], condition: str | None,
-        settle: Callable[[], tuple[dict[str, Any], Unresolved | None]],
-    ) -> Resource:
-        """A resource whose ``(properties, unknown_properties)`` ``settle()`` makes on first read."""
-        res = cls(stack, template, logical_id, type_, {}, metadata, condition)
-        res._settle = settle
-        return res
 
     def _settled(self) -> None:
         settle = self._settle
