@@ -81,7 +81,14 @@ def _target_group(res: Resource) -> TargetGroupView:
         attributes=p.key_values("TargetGroupAttributes"),
         health_check_port=p.str("HealthCheckPort"),
         health_check_protocol=p.literal_str("HealthCheckProtocol"),
+        protocol_undecided=_undecided(p, "Protocol"),
     )
+
+
+def _undecided(p: Props, key: str) -> bool:
+    """Whether ``key`` is decided at deploy time: its value, or the whole Properties (an undecidable ``Fn::If``)."""
+    value = p.data.get(key)
+    return deploy_time(value) or (value is None and p.unknown)
 
 
 #: What ``Props.str`` returns as it is (a string, a deploy-time value, None).
@@ -122,6 +129,7 @@ def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, st
         security_groups=p.items("SecurityGroups"),
         subnet_mappings=mappings,
         subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn, zones)) for sn in p.items("Subnets")],
+        type_undecided=_undecided(p, "Type"),
     )
     if p.data.get("MinimumLoadBalancerCapacity") is not None:  # absent: no units, nothing unknown (the defaults)
         capacity = p.mapping("MinimumLoadBalancerCapacity")

@@ -474,6 +474,8 @@ class TargetGroupView:
     attributes: dict[str, Any]
     health_check_port: Any
     health_check_protocol: str | None
+    #: ``Protocol`` is decided at deploy time (``protocol`` is then None): a TCP/TLS target group or not.
+    protocol_undecided: bool = False
 
     @property
     def connection_termination(self) -> bool | None:
@@ -577,6 +579,9 @@ class LoadBalancerView:
     capacity_units: int | None = None
     #: ``MinimumLoadBalancerCapacity`` is present but its value is decided at deploy time.
     capacity_unknown: bool = False
+    #: ``Type`` is decided at deploy time (a parameter without Default, an import, an undecidable condition;
+    #: ``type`` then holds its text): a network load balancer or not. Rules that judge NLBs say not judged.
+    type_undecided: bool = False
 
     @property
     def zone_count(self) -> int:
@@ -594,6 +599,11 @@ class LoadBalancerView:
     @property
     def is_network(self) -> bool:
         return self.type == "network"
+
+    @property
+    def may_be_network(self) -> bool:
+        """A network load balancer, or one whose ``Type`` is decided at deploy time."""
+        return self.type == "network" or self.type_undecided
 
     @property
     def cross_zone(self) -> bool:

@@ -1,0 +1,51 @@
+"""A load balancer whose ``Type`` is decided at deploy time, as the NLB rules say it.
+
+``AWS::ElasticLoadBalancingV2::LoadBalancer`` ``Type`` defaults to ``application`` (CloudFormation's
+resource reference; botocore elbv2 ``CreateLoadBalancerInput.Type``: "The default is application."); a
+parameter without Default, an import no given template declares or an undecidable ``Fn::If`` may be
+``network``. The view keeps that (``LoadBalancerView.type_undecided``); a rule that judges network load
+balancers judges such a balancer as if it were one, and when that judgement finds something it says
+"not judged" once for the balancer (:func:`as_if_network`) instead: never "fine", never a verdict that
+rests on a type the templates do not give. When it finds nothing, the balancer is fine either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.model.views import LoadBalancerView, props_of
+from edge_origin.rules.not_judged import not_judged
+
+NEEDS = "a literal Type (give the parameter a Default, or check the stacks together)"
+
+
+def type_element(lb: LoadBalancerView) -> object:
+    """The balancer's ``Type`` as written (its whole Properties when those are an undecidable ``Fn::If``)."""
+    raw = props_of(lb.resource).raw("Type")
+    if raw is None:
+        return lb.resource.unknown_properties or "Type"
+    return raw
+
+
+def undecided_type(rule_id: str, lb: LoadBalancerView, judges: str) -> Finding:
+    """The one not-judged finding of ``rule_id`` for ``lb`` (``judges``: what the rule would judge on it, were it
+    a network load balancer)."""
+    return not_judged(
+        rule_id, Severity.WARNING,
+        subject=f"load balancer {lb.resource.logical_id} Type (as a network load balancer: {judges})",
+        element=type_element(lb),
+        reason="decided at deploy time: a network load balancer or not (the default is application)",
+        needs=NEEDS,
+        at=lb.resource,
+    )
+
+
+def as_if_network(rule_id: str, lb: LoadBalancerView, findings: Iterable[Finding], judges: str) -> Iterator[Finding]:
+    """``findings`` (the rule's, judging ``lb`` as a network load balancer) when its Type is literal; for a Type
+    decided at deploy time, one :func:`undecided_type` finding when they hold any, else nothing (fine either way)."""
+    if not lb.type_undecided:
+        yield from findings
+        return
+    if next(iter(findings), None) is not None:
+        yield undecided_type(rule_id, lb, judges)
