@@ -7,8 +7,11 @@ from collections.abc import Iterator
 
 from edge_origin.core.facts import value
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import TemplateModel, display_value
+from edge_origin.model.values import deploy_time
 from edge_origin.rules.base import Rule, finding, origin_label, with_cdk
+from edge_origin.rules.nj2_unknown_routing import deploy_time_words
+from edge_origin.rules.not_judged import not_judged
 
 CHECKED_MAX_TTL = value("route53.ttl.health_checked")
 """Route 53 API (ResourceRecordSet.TTL): with a health check "we recommend that you specify a TTL of 60 seconds or less"."""
@@ -32,10 +35,26 @@ def _limit(record) -> tuple[int, str]:  # noqa: ANN001
     return MAX_TTL, f"above {MAX_TTL} s: failover is slow and new connections pile onto stale answers"
 
 
+def _undecided(record, label: str) -> Finding | None:  # noqa: ANN001
+    """Not judged: the origin record's TTL is decided at deploy time (any value up to Route 53's 2,147,483,647 s)."""
+    raw = record.properties.get("TTL") if isinstance(record.properties, dict) else None
+    if not deploy_time(raw):
+        return None
+    words, needs = deploy_time_words(raw)
+    return not_judged(
+        RULE.id, Severity.WARNING, subject=f"{record.label}: TTL of {label}", element=display_value(raw),
+        reason=f"{words}; whether it is above {_limit(record)[0]} s is not judged",
+        needs=needs, at=record.resource,
+    )
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     for name, kind in model.origin_names().items():
         for record in model.record_sets(name):
             if record.ttl is None:
+                found = _undecided(record, origin_label(name, kind))
+                if found is not None:
+                    yield found
                 continue
             limit, why = _limit(record)
             if record.ttl > limit:
@@ -54,7 +73,8 @@ RULE = Rule(
     title="Origin record TTL above 60 s with a health check, above 300 s without",
     catches=(
         "A TTL above 60 s on a health-checked origin record (the Route 53 API recommends 60 s or less there), or above "
-        "300 s on an origin record without a health check."
+        "300 s on an origin record without a health check. A TTL decided at deploy time (a parameter without Default, an "
+        "import, an undecidable Fn::If) is not judged, never read as absent."
     ),
     incident="Resolvers kept a failed NLB's IP for the whole TTL; reconnects went to it again.",
     fix=FIX,

@@ -152,6 +152,35 @@ def _record_writer(model: TemplateModel) -> str:
     return found
 
 
+def grpc_path_names(model: TemplateModel, domains: set[str] | None = None) -> set[str]:
+    """The names this rule follows: the gRPC origins' literal domains and gRPC origin names, and every name their
+    records lead to (worked out once a model: EO-DNS5 asks which records this rule names)."""
+    cache = model.__dict__.setdefault("_nj1_path_names", [])
+    if cache:
+        return cache[0]
+    if domains is None:
+        domains = {o.domain_name for _d, _b, o in model.grpc_origins() if o.vpc_origin_id is None and isinstance(o.domain_name, str)}
+    start = set(domains)
+    start.update(n for n, kind in model.origin_names().items() if kind == "grpc")
+    cache.append(path_names(model, start))
+    return cache[0]
+
+
+def names_undecided(view: RecordSetView, names: set[str]) -> bool:
+    """Whether this rule names the record's undecided Name or Type (``_unnamed_records``: the record may be one
+    of a name on an origin's path)."""
+    if view.unknown:
+        return False
+    if isinstance(view.name, str):
+        return view.type is None and view.name in names and view.properties.get("Type") is not None
+    return bool(_unnamed_hits(view, names))
+
+
+def _unnamed_hits(view: RecordSetView, names: set[str]) -> list[str]:
+    zone = view.hosted_zone_name
+    return sorted(n for n in names if zone is None or n == zone or n.endswith("." + zone))
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
     grpc_names: set[str] = set()
     for dist, _behavior, origin in model.grpc_origins():
@@ -171,8 +200,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             reason=f"{reason}; what CloudFront's connections reach is not judged", needs=needs,
             at=res,
         )
-    grpc_names.update(n for n, kind in model.origin_names().items() if kind == "grpc")
-    names = path_names(model, grpc_names)
+    names = grpc_path_names(model, grpc_names)
     seen: set[tuple[str, str, int | None]] = set()
     for name in sorted(names):
         for view in model.record_sets(name):
@@ -259,7 +287,7 @@ def _unnamed_records(model: TemplateModel, names: set[str]) -> Iterator[Finding]
                 yield _unknown_type(view)
             continue
         zone = view.hosted_zone_name
-        hits = sorted(n for n in names if zone is None or n == zone or n.endswith("." + zone))
+        hits = _unnamed_hits(view, names)
         if not hits:
             continue
         res = view.resource

@@ -7,6 +7,10 @@ the element: AZAffinity needs botocore >= 1.44), or a traffic-policy record is *
 the record is left out of the answers (the rules that judge its name say "records decided at
 deploy") and this rule names it, never reading it as simple. Severity ``not-checked``: no
 ``--fail-on`` threshold reads the name as clean.
+
+A set whose ResourceRecords or MultiValueAnswer is decided at deploy time (a parameter without Default,
+an import, an undecidable ``Fn::If``) is left out of the answers too; this rule names it once (one finding
+a set and element: EO-DNS2, EO-DNS3, EO-DNS5 and EO-NLB2 read the set, none of them names it again).
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from collections.abc import Iterator
 
 from edge_origin.answers.routing import Routing
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import RecordSetView, TemplateModel
+from edge_origin.model import RecordSetView, TemplateModel, display_value
+from edge_origin.model.names import classify
 from edge_origin.model.values import ResourceRef, Unresolved
 from edge_origin.rules.base import Rule, with_cdk
+from edge_origin.rules.nj1_unread_names import NEEDS as NAME_NEEDS
 from edge_origin.rules.nj1_unread_names import path_names
 from edge_origin.rules.not_judged import not_judged
 
@@ -54,13 +60,48 @@ def undecided_values(view: RecordSetView) -> Any:
     return values if isinstance(values, (ResourceRef, Unresolved)) else None
 
 
+#: What lets edge-origin judge a value decided at deploy time that no name rule's table covers.
+NEEDS_UNDECIDED = {
+    "condition": "check with the parameter values you deploy (so the condition is decided), or write the value without Fn::If",
+    "other": "write the value as a literal",
+}
+
+
+def deploy_time_words(value: Any) -> tuple[str, str]:
+    """(what decides the value, what would let edge-origin judge it) for a value decided at deploy time."""
+    reason = value.reason if isinstance(value, Unresolved) else "other"
+    words = classify(value, None).reason if isinstance(value, Unresolved) else "a reference to a resource"
+    needs = NAME_NEEDS[reason] if reason in ("parameter", "import", "nested", "pseudo") else NEEDS_UNDECIDED.get(reason, NEEDS_UNDECIDED["other"])
+    return words or "an expression edge-origin cannot evaluate", needs
+
+
+def undecided_element(view: RecordSetView) -> tuple[str, Any] | None:
+    """(member, value as read) when the set's routing element is decided at deploy time (a ``MultiValueAnswer``
+    that is a parameter without Default, an import, an undecidable ``Fn::If``: multivalue or simple, or refused
+    with a SetIdentifier): the answer model leaves the set out (``Routing.reason`` None), else None."""
+    routing = view.routing
+    if not isinstance(routing, Routing) or routing.judged or routing.reason is not None or routing.element is None:
+        return None
+    raw = view.properties.get(routing.element) if isinstance(view.properties, dict) else None
+    return (routing.element, raw) if isinstance(raw, (ResourceRef, Unresolved)) else None
+
+
 def _subject(view: RecordSetView) -> str:
     """What a finding of this rule is about (spelled only for a finding)."""
     return f"{view.label}: record set {view.name} {view.type or '?'} (SetIdentifier {view.set_identifier or '-'})"
 
 
+def origin_path_names(model: TemplateModel) -> set[str]:
+    """The names whose record sets this rule reads: every origin name and the names its records lead to (worked
+    out once a model: EO-DNS5 asks which record sets this rule names)."""
+    cache = model.__dict__.setdefault("_nj2_path_names", [])
+    if not cache:
+        cache.append(path_names(model, set(model.origin_names())))
+    return cache[0]
+
+
 def check(model: TemplateModel) -> Iterator[Finding]:
-    names = path_names(model, set(model.origin_names()))
+    names = origin_path_names(model)
     for view in model.all_record_sets:
         if not isinstance(view.name, str) or view.name not in names:
             continue
@@ -80,6 +121,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                         f"its answers are left out of every verdict on {view.name}"),
                 needs=NEEDS_VALUES, at=view.resource,
             )
+            continue
+        element = undecided_element(view)
+        if element is not None:  # the one finding for this set and element: EO-DNS2/3/5, EO-NLB2 read the set too
+            member, raw = element
+            words, needs = deploy_time_words(raw)
+            yield not_judged(
+                RULE.id, Severity.WARNING, subject=f"{_subject(view)} {member}", element=display_value(raw),
+                reason=(f"{words}: multivalue or simple is not known; "
+                        f"its answers are left out of every verdict on {view.name}"),
+                needs=needs, at=view.resource,
+            )
 
 
 RULE = Rule(
@@ -92,7 +144,9 @@ RULE = Rule(
         "53: 'Expected exactly one of [Weight, Region, Failover, GeoLocation, MultiValueAnswer, GeoProximityLocation, or "
         "CidrRoutingConfig]'; a botocore older than 1.44 drops AZAffinity from what it lists), or a traffic-policy record "
         "(TrafficPolicyInstanceId), or a record set whose ResourceRecords the templates do not decide (an intrinsic "
-        "read as unknown: how many addresses it answers is not known): not judged, never read as simple or empty."
+        "read as unknown: how many addresses it answers is not known), or whose MultiValueAnswer is decided at deploy time "
+        "(a parameter without Default, an import, an undecidable Fn::If: multivalue or simple): not judged, never read "
+        "as simple or empty."
     ),
     incident=(
         "AZ-affinity records read by a tool that did not know AZAffinity were judged 'a lone simple A record' while "
