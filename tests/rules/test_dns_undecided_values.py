@@ -1,0 +1,122 @@
+"""Route 53 rules never read a value decided at deploy time as absent: an origin record's TTL (EO-DNS4), a record's
+MultiValueAnswer (EO-NJ2 on an origin's path; EO-DNS5 elsewhere), a record's zone, Name or Type (EO-DNS5; EO-NJ1 on
+an origin's path). One not-judged finding a record set and element, never one per rule that reads it; the same
+template with a Default gets the judged verdict."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from edge_origin.model import model_from_text
+from edge_origin.review.checker import _is_not_judged
+from edge_origin.rules import RULES, RULES_BY_ID
+
+RULES_DIR = Path(__file__).parents[1] / "fixtures" / "templates" / "rules"
+
+
+def _fixture(name: str) -> dict[str, Any]:
+    return json.loads((RULES_DIR / f"{name}.json").read_text())
+
+
+def _with(body: dict[str, Any], record: str, member: str, value: Any, default: Any = None) -> dict[str, Any]:
+    """``body`` with ``record``'s ``member`` the parameter P (with ``default`` when given) or ``value``."""
+    out = copy.deepcopy(body)
+    out["Parameters"] = {"P": {"Type": "String"} | ({"Default": default} if default is not None else {})}
+    out["Resources"][record]["Properties"][member] = value
+    return out
+
+
+def _findings(body: dict[str, Any], rules: tuple[str, ...] | None = None) -> list[Any]:
+    model = model_from_text(json.dumps(body))
+    chosen = [RULES_BY_ID[r] for r in rules] if rules else RULES
+    return [f for rule in chosen for f in rule.check(model)]
+
+
+P = {"Ref": "P"}
+
+
+def test_an_origin_ttl_decided_at_deploy_is_not_judged_and_judged_with_a_default() -> None:
+    body = _with(_fixture("eo-dns4-fire"), "RecordA", "TTL", P)
+    found = [f for f in _findings(body, ("EO-DNS4",)) if f.resource == "RecordA"]
+    assert len(found) == 1 and _is_not_judged(found[0]), found
+    assert "TTL" in found[0].message and "<Ref P>" in found[0].message and "above 60 s" in found[0].message
+    assert "Default" in found[0].fix
+    judged = _findings(_with(_fixture("eo-dns4-fire"), "RecordA", "TTL", P, default="3600"), ("EO-DNS4",))
+    assert [f.resource for f in judged if not _is_not_judged(f)] == ["RecordA"] and not [f for f in judged if _is_not_judged(f)]
+    assert _findings(_with(_fixture("eo-dns4-fire"), "RecordA", "TTL", P, default="60"), ("EO-DNS4",)) == []
+
+
+@pytest.mark.parametrize("value", [P, {"Fn::ImportValue": "Flag"}])
+def test_an_origin_multivalue_flag_decided_at_deploy_is_named_once(value: Any) -> None:
+    body = _with(_fixture("eo-dns2-fire"), "RecordA", "MultiValueAnswer", value)
+    said = [f for f in _findings(body) if _is_not_judged(f) and f.resource == "RecordA"]
+    assert [f.rule for f in said] == ["EO-NJ2"], said  # not again by EO-DNS5 (or any rule reading the set)
+    assert "MultiValueAnswer" in said[0].message and "multivalue or simple" in said[0].message
+    decided = _findings(_with(_fixture("eo-dns2-fire"), "RecordA", "MultiValueAnswer", P, default="true"))
+    assert ("EO-DNS2", "RecordA") in {(f.rule, f.resource) for f in decided if not _is_not_judged(f)}
+    assert not [f for f in decided if f.rule == "EO-NJ2"]
+
+
+def test_an_undecided_name_on_an_origin_path_is_named_once_by_nj1() -> None:
+    body = _with(_fixture("eo-dns2-fire"), "RecordA", "Name", P)
+    said = [f.rule for f in _findings(body) if _is_not_judged(f) and f.resource == "RecordA"]
+    assert said == ["EO-NJ1"], said
+
+
+@pytest.mark.parametrize(("record", "member"), [
+    (record, member) for record in ("RecordA", "RecordB") for member in ("HostedZoneName", "Name", "Type")
+] + [("RecordB", "MultiValueAnswer")])  # RecordA is weighted: its Weight decides it
+def test_a_set_that_may_join_another_policy_is_not_judged_by_dns5(record: str, member: str) -> None:
+    body = _fixture("eo-dns5-fire")  # api.example.com: weighted RecordA, multivalue RecordB, no origin
+    found = _findings(_with(body, record, member, P), ("EO-DNS5",))
+    assert len(found) == 1 and _is_not_judged(found[0]) and found[0].resource == record, found
+    assert member in found[0].message and "<Ref P>" in found[0].message
+    original = body["Resources"][record]["Properties"][member]
+    judged = _findings(_with(body, record, member, P, default=json.dumps(original).strip('"')), ("EO-DNS5",))
+    assert len(judged) == 1 and not _is_not_judged(judged[0]) and "mixed routing policies" in judged[0].message
+
+
+def test_sets_that_cannot_mix_stay_quiet() -> None:
+    body = _fixture("eo-dns5-fire")
+    body["Resources"]["RecordA"]["Properties"] = {
+        k: v for k, v in body["Resources"]["RecordB"]["Properties"].items() if k != "HealthCheckId"} | {"SetIdentifier": "A"}
+    assert _findings(body, ("EO-DNS5",)) == []
+    both = _with(_with(body, "RecordA", "MultiValueAnswer", P), "RecordB", "MultiValueAnswer", P)
+    assert _findings(both, ("EO-DNS5",)) == []  # the one same value: one policy whatever it is
+    assert _findings(_with(body, "RecordA", "Name", P), ("EO-DNS5",)) == []  # every set it may join is multivalue
+    apart = _fixture("eo-dns5-fire")
+    apart["Resources"]["RecordB"]["Properties"]["HostedZoneName"] = "example.org."
+    assert _findings(_with(apart, "RecordA", "Name", P), ("EO-DNS5",)) == []  # no set of its zone and type to join
+
+
+POLICY_MEMBERS = {"weighted": {"Weight": 10}, "multivalue": {"MultiValueAnswer": True}, "failover": {"Failover": "PRIMARY"}}
+
+
+@settings(max_examples=40, deadline=None)
+@given(policies=st.lists(st.sampled_from(sorted(POLICY_MEMBERS)), min_size=2, max_size=4),
+       undecided=st.integers(min_value=0, max_value=3),
+       member=st.sampled_from(["Name", "Type", "HostedZoneName"]))
+def test_dns5_is_judged_or_not_judged_never_silent(policies: list[str], undecided: int, member: str) -> None:
+    """Sets of one name and type with drawn policies, one of them with its Name, Type or zone decided at deploy:
+    EO-DNS5 fires (judged) when the decided sets mix; else it says not judged exactly when the undecided set may
+    join sets of another policy; else it is quiet."""
+    undecided %= len(policies)
+    resources: dict[str, Any] = {}
+    for i, policy in enumerate(policies):
+        resources[f"R{i}"] = {"Type": "AWS::Route53::RecordSet", "Properties": {
+            "HostedZoneName": "example.com.", "Name": "api.example.com", "Type": "A", "TTL": 60, "SetIdentifier": f"s{i}",
+            "ResourceRecords": [f"192.0.2.{i + 1}"], **POLICY_MEMBERS[policy]}}
+    resources[f"R{undecided}"]["Properties"][member] = P
+    found = _findings({"Parameters": {"P": {"Type": "String"}}, "Resources": resources}, ("EO-DNS5",))
+    decided = {p for i, p in enumerate(policies) if i != undecided}
+    judged = [f for f in found if not _is_not_judged(f)]
+    said = [f for f in found if _is_not_judged(f)]
+    assert len(judged) == (1 if len(decided) > 1 else 0), found
+    assert [f.resource for f in said] == ([f"R{undecided}"] if decided - {policies[undecided]} else []), found
