@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ def _findings(body: dict[str, Any], rule: str) -> tuple[list[str], list[str]]:
     return ([f.message for f in found if not _is_not_judged(f)], [f.message for f in found if _is_not_judged(f)])
 
 
+def _about(message: str, lb: str) -> bool:
+    return re.search(rf"NLB {lb}\b", message) is not None
+
+
 FORMS = [{"Ref": "P"}, {"Fn::ImportValue": "no-such-export"}, {"Fn::If": ["C", "network", {"Ref": "AWS::NoValue"}]}]
 
 
@@ -69,3 +74,48 @@ def test_the_view_of_a_literal_or_absent_type(lb_type: str | None, expected: tup
     [lb], [tg] = model.load_balancers, model.target_groups
     assert (lb.type_undecided, lb.is_network, lb.may_be_network) == expected
     assert tg.protocol_undecided is False
+
+
+#: (fixture, rule, the load balancer, what its judged finding says): each fires on a literal "network" Type.
+TYPE_CASES = [
+    ("eo-nlb5-fire", "EO-NLB5", "Nlb", "reserves"),
+    ("eo-nlb6-fire", "EO-NLB6", "Nlb", "targets"),
+    ("eo-vpc3-fire", "EO-VPC3", "Nlb", "dns_record.client_routing_policy"),
+]
+
+
+@pytest.mark.parametrize(("stem", "rule", "lb", "judged"), TYPE_CASES, ids=[c[1] for c in TYPE_CASES])
+def test_an_undecided_type_is_not_judged_once_and_a_default_judges_it(stem: str, rule: str, lb: str, judged: str) -> None:
+    body = _fixture(stem)
+    path = (lb, "Properties", "Type")
+    before = [m for m in _findings(body, rule)[0] if _about(m, lb)]
+    assert before and all(judged in m for m in before)
+    judged_now, not_judged_now = _findings(_set(body, path, UNDECIDED), rule)
+    mine = [m for m in not_judged_now if m.startswith(f"not judged: load balancer {lb} Type")]
+    assert len(mine) == 1 and '"<Ref P>"' in mine[0] and "decided at deploy time" in mine[0]
+    assert not [m for m in judged_now if _about(m, lb)]
+    assert _findings(_set(body, path, UNDECIDED, default="network"), rule)[0] == _findings(body, rule)[0]
+    assert _findings(_set(body, path, UNDECIDED, default="application"), rule) == ([m for m in _findings(body, rule)[0]
+                                                                                  if not _about(m, lb)], [])
+
+
+@pytest.mark.parametrize(("stem", "rule", "lb"), [(c[0].replace("-fire", "-quiet"), c[1], c[2]) for c in TYPE_CASES
+                                                  if (RULES_DIR / f"{c[0].replace('-fire', '-quiet')}.json").exists()])
+def test_an_undecided_type_on_a_balancer_fine_as_an_nlb_stays_quiet(stem: str, rule: str, lb: str) -> None:
+    body = _fixture(stem)
+    assert _findings(body, rule) == ([], [])
+    assert _findings(_set(body, (lb, "Properties", "Type"), UNDECIDED), rule) == ([], [])
+
+
+def test_vpc3_an_undecided_client_routing_policy_is_not_judged_and_a_default_judges_it() -> None:
+    body = _fixture("eo-vpc3-fire")
+    for path in (("Nlb", "Properties", "LoadBalancerAttributes", 1, "Value"),
+                 ("Nlb", "Properties", "LoadBalancerAttributes", 1, "Key")):
+        judged, [message] = _findings(_set(body, path, UNDECIDED), "EO-VPC3")
+        assert judged == []
+        assert message.startswith("not judged: Dist origin o (VPC origin VpcOrigin): NLB Nlb dns_record.client_routing_policy")
+        assert "<Ref P>" in message
+        default = "availability_zone_affinity" if path[-1] == "Value" else "dns_record.client_routing_policy"
+        assert _findings(_set(body, path, UNDECIDED, default=default), "EO-VPC3") == _findings(body, "EO-VPC3")
+    quiet = _set(body, ("Nlb", "Properties", "LoadBalancerAttributes", 1, "Value"), UNDECIDED, default="any_availability_zone")
+    assert _findings(quiet, "EO-VPC3") == ([], [])

@@ -14,8 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model.views import LoadBalancerView, props_of
+from edge_origin.model.views import LoadBalancerView, Resource, props_of
 from edge_origin.rules.not_judged import not_judged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 NEEDS = "a literal Type (give the parameter a Default, or check the stacks together)"
 
@@ -35,7 +39,7 @@ def undecided_type(rule_id: str, lb: LoadBalancerView, judges: str) -> Finding:
         rule_id, Severity.WARNING,
         subject=f"load balancer {lb.resource.logical_id} Type (as a network load balancer: {judges})",
         element=type_element(lb),
-        reason="decided at deploy time: a network load balancer or not (the default is application)",
+        reason="decided at deploy time: a network load balancer or not; absent, it is application",
         needs=NEEDS,
         at=lb.resource,
     )
@@ -49,3 +53,13 @@ def as_if_network(rule_id: str, lb: LoadBalancerView, findings: Iterable[Finding
         return
     if next(iter(findings), None) is not None:
         yield undecided_type(rule_id, lb, judges)
+
+
+def attribute_element(resource: Resource, prop: str, attributes: dict[str, Any], key: str) -> object:
+    """An attribute ``key`` the templates do not decide, as written: its value, or the whole ``prop`` list
+    (``LoadBalancerAttributes``, ``TargetGroupAttributes``) when the list or a key in it is decided at deploy time."""
+    if key in attributes:
+        return attributes[key]
+    if resource.unknown_properties is not None:
+        return resource.unknown_properties
+    return resource.properties.get(prop, prop)

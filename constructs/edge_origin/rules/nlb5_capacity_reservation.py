@@ -23,6 +23,7 @@ from edge_origin.model import TemplateModel, props_of
 from edge_origin.model.nlb_capacity import CAPACITY_SOURCE, CAPACITY_TLS_REASON, CAPACITY_UNITS_PER_ZONE_RANGE
 from edge_origin.model.views import LoadBalancerView
 from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.lb_type import as_if_network
 from edge_origin.rules.not_judged import not_judged
 
 RESERVATION = "MinimumLoadBalancerCapacity"
@@ -61,8 +62,9 @@ def _not_judged(lb: LoadBalancerView, subject: str, element: object, reason: str
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     for lb in model.load_balancers:
-        if lb.is_network and props_of(lb.resource).has(RESERVATION):
-            yield from _lb_findings(lb)
+        if lb.may_be_network and props_of(lb.resource).has(RESERVATION):  # a Type decided at deploy time: not judged
+            yield from as_if_network(RULE.id, lb, _lb_findings(lb), f"its {RESERVATION} beside a TLS listener or "
+                                     "spread over its zones")
 
 
 def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
@@ -118,8 +120,8 @@ RULE = Rule(
         "An NLB with MinimumLoadBalancerCapacity and a TLS listener (error: AWS does not support LCU reservation "
         "on NLBs using TLS listeners); a reservation whose even share per zone is outside "
         f"{CAPACITY_UNITS_PER_ZONE_RANGE[0]}..{CAPACITY_UNITS_PER_ZONE_RANGE[1]} capacity units (warning: "
-        "aws-cdk-lib's documented range). A reservation, listener protocol or subnet list decided at deploy time "
-        "is reported as not judged."
+        "aws-cdk-lib's documented range). A reservation, listener protocol or subnet list decided at deploy time, "
+        "or a load balancer Type decided at deploy time on a balancer with a reservation, is reported as not judged."
     ),
     incident=(
         "The incident was a burst of new connections at a broadcast start; teams reserve NLB capacity ahead of such "

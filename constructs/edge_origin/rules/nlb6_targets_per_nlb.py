@@ -26,6 +26,7 @@ from edge_origin.model.views import LoadBalancerView, TargetGroupView, attribute
 from edge_origin.profile import ConnectionProfile
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
+from edge_origin.rules.lb_type import as_if_network
 from edge_origin.rules.not_judged import not_judged
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
@@ -163,8 +164,8 @@ def _not_judged(lb: LoadBalancerView, subject: str, element: object, reason: str
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     for lb in model.load_balancers:
-        if lb.is_network:
-            yield from _lb_findings(lb)
+        if lb.may_be_network:  # a Type decided at deploy time: not judged, when it would count too many
+            yield from as_if_network(RULE.id, lb, _lb_findings(lb), "its targets against ELB's quota")
 
 
 RULE = Rule(
@@ -177,7 +178,7 @@ RULE = Rule(
         "it off (a target in N target groups counts N times; an ALB target 50, or 100 with cross-zone on). A quota, so a warning. Targets registered at "
         "runtime (TargetGroupBinding pods, Auto Scaling) are not in a template: `edge-origin audit` counts them, "
         "a listener's connection profile (expected_targets_per_nlb) or `OriginFleet(expected_targets=)` states "
-        "them; a Targets list or a cross-zone setting decided at deploy "
+        "them; a Targets list, a cross-zone setting or the load balancer's Type decided at deploy "
         "time, or a zone split the template does not give, is not judged."
     ),
     incident="A fleet scaled past 500 pods behind one cross-zone NLB: the controller could not register the rest.",
