@@ -49,7 +49,11 @@ def test_dns5_records_it_cannot_read_before_the_mixed_group_do_not_end_the_check
     _first(body,
            AaaName=_record({"Fn::If": ["Blue", "a.example.com", "b.example.com"]}, SetIdentifier="n", Weight=1, ResourceRecords=["192.0.2.8"]),
            AaaUnknown=_record("a.example.com", SetIdentifier="u", MultiValueAnswer={"Ref": "Multi"}, ResourceRecords=["192.0.2.9"]))
-    assert _seen(body) == [MIXED]
+    seen = _seen(body)
+    assert seen[-1] == MIXED
+    # with Blue true, AaaName is a weighted set of a.example.com beside AaaUnknown, multivalue or simple: not judged
+    assert [(f[0], f[1], f[2]) for f in seen[:-1]] == [("EO-DNS5", "AaaUnknown", Severity.WARNING)]
+    assert seen[0][3].startswith("not judged: AaaUnknown: MultiValueAnswer") and "weighted" in seen[0][3]
 
 
 def test_dns5_a_policy_decided_at_deploy_is_not_a_second_policy() -> None:

@@ -61,10 +61,18 @@ def test_nj2_a_record_reached_through_an_alias_is_on_the_path_one_off_it_is_not(
         name="pool.example.com", set_id="B")]
 
 
-def test_nj2_a_routing_decided_at_deploy_is_not_named_here() -> None:
+def test_nj2_a_routing_element_decided_at_deploy_the_whole_finding() -> None:
     body = world()
     body["Parameters"] = {"Multi": {"Type": "String"}}
     res(body, "RecordA")["MultiValueAnswer"] = {"Ref": "Multi"}
+    assert _seen(body) == [(
+        "EO-NJ2", "RecordA", Severity.WARNING,
+        "not judged: RecordA: record set o.example.com A (SetIdentifier A) MultiValueAnswer: <Ref Multi> (a parameter "
+        "without a Default: its value is chosen at deploy; multivalue or simple is not known; its answers are left out "
+        "of every verdict on o.example.com)",
+        "To let edge-origin judge it: give the parameter a Default (or check with the value you deploy)", "S", "t.json",
+    )]
+    res(body, "RecordA")["MultiValueAnswer"] = True
     quiet(body, "EO-NJ2")
 
 

@@ -128,7 +128,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             words, needs = deploy_time_words(raw)
             yield not_judged(
                 RULE.id, Severity.WARNING, subject=f"{_subject(view)} {member}", element=display_value(raw),
-                reason=(f"{words}: multivalue or simple is not known; "
+                reason=(f"{words}; multivalue or simple is not known; "
                         f"its answers are left out of every verdict on {view.name}"),
                 needs=needs, at=view.resource,
             )
