@@ -73,11 +73,13 @@ def test_ka1_whole_profile_idle_is_printed_without_a_fraction() -> None:
     assert "600.0" not in f.message
 
 
-def test_ka1_listener_idle_decided_at_deploy_time_is_quiet() -> None:
+def test_ka1_listener_idle_decided_at_deploy_time_is_not_judged() -> None:
     body = world()
     set_idle(body, deploy_time(body))
     declare(body, "Listener", nlb_idle_timeout_s=600)
-    quiet(body, "EO-KA1")
+    one(body, "EO-KA1", "Listener", Severity.WARNING,
+        'not judged: Listener (TCP :443): tcp.idle_timeout.seconds: "<Ref P>" (decided at deploy time: a parameter '
+        "without Default; whether the idle timeout is the connection profile's nlb_idle_timeout_s 600 s is not known)")
 
 
 def test_ka1_listener_profile_that_does_not_parse_is_left_to_ka3() -> None:
@@ -111,11 +113,13 @@ def test_ka1_distribution_profile_equal_to_the_reached_listener_is_quiet() -> No
     quiet(body, "EO-KA1")
 
 
-def test_ka1_distribution_profile_against_a_deploy_time_idle_is_quiet() -> None:
+def test_ka1_distribution_profile_against_a_deploy_time_idle_is_not_judged() -> None:
     body = world()
     set_idle(body, deploy_time(body))
     declare(body, "Dist", nlb_idle_timeout_s=600)
-    quiet(body, "EO-KA1")
+    one(body, "EO-KA1", "Dist", Severity.WARNING,
+        'not judged: Dist origin o reaches S/Listener (TCP :443): tcp.idle_timeout.seconds: "<Ref P>" (decided at '
+        "deploy time: a parameter without Default;")
 
 
 def test_ka1_distribution_profile_that_does_not_parse_is_left_to_ka3() -> None:

@@ -51,7 +51,9 @@ def test_ka1_a_listener_with_a_deploy_time_idle_does_not_hide_the_next_one() -> 
     _listener_before(body, deploy_time(body))
     declare(body, "Early", nlb_idle_timeout_s=600)
     declare(body, "Listener", nlb_idle_timeout_s=600)
-    assert _seen(body) == [("Listener", Severity.ERROR, OWN, FIX)]
+    (early, listener) = _seen(body)
+    assert listener == ("Listener", Severity.ERROR, OWN, FIX)
+    assert early[:2] == ("Early", Severity.WARNING) and early[2].startswith("not judged: Early (TCP :8443)"), early
 
 
 def test_ka1_a_distribution_without_a_profile_does_not_hide_the_next_one() -> None:

@@ -98,11 +98,16 @@ def test_nlb1_a_long_attribute_value_is_cut_at_40_characters() -> None:
     assert "yz" not in f.message
 
 
-def test_nlb1_attribute_decided_at_deploy_time_is_quiet() -> None:
+def test_nlb1_attribute_decided_at_deploy_time_is_not_judged() -> None:
     body = world()
     body["Parameters"] = {"Idle": {"Type": "String"}}
     set_idle(body, {"Ref": "Idle"})
+    one(body, "EO-NLB1", "Listener", Severity.WARNING,
+        f'not judged: {PATH}: {IDLE}: "<Ref Idle>" (decided at deploy time: a parameter without Default;')
+    body["Parameters"]["Idle"]["Default"] = "300"  # decided: in range, within the targets' tracking
     quiet(body, "EO-NLB1")
+    body["Parameters"]["Idle"]["Default"] = "30"
+    one(body, "EO-NLB1", "Listener", Severity.ERROR, f"{PATH}: {IDLE} 30 s is outside the NLB TCP idle timeout range")
 
 
 @pytest.mark.parametrize("value", [59, 6001])

@@ -263,7 +263,7 @@ CASES = [
     # A literal the API refuses is not "decided at deploy time": EO-NLB1 errors, EO-CF2 says why it cannot judge.
     case("idle-59-str", idle("59"), expect={("EO-NLB1", E), ("EO-CF2", E)}, says=("60..6000",)),
     case("idle-fraction", idle("60.5"), expect={("EO-NLB1", E), ("EO-CF2", W)}, says=("the API takes",)),
-    case("idle-parameter", params(Idle={"Type": "Number"}), idle({"Ref": "Idle"}), expect={("EO-CF2", W)},
+    case("idle-parameter", params(Idle={"Type": "Number"}), idle({"Ref": "Idle"}), expect={("EO-CF2", W), ("EO-NLB1", W)},
          says=("decided at deploy time",)),
     # ELB guide zonal-shift.html: a zonal shift "stops routing traffic to targets in the affected Availability Zone";
     # cross-zone NLBs need unhealthy-target connection termination off. elbv2 TargetGroupAttribute.Key:

@@ -37,7 +37,6 @@ NAMING_RULES = frozenset({"EO-NJ1", "EO-NJ2"})
 PENDING = frozenset({
     "eo-cf1-fire", "eo-cf2-fire", "eo-cf3-fire", "eo-vpc1-fire", "eo-sec1-fire",
     "eo-nlb2-fire", "eo-nlb3-fire", "eo-nlb4-fire",
-    "eo-ka1-fire", "eo-nlb1-fire", "eo-nlb1-fire-tls", "eo-vpc2-fire", "eo-vpc4-fire",
 })
 
 

@@ -157,17 +157,18 @@ def _listener(res: Resource, lbs: dict[tuple[str, str], LoadBalancerView],
             if tg.has("TargetGroupArn"):
                 refs.append(tg.str("TargetGroupArn"))
     attrs = p.key_values("ListenerAttributes")
-    protocol = p.literal_str("Protocol")
+    protocol = p.str("Protocol")
     idle_raw = attrs.get("tcp.idle_timeout.seconds")
     view = ListenerView(
         resource=res,
         load_balancer=lb,
-        protocol=protocol.upper() if protocol is not None else None,
+        protocol=protocol.upper() if isinstance(protocol, str) else None,
         port=p.int("Port"),
         attributes=attrs,
         idle_timeout=_attribute_int(idle_raw),
         target_groups=[tgs[(r.stack, r.logical_id)] for r in refs if isinstance(r, ResourceRef) and (r.stack, r.logical_id) in tgs],
         target_group_refs=refs,
+        protocol_undecided=protocol if deploy_time(protocol) else None,
     )
     if lb is not None:
         lb.listeners.append(view)
@@ -229,6 +230,7 @@ def read_ingress_rule(res: Resource, rule: Props) -> IngressRule:
     """``ingress_rule`` through the typed accessors: any permission (deploy-time values, numbers as
     strings, other sources); the shapes CloudFormation refuses raise."""
     protocol = rule.str("IpProtocol")
+    undecided = next((v for v in (protocol, rule.raw("FromPort"), rule.raw("ToPort")) if deploy_time(v)), None)
     return IngressRule(
         source=res,
         protocol=protocol.lower() if isinstance(protocol, str) else "" if protocol is None else display_value(protocol),
@@ -238,7 +240,9 @@ def read_ingress_rule(res: Resource, rule: Props) -> IngressRule:
         cidr_ipv6=rule.str("CidrIpv6"),
         prefix_list_id=rule.str("SourcePrefixListId"),
         source_security_group=rule.str("SourceSecurityGroupId"),
-        unknown=deploy_time(rule.raw("IpProtocol")) or deploy_time(rule.raw("FromPort")) or deploy_time(rule.raw("ToPort")),
+        unknown=undecided is not None,
+        undecided=undecided,
+        protocol_unknown=deploy_time(protocol),
     )
 
 

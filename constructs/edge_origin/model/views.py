@@ -484,7 +484,8 @@ class TargetGroupView:
 
 @dataclass(eq=False)
 class ListenerView:
-    """``idle_timeout`` is ``tcp.idle_timeout.seconds`` from ListenerAttributes (None if absent)."""
+    """``idle_timeout`` is ``tcp.idle_timeout.seconds`` from ListenerAttributes (None if absent or decided at
+    deploy time)."""
 
     resource: Resource
     load_balancer: LoadBalancerView | None
@@ -494,6 +495,8 @@ class ListenerView:
     idle_timeout: int | None
     target_groups: list[TargetGroupView]
     target_group_refs: list[Any]
+    #: ``Protocol`` when it is decided at deploy time (``protocol`` is then None): the value as resolved.
+    protocol_undecided: Any = None
 
 
 @dataclass(eq=False)
@@ -510,6 +513,10 @@ class IngressRule:
     source_security_group: Any = None
     #: Protocol or ports are decided at deploy time: whether it covers a port is not known.
     unknown: bool = False
+    #: The first of IpProtocol, FromPort, ToPort decided at deploy time, as resolved (None: all decided).
+    undecided: Any = None
+    #: IpProtocol is decided at deploy time (``protocol`` then shows it as written).
+    protocol_unknown: bool = False
 
     def covers_port(self, port: int) -> bool:
         if self.protocol in ("-1", "all"):

@@ -7,11 +7,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel
-from edge_origin.profile import ConnectionProfile
+from edge_origin.model import Resource, TemplateModel
+from edge_origin.model.views import ListenerView, attribute_known
+from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
-from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, origin_path_load_balancers
+from edge_origin.rules.ka_profile import (
+    HopRule,
+    declared_profile,
+    idle_attribute_written,
+    listener_idle,
+    origin_path_load_balancers,
+    over_protocols,
+    protocol_text,
+)
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 FIX = with_cdk(
     "EO-KA1",
@@ -27,22 +37,42 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         profile = declared_profile(listener.resource)
         if not isinstance(profile, ConnectionProfile):
             continue  # absent, or EO-KA3's business
-        idle = listener_idle(listener)
-        if idle.seconds is None:
-            continue  # not decidable from the templates
-        if idle.seconds != profile.nlb_idle_timeout_s:
-            note = f" ({idle.note})" if idle.note else ""
-            yield finding(
-                RULE.id, Severity.ERROR, listener.resource,
-                PathHop.NLB.says(
-                    f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) idle timeout {_num(idle.seconds)} s "
-                    f"({idle.how}){note} differs from its declared connection profile's nlb_idle_timeout_s "
-                    f"{_num(profile.nlb_idle_timeout_s)} s: the keepalive settings rendered for the services were "
-                    "checked against the profile, not against this listener"
-                ),
-                FIX,
-            )
+        subject = f"{listener.resource.logical_id} ({protocol_text(listener)} :{listener.port})"
+        yield from over_protocols(listener, lambda li, p=profile, s=subject: _against_own(li, p, s),
+                                  rule_id=RULE.id, subject=subject, at=listener.resource)
     yield from _distribution_paths(model)
+
+
+def _undecided_idle(listener: ListenerView, subject: str, profile: ConnectionProfile, at: Resource) -> list[Finding]:
+    """One not-judged finding when the listener's tcp.idle_timeout.seconds is decided at deploy time (else [])."""
+    if attribute_known(listener.attributes, hops.IDLE_ATTRIBUTE):
+        return []  # decided: a value that is not a number is EO-NLB1's error
+    written = idle_attribute_written(listener)
+    return [not_judged(
+        RULE.id, Severity.WARNING, subject=f"{subject}: {hops.IDLE_ATTRIBUTE}", element=written,
+        reason=(f"{undecided_reason(written)}; whether the idle timeout is the connection profile's nlb_idle_timeout_s "
+                f"{_num(profile.nlb_idle_timeout_s)} s is not known"),
+        needs=undecided_needs(written), at=at,
+    )]
+
+
+def _against_own(listener: ListenerView, profile: ConnectionProfile, subject: str) -> list[Finding]:
+    """The listener's idle timeout against the profile it declares."""
+    idle = listener_idle(listener)
+    if idle.seconds is None:
+        return _undecided_idle(listener, subject, profile, listener.resource) if idle.settable else []
+    if idle.seconds == profile.nlb_idle_timeout_s:
+        return []
+    note = f" ({idle.note})" if idle.note else ""
+    return [finding(
+        RULE.id, Severity.ERROR, listener.resource,
+        PathHop.NLB.says(
+            f"{subject} idle timeout {_num(idle.seconds)} s ({idle.how}){note} differs from its declared connection "
+            f"profile's nlb_idle_timeout_s {_num(profile.nlb_idle_timeout_s)} s: the keepalive settings rendered for "
+            "the services were checked against the profile, not against this listener"
+        ),
+        FIX,
+    )]
 
 
 def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
@@ -60,20 +90,29 @@ def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
                     if listener.resource.key in seen or declared_profile(listener.resource) is not None:
                         continue  # a listener with its own profile is judged above (or by EO-KA3)
                     seen.add(listener.resource.key)
-                    idle = listener_idle(listener)
-                    if idle.seconds is None or idle.seconds == profile.nlb_idle_timeout_s:
-                        continue
-                    yield finding(
-                        RULE.id, Severity.ERROR, dist.resource,
-                        PathHop.CLOUDFRONT_TO_NLB.says(
-                            f"{dist.resource.logical_id} origin {origin.id} reaches {listener.resource.stack}/"
-                            f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}), whose idle timeout is "
-                            f"{_num(idle.seconds)} s ({idle.how}), but the distribution's connection profile says "
-                            f"nlb_idle_timeout_s {_num(profile.nlb_idle_timeout_s)} s: its origin timeouts and the pods' "
-                            "server pings were checked against a listener this path does not reach"
-                        ),
-                        FIX,
-                    )
+                    subject = (f"{dist.resource.logical_id} origin {origin.id} reaches {listener.resource.stack}/"
+                               f"{listener.resource.logical_id} ({protocol_text(listener)} :{listener.port})")
+                    yield from over_protocols(
+                        listener, lambda li, s=subject, d=dist.resource, p=profile: _against_distribution(li, d, p, s),
+                        rule_id=RULE.id, subject=subject, at=dist.resource)
+
+
+def _against_distribution(listener: ListenerView, dist: Resource, profile: ConnectionProfile, subject: str) -> list[Finding]:
+    """A listener the distribution's origin reaches against the distribution's profile."""
+    idle = listener_idle(listener)
+    if idle.seconds is None:
+        return _undecided_idle(listener, subject, profile, dist) if idle.settable else []
+    if idle.seconds == profile.nlb_idle_timeout_s:
+        return []
+    return [finding(
+        RULE.id, Severity.ERROR, dist,
+        PathHop.CLOUDFRONT_TO_NLB.says(
+            f"{subject}, whose idle timeout is {_num(idle.seconds)} s ({idle.how}), but the distribution's connection "
+            f"profile says nlb_idle_timeout_s {_num(profile.nlb_idle_timeout_s)} s: its origin timeouts and the pods' "
+            "server pings were checked against a listener this path does not reach"
+        ),
+        FIX,
+    )]
 
 
 def _num(value: float) -> str:
@@ -88,7 +127,9 @@ RULE = HopRule(
         "A listener whose Metadata edge-origin:connection-profile declares nlb_idle_timeout_s, while its idle timeout "
         "(tcp.idle_timeout.seconds; 350 s when unset, and always for TLS and TCP_UDP) says otherwise; and a "
         "distribution declaring a profile whose origins reach (by records, or an NLB's DNS name) a listener without "
-        "a profile of its own and another idle timeout."
+        "a profile of its own and another idle timeout. Not judged (a warning naming the value): the listener's "
+        "tcp.idle_timeout.seconds decided at deploy time, or its Protocol when the protocols it may have give "
+        "different verdicts."
     ),
     incident=(
         "Client keepalive, server ping enforcement and the NLB idle timeout were each set alone and never agreed; "

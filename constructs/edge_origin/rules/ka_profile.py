@@ -5,11 +5,24 @@ from __future__ import annotations
 
 import sys
 
-from edge_origin.core.fast_dataclass import dataclass
+from edge_origin.core.fast_dataclass import dataclass, replace
+from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import OriginView, Resource, TemplateModel
-from edge_origin.model.views import ListenerView, LoadBalancerView, TargetGroupView, attribute_known
+from edge_origin.model.values import display_value
+from edge_origin.model.views import (
+    UNKNOWN_ATTRIBUTES,
+    ListenerView,
+    LoadBalancerView,
+    TargetGroupView,
+    attribute_known,
+)
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
 from edge_origin.rules.base import Rule
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 DISTRIBUTION = "AWS::CloudFront::Distribution"
 LISTENER = "AWS::ElasticLoadBalancingV2::Listener"
@@ -124,3 +137,64 @@ def origin_path_load_balancers(model: TemplateModel, origin: OriginView) -> list
     chains followed, as :func:`edge_origin.rules.base.origin_load_balancers` sees them), or the load
     balancer whose DNS name it points at (``Fn::GetAtt Nlb.DNSName``)."""
     return model.load_balancers_for_origin(origin)
+
+
+#: The protocols a listener can have, by its load balancer's type (botocore elbv2 ``CreateListener`` ``Protocol``:
+#: "For Application Load Balancers, the supported protocols are HTTP and HTTPS. For Network Load Balancers, the
+#: supported protocols are TCP, TLS, UDP, TCP_UDP, QUIC, and TCP_QUIC. [...] You can't specify a protocol for a
+#: Gateway Load Balancer."); a load balancer not in the templates, or of a type not decided: every ``ProtocolEnum``.
+LISTENER_PROTOCOLS = {
+    "application": ("HTTP", "HTTPS"),
+    "network": ("TCP", "TLS", "UDP", "TCP_UDP", "QUIC", "TCP_QUIC"),
+    "gateway": ("GENEVE",),
+}
+ANY_PROTOCOL = ("HTTP", "HTTPS", "TCP", "TLS", "UDP", "TCP_UDP", "GENEVE", "QUIC", "TCP_QUIC")
+
+
+def protocol_text(listener: ListenerView) -> str:
+    """The listener's protocol as a message shows it (an undecided one as written)."""
+    if listener.protocol_undecided is not None:
+        return display_value(listener.protocol_undecided)
+    return str(listener.protocol)
+
+
+def protocol_choices(listener: ListenerView) -> tuple[str, ...]:
+    """The protocols a listener whose ``Protocol`` is decided at deploy time may have."""
+    lb = listener.load_balancer
+    return LISTENER_PROTOCOLS.get(lb.type, ANY_PROTOCOL) if lb is not None else ANY_PROTOCOL
+
+
+def over_protocols(listener: ListenerView, judge: Callable[[ListenerView], list[Finding]], *, rule_id: str,
+                   subject: str, at: Resource) -> list[Finding]:
+    """``judge(listener)``; for a listener whose Protocol is decided at deploy time, what every protocol it may have
+    gives when they all give the same findings (``judge`` spells the protocol with :func:`protocol_text`), else one
+    not-judged finding of ``rule_id`` on ``at`` that names the Protocol as written and the verdict of each."""
+    raw = listener.protocol_undecided
+    if raw is None:
+        return judge(listener)
+    verdicts = {p: judge(replace(listener, protocol=p)) for p in protocol_choices(listener)}
+    first = next(iter(verdicts.values()))
+    if all(found == first for found in verdicts.values()):
+        return first  # whatever the protocol, the same verdict: decided
+    each = ", ".join(f"{p}: {_verdict(found)}" for p, found in verdicts.items())
+    return [not_judged(
+        rule_id, Severity.WARNING, subject=f"{subject}: Protocol", element=raw,
+        reason=f"{undecided_reason(raw)}; the verdict depends on it ({each})",
+        needs=undecided_needs(raw), at=at,
+    )]
+
+
+def _verdict(found: list[Finding]) -> str:
+    if not found:
+        return "no finding"
+    severities = sorted({f.severity.value for f in found})
+    return "/".join(severities)
+
+
+def idle_attribute_written(listener: ListenerView) -> object:
+    """What decides ``tcp.idle_timeout.seconds`` at deploy time, as written: its value, or the ListenerAttributes
+    list (an entry's Key, or the list itself, is undecided)."""
+    value = listener.attributes.get(hops.IDLE_ATTRIBUTE)
+    if value is not None or UNKNOWN_ATTRIBUTES not in listener.attributes:
+        return value
+    return listener.resource.properties.get("ListenerAttributes")

@@ -11,7 +11,16 @@ from edge_origin.model.views import ListenerView, attribute_known
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, origin_label, origin_load_balancers, with_cdk
-from edge_origin.rules.ka_profile import HopRule, declared_profile, listener_idle, tracked_target_groups
+from edge_origin.rules.ka_profile import (
+    HopRule,
+    declared_profile,
+    idle_attribute_written,
+    listener_idle,
+    over_protocols,
+    protocol_text,
+    tracked_target_groups,
+)
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
 FIX = with_cdk(
@@ -62,7 +71,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 if listener.resource.key in seen:
                     continue
                 seen.add(listener.resource.key)
-                yield from _listener_findings(listener, f"{listener.resource.logical_id} ({listener.protocol} :{listener.port}) of {lb.resource.logical_id} on the path of {origin_label(label, kind)}")
+                where = (f"{listener.resource.logical_id} ({protocol_text(listener)} :{listener.port}) of "
+                         f"{lb.resource.logical_id} on the path of {origin_label(label, kind)}")
+                yield from over_protocols(listener, lambda li, where=where: list(_listener_findings(li, where)),
+                                          rule_id=RULE.id, subject=where, at=listener.resource)
 
 
 def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
@@ -100,6 +112,16 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
             f"Use a whole number of seconds in {hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}.",
         )
         return
+    if idle.seconds is None:  # the attribute (or the list holding it) is decided at deploy time
+        written = idle_attribute_written(listener)
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"{where}: {hops.IDLE_ATTRIBUTE}", element=written,
+            reason=(f"{undecided_reason(written)}; the listener's idle timeout ({DEFAULT_IDLE} s without the attribute), "
+                    f"whether the API takes it ({hops.NLB_IDLE_RANGE[0]}..{hops.NLB_IDLE_RANGE[1]}) and whether the "
+                    "targets' connection tracking outlasts it are not known"),
+            needs=undecided_needs(written), at=res,
+        )
+        return
     if listener.idle_timeout is not None:
         problem = hops.idle_range_problem(listener.idle_timeout)
         if problem:
@@ -133,7 +155,9 @@ RULE = HopRule(
         "UDP 120 s), or one that sets the attribute anyway; the attribute outside 60..6000 (error: the API refuses it); an idle "
         "timeout above 350 s with ip/instance targets whose ENI connection tracking (TcpEstablishedTimeout) the "
         "connection profile does not state at or above it (its default depends on the instance type: 350 s on Nitro "
-        "v6, 432,000 s on the others)."
+        "v6, 432,000 s on the others). Not judged (a warning naming the value): tcp.idle_timeout.seconds decided at "
+        "deploy time on a TCP listener, or a Protocol decided at deploy time when the protocols the listener may have "
+        "give different verdicts."
     ),
     incident=(
         "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "

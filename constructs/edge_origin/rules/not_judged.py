@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 
 from edge_origin.core.findings import Finding, Severity
+from edge_origin.model.values import ResourceRef, Unresolved
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -73,3 +74,59 @@ def not_judged(
         resource=resource,
         path=path,
     )
+
+
+#: Why a value is decided at deploy time, by ``Unresolved.reason`` (``model/values.py``); a ``ResourceRef``
+#: is an attribute of a resource, known once it exists.
+UNDECIDED_REASONS = {
+    "parameter": "decided at deploy time: a parameter without Default",
+    "import": "decided at deploy time: an import of an export no given template declares",
+    "condition": "decided at deploy time: a condition the templates cannot decide",
+    "pseudo": "decided at deploy time: a pseudo parameter of a stack whose environment is not given",
+    "nested": "decided at deploy time: an output of a nested stack whose template is not given",
+    "composite": "decided at deploy time: an expression with a part the templates do not decide",
+    "other": "decided at deploy time: an intrinsic edge-origin does not evaluate",
+    "resource": "decided at deploy time: an attribute of a resource, known once it exists",
+}
+#: What would let edge-origin judge such a value, by the same key.
+UNDECIDED_NEEDS = {
+    "parameter": "give the parameter a Default (or check with the value you deploy)",
+    "import": "check the stack that exports it together with this one (edge-origin check on the whole cloud assembly)",
+    "condition": "give the parameters the condition reads a Default, or check the stacks together",
+    "pseudo": "check the cloud assembly (cdk.out): its manifest gives each stack's account and Region",
+    "nested": "check the whole cloud assembly (cdk.out), which holds the nested stack's template",
+    "composite": "give the parameters it reads a Default, or check the stacks together",
+    "other": "spell the value as a literal",
+    "resource": "spell the value as a literal",
+}
+
+
+def undecided(value: Any) -> Unresolved | ResourceRef | None:
+    """The first value decided at deploy time in ``value`` (itself, or in a list or mapping of it), else None."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (Unresolved, ResourceRef)):
+            return item
+        if isinstance(item, dict):
+            todo.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            todo.extend(reversed(item))
+    return None
+
+
+def _undecided_kind(value: Any) -> str:
+    found = undecided(value)
+    if isinstance(found, Unresolved):
+        return found.reason if found.reason in UNDECIDED_REASONS else "other"
+    return "resource" if found is not None else "other"
+
+
+def undecided_reason(value: Any) -> str:
+    """Why ``value`` (or the first deploy-time value in it) is not known: "decided at deploy time: ..."."""
+    return UNDECIDED_REASONS[_undecided_kind(value)]
+
+
+def undecided_needs(value: Any) -> str:
+    """What would let edge-origin judge ``value``."""
+    return UNDECIDED_NEEDS[_undecided_kind(value)]
