@@ -8,6 +8,7 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import protocol_choices
+from edge_origin.rules.lb_type import undecided_type
 from edge_origin.rules.not_judged import not_judged, undecided, undecided_needs, undecided_reason
 from edge_origin.rules.vpc_paths import VpcOriginPath, vpc_origin_paths
 
@@ -68,12 +69,11 @@ def _not_judged(path: VpcOriginPath, subject: str, element: Any, may_be: str) ->
 
 
 def _load_balancer(path: VpcOriginPath, lb) -> Iterator[Finding]:  # noqa: ANN001 - LoadBalancerView
-    lb_type = undecided(lb.resource.properties.get("Type"))
-    if lb_type is not None:  # a network load balancer or not: judged as one, what it would refuse is not judged
+    if lb.type_undecided:  # a network load balancer or not: judged as one, what it would refuse is not judged
         refused = problems(lb, network=True) + [f"may have {what} {may_be}" for what, _, may_be in undecided_problems(lb)]
         if refused:
-            yield _not_judged(path, f"NLB {lb.resource.logical_id} Type", lb_type,
-                              "network, and as a network load balancer it " + "; ".join(refused))
+            yield undecided_type(RULE.id, lb, f"CloudFront refuses it as the VPC origin of {path.label}: it "
+                                 + "; ".join(refused))
         return
     found = problems(lb)
     if found:
