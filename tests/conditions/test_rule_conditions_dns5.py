@@ -74,13 +74,19 @@ def test_dns5_the_same_name_in_two_hosted_zones_is_two_groups() -> None:
     assert [f.resource for f in findings(body, "EO-DNS5")] == ["RecordA"]
 
 
-def test_dns5_records_whose_name_is_decided_at_deploy_are_not_grouped() -> None:
+def test_dns5_records_whose_name_is_one_parameter_are_one_name_whatever_it_is() -> None:
     # two record sets named by one parameter without Default, weighted and multivalue: which name they carry is
-    # chosen at deploy (EO-NJ1 and the rules that read names say so), not read as one name here
+    # chosen at deploy, but it is one name for both (one parameter, one value a deploy): mixed whatever it is
     body = world()
     body["Parameters"] = {"Name": {"Type": "String"}}
     name = {"Ref": "Name"}
     body["Resources"].update(
         IfW=_record(name, SetIdentifier="w", Weight=1, ResourceRecords=["192.0.2.8"]),
         IfM=_record(name, SetIdentifier="m", MultiValueAnswer=True, ResourceRecords=["192.0.2.9"]))
-    quiet(body, "EO-DNS5")
+    assert [(f[1], f[2], f[3]) for f in _seen(body)] == [(
+        "IfW", Severity.ERROR, "<Ref Name> (decided at deploy: one value for each of these sets) A: mixed routing "
+        "policies (multivalue, weighted) in S/IfM, S/IfW: Route 53 rejects the change at deploy")]
+    body["Resources"]["IfM"]["Properties"]["Name"] = {"Ref": "Other"}  # two parameters: may be two names
+    body["Parameters"]["Other"] = {"Type": "String"}
+    quiet(body, "EO-DNS5")  # not judged, once a set: by EO-NJ1 (they may be records of the origin name of the zone)
+    assert sorted(f.resource for f in findings(body, "EO-NJ1") if f.message.startswith("not judged")) == ["IfM", "IfW"]

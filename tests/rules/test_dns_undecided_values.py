@@ -120,3 +120,33 @@ def test_dns5_is_judged_or_not_judged_never_silent(policies: list[str], undecide
     said = [f for f in found if _is_not_judged(f)]
     assert len(judged) == (1 if len(decided) > 1 else 0), found
     assert [f.resource for f in said] == ([f"R{undecided}"] if decided - {policies[undecided]} else []), found
+
+
+def _pair(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """A weighted and a multivalue set of api.example.com A, each with the given members over the defaults."""
+    def record(policy: dict[str, Any], extra: dict[str, Any], i: int) -> dict[str, Any]:
+        props = {"HostedZoneName": "example.com.", "Name": "api.example.com", "Type": "A", "TTL": 60, "SetIdentifier": f"s{i}",
+                 "ResourceRecords": [f"192.0.2.{i}"], **policy, **extra}
+        if "HostedZoneId" in props:
+            del props["HostedZoneName"]
+        return {"Type": "AWS::Route53::RecordSet", "Properties": props}
+    return {"Parameters": {"P": {"Type": "String"}, "Q": {"Type": "String"}},
+            "Resources": {"W": record({"Weight": 1}, a, 1), "M": record({"MultiValueAnswer": True}, b, 2)}}
+
+
+@pytest.mark.parametrize("member", ["Name", "Type", "HostedZoneName", "HostedZoneId"])
+def test_the_same_undecided_expression_is_the_same_value_so_the_mix_is_judged(member: str) -> None:
+    found = _findings(_pair({member: {"Ref": "P"}}, {member: {"Ref": "P"}}), ("EO-DNS5",))
+    assert len(found) == 1 and not _is_not_judged(found[0]) and "mixed routing policies (multivalue, weighted)" in found[0].message
+
+
+@pytest.mark.parametrize("member", ["Name", "Type", "HostedZoneName", "HostedZoneId"])
+def test_two_undecided_expressions_may_be_one_value_so_each_set_is_not_judged(member: str) -> None:
+    found = _findings(_pair({member: {"Ref": "P"}}, {member: {"Ref": "Q"}}), ("EO-DNS5",))
+    assert sorted((f.resource, _is_not_judged(f)) for f in found) == [("M", True), ("W", True)], found
+
+
+def test_an_undecided_zone_id_beside_a_literal_one_is_not_judged_once() -> None:
+    found = _findings(_pair({"HostedZoneId": {"Ref": "P"}}, {"HostedZoneId": "Z0123456789"}), ("EO-DNS5",))
+    assert [(f.resource, _is_not_judged(f)) for f in found] == [("W", True)], found
+    assert "HostedZoneId" in found[0].message and "multivalue set(s)" in found[0].message
