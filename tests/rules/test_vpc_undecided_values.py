@@ -138,6 +138,48 @@ def test_vpc4_a_prefix_list_decided_at_deploy_may_be_cloudfronts_and_is_not_judg
     assert _run(body, "EO-VPC4") == []
 
 
+def test_vpc4_a_security_group_or_ingress_list_decided_at_deploy_is_not_judged() -> None:
+    body = _body()
+    _props(body, "Nlb")["SecurityGroups"] = {"Ref": "P"}
+    _not_judged(_run(body, "EO-VPC4"), "Nlb", "admits what security group <Ref P> admits on its listener port?")
+    body = _body()
+    body["Parameters"]["Flag"] = {"Type": "String"}
+    body["Conditions"] = {"C": {"Fn::Equals": [{"Ref": "Flag"}, "yes"]}}
+    _props(body, "NlbSg")["SecurityGroupIngress"].append(
+        {"Fn::If": ["C", {"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443, "CidrIp": "0.0.0.0/0"}, {"Ref": "AWS::NoValue"}]})
+    _not_judged(_run(body, "EO-VPC4"), "Nlb", "admits what the ingress rules of NlbSg admit on its listener port?",
+                "a condition the templates cannot decide")
+
+
+@pytest.mark.parametrize(("rule", "verdict"), [
+    ({}, "not judged"),  # tcp 443: the port may be another
+    ({"IpProtocol": "-1"}, "judged"),  # every port
+    ({"FromPort": 0, "ToPort": 65535}, "judged"),  # every TCP port
+    ({"IpProtocol": "udp"}, "quiet"),  # no TCP port
+])
+def test_vpc4_a_listener_port_decided_at_deploy(rule: dict[str, Any], verdict: str) -> None:
+    body = _open(_body(), **rule)
+    _props(body, "Listener")["Port"] = {"Ref": "P"}
+    found = _run(body, "EO-VPC4")
+    if verdict == "quiet":
+        assert found == []
+    elif verdict == "judged":
+        assert [(f.severity, f.message.startswith("not judged")) for f in found] == [(Severity.WARNING, False)]
+    else:
+        _not_judged(found, "Nlb", 'admits 10.0.0.0/16 in NlbSg on its listener port?: "<Ref P>"')
+
+
+def test_vpc4_a_second_listener_of_undecided_port_may_be_the_one_a_rule_opens() -> None:
+    body = _open(_body(), FromPort=8443, ToPort=8443)
+    assert _run(body, "EO-VPC4") == []  # 8443 is not the listener's 443
+    second = copy.deepcopy(body["Resources"]["Listener"])
+    second["Properties"]["Port"] = {"Ref": "P"}
+    body["Resources"]["Second"] = second
+    _not_judged(_run(body, "EO-VPC4"), "Nlb", "admits 10.0.0.0/16 in NlbSg on its listener port?")
+    body["Parameters"]["P"]["Default"] = "8443"
+    assert [f.severity for f in _run(body, "EO-VPC4")] == [Severity.WARNING]
+
+
 PROTOCOLS = ("tcp", "6", "udp", "icmp", "-1", "all")
 PORTS = (-1, 0, 80, 442, 443, 444, 8443, 65535)
 UNDECIDED = Unresolved("parameter", "Ref P")

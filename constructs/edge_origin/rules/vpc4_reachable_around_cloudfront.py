@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import SecurityGroupView, TemplateModel, display_value
-from edge_origin.model.values import deploy_time
+from edge_origin.model.values import Unresolved, deploy_time
 from edge_origin.model.views import IngressRule
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.not_judged import not_judged, undecided, undecided_needs, undecided_reason
@@ -59,21 +59,40 @@ def _source(rule: IngressRule, group: SecurityGroupView) -> tuple[str, bool] | N
 
 def _other_sources(model: TemplateModel, lb) -> tuple[list[str], list[tuple[str, Any]]]:  # noqa: ANN001 - LoadBalancerView
     """(sources other than CloudFront admitted on a listener port; ``(source, value decided at deploy time)`` of the
-    rules that may admit one)."""
+    rules that may admit one: an ingress rule's protocol, ports or prefix list, a listener's Port, a security group
+    or an ingress list decided at deploy time)."""
     ports = [li.port for li in lb.listeners if li.port is not None]
+    port = next((raw for li in lb.listeners if li.port is None and deploy_time(raw := li.resource.properties.get("Port"))),
+                None)
     out: list[str] = []
     undecided: list[tuple[str, Any]] = []
     for ref in lb.security_groups:
         group = model.view(ref)
         if not isinstance(group, SecurityGroupView):
-            continue
+            if isinstance(ref, Unresolved):
+                undecided.append((f"what security group {display_value(ref)} admits", ref))
+            continue  # a group outside the templates (a literal id) is not read here
+        if group.ingress_unknown:
+            undecided.append((f"what the ingress rules of {group.resource.logical_id} admit",
+                              group.resource.properties.get("SecurityGroupIngress")))
         for rule in group.ingress:
             source = _source(rule, group)
             if source is None:
                 continue
-            covers = _covers(rule, ports)
+            element = rule.undecided
+            tcp = rule.protocol_unknown or rule.protocol in ("tcp", "6")  # may admit some TCP port, not every one
+            if not ports and port is not None:  # only an undecided port: decided for every port or none
+                if not rule.unknown and rule.covers_port(1) and rule.covers_port(65535):
+                    covers = True  # a range is contiguous: every port
+                else:
+                    covers = None if tcp else rule.protocol in ("-1", "all")
+                element = port if rule.undecided is None else element
+            else:
+                covers = _covers(rule, ports)
+                if covers is False and port is not None and tcp:
+                    covers, element = None, port  # another listener's port, decided at deploy time, may be covered
             if covers is None:
-                undecided.append((source[0], rule.undecided))
+                undecided.append((source[0], element))
             elif covers and source[1]:
                 out.append(source[0])
             elif covers:
@@ -134,8 +153,8 @@ RULE = Rule(
     catches=(
         "An NLB behind a VPC origin that is internet-facing, or whose security groups admit CIDRs or prefix lists other "
         "than CloudFront's origin-facing list on a listener port. Not judged (a warning naming the value): a Scheme, an "
-        "ingress rule's protocol or ports, or a prefix list decided at deploy time where it may open the NLB around "
-        "CloudFront. On this path EO-SEC1 does not fire for an internal NLB: "
+        "ingress rule's protocol or ports, a prefix list, a security group, an ingress list or a listener Port decided "
+        "at deploy time where it may open the NLB around CloudFront. On this path EO-SEC1 does not fire for an internal NLB: "
         "only VPC origins of the account (or shared with it) reach it, not every CloudFront customer; the origin "
         "verification header still tells this distribution from the account's others."
     ),
