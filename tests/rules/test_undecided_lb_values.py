@@ -119,3 +119,82 @@ def test_vpc3_an_undecided_client_routing_policy_is_not_judged_and_a_default_jud
         assert _findings(_set(body, path, UNDECIDED, default=default), "EO-VPC3") == _findings(body, "EO-VPC3")
     quiet = _set(body, ("Nlb", "Properties", "LoadBalancerAttributes", 1, "Value"), UNDECIDED, default="any_availability_zone")
     assert _findings(quiet, "EO-VPC3") == ([], [])
+
+
+def _at(body: dict[str, Any], path: tuple[Any, ...]) -> Any:
+    node = body["Resources"]
+    for key in path:
+        node = node[key]
+    return node
+
+
+TG_ATTRS = ("Properties", "TargetGroupAttributes")
+LB_ATTRS = ("Properties", "LoadBalancerAttributes")
+#: (fixture, rule, the value made undecided, what the one new not-judged finding begins with).
+VALUE_CASES = [
+    ("eo-nlb2-fire", "EO-NLB2", ("Nlb", "Properties", "Type"), "not judged: load balancer Nlb Type (as a network load "
+     "balancer: the values of multivalue origin records RecordA, RecordB)"),
+    ("eo-nlb3-fire", "EO-NLB3", ("Nlb", "Properties", "Type"), "not judged: load balancer Nlb Type (as a network load "
+     "balancer: its cross-zone load balancing)"),
+    ("eo-nlb3-fire", "EO-NLB3", ("Nlb", *LB_ATTRS, 0, "Value"), "not judged: NLB Nlb load_balancing.cross_zone.enabled"),
+    ("eo-nlb3-fire", "EO-NLB3", ("Nlb", *LB_ATTRS, 0, "Key"), "not judged: NLB Nlb load_balancing.cross_zone.enabled"),
+    ("eo-nlb3-fire", "EO-NLB3", ("Targets", "Properties", "Protocol"), "not judged: target group Targets Protocol (as a "
+     "TCP or TLS target group: its connection termination)"),
+    ("eo-nlb3-fire", "EO-NLB3", ("Targets", *TG_ATTRS, 0, "Key"), "not judged: target group Targets (TCP) "
+     "deregistration_delay.connection_termination.enabled"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Nlb", "Properties", "Type"), "not judged: load balancer Nlb Type (as a network load "
+     "balancer: its DNS attributes on an origin's path)"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Nlb2", "Properties", "Type"), "not judged: load balancer Nlb2 Type"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Nlb2", *LB_ATTRS, 1, "Key"), "not judged: Dist2 origin direct: reaches NLB Nlb2 through "
+     "its DNS name: dns_record.client_routing_policy"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Nlb2", *LB_ATTRS, 1, "Value"), "not judged: Dist2 origin direct: reaches NLB Nlb2 "
+     "through its DNS name: dns_record.client_routing_policy"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Targets", *TG_ATTRS, 3, "Value"), "not judged: NLB Nlb zonal shift prerequisite: target "
+     "group Targets load_balancing.cross_zone.enabled"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Nlb", *LB_ATTRS, 0, "Value"), "not judged: NLB Nlb load_balancing.cross_zone.enabled "
+     "(gRPC origin o.example.com publishes its EIPs)"),
+]
+
+
+@pytest.mark.parametrize(("stem", "rule", "path", "said"), VALUE_CASES,
+                         ids=[f"{c[1]}-{'/'.join(map(str, c[2]))}" for c in VALUE_CASES])
+def test_an_undecided_value_is_not_judged_and_its_default_judges_as_the_literal(stem: str, rule: str,
+                                                                                 path: tuple[Any, ...], said: str) -> None:
+    body = _fixture(stem)
+    literal = _findings(body, rule)
+    judged, not_judged_now = _findings(_set(body, path, UNDECIDED), rule)
+    assert len(judged) < len(literal[0])  # a finding rests on it
+    new = [m for m in not_judged_now if m not in literal[1]]
+    assert all("<Ref P>" in m for m in new) and len([m for m in new if m.startswith(said)]) == 1, new
+    assert _findings(_set(body, path, UNDECIDED, default=_at(body, path)), rule) == literal
+
+
+def test_nlb2_with_no_nlb_but_the_undecided_one_an_application_default_is_quiet() -> None:
+    body = _set(_fixture("eo-nlb2-fire"), ("Nlb", "Properties", "Type"), UNDECIDED, default="application")
+    assert _findings(body, "EO-NLB2") == ([], [])
+
+
+def test_nlb3_an_undecided_protocol_judged_as_http_is_quiet_and_fine_as_tcp_stays_quiet() -> None:
+    body = _fixture("eo-nlb3-fire")
+    path = ("Targets", "Properties", "Protocol")
+    http = _findings(_set(body, path, UNDECIDED, default="HTTP"), "EO-NLB3")
+    assert http == (["NLB Nlb has cross-zone load balancing off: a zone's EIP only reaches that zone's pods"], [])
+    fine = _set(body, (*path[:-1], "TargetGroupAttributes"), [
+        {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"},
+        {"Key": "target_health_state.unhealthy.connection_termination.enabled", "Value": "false"}])
+    fine["Resources"]["Targets"]["Properties"]["Protocol"] = UNDECIDED
+    assert _findings(fine, "EO-NLB3")[1] == []
+
+
+def test_nlb3_an_undecided_target_type_is_not_judged_where_an_ip_target_group_would_fire() -> None:
+    body = _fixture("eo-nlb3-fire")
+    _at(body, ("Targets", "Properties"))["TargetGroupAttributes"].append(
+        {"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"})
+    path = ("Targets", "Properties", "TargetType")
+    assert any("resets every connection at the end of its deregistration_delay" in m for m in _findings(body, "EO-NLB3")[0])
+    judged, not_judged_now = _findings(_set(body, path, UNDECIDED), "EO-NLB3")
+    assert not any("at the end of its deregistration_delay" in m for m in judged)
+    assert [m for m in not_judged_now if "TargetType" in m] == [
+        'not judged: target group Targets TargetType (as an ip target group: whether a pod rollout is hitless): '
+        '"<Ref P>" (decided at deploy time: ip or not)']
+    assert _findings(_set(body, path, UNDECIDED, default="ip"), "EO-NLB3") == _findings(body, "EO-NLB3")

@@ -36,7 +36,6 @@ NAMING_RULES = frozenset({"EO-NJ1", "EO-NJ2"})
 #: leave this set). Empty when the class is closed.
 PENDING = frozenset({
     "eo-cf1-fire", "eo-cf2-fire", "eo-cf3-fire", "eo-vpc1-fire", "eo-sec1-fire",
-    "eo-nlb2-fire", "eo-nlb3-fire", "eo-nlb4-fire",
 })
 
 

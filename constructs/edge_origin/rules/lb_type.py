@@ -21,7 +21,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 5
 if TYPE_CHECKING:
     from typing import Any
 
-NEEDS = "a literal Type (give the parameter a Default, or check the stacks together)"
+NEEDS_DEFAULT = "give the parameter a Default, or check the stacks together"
+NEEDS = f"a literal Type ({NEEDS_DEFAULT})"
 
 
 def type_element(lb: LoadBalancerView) -> object:

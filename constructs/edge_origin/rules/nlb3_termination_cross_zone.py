@@ -15,13 +15,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.core.facts import value as fact_value
+from edge_origin.core.fast_dataclass import replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
-from edge_origin.model.views import ATTRIBUTES_NOT_RETURNED_KEY, TargetGroupView, as_bool, attribute_known
+from edge_origin.model.values import deploy_time
+from edge_origin.model.views import (
+    ATTRIBUTES_NOT_RETURNED_KEY,
+    LoadBalancerView,
+    Resource,
+    TargetGroupView,
+    as_bool,
+    attribute_known,
+    props_of,
+)
 from edge_origin.profile import ConnectionProfile
 from edge_origin.profile.rollout import DRAINING_WINDOW_S, MARGIN_S, RolloutPlan, rollout_plan
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
+from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element
 from edge_origin.rules.not_judged import not_judged
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
@@ -60,27 +71,75 @@ DELAY_RANGE: tuple[int, int] = fact_value("elbv2.tg.deregistration_delay")[1:]
 def check(model: TemplateModel) -> Iterator[Finding]:
     terminates: dict[int, bool | None] = {}  # each target group's connection_termination, read once (two checks ask)
     for tg in model.target_groups:
-        known = attribute_known(tg.attributes, "deregistration_delay.connection_termination.enabled")
-        terminates[id(tg)] = terminated = tg.connection_termination
-        if (tg.protocol or "").upper() in NLB_PROTOCOLS and terminated is not True and known:
-            yield finding(
-                RULE.id, Severity.WARNING, tg.resource,
-                f"target group {tg.resource.logical_id} ({tg.protocol}) does not set "
-                "deregistration_delay.connection_termination.enabled: long-lived connections outlive deregistered pods",
-                FIX_TG,
-            )
-        yield from _unhealthy_termination(tg)
+        terminates[id(tg)] = tg.connection_termination
+        if tg.protocol_undecided:  # judged as TCP (what TLS, UDP, TCP_UDP find, TCP finds too): not judged, or fine
+            if next(iter(_protocol_findings(replace(tg, protocol="TCP", protocol_undecided=False))), None) is not None:
+                yield _undecided(tg.resource, "Protocol", "as a TCP or TLS target group: its connection termination",
+                                 "an NLB protocol (TCP, TLS, UDP, TCP_UDP) or not")
+            continue
+        yield from _protocol_findings(tg)
     profiles = _listener_profiles(model)
     plans: dict[tuple[int, int], RolloutPlan] = {}  # rollout_plan by (id of the profile, delay): a fleet's are alike
     for tg in model.target_groups:
+        if deploy_time(props_of(tg.resource).raw("TargetType")):  # judged as ip (the only type _rollout judges)
+            as_ip = replace(tg, target_type="ip")
+            if next(iter(_rollout(as_ip, profiles.get(id(tg)), terminates[id(tg)], plans)), None) is not None:
+                yield _undecided(tg.resource, "TargetType", "as an ip target group: whether a pod rollout is hitless",
+                                 "ip or not")
+            continue
         yield from _rollout(tg, profiles.get(id(tg)), terminates[id(tg)], plans)
     for lb in model.load_balancers:
-        if lb.is_network and not lb.cross_zone and attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):
-            yield finding(
-                RULE.id, Severity.WARNING, lb.resource,
-                f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
-                FIX_LB,
+        if lb.may_be_network:  # a Type decided at deploy time: not judged once, when cross-zone would be judged
+            yield from as_if_network(RULE.id, lb, _cross_zone(lb), "its cross-zone load balancing")
+
+
+def _protocol_findings(tg: TargetGroupView) -> Iterator[Finding]:
+    """What the target group's ``Protocol`` decides: connection termination at deregistration and for unhealthy
+    targets."""
+    key = "deregistration_delay.connection_termination.enabled"
+    terminated = tg.connection_termination
+    if (tg.protocol or "").upper() in NLB_PROTOCOLS and terminated is not True:
+        if not attribute_known(tg.attributes, key):
+            yield not_judged(
+                RULE.id, Severity.WARNING, subject=f"target group {tg.resource.logical_id} ({tg.protocol}) {key}",
+                element=attribute_element(tg.resource, "TargetGroupAttributes", tg.attributes, key),
+                reason="decided at deploy time: unless it is true, long-lived connections outlive deregistered pods",
+                needs=f"a literal TargetGroupAttributes entry {key}: true", at=tg.resource,
             )
+        else:
+            yield finding(
+                RULE.id, Severity.WARNING, tg.resource,
+                f"target group {tg.resource.logical_id} ({tg.protocol}) does not set "
+                f"{key}: long-lived connections outlive deregistered pods",
+                FIX_TG,
+            )
+    yield from _unhealthy_termination(tg)
+
+
+def _cross_zone(lb: LoadBalancerView) -> Iterator[Finding]:
+    key = "load_balancing.cross_zone.enabled"
+    if not attribute_known(lb.attributes, key):
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"NLB {lb.resource.logical_id} {key}",
+            element=attribute_element(lb.resource, "LoadBalancerAttributes", lb.attributes, key),
+            reason="decided at deploy time: off (the NLB default), a zone's EIP only reaches that zone's pods",
+            needs=f"a literal LoadBalancerAttributes entry {key}: true", at=lb.resource,
+        )
+    elif not lb.cross_zone:
+        yield finding(
+            RULE.id, Severity.WARNING, lb.resource,
+            f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
+            FIX_LB,
+        )
+
+
+def _undecided(res: Resource, prop: str, judges: str, may_be: str) -> Finding:
+    """The one not-judged finding for a target group whose ``prop`` is decided at deploy time."""
+    return not_judged(
+        RULE.id, Severity.WARNING, subject=f"target group {res.logical_id} {prop} ({judges})",
+        element=props_of(res).raw(prop) or res.unknown_properties or prop,
+        reason=f"decided at deploy time: {may_be}", needs=f"a literal {prop} ({NEEDS_DEFAULT})", at=res,
+    )
 
 
 def _listener_profiles(model: TemplateModel) -> dict[int, tuple[str, ConnectionProfile]]:
@@ -162,7 +221,7 @@ def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
     if not attribute_known(tg.attributes, UNHEALTHY):
         yield not_judged(
             RULE.id, Severity.WARNING, subject=f"{where} {UNHEALTHY}",
-            element=tg.attributes.get(UNHEALTHY, "TargetGroupAttributes"),
+            element=attribute_element(res, "TargetGroupAttributes", tg.attributes, UNHEALTHY),
             reason="decided at deploy time: unset or true, the NLB resets every connection to a target that turns "
                    "unhealthy",
             needs=f"a literal TargetGroupAttributes entry {UNHEALTHY}: false",
@@ -210,7 +269,9 @@ RULE = Rule(
         "deregistration_delay.timeout_seconds (default 300) below the ~120 s in which a draining IP target still gets "
         "new connections plus 5 s (with a connection profile declared on its listener: plus the server's grace, as "
         "OriginFleet's rollout plan): a pod rollout cannot be hitless (a delay decided at deploy time or outside the "
-        "API's 0..3600 is not judged); an NLB with cross-zone load balancing off."
+        "API's 0..3600 is not judged); an NLB with cross-zone load balancing off. A target group's Protocol or TargetType, "
+        "an attribute, or a load balancer's Type decided at deploy time is not judged where the rule would judge it "
+        "(as TCP, as ip, as an NLB)."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(

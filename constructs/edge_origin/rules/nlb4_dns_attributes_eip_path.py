@@ -40,6 +40,7 @@ from edge_origin.model.views import (
     attribute_known,
 )
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
+from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element
 from edge_origin.rules.not_judged import not_judged
 from edge_origin.rules.vpc3_dns_vantage import PUBLIC_RESOLVER_NO_ZONE, affinity_policy
 
@@ -183,7 +184,7 @@ def _records_publishing(model: TemplateModel) -> dict[int, tuple[LoadBalancerVie
             for value in record.values:
                 eip = model.eip(value)
                 for lb in eip.load_balancers if eip is not None else ():
-                    if not lb.is_network:
+                    if not lb.may_be_network:
                         continue
                     entry = out.get(id(lb))  # get, then set: no (lb, {}) made for every value only to be dropped
                     if entry is None:
@@ -203,7 +204,7 @@ def _dns_name_paths(model: TemplateModel) -> dict[int, tuple[LoadBalancerView, s
         for answer in item.resolution.answers:
             for lb in answer.load_balancers:
                 view = lb.source
-                if isinstance(view, LoadBalancerView) and view.is_network:
+                if isinstance(view, LoadBalancerView) and view.may_be_network:
                     out.setdefault(id(view), (view, origin_label(name, kind)))
     for dist in model.distributions:
         for behavior in dist.behaviors:
@@ -211,7 +212,7 @@ def _dns_name_paths(model: TemplateModel) -> dict[int, tuple[LoadBalancerView, s
                 if isinstance(origin.domain_name, str) or origin.vpc_origin_id is not None:
                     continue
                 for view in model.load_balancers_for_origin(origin):
-                    if view.is_network:
+                    if view.may_be_network:
                         out.setdefault(id(view), (view, f"{dist.resource.logical_id} origin {origin.id}"))
     return out
 
@@ -257,6 +258,17 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
             problems.append(f"{UNHEALTHY_TERMINATION} {display_value(tg.attributes[UNHEALTHY_TERMINATION])}")
         if attribute_known(tg.attributes, TG_CROSS_ZONE) and as_bool(tg.attributes.get(TG_CROSS_ZONE)) is False:
             problems.append(f"{TG_CROSS_ZONE} false")
+        elif not attribute_known(tg.attributes, TG_CROSS_ZONE) and attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
+            res = tg.resource  # (an unknown termination above says not judged for this target group already)
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"NLB {lb.resource.logical_id} zonal shift prerequisite: target group {res.logical_id} "
+                        f"{TG_CROSS_ZONE}",
+                element=attribute_element(res, "TargetGroupAttributes", tg.attributes, TG_CROSS_ZONE),
+                reason="decided at deploy time (false, zonal shift on a cross-zone NLB is refused)",
+                needs=f"a literal {TG_CROSS_ZONE}: true or use_load_balancer_configuration",
+                at=res,
+            )
         if problems:
             yield finding(
                 RULE.id, Severity.WARNING, tg.resource,
@@ -299,61 +311,93 @@ def _unhealthy_state_routing(lb: LoadBalancerView) -> Iterator[Finding]:
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
-    if not any(lb.is_network for lb in model.load_balancers):
+    if not any(lb.may_be_network for lb in model.load_balancers):
         return
     published = _records_publishing(model)
     by_name = _dns_name_paths(model)
-    for lb in {**{k: v[0] for k, v in published.items()}, **{k: v[0] for k, v in by_name.items()}}.values():
-        yield from _zonal_shift_prerequisite(lb)
-        yield from _unhealthy_state_routing(lb)
-    for lb, names in published.values():
-        for setting in _settings(lb):
-            if setting.attribute == ZONAL_SHIFT and not setting.may_hold and not _unknown(setting.value) and lb.cross_zone:
-                continue  # it acts on the EIP path: judged by its prerequisite above
-            where = f"NLB {lb.resource.logical_id}" + (
-                f" target group {setting.resource.logical_id}" if setting.resource is not lb.resource else ""
+    for key, lb in {**{k: v[0] for k, v in published.items()}, **{k: v[0] for k, v in by_name.items()}}.items():
+        names = published[key][1] if key in published else {}
+        label = by_name[key][1] if key in by_name else None
+        # a Type decided at deploy time: judged as an NLB, and said not judged once when that finds anything
+        yield from as_if_network(RULE.id, lb, _lb_findings(lb, names, label), "its DNS attributes on an origin's path")
+
+
+def _lb_findings(lb: LoadBalancerView, names: dict[str, tuple[str, list[RecordSetView]]], label: str | None) -> Iterator[Finding]:
+    """One NLB's findings: ``names`` the origin names whose records publish its EIPs, ``label`` the origin path that
+    reaches it through its DNS name (None: none does)."""
+    yield from _zonal_shift_prerequisite(lb)
+    yield from _unhealthy_state_routing(lb)
+    for setting in _settings(lb) if names else ():
+        yield from _published(lb, setting, names)
+    if label is not None:
+        yield from _by_name(lb, label)
+
+
+def _published(lb: LoadBalancerView, setting: Setting, names: dict[str, tuple[str, list[RecordSetView]]]) -> Iterator[Finding]:
+    """A DNS attribute of an NLB whose EIPs ``names``' records publish."""
+    if setting.attribute == ZONAL_SHIFT and not setting.may_hold and not _unknown(setting.value):
+        if lb.cross_zone:
+            return  # it acts on the EIP path: judged by its prerequisite
+        if not attribute_known(lb.attributes, TG_CROSS_ZONE):  # on: the prerequisite; off: the EIP keeps its connections
+            setting = Setting(TG_CROSS_ZONE, lb.attributes.get(TG_CROSS_ZONE, "LoadBalancerAttributes"), lb.resource)
+    where = f"NLB {lb.resource.logical_id}" + (
+        f" target group {setting.resource.logical_id}" if setting.resource is not lb.resource else ""
+    )
+    for name, (kind, records) in names.items():
+        if setting.may_hold:
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"{where} {setting.attribute} ({origin_label(name, kind)} publishes its EIPs)",
+                element=setting.value,
+                reason=f"decided at deploy time: it may set {' or '.join(setting.may_hold)}",
+                needs=f"a literal {setting.attribute} list with literal keys",
+                template=setting.resource.template, stack=setting.resource.stack,
+                resource=setting.resource.logical_id, path=setting.resource.path,
             )
-            for name, (kind, records) in names.items():
-                if setting.may_hold:
-                    yield not_judged(
-                        RULE.id, Severity.WARNING,
-                        subject=f"{where} {setting.attribute} ({origin_label(name, kind)} publishes its EIPs)",
-                        element=setting.value,
-                        reason=f"decided at deploy time: it may set {' or '.join(setting.may_hold)}",
-                        needs=f"a literal {setting.attribute} list with literal keys",
-                        template=setting.resource.template, stack=setting.resource.stack,
-                        resource=setting.resource.logical_id, path=setting.resource.path,
-                    )
-                    continue
-                if _unknown(setting.value):
-                    yield not_judged(
-                        RULE.id, Severity.WARNING,
-                        subject=f"{where} {setting.attribute} ({origin_label(name, kind)} publishes its EIPs)",
-                        element=setting.value, reason="decided at deploy time",
-                        needs=f"a literal {setting.attribute}",
-                        template=setting.resource.template, stack=setting.resource.stack,
-                        resource=setting.resource.logical_id, path=setting.resource.path,
-                    )
-                    continue
-                yield finding(
-                    RULE.id, Severity.WARNING, setting.resource,
-                    f"{origin_label(name, kind)}: {where} sets {setting.attribute} {display_value(setting.value)}, but its "
-                    f"EIPs are published in {', '.join(r.label for r in records)}: {ACTS_ON[setting.attribute]}, which "
-                    f"CloudFront does not resolve; CloudFront keeps connecting to an EIP until {_health(records)}",
-                    FIX,
-                )
-    for lb, label in by_name.values():
-        policy = affinity_policy(lb)
-        if policy is None:
             continue
-        cross = "" if lb.cross_zone else "; with cross-zone load balancing off, the favoured zone's targets take every connection"
+        if _unknown(setting.value) or setting.attribute == TG_CROSS_ZONE:
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"{where} {setting.attribute} ({origin_label(name, kind)} publishes its EIPs)",
+                element=setting.value,
+                reason="decided at deploy time" + (f": with {ZONAL_SHIFT} true, off leaves a shifted zone's EIP its "
+                                                   "connections" if setting.attribute == TG_CROSS_ZONE else ""),
+                needs=f"a literal {setting.attribute}",
+                template=setting.resource.template, stack=setting.resource.stack,
+                resource=setting.resource.logical_id, path=setting.resource.path,
+            )
+            continue
         yield finding(
-            RULE.id, Severity.WARNING, lb.resource,
-            f"{label}: reaches NLB {lb.resource.logical_id} through its DNS name, which sets {ROUTING} "
-            f"{display_value(policy)}. {PUBLIC_RESOLVER_NO_ZONE}: CloudFront resolves it on the public internet, so the "
-            f"setting does nothing for CloudFront or favours the zone of wherever CloudFront resolves{cross}",
+            RULE.id, Severity.WARNING, setting.resource,
+            f"{origin_label(name, kind)}: {where} sets {setting.attribute} {display_value(setting.value)}, but its "
+            f"EIPs are published in {', '.join(r.label for r in records)}: {ACTS_ON[setting.attribute]}, which "
+            f"CloudFront does not resolve; CloudFront keeps connecting to an EIP until {_health(records)}",
             FIX,
         )
+
+
+def _by_name(lb: LoadBalancerView, label: str) -> Iterator[Finding]:
+    """A zonal-affinity ``client_routing_policy`` on an NLB an origin path reaches through its DNS name."""
+    if not attribute_known(lb.attributes, ROUTING):
+        yield not_judged(
+            RULE.id, Severity.WARNING,
+            subject=f"{label}: reaches NLB {lb.resource.logical_id} through its DNS name: {ROUTING}",
+            element=attribute_element(lb.resource, "LoadBalancerAttributes", lb.attributes, ROUTING),
+            reason="decided at deploy time: a zonal affinity favours the zone of wherever CloudFront resolves",
+            needs=f"a literal {ROUTING} ({NEEDS_DEFAULT})", at=lb.resource,
+        )
+        return
+    policy = affinity_policy(lb)
+    if policy is None:
+        return
+    cross = "" if lb.cross_zone else "; with cross-zone load balancing off, the favoured zone's targets take every connection"
+    yield finding(
+        RULE.id, Severity.WARNING, lb.resource,
+        f"{label}: reaches NLB {lb.resource.logical_id} through its DNS name, which sets {ROUTING} "
+        f"{display_value(policy)}. {PUBLIC_RESOLVER_NO_ZONE}: CloudFront resolves it on the public internet, so the "
+        f"setting does nothing for CloudFront or favours the zone of wherever CloudFront resolves{cross}",
+        FIX,
+    )
 
 
 RULE = Rule(
@@ -372,7 +416,8 @@ RULE = Rule(
         "fail-open to unhealthy targets on every path (warning). A value of those four keys the API refuses (count 0, "
         "a percentage outside 1..100, unhealthy_state_routing count off) is an error. Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
         "(or a key in it) decided at deploy time on an EIP-published path, are not judged (warning naming the "
-        "attributes it may set), never quiet. Attribute keys it knows: load balancer "
+        "attributes it may set), never quiet; so are a client routing policy on a DNS-name path, a cross-zone setting "
+        "beside zonal shift, and a load balancer Type decided at deploy time (once for the balancer). Attribute keys it knows: load balancer "
         f"{', '.join(LB_KEYS)}; target group {', '.join(TG_KEYS)} (botocore 1.44.8 elbv2 LoadBalancerAttribute.Key, "
         "TargetGroupAttribute.Key)."
     ),
