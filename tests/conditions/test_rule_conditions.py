@@ -56,11 +56,13 @@ def test_nlb3_other_target_groups_are_not_its_business(protocol: str) -> None:
     quiet(body, "EO-NLB3")
 
 
-def test_nlb3_termination_decided_at_deploy_time_is_quiet() -> None:
+def test_nlb3_termination_decided_at_deploy_time_is_not_judged() -> None:
     body = world()
     body["Parameters"] = {"Term": {"Type": "String"}}
     set_attribute(res(body, "Targets"), "TargetGroupAttributes", TERMINATION, {"Ref": "Term"})
-    quiet(body, "EO-NLB3")
+    [f] = findings(body, "EO-NLB3")  # never quiet: unless it is true, connections outlive deregistered pods
+    assert (f.resource, f.severity) == ("Targets", Severity.WARNING)
+    assert f.message.startswith(f'not judged: target group Targets (TCP) {TERMINATION}: "<Ref Term>" (decided at deploy time')
 
 
 def test_nlb3_cross_zone_off_fires_on_the_nlb() -> None:

@@ -4,7 +4,7 @@ decided at deploy time (mutmut survivors, issue 38)."""
 from __future__ import annotations
 
 import pytest
-from worlds import findings, quiet, res, set_attribute, world
+from worlds import findings, res, set_attribute, world
 
 from edge_origin.core.findings import Severity
 from edge_origin.rules.nlb3_termination_cross_zone import FIX_LB, FIX_TG
@@ -26,11 +26,13 @@ def test_nlb3_whole_messages_and_fixes() -> None:
     ]
 
 
-def test_nlb3_cross_zone_decided_at_deploy_time_is_quiet() -> None:
+def test_nlb3_cross_zone_decided_at_deploy_time_is_not_judged() -> None:
     body = world()
     body["Parameters"] = {"CrossZone": {"Type": "String"}}
     set_attribute(res(body, "Nlb"), "LoadBalancerAttributes", CROSS_ZONE, {"Ref": "CrossZone"})
-    quiet(body, "EO-NLB3")
+    [f] = findings(body, "EO-NLB3")  # never quiet: off is the NLB default
+    assert (f.resource, f.severity) == ("Nlb", Severity.WARNING)
+    assert f.message.startswith(f'not judged: NLB Nlb {CROSS_ZONE}: "<Ref CrossZone>" (decided at deploy time')
 
 
 # --- issue 52: connection termination of unhealthy targets -------------------------------------------------------
