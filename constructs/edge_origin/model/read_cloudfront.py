@@ -46,16 +46,21 @@ def distribution_views(model: TemplateModel) -> list[DistributionView]:
         origins = [_with_vpc_origin(model, origin_view(o)) for o in cfg.mappings("Origins")]
         by_id = {o.id: o for o in origins}
         groups: dict[str, list[OriginView]] = {}
+        undecided_ids = [o for o in origins if o.id_undecided]  # origins (and groups' members) a literal target may name
         for item in cfg.mapping("OriginGroups").mappings("Items"):
             members = item.mapping("Members").mappings("Items")
-            groups[display_value(item.str("Id"))] = [
+            group_id = item.str("Id")
+            groups[display_value(group_id)] = found = [
                 by_id[m.str("OriginId")] for m in members if isinstance(m.str("OriginId"), str) and m.str("OriginId") in by_id
             ]
+            if deploy_time(group_id):
+                undecided_ids.extend(found)
+        targets = _Targets(origins, by_id, groups, undecided_ids)
         behaviors = []
         if cfg.has("DefaultCacheBehavior"):
-            behaviors.append(behavior_view(cfg.mapping("DefaultCacheBehavior"), None, by_id, groups))
+            behaviors.append(behavior_view(cfg.mapping("DefaultCacheBehavior"), None, targets))
         for beh in cfg.mappings("CacheBehaviors"):
-            behaviors.append(behavior_view(beh, display_value(beh.str("PathPattern")), by_id, groups))
+            behaviors.append(behavior_view(beh, display_value(beh.str("PathPattern")), targets))
         views.append(
             DistributionView(
                 resource=res,
@@ -133,8 +138,10 @@ def origin_view(o: Props) -> OriginView:
         custom = vpc  # the timeouts live in VpcOriginConfig (1..120 s, defaults 5 and 30)
     ip_type = custom_config.str("IpAddressType")  # not a VpcOriginConfig member
     http_version = custom.str("OriginHttpVersion")  # CustomOriginConfig or VpcOriginConfig
+    origin_id = o.str("Id")
     return OriginView(
-        id=display_value(o.str("Id")),
+        id=display_value(origin_id),
+        id_undecided=deploy_time(origin_id),
         domain_name=normalize_name(domain) if isinstance(domain, str) else domain,
         custom=o.has("CustomOriginConfig"),
         protocol_policy=custom.literal_str("OriginProtocolPolicy"),
@@ -155,14 +162,9 @@ def origin_view(o: Props) -> OriginView:
     )
 
 
-def behavior_view(b: Props, pattern: str | None, by_id: dict[str, OriginView], groups: dict[str, list[OriginView]]) -> BehaviorView:
+def behavior_view(b: Props, pattern: str | None, targets: _Targets) -> BehaviorView:
     target = b.str("TargetOriginId")
-    origins = groups.get(target) if isinstance(target, str) else None
-    origins = origins or ([by_id[target]] if isinstance(target, str) and target in by_id else [])
-    if not origins and len(by_id) == 1 and not groups:
-        # the target or the origin's Id is decided at deploy time (a mapping by an unknown Region): a
-        # distribution with one origin sends every behavior there (CloudFront refuses a target it lacks)
-        origins = list(by_id.values())
+    origins, candidates = targets.of(target)
     methods = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
     allowed, some_deploy_time = None, False
     if methods is not None:
@@ -185,4 +187,36 @@ def behavior_view(b: Props, pattern: str | None, by_id: dict[str, OriginView], g
         raw=b.data,
         grpc_unknown=grpc.unknown or deploy_time(grpc.raw("Enabled")),
         methods_unknown=deploy_time(b.raw("AllowedMethods")) or some_deploy_time,
+        target_candidates=candidates,
     )
+
+
+class _Targets:
+    """What a behavior's ``TargetOriginId`` may name: the distribution's origins, by literal ``Id``, its origin
+    groups, and the origins whose ``Id`` (or whose group's) is decided at deploy time."""
+
+    __slots__ = ("origins", "by_id", "groups", "undecided_ids")
+
+    def __init__(self, origins: list[OriginView], by_id: dict[str, OriginView], groups: dict[str, list[OriginView]],
+                 undecided_ids: list[OriginView]) -> None:
+        self.origins, self.by_id, self.groups, self.undecided_ids = origins, by_id, groups, undecided_ids
+
+    def of(self, target: object) -> tuple[list[OriginView], list[OriginView]]:
+        """(the origins a behavior targets, the origins it may target when that is decided at deploy time).
+
+        CloudFront refuses a TargetOriginId that names no origin or origin group of the distribution, so a
+        target decided at deploy time is one of the origins, and a literal target no literal ``Id`` matches
+        is one of the origins whose ``Id`` (or whose group's) is undecided. One such origin: the behavior
+        targets it (decided); more: each may be the target (``BehaviorView.target_candidates``)."""
+        by_id, groups = self.by_id, self.groups
+        origins = groups.get(target) if isinstance(target, str) else None
+        origins = origins or ([by_id[target]] if isinstance(target, str) and target in by_id else [])
+        if origins:
+            return origins, []
+        if len(by_id) == 1 and not groups:
+            # the target or the origin's Id is decided at deploy time (a mapping by an unknown Region), or names
+            # no origin (CloudFront refuses it): a distribution with one origin sends every behavior there
+            return list(by_id.values()), []
+        candidates = self.origins if deploy_time(target) else self.undecided_ids
+        unique = list({id(o): o for o in candidates}.values())
+        return (unique, []) if len(unique) == 1 else ([], unique)

@@ -659,6 +659,8 @@ class OriginView:
     #: or, with ``http_version_unknown``, deploy-time. Read by ``verify``; no rule judges it.
     http_version: str | None = None
     http_version_unknown: bool = False
+    #: ``Id`` is decided at deploy time (``id`` then shows the expression).
+    id_undecided: bool = False
 
     def dns_types(self) -> tuple[str, ...]:
         """The record types CloudFront's resolver asks for this origin's name, as the DNS rules judge
@@ -717,6 +719,9 @@ class BehaviorView:
     grpc_unknown: bool = False
     #: ``AllowedMethods`` is not decidable from the templates.
     methods_unknown: bool = False
+    #: When the origin this behavior targets is decided at deploy time (its ``TargetOriginId``, or the ``Id``
+    #: of the origins it may name): every origin it may target (``origins`` is then empty); else empty.
+    target_candidates: list[OriginView] = field(default_factory=list)
 
     @property
     def label(self) -> str:

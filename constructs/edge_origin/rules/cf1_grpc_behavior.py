@@ -8,13 +8,21 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import (
     CACHING_DISABLED_POLICY_ID,
     BehaviorView,
+    DistributionView,
+    OriginView,
     ResourceRef,
     TemplateModel,
     as_int,
     display_value,
     props_of,
 )
+from edge_origin.model.values import deploy_time
 from edge_origin.rules.base import Rule, finding, with_cdk
+from edge_origin.rules.cf_undecided import target_element, undecided
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 ALL_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"})
 HTTP2 = frozenset({"http2", "http2and3"})
@@ -26,56 +34,129 @@ FIX = with_cdk(
 )
 
 
-def _caching(model: TemplateModel, behavior: BehaviorView) -> bool | None:
+def _caching(model: TemplateModel, behavior: BehaviorView) -> tuple[bool | None, str, Any]:
+    """(does the behavior's cache policy cache, what was not decided, its value): (None, "", None) when there is
+    nothing to judge; (None, path, value) when a value it rests on is decided at deploy time."""
     policy = behavior.cache_policy_id
     if isinstance(policy, str):
-        return policy != CACHING_DISABLED_POLICY_ID
+        return policy != CACHING_DISABLED_POLICY_ID, "", None
     if isinstance(policy, ResourceRef):
         res = model.target(policy)
         if res is None or res.type != "AWS::CloudFront::CachePolicy":
-            return None
+            return None, "", None
         cfg = props_of(res).mapping("CachePolicyConfig")
         # MinTTL is not read: MaxTTL >= MinTTL, so a positive MinTTL already shows in MaxTTL
-        return any(t is None or t > 0 for t in (cfg.int("DefaultTTL"), cfg.int("MaxTTL")))
+        ttls = {key: cfg.int(key) for key in ("DefaultTTL", "MaxTTL")}
+        if any(t is not None and t > 0 for t in ttls.values()):
+            return True, "", None  # caches, whatever the other TTL is
+        for key in ttls:
+            if deploy_time(cfg.raw(key)):
+                return None, f"cache policy {res.logical_id} CachePolicyConfig.{key}", cfg.raw(key)
+        return any(t is None for t in ttls.values()), "", None
+    if deploy_time(policy):
+        return None, "CachePolicyId", policy
     if policy is None and behavior.forwarded_values is not None:
         ttls = [as_int(behavior.raw.get(k)) for k in ("DefaultTTL", "MaxTTL")]
-        return not all(t == 0 for t in ttls)  # legacy defaults: DefaultTTL 86400
-    return None
+        return not all(t == 0 for t in ttls), "", None  # legacy defaults: DefaultTTL 86400
+    return None, "", None
+
+
+def _methods(where: str, behavior: BehaviorView) -> tuple[str, str, Any]:
+    """("error", message, None) when the behavior cannot allow every method, ("not judged", path, value) when
+    that is decided at deploy time, ("", "", None) when it allows all 7."""
+    listed = behavior.raw.get("AllowedMethods")
+    if deploy_time(listed):
+        return "not judged", "AllowedMethods", listed
+    if behavior.methods_unknown and isinstance(listed, list):
+        # Some items are decided at deploy time. CloudFront's sets are GET/HEAD, GET/HEAD/OPTIONS and all 7: a
+        # list of another length, or whose literal items are not distinct methods, is never all 7, whatever the
+        # undecided items are (still an error); else those items decide it.
+        literal = [m.upper() for m in listed if isinstance(m, str)]
+        if len(listed) != len(ALL_METHODS) or len(set(literal)) != len(literal) or not set(literal) <= ALL_METHODS:
+            return "error", (f"{where}: gRPC needs all methods (POST), AllowedMethods is [{display_value(listed)}]: "
+                             f"never CloudFront's 7-method set, whatever its items decided at deploy time are"), None
+        undecided = next(m for m in listed if deploy_time(m))
+        return "not judged", f"AllowedMethods[{listed.index(undecided)}]", undecided
+    methods = set(behavior.allowed_methods or ())
+    if methods != ALL_METHODS:
+        return "error", f"{where}: gRPC needs all methods (POST), AllowedMethods is {sorted(methods) or 'the default GET/HEAD'}", None
+    return "", "", None
+
+
+def _origin(where: str, origin: OriginView) -> tuple[str, str, Any]:
+    """("error", message, None) when the origin is not reached over HTTPS, ("not judged", path, value) when its
+    protocol policy is decided at deploy time (or lives in a VPC origin outside the templates), else empty."""
+    if origin.protocol_policy_unknown:
+        if origin.vpc_origin_id is not None:
+            vpc = origin.vpc_origin
+            if vpc is None:
+                return "not judged", f"origin {origin.id} VpcOriginConfig.VpcOriginId (a VPC origin outside these templates)", \
+                    origin.vpc_origin_id
+            cfg = vpc.resource.properties.get("VpcOriginEndpointConfig")
+            value = cfg.get("OriginProtocolPolicy") if isinstance(cfg, dict) else cfg
+            return "not judged", f"VPC origin {vpc.resource.logical_id} OriginProtocolPolicy", value
+        cfg = origin.raw.get("CustomOriginConfig")
+        value = cfg.get("OriginProtocolPolicy") if isinstance(cfg, dict) else cfg
+        return "not judged", f"origin {origin.id} CustomOriginConfig.OriginProtocolPolicy", value
+    # "CloudFront only supports secure (HTTPS-based) gRPC connections. gRPC only supports
+    # end-to-end HTTPS" (CloudFront developer guide, Using gRPC with CloudFront): a gRPC
+    # viewer is HTTPS, so match-viewer connects to the origin with HTTPS too.
+    if not (origin.custom or origin.vpc_origin is not None) or origin.protocol_policy not in HTTPS_TO_ORIGIN:
+        return "error", (f"{where}: origin {origin.id} is not reached over HTTPS (OriginProtocolPolicy "
+                         f"{origin.protocol_policy or 'unset'}; https-only, or match-viewer for gRPC viewers, which are HTTPS)"), None
+    return "", "", None
+
+
+def _judge(model: TemplateModel, dist: DistributionView, behavior: BehaviorView) -> Iterator[Finding]:
+    """The findings of ``behavior`` as a gRPC behavior: judged, or not judged where a value is decided at deploy time."""
+    res = dist.resource
+    where = f"{res.logical_id} {behavior.label}"
+    caching, path, value = _caching(model, behavior)
+    if caching:
+        yield finding(
+            RULE.id, Severity.WARNING, res,
+            f"{where}: gRPC behavior with a caching cache policy ({display_value(behavior.cache_policy_id)}): "
+            "CloudFront passes gRPC through uncached, so the policy only governs the behavior's non-gRPC "
+            "requests; CachingDisabled says what happens",
+            FIX,
+        )
+    elif path:
+        yield undecided(RULE.id, dist, f"{behavior.label} {path}", value, "a caching policy caches the behavior's non-gRPC requests")
+    said, text, value = _methods(where, behavior)
+    if said == "error":
+        yield finding(RULE.id, Severity.ERROR, res, text, FIX)
+    elif said:
+        yield undecided(RULE.id, dist, f"{behavior.label} {text}", value, "gRPC needs all 7 methods (POST)")
+    if dist.http_version_unknown:
+        raw = props_of(res).mapping("DistributionConfig").raw("HttpVersion")
+        yield undecided(RULE.id, dist, "HttpVersion", raw, f"gRPC ({behavior.label}) needs http2 or http2and3")
+    elif (dist.http_version or "http1.1").lower() not in HTTP2:
+        yield finding(RULE.id, Severity.ERROR, res, f"{where}: HttpVersion {dist.http_version or 'unset (http1.1)'} has no HTTP/2; gRPC needs it", FIX)
+    for origin in behavior.origins:
+        said, text, value = _origin(where, origin)
+        if said == "error":
+            yield finding(RULE.id, Severity.ERROR, res, text, FIX)
+        elif said:
+            yield undecided(RULE.id, dist, f"{behavior.label} {text}", value, "gRPC needs an origin reached over HTTPS")
+    for origin in behavior.target_candidates:
+        if _origin(where, origin)[0]:
+            subject, value = target_element(behavior, origin)
+            yield undecided(RULE.id, dist, subject, value,
+                            f"it may name origin {origin.id}, which is not (or not surely) reached over HTTPS, as gRPC needs")
+            break
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     for dist in model.distributions:
-        res = dist.resource
         for behavior in dist.behaviors:
-            if not behavior.grpc_enabled:
-                continue
-            where = f"{res.logical_id} {behavior.label}"
-            if _caching(model, behavior):
-                yield finding(
-                    RULE.id, Severity.WARNING, res,
-                    f"{where}: gRPC behavior with a caching cache policy ({display_value(behavior.cache_policy_id)}): "
-                    "CloudFront passes gRPC through uncached, so the policy only governs the behavior's non-gRPC "
-                    "requests; CachingDisabled says what happens",
-                    FIX,
-                )
-            methods = set(behavior.allowed_methods or ())
-            if methods != ALL_METHODS and not behavior.methods_unknown:
-                yield finding(RULE.id, Severity.ERROR, res, f"{where}: gRPC needs all methods (POST), AllowedMethods is {sorted(methods) or 'the default GET/HEAD'}", FIX)
-            if (dist.http_version or "http1.1").lower() not in HTTP2 and not dist.http_version_unknown:
-                yield finding(RULE.id, Severity.ERROR, res, f"{where}: HttpVersion {dist.http_version or 'unset (http1.1)'} has no HTTP/2; gRPC needs it", FIX)
-            for origin in behavior.origins:
-                if origin.protocol_policy_unknown:
-                    continue  # decided at deploy time
-                # "CloudFront only supports secure (HTTPS-based) gRPC connections. gRPC only supports
-                # end-to-end HTTPS" (CloudFront developer guide, Using gRPC with CloudFront): a gRPC
-                # viewer is HTTPS, so match-viewer connects to the origin with HTTPS too.
-                if not (origin.custom or origin.vpc_origin is not None) or origin.protocol_policy not in HTTPS_TO_ORIGIN:
-                    yield finding(
-                        RULE.id, Severity.ERROR, res,
-                        f"{where}: origin {origin.id} is not reached over HTTPS (OriginProtocolPolicy {origin.protocol_policy or 'unset'}; "
-                        "https-only, or match-viewer for gRPC viewers, which are HTTPS)",
-                        FIX,
-                    )
+            if behavior.grpc_enabled:
+                yield from _judge(model, dist, behavior)
+            elif behavior.grpc_unknown and next(_judge(model, dist, behavior), None) is not None:
+                # Whether it is a gRPC behavior is decided at deploy time, and as one it has findings: not judged.
+                grpc = behavior.raw.get("GrpcConfig")
+                value = grpc.get("Enabled") if isinstance(grpc, dict) else grpc
+                yield undecided(RULE.id, dist, f"{behavior.label} GrpcConfig.Enabled", value,
+                                "as a gRPC behavior it has findings of this rule (cache policy, methods, HTTP/2, HTTPS origin)")
 
 
 #: Origin protocol policies that reach the origin with HTTPS for a gRPC (always HTTPS) viewer.
@@ -90,7 +171,10 @@ RULE = Rule(
     catches=(
         "A cache behavior with GrpcConfig.Enabled and AllowedMethods other than all, no HTTP/2 in HttpVersion, or an "
         "origin not reached over HTTPS (https-only, or match-viewer: gRPC viewers are HTTPS) (errors); one with a caching cache policy (a warning: CloudFront does not "
-        "cache gRPC, so the policy affects only the behavior's other requests)."
+        "cache gRPC, so the policy affects only the behavior's other requests). A value these rest on that is decided "
+        "at deploy time (HttpVersion, OriginProtocolPolicy, CachePolicyId, AllowedMethods, GrpcConfig.Enabled, the "
+        "behavior's target origin) is not judged (warning), but an AllowedMethods list that cannot be all 7 whatever "
+        "its undecided items are still fires."
     ),
     incident="CloudFront forwards gRPC only over HTTP/2 to HTTPS origins with POST allowed and no caching; otherwise calls fail at the edge.",
     fix=FIX,

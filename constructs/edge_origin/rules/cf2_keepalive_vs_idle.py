@@ -16,11 +16,13 @@ from edge_origin.model import DistributionView, ListenerView, TemplateModel
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
+from edge_origin.rules.cf_undecided import timeout_undecided, undecided
 from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
 from edge_origin.rules.not_judged import not_judged
 
 DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
 DEFAULT_IDLE = hops.NLB_DEFAULT_IDLE_S
+KEEPALIVE_QUOTA = hops.CF_ORIGIN_TIMEOUTS["keepalive"].default_quota_s
 FIX = with_cdk(
     "EO-CF2",
     "Keep OriginKeepaliveTimeout well below the NLB listener's idle timeout (e.g. keepalive 60 s, idle 350 s). "
@@ -37,6 +39,14 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if not origin.custom:
                 continue
             keepalive = origin.keepalive_timeout if origin.keepalive_timeout is not None else DEFAULT_KEEPALIVE
+            undecided_keepalive = timeout_undecided(origin, "OriginKeepaliveTimeout")
+            if undecided_keepalive is not None:
+                said = (_keepalive_not_judged(dist, origin.id, undecided_keepalive, listener)
+                        for lb in origin_path_load_balancers(model, origin) for listener in lb.listeners)
+                first = next((f for f in said if f is not None), None)  # one for the origin
+                if first is not None:
+                    yield first
+                continue
             for lb in origin_path_load_balancers(model, origin):
                 for listener in lb.listeners:
                     idle = listener_idle(listener).seconds
@@ -56,6 +66,22 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                             ),
                             FIX,
                         )
+
+
+def _keepalive_not_judged(dist: DistributionView, origin_id: str, value: object, listener: ListenerView) -> Finding | None:
+    """A keepalive decided at deploy time: judged both ways against the listener's idle timeout. Quiet when every
+    keepalive the default quota allows (up to ``KEEPALIVE_QUOTA`` s; above it CloudFront refuses the distribution
+    until the quota is raised, EO-CF4) is well below it; else not judged (a warning)."""
+    idle = listener_idle(listener).seconds
+    if listener.protocol == "UDP" or (idle is not None and hops.idle_severity(KEEPALIVE_QUOTA, idle) is None):
+        return None
+    res = listener.resource
+    against = f"the idle timeout {idle} s" if idle is not None else "an idle timeout decided at deploy time"
+    return undecided(
+        RULE.id, dist, f"origin {origin_id} CustomOriginConfig.OriginKeepaliveTimeout", value,
+        f"keepalive values up to {KEEPALIVE_QUOTA} s (the default quota) are not all well below {against} of "
+        f"{res.stack}/{res.logical_id}",
+    )
 
 
 def _not_judged(dist: DistributionView, origin_id: str, keepalive: float, listener: ListenerView) -> Finding:
@@ -91,7 +117,9 @@ RULE = HopRule(
         "of a listener of its NLBs, or reaches it (error), or is above 90 % of it (warning) (TCP: "
         "tcp.idle_timeout.seconds or 350 s; TLS and TCP_UDP: 350 s). An idle timeout decided at deploy time (a "
         "parameter, a mapping by an unknown Region) is judged both ways: quiet when the keepalive is fine against "
-        "every idle timeout AWS allows (60..6000 s), else not judged (warning)."
+        "every idle timeout AWS allows (60..6000 s), else not judged (warning). A keepalive decided at deploy time is "
+        "judged the same way: quiet when every keepalive up to the default quota (120 s) is well below the idle "
+        "timeout, else not judged (warning)."
     ),
     incident="Idle connections reused by CloudFront after the NLB had dropped them: resets and 502s (keepalive-vs-nlb-idle-timeout).",
     fix=FIX,

@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import DistributionView, OriginView, TemplateModel
+from edge_origin.model import DistributionView, OriginView, TemplateModel, display_value
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
+from edge_origin.rules.cf_undecided import target_element, undecided
 from edge_origin.rules.ka_profile import CF_DEFAULT_READ, HopRule, declared_profile
 from edge_origin.rules.not_judged import not_judged
 
@@ -78,6 +79,33 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if rct is None:
                 continue  # "CloudFront doesn't enforce a maximum value"
             yield from _judge(dist, origin, where, rct, profile)
+        yield from _maybe_grpc(dist, profile)
+
+
+def _maybe_grpc(dist: DistributionView, profile: object) -> Iterator[Finding]:
+    """Origins a gRPC behavior may reach, where that is decided at deploy time (the behavior's
+    ``GrpcConfig.Enabled``, its ``TargetOriginId`` or the ``Id`` of the origins it may name): not judged, once per
+    origin, when this rule would judge the origin as a gRPC origin (quiet when it would not)."""
+    seen = {id(o) for o in _grpc_origins(dist)}
+    for behavior in dist.behaviors:
+        if not (behavior.grpc_enabled or behavior.grpc_unknown):
+            continue
+        for origin in behavior.target_candidates if behavior.grpc_enabled else behavior.origins + behavior.target_candidates:
+            if id(origin) in seen or not (origin.custom or origin.vpc_origin_id is not None):
+                continue
+            rct = origin.response_completion_timeout
+            if not origin.response_completion_timeout_unknown and (
+                    rct is None or next(_judge(dist, origin, "", rct, profile), None) is None):
+                continue  # quiet whether or not the behavior reaches it over gRPC
+            seen.add(id(origin))
+            if behavior.grpc_enabled:
+                subject, value = target_element(behavior, origin)
+            else:
+                grpc = behavior.raw.get("GrpcConfig")
+                subject, value = f"{behavior.label} GrpcConfig.Enabled", grpc.get("Enabled") if isinstance(grpc, dict) else grpc
+            rct_text = f"{rct} s" if rct is not None else display_value(origin.raw.get("ResponseCompletionTimeout"))
+            yield undecided(RULE.id, dist, subject, value,
+                            f"whether gRPC streams reach origin {origin.id} (ResponseCompletionTimeout {rct_text}) through it")
 
 
 def _judge(dist: DistributionView, origin: OriginView, where: str, rct: int, profile: object) -> Iterator[Finding]:
@@ -137,7 +165,8 @@ RULE = HopRule(
         "CloudFront's); with a declared connection profile, below its p99_rpc_duration_s "
         "(error) or below the longest stream its servers keep (server_max_connection_age_s x 1.1 + grace; unbounded when "
         "either is None) (warning); without a profile, a warning naming the age at which every stream ends; deploy-time "
-        "values are not judged (warning)."
+        "values are not judged (warning), and so is an origin such a timeout would judge when whether a gRPC behavior "
+        "reaches it is decided at deploy time (GrpcConfig.Enabled, TargetOriginId or the origins' Id)."
     ),
     incident=(
         "Long-lived gRPC streams through CloudFront all ended at the same age, whatever the servers' connection age, "

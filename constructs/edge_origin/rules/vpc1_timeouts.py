@@ -11,6 +11,7 @@ from edge_origin.model import TemplateModel
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
+from edge_origin.rules.cf_undecided import timeout_undecided, undecided
 from edge_origin.rules.ka_profile import HopRule, listener_idle
 from edge_origin.rules.vpc_paths import vpc_origin_paths
 
@@ -29,7 +30,15 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         origin, res = path.origin, path.distribution.resource
         keepalive = origin.keepalive_timeout if origin.keepalive_timeout is not None else hops.CF_VPC_ORIGIN_DEFAULT_KEEPALIVE_S
         read = origin.read_timeout if origin.read_timeout is not None else hops.CF_VPC_ORIGIN_DEFAULT_READ_S
+        undecided_ = {field: timeout_undecided(origin, field) for field in ("OriginKeepaliveTimeout", "OriginReadTimeout")}
         for field, kind, value in (("OriginKeepaliveTimeout", "keepalive", keepalive), ("OriginReadTimeout", "read", read)):
+            if undecided_[field] is not None:
+                # decided at deploy time: its range and its place below the NLB's idle timeout are not judged
+                yield undecided(
+                    RULE.id, path.distribution, f"{path.label.removeprefix(res.logical_id + ' ')} VpcOriginConfig.{field}",
+                    undecided_[field], f"not judged against {LOW}..{HIGH} s nor against the NLB's idle timeout",
+                )
+                continue
             problem = hops.origin_timeout_problem(kind, value)
             if problem is not None:
                 yield finding(
@@ -44,7 +53,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if idle is None:
                 continue
             where = f"{listener.resource.stack}/{listener.resource.logical_id}"
-            severity = hops.idle_severity(keepalive, idle)
+            severity = hops.idle_severity(keepalive, idle) if undecided_["OriginKeepaliveTimeout"] is None else None
             if severity is not None:
                 yield finding(
                     RULE.id, Severity.WARNING, res,
@@ -54,7 +63,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     ),
                     FIX,
                 )
-            if read >= idle:
+            if read >= idle and undecided_["OriginReadTimeout"] is None:
                 yield finding(
                     RULE.id, Severity.WARNING, res,
                     PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
@@ -74,7 +83,8 @@ RULE = HopRule(
         f"A distribution origin with VpcOriginConfig whose OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout "
         f"(default 30 s) is not whole seconds from {LOW} (error) or is above the default quota "
         f"{HIGH} s (warning naming the quota: both are adjustable per-account quotas); whose keepalive comes within 5 s or 10 % of the idle timeout "
-        "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings)."
+        "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings). A timeout decided at "
+        "deploy time (a parameter without Default, an import, an undecidable condition) is not judged (warning)."
     ),
     incident=(
         "Idle connections reused by CloudFront after the NLB dropped them: resets and 502s "

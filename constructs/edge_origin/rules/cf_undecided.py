@@ -1,0 +1,72 @@
+"""The CloudFront rules' "not judged" for a value decided at deploy time (EO-CF1, EO-CF2, EO-CF3, EO-VPC1, EO-SEC1).
+
+A value a rule rests on that the templates do not decide (a String parameter without Default, an
+``Fn::ImportValue`` of an export no given template declares, an ``Fn::If`` on a condition the templates cannot
+decide) is never read as absent: the rule judges it both ways where it can, else says so with one finding of
+:func:`undecided` (severity WARNING: a value edge-origin cannot evaluate).
+"""
+
+from __future__ import annotations
+
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.model import DistributionView, OriginView, display_value
+from edge_origin.model.values import Unresolved, deploy_time
+from edge_origin.rules.not_judged import not_judged
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from edge_origin.model import BehaviorView
+
+_KINDS = {
+    "parameter": "a parameter without Default",
+    "import": "an import no given template declares",
+    "condition": "a condition the templates cannot decide",
+    "pseudo": "a pseudo parameter only known at deploy",
+    "nested": "an output of a nested stack whose template is not given",
+    "composite": "an Fn::Join/Fn::Sub with a part decided at deploy",
+}
+NEEDS = "give the parameter a Default, or check the stacks together (the template that exports the value)"
+
+
+def why(value: Any) -> str:
+    """``decided at deploy time: <what kind of value>``."""
+    kind = _KINDS.get(value.reason, "an expression edge-origin cannot evaluate") if isinstance(value, Unresolved) \
+        else "an attribute of a resource, known once it exists"
+    return f"decided at deploy time: {kind}"
+
+
+def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, consequence: str,
+              needs: str = NEEDS) -> Finding:
+    """One not-judged finding on ``dist``: ``subject`` (the property path) is ``value`` (shown as written), decided
+    at deploy time; ``consequence`` says what some of its values would make of it."""
+    res = dist.resource
+    return not_judged(
+        rule_id, Severity.WARNING,
+        subject=f"{res.logical_id} {subject}",
+        element=display_value(value),
+        reason=f"{why(value)}; {consequence}" if consequence else why(value),
+        needs=needs,
+        at=res,
+    )
+
+
+def timeout_undecided(origin: OriginView, field: str) -> Any:
+    """The deploy-time value of ``field`` (``OriginKeepaliveTimeout``/``OriginReadTimeout``) where the origin view
+    reads it (``CustomOriginConfig``, or ``VpcOriginConfig`` for a VPC origin without one), or of that whole
+    config; None when it is literal or absent (the view then has the value or the default)."""
+    config = origin.raw.get("CustomOriginConfig" if origin.custom else "VpcOriginConfig")
+    if deploy_time(config):
+        return config
+    value = config.get(field) if isinstance(config, dict) else None
+    return value if deploy_time(value) else None
+
+
+def target_element(behavior: BehaviorView, origin: OriginView) -> tuple[str, Any]:
+    """(what decides whether ``behavior`` reaches ``origin``, its value): the behavior's ``TargetOriginId`` when
+    that is decided at deploy time, else the origin's ``Id``."""
+    target = behavior.target_origin_id
+    if deploy_time(target) or not origin.id_undecided:
+        return f"{behavior.label} TargetOriginId", target
+    return f"origin Id (the target of {behavior.label} {display_value(target)})", origin.raw.get("Id")

@@ -1,0 +1,136 @@
+"""The CloudFront rules (EO-CF1, EO-CF2, EO-CF3, EO-VPC1, EO-SEC1) on values decided at deploy time.
+
+Each case: one value of a fire fixture made a String parameter. Without Default the rule says "not judged" naming
+the property and the value as written; with the original value as Default it judges as before (the same
+findings as the fixture's). Cases where the rule can decide whatever the value is keep their verdict.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from edge_origin.core.findings import Severity
+from edge_origin.model import LoadedTemplate, TemplateModel
+from edge_origin.rules import RULES_BY_ID, run_rules
+
+RULES_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "templates" / "rules"
+DC = ("Resources", "Dist", "Properties", "DistributionConfig")
+
+
+def _with(fixture: str, path: tuple[Any, ...], default: Any = None, edits: dict[tuple[Any, ...], Any] | None = None) -> dict:
+    body = json.loads((RULES_DIR / f"{fixture}.json").read_text())
+    for where, value in (edits or {}).items():
+        _put(body, where, value)
+    original = _put(body, path, {"Ref": "P"})
+    body.setdefault("Parameters", {})["P"] = {"Type": "String"}
+    if default is not None:
+        body["Parameters"]["P"]["Default"] = str(original) if default == "original" else default
+    return body
+
+
+def _put(body: dict, path: tuple[Any, ...], value: Any) -> Any:
+    node = body
+    for key in path[:-1]:
+        node = node[key]
+    old, node[path[-1]] = node[path[-1]], value
+    return old
+
+
+def _run(body: dict, rule: str) -> tuple[list[str], list[str]]:
+    """(judged messages, not-judged messages) of ``rule``."""
+    found = run_rules(TemplateModel([LoadedTemplate("S", "t.json", body)]), [RULES_BY_ID[rule]])
+    judged = [f.message for f in found if not f.message.startswith("not judged")]
+    said = [f.message for f in found if f.message.startswith("not judged")]
+    assert all(f.severity is Severity.WARNING for f in found if f.message.startswith("not judged"))
+    return judged, said
+
+
+CASES = [
+    ("eo-cf1-fire", "EO-CF1", (*DC, "HttpVersion"), "HttpVersion: <Ref P>"),
+    ("eo-cf1-fire", "EO-CF1", (*DC, "Origins", 0, "CustomOriginConfig", "OriginProtocolPolicy"),
+     "origin o CustomOriginConfig.OriginProtocolPolicy: <Ref P>"),
+    ("eo-cf1-fire", "EO-CF1", (*DC, "DefaultCacheBehavior", "GrpcConfig", "Enabled"), "GrpcConfig.Enabled: <Ref P>"),
+    ("eo-cf1-fire", "EO-CF1", (*DC, "DefaultCacheBehavior", "CachePolicyId"), "CachePolicyId: <Ref P>"),
+    ("eo-cf2-fire", "EO-CF2", (*DC, "Origins", 0, "CustomOriginConfig", "OriginKeepaliveTimeout"),
+     "CustomOriginConfig.OriginKeepaliveTimeout: <Ref P>"),
+    ("eo-cf3-fire", "EO-CF3", (*DC, "DefaultCacheBehavior", "TargetOriginId"), "TargetOriginId: <Ref P>"),
+    ("eo-cf3-fire", "EO-CF3", (*DC, "CacheBehaviors", 0, "GrpcConfig", "Enabled"),
+     "behavior /svc.Other/* GrpcConfig.Enabled: <Ref P>"),
+    ("eo-vpc1-fire", "EO-VPC1", (*DC, "Origins", 0, "VpcOriginConfig", "OriginKeepaliveTimeout"),
+     "VpcOriginConfig.OriginKeepaliveTimeout: <Ref P>"),
+]
+
+
+@pytest.mark.parametrize(("fixture", "rule", "path", "named"), CASES, ids=lambda v: v if isinstance(v, str) else None)
+def test_a_parameter_without_default_is_not_judged_and_with_one_judged(fixture: str, rule: str, path: tuple, named: str) -> None:
+    base_judged, base_said = _run(_with(fixture, path, "original"), rule)
+    original = json.loads((RULES_DIR / f"{fixture}.json").read_text())
+    assert sorted(base_judged) == sorted(_run(original, rule)[0]) and not base_said  # the Default: judged as before
+    judged, said = _run(_with(fixture, path), rule)
+    assert len(judged) < len(base_judged)
+    assert any(named in m and "decided at deploy time: a parameter without Default" in m for m in said), said
+
+
+def test_cf1_allowed_methods_that_can_never_be_all_seven_still_fire() -> None:
+    """A list of 2 items is never CloudFront's 7-method set, whatever its undecided item is."""
+    judged, said = _run(_with("eo-cf1-fire", (*DC, "DefaultCacheBehavior", "AllowedMethods", 0)), "EO-CF1")
+    assert any("AllowedMethods is [<Ref P>, HEAD]: never CloudFront's 7-method set" in m for m in judged), judged
+    assert not any("AllowedMethods" in m for m in said)
+
+
+def test_cf1_an_undecided_item_of_seven_methods_is_not_judged() -> None:
+    path = (*DC, "DefaultCacheBehavior", "AllowedMethods", 5)  # POST, in the fixture's 7-method list
+    judged, said = _run(_with("eo-cf2-fire", path), "EO-CF1")
+    assert not judged and said and "AllowedMethods[5]: <Ref P>" in said[0]
+    assert _run(_with("eo-cf2-fire", path, "POST"), "EO-CF1") == ([], [])
+    judged, said = _run(_with("eo-cf2-fire", path, "GET"), "EO-CF1")  # a duplicate: 6 methods
+    assert judged and not said
+
+
+def test_cf1_an_undecided_grpc_flag_on_a_well_set_behavior_is_quiet() -> None:
+    """Judged both ways: as a gRPC behavior it has no finding, so whether it is one does not matter."""
+    assert _run(_with("eo-cf2-fire", (*DC, "DefaultCacheBehavior", "GrpcConfig", "Enabled")), "EO-CF1") == ([], [])
+
+
+def test_cf2_an_undecided_keepalive_well_below_the_idle_timeout_is_quiet() -> None:
+    """Every keepalive up to the default quota (120 s) is well below a 350 s idle timeout: judged, quiet."""
+    idle = ("Resources", "Listener", "Properties", "ListenerAttributes", 0, "Value")
+    path = (*DC, "Origins", 0, "CustomOriginConfig", "OriginKeepaliveTimeout")
+    assert _run(_with("eo-cf2-fire", path, edits={idle: "350"}), "EO-CF2") == ([], [])
+    assert _run(_with("eo-cf2-fire", path, edits={idle: "120"}), "EO-CF2")[1]  # 120 s keepalive reaches it
+
+
+def test_cf3_an_undecided_target_of_quiet_origins_is_quiet() -> None:
+    """Neither origin the behavior may target has a ResponseCompletionTimeout: nothing to say."""
+    edits = {(*DC, "Origins", i, "ResponseCompletionTimeout"): None for i in (0, 1)}
+    body = _with("eo-cf3-fire", (*DC, "DefaultCacheBehavior", "TargetOriginId"), edits=edits)
+    for origin in body["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"]:
+        origin.pop("ResponseCompletionTimeout")
+    judged, said = _run(body, "EO-CF3")
+    assert not [m for m in said if "Dist " in m] and not [m for m in judged if "Dist " in m]
+
+
+def test_a_literal_target_with_one_origin_whose_id_is_undecided_is_decided() -> None:
+    """CloudFront refuses a TargetOriginId that names no origin: the one origin whose Id may match is the target."""
+    body = _with("eo-cf3-fire", (*DC, "Origins", 1, "Id"))
+    model = TemplateModel([LoadedTemplate("S", "t.json", copy.deepcopy(body))])
+    dist = next(d for d in model.distributions if d.resource.logical_id == "Dist")
+    behavior = dist.behaviors[1]
+    assert [o.raw["ResponseCompletionTimeout"] for o in behavior.origins] == [20] and not behavior.target_candidates
+    judged, said = _run(body, "EO-CF3")
+    assert any("origin <Ref P>: ResponseCompletionTimeout 20 s is below OriginReadTimeout" in m for m in judged), judged
+
+
+def test_a_literal_target_two_origins_with_undecided_ids_may_name_is_not_judged() -> None:
+    body = _with("eo-cf3-fire", (*DC, "Origins", 1, "Id"), edits={(*DC, "Origins", 0, "Id"): {"Ref": "Q"}})
+    body["Parameters"]["Q"] = {"Type": "String"}
+    judged, said = _run(body, "EO-CF3")
+    assert not [m for m in judged if "Dist " in m]
+    # each origin a gRPC behavior may reach, once: both have a ResponseCompletionTimeout this rule judges
+    assert len(said) == 2 and all("origin Id (the target of " in m for m in said), said
+    assert any("<Ref Q>" in m for m in said) and any("<Ref P>" in m for m in said), said
