@@ -58,9 +58,9 @@ def distribution_views(model: TemplateModel) -> list[DistributionView]:
         targets = _Targets(origins, by_id, groups, undecided_ids)
         behaviors = []
         if cfg.has("DefaultCacheBehavior"):
-            behaviors.append(behavior_view(cfg.mapping("DefaultCacheBehavior"), None, targets))
+            behaviors.append(behavior_view(cfg.mapping("DefaultCacheBehavior"), None, by_id, groups, targets))
         for beh in cfg.mappings("CacheBehaviors"):
-            behaviors.append(behavior_view(beh, display_value(beh.str("PathPattern")), targets))
+            behaviors.append(behavior_view(beh, display_value(beh.str("PathPattern")), by_id, groups, targets))
         views.append(
             DistributionView(
                 resource=res,
@@ -162,9 +162,12 @@ def origin_view(o: Props) -> OriginView:
     )
 
 
-def behavior_view(b: Props, pattern: str | None, targets: _Targets) -> BehaviorView:
+def behavior_view(b: Props, pattern: str | None, by_id: dict[str, OriginView], groups: dict[str, list[OriginView]],
+                  targets: _Targets | None = None) -> BehaviorView:
+    """A ``BehaviorView``; ``targets`` (built from ``by_id`` and ``groups`` when not given) also knows the origins
+    whose ``Id`` is decided at deploy time."""
     target = b.str("TargetOriginId")
-    origins, candidates = targets.of(target)
+    origins, candidates = (targets or _Targets(list(by_id.values()), by_id, groups, [])).of(target)
     methods = b.strs("AllowedMethods") if b.has("AllowedMethods") else None
     allowed, some_deploy_time = None, False
     if methods is not None:
