@@ -109,11 +109,14 @@ def test_cf1_http1_without_grpc_is_not_its_business() -> None:
     quiet(body, "EO-CF1")
 
 
-def test_cf1_http_version_decided_at_deploy_time_is_quiet() -> None:
+def test_cf1_http_version_decided_at_deploy_time_is_not_judged() -> None:
+    """Never read as absent (http1.1, an error) nor as fine: one not-judged warning naming it."""
     body = world()
     body["Parameters"] = {"Version": {"Type": "String"}}
     dist_config(body)["HttpVersion"] = {"Ref": "Version"}
-    quiet(body, "EO-CF1")
+    found = findings(body, "EO-CF1")
+    assert [(f.severity, f.message.split(" (")[0]) for f in found] == [
+        (Severity.WARNING, "not judged: Dist HttpVersion: <Ref Version>")]
 
 
 # --- EO-CF1: the caching (TTL) logic ------------------------------------------------------------------

@@ -57,12 +57,14 @@ def test_cf1_a_grpc_behavior_after_a_non_grpc_default_is_still_judged() -> None:
     }
 
 
-def test_cf1_a_deploy_time_protocol_policy_passes_over_that_origin_only() -> None:
+def test_cf1_a_deploy_time_protocol_policy_is_not_judged_for_that_origin_only() -> None:
     body = _group(world(), {"Ref": "Policy"}, "http-only")
     body["Parameters"] = {"Policy": {"Type": "String"}}
-    assert _seen(body) == {
-        ("EO-CF1", "Dist", Severity.ERROR, f"Dist default behavior: origin p is not reached over HTTPS {HTTPS}", FIX),
-    }
+    seen = _seen(body)
+    assert ("EO-CF1", "Dist", Severity.ERROR, f"Dist default behavior: origin p is not reached over HTTPS {HTTPS}", FIX) in seen
+    (undecided,) = seen - {("EO-CF1", "Dist", Severity.ERROR, f"Dist default behavior: origin p is not reached over HTTPS {HTTPS}", FIX)}
+    assert undecided[2] is Severity.WARNING  # origin o: not judged, never read as fine
+    assert undecided[3].startswith("not judged: Dist default behavior origin o CustomOriginConfig.OriginProtocolPolicy: <Ref Policy>")
 
 
 def test_cf1_an_origin_group_of_https_origins_is_quiet() -> None:
