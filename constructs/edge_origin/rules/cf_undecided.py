@@ -3,15 +3,16 @@
 A value a rule rests on that the templates do not decide (a String parameter without Default, an
 ``Fn::ImportValue`` of an export no given template declares, an ``Fn::If`` on a condition the templates cannot
 decide) is never read as absent: the rule judges it both ways where it can, else says so with one finding of
-:func:`undecided` (severity WARNING: a value edge-origin cannot evaluate).
+:func:`undecided` (severity WARNING: a value edge-origin cannot evaluate; the reason and what would let it judge
+are ``rules/not_judged.py``'s shared wording by the kind of value).
 """
 
 from __future__ import annotations
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, display_value
-from edge_origin.model.values import Unresolved, deploy_time
-from edge_origin.rules.not_judged import not_judged
+from edge_origin.model.values import deploy_time
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -19,26 +20,8 @@ if TYPE_CHECKING:
 
     from edge_origin.model import BehaviorView
 
-_KINDS = {
-    "parameter": "a parameter without Default",
-    "import": "an import no given template declares",
-    "condition": "a condition the templates cannot decide",
-    "pseudo": "a pseudo parameter only known at deploy",
-    "nested": "an output of a nested stack whose template is not given",
-    "composite": "an Fn::Join/Fn::Sub with a part decided at deploy",
-}
-NEEDS = "give the parameter a Default, or check the stacks together (the template that exports the value)"
 
-
-def why(value: Any) -> str:
-    """``decided at deploy time: <what kind of value>``."""
-    kind = _KINDS.get(value.reason, "an expression edge-origin cannot evaluate") if isinstance(value, Unresolved) \
-        else "an attribute of a resource, known once it exists"
-    return f"decided at deploy time: {kind}"
-
-
-def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, consequence: str,
-              needs: str = NEEDS) -> Finding:
+def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, consequence: str) -> Finding:
     """One not-judged finding on ``dist``: ``subject`` (the property path) is ``value`` (shown as written), decided
     at deploy time; ``consequence`` says what some of its values would make of it."""
     res = dist.resource
@@ -46,8 +29,8 @@ def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, co
         rule_id, Severity.WARNING,
         subject=f"{res.logical_id} {subject}",
         element=display_value(value),
-        reason=f"{why(value)}; {consequence}" if consequence else why(value),
-        needs=needs,
+        reason=f"{undecided_reason(value)}; {consequence}" if consequence else undecided_reason(value),
+        needs=undecided_needs(value),
         at=res,
     )
 
