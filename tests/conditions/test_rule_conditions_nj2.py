@@ -67,9 +67,9 @@ def test_nj2_a_routing_element_decided_at_deploy_the_whole_finding() -> None:
     res(body, "RecordA")["MultiValueAnswer"] = {"Ref": "Multi"}
     assert _seen(body) == [(
         "EO-NJ2", "RecordA", Severity.WARNING,
-        "not judged: RecordA: record set o.example.com A (SetIdentifier A) MultiValueAnswer: <Ref Multi> (a parameter "
-        "without a Default: its value is chosen at deploy; multivalue or simple is not known; its answers are left out "
-        "of every verdict on o.example.com)",
+        "not judged: RecordA: record set o.example.com A (SetIdentifier A) MultiValueAnswer: <Ref Multi> (decided at deploy "
+        "time: a parameter without Default; multivalue or simple is not known; its answers are left out of every verdict "
+        "on o.example.com)",
         "To let edge-origin judge it: give the parameter a Default (or check with the value you deploy)", "S", "t.json",
     )]
     res(body, "RecordA")["MultiValueAnswer"] = True

@@ -20,12 +20,10 @@ from collections.abc import Iterator
 from edge_origin.answers.routing import Routing
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel, display_value
-from edge_origin.model.names import classify
 from edge_origin.model.values import ResourceRef, Unresolved
 from edge_origin.rules.base import Rule, with_cdk
-from edge_origin.rules.nj1_unread_names import NEEDS as NAME_NEEDS
 from edge_origin.rules.nj1_unread_names import path_names
-from edge_origin.rules.not_judged import not_judged
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -58,21 +56,6 @@ def undecided_values(view: RecordSetView) -> Any:
         return None
     values = view.properties.get("ResourceRecords") if isinstance(view.properties, dict) else None
     return values if isinstance(values, (ResourceRef, Unresolved)) else None
-
-
-#: What lets edge-origin judge a value decided at deploy time that no name rule's table covers.
-NEEDS_UNDECIDED = {
-    "condition": "check with the parameter values you deploy (so the condition is decided), or write the value without Fn::If",
-    "other": "write the value as a literal",
-}
-
-
-def deploy_time_words(value: Any) -> tuple[str, str]:
-    """(what decides the value, what would let edge-origin judge it) for a value decided at deploy time."""
-    reason = value.reason if isinstance(value, Unresolved) else "other"
-    words = classify(value, None).reason if isinstance(value, Unresolved) else "a reference to a resource"
-    needs = NAME_NEEDS[reason] if reason in ("parameter", "import", "nested", "pseudo") else NEEDS_UNDECIDED.get(reason, NEEDS_UNDECIDED["other"])
-    return words or "an expression edge-origin cannot evaluate", needs
 
 
 def undecided_element(view: RecordSetView) -> tuple[str, Any] | None:
@@ -125,12 +108,11 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         element = undecided_element(view)
         if element is not None:  # the one finding for this set and element: EO-DNS2/3/5, EO-NLB2 read the set too
             member, raw = element
-            words, needs = deploy_time_words(raw)
             yield not_judged(
                 RULE.id, Severity.WARNING, subject=f"{_subject(view)} {member}", element=display_value(raw),
-                reason=(f"{words}; multivalue or simple is not known; "
+                reason=(f"{undecided_reason(raw)}; multivalue or simple is not known; "
                         f"its answers are left out of every verdict on {view.name}"),
-                needs=needs, at=view.resource,
+                needs=undecided_needs(raw), at=view.resource,
             )
 
 
