@@ -130,3 +130,15 @@ def test_ka1_an_undecided_attribute_key_is_not_judged() -> None:
                                 '"Value": "600"}] (decided at deploy time: a parameter without Default;'), f.message
     body["Parameters"]["Key"]["Default"] = IDLE
     assert findings(body, "EO-KA1") == []
+
+
+def test_a_listener_port_decided_at_deploy_is_shown_as_written() -> None:
+    body = world()
+    body["Parameters"] = {"Port": {"Type": "Number"}}
+    res(body, "Listener")["Port"] = {"Ref": "Port"}
+    set_attribute(res(body, "Listener"), "ListenerAttributes", IDLE, None)
+    (f,) = findings(body, "EO-NLB1")
+    assert "Listener (TCP :<Ref Port>) of Nlb" in f.message, f.message
+    declare(body, "Listener", nlb_idle_timeout_s=600)
+    (ka1,) = findings(body, "EO-KA1")
+    assert ka1.message.startswith("[NLB listener] Listener (TCP :<Ref Port>) idle timeout 350 s"), ka1.message

@@ -19,6 +19,7 @@ from edge_origin.rules.ka_profile import (
     listener_idle,
     origin_path_load_balancers,
     over_protocols,
+    port_text,
     protocol_text,
 )
 from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
@@ -37,7 +38,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         profile = declared_profile(listener.resource)
         if not isinstance(profile, ConnectionProfile):
             continue  # absent, or EO-KA3's business
-        subject = f"{listener.resource.logical_id} ({protocol_text(listener)} :{listener.port})"
+        subject = f"{listener.resource.logical_id} ({protocol_text(listener)} :{port_text(listener)})"
         yield from over_protocols(listener, lambda li, p=profile, s=subject: _against_own(li, p, s),
                                   rule_id=RULE.id, subject=subject, at=listener.resource)
     yield from _distribution_paths(model)
@@ -91,7 +92,7 @@ def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
                         continue  # a listener with its own profile is judged above (or by EO-KA3)
                     seen.add(listener.resource.key)
                     subject = (f"{dist.resource.logical_id} origin {origin.id} reaches {listener.resource.stack}/"
-                               f"{listener.resource.logical_id} ({protocol_text(listener)} :{listener.port})")
+                               f"{listener.resource.logical_id} ({protocol_text(listener)} :{port_text(listener)})")
                     yield from over_protocols(
                         listener, lambda li, s=subject, d=dist.resource, p=profile: _against_distribution(li, d, p, s),
                         rule_id=RULE.id, subject=subject, at=dist.resource)

@@ -8,7 +8,7 @@ import sys
 from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import OriginView, Resource, TemplateModel
-from edge_origin.model.values import display_value
+from edge_origin.model.values import deploy_time, display_value
 from edge_origin.model.views import (
     UNKNOWN_ATTRIBUTES,
     ListenerView,
@@ -156,6 +156,12 @@ def protocol_text(listener: ListenerView) -> str:
     if listener.protocol_undecided is not None:
         return display_value(listener.protocol_undecided)
     return str(listener.protocol)
+
+
+def port_text(listener: ListenerView) -> str:
+    """The listener's port as a message shows it (one decided at deploy time as written, e.g. ``<Ref Port>``)."""
+    raw = None if listener.port is not None else listener.resource.properties.get("Port")
+    return display_value(raw) if deploy_time(raw) else str(listener.port)
 
 
 def protocol_choices(listener: ListenerView) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from edge_origin.rules.ka_profile import (
     idle_attribute_written,
     listener_idle,
     over_protocols,
+    port_text,
     protocol_text,
     tracked_target_groups,
 )
@@ -71,7 +72,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 if listener.resource.key in seen:
                     continue
                 seen.add(listener.resource.key)
-                where = (f"{listener.resource.logical_id} ({protocol_text(listener)} :{listener.port}) of "
+                where = (f"{listener.resource.logical_id} ({protocol_text(listener)} :{port_text(listener)}) of "
                          f"{lb.resource.logical_id} on the path of {origin_label(label, kind)}")
                 yield from over_protocols(listener, lambda li, where=where: list(_listener_findings(li, where)),
                                           rule_id=RULE.id, subject=where, at=listener.resource)
