@@ -142,3 +142,31 @@ def test_a_listener_port_decided_at_deploy_is_shown_as_written() -> None:
     declare(body, "Listener", nlb_idle_timeout_s=600)
     (ka1,) = findings(body, "EO-KA1")
     assert ka1.message.startswith("[NLB listener] Listener (TCP :<Ref Port>) idle timeout 350 s"), ka1.message
+
+
+def _unattached(body: dict[str, Any]) -> dict[str, Any]:
+    body["Parameters"] = {"Lb": {"Type": "String"}}
+    res(body, "Listener")["LoadBalancerArn"] = {"Ref": "Lb"}
+    return body
+
+
+def test_nlb1_a_listener_of_undecided_load_balancer_is_judged_as_one_on_the_origins_path() -> None:
+    body = _unattached(world())
+    assert findings(body, "EO-NLB1") == []  # 350 s set on a TCP listener: fine on any load balancer
+    set_attribute(res(body, "Listener"), "ListenerAttributes", IDLE, None)
+    (f,) = findings(body, "EO-NLB1")
+    assert (f.severity, f.resource) == (Severity.WARNING, "Listener")
+    assert f.message == ('not judged: Listener (TCP :443): LoadBalancerArn: "<Ref Lb>" (decided at deploy time: a '
+                         "parameter without Default; it may be a load balancer on an origin's path (Nlb), where this "
+                         "listener would get an EO-NLB1 warning)")
+
+
+def test_ka1_a_listener_of_undecided_load_balancer_is_judged_against_the_distributions_profile() -> None:
+    body = _unattached(world())
+    declare(body, "Dist", nlb_idle_timeout_s=350)
+    assert findings(body, "EO-KA1") == []  # the listener's 350 s agrees, whichever load balancer it is on
+    declare(body, "Dist", nlb_idle_timeout_s=600)
+    (f,) = findings(body, "EO-KA1")
+    assert (f.severity, f.resource) == (Severity.WARNING, "Dist")
+    assert f.message.startswith('not judged: Dist may reach S/Listener (TCP :443): LoadBalancerArn: "<Ref Lb>"')
+    assert f.message.endswith("where this listener would get an EO-KA1 error)")

@@ -91,6 +91,15 @@ def test_vpc2_a_vpc_origin_ip_address_type_decided_at_deploy_is_not_judged() -> 
     assert [f.severity for f in _run(body, "EO-VPC2")] == [Severity.ERROR]
 
 
+def test_vpc2_a_tls_listener_of_undecided_load_balancer_may_be_the_vpc_origins() -> None:
+    body = _body()
+    _props(body, "Listener")["LoadBalancerArn"] = {"Ref": "P"}
+    assert _run(body, "EO-VPC2") == []  # a TCP listener: fine on any load balancer
+    _props(body, "Listener")["Protocol"] = "TLS"
+    _not_judged(_run(body, "EO-VPC2"), "Listener", 'listener Listener LoadBalancerArn: "<Ref P>"',
+                "it may be the NLB of a VPC origin (Nlb), and the listener is TLS")
+
+
 # --- EO-VPC4 ----------------------------------------------------------------------------------------------------
 def _open(body: dict[str, Any], **rule: Any) -> dict[str, Any]:
     _props(body, "NlbSg")["SecurityGroupIngress"].append(dict({"IpProtocol": "tcp", "FromPort": 443, "ToPort": 443,

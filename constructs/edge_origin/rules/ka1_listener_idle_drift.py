@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import Resource, TemplateModel
+from edge_origin.model.values import Unresolved
 from edge_origin.model.views import ListenerView, attribute_known
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
@@ -17,10 +18,13 @@ from edge_origin.rules.ka_profile import (
     declared_profile,
     idle_attribute_written,
     listener_idle,
+    names,
     origin_path_load_balancers,
     over_protocols,
     port_text,
     protocol_text,
+    undecided_load_balancer,
+    verdict,
 )
 from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
@@ -78,15 +82,18 @@ def _against_own(listener: ListenerView, profile: ConnectionProfile, subject: st
 
 def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
     """A distribution's profile against every listener its origins reach that declares no profile of its own."""
+    unattached: list[tuple[ListenerView, Unresolved]] | None = None
     for dist in model.distributions:
         profile = declared_profile(dist.resource)
         if not isinstance(profile, ConnectionProfile):
             continue
         seen: set[tuple[str, str]] = set()
+        reached: list[str] = []
         for origin in dist.origins:
             if not origin.custom:
                 continue
             for lb in origin_path_load_balancers(model, origin):
+                reached.append(lb.resource.logical_id)
                 for listener in lb.listeners:
                     if listener.resource.key in seen or declared_profile(listener.resource) is not None:
                         continue  # a listener with its own profile is judged above (or by EO-KA3)
@@ -96,6 +103,29 @@ def _distribution_paths(model: TemplateModel) -> Iterator[Finding]:
                     yield from over_protocols(
                         listener, lambda li, s=subject, d=dist.resource, p=profile: _against_distribution(li, d, p, s),
                         rule_id=RULE.id, subject=subject, at=dist.resource)
+        if reached:
+            if unattached is None:  # listeners of no load balancer of the model, read once
+                unattached = [(li, arn) for li in model.listeners if (arn := undecided_load_balancer(li)) is not None
+                              and declared_profile(li.resource) is None]
+            yield from _unattached(unattached, dist.resource, profile, sorted(set(reached)))
+
+
+def _unattached(unattached: list[tuple[ListenerView, Unresolved]], dist: Resource, profile: ConnectionProfile,
+                reached: list[str]) -> Iterator[Finding]:
+    """A listener without a profile whose LoadBalancerArn is decided at deploy time may be a listener of a load
+    balancer the distribution reaches: judged as one; anything found is one not-judged finding (else fine)."""
+    for listener, arn in unattached:
+        subject = (f"{dist.logical_id} may reach {listener.resource.stack}/{listener.resource.logical_id} "
+                   f"({protocol_text(listener)} :{port_text(listener)})")
+        found = over_protocols(listener, lambda li, s=subject: _against_distribution(li, dist, profile, s),
+                               rule_id=RULE.id, subject=subject, at=dist)
+        if found:
+            yield not_judged(
+                RULE.id, Severity.WARNING, subject=f"{subject}: LoadBalancerArn", element=arn,
+                reason=(f"{undecided_reason(arn)}; it may be a load balancer the distribution's origins reach "
+                        f"({names(reached)}), where this listener would get an EO-KA1 {verdict(found)}"),
+                needs=undecided_needs(arn), at=dist,
+            )
 
 
 def _against_distribution(listener: ListenerView, dist: Resource, profile: ConnectionProfile, subject: str) -> list[Finding]:
@@ -130,7 +160,8 @@ RULE = HopRule(
         "distribution declaring a profile whose origins reach (by records, or an NLB's DNS name) a listener without "
         "a profile of its own and another idle timeout. Not judged (a warning naming the value): the listener's "
         "tcp.idle_timeout.seconds decided at deploy time, or its Protocol when the protocols it may have give "
-        "different verdicts."
+        "different verdicts; a listener whose LoadBalancerArn is decided at deploy time, judged against a "
+        "distribution's profile as one it reaches, when that finds anything."
     ),
     incident=(
         "Client keepalive, server ping enforcement and the NLB idle timeout were each set alone and never agreed; "

@@ -8,7 +8,7 @@ import sys
 from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import OriginView, Resource, TemplateModel
-from edge_origin.model.values import deploy_time, display_value
+from edge_origin.model.values import Unresolved, deploy_time, display_value
 from edge_origin.model.views import (
     UNKNOWN_ATTRIBUTES,
     ListenerView,
@@ -164,6 +164,20 @@ def port_text(listener: ListenerView) -> str:
     return display_value(raw) if deploy_time(raw) else str(listener.port)
 
 
+def undecided_load_balancer(listener: ListenerView) -> Unresolved | None:
+    """The listener's LoadBalancerArn when it is decided at deploy time (the listener then belongs to no load balancer
+    of the model, and may belong to any)."""
+    if listener.load_balancer is not None:
+        return None
+    raw = listener.resource.properties.get("LoadBalancerArn")
+    return raw if isinstance(raw, Unresolved) else None
+
+
+def names(items: list[str], most: int = 3) -> str:
+    """``a, b, c and 2 more``."""
+    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
+
+
 def protocol_choices(listener: ListenerView) -> tuple[str, ...]:
     """The protocols a listener whose ``Protocol`` is decided at deploy time may have."""
     lb = listener.load_balancer
@@ -182,7 +196,7 @@ def over_protocols(listener: ListenerView, judge: Callable[[ListenerView], list[
     first = next(iter(verdicts.values()))
     if all(found == first for found in verdicts.values()):
         return first  # whatever the protocol, the same verdict: decided
-    each = ", ".join(f"{p}: {_verdict(found)}" for p, found in verdicts.items())
+    each = ", ".join(f"{p}: {verdict(found)}" for p, found in verdicts.items())
     return [not_judged(
         rule_id, Severity.WARNING, subject=f"{subject}: Protocol", element=raw,
         reason=f"{undecided_reason(raw)}; the verdict depends on it ({each})",
@@ -190,7 +204,8 @@ def over_protocols(listener: ListenerView, judge: Callable[[ListenerView], list[
     )]
 
 
-def _verdict(found: list[Finding]) -> str:
+def verdict(found: list[Finding]) -> str:
+    """The severities of ``found`` (``warning``, ``error/warning``), or "no finding"."""
     if not found:
         return "no finding"
     severities = sorted({f.severity.value for f in found})

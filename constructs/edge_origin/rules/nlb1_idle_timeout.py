@@ -16,10 +16,13 @@ from edge_origin.rules.ka_profile import (
     declared_profile,
     idle_attribute_written,
     listener_idle,
+    names,
     over_protocols,
     port_text,
     protocol_text,
     tracked_target_groups,
+    undecided_load_balancer,
+    verdict,
 )
 from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
@@ -66,7 +69,8 @@ def _tracking_says(where: str, idle: float, tracking: float | None, tg) -> str: 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
     seen: set[tuple[str, str]] = set()
-    for label, kind, lbs in origin_load_balancers(model):
+    paths = origin_load_balancers(model)
+    for label, kind, lbs in paths:
         for lb in lbs:
             for listener in lb.listeners:
                 if listener.resource.key in seen:
@@ -76,6 +80,27 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                          f"{lb.resource.logical_id} on the path of {origin_label(label, kind)}")
                 yield from over_protocols(listener, lambda li, where=where: list(_listener_findings(li, where)),
                                           rule_id=RULE.id, subject=where, at=listener.resource)
+    if paths:
+        yield from _unattached(model, sorted({lb.resource.logical_id for _, _, lbs in paths for lb in lbs}))
+
+
+def _unattached(model: TemplateModel, on_paths: list[str]) -> Iterator[Finding]:
+    """A listener whose LoadBalancerArn is decided at deploy time may be a listener of a load balancer on an origin's
+    path: judged as one; anything found is one not-judged finding for it (nothing found: fine either way)."""
+    for listener in model.listeners:
+        arn = undecided_load_balancer(listener)
+        if arn is None:
+            continue
+        where = f"{listener.resource.logical_id} ({protocol_text(listener)} :{port_text(listener)})"
+        found = over_protocols(listener, lambda li, where=where: list(_listener_findings(li, where)),
+                               rule_id=RULE.id, subject=where, at=listener.resource)
+        if found:
+            yield not_judged(
+                RULE.id, Severity.WARNING, subject=f"{where}: LoadBalancerArn", element=arn,
+                reason=(f"{undecided_reason(arn)}; it may be a load balancer on an origin's path ({names(on_paths)}), "
+                        f"where this listener would get an EO-NLB1 {verdict(found)}"),
+                needs=undecided_needs(arn), at=listener.resource,
+            )
 
 
 def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
@@ -158,7 +183,8 @@ RULE = HopRule(
         "connection profile does not state at or above it (its default depends on the instance type: 350 s on Nitro "
         "v6, 432,000 s on the others). Not judged (a warning naming the value): tcp.idle_timeout.seconds decided at "
         "deploy time on a TCP listener, or a Protocol decided at deploy time when the protocols the listener may have "
-        "give different verdicts."
+        "give different verdicts; a listener whose LoadBalancerArn is decided at deploy time, judged as one on an "
+        "origin's path, when that finds anything."
     ),
     incident=(
         "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "

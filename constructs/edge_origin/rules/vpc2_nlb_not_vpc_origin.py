@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.rules.base import Rule, finding, with_cdk
-from edge_origin.rules.ka_profile import protocol_choices
+from edge_origin.rules.ka_profile import names, protocol_choices, undecided_load_balancer
 from edge_origin.rules.lb_type import undecided_type
 from edge_origin.rules.not_judged import not_judged, undecided, undecided_needs, undecided_reason
 from edge_origin.rules.vpc_paths import VpcOriginPath, vpc_origin_paths
@@ -107,14 +107,34 @@ def _vpc_origin_address_type(vpc) -> Iterator[Finding]:  # noqa: ANN001 - VpcOri
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:
+    nlbs: set[str] = set()
     for path in vpc_origin_paths(model):
         lb = path.load_balancer
         if lb is None:
             continue
+        if lb.may_be_network:
+            nlbs.add(lb.resource.logical_id)
         yield from _load_balancer(path, lb)
         vpc = path.origin.vpc_origin
         if vpc is not None:
             yield from _vpc_origin_address_type(vpc)
+    if nlbs:
+        yield from _unattached(model, sorted(nlbs))
+
+
+def _unattached(model: TemplateModel, nlbs: list[str]) -> Iterator[Finding]:
+    """A listener whose LoadBalancerArn is decided at deploy time and that is (or may be) TLS may be a listener of a
+    VPC origin's NLB: not judged."""
+    for li in model.listeners:
+        arn = undecided_load_balancer(li)
+        if arn is None or not (li.protocol == "TLS" or (li.protocol_undecided is not None and "TLS" in protocol_choices(li))):
+            continue
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"listener {li.resource.logical_id} LoadBalancerArn", element=arn,
+            reason=(f"{undecided_reason(arn)}; it may be the NLB of a VPC origin ({names(nlbs)}), and the listener "
+                    f"{'is' if li.protocol == 'TLS' else 'may be'} TLS (NLBs with TLS listeners can't be VPC origins)"),
+            needs=undecided_needs(arn), at=li.resource,
+        )
 
 
 RULE = Rule(
@@ -125,7 +145,8 @@ RULE = Rule(
         "A VPC origin whose NLB has no security group, IpAddressType dualstack, or a TLS listener; a VPC origin whose "
         "IpAddressType is neither ipv4 nor dualstack. Not judged (a warning naming the value): the NLB's Type, "
         "IpAddressType or a listener's Protocol decided at deploy time where it may lead to a refusal, a VPC origin's "
-        "IpAddressType decided at deploy time. Source: " + SOURCE + "; CloudFront API reference VpcIpAddressType."
+        "IpAddressType decided at deploy time; a TLS listener (or one that may be) whose LoadBalancerArn is decided at "
+        "deploy time beside a VPC origin's NLB. Source: " + SOURCE + "; CloudFront API reference VpcIpAddressType."
     ),
     incident="CloudFront refuses the VPC origin at deploy time, after the NLB and the pods are already in place.",
     fix=FIX,
