@@ -120,7 +120,8 @@ def test_a_deploy_time_target_group_attribute_key_is_not_judged() -> None:
     [(severity, resource, message)] = _nlb4(body)
     assert (severity, resource) == (Severity.WARNING, "Targets")
     assert message.startswith("not judged: NLB Nlb target group Targets TargetGroupAttributes")
-    assert message.endswith(f"(decided at deploy time: it may set {literal})")
+    usr = "target_group_health.unhealthy_state_routing.minimum_healthy_targets"  # the list states neither: it may
+    assert message.endswith(f"(decided at deploy time: it may set {literal} or {usr}.count or {usr}.percentage)")
 
 
 def test_a_deploy_time_key_on_an_nlb_reached_by_its_dns_name_is_not_this_rules_to_judge() -> None:
@@ -234,10 +235,16 @@ def test_a_percentage_without_a_count_beside_it(value: str, fires: bool) -> None
 
 
 def test_a_count_of_1_is_quiet_while_other_attributes_are_decided_at_deploy_time() -> None:
+    """The count of 1 is judged (quiet); the entry decided at deploy time may set an unhealthy_state_routing key the
+    list does not state (fail-open on every path): that, and only that, is not judged."""
     body = _body("eo-nlb4-quiet.yaml")
     body["Parameters"] = {"P": {"Type": "String"}}
     _r(body)["Targets"]["Properties"]["TargetGroupAttributes"].append({"Ref": "P"})
-    assert _seen(body) == []
+    [(severity, resource, message, *_)] = _seen(body)
+    assert (severity, resource) == (Severity.WARNING, "Targets")
+    assert message.startswith("not judged: NLB Nlb target group Targets TargetGroupAttributes")
+    usr = "target_group_health.unhealthy_state_routing.minimum_healthy_targets"
+    assert message.endswith(f"(decided at deploy time: it may set {usr}.count or {usr}.percentage)")
 
 
 def test_records_without_health_checks_say_nothing_moves_cloudfront() -> None:
@@ -425,10 +432,13 @@ def test_unhealthy_state_routing_fail_open_is_named_on_every_path(key: str, valu
 
 
 def test_unhealthy_state_routing_decided_at_deploy_time_is_not_called_fine_or_bad() -> None:
+    """Neither fine nor bad: not judged (it was quiet)."""
     body = _body("eo-nlb4-quiet.yaml")
     body["Parameters"] = {"P": {"Type": "String"}}
     _tg_attrs(body).append({"Key": f"{USR}.count", "Value": {"Ref": "P"}})
-    assert [m for _, _, m, *_ in _seen(body) if "unhealthy_state_routing" in m] == []
+    assert [m for _, _, m, *_ in _seen(body) if "unhealthy_state_routing" in m] == [
+        f'not judged: NLB Nlb target group Targets {USR}.count: "<Ref P>" (decided at deploy time: above its default, '
+        "below the threshold the NLB sends new connections to unhealthy targets too (fail-open), on every path)"]
 
 
 def test_zonal_shift_prerequisite_decided_at_deploy_time_is_not_judged_not_unset() -> None:

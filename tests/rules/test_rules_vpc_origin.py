@@ -233,6 +233,8 @@ VPC3 = ("Zonal affinity is applied to clients that resolve through Route 53 Reso
         "nodes is not documented, so this setting either does nothing for CloudFront or favours the zone of wherever "
         "CloudFront resolves")
 WORSE = "; with cross-zone load balancing off, the favoured zone's pods take every CloudFront connection"
+UNDECIDED = ("; cross-zone load balancing is decided at deploy time: off, the favoured zone's pods take every CloudFront "
+             "connection (an error)")
 
 
 def _affinity(body: dict[str, Any], lb: str, cross_zone: Any) -> None:
@@ -249,7 +251,8 @@ def test_vpc3_cross_zone_off_makes_it_an_error_only_when_decided(body: dict[str,
     _affinity(body, "Nlb", cross_zone)
     assert _seen(body, "EO-VPC3") == [(
         severity, "Nlb", "Dist origin o (VPC origin VpcOrigin): NLB Nlb sets dns_record.client_routing_policy "
-        f"availability_zone_affinity. {VPC3}{WORSE if severity is Severity.ERROR else ''}", VPC3_FIX)]
+        f"availability_zone_affinity. {VPC3}{WORSE if severity is Severity.ERROR else UNDECIDED if isinstance(cross_zone, dict) else ''}",
+        VPC3_FIX)]
 
 
 def test_vpc3_an_affinity_beside_a_deploy_time_attribute_is_still_judged(body: dict[str, Any]) -> None:

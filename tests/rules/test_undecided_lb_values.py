@@ -153,6 +153,8 @@ VALUE_CASES = [
      "group Targets load_balancing.cross_zone.enabled"),
     ("eo-nlb4-fire", "EO-NLB4", ("Nlb", *LB_ATTRS, 0, "Value"), "not judged: NLB Nlb load_balancing.cross_zone.enabled "
      "(gRPC origin o.example.com publishes its EIPs)"),
+    ("eo-nlb4-fire", "EO-NLB4", ("Nlb", *LB_ATTRS, 1, "Value"), "not judged: NLB Nlb zonal shift prerequisite "
+     "(zonal_shift.config.enabled; target group Targets)"),
 ]
 
 
@@ -198,3 +200,49 @@ def test_nlb3_an_undecided_target_type_is_not_judged_where_an_ip_target_group_wo
         'not judged: target group Targets TargetType (as an ip target group: whether a pod rollout is hitless): '
         '"<Ref P>" (decided at deploy time: ip or not)']
     assert _findings(_set(body, path, UNDECIDED, default="ip"), "EO-NLB3") == _findings(body, "EO-NLB3")
+
+
+def test_nlb4_unhealthy_state_routing_in_a_list_decided_at_deploy_time_on_a_dns_name_path() -> None:
+    """Nlb2 is reached through its DNS name only (no EIP-published records): the list's unknown entry may set the
+    unhealthy_state_routing keys (fail-open on every path): not judged; the literal entry of the same key judged."""
+    body = _fixture("eo-nlb4-fire")
+    attrs = _at(body, ("Targets2", *TG_ATTRS))
+    attrs.append(UNDECIDED)
+    usr = "target_group_health.unhealthy_state_routing.minimum_healthy_targets"
+    [message] = [m for m in _findings(_set(body, ("Targets2", *TG_ATTRS), attrs), "EO-NLB4")[1] if "Targets2" in m]
+    assert message.startswith(f"not judged: NLB Nlb2 target group Targets2 {usr}.count and {usr}.percentage: ")
+    attrs[-1] = {"Key": f"{usr}.count", "Value": "5"}
+    judged = [m for m in _findings(_set(body, ("Targets2", *TG_ATTRS), attrs), "EO-NLB4")[0] if "Targets2" in m]
+    assert len(judged) == 1 and f"sets {usr}.count 5: " in judged[0]
+
+
+def test_nlb6_a_target_type_decided_at_deploy_time_over_the_quota_only_as_alb_is_not_judged() -> None:
+    body = _fixture("eo-nlb6-quiet")
+    group = _at(body, ("Targets", "Properties"))
+    group["Targets"] = [{"Id": f"10.0.0.{i}", "Port": 8443} for i in range(12)]
+    group["TargetType"] = UNDECIDED
+    judged, [message] = _findings(_set(body, ("Targets", "Properties", "TargetType"), UNDECIDED), "EO-NLB6")
+    assert judged == []
+    assert message == ('not judged: NLB Nlb target group Targets TargetType: "<Ref P>" (decided at deploy time: as alb '
+                       "each target counts 50 (100 with cross-zone on), over the quota)")
+    as_alb = _findings(_set(body, ("Targets", "Properties", "TargetType"), UNDECIDED, default="alb"), "EO-NLB6")
+    assert len(as_alb[0]) == 1 and "1450 targets" in as_alb[0][0]
+    assert _findings(_set(body, ("Targets", "Properties", "TargetType"), UNDECIDED, default="ip"), "EO-NLB6") == ([], [])
+
+
+def test_nlb4_zonal_shift_prerequisite_on_a_target_group_protocol_decided_at_deploy_time() -> None:
+    """Unset unhealthy-target termination fails the prerequisite on TCP/TLS; UDP and TCP_UDP cannot enable it."""
+    body = _fixture("eo-nlb4-fire")
+    attrs = _at(body, ("Targets", *TG_ATTRS))
+    del attrs[2:]  # unhealthy-target termination unset, target-group cross-zone unset
+    judged = [m for m in _findings(body, "EO-NLB4")[0] if "prerequisite" in m or "zonal shift with" in m]
+    assert len(judged) == 1 and "target_health_state.unhealthy.connection_termination.enabled unset" in judged[0]
+    path = ("Targets", "Properties", "Protocol")
+    judged_now, not_judged_now = _findings(_set(body, path, UNDECIDED), "EO-NLB4")
+    assert not [m for m in judged_now if "zonal shift with" in m]
+    assert [m for m in not_judged_now if "prerequisite" in m] == [
+        'not judged: NLB Nlb zonal shift prerequisite: target group Targets Protocol: "<Ref P>" (decided at deploy time: '
+        "as TCP or TLS, target_health_state.unhealthy.connection_termination.enabled unset or true fails it; UDP and "
+        "TCP_UDP cannot enable it)"]
+    assert _findings(_set(body, path, UNDECIDED, default="TCP"), "EO-NLB4") == _findings(body, "EO-NLB4")
+    assert not [m for m in _findings(_set(body, path, UNDECIDED, default="UDP"), "EO-NLB4")[0] if "zonal shift with" in m]

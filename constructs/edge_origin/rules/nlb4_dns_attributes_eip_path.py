@@ -38,6 +38,7 @@ from edge_origin.model.views import (
     TargetGroupView,
     as_bool,
     attribute_known,
+    props_of,
 )
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
 from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element
@@ -55,7 +56,9 @@ USR_PERCENT = "target_group_health.unhealthy_state_routing.minimum_healthy_targe
 KNOWN_ATTRIBUTES = (ZONAL_SHIFT, ROUTING, MIN_COUNT, MIN_PERCENT, UNHEALTHY_TERMINATION, USR_COUNT, USR_PERCENT)
 """The NLB / target group attributes this rule reads (benchmarks/aws_drift.py counts them as known)."""
 LB_KEYS = (ZONAL_SHIFT, ROUTING)
-TG_KEYS = (MIN_COUNT, MIN_PERCENT)
+TG_KEYS = (MIN_COUNT, MIN_PERCENT, USR_COUNT, USR_PERCENT)
+"""The keys a target group attribute list decided at deploy time may hold that this rule reads (the last two act on
+every path: fail-open to unhealthy targets)."""
 
 ACTS_ON = {
     ZONAL_SHIFT: (
@@ -233,14 +236,46 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
     """Zonal shift on a cross-zone NLB: every target group with unhealthy-target connection termination off
     (the ELB guide's prerequisite; the API default is on) and its own cross-zone not off."""
     attrs = lb.attributes
-    if not (lb.cross_zone and attribute_known(attrs, ZONAL_SHIFT) and as_bool(attrs.get(ZONAL_SHIFT)) is True):
+    shift = as_bool(attrs.get(ZONAL_SHIFT)) is True if attribute_known(attrs, ZONAL_SHIFT) else None
+    cross = lb.cross_zone if attribute_known(attrs, TG_CROSS_ZONE) else None
+    if shift is False or cross is False:
         return
+    if shift and cross:
+        yield from _prerequisite(lb)
+        return
+    # zonal shift or cross-zone decided at deploy time: judged as both on; anything found is not judged, once
+    found = sorted({f.resource for f in _prerequisite(lb)})
+    if found:
+        undecided = [key for key, state in ((ZONAL_SHIFT, shift), (TG_CROSS_ZONE, cross)) if state is None]
+        yield not_judged(
+            RULE.id, Severity.WARNING,
+            subject=f"NLB {lb.resource.logical_id} zonal shift prerequisite ({' and '.join(undecided)}; target "
+                    f"group{'s' if len(found) > 1 else ''} {', '.join(found)})",
+            element=attribute_element(lb.resource, "LoadBalancerAttributes", attrs, undecided[0]),
+            reason="decided at deploy time: with zonal shift on a cross-zone NLB, the ELB guide requires every target "
+                   "group to have connection termination for unhealthy targets disabled",
+            needs=f"a literal {' and '.join(undecided)}", at=lb.resource,
+        )
+
+
+def _prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
+    """The prerequisite's verdict on each target group of an NLB with zonal shift and cross-zone on."""
     for tg in _target_groups(lb):
         problems = []
         # elbv2 TargetGroupAttribute.Key: it "can't be enabled for UDP and TCP_UDP target groups": off there.
         never_on = (tg.protocol or "").upper() in ("UDP", "TCP_UDP")
         if never_on:
             pass
+        elif tg.protocol_undecided and as_bool(tg.attributes.get(UNHEALTHY_TERMINATION)) is not False:
+            res = tg.resource  # TCP/TLS: unset or true fails the prerequisite; UDP/TCP_UDP cannot enable it
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"NLB {lb.resource.logical_id} zonal shift prerequisite: target group {res.logical_id} Protocol",
+                element=props_of(res).raw("Protocol") or res.unknown_properties or "Protocol",
+                reason=f"decided at deploy time: as TCP or TLS, {UNHEALTHY_TERMINATION} unset or true fails it; "
+                       "UDP and TCP_UDP cannot enable it",
+                needs=f"a literal Protocol, or {UNHEALTHY_TERMINATION}: false", at=res,
+            )
         elif not attribute_known(tg.attributes, UNHEALTHY_TERMINATION):
             res = tg.resource
             yield not_judged(
@@ -280,10 +315,23 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
             )
 
 
-def _unhealthy_state_routing(lb: LoadBalancerView) -> Iterator[Finding]:
+def _unhealthy_state_routing(lb: LoadBalancerView, published: bool) -> Iterator[Finding]:
     """``unhealthy_state_routing`` above its defaults (count 1, percentage off): unlike the DNS attributes it acts on
     every path, the EIPs included: below the threshold the NLB sends new connections to unhealthy targets too."""
     for tg in _target_groups(lb):
+        # a value decided at deploy time; a key a list decided at deploy time may hold (on an EIP-published path the
+        # list's own not-judged finding names these keys: _settings)
+        undecided = [key for key in (USR_COUNT, USR_PERCENT) if (_unknown(tg.attributes[key]) if key in tg.attributes
+                                                                 else not published and UNKNOWN_ATTRIBUTES in tg.attributes)]
+        if undecided:
+            yield not_judged(
+                RULE.id, Severity.WARNING,
+                subject=f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} {' and '.join(undecided)}",
+                element=attribute_element(tg.resource, "TargetGroupAttributes", tg.attributes, undecided[0]),
+                reason="decided at deploy time: above its default, below the threshold the NLB sends new connections "
+                       "to unhealthy targets too (fail-open), on every path",
+                needs=f"a literal {' and '.join(undecided)}", at=tg.resource,
+            )
         for key in (MIN_COUNT, MIN_PERCENT, USR_COUNT, USR_PERCENT):
             raw = tg.attributes.get(key)
             if key in tg.attributes and attribute_known(tg.attributes, key) and not _unknown(raw) and api_refuses(key, raw):
@@ -326,7 +374,7 @@ def _lb_findings(lb: LoadBalancerView, names: dict[str, tuple[str, list[RecordSe
     """One NLB's findings: ``names`` the origin names whose records publish its EIPs, ``label`` the origin path that
     reaches it through its DNS name (None: none does)."""
     yield from _zonal_shift_prerequisite(lb)
-    yield from _unhealthy_state_routing(lb)
+    yield from _unhealthy_state_routing(lb, bool(names))
     for setting in _settings(lb) if names else ():
         yield from _published(lb, setting, names)
     if label is not None:
@@ -391,6 +439,9 @@ def _by_name(lb: LoadBalancerView, label: str) -> Iterator[Finding]:
     if policy is None:
         return
     cross = "" if lb.cross_zone else "; with cross-zone load balancing off, the favoured zone's targets take every connection"
+    if not attribute_known(lb.attributes, TG_CROSS_ZONE):
+        cross = ("; cross-zone load balancing is decided at deploy time: off, the favoured zone's targets take every "
+                 "connection")
     yield finding(
         RULE.id, Severity.WARNING, lb.resource,
         f"{label}: reaches NLB {lb.resource.logical_id} through its DNS name, which sets {ROUTING} "
@@ -417,7 +468,8 @@ RULE = Rule(
         "a percentage outside 1..100, unhealthy_state_routing count off) is an error. Deploy-time values, and a LoadBalancerAttributes or TargetGroupAttributes list "
         "(or a key in it) decided at deploy time on an EIP-published path, are not judged (warning naming the "
         "attributes it may set), never quiet; so are a client routing policy on a DNS-name path, a cross-zone setting "
-        "beside zonal shift, and a load balancer Type decided at deploy time (once for the balancer). Attribute keys it knows: load balancer "
+        "beside zonal shift, zonal shift or cross-zone when the prerequisite would fail, an unhealthy_state_routing "
+        "value (or a list that may hold one), and a load balancer Type decided at deploy time (once for the balancer). Attribute keys it knows: load balancer "
         f"{', '.join(LB_KEYS)}; target group {', '.join(TG_KEYS)} (botocore 1.44.8 elbv2 LoadBalancerAttribute.Key, "
         "TargetGroupAttribute.Key)."
     ),

@@ -22,11 +22,12 @@ from collections.abc import Iterator
 from edge_origin.core.facts import value as fact_value
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.values import deploy_time
 from edge_origin.model.views import LoadBalancerView, TargetGroupView, attribute_known, props_of
 from edge_origin.profile import ConnectionProfile
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
-from edge_origin.rules.lb_type import as_if_network
+from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network
 from edge_origin.rules.not_judged import not_judged
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
@@ -85,7 +86,28 @@ def _zone_counts(targets: list[Any]) -> dict[str, int] | None:
     return counts
 
 
-def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
+def _target_type_findings(lb: LoadBalancerView) -> Iterator[Finding]:
+    """``_lb_findings``; a target group with literal Targets whose TargetType is decided at deploy time is counted as
+    written and as ``alb`` (each target 50 or 100): over the quota only as ``alb`` is not judged, once a group."""
+    found = list(_lb_findings(lb))
+    undecided = [tg for tg in _target_groups(lb)
+                 if deploy_time(props_of(tg.resource).raw("TargetType")) and _targets(tg)[0] is not None]
+    if not undecided or any(not f.message.startswith("not judged") for f in found):
+        yield from found
+        return
+    if all(f.message.startswith("not judged") for f in _lb_findings(lb, frozenset(id(tg) for tg in undecided))):
+        yield from found
+        return
+    yield from (f for f in found if f.message.startswith("not judged"))
+    for tg in undecided:
+        yield _not_judged(lb, f"NLB {lb.resource.logical_id} target group {tg.resource.logical_id} TargetType",
+                          props_of(tg.resource).raw("TargetType"),
+                          "decided at deploy time: as alb each target counts 50 (100 with cross-zone on), over the quota",
+                          f"a literal TargetType ({NEEDS_DEFAULT})")
+
+
+def _lb_findings(lb: LoadBalancerView, alb: frozenset[int] = frozenset()) -> Iterator[Finding]:
+    """``alb``: ids of target groups counted as ``alb`` targets whatever their TargetType says."""
     per_zone, per_lb = fact_value("elbv2.nlb.targets_per_zone"), fact_value("elbv2.nlb.targets_max")
     where = f"NLB {lb.resource.logical_id}"
     listed: list[Any] = []
@@ -96,7 +118,8 @@ def _lb_findings(lb: LoadBalancerView) -> Iterator[Finding]:
         targets, raw = _targets(tg)
         if targets is not None:
             # an ALB target counts 50 targets (cross-zone off) or 100 (on); its zone split is not the template's
-            listed += [None] * (len(targets) * alb_weight) if (tg.target_type or "").lower() == "alb" else targets
+            as_alb = (tg.target_type or "").lower() == "alb" or id(tg) in alb
+            listed += [None] * (len(targets) * alb_weight) if as_alb else targets
             counted.append(tg.resource.logical_id)
         elif raw is not None:
             unknown.append((tg, raw))
@@ -165,7 +188,7 @@ def _not_judged(lb: LoadBalancerView, subject: str, element: object, reason: str
 def check(model: TemplateModel) -> Iterator[Finding]:
     for lb in model.load_balancers:
         if lb.may_be_network:  # a Type decided at deploy time: not judged, when it would count too many
-            yield from as_if_network(RULE.id, lb, _lb_findings(lb), "its targets against ELB's quota")
+            yield from as_if_network(RULE.id, lb, _target_type_findings(lb), "its targets against ELB's quota")
 
 
 RULE = Rule(
@@ -178,8 +201,8 @@ RULE = Rule(
         "it off (a target in N target groups counts N times; an ALB target 50, or 100 with cross-zone on). A quota, so a warning. Targets registered at "
         "runtime (TargetGroupBinding pods, Auto Scaling) are not in a template: `edge-origin audit` counts them, "
         "a listener's connection profile (expected_targets_per_nlb) or `OriginFleet(expected_targets=)` states "
-        "them; a Targets list, a cross-zone setting or the load balancer's Type decided at deploy "
-        "time, or a zone split the template does not give, is not judged."
+        "them; a Targets list, a cross-zone setting, the load balancer's Type or a TargetType (over the quota only as "
+        "alb) decided at deploy time, or a zone split the template does not give, is not judged."
     ),
     incident="A fleet scaled past 500 pods behind one cross-zone NLB: the controller could not register the rest.",
     fix=FIX,

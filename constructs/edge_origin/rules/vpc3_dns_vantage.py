@@ -66,6 +66,9 @@ def _lb_findings(path: VpcOriginPath, lb: LoadBalancerView) -> Iterator[Finding]
         "; with cross-zone load balancing off, the favoured zone's pods take every CloudFront connection"
         if cross_zone_off else ""
     )
+    if not attribute_known(lb.attributes, "load_balancing.cross_zone.enabled"):  # judged as on: the warning, said
+        worse = ("; cross-zone load balancing is decided at deploy time: off, the favoured zone's pods take every "
+                 "CloudFront connection (an error)")
     yield finding(
         RULE.id, Severity.ERROR if cross_zone_off else Severity.WARNING, lb.resource,
         f"{path.label}: NLB {lb.resource.logical_id} sets {ATTRIBUTE} {display_value(policy)}. "
