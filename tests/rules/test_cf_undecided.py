@@ -134,3 +134,69 @@ def test_a_literal_target_two_origins_with_undecided_ids_may_name_is_not_judged(
     # each origin a gRPC behavior may reach, once: both have a ResponseCompletionTimeout this rule judges
     assert len(said) == 2 and all("origin Id (the target of " in m for m in said), said
     assert any("<Ref Q>" in m for m in said) and any("<Ref P>" in m for m in said), said
+
+
+# --- EO-SEC1: the verification header's value and the ingress prefix list ----------------------------------------
+HEADER = ("Resources", "DistPlain", "Properties", "DistributionConfig", "Origins", 0, "OriginCustomHeaders", 0, "HeaderValue")
+PREFIX_LIST = ("Resources", "NlbSg", "Properties", "SecurityGroupIngress", 0, "SourcePrefixListId")
+
+
+def _plain(messages: list[str]) -> list[str]:
+    return [m for m in messages if m.startswith(("DistPlain", "not judged: DistPlain"))]
+
+
+def test_sec1_a_header_from_a_parameter_without_noecho_still_fires() -> None:
+    """DescribeStacks returns such a parameter's value: readable outside the pods, as a plaintext value is."""
+    judged, said = _run(_with("eo-sec1-fire", HEADER), "EO-SEC1")
+    assert any("from stack parameter P, which is not NoEcho" in m for m in _plain(judged)), judged
+    assert not _plain(said)
+    judged, said = _run(_with("eo-sec1-fire", HEADER, "original"), "EO-SEC1")  # a Default: in the template
+    assert any("with a plaintext value in the template" in m for m in _plain(judged)) and not said
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ({"Ref": "P"}, "<Ref P>"),  # made NoEcho below
+    ({"Fn::ImportValue": "verify-secret"}, "<Fn::ImportValue verify-secret>"),
+])
+def test_sec1_a_header_from_a_noecho_parameter_or_an_import_is_not_judged(value: Any, shown: str) -> None:
+    body = _with("eo-sec1-fire", HEADER, edits={})
+    _put(body, HEADER, value)
+    body["Parameters"]["P"]["NoEcho"] = "true"
+    found = run_rules(TemplateModel([LoadedTemplate("S", "t.json", body)]), [RULES_BY_ID["EO-SEC1"]])
+    plain = [f for f in found if f.resource == "DistPlain"]
+    assert len(plain) == 1 and plain[0].severity is Severity.WARNING, plain
+    assert plain[0].message.startswith(f"not judged: DistPlain origin o (gRPC, o.example.com): OriginCustomHeaders "
+                                       f"x-origin-verify HeaderValue: {shown}")
+    assert ("NoEcho parameter P is masked in DescribeStacks" in plain[0].message) is (value == {"Ref": "P"})
+    assert "{{resolve:secretsmanager:" in plain[0].fix  # never "give the parameter a Default": that is plaintext
+
+
+def test_sec1_an_undecided_prefix_list_is_not_judged_and_with_a_default_judged() -> None:
+    judged, said = _run(_with("eo-sec1-fire", PREFIX_LIST), "EO-SEC1")
+    assert not judged and len(said) == 2, (judged, said)
+    assert all("NLB Nlb SourcePrefixListId: <Ref P>" in m and "may be CloudFront's origin-facing prefix list" in m
+               for m in said)
+    assert any("sends no origin verification header" in m for m in said)
+    base = _run(json.loads((RULES_DIR / "eo-sec1-fire.json").read_text()), "EO-SEC1")
+    assert _run(_with("eo-sec1-fire", PREFIX_LIST, "original"), "EO-SEC1") == base
+    assert _run(_with("eo-sec1-fire", PREFIX_LIST, "pl-0123456789abcdef0"), "EO-SEC1") == ([], [])  # the customer's list
+
+
+def test_sec1_an_undecided_prefix_list_before_a_verified_origin_is_quiet() -> None:
+    """Whatever the list is, a dynamic reference verifies the origin: decided, quiet."""
+    body = _with("eo-sec1-fire", PREFIX_LIST)
+    _put(body, HEADER, "{{resolve:secretsmanager:arn:aws:secretsmanager:us-east-1:123456789012:secret:v:SecretString:current}}")
+    assert not _plain(_run(body, "EO-SEC1")[1]) and not _plain(_run(body, "EO-SEC1")[0])
+
+
+def test_sec1_a_prefix_list_mapped_by_an_undecided_region_is_judged_over_the_mapping() -> None:
+    """Fn::FindInMap by AWS::Region (an environment-agnostic stack): no row CloudFront's list -> quiet; some row
+    CloudFront's (another map name than OriginFleet's) -> not judged."""
+    lookup = {"Fn::FindInMap": ["Lists", {"Ref": "AWS::Region"}, "Id"]}
+    body = _with("eo-sec1-fire", PREFIX_LIST, edits={PREFIX_LIST: lookup})
+    _put(body, PREFIX_LIST, lookup)
+    body["Mappings"] = {"Lists": {"us-east-1": {"Id": "pl-0123456789abcdef0"}, "eu-west-1": {"Id": "pl-0fedcba987654321f"}}}
+    assert _run(body, "EO-SEC1") == ([], [])
+    body["Mappings"]["Lists"]["eu-west-1"]["Id"] = "pl-3b927c52"  # CloudFront's origin-facing list in us-east-1
+    judged, said = _run(body, "EO-SEC1")
+    assert not judged and len(said) == 2 and all("<Fn::FindInMap Lists/<AWS::Region>/Id>" in m for m in said), said

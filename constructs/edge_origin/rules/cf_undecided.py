@@ -21,16 +21,18 @@ if TYPE_CHECKING:
     from edge_origin.model import BehaviorView
 
 
-def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, consequence: str) -> Finding:
+def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, consequence: str,
+              needs: str = "") -> Finding:
     """One not-judged finding on ``dist``: ``subject`` (the property path) is ``value`` (shown as written), decided
-    at deploy time; ``consequence`` says what some of its values would make of it."""
+    at deploy time; ``consequence`` says what some of its values would make of it; ``needs`` (default: the shared
+    wording by the kind of value) what would let edge-origin judge it."""
     res = dist.resource
     return not_judged(
         rule_id, Severity.WARNING,
         subject=f"{res.logical_id} {subject}",
         element=display_value(value),
         reason=f"{undecided_reason(value)}; {consequence}" if consequence else undecided_reason(value),
-        needs=undecided_needs(value),
+        needs=needs or undecided_needs(value),
         at=res,
     )
 
