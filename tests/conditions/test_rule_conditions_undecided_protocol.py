@@ -170,3 +170,28 @@ def test_ka1_a_listener_of_undecided_load_balancer_is_judged_against_the_distrib
     assert (f.severity, f.resource) == (Severity.WARNING, "Dist")
     assert f.message.startswith('not judged: Dist may reach S/Listener (TCP :443): LoadBalancerArn: "<Ref Lb>"')
     assert f.message.endswith("where this listener would get an EO-KA1 error)")
+
+
+def test_nlb1_targets_decided_at_deploy_behind_an_idle_timeout_above_350_are_not_judged() -> None:
+    """ip and instance targets sit behind EC2 connection tracking (350 s on Nitro v6): a TargetType or a
+    TargetGroupArn decided at deploy time is not judged (it was read as instance, or passed over)."""
+    body = world()
+    body["Parameters"] = {"P": {"Type": "String"}}
+    set_attribute(res(body, "Listener"), "ListenerAttributes", IDLE, "400")
+    res(body, "Targets")["TargetType"] = {"Ref": "P"}
+    (f,) = findings(body, "EO-NLB1")
+    assert f.severity is Severity.WARNING and f.message.startswith(
+        'not judged: Listener (TCP :443) of Nlb on the path of gRPC origin o.example.com: target group Targets '
+        'TargetType: "<Ref P>" (decided at deploy time: a parameter without Default; ip or instance targets'), f.message
+    body["Parameters"]["P"]["Default"] = "alb"
+    assert findings(body, "EO-NLB1") == []
+    body["Parameters"]["P"]["Default"] = "ip"
+    assert [f.message.startswith("[target connection tracking]") for f in findings(body, "EO-NLB1")] == [True]
+    set_attribute(res(body, "Listener"), "ListenerAttributes", IDLE, "350")
+    assert findings(body, "EO-NLB1") == []  # at or below 350 s: no tracking question, whatever the targets
+    body = world()
+    body["Parameters"] = {"P": {"Type": "String"}}
+    set_attribute(res(body, "Listener"), "ListenerAttributes", IDLE, "400")
+    res(body, "Listener")["DefaultActions"][0]["TargetGroupArn"] = {"Ref": "P"}
+    (f,) = findings(body, "EO-NLB1")
+    assert f.message.startswith("not judged: ") and 'target group: "<Ref P>"' in f.message, f.message

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.values import Unresolved, deploy_time
 from edge_origin.model.views import ListenerView, attribute_known
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
@@ -167,7 +168,31 @@ def _listener_findings(listener: ListenerView, where: str) -> Iterator[Finding]:
     limit = hops.TARGET_TCP_ESTABLISHED_NITRO_V6_S if tracking is None else tracking
     if idle.seconds is not None and idle.seconds > limit:
         for tg in tracked_target_groups(listener):
-            yield finding(RULE.id, Severity.WARNING, res, PathHop.TARGET.says(_tracking_says(where, idle.seconds, tracking, tg)), TRACKING_FIX)
+            if not deploy_time(tg.resource.properties.get("TargetType")):
+                yield finding(RULE.id, Severity.WARNING, res, PathHop.TARGET.says(_tracking_says(where, idle.seconds, tracking, tg)), TRACKING_FIX)
+        yield from _undecided_targets(listener, where, idle.seconds)
+
+
+def _undecided_targets(listener: ListenerView, where: str, idle: float) -> Iterator[Finding]:
+    """Target groups the listener forwards to whose targets may sit behind EC2 connection tracking, but the templates
+    do not say: a TargetType (read as the ``instance`` default) or a TargetGroupArn decided at deploy time."""
+    tail = (f"; ip or instance targets sit behind EC2 connection tracking, whose timeout may be below the idle timeout "
+            f"{idle} s")
+    for tg in listener.target_groups:
+        written = tg.resource.properties.get("TargetType")
+        if deploy_time(written):
+            yield not_judged(
+                RULE.id, Severity.WARNING, subject=f"{where}: target group {tg.resource.logical_id} TargetType",
+                element=written, reason=undecided_reason(written) + tail, needs=undecided_needs(written),
+                at=listener.resource,
+            )
+    refs = [ref for ref in listener.target_group_refs if isinstance(ref, Unresolved)]
+    if refs:
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"{where}: target group", element=refs[0],
+            reason=undecided_reason(refs[0]) + tail,
+            needs=undecided_needs(refs[0]), at=listener.resource,
+        )
 
 
 RULE = HopRule(
@@ -184,7 +209,8 @@ RULE = HopRule(
         "v6, 432,000 s on the others). Not judged (a warning naming the value): tcp.idle_timeout.seconds decided at "
         "deploy time on a TCP listener, or a Protocol decided at deploy time when the protocols the listener may have "
         "give different verdicts; a listener whose LoadBalancerArn is decided at deploy time, judged as one on an "
-        "origin's path, when that finds anything."
+        "origin's path, when that finds anything; above 350 s, a target group (TargetGroupArn) or TargetType "
+        "decided at deploy time."
     ),
     incident=(
         "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "
