@@ -150,3 +150,46 @@ def test_an_undecided_zone_id_beside_a_literal_one_is_not_judged_once() -> None:
     found = _findings(_pair({"HostedZoneId": {"Ref": "P"}}, {"HostedZoneId": "Z0123456789"}), ("EO-DNS5",))
     assert [(f.resource, _is_not_judged(f)) for f in found] == [("W", True)], found
     assert "HostedZoneId" in found[0].message and "multivalue set(s)" in found[0].message
+
+
+def _checked(member: str, value: Any, default: Any = None, *, calculated: bool = False) -> list[Any]:
+    """eo-dns2-fire with RecordA health-checked by CheckA (quiet as written), CheckA's ``member`` the parameter P (with
+    ``default``) or ``value``; ``calculated``: RecordA's check is a CALCULATED one over CheckA."""
+    body = _with(_fixture("eo-dns2-fire"), "RecordA", "HealthCheckId", {"Ref": "CheckC" if calculated else "CheckA"}, default)
+    body["Resources"]["CheckA"]["Properties"]["HealthCheckConfig"][member] = value
+    if calculated:
+        body["Resources"]["CheckC"] = {"Type": "AWS::Route53::HealthCheck", "Properties": {"HealthCheckConfig": {
+            "Type": "CALCULATED", "HealthThreshold": 1, "ChildHealthChecks": [{"Ref": "CheckA"}]}}}
+    return [f for f in _findings(body, ("EO-DNS2",)) if f.resource == "RecordA"]
+
+
+def test_a_health_check_quiet_as_written() -> None:
+    assert _checked("Disabled", False) == [] and _checked("Disabled", False, calculated=True) == []
+
+
+@pytest.mark.parametrize(("member", "fires", "calculated"), [
+    (member, fires, calculated) for member, fires in (("Disabled", "true"), ("Inverted", None), ("Type", None))
+    for calculated in (False, True)] + [("IPAddress", None, False)])  # a CALCULATED check's child: its address counts not
+def test_a_health_check_member_decided_at_deploy_is_not_judged_and_judged_with_a_default(
+        member: str, fires: str | None, calculated: bool) -> None:
+    found = _checked(member, P, calculated=calculated)
+    assert len(found) == 1 and _is_not_judged(found[0]), found
+    assert f"health check CheckA {member}: <Ref P>" in found[0].message
+    if fires is not None:
+        judged = _checked(member, P, default=fires, calculated=calculated)
+        assert judged and not [f for f in judged if _is_not_judged(f)], judged
+        assert _checked(member, P, default="false", calculated=calculated) == []
+
+
+def test_the_port_of_a_tcp_check_and_a_childs_address_are_no_verdict_of_dns2() -> None:
+    assert _checked("Port", P) == [] and _checked("IPAddress", P, calculated=True) == []
+
+
+def test_a_check_of_the_records_own_undecided_address_is_judged() -> None:
+    """One expression is one value at deploy: a check whose IPAddress is the record's own value probes that record."""
+    body = _with(_fixture("eo-dns2-fire"), "RecordA", "HealthCheckId", {"Ref": "CheckA"})
+    body["Resources"]["RecordA"]["Properties"]["ResourceRecords"] = [P]
+    body["Resources"]["CheckA"]["Properties"]["HealthCheckConfig"]["IPAddress"] = P
+    assert [f for f in _findings(body, ("EO-DNS2",)) if f.resource == "RecordA"] == []
+    body["Resources"]["CheckA"]["Properties"]["HealthCheckConfig"]["Disabled"] = True  # still judged: never fails
+    assert [f.resource for f in _findings(body, ("EO-DNS2",)) if not _is_not_judged(f)] == ["RecordA"]

@@ -18,11 +18,14 @@ from edge_origin.answers import (
     public_check_of_private_address,
     why_never_fails,
 )
-from edge_origin.answers.health import ENDPOINT_TYPES, undefined_children
+from edge_origin.answers.health import ENDPOINT_TYPES, MAX_DEPTH, undefined_children
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
+from edge_origin.model.read_route53 import HEALTH_CHECK
+from edge_origin.model.values import Unresolved
+from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity, with_cdk
-from edge_origin.rules.not_judged import not_judged
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -107,6 +110,17 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                            "out of its answers is not judged",
                     needs=NEEDS_CHECK, at=res,
                 )
+            undecided = _undecided_config(model, record.health_check_id, checks, record.values)
+            if undecided is not None:  # the verdicts below would read it as absent (TCP, enabled, not inverted...)
+                label, member, raw = undecided
+                yield not_judged(
+                    RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: health check {label} {member}",
+                    element=display_value(raw),
+                    reason=f"{undecided_reason(raw)}; whether Route 53 can take the record out of its answers, and which "
+                           "address it probes, is not judged",
+                    needs=undecided_needs(raw), at=view.resource,
+                )
+                continue
             reason = why_never_fails(record.health_check_id, checks)
             if reason == "no health check":
                 yield finding(
@@ -144,6 +158,55 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 if hc.endpoint_type == "PRIVATE":
                     yield from _private_check(view, hc, where, kind)
                 yield from _probe_findings(zones, holders, key, record, view, hc, where, kind, judged=reason is None)
+
+
+#: HealthCheckConfig members a verdict of this rule rests on (whether the check can fail, what it probes), and
+#: those that matter only for some check types (the port of an HTTP(S) check: EO-DNS2's gRPC-port warning).
+VERDICT_MEMBERS = ("Type", "Disabled", "Inverted", "HealthThreshold", "ChildHealthChecks", "IPAddress",
+                   "FullyQualifiedDomainName", "Port")
+#: Of those, what the record's own check probes.
+PROBE_MEMBERS = ("IPAddress", "FullyQualifiedDomainName", "Port")
+
+
+def _undecided_config(model: TemplateModel, check_id: str | None, checks: Any,
+                      values: tuple[str, ...]) -> tuple[str, str, Any] | None:
+    """(check's logical id, member, value) of the first HealthCheckConfig member a verdict rests on that is decided
+    at deploy time (an Unresolved: a Ref of an EIP is an address the model follows), in the record's check or the
+    children a CALCULATED check reads; None when every one is decided. What the record's own check probes
+    (IPAddress, FullyQualifiedDomainName, an HTTP(S) Port) is read of that check alone, and an IPAddress that is the
+    record's own value (one expression: one value at deploy) is decided. Bounded by MAX_DEPTH like the health walk."""
+    if check_id is None:
+        return None
+    by_id = model.__dict__.get("_dns2_check_resources")
+    if by_id is None:
+        by_id = model.__dict__["_dns2_check_resources"] = {f"{r.stack}/{r.logical_id}": r for r in model.of_type(HEALTH_CHECK)}
+    todo, seen = [(check_id, 0)], set()
+    while todo:
+        cid, depth = todo.pop()
+        res = by_id.get(cid)
+        if res is None or cid in seen or depth > MAX_DEPTH:
+            continue
+        seen.add(cid)
+        cfg = res.properties.get("HealthCheckConfig")
+        if isinstance(cfg, Unresolved):
+            return res.logical_id, "HealthCheckConfig", cfg
+        if not isinstance(cfg, dict):
+            continue
+        kind = cfg.get("Type")
+        for member in VERDICT_MEMBERS:
+            value = cfg.get(member)
+            if member in PROBE_MEMBERS and depth > 0:
+                continue  # a child's address: only whether it can fail counts
+            if member == "Port" and not (isinstance(kind, str) and kind.upper().startswith("HTTP")):
+                continue  # a TCP check's port: no verdict here rests on it
+            if member == "FullyQualifiedDomainName" and cfg.get("IPAddress") is not None:
+                continue  # Route 53 probes the IPAddress
+            found = next((v for v in value if isinstance(v, Unresolved)), None) if isinstance(value, list) else value
+            if isinstance(found, Unresolved) and not (member == "IPAddress" and value_key(found) in values):
+                return res.logical_id, member, found
+        check = checks.get(cid)
+        todo.extend((child, depth + 1) for child in (check.children if check is not None else ()))
+    return None
 
 
 def _probe_findings(zones: Any, holders: dict[tuple[str, str, str], Any], key: Any, record: Any, view: Any,
@@ -271,7 +334,9 @@ RULE = Rule(
         "listener port (Route 53's HTTPS checks are not documented to speak HTTP/2) or an HTTP one (cleartext to a "
         "port CloudFront reaches over TLS). A HealthCheckId no given template defines (a literal id, an import, a "
         "parameter), a typed IPAddress on a record of deploy-time addresses, or a FullyQualifiedDomainName check of "
-        "another name is not judged (warning), never read as a check that works."
+        "another name, or a health check whose Type, Disabled, Inverted, HealthThreshold, ChildHealthChecks (its own or "
+        "a child's), IPAddress (not the record's own value), FullyQualifiedDomainName or HTTP(S) Port is decided at "
+        "deploy time is not judged (warning), never read as a check that works."
     ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,
