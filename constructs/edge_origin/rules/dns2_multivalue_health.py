@@ -201,9 +201,9 @@ def _undecided_config(model: TemplateModel, check_id: str | None, checks: Any,
                 continue  # a TCP check's port: no verdict here rests on it
             if member == "FullyQualifiedDomainName" and cfg.get("IPAddress") is not None:
                 continue  # Route 53 probes the IPAddress
-            found = next((v for v in value if isinstance(v, Unresolved)), None) if isinstance(value, list) else value
-            if isinstance(found, Unresolved) and not (member == "IPAddress" and value_key(found) in values):
-                return res.logical_id, member, found
+            # (a child that is itself undecided: ``undefined_children``, named above as a child no template defines)
+            if isinstance(value, Unresolved) and not (member == "IPAddress" and value_key(value) in values):
+                return res.logical_id, member, value
         check = checks.get(cid)
         todo.extend((child, depth + 1) for child in (check.children if check is not None else ()))
     return None
