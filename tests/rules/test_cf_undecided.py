@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from edge_origin.core.findings import Severity
 from edge_origin.model import LoadedTemplate, TemplateModel
@@ -79,7 +81,7 @@ def test_a_parameter_without_default_is_not_judged_and_with_one_judged(fixture: 
 def test_cf1_allowed_methods_that_can_never_be_all_seven_still_fire() -> None:
     """A list of 2 items is never CloudFront's 7-method set, whatever its undecided item is."""
     judged, said = _run(_with("eo-cf1-fire", (*DC, "DefaultCacheBehavior", "AllowedMethods", 0)), "EO-CF1")
-    assert any("AllowedMethods is [<Ref P>, HEAD]: never CloudFront's 7-method set" in m for m in judged), judged
+    assert any("AllowedMethods is [<Ref P>, HEAD]: never all 7" in m for m in judged), judged
     assert not any("AllowedMethods" in m for m in said)
 
 
@@ -200,3 +202,46 @@ def test_sec1_a_prefix_list_mapped_by_an_undecided_region_is_judged_over_the_map
     body["Mappings"]["Lists"]["eu-west-1"]["Id"] = "pl-3b927c52"  # CloudFront's origin-facing list in us-east-1
     judged, said = _run(body, "EO-SEC1")
     assert not judged and len(said) == 2 and all("<Fn::FindInMap Lists/<AWS::Region>/Id>" in m for m in said), said
+
+
+# --- generated: "judged both ways" holds for every value the undecided one may take ------------------------------
+METHODS = ["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]
+METHODS_PATH = (*DC, "DefaultCacheBehavior", "AllowedMethods")
+
+
+def _methods_verdict(body: dict) -> str:
+    """EO-CF1's verdict on the methods alone: "fires", "not judged" or "quiet"."""
+    judged, said = _run(body, "EO-CF1")
+    if any("AllowedMethods" in m for m in judged):
+        return "fires"
+    return "not judged" if any("AllowedMethods" in m for m in said) else "quiet"
+
+
+@settings(max_examples=40, deadline=None)
+@given(methods=st.lists(st.sampled_from(METHODS), min_size=1, max_size=8), data=st.data())
+def test_cf1_an_undecided_method_fires_only_when_every_method_would(methods: list[str], data: st.DataObject) -> None:
+    """Fires: every method in its place fires; quiet never; not judged: some method fires and some does not."""
+    index = data.draw(st.integers(0, len(methods) - 1))
+    body = _with("eo-cf2-fire", (*METHODS_PATH,), edits={METHODS_PATH: methods})
+    _put(body, METHODS_PATH, [*methods[:index], {"Ref": "P"}, *methods[index + 1:]])
+    said = _methods_verdict(body)
+    each = set()
+    for method in METHODS:
+        literal = copy.deepcopy(body)
+        _put(literal, (*METHODS_PATH, index), method)
+        each.add(_methods_verdict(literal))
+    assert said != "quiet"
+    assert (said == "fires") is (each == {"fires"}), (methods, index, said, each)
+
+
+@settings(max_examples=30, deadline=None)
+@given(idle=st.integers(60, 6000), keepalive=st.integers(1, 120))
+def test_cf2_an_undecided_keepalive_is_quiet_only_when_every_keepalive_up_to_the_quota_is(idle: int, keepalive: int) -> None:
+    path = (*DC, "Origins", 0, "CustomOriginConfig", "OriginKeepaliveTimeout")
+    edits = {("Resources", "Listener", "Properties", "ListenerAttributes", 0, "Value"): str(idle)}
+    undecided = _run(_with("eo-cf2-fire", path, edits=edits), "EO-CF2")
+    assert not undecided[0]  # never a judged finding on a value nobody knows
+    worst = _run(_with("eo-cf2-fire", path, "120", edits=edits), "EO-CF2")
+    assert bool(undecided[1]) is bool(worst[0]), (idle, undecided, worst)
+    if not undecided[1]:  # quiet: fine for the drawn keepalive too
+        assert _run(_with("eo-cf2-fire", path, str(keepalive), edits=edits), "EO-CF2") == ([], [])

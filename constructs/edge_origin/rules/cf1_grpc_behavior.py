@@ -56,8 +56,14 @@ def _caching(model: TemplateModel, behavior: BehaviorView) -> tuple[bool | None,
     if deploy_time(policy):
         return None, "CachePolicyId", policy
     if policy is None and behavior.forwarded_values is not None:
-        ttls = [as_int(behavior.raw.get(k)) for k in ("DefaultTTL", "MaxTTL")]
-        return not all(t == 0 for t in ttls), "", None  # legacy defaults: DefaultTTL 86400
+        raw = {k: behavior.raw.get(k) for k in ("DefaultTTL", "MaxTTL")}
+        ttls = [as_int(v) for v in raw.values() if not deploy_time(v)]
+        if any(t != 0 for t in ttls):
+            return True, "", None  # legacy defaults: DefaultTTL 86400 (absent: caches, whatever the other is)
+        undecided_ttl = next((k for k, v in raw.items() if deploy_time(v)), None)
+        if undecided_ttl is not None:
+            return None, undecided_ttl, raw[undecided_ttl]
+        return False, "", None
     return None, "", None
 
 
@@ -68,15 +74,18 @@ def _methods(where: str, behavior: BehaviorView) -> tuple[str, str, Any]:
     if deploy_time(listed):
         return "not judged", "AllowedMethods", listed
     if behavior.methods_unknown and isinstance(listed, list):
-        # Some items are decided at deploy time. CloudFront's sets are GET/HEAD, GET/HEAD/OPTIONS and all 7: a
-        # list of another length, or whose literal items are not distinct methods, is never all 7, whatever the
-        # undecided items are (still an error); else those items decide it.
-        literal = [m.upper() for m in listed if isinstance(m, str)]
-        if len(listed) != len(ALL_METHODS) or len(set(literal)) != len(literal) or not set(literal) <= ALL_METHODS:
+        # Some items are decided at deploy time: judged as the literal list is (its set of methods is all 7), over
+        # every method each undecided item may be. Literal items that are no method, or more methods missing than
+        # undecided items, can never make all 7 (still an error); none missing: all 7 whatever they are (fine).
+        literal = {m.upper() for m in listed if isinstance(m, str)}
+        undecided_items = [m for m in listed if deploy_time(m)]
+        missing = ALL_METHODS - literal
+        if literal - ALL_METHODS or len(missing) > len(undecided_items):
             return "error", (f"{where}: gRPC needs all methods (POST), AllowedMethods is [{display_value(listed)}]: "
-                             f"never CloudFront's 7-method set, whatever its items decided at deploy time are"), None
-        undecided = next(m for m in listed if deploy_time(m))
-        return "not judged", f"AllowedMethods[{listed.index(undecided)}]", undecided
+                             f"never all 7, whatever its items decided at deploy time are"), None
+        if not missing:
+            return "", "", None
+        return "not judged", f"AllowedMethods[{listed.index(undecided_items[0])}]", undecided_items[0]
     methods = set(behavior.allowed_methods or ())
     if methods != ALL_METHODS:
         return "error", f"{where}: gRPC needs all methods (POST), AllowedMethods is {sorted(methods) or 'the default GET/HEAD'}", None
@@ -173,7 +182,7 @@ RULE = Rule(
         "origin not reached over HTTPS (https-only, or match-viewer: gRPC viewers are HTTPS) (errors); one with a caching cache policy (a warning: CloudFront does not "
         "cache gRPC, so the policy affects only the behavior's other requests). A value these rest on that is decided "
         "at deploy time (HttpVersion, OriginProtocolPolicy, CachePolicyId, AllowedMethods, GrpcConfig.Enabled, the "
-        "behavior's target origin) is not judged (warning), but an AllowedMethods list that cannot be all 7 whatever "
+        "behavior's target origin) is not judged (warning), but an AllowedMethods list that cannot hold all 7 whatever "
         "its undecided items are still fires."
     ),
     incident="CloudFront forwards gRPC only over HTTP/2 to HTTPS origins with POST allowed and no caching; otherwise calls fail at the edge.",

@@ -25,10 +25,11 @@ from edge_origin.model import DistributionView, OriginView, TemplateModel, displ
 from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
-from edge_origin.rules.cf_undecided import target_element, undecided
+from edge_origin.rules.cf_undecided import target_element, timeout_undecided, undecided
 from edge_origin.rules.ka_profile import CF_DEFAULT_READ, HopRule, declared_profile
 from edge_origin.rules.not_judged import not_judged
 
+READ_QUOTA = hops.CF_ORIGIN_TIMEOUTS["read"].default_quota_s
 FIX = with_cdk(
     "EO-CF3",
     "Leave ResponseCompletionTimeout unset on a gRPC origin with streaming RPCs (CloudFront then enforces no "
@@ -120,6 +121,14 @@ def _judge(dist: DistributionView, origin: OriginView, where: str, rct: int, pro
             f"{where}: ResponseCompletionTimeout {rct} s is below OriginReadTimeout {read} s (CloudFront requires >=)",
         )
         return
+    if read is None and rct < READ_QUOTA:
+        # The read timeout is decided at deploy time: judged over every value up to the default quota (above it
+        # CloudFront refuses the distribution until the quota is raised, EO-CF4): some are above the timeout.
+        yield undecided(
+            RULE.id, dist, f"{where.removeprefix(dist.resource.logical_id + ' ')} OriginReadTimeout",
+            timeout_undecided(origin, "OriginReadTimeout"),
+            f"CloudFront requires ResponseCompletionTimeout ({rct} s) >= OriginReadTimeout, which may be up to {READ_QUOTA} s",
+        )
     if isinstance(profile, ConnectionProfile):
         longest = hops.longest_stream_s(profile.server_max_connection_age_s, profile.server_max_connection_age_grace_s)
         if rct < profile.p99_rpc_duration_s:
