@@ -28,7 +28,7 @@ def _fixture(name: str) -> dict[str, Any]:
 def _with(body: dict[str, Any], record: str, member: str, value: Any, default: Any = None) -> dict[str, Any]:
     """``body`` with ``record``'s ``member`` the parameter P (with ``default`` when given) or ``value``."""
     out = copy.deepcopy(body)
-    out["Parameters"] = {"P": {"Type": "String"} | ({"Default": default} if default is not None else {})}
+    out["Parameters"] = {"P": {"Type": "String"} | ({"Default": default} if default is not None else {}), "Q": {"Type": "String"}}
     out["Resources"][record]["Properties"][member] = value
     return out
 
@@ -193,3 +193,31 @@ def test_a_check_of_the_records_own_undecided_address_is_judged() -> None:
     assert [f for f in _findings(body, ("EO-DNS2",)) if f.resource == "RecordA"] == []
     body["Resources"]["CheckA"]["Properties"]["HealthCheckConfig"]["Disabled"] = True  # still judged: never fails
     assert [f.resource for f in _findings(body, ("EO-DNS2",)) if not _is_not_judged(f)] == ["RecordA"]
+
+
+def _zones(a: Any, b: Any, default: Any = None) -> list[Any]:
+    body = _with(_fixture("eo-dns3-fire-zone"), "SubnetA", "AvailabilityZone", a, default)
+    body["Resources"]["SubnetB"]["Properties"]["AvailabilityZone"] = b
+    return _findings(body, ("EO-DNS3",))
+
+
+def test_an_origin_ip_zone_decided_at_deploy_is_not_judged_and_judged_with_a_default() -> None:
+    found = _zones(P, "us-east-1a")
+    assert len(found) == 1 and _is_not_judged(found[0]), found
+    assert "<Ref P>, us-east-1a" in found[0].message and "one zone" in found[0].message and "Default" in found[0].fix
+    judged = _zones(P, "us-east-1a", default="us-east-1a")
+    assert len(judged) == 1 and not _is_not_judged(judged[0]) and "all 2 origin IPs are in one zone" in judged[0].message
+    assert _zones(P, "us-east-1a", default="us-east-1b") == []
+
+
+@pytest.mark.parametrize(("a", "b", "verdict"), [
+    (P, P, "judged"),  # one expression, one zone: all in one zone whatever it is
+    ({"Ref": "Q"}, P, "not judged"),  # two parameters may be one zone
+    ({"Fn::Select": [0, {"Fn::GetAZs": ""}]}, {"Fn::Select": [1, {"Fn::GetAZs": ""}]}, "quiet"),  # GetAZs lists a zone once
+    ({"Fn::Select": [0, {"Fn::GetAZs": ""}]}, "us-east-1b", "not judged"),
+    ("us-east-1a", "us-east-1b", "quiet"),
+])
+def test_origin_ip_zones_apart_only_when_certain(a: Any, b: Any, verdict: str) -> None:
+    found = _zones(a, b)
+    got = "quiet" if not found else "not judged" if all(_is_not_judged(f) for f in found) else "judged"
+    assert got == verdict, found

@@ -11,13 +11,21 @@ a 3 NLB x 3 zone fleet's 9 addresses are fine). Only the zone's record quota is 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel
+from edge_origin.model import TemplateModel, display_value
+from edge_origin.model.read_elb import SUBNET
 from edge_origin.model.template_model import ROUTE53_RECORDS_PER_ZONE
+from edge_origin.model.values import deploy_time
 from edge_origin.model.zones import OriginResolution
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 FIX = with_cdk(
     "EO-DNS3",
@@ -53,6 +61,42 @@ def _spread(model: TemplateModel, item: OriginResolution) -> tuple[set[str], set
     return ips, zones, unknown
 
 
+#: A subnet zone the model shows as an expression: ``Fn::GetAZs(<region>)[<index>]`` (its display).
+_GET_AZS = re.compile(r"<Fn::GetAZs\((.*)\)\[(\d+)\]>")
+
+
+def _undecided_zone(zone: str) -> bool:
+    """A zone decided at deploy time, as the model shows it (``model.read_elb``: an expression's display): no
+    literal zone name or id holds "<" or "/"."""
+    return zone.startswith("<") or "/" in zone
+
+
+def _certainly_apart(zones: set[str]) -> bool:
+    """Two of the zones are different whatever is deployed: two literals, or two Fn::GetAZs items of one Region at
+    different indexes (GetAZs lists each zone once). Any other expression may be any zone."""
+    literal = {z for z in zones if not _undecided_zone(z)}
+    if len(literal) > 1:
+        return True
+    indexes: dict[str, set[str]] = {}
+    for zone in zones:
+        match = _GET_AZS.fullmatch(zone)
+        if match:
+            indexes.setdefault(match.group(1), set()).add(match.group(2))
+    return any(len(found) > 1 for found in indexes.values())
+
+
+def _zone_not_judged(model: TemplateModel, first: Any, label: str, count: int, zones: set[str]) -> Finding:
+    """Not judged: the origin IPs' zones include one decided at deploy time that may be the others' zone."""
+    undecided = sorted(z for z in zones if _undecided_zone(z))
+    raw = next((value for res in model.of_type(SUBNET) for key in ("AvailabilityZone", "AvailabilityZoneId")
+                if deploy_time(value := res.properties.get(key)) and display_value(value) == undecided[0]), undecided[0])
+    return not_judged(
+        RULE.id, Severity.WARNING, subject=f"{label}: availability zones of its {count} origin IPs", element=", ".join(sorted(zones)),
+        reason=f"{undecided_reason(raw)}; whether they are all in one zone is not judged",
+        needs=undecided_needs(raw), at=first,
+    )
+
+
 def _leaves_the_model(item: OriginResolution) -> bool:
     """Some answer ends at a name the model does not follow (EO-NJ1 names it), or at a CloudFront
     distribution (its edges, not an NLB's addresses): not judged here."""
@@ -83,6 +127,8 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             yield finding(RULE.id, Severity.WARNING, first, f"{label} has {len(ips)} origin IP(s): one NLB takes every connection", FIX)
         elif zones and not unknown_zone and len(zones) == 1:
             yield finding(RULE.id, Severity.WARNING, first, f"{label}: all {len(ips)} origin IPs are in one zone ({next(iter(zones))})", FIX)
+        elif not unknown_zone and len(zones) > 1 and not _certainly_apart(zones):
+            yield _zone_not_judged(model, first, label, len(ips), zones)
         count = _multivalue_sets(model, item)
         if count > ROUTE53_RECORDS_PER_ZONE:
             yield finding(
@@ -100,7 +146,9 @@ RULE = Rule(
     catches=(
         "Fewer than 2 origin IPs in the answers for an origin name (chains followed; a load balancer counts its zonal "
         "addresses), all of them in one availability zone, or more multivalue records than the hosted zone's default "
-        "quota. More than 8 healthy records is fine: Route 53 answers different resolvers with different combinations."
+        "quota. More than 8 healthy records is fine: Route 53 answers different resolvers with different combinations. "
+        "A subnet zone decided at deploy time that may be the other IPs' zone is not judged (two literal zones, or two "
+        "Fn::GetAZs items of one Region at different indexes, are apart whatever is deployed)."
     ),
     incident="One NLB (or one zone) took every connection of a synchronized burst.",
     fix=FIX,
