@@ -245,3 +245,17 @@ def test_cf2_an_undecided_keepalive_is_quiet_only_when_every_keepalive_up_to_the
     assert bool(undecided[1]) is bool(worst[0]), (idle, undecided, worst)
     if not undecided[1]:  # quiet: fine for the drawn keepalive too
         assert _run(_with("eo-cf2-fire", path, str(keepalive), edits=edits), "EO-CF2") == ([], [])
+
+
+@pytest.mark.parametrize("where", ["VpcOriginId", "Arn"])
+def test_vpc1_an_undecided_vpc_origin_is_judged_over_every_idle_timeout(where: str) -> None:
+    """Its NLB is not known: quiet when the timeouts are well below 60 s (the lowest idle timeout), else not judged."""
+    vpc_id = (*DC, "Origins", 0, "VpcOriginConfig", "VpcOriginId")
+    arn = ("Resources", "VpcOrigin", "Properties", "VpcOriginEndpointConfig", "Arn")
+    timeouts = {(*DC, "Origins", 0, "VpcOriginConfig", "OriginKeepaliveTimeout"): 5,
+                (*DC, "Origins", 0, "VpcOriginConfig", "OriginReadTimeout"): 30}
+    body = _with("eo-vpc1-fire", vpc_id if where == "VpcOriginId" else arn, edits=timeouts)
+    assert _run(body, "EO-VPC1") == ([], [])
+    _put(body, (*DC, "Origins", 0, "VpcOriginConfig", "OriginReadTimeout"), 60)
+    judged, said = _run(body, "EO-VPC1")
+    assert not judged and len(said) == 1 and f"{where}: <Ref P>" in said[0] and "read timeout 60 s" in said[0], said

@@ -8,12 +8,13 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.values import Unresolved
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.cf_undecided import timeout_undecided, undecided
 from edge_origin.rules.ka_profile import HopRule, listener_idle
-from edge_origin.rules.vpc_paths import vpc_origin_paths
+from edge_origin.rules.vpc_paths import VpcOriginPath, vpc_origin_paths
 
 LOW, HIGH = hops.CF_VPC_ORIGIN_TIMEOUT_RANGE
 FIX = with_cdk(
@@ -47,6 +48,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     FIX,
                 )
         if path.load_balancer is None:
+            found = _nlb_undecided(path, keepalive if undecided_["OriginKeepaliveTimeout"] is None else None,
+                                   read if undecided_["OriginReadTimeout"] is None else None)
+            if found is not None:
+                yield found
             continue
         for listener in path.load_balancer.listeners:
             idle = listener_idle(listener).seconds
@@ -74,6 +79,28 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 )
 
 
+def _nlb_undecided(path: VpcOriginPath, keepalive: float | None, read: float | None) -> Finding | None:
+    """The VPC origin (its ``VpcOriginId``) or its endpoint ``Arn`` decided at deploy time, so its NLB is not
+    known: judged both ways over every idle timeout an NLB listener may have (from 60 s): quiet when the keepalive
+    and read timeout are below the lowest, else not judged. None for a VPC origin outside the templates (a literal
+    id): not a deploy-time value."""
+    vpc = path.origin.vpc_origin
+    value = vpc.endpoint if vpc is not None else path.origin.vpc_origin_id
+    if not isinstance(value, Unresolved):
+        return None
+    lowest = hops.NLB_IDLE_RANGE[0]
+    if (keepalive is None or hops.idle_severity(keepalive, lowest) is None) and (read is None or read < lowest):
+        return None
+    res = path.distribution.resource
+    subject = f"{path.label.removeprefix(res.logical_id + ' ')} " + (
+        "VpcOriginEndpointConfig.Arn" if vpc is not None else "VpcOriginConfig.VpcOriginId")
+    timeouts = " and ".join(f"{name} {value_s} s" for name, value_s in (("keepalive", keepalive), ("read timeout", read))
+                            if value_s is not None)
+    return undecided(RULE.id, path.distribution, subject, value,
+                     f"its NLB is not known: {timeouts} not well below every idle timeout an NLB listener may have "
+                     f"(from {lowest} s)")
+
+
 RULE = HopRule(
     id="EO-VPC1",
     lower="warning for a keepalive or read timeout not below the NLB's idle timeout",
@@ -84,7 +111,9 @@ RULE = HopRule(
         f"(default 30 s) is not whole seconds from {LOW} (error) or is above the default quota "
         f"{HIGH} s (warning naming the quota: both are adjustable per-account quotas); whose keepalive comes within 5 s or 10 % of the idle timeout "
         "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings). A timeout decided at "
-        "deploy time (a parameter without Default, an import, an undecidable condition) is not judged (warning)."
+        "deploy time (a parameter without Default, an import, an undecidable condition) is not judged (warning); so "
+        "is a VpcOriginId or endpoint Arn decided at deploy time when the timeouts are not well below every idle "
+        "timeout an NLB may have (from 60 s)."
     ),
     incident=(
         "Idle connections reused by CloudFront after the NLB dropped them: resets and 502s "
