@@ -221,3 +221,23 @@ def test_origin_ip_zones_apart_only_when_certain(a: Any, b: Any, verdict: str) -
     found = _zones(a, b)
     got = "quiet" if not found else "not judged" if all(_is_not_judged(f) for f in found) else "judged"
     assert got == verdict, found
+
+
+@pytest.mark.parametrize("member", ["HostedZoneName", "HostedZoneId"])
+def test_a_zone_decided_at_deploy_beside_a_decided_one_is_named_once_not_judged_apart(member: str) -> None:
+    """Two multivalue sets of an origin name in two zones (us-east-1a, us-east-1b): one set's zone decided at deploy
+    may be the other's; read as a second zone, EO-DNS3 said '1 origin IP' for each."""
+    body = _with(_fixture("eo-dns4-fire"), "RecordA", "TTL", 60)
+    body["Resources"]["RecordA"]["Properties"].pop("HostedZoneName")
+    body["Resources"]["RecordA"]["Properties"][member] = P
+    found = _findings(body)
+    assert [(f.rule, f.resource, _is_not_judged(f)) for f in found] == [("EO-NJ1", "RecordA", True)], found
+    assert f"{member} of o.example.com A" in found[0].message and "<Ref P>" in found[0].message
+    same = _with(_fixture("eo-dns4-fire"), "RecordA", "TTL", 60)
+    for record in ("RecordA", "RecordB"):  # one expression for both: one zone, judged as before
+        same["Resources"][record]["Properties"].pop("HostedZoneName")
+        same["Resources"][record]["Properties"][member] = P
+    assert _findings(same) == []
+    decided = _with(_fixture("eo-dns4-fire"), "RecordA", "TTL", 60, default="example.com.")
+    decided["Resources"]["RecordA"]["Properties"]["HostedZoneName"] = P
+    assert _findings(decided) == []

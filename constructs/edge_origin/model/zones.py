@@ -31,7 +31,7 @@ from edge_origin.answers import (
     read_routing,
 )
 from edge_origin.core.fast_dataclass import dataclass, field
-from edge_origin.model.values import ResourceRef, display_value, normalize_name
+from edge_origin.model.values import ResourceRef, Unresolved, display_value, normalize_name
 from edge_origin.model.views import LoadBalancerView, RecordSetView, as_bool, as_int, props_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
@@ -216,6 +216,8 @@ class TemplateZones:
     def _judge_undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
         if any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name)):
             return True
+        if zone_apart(model.record_sets(name)):
+            return True  # a record of the name whose zone is decided at deploy may be in this zone (or this one in its)
         if self._unnamed_stacks is None:  # stacks with a record whose name is decided at deploy
             self._unnamed_stacks = {v.stack for v in model.all_record_sets if not isinstance(v.name, str)}
         if not self._unnamed_stacks:
@@ -252,6 +254,31 @@ def value_key(value: Any) -> str:
     if isinstance(value, str):
         return normalize_name(value) or value
     return display_value(value)
+
+
+def zone_undecided(view: RecordSetView) -> bool:
+    """The record's hosted zone is decided at deploy time (a HostedZoneId or HostedZoneName that is a parameter
+    without Default, an import no given template declares, an undecidable Fn::If)."""
+    kind, *rest = view.zone_key
+    return kind == "unknown" or (kind == "name" and rest[0] is None and isinstance(view.hosted_zone, (ResourceRef, Unresolved)))
+
+
+def zone_apart(views: list[RecordSetView]) -> bool:
+    """Record sets of one name in more than one zone, one of them decided at deploy time: that one may be in the
+    others' zone (one expression in every set is one zone: the sets share a key and are not apart)."""
+    first = None
+    apart = undecided = False
+    for view in views:
+        key = view.zone_key
+        if first is None:
+            first = key
+        elif key != first:
+            apart = True
+        if not undecided and zone_undecided(view):
+            undecided = True
+        if apart and undecided:
+            return True
+    return False
 
 
 def zone_id_of(view: RecordSetView) -> str:
@@ -436,4 +463,4 @@ def _flag(value: Any) -> bool:
     return as_bool(value) is True
 
 
-__all__ = ["OriginResolution", "TemplateZones", "zone_id_of", "template_zones", "value_key"]
+__all__ = ["OriginResolution", "TemplateZones", "template_zones", "value_key", "zone_apart", "zone_id_of", "zone_undecided"]

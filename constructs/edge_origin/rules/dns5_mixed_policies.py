@@ -14,6 +14,7 @@ from itertools import product
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel, display_value
 from edge_origin.model.values import deploy_time
+from edge_origin.model.zones import zone_undecided
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.nj1_unread_names import grpc_path_names, names_undecided
 from edge_origin.rules.nj2_unknown_routing import origin_path_names, undecided_element
@@ -60,9 +61,8 @@ class Undecided:
 
 def _parts(record: RecordSetView) -> list[tuple[str, Any] | None]:
     """For the record's zone, Name and Type: (member, value as read) where decided at deploy time, else None."""
-    kind = record.zone_key[0]
     zone = None
-    if kind == "unknown" or (kind == "name" and deploy_time(record.hosted_zone)):
+    if zone_undecided(record):
         zone = ("HostedZoneId" if record.hosted_zone_id is not None else "HostedZoneName", record.hosted_zone)
     raw = record.properties.get("Type") if isinstance(record.properties, dict) else None
     return [zone, ("Name", record.name) if deploy_time(record.name) else None,
@@ -155,8 +155,8 @@ def _loose(model: TemplateModel, loose: list[tuple[RecordSetView, list[tuple[str
     names = grpc_path_names(model)
     for record, parts in loose:
         key = _key(record, parts)
-        if key in fired or names_undecided(record, names):
-            continue  # mixed already said; or EO-NJ1 names its undecided Name or Type
+        if key in fired or names_undecided(model, record, names):
+            continue  # mixed already said; or EO-NJ1 names its undecided Name, Type or zone
         mask = tuple(part is None for part in parts)
         kept = [part for part, keep in zip(key, mask, strict=True) if keep]
         there: set[str] = set()

@@ -22,8 +22,9 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, TemplateModel, display_value
 from edge_origin.model.names import NameTarget, classify
 from edge_origin.model.values import ResourceRef, Unresolved
+from edge_origin.model.zones import zone_apart, zone_undecided
 from edge_origin.rules.base import Rule, origin_label, origin_resolutions, with_cdk
-from edge_origin.rules.not_judged import not_judged
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -166,13 +167,17 @@ def grpc_path_names(model: TemplateModel, domains: set[str] | None = None) -> se
     return cache[0]
 
 
-def names_undecided(view: RecordSetView, names: set[str]) -> bool:
-    """Whether this rule names the record's undecided Name or Type (``_unnamed_records``: the record may be one
-    of a name on an origin's path)."""
+def names_undecided(model: TemplateModel, view: RecordSetView, names: set[str]) -> bool:
+    """Whether this rule names the record's undecided Name, Type or zone (``_unnamed_records``: the record may be
+    one of a name on an origin's path)."""
     if view.unknown:
         return False
     if isinstance(view.name, str):
-        return view.type is None and view.name in names and view.properties.get("Type") is not None
+        if view.name not in names:
+            return False
+        if view.type is None and view.properties.get("Type") is not None:
+            return True
+        return zone_undecided(view) and zone_apart(model.record_sets(view.name))
     return bool(_unnamed_hits(view, names))
 
 
@@ -285,6 +290,8 @@ def _unnamed_records(model: TemplateModel, names: set[str]) -> Iterator[Finding]
         if isinstance(view.name, str):
             if view.type is None and view.name in names and view.properties.get("Type") is not None:
                 yield _unknown_type(view)
+            elif view.name in names and zone_undecided(view) and zone_apart(model.record_sets(view.name)):
+                yield _unknown_zone(view)
             continue
         zone = view.hosted_zone_name
         hits = _unnamed_hits(view, names)
@@ -300,6 +307,21 @@ def _unnamed_records(model: TemplateModel, names: set[str]) -> Iterator[Finding]
             needs=NEEDS.get(view.name.reason, NEEDS["expression"]) if isinstance(view.name, Unresolved) else NEEDS["expression"],
             at=res,
         )
+
+
+def _unknown_zone(view: RecordSetView) -> Finding:
+    """A record set of a name on an origin's path whose hosted zone the templates do not decide, beside record sets
+    of the name in another zone: it may be in theirs (one zone's answers), so that name's answers are not judged."""
+    raw = view.hosted_zone
+    member = "HostedZoneId" if view.hosted_zone_id is not None else "HostedZoneName"
+    return not_judged(
+        RULE.id, Severity.WARNING,
+        subject=f"{view.label}: {member} of {view.name} {view.type or '?'} (SetIdentifier {display_value(view.set_identifier)})",
+        element=display_value(raw),
+        reason=f"{undecided_reason(raw)}; it may be the zone of the other record sets of {view.name}, whose answers are "
+               "then not judged",
+        needs=undecided_needs(raw), at=view.resource,
+    )
 
 
 def _unknown_type(view: RecordSetView) -> Finding:
@@ -370,7 +392,8 @@ RULE = Rule(
         "not know (Classic Load Balancer, Global Accelerator, API Gateway, AppSync, S3 website, VPC endpoint, Cognito, "
         "Elastic Beanstalk), or a name no given template holds; an A/AAAA record on the path whose addresses the "
         "templates do not decide (a parameter without Default, an output of a nested stack not given); a record set "
-        "whose Name (in a zone holding such a name) or Type (of such a name) the templates do not decide. Also where the "
+        "whose Name (in a zone holding such a name), Type (of such a name) or hosted zone (of such a name with record "
+        "sets in another zone) the templates do not decide. Also where the "
         "answer model gives up on an origin "
         f"name: an alias/CNAME loop, a chain longer than {MAX_CHAIN} hops, CALCULATED health checks nested deeper than "
         f"{MAX_DEPTH} levels. And a CloudFront distribution whose origins the templates do not decide (its "
