@@ -259,3 +259,16 @@ def test_vpc1_an_undecided_vpc_origin_is_judged_over_every_idle_timeout(where: s
     _put(body, (*DC, "Origins", 0, "VpcOriginConfig", "OriginReadTimeout"), 60)
     judged, said = _run(body, "EO-VPC1")
     assert not judged and len(said) == 1 and f"{where}: <Ref P>" in said[0] and "read timeout 60 s" in said[0], said
+
+
+def test_cf1_a_vpc_origin_outside_the_templates_is_not_judged_as_such() -> None:
+    """A literal VpcOriginId the templates do not create: its protocol policy is not in them (not 'deploy time')."""
+    body = json.loads((RULES_DIR / "eo-cf2-fire.json").read_text())
+    origin = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"][0]
+    del origin["CustomOriginConfig"]
+    origin["VpcOriginConfig"] = {"VpcOriginId": "vo-0123456789abcdef0"}
+    found = run_rules(TemplateModel([LoadedTemplate("S", "t.json", body)]), [RULES_BY_ID["EO-CF1"]])
+    assert [f.message for f in found] == [
+        "not judged: Dist default behavior origin o VpcOriginConfig.VpcOriginId: vo-0123456789abcdef0 (a VPC origin "
+        "outside these templates: its OriginProtocolPolicy is not in them; gRPC needs an origin reached over HTTPS)"]
+    assert "the template that creates the VPC origin" in found[0].fix

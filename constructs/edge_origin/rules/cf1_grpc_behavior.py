@@ -94,13 +94,14 @@ def _methods(where: str, behavior: BehaviorView) -> tuple[str, str, Any]:
 
 def _origin(where: str, origin: OriginView) -> tuple[str, str, Any]:
     """("error", message, None) when the origin is not reached over HTTPS, ("not judged", path, value) when its
-    protocol policy is decided at deploy time (or lives in a VPC origin outside the templates), else empty."""
+    protocol policy is decided at deploy time, ("outside", path, id) when it lives in a VPC origin outside the
+    templates (a literal VpcOriginId), else empty."""
     if origin.protocol_policy_unknown:
         if origin.vpc_origin_id is not None:
             vpc = origin.vpc_origin
             if vpc is None:
-                return "not judged", f"origin {origin.id} VpcOriginConfig.VpcOriginId (a VPC origin outside these templates)", \
-                    origin.vpc_origin_id
+                return "outside" if not deploy_time(origin.vpc_origin_id) else "not judged", \
+                    f"origin {origin.id} VpcOriginConfig.VpcOriginId", origin.vpc_origin_id
             cfg = vpc.resource.properties.get("VpcOriginEndpointConfig")
             value = cfg.get("OriginProtocolPolicy") if isinstance(cfg, dict) else cfg
             return "not judged", f"VPC origin {vpc.resource.logical_id} OriginProtocolPolicy", value
@@ -146,7 +147,11 @@ def _judge(model: TemplateModel, dist: DistributionView, behavior: BehaviorView)
         if said == "error":
             yield finding(RULE.id, Severity.ERROR, res, text, FIX)
         elif said:
-            yield undecided(RULE.id, dist, f"{behavior.label} {text}", value, "gRPC needs an origin reached over HTTPS")
+            yield undecided(RULE.id, dist, f"{behavior.label} {text}", value, "gRPC needs an origin reached over HTTPS",
+                            needs="check the template that creates the VPC origin together with this one"
+                            if said == "outside" else "",
+                            why="a VPC origin outside these templates: its OriginProtocolPolicy is not in them"
+                            if said == "outside" else "")
     for origin in behavior.target_candidates:
         if _origin(where, origin)[0]:
             subject, value = target_element(behavior, origin)
@@ -181,7 +186,7 @@ RULE = Rule(
         "A cache behavior with GrpcConfig.Enabled and AllowedMethods other than all, no HTTP/2 in HttpVersion, or an "
         "origin not reached over HTTPS (https-only, or match-viewer: gRPC viewers are HTTPS) (errors); one with a caching cache policy (a warning: CloudFront does not "
         "cache gRPC, so the policy affects only the behavior's other requests). A value these rest on that is decided "
-        "at deploy time (HttpVersion, OriginProtocolPolicy, CachePolicyId, AllowedMethods, GrpcConfig.Enabled, the "
+        "at deploy time (HttpVersion, OriginProtocolPolicy or a VPC origin outside the templates, CachePolicyId, AllowedMethods, GrpcConfig.Enabled, the "
         "behavior's target origin) is not judged (warning), but an AllowedMethods list that cannot hold all 7 whatever "
         "its undecided items are still fires."
     ),

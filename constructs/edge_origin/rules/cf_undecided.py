@@ -22,16 +22,17 @@ if TYPE_CHECKING:
 
 
 def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, consequence: str,
-              needs: str = "") -> Finding:
+              needs: str = "", why: str = "") -> Finding:
     """One not-judged finding on ``dist``: ``subject`` (the property path) is ``value`` (shown as written), decided
     at deploy time; ``consequence`` says what some of its values would make of it; ``needs`` (default: the shared
-    wording by the kind of value) what would let edge-origin judge it."""
+    wording by the kind of value) what would let edge-origin judge it; ``why`` (default: that wording) why it is not
+    known, for a value that is not decided at deploy time but lives outside the templates."""
     res = dist.resource
     return not_judged(
         rule_id, Severity.WARNING,
         subject=f"{res.logical_id} {subject}",
         element=display_value(value),
-        reason=f"{undecided_reason(value)}; {consequence}" if consequence else undecided_reason(value),
+        reason=f"{why or undecided_reason(value)}; {consequence}" if consequence else why or undecided_reason(value),
         needs=needs or undecided_needs(value),
         at=res,
     )
