@@ -241,3 +241,35 @@ def test_a_zone_decided_at_deploy_beside_a_decided_one_is_named_once_not_judged_
     decided = _with(_fixture("eo-dns4-fire"), "RecordA", "TTL", 60, default="example.com.")
     decided["Resources"]["RecordA"]["Properties"]["HostedZoneName"] = P
     assert _findings(decided) == []
+
+
+def _https(path: tuple[str, ...], value: Any, default: Any = None) -> list[Any]:
+    """eo-dns2-fire with RecordA checked by an HTTPS check of EipA:443, the NLB's TCP listener on 443 (EO-DNS2's
+    warning: Route 53's HTTPS checks do not speak HTTP/2), one value on ``path`` replaced by ``value``."""
+    body = _with(_fixture("eo-dns2-fire"), "RecordA", "HealthCheckId", {"Ref": "CheckA"}, default)
+    body["Resources"]["CheckA"]["Properties"]["HealthCheckConfig"]["Type"] = "HTTPS"
+    body["Resources"]["Listener"] = {"Type": "AWS::ElasticLoadBalancingV2::Listener", "Properties": {
+        "LoadBalancerArn": {"Ref": "Nlb"}, "Port": 443, "Protocol": "TCP",
+        "DefaultActions": [{"Type": "forward", "TargetGroupArn": {"Ref": "Tg"}}]}}
+    body["Resources"]["Tg"] = {"Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
+        "Port": 443, "Protocol": "TCP", "VpcId": "vpc-1", "TargetType": "ip"}}
+    node = body["Resources"][path[0]]["Properties"]
+    for key in path[1:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return [f for f in _findings(body, ("EO-DNS2",)) if f.resource == "RecordA"]
+
+
+@pytest.mark.parametrize(("path", "fires"), [
+    (("Listener", "Port"), "443"), (("Listener", "Protocol"), "TCP"), (("Nlb", "Type"), "network"),
+    (("Dist", "DistributionConfig", "DefaultCacheBehavior", "GrpcConfig", "Enabled"), "true"),
+])
+def test_an_https_check_of_a_grpc_port_decided_at_deploy_is_not_judged(path: tuple[str, ...], fires: str) -> None:
+    found = _https(path, P)
+    assert len(found) == 1 and _is_not_judged(found[0]) and "<Ref P>" in found[0].message, found
+    judged = _https(path, P, default=fires)
+    assert len(judged) == 1 and not _is_not_judged(judged[0]) and "the gRPC listener's" in judged[0].message, judged
+
+
+def test_an_https_check_of_another_port_stays_quiet() -> None:
+    assert _https(("Listener", "Port"), P, default="8443") == [] and _https(("Listener", "Port"), 8443) == []

@@ -22,7 +22,7 @@ from edge_origin.answers.health import ENDPOINT_TYPES, MAX_DEPTH, undefined_chil
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel, display_value
 from edge_origin.model.read_route53 import HEALTH_CHECK
-from edge_origin.model.values import Unresolved
+from edge_origin.model.values import Unresolved, deploy_time
 from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity, with_cdk
 from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
@@ -135,7 +135,20 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     FIX,
                 )
             hc = checks.get(record.health_check_id or "")
-            grpc_port = _https_check_of_the_grpc_port(model, view) if kind == "grpc" and reason is None else None
+            grpc_port, undecided_port = _https_check_of_the_grpc_port(model, view) if reason is None else (None, None)
+            if kind != "grpc" and (grpc_port is not None or undecided_port is not None):
+                # the warning is a gRPC origin's: said only where a behavior's GrpcConfig is decided at deploy
+                behavior = _grpc_undecided(model, name)
+                grpc_port, undecided_port = None, (None if behavior is None else behavior)
+            if undecided_port is not None:
+                what, raw = undecided_port
+                yield not_judged(
+                    RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: health check "
+                    f"{view.health_check.resource.logical_id} ({view.health_check.type}) against {what}",
+                    element=display_value(raw),
+                    reason=f"{undecided_reason(raw)}; whether the check probes a gRPC listener's port is not judged",
+                    needs=undecided_needs(raw), at=view.resource,
+                )
             if grpc_port is not None:
                 yield finding(
                     RULE.id, Severity.WARNING, view.resource,
@@ -289,19 +302,50 @@ def _is_ip(value: Any) -> bool:
     return True
 
 
-def _https_check_of_the_grpc_port(model: TemplateModel, view: Any) -> int | None:
-    """The port, when the record's check is HTTP(S)(_STR_MATCH) on an EIP of an NLB whose TCP listener on that port
-    carries the gRPC origin's traffic (the pods' HTTP/2 port, TLS on the pods)."""
+def _grpc_undecided(model: TemplateModel, name: str) -> tuple[str, Any] | None:
+    """("distribution X GrpcConfig", value) when a behavior that targets origin ``name`` has a GrpcConfig decided at
+    deploy time (it may be a gRPC origin), else None."""
+    for dist in model.distributions:
+        for behavior in dist.behaviors:
+            if behavior.grpc_unknown and any(o.domain_name == name for o in behavior.origins):
+                raw = behavior.raw.get("GrpcConfig") if isinstance(behavior.raw, dict) else None
+                if isinstance(raw, dict):
+                    raw = raw.get("Enabled", raw)
+                return f"distribution {dist.resource.logical_id} GrpcConfig (a gRPC origin or not)", raw
+    return None
+
+
+def _https_check_of_the_grpc_port(model: TemplateModel, view: Any) -> tuple[int | None, tuple[str, Any] | None]:
+    """(the port, None) when the record's check is HTTP(S)(_STR_MATCH) on an EIP of an NLB whose TCP listener on that
+    port carries the gRPC origin's traffic (the pods' HTTP/2 port, TLS on the pods); (None, (what, value)) when only a
+    value decided at deploy time (the listener's Port or Protocol, the balancer's Type) leaves that open; else
+    (None, None)."""
     hc = view.health_check
     kind = (hc.type or "").upper() if hc is not None else ""
     if kind not in ("HTTPS", "HTTPS_STR_MATCH", "HTTP", "HTTP_STR_MATCH"):
-        return None
+        return None, None
     port = hc.port if hc.port is not None else (443 if kind.startswith("HTTPS") else 80)
     eip = model.eip(hc.ip_address)
+    undecided: tuple[str, Any] | None = None
     for lb in eip.load_balancers if eip is not None else ():
-        if lb.is_network and any(listener.port == port and (listener.protocol or "").upper() == "TCP" for listener in lb.listeners):
-            return port
-    return None
+        if not lb.may_be_network:
+            continue
+        for listener in lb.listeners:
+            raw_port = listener.resource.properties.get("Port")
+            port_open = deploy_time(raw_port) if listener.port is None else None
+            protocol_open = listener.protocol_undecided
+            if listener.port != port and port_open is not True:
+                continue
+            if (listener.protocol or "").upper() != "TCP" and protocol_open is None:
+                continue
+            if listener.port == port and protocol_open is None and lb.is_network:
+                return port, None
+            if undecided is None:
+                label = listener.resource.logical_id
+                undecided = (f"listener {label} Port", raw_port) if port_open else (
+                    (f"listener {label} Protocol", protocol_open) if protocol_open is not None else
+                    (f"load balancer {lb.resource.logical_id} Type", lb.resource.properties.get("Type")))
+    return None, undecided
 
 
 def _held_by_another(zones: Any, holders: dict[tuple[str, str, str], Any], key: Any, value: Any) -> bool:
@@ -336,7 +380,9 @@ RULE = Rule(
         "parameter), a typed IPAddress on a record of deploy-time addresses, or a FullyQualifiedDomainName check of "
         "another name, or a health check whose Type, Disabled, Inverted, HealthThreshold, ChildHealthChecks (its own or "
         "a child's), IPAddress (not the record's own value), FullyQualifiedDomainName or HTTP(S) Port is decided at "
-        "deploy time is not judged (warning), never read as a check that works."
+        "deploy time is not judged (warning), never read as a check that works; so is an HTTP(S) check of an NLB "
+        "EIP whose listener Port or Protocol, balancer Type or distribution GrpcConfig, decided at deploy time, may "
+        "make it a check of the gRPC listener's port."
     ),
     incident="Multivalue answers without health checks keep handing out a failed zone's IP; new connections keep failing there.",
     fix=FIX,
