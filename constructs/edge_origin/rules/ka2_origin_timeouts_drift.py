@@ -6,9 +6,10 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, OriginView, TemplateModel
-from edge_origin.profile import ConnectionProfile
+from edge_origin.profile import ConnectionProfile, hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
+from edge_origin.rules.cf_undecided import timeout_undecided, undecided
 from edge_origin.rules.ka_profile import CF_DEFAULT_KEEPALIVE, CF_DEFAULT_READ, HopRule, declared_profile
 
 FIX = with_cdk(
@@ -31,28 +32,52 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         if not isinstance(profile, ConnectionProfile):
             continue
         for origin in _origins(dist):
-            for label, actual, default, field, wanted in (
-                ("OriginKeepaliveTimeout", origin.keepalive_timeout, CF_DEFAULT_KEEPALIVE,
+            for label, kind, actual, default, field, wanted in (
+                ("OriginKeepaliveTimeout", "keepalive", origin.keepalive_timeout, CF_DEFAULT_KEEPALIVE,
                  "cloudfront_keepalive_timeout_s", profile.cloudfront_keepalive_timeout_s),
-                ("OriginReadTimeout", origin.read_timeout, CF_DEFAULT_READ,
+                ("OriginReadTimeout", "read", origin.read_timeout, CF_DEFAULT_READ,
                  "cloudfront_read_timeout_s", profile.cloudfront_read_timeout_s),
             ):
+                raw = timeout_undecided(origin, label)
+                if raw is not None:
+                    yield from _undecided(dist, origin, label, kind, raw, field, wanted)
+                    continue
                 custom = origin.raw.get("CustomOriginConfig")
                 if actual is None and (not isinstance(custom, dict) or label in custom):
                     continue  # present but not decidable from the templates
                 value = default if actual is None else actual
                 if value != wanted:
                     how = label if actual is not None else f"{label} unset, default"
-                    yield finding(
-                        RULE.id,
-                        Severity.ERROR,
-                        dist.resource,
-                        PathHop.CLOUDFRONT_TO_NLB.says(
-                            f"{dist.resource.logical_id} origin {origin.id}: {how} {value} s differs from the declared "
-                            f"connection profile's {field} {_num(wanted)} s"
-                        ),
-                        FIX,
-                    )
+                    yield _drift(dist, origin, f"{how} {value} s", field, wanted)
+
+
+def _drift(dist: DistributionView, origin: OriginView, what: str, field: str, wanted: float) -> Finding:
+    return finding(
+        RULE.id, Severity.ERROR, dist.resource,
+        PathHop.CLOUDFRONT_TO_NLB.says(
+            f"{dist.resource.logical_id} origin {origin.id}: {what} differs from the declared connection profile's "
+            f"{field} {_num(wanted)} s"
+        ),
+        FIX,
+    )
+
+
+def _undecided(dist: DistributionView, origin: OriginView, label: str, kind: str, raw: object, field: str,
+               wanted: float) -> Iterator[Finding]:
+    """A timeout decided at deploy time: CloudFront takes whole seconds from 1 (above the default quota, 120 s,
+    after a quota increase; hops.CF_ORIGIN_TIMEOUTS), so when the profile's value is one of those, some value
+    the timeout may take matches it and others do not: not judged. When it is none of them (not whole seconds,
+    below 1 s), every value differs: the drift is decided."""
+    lowest = hops.CF_ORIGIN_TIMEOUTS[kind].minimum_s
+    if not float(wanted).is_integer() or wanted < lowest:
+        yield _drift(dist, origin, f"{label} decided at deploy time (every value CloudFront takes: whole seconds "
+                     f"from {lowest})", field, wanted)
+        return
+    yield undecided(
+        RULE.id, dist, f"origin {origin.id} CustomOriginConfig.{label}", raw,
+        f"the declared connection profile's {field} {_num(wanted)} s is one of the values it may take "
+        f"(whole seconds from {lowest}), the others drift from it",
+    )
 
 
 def _num(value: float) -> str:
@@ -66,7 +91,9 @@ RULE = HopRule(
     catches=(
         "A distribution whose Metadata edge-origin:connection-profile declares cloudfront_keepalive_timeout_s / "
         "cloudfront_read_timeout_s, while a custom origin of its gRPC behaviors (every custom origin if none) has "
-        "another OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout (default 30 s)."
+        "another OriginKeepaliveTimeout (default 5 s) or OriginReadTimeout (default 30 s). A timeout decided at deploy time "
+        "(a parameter without Default, an import, an undecidable condition) is not judged (warning) when the profile's "
+        "value is one it may take (whole seconds from 1), else every value drifts and it fires."
     ),
     incident=(
         "CloudFront reused origin connections the NLB had already dropped, and cut quiet streams, because its "

@@ -1,0 +1,57 @@
+"""EO-KA2, EO-NLB3, EO-VPC1: a value decided at deploy time that some value it may take makes the rule fire is
+"not judged" (naming the property path), never fine; with a Default, the judged verdict of that value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from edge_origin.core.findings import Finding, Severity
+from edge_origin.model import TemplateModel
+from edge_origin.rules import get_rule, run_rules
+
+
+def _parameter(default: Any = None) -> dict[str, Any]:
+    return {"Type": "String"} if default is None else {"Type": "String", "Default": str(default)}
+
+
+def _findings(body: dict[str, Any], rule: str) -> list[Finding]:
+    return run_rules(TemplateModel.from_templates({"S": body}), [get_rule(rule)])
+
+
+# EO-KA2 ---------------------------------------------------------------------------------------------------------
+
+def _ka2(default: Any = None, keepalive_wanted: float = 30) -> dict[str, Any]:
+    return {"Parameters": {"P": _parameter(default)}, "Resources": {"Dist": {
+        "Type": "AWS::CloudFront::Distribution",
+        "Metadata": {"edge-origin:connection-profile": {
+            "nlb_idle_timeout_s": 350, "cloudfront_keepalive_timeout_s": keepalive_wanted,
+            "cloudfront_read_timeout_s": 30}},
+        "Properties": {"DistributionConfig": {
+            "Enabled": True, "HttpVersion": "http2",
+            "Origins": [{"Id": "o", "DomainName": "o.example.com", "CustomOriginConfig": {
+                "OriginProtocolPolicy": "https-only", "OriginKeepaliveTimeout": {"Ref": "P"}}}],
+            "DefaultCacheBehavior": {"TargetOriginId": "o", "ViewerProtocolPolicy": "https-only",
+                                     "GrpcConfig": {"Enabled": True}}}}}}}
+
+
+def test_ka2_an_undecided_keepalive_is_not_judged_naming_the_path() -> None:
+    [found] = _findings(_ka2(), "EO-KA2")
+    assert found.severity is Severity.WARNING and found.message.startswith("not judged: Dist origin o "
+                                                                           "CustomOriginConfig.OriginKeepaliveTimeout")
+    assert "a parameter without Default" in found.message and "cloudfront_keepalive_timeout_s 30 s" in found.message
+
+
+@pytest.mark.parametrize(("default", "fires"), [(30, False), (5, True), (60, True), (1, True)])
+def test_ka2_with_a_default_judges_that_value(default: int, fires: bool) -> None:
+    found = _findings(_ka2(default), "EO-KA2")
+    assert [f.severity for f in found] == ([Severity.ERROR] if fires else [])
+    assert all(f"OriginKeepaliveTimeout {default} s differs" in f.message for f in found)
+
+
+def test_ka2_a_profile_value_no_timeout_can_take_fires_whatever_the_parameter() -> None:
+    """Every value CloudFront takes is whole seconds from 1: none equals 2.5 s, so the drift is decided."""
+    [found] = _findings(_ka2(keepalive_wanted=2.5), "EO-KA2")
+    assert found.severity is Severity.ERROR and "decided at deploy time" in found.message
+    assert "cloudfront_keepalive_timeout_s 2.5 s" in found.message
