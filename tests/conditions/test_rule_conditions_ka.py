@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from worlds import dist_config, one, origin, quiet, res, set_attribute, world
+from worlds import dist_config, findings, one, origin, quiet, res, set_attribute, world
 
 from edge_origin.core.findings import Severity
 from edge_origin.profile import PROFILE_METADATA_KEY
@@ -198,13 +198,18 @@ def test_ka2_fractional_profile_value_is_printed_as_is() -> None:
     one(body, "EO-KA2", "Dist", Severity.ERROR, "cloudfront_keepalive_timeout_s 30.5 s")
 
 
-def test_ka2_timeouts_decided_at_deploy_time_are_quiet() -> None:
+def test_ka2_timeouts_decided_at_deploy_time_are_not_judged() -> None:
+    """Never quiet (that read them as fine): the profile's 10 s is a value each may take, others drift."""
     body = world()
     declare(body, "Dist", cloudfront_keepalive_timeout_s=10, cloudfront_read_timeout_s=10)
     custom = origin(body)["CustomOriginConfig"]
     custom["OriginKeepaliveTimeout"] = deploy_time(body)
     custom["OriginReadTimeout"] = {"Ref": "P"}
-    quiet(body, "EO-KA2")
+    found = findings(body, "EO-KA2")
+    assert [(f.resource, f.severity) for f in found] == [("Dist", Severity.WARNING)] * 2
+    assert [f.message.split(":")[1] for f in found] == [
+        " Dist origin o CustomOriginConfig.OriginKeepaliveTimeout", " Dist origin o CustomOriginConfig.OriginReadTimeout"]
+    assert all(f.message.startswith("not judged") for f in found)
 
 
 def test_ka2_without_a_profile_is_quiet() -> None:
