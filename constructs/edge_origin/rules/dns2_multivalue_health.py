@@ -190,36 +190,50 @@ def _undecided_config(model: TemplateModel, check_id: str | None, checks: Any,
     record's own value (one expression: one value at deploy) is decided. Bounded by MAX_DEPTH like the health walk."""
     if check_id is None:
         return None
-    by_id = model.__dict__.get("_dns2_check_resources")
+    by_id = model.__dict__.get("_dns2_undecided_members")
     if by_id is None:
-        by_id = model.__dict__["_dns2_check_resources"] = {f"{r.stack}/{r.logical_id}": r for r in model.of_type(HEALTH_CHECK)}
+        by_id = model.__dict__["_dns2_undecided_members"] = {
+            f"{r.stack}/{r.logical_id}": r for r in model.of_type(HEALTH_CHECK)}
     todo, seen = [(check_id, 0)], set()
     while todo:
         cid, depth = todo.pop()
-        res = by_id.get(cid)
-        if res is None or cid in seen or depth > MAX_DEPTH:
+        entry = by_id.get(cid)
+        if entry is None or cid in seen or depth > MAX_DEPTH:
             continue
         seen.add(cid)
-        cfg = res.properties.get("HealthCheckConfig")
-        if isinstance(cfg, Unresolved):
-            return res.logical_id, "HealthCheckConfig", cfg
-        if not isinstance(cfg, dict):
-            continue
-        kind = cfg.get("Type")
-        for member in VERDICT_MEMBERS:
-            value = cfg.get(member)
+        if entry.__class__ is not tuple:  # a resource not read yet: its undecided members, once per check
+            entry = by_id[cid] = _undecided_members(entry)
+        logical_id, kind, has_ip, members = entry
+        if members is None:
+            continue  # no HealthCheckConfig mapping: nothing read of it or its children
+        for member, value in members:  # usually none: every member decided
+            if member == "HealthCheckConfig":
+                return logical_id, member, value
             if member in PROBE_MEMBERS and depth > 0:
                 continue  # a child's address: only whether it can fail counts
             if member == "Port" and not (isinstance(kind, str) and kind.upper().startswith("HTTP")):
                 continue  # a TCP check's port: no verdict here rests on it
-            if member == "FullyQualifiedDomainName" and cfg.get("IPAddress") is not None:
+            if member == "FullyQualifiedDomainName" and has_ip:
                 continue  # Route 53 probes the IPAddress
             # (a child that is itself undecided: ``undefined_children``, named above as a child no template defines)
-            if isinstance(value, Unresolved) and not (member == "IPAddress" and value_key(value) in values):
-                return res.logical_id, member, value
+            if not (member == "IPAddress" and value_key(value) in values):
+                return logical_id, member, value
         check = checks.get(cid)
         todo.extend((child, depth + 1) for child in (check.children if check is not None else ()))
     return None
+
+
+def _undecided_members(resource: Any) -> tuple[str, Any, bool, tuple[tuple[str, Any], ...] | None]:
+    """(logical id, Type, whether IPAddress is set, the VERDICT_MEMBERS decided at deploy time, in order) of one
+    health check resource; a HealthCheckConfig decided at deploy time as a whole is the one member; members None
+    when HealthCheckConfig is no mapping."""
+    cfg = resource.properties.get("HealthCheckConfig")
+    if isinstance(cfg, Unresolved):
+        return resource.logical_id, None, False, (("HealthCheckConfig", cfg),)
+    if not isinstance(cfg, dict):
+        return resource.logical_id, None, False, None
+    members = tuple((m, cfg[m]) for m in VERDICT_MEMBERS if isinstance(cfg.get(m), Unresolved))
+    return resource.logical_id, cfg.get("Type"), cfg.get("IPAddress") is not None, members
 
 
 def _probe_findings(zones: Any, holders: dict[tuple[str, str, str], Any], key: Any, record: Any, view: Any,
