@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
+from edge_origin.model.loader import read_template_file
 from edge_origin.rules import get_rule, run_rules
 
 
@@ -55,3 +58,40 @@ def test_ka2_a_profile_value_no_timeout_can_take_fires_whatever_the_parameter() 
     [found] = _findings(_ka2(keepalive_wanted=2.5), "EO-KA2")
     assert found.severity is Severity.ERROR and "decided at deploy time" in found.message
     assert "cloudfront_keepalive_timeout_s 2.5 s" in found.message
+
+
+# EO-VPC1 --------------------------------------------------------------------------------------------------------
+
+VPC1_QUIET = Path(__file__).parents[1] / "fixtures" / "templates" / "rules" / "eo-vpc1-quiet.yaml"
+
+
+def _vpc1(default: Any = None, keepalive: int = 60, read: int = 60) -> dict[str, Any]:
+    """eo-vpc1-quiet (keepalive 60 s, read 60 s) with the listener's idle timeout a parameter."""
+    body = copy.deepcopy(read_template_file(VPC1_QUIET).body)
+    body["Parameters"] = {"P": _parameter(default)}
+    body["Resources"]["Listener"]["Properties"]["ListenerAttributes"][0]["Value"] = {"Ref": "P"}
+    config = body["Resources"]["Dist"]["Properties"]["DistributionConfig"]["Origins"][0]["VpcOriginConfig"]
+    config.update(OriginKeepaliveTimeout=keepalive, OriginReadTimeout=read)
+    return body
+
+
+def test_vpc1_an_undecided_idle_timeout_is_not_judged_naming_the_path() -> None:
+    [found] = _findings(_vpc1(), "EO-VPC1")
+    assert found.severity is Severity.WARNING
+    assert found.message.startswith("not judged: Dist origin o (VPC origin VpcOrigin) -> S/Listener ListenerAttributes "
+                                    "tcp.idle_timeout.seconds: <Ref P> (decided at deploy time: a parameter without "
+                                    "Default; keepalive 60 s and read timeout 60 s not well below")
+
+
+@pytest.mark.parametrize(("default", "warnings"), [(350, 0), (6000, 0), (70, 0), (64, 1), (60, 2)])
+def test_vpc1_with_a_default_judges_that_idle_timeout(default: int, warnings: int) -> None:
+    found = _findings(_vpc1(default), "EO-VPC1")
+    assert [f.severity for f in found] == [Severity.WARNING] * warnings
+    assert all(f"idle timeout {default} s of S/Listener" in f.message for f in found)
+
+
+def test_vpc1_an_undecided_idle_timeout_is_decided_where_every_value_gives_the_same() -> None:
+    assert _findings(_vpc1(keepalive=5, read=30), "EO-VPC1") == []  # well below 60 s: fine at every idle timeout
+    found = [f for f in _findings(_vpc1(keepalive=6000, read=6000), "EO-VPC1") if "S/Listener" in f.message]
+    [whatever] = found  # not below 6000 s either: fires whatever the idle timeout
+    assert whatever.severity is Severity.WARNING and "even the longest idle timeout of S/Listener (6000 s" in whatever.message

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel
-from edge_origin.model.values import Unresolved
+from edge_origin.model import ListenerView, TemplateModel
+from edge_origin.model.values import Unresolved, deploy_time
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.cf_undecided import timeout_undecided, undecided
-from edge_origin.rules.ka_profile import HopRule, listener_idle
+from edge_origin.rules.ka_profile import HopRule, idle_attribute_written, listener_idle
+from edge_origin.rules.not_judged import undecided as undecided_value
 from edge_origin.rules.vpc_paths import VpcOriginPath, vpc_origin_paths
 
 LOW, HIGH = hops.CF_VPC_ORIGIN_TIMEOUT_RANGE
@@ -56,6 +57,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         for listener in path.load_balancer.listeners:
             idle = listener_idle(listener).seconds
             if idle is None:
+                if listener.protocol != "UDP":  # UDP: no TCP idle timeout to judge
+                    yield from _idle_undecided(
+                        path, listener, keepalive if undecided_["OriginKeepaliveTimeout"] is None else None,
+                        read if undecided_["OriginReadTimeout"] is None else None)
                 continue
             where = f"{listener.resource.stack}/{listener.resource.logical_id}"
             severity = hops.idle_severity(keepalive, idle) if undecided_["OriginKeepaliveTimeout"] is None else None
@@ -77,6 +82,48 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     ),
                     FIX,
                 )
+
+
+def _idle_undecided(path: VpcOriginPath, listener: ListenerView, keepalive: float | None,
+                    read: float | None) -> Iterator[Finding]:
+    """A listener whose ``tcp.idle_timeout.seconds`` the templates do not decide (a parameter without Default, an
+    import, an undecidable condition; or a literal the API refuses, EO-NLB1's error): judged over every idle timeout
+    the API takes (60..6000 s, EO-NLB1's facts). The warnings only grow as the idle timeout shrinks: quiet when the
+    keepalive and read timeout are fine at 60 s; the same warnings at 6000 s as at 60 s: they hold for every value
+    (decided); else not judged."""
+    lo, hi = hops.NLB_IDLE_RANGE
+
+    def problems(idle: float) -> list[str]:
+        return [f"{name} {value} s" for name, value, bad in (
+            ("keepalive", keepalive, keepalive is not None and hops.idle_severity(keepalive, idle) is not None),
+            ("read timeout", read, read is not None and read >= idle)) if bad]
+
+    at_lowest = problems(lo)
+    if not at_lowest:
+        return
+    where = f"{listener.resource.stack}/{listener.resource.logical_id}"
+    res = path.distribution.resource
+    if problems(hi) == at_lowest:
+        yield finding(
+            RULE.id, Severity.WARNING, res,
+            PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                f"{path.label}: {' and '.join(at_lowest)} not well below even the longest idle timeout of {where} "
+                f"({hi} s; its {hops.IDLE_ATTRIBUTE} is not decided by the templates, and every value it may take "
+                f"in {lo}..{hi} s gives the same): CloudFront may reuse a pooled connection whose flow is gone; "
+                f"{hops.NLB_EXPIRY}"
+            ),
+            FIX,
+        )
+        return
+    raw = idle_attribute_written(listener)
+    literal = not deploy_time(undecided_value(raw)) and isinstance(raw, (str, int, float))
+    yield undecided(
+        RULE.id, path.distribution,
+        f"{path.label.removeprefix(res.logical_id + ' ')} -> {where} ListenerAttributes {hops.IDLE_ATTRIBUTE}", raw,
+        f"{' and '.join(at_lowest)} not well below every idle timeout the NLB takes ({lo}..{hi} s)",
+        needs=f"a whole number of seconds in {lo}..{hi}" if literal else "",
+        why=f"not a {hops.IDLE_ATTRIBUTE} the API takes ({lo}..{hi} whole seconds; EO-NLB1)" if literal else "",
+    )
 
 
 def _nlb_undecided(path: VpcOriginPath, keepalive: float | None, read: float | None) -> Finding | None:
@@ -113,7 +160,9 @@ RULE = HopRule(
         "of a listener of the VPC origin's NLB, or whose read timeout is not below it (warnings). A timeout decided at "
         "deploy time (a parameter without Default, an import, an undecidable condition) is not judged (warning); so "
         "is a VpcOriginId or endpoint Arn decided at deploy time when the timeouts are not well below every idle "
-        "timeout an NLB may have (from 60 s)."
+        "timeout an NLB may have (from 60 s), and so is a listener's tcp.idle_timeout.seconds decided at deploy time "
+        "(or outside 60..6000) when they are not well below 60 s (fine at 60 s: quiet; the same warnings at 6000 s: "
+        "they fire)."
     ),
     incident=(
         "Idle connections reused by CloudFront after the NLB dropped them: resets and 502s "
