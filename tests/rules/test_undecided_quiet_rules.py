@@ -95,3 +95,39 @@ def test_vpc1_an_undecided_idle_timeout_is_decided_where_every_value_gives_the_s
     found = [f for f in _findings(_vpc1(keepalive=6000, read=6000), "EO-VPC1") if "S/Listener" in f.message]
     [whatever] = found  # not below 6000 s either: fires whatever the idle timeout
     assert whatever.severity is Severity.WARNING and "even the longest idle timeout of S/Listener (6000 s" in whatever.message
+
+
+# EO-NLB3 --------------------------------------------------------------------------------------------------------
+
+CROSS_ZONE = "load_balancing.cross_zone.enabled"
+
+
+def _nlb3(default: Any = None, value: Any = "false") -> dict[str, Any]:
+    """An NLB with cross-zone on by a literal entry and a second entry whose Key is a parameter."""
+    return {"Parameters": {"P": _parameter(default)}, "Resources": {"Nlb": {
+        "Type": "AWS::ElasticLoadBalancingV2::LoadBalancer", "Properties": {
+            "Type": "network", "Subnets": ["subnet-a", "subnet-b"],
+            "LoadBalancerAttributes": [{"Key": CROSS_ZONE, "Value": "true"}, {"Key": {"Ref": "P"}, "Value": value}]}}}}
+
+
+def _cross_zone(body: dict[str, Any]) -> list[Finding]:
+    return [f for f in _findings(body, "EO-NLB3") if CROSS_ZONE in f.message or "cross-zone" in f.message]
+
+
+def test_nlb3_an_undecided_key_that_may_turn_cross_zone_off_is_not_judged_naming_the_entry() -> None:
+    [found] = _cross_zone(_nlb3())
+    assert found.severity is Severity.WARNING and found.message.startswith(
+        f"not judged: NLB Nlb {CROSS_ZONE} (LoadBalancerAttributes[1]): " + '{"Key": "<Ref P>", "Value": "false"}')
+    assert "a parameter without Default" in found.message and "LoadBalancerAttributes[1]" in found.fix
+
+
+@pytest.mark.parametrize(("default", "fires"), [(CROSS_ZONE, True), ("zonal_shift.config.enabled", False)])
+def test_nlb3_with_a_default_judges_that_key(default: str, fires: bool) -> None:
+    found = _cross_zone(_nlb3(default))
+    assert [(f.severity, "has cross-zone load balancing off" in f.message) for f in found] == (
+        [(Severity.WARNING, True)] if fires else [])
+
+
+def test_nlb3_an_undecided_key_whose_value_is_true_leaves_cross_zone_on() -> None:
+    """Whatever the Key is, its value true cannot turn cross-zone off: decided (quiet)."""
+    assert _cross_zone(_nlb3(value="true")) == []

@@ -21,6 +21,7 @@ from edge_origin.model import TemplateModel
 from edge_origin.model.values import deploy_time
 from edge_origin.model.views import (
     ATTRIBUTES_NOT_RETURNED_KEY,
+    UNKNOWN_ATTRIBUTES,
     LoadBalancerView,
     Resource,
     TargetGroupView,
@@ -33,7 +34,7 @@ from edge_origin.profile.rollout import DRAINING_WINDOW_S, MARGIN_S, RolloutPlan
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element
-from edge_origin.rules.not_judged import not_judged
+from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
 FIX_TG = with_cdk(
@@ -125,12 +126,34 @@ def _cross_zone(lb: LoadBalancerView) -> Iterator[Finding]:
             reason="decided at deploy time: off (the NLB default), a zone's EIP only reaches that zone's pods",
             needs=f"a literal LoadBalancerAttributes entry {key}: true", at=lb.resource,
         )
+    elif lb.cross_zone and UNKNOWN_ATTRIBUTES in lb.attributes and (found := _may_set_off(lb)) is not None:
+        where, entry = f"LoadBalancerAttributes[{found[0]}]", found[1]
+        yield not_judged(
+            RULE.id, Severity.WARNING, subject=f"NLB {lb.resource.logical_id} {key} ({where})",
+            element=entry,
+            reason=f"{undecided_reason(entry)}; {where} may be {key} again, not true: off, a zone's EIP only "
+                   "reaches that zone's pods",
+            needs=f"a literal Key in {where}: {undecided_needs(entry)}", at=lb.resource,
+        )
     elif not lb.cross_zone:
         yield finding(
             RULE.id, Severity.WARNING, lb.resource,
             f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
             FIX_LB,
         )
+
+
+def _may_set_off(lb: LoadBalancerView) -> tuple[int, object] | None:
+    """(index, entry as written): a ``LoadBalancerAttributes`` entry beside the literal cross-zone true whose Key
+    (or the whole entry) is decided at deploy time and whose Value is not a literal true: it may be
+    ``load_balancing.cross_zone.enabled`` again, off (which of two entries of one Key ELB keeps, the templates do
+    not say: either way, not judged). Read only when the view saw such an entry (no walk for the others)."""
+    raw = lb.resource.properties.get("LoadBalancerAttributes")
+    for i, entry in enumerate(raw if isinstance(raw, list) else ()):
+        if deploy_time(entry) or (isinstance(entry, dict) and deploy_time(entry.get("Key"))
+                                  and as_bool(entry.get("Value")) is not True):
+            return i, entry
+    return None
 
 
 def _undecided(res: Resource, prop: str, judges: str, may_be: str) -> Finding:
@@ -271,7 +294,8 @@ RULE = Rule(
         "OriginFleet's rollout plan): a pod rollout cannot be hitless (a delay decided at deploy time or outside the "
         "API's 0..3600 is not judged); an NLB with cross-zone load balancing off. A target group's Protocol or TargetType, "
         "an attribute, or a load balancer's Type decided at deploy time is not judged where the rule would judge it "
-        "(as TCP, as ip, as an NLB)."
+        "(as TCP, as ip, as an NLB); so is cross-zone on by a literal entry beside a LoadBalancerAttributes entry whose "
+        "Key is decided at deploy time and whose Value is not true (it may be the same Key, off)."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(
