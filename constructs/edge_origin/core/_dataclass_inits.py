@@ -56,7 +56,21 @@ def _5(self, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     self.__f8__ = a8
 
 
-def _6(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18):
+def _6(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10):
+    self.__f0__ = a0
+    self.__f1__ = a1
+    self.__f2__ = a2
+    self.__f3__ = a3
+    self.__f4__ = a4
+    self.__f5__ = a5
+    self.__f6__ = a6
+    self.__f7__ = a7
+    self.__f8__ = a8
+    self.__f9__ = a9
+    self.__f10__ = a10
+
+
+def _7(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18):
     self.__f0__ = a0
     self.__f1__ = a1
     self.__f2__ = a2
@@ -78,7 +92,7 @@ def _6(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a1
     self.__f18__ = a18
 
 
-def _7(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17):
+def _8(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18):
     self.__f0__ = a0
     self.__f1__ = a1
     self.__f2__ = a2
@@ -97,9 +111,10 @@ def _7(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a1
     self.__f15__ = a15
     self.__f16__ = a16
     self.__f17__ = a17
+    self.__f18__ = a18
 
 
-def _8(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
+def _9(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10):
     self.__f0__ = a0
     self.__f1__ = a1
     self.__f2__ = a2
@@ -110,9 +125,10 @@ def _8(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
     self.__f7__ = __d7__() if a7 is __HAS_DEFAULT_FACTORY__ else a7
     self.__f8__ = a8
     self.__f9__ = a9
+    self.__f10__ = __d10__() if a10 is __HAS_DEFAULT_FACTORY__ else a10
 
 
-def _9(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
+def _10(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10):
     self.__f0__ = a0
     self.__f1__ = a1
     self.__f2__ = a2
@@ -123,20 +139,21 @@ def _9(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
     self.__f7__ = __d7__() if a7 is __HAS_DEFAULT_FACTORY__ else a7
     self.__f8__ = a8
     self.__f9__ = a9
+    self.__f10__ = a10
 
 
-def _10(self, a0, a1):
+def _11(self, a0, a1):
     self.__f0__ = a0
     self.__f1__ = __d1__() if a1 is __HAS_DEFAULT_FACTORY__ else a1
 
 
-def _11(self, a0, a1, a2):
+def _12(self, a0, a1, a2):
     self.__f0__ = a0
     self.__f1__ = __d1__() if a1 is __HAS_DEFAULT_FACTORY__ else a1
     self.__f2__ = a2
 
 
-def _12(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
+def _13(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     self.__f0__ = a0
     self.__f1__ = __d1__() if a1 is __HAS_DEFAULT_FACTORY__ else a1
     self.__f2__ = __d2__() if a2 is __HAS_DEFAULT_FACTORY__ else a2
@@ -151,13 +168,13 @@ def _12(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     self.__f11__ = __d11__() if a11 is __HAS_DEFAULT_FACTORY__ else a11
 
 
-def _13(self, a0, a1, a2):
+def _14(self, a0, a1, a2):
     self.__f0__ = __d0__() if a0 is __HAS_DEFAULT_FACTORY__ else a0
     self.__f1__ = __d1__() if a1 is __HAS_DEFAULT_FACTORY__ else a1
     self.__f2__ = __d2__() if a2 is __HAS_DEFAULT_FACTORY__ else a2
 
 
-def _14(self, a0, a1, a2, a3, a4, a5, a6):
+def _15(self, a0, a1, a2, a3, a4, a5, a6):
     self.__f0__ = a0
     self.__f1__ = a1
     self.__f2__ = a2
@@ -168,20 +185,20 @@ def _14(self, a0, a1, a2, a3, a4, a5, a6):
     self.__post_init__()
 
 
-def _15(self, a0, a1):
+def _16(self, a0, a1):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
 
 
-def _16(self, a0, a1, a2):
+def _17(self, a0, a1, a2):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
     __dataclass_dict__['\x002'] = a2
 
 
-def _17(self, a0, a1, a2, a3):
+def _18(self, a0, a1, a2, a3):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -189,7 +206,7 @@ def _17(self, a0, a1, a2, a3):
     __dataclass_dict__['\x003'] = a3
 
 
-def _18(self, a0, a1, a2, a3, a4):
+def _19(self, a0, a1, a2, a3, a4):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -198,7 +215,7 @@ def _18(self, a0, a1, a2, a3, a4):
     __dataclass_dict__['\x004'] = a4
 
 
-def _19(self, a0, a1, a2, a3, a4, a5):
+def _20(self, a0, a1, a2, a3, a4, a5):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -208,7 +225,7 @@ def _19(self, a0, a1, a2, a3, a4, a5):
     __dataclass_dict__['\x005'] = a5
 
 
-def _20(self, a0, a1, a2, a3, a4, a5, a6):
+def _21(self, a0, a1, a2, a3, a4, a5, a6):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -219,7 +236,7 @@ def _20(self, a0, a1, a2, a3, a4, a5, a6):
     __dataclass_dict__['\x006'] = a6
 
 
-def _21(self, a0, a1, a2, a3, a4, a5, a6, a7):
+def _22(self, a0, a1, a2, a3, a4, a5, a6, a7):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -231,7 +248,7 @@ def _21(self, a0, a1, a2, a3, a4, a5, a6, a7):
     __dataclass_dict__['\x007'] = a7
 
 
-def _22(self, a0, a1, a2, a3, a4, a5, a6, a7, a8):
+def _23(self, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -244,7 +261,7 @@ def _22(self, a0, a1, a2, a3, a4, a5, a6, a7, a8):
     __dataclass_dict__['\x008'] = a8
 
 
-def _23(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
+def _24(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -258,7 +275,7 @@ def _23(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9):
     __dataclass_dict__['\x009'] = a9
 
 
-def _24(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
+def _25(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -274,7 +291,7 @@ def _24(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     __dataclass_dict__['\x0011'] = a11
 
 
-def _25(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13):
+def _26(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -292,7 +309,7 @@ def _25(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13):
     __dataclass_dict__['\x0013'] = a13
 
 
-def _26(self, a0, a1, a2, a3, a4):
+def _27(self, a0, a1, a2, a3, a4):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -301,14 +318,14 @@ def _26(self, a0, a1, a2, a3, a4):
     __dataclass_dict__['\x004'] = __d4__() if a4 is __HAS_DEFAULT_FACTORY__ else a4
 
 
-def _27(self, a0, a1, a2):
+def _28(self, a0, a1, a2):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
     __dataclass_dict__['\x002'] = __d2__() if a2 is __HAS_DEFAULT_FACTORY__ else a2
 
 
-def _28(self, a0, a1, a2, a3, a4):
+def _29(self, a0, a1, a2, a3, a4):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = __d0__() if a0 is __HAS_DEFAULT_FACTORY__ else a0
     __dataclass_dict__['\x001'] = a1
@@ -317,14 +334,14 @@ def _28(self, a0, a1, a2, a3, a4):
     __dataclass_dict__['\x004'] = a4
 
 
-def _29(self, a0, a1):
+def _30(self, a0, a1):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
     self.__post_init__()
 
 
-def _30(self, a0, a1, a2):
+def _31(self, a0, a1, a2):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -332,7 +349,7 @@ def _30(self, a0, a1, a2):
     self.__post_init__()
 
 
-def _31(self, a0, a1, a2, a3):
+def _32(self, a0, a1, a2, a3):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -341,7 +358,7 @@ def _31(self, a0, a1, a2, a3):
     self.__post_init__()
 
 
-def _32(self, a0, a1, a2, a3, a4):
+def _33(self, a0, a1, a2, a3, a4):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -351,7 +368,7 @@ def _32(self, a0, a1, a2, a3, a4):
     self.__post_init__()
 
 
-def _33(self, a0, a1, a2, a3, a4, a5, a6, a7):
+def _34(self, a0, a1, a2, a3, a4, a5, a6, a7):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -364,7 +381,7 @@ def _33(self, a0, a1, a2, a3, a4, a5, a6, a7):
     self.__post_init__()
 
 
-def _34(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13):
+def _35(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -383,7 +400,7 @@ def _34(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13):
     self.__post_init__()
 
 
-def _35(self, *, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20):
+def _36(self, *, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20):
     __dataclass_dict__ = self.__dict__
     __dataclass_dict__['\x000'] = a0
     __dataclass_dict__['\x001'] = a1
@@ -416,34 +433,35 @@ INITS = {
     (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _3,
     (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _4,
     (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _5,
-    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, False, False), (True, False, False), (True, False, False))): _6,
-    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _7,
-    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, False, False), (True, False, False))): _8,
-    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, True, False), (True, False, False), (True, False, False))): _9,
-    (False, False, ((True, False, False), (True, True, False))): _10,
-    (False, False, ((True, False, False), (True, True, False), (True, False, False))): _11,
-    (False, False, ((True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False))): _12,
-    (False, False, ((True, True, False), (True, True, False), (True, True, False))): _13,
-    (False, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False))): _14,
-    (True, False, ((True, False, False), (True, False, False))): _15,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False))): _16,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False))): _17,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _18,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _19,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _20,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _21,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _22,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _23,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _24,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _25,
-    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False))): _26,
-    (True, False, ((True, False, False), (True, False, False), (True, True, False))): _27,
-    (True, False, ((True, True, False), (True, False, False), (True, True, False), (True, True, False), (True, False, False))): _28,
-    (True, True, ((True, False, False), (True, False, False))): _29,
-    (True, True, ((True, False, False), (True, False, False), (True, False, False))): _30,
-    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False))): _31,
-    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _32,
-    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _33,
-    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _34,
-    (True, True, ((True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True))): _35,
+    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _6,
+    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, False, False), (True, False, False), (True, False, False))): _7,
+    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _8,
+    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, False, False), (True, False, False), (True, True, False))): _9,
+    (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, True, False), (True, False, False), (True, False, False), (True, False, False))): _10,
+    (False, False, ((True, False, False), (True, True, False))): _11,
+    (False, False, ((True, False, False), (True, True, False), (True, False, False))): _12,
+    (False, False, ((True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False))): _13,
+    (False, False, ((True, True, False), (True, True, False), (True, True, False))): _14,
+    (False, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False))): _15,
+    (True, False, ((True, False, False), (True, False, False))): _16,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False))): _17,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False))): _18,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _19,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _20,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _21,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _22,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _23,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _24,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _25,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _26,
+    (True, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False))): _27,
+    (True, False, ((True, False, False), (True, False, False), (True, True, False))): _28,
+    (True, False, ((True, True, False), (True, False, False), (True, True, False), (True, True, False), (True, False, False))): _29,
+    (True, True, ((True, False, False), (True, False, False))): _30,
+    (True, True, ((True, False, False), (True, False, False), (True, False, False))): _31,
+    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False))): _32,
+    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _33,
+    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _34,
+    (True, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False))): _35,
+    (True, True, ((True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True), (True, False, True))): _36,
 }
