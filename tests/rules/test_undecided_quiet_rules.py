@@ -131,3 +131,40 @@ def test_nlb3_with_a_default_judges_that_key(default: str, fires: bool) -> None:
 def test_nlb3_an_undecided_key_whose_value_is_true_leaves_cross_zone_on() -> None:
     """Whatever the Key is, its value true cannot turn cross-zone off: decided (quiet)."""
     assert _cross_zone(_nlb3(value="true")) == []
+
+
+DEREGISTRATION = "deregistration_delay.connection_termination.enabled"
+UNHEALTHY = "target_health_state.unhealthy.connection_termination.enabled"
+DELAY = "deregistration_delay.timeout_seconds"
+QUIET_TG = {DEREGISTRATION: "true", UNHEALTHY: "false", DELAY: "300"}
+
+
+def _tg(key: str, value: str, default: Any = None) -> dict[str, Any]:
+    """An ip TCP target group fine for EO-NLB3 by literal entries, and one more entry whose Key is a parameter,
+    with ``value``: it may be ``key`` again."""
+    attrs = [{"Key": k, "Value": v} for k, v in QUIET_TG.items()] + [{"Key": {"Ref": "P"}, "Value": value}]
+    return {"Parameters": {"P": _parameter(default)}, "Resources": {"Targets": {
+        "Type": "AWS::ElasticLoadBalancingV2::TargetGroup", "Properties": {
+            "Protocol": "TCP", "Port": 8443, "TargetType": "ip", "VpcId": "vpc-1", "TargetGroupAttributes": attrs}}}}
+
+
+@pytest.mark.parametrize(("key", "value"), [(DEREGISTRATION, "false"), (UNHEALTHY, "true"), (DELAY, "30")])
+def test_nlb3_a_target_group_entry_whose_key_is_undecided_is_not_judged_where_it_may_be_the_key(
+        key: str, value: str) -> None:
+    # the entry may be any Key: each attribute its value would make the rule speak about is named (a value of
+    # one attribute can be a refused value of another: the rule speaks about those too)
+    [found] = [f for f in _findings(_tg(key, value), "EO-NLB3") if f"may be {key} again" in f.message]
+    assert found.severity is Severity.WARNING and found.message.startswith("not judged: target group Targets")
+    assert "TargetGroupAttributes[3]): " in found.message and "a parameter without Default" in found.message
+    # with a Default: the judged verdict of that Key (the later entry is the one read)
+    [judged] = _findings(_tg(key, value, default=key), "EO-NLB3")
+    assert judged.severity is Severity.WARNING and not judged.message.startswith("not judged") and key in judged.message
+    assert _findings(_tg(key, value, default="stickiness.enabled"), "EO-NLB3") == []
+
+
+@pytest.mark.parametrize(("key", "value"), [(DEREGISTRATION, "true"), (UNHEALTHY, "false"), (DELAY, "300")])
+def test_nlb3_an_undecided_key_whose_value_keeps_that_attribute_fine_leaves_it_judged(key: str, value: str) -> None:
+    """Whatever the Key is, this value at ``key`` keeps the target group fine: nothing about ``key`` (other
+    attributes the value would be wrong for are named, as above)."""
+    found = _findings(_tg(key, value), "EO-NLB3")
+    assert found and not [f for f in found if f"may be {key} again" in f.message]

@@ -12,7 +12,8 @@ judged as the default too, and says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from edge_origin.core.facts import value as fact_value
 from edge_origin.core.fast_dataclass import replace
@@ -26,6 +27,7 @@ from edge_origin.model.views import (
     Resource,
     TargetGroupView,
     as_bool,
+    as_int,
     attribute_known,
     props_of,
 )
@@ -114,6 +116,10 @@ def _protocol_findings(tg: TargetGroupView) -> Iterator[Finding]:
                 f"{key}: long-lived connections outlive deregistered pods",
                 FIX_TG,
             )
+    elif (tg.protocol or "").upper() in NLB_PROTOCOLS and (said := _may_override(
+            tg.resource, "TargetGroupAttributes", tg.attributes, f"target group {tg.resource.logical_id} "
+            f"({tg.protocol}) {key}", key, "true", "long-lived connections outlive deregistered pods", _true)):
+        yield said
     yield from _unhealthy_termination(tg)
 
 
@@ -126,15 +132,10 @@ def _cross_zone(lb: LoadBalancerView) -> Iterator[Finding]:
             reason="decided at deploy time: off (the NLB default), a zone's EIP only reaches that zone's pods",
             needs=f"a literal LoadBalancerAttributes entry {key}: true", at=lb.resource,
         )
-    elif lb.cross_zone and UNKNOWN_ATTRIBUTES in lb.attributes and (found := _may_set_off(lb)) is not None:
-        where, entry = f"LoadBalancerAttributes[{found[0]}]", found[1]
-        yield not_judged(
-            RULE.id, Severity.WARNING, subject=f"NLB {lb.resource.logical_id} {key} ({where})",
-            element=entry,
-            reason=f"{undecided_reason(entry)}; {where} may be {key} again, not true: off, a zone's EIP only "
-                   "reaches that zone's pods",
-            needs=f"a literal Key in {where}: {undecided_needs(entry)}", at=lb.resource,
-        )
+    elif lb.cross_zone and (said := _may_override(
+            lb.resource, "LoadBalancerAttributes", lb.attributes, f"NLB {lb.resource.logical_id} {key}", key, "true",
+            "off, a zone's EIP only reaches that zone's pods", _true)) is not None:
+        yield said
     elif not lb.cross_zone:
         yield finding(
             RULE.id, Severity.WARNING, lb.resource,
@@ -143,16 +144,33 @@ def _cross_zone(lb: LoadBalancerView) -> Iterator[Finding]:
         )
 
 
-def _may_set_off(lb: LoadBalancerView) -> tuple[int, object] | None:
-    """(index, entry as written): a ``LoadBalancerAttributes`` entry beside the literal cross-zone true whose Key
-    (or the whole entry) is decided at deploy time and whose Value is not a literal true: it may be
-    ``load_balancing.cross_zone.enabled`` again, off (which of two entries of one Key ELB keeps, the templates do
-    not say: either way, not judged). Read only when the view saw such an entry (no walk for the others)."""
-    raw = lb.resource.properties.get("LoadBalancerAttributes")
+def _true(value: Any) -> bool:
+    return as_bool(value) is True
+
+
+def _false(value: Any) -> bool:
+    return as_bool(value) is False
+
+
+def _may_override(res: Resource, prop: str, attributes: dict[str, Any], subject: str, key: str, literal: str,
+                  consequence: str, quiet: Callable[[Any], bool]) -> Finding | None:
+    """``key`` is set by a literal entry to a value that keeps the rule quiet (``literal``), beside an entry of
+    ``prop`` whose Key (or the whole entry) is decided at deploy time and whose Value ``quiet`` does not accept:
+    that entry may be ``key`` again (which of two entries of one Key ELB keeps, the templates do not say: either
+    way), so one not-judged finding naming it; else None. Read only when the view saw such an entry (the
+    ``UNKNOWN_ATTRIBUTES`` mark): no walk for the others."""
+    if UNKNOWN_ATTRIBUTES not in attributes:
+        return None
+    raw = res.properties.get(prop)
     for i, entry in enumerate(raw if isinstance(raw, list) else ()):
         if deploy_time(entry) or (isinstance(entry, dict) and deploy_time(entry.get("Key"))
-                                  and as_bool(entry.get("Value")) is not True):
-            return i, entry
+                                  and not quiet(entry.get("Value"))):
+            where = f"{prop}[{i}]"
+            return not_judged(
+                RULE.id, Severity.WARNING, subject=f"{subject} ({where})", element=entry,
+                reason=f"{undecided_reason(entry)}; {where} may be {key} again, not {literal}: {consequence}",
+                needs=f"a literal Key in {where}: {undecided_needs(entry)}", at=res,
+            )
     return None
 
 
@@ -206,14 +224,18 @@ def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None
         plan = plans.get((id(declared[1]), delay))  # the profile lives on its listener's resource meanwhile
         if plan is None:
             plan = plans[(id(declared[1]), delay)] = rollout_plan(declared[1], delay)
-        needed = plan.deregistration_delay_s
-        if delay >= needed:
-            return
+        needed = plan.deregistration_delay_s  # the same whatever the delay
         whose = (f"listener {declared[0]}'s connection profile: preStop {plan.pre_stop_s} s + the server's grace "
                  f"{plan.grace_s} s + {MARGIN_S} s")
     else:
         needed, whose = DRAINING_WINDOW_S + MARGIN_S, "the draining window alone, before any grace for in-flight RPCs"
-    if delay >= needed:
+    if delay >= needed:  # fine, unless an entry whose Key is decided at deploy time may set a shorter one
+        said = _may_override(tg.resource, "TargetGroupAttributes", tg.attributes,
+                             f"target group {tg.resource.logical_id} {key} (whether a pod rollout is hitless)", key,
+                             f"{delay} s", f"below {needed} s a pod rollout cannot be hitless",
+                             lambda v: as_int(v) is not None and needed <= as_int(v) <= hi)
+        if said is not None:
+            yield said
         return
     yield finding(
         RULE.id, Severity.WARNING, tg.resource,
@@ -262,6 +284,10 @@ def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
         raw = tg.attributes[UNHEALTHY]
         state = as_bool(raw)
         if state is False:
+            said = _may_override(res, "TargetGroupAttributes", tg.attributes, f"{where} {UNHEALTHY}", UNHEALTHY,
+                                 "false", "the NLB resets every connection to a target that turns unhealthy", _false)
+            if said is not None:
+                yield said
             return
         if state is None:
             yield not_judged(
@@ -294,8 +320,9 @@ RULE = Rule(
         "OriginFleet's rollout plan): a pod rollout cannot be hitless (a delay decided at deploy time or outside the "
         "API's 0..3600 is not judged); an NLB with cross-zone load balancing off. A target group's Protocol or TargetType, "
         "an attribute, or a load balancer's Type decided at deploy time is not judged where the rule would judge it "
-        "(as TCP, as ip, as an NLB); so is cross-zone on by a literal entry beside a LoadBalancerAttributes entry whose "
-        "Key is decided at deploy time and whose Value is not true (it may be the same Key, off)."
+        "(as TCP, as ip, as an NLB); so is an attribute a literal entry keeps fine (cross-zone or connection "
+        "termination true, unhealthy termination false, a long enough delay) beside an entry whose Key is decided at "
+        "deploy time and whose Value would not (it may be the same Key)."
     ),
     incident="Pods drained for minutes with pinned gRPC connections (l4-load-balancer-pins-grpc); one zone's pods took its EIP's whole share.",
     fix=with_cdk(
