@@ -13,7 +13,6 @@ judged as the default too, and says so.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from edge_origin.core.facts import value as fact_value
 from edge_origin.core.fast_dataclass import replace
@@ -37,6 +36,10 @@ from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.ka_profile import declared_profile
 from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element
 from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
+if TYPE_CHECKING:
+    from typing import Any
 
 NLB_PROTOCOLS = frozenset({"TCP", "TLS", "UDP", "TCP_UDP"})
 FIX_TG = with_cdk(
