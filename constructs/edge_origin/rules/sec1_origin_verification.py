@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from edge_origin.core.findings import Finding, Severity
@@ -54,26 +54,29 @@ def _is_cloudfront_list(value: Any) -> bool:
 def cloudfront_ingress(model: TemplateModel, lb: LoadBalancerView) -> tuple[str, int | None] | None:
     """(prefix list, port) when the NLB's security groups admit CloudFront's origin-facing list on a
     listener port (any port when the listeners are not in the templates); else None."""
-    ports = [li.port for li in lb.listeners if li.port is not None]
-    for ref in lb.security_groups:
-        group = model.view(ref)
-        if not isinstance(group, SecurityGroupView):
-            continue
-        for rule in group.ingress:
-            if rule.prefix_list_id is None or not _is_cloudfront_list(rule.prefix_list_id):
-                continue
-            if not ports:
-                return display_value(rule.prefix_list_id), None
-            for port in ports:
-                if rule.covers_port(port):
-                    return display_value(rule.prefix_list_id), port
-    return None
+    found = _admitted_on_a_listener_port(model, lb, lambda listed, _rule: _is_cloudfront_list(listed))
+    return None if found is None else (display_value(found[0]), found[1])
 
 
 def maybe_cloudfront_ingress(model: TemplateModel, lb: LoadBalancerView) -> tuple[Any, int | None] | None:
     """(prefix list as written, port) when the NLB's security groups admit, on a listener port, a prefix list
     decided at deploy time (a parameter without Default, an import, an undecidable condition): it may be
     CloudFront's origin-facing list. A ``Ref`` to a prefix list of the templates is the customer's own: not CloudFront's."""
+
+    def may_be_cloudfront_s(listed: Any, rule: Any) -> bool:
+        if not isinstance(listed, Unresolved) or _is_cloudfront_list(listed):
+            return False
+        mapped = _mapped_values(model, rule.source.stack, listed)
+        # a mapping by an undecided key whose every value is another list: decided, not CloudFront's
+        return mapped is None or bool(mapped & _cloudfront_lists())
+
+    return _admitted_on_a_listener_port(model, lb, may_be_cloudfront_s)
+
+
+def _admitted_on_a_listener_port(model: TemplateModel, lb: LoadBalancerView,
+                                 admits: Callable[[Any, Any], bool]) -> tuple[Any, int | None] | None:
+    """(prefix list as written, port) of the first ingress rule of the NLB's security groups whose prefix list
+    ``admits`` (given the list and the rule) and that covers a listener port (port None: the listeners are not in the templates)."""
     ports = [li.port for li in lb.listeners if li.port is not None]
     for ref in lb.security_groups:
         group = model.view(ref)
@@ -81,11 +84,8 @@ def maybe_cloudfront_ingress(model: TemplateModel, lb: LoadBalancerView) -> tupl
             continue
         for rule in group.ingress:
             listed = rule.prefix_list_id
-            if not isinstance(listed, Unresolved) or _is_cloudfront_list(listed):
+            if listed is None or not admits(listed, rule):
                 continue
-            mapped = _mapped_values(model, rule.source.stack, listed)
-            if mapped is not None and not (mapped & _cloudfront_lists()):
-                continue  # a mapping by an undecided key whose every value is another list: decided, not CloudFront's
             for port in ports or [None]:
                 if port is None or rule.covers_port(port):
                     return listed, port
