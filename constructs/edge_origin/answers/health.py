@@ -221,7 +221,9 @@ def why_never_fails(check_id: str | None, checks: Mapping[str, HealthCheck]) -> 
     if check_id is None:
         return "no health check"
     check = checks.get(check_id)
-    if check is None or can_fail(check_id, checks):
+    if check is None or (check.type != "CALCULATED" and not check.disabled and not check.inverted):
+        return None  # defined elsewhere (assumed to work), or an enabled endpoint check: can_fail's first level
+    if can_fail(check_id, checks):
         return None
     name = check.label or check.id
     if check.disabled:

@@ -493,8 +493,15 @@ class TemplateModel(AssemblyLinks):
         for group in (self.load_balancers, self.target_groups, self.eips, self.security_groups, self.distributions,
                       self.vpc_origins):
             for view in group:
-                out[view.resource.key] = view
+                res = view.resource
+                out[(res.stack, res.logical_id)] = view  # res.key
         return out
+
+    @cached_property
+    def _eips_by_key(self) -> dict[tuple[str, str], EipView]:
+        """The EIP views of ``_views_by_key`` (a resource has one type: one view): ``eip`` in one look-up, rules
+        ask it for every record value and health check address."""
+        return {key: view for key, view in self._views_by_key.items() if isinstance(view, EipView)}
 
     def view(self, ref: Any) -> Any:
         """The typed view (LoadBalancerView, EipView, ...) of the resource ``ref`` points at."""
@@ -507,8 +514,9 @@ class TemplateModel(AssemblyLinks):
         return view if isinstance(view, LoadBalancerView) else None
 
     def eip(self, ref: Any) -> EipView | None:
-        view = self.view(ref)
-        return view if isinstance(view, EipView) else None
+        if isinstance(ref, ResourceRef):
+            return self._eips_by_key.get((ref.stack, ref.logical_id))
+        return None
 
     @cached_property
     def security_groups(self) -> list[SecurityGroupView]:

@@ -381,14 +381,18 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         alias = AliasTarget(value_key(target.dns_name), target.evaluate_target_health is True, _text(target.hosted_zone_id))
     keys = []
     for value in view.values:
-        key = value_key(value)
+        # value_key(value), with an EIP's Ref (nearly every origin record's value) worked out here
+        key = f"{value.stack}/{value.logical_id}" if value.__class__ is ResourceRef and value.attribute != "DNSName" \
+            else value_key(value)
         values.setdefault(key, value)
         keys.append(key)
     set_id = view.set_identifier
-    if set_id is not None:
+    if set_id is not None and set_id.__class__ is not str:
         set_id = _text(set_id)
     hc = view.health_check_id
-    routing = _routing(view)
+    routing = view.routing
+    if routing.__class__ is not Routing:
+        routing = _routing(view)
     weight = view.weight
     # the routing members most records lack are read only when present (each reader takes None to None)
     failover, region = get("Failover"), get("Region")
@@ -399,7 +403,9 @@ def _record(zone_id: str, view: RecordSetView, values: dict[str, Any]) -> Record
         tuple(keys),  # values
         view.ttl,  # ttl
         alias,  # alias
-        value_key(hc) if hc is not None else None,  # health_check_id
+        # health_check_id: value_key(hc), a check's Ref worked out here
+        None if hc is None else f"{hc.stack}/{hc.logical_id}" if hc.__class__ is ResourceRef and hc.attribute != "DNSName"
+        else value_key(hc),
         # weight; a Weight decided at deploy time: some weight (1), so the set counts among the answers
         weight if weight is not None else (1 if get("Weight") is not None else None),
         None if failover is None else _text(failover),  # failover
@@ -444,7 +450,9 @@ def _health_check(res: Any) -> HealthCheck:
         tuple(value_key(c) for c in children) if isinstance(children, list) else (),  # children
         None if threshold is None else as_int(threshold),  # health_threshold
         tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),  # regions
-        value_key(ip) if ip is not None else None,  # ip_address
+        # ip_address: value_key(ip), an EIP's Ref (nearly every endpoint check's) worked out here
+        None if ip is None else f"{ip.stack}/{ip.logical_id}" if ip.__class__ is ResourceRef and ip.attribute != "DNSName"
+        else value_key(ip),
         value_key(fqdn) if fqdn is not None else None,  # fqdn
         None if port is None else as_int(port),  # port
         _text(alarm.get("Name")) if isinstance(alarm, dict) else None,  # alarm

@@ -194,6 +194,15 @@ def _undecided_config(model: TemplateModel, check_id: str | None, checks: Any,
     if by_id is None:
         by_id = model.__dict__["_dns2_undecided_members"] = {
             f"{r.stack}/{r.logical_id}": r for r in model.of_type(HEALTH_CHECK)}
+    entry = by_id.get(check_id)
+    if entry is None:
+        return None  # not a check of these templates: nothing read of it (the walk's first step)
+    if entry.__class__ is not tuple:
+        entry = by_id[check_id] = _undecided_members(entry)
+    if not entry[3]:  # nearly every check: no member decided at deploy, no children to read
+        check = checks.get(check_id)
+        if check is None or not check.children:
+            return None
     todo, seen = [(check_id, 0)], set()
     while todo:
         cid, depth = todo.pop()
@@ -232,6 +241,8 @@ def _undecided_members(resource: Any) -> tuple[str, Any, bool, tuple[tuple[str, 
         return resource.logical_id, None, False, (("HealthCheckConfig", cfg),)
     if not isinstance(cfg, dict):
         return resource.logical_id, None, False, None
+    if Unresolved not in map(type, cfg.values()):  # nearly every check (a C-level scan; Unresolved has no subclass)
+        return resource.logical_id, cfg.get("Type"), cfg.get("IPAddress") is not None, ()
     members = tuple((m, cfg[m]) for m in VERDICT_MEMBERS if isinstance(cfg.get(m), Unresolved))
     return resource.logical_id, cfg.get("Type"), cfg.get("IPAddress") is not None, members
 

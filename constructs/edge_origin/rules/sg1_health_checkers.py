@@ -16,7 +16,6 @@ from edge_origin.model import (
     SecurityGroupView,
     TemplateModel,
 )
-from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.not_judged import not_judged
 
@@ -71,18 +70,35 @@ def _admitted(groups: list[SecurityGroupView], port: int) -> tuple[list[str], ob
             if rule.unknown:
                 unknown = unknown or f"{group.resource.logical_id} ingress rule (protocol or ports decided at deploy time)"
                 continue
-            if not rule.covers_port(port):
-                continue
-            if rule.cidr_ip is not None:
-                if not isinstance(rule.cidr_ip, str):
-                    unknown = unknown or rule.cidr_ip
-                elif _network(rule.cidr_ip) is not None:
-                    nets.append(rule.cidr_ip)
+            # rule.covers_port(port), inlined: a group lists every checker range, one rule each (18 an NLB)
+            protocol = rule.protocol
+            if protocol != "-1" and protocol != "all":
+                low, high = rule.from_port, rule.to_port
+                if (protocol != "tcp" and protocol != "6") or low is None or high is None:
+                    continue
+                if not (low == -1 and high == -1) and not low <= port <= high:
+                    continue
+            cidr = rule.cidr_ip
+            if cidr is not None:
+                if not isinstance(cidr, str):
+                    unknown = unknown or cidr
+                else:
+                    parses = _IPV4.get(cidr)
+                    if parses is None:
+                        if len(_IPV4) >= 4096:
+                            _IPV4.clear()
+                        parses = _IPV4[cidr] = _network(cidr) is not None
+                    if parses:
+                        nets.append(cidr)
             elif rule.prefix_list_id is not None and route53_list is not None and rule.prefix_list_id == route53_list:
                 nets.append(_EVERY_CHECKER_TEXT)  # AWS keeps the list to the checkers' ranges
             elif rule.prefix_list_id is not None and rule.prefix_list_id not in cloudfront:
                 unknown = unknown or rule.prefix_list_id  # a customer list, or Route 53's not named in Metadata
     return nets, unknown
+
+
+#: Whether a CidrIp text is an IPv4 network (``_network`` parses it): a dict look-up per rule, not lru_cache's.
+_IPV4: dict[str, bool] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -104,12 +120,14 @@ def _region_ranges() -> dict[str, tuple[ipaddress.IPv4Network, ...]]:
 
 def _coverage(check: HealthCheck, admitted: list[str]) -> tuple[float, list[str], list[ipaddress.IPv4Network]]:
     """(share of the check's checkers that get through, blocked regions, blocked ranges)."""
-    key = (check.checker_regions, frozenset(admitted))
+    # keyed by the texts as admitted (in order): a tuple of the same strings hashes and compares faster than a
+    # frozenset, and what is returned depends on the set of them only
+    key = (check.checker_regions, tuple(admitted))
     found = _COVERAGE.get(key)
     if found is None:
         if len(_COVERAGE) >= 4096:
             _COVERAGE.clear()
-        reachable, blocked = _coverage_of(*key)
+        reachable, blocked = _coverage_of(key[0], frozenset(admitted))
         blocked_regions = tuple(r for r in check.checker_regions if r not in reachable)
         found = _COVERAGE[key] = (reachable_share(check, reachable), blocked_regions, blocked)
     share, blocked_regions, blocked = found
@@ -117,7 +135,7 @@ def _coverage(check: HealthCheck, admitted: list[str]) -> tuple[float, list[str]
 
 
 #: ``_coverage`` by (checker regions, admitted CIDR texts): what it returns depends on nothing else.
-_COVERAGE: dict[tuple[tuple[str, ...], frozenset[str]], tuple[float, tuple[str, ...], tuple[ipaddress.IPv4Network, ...]]] = {}
+_COVERAGE: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[float, tuple[str, ...], tuple[ipaddress.IPv4Network, ...]]] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -159,7 +177,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             if not lb.security_groups or (id(lb), port) in seen:
                 continue
             if answer_check is None:
-                answer_check = checks.get(value_key(hc.resource.ref))
+                answer_check = checks.get(f"{hc.resource.stack}/{hc.resource.logical_id}")  # value_key(hc.resource.ref)
                 if answer_check is None:
                     break  # not in the answer model: this check judges no NLB
             seen.add((id(lb), port))
