@@ -364,6 +364,17 @@ class StackResolver:
         out = self._resolve(value, 0)
         return None if out is _NOVALUE else out
 
+    def resolve_mapping(self, value: dict[str, Any], where: str) -> Any:
+        """``resolve(value, where)`` of a plain mapping of a tree of more or fewer keys than one (a resource's
+        Properties that is no intrinsic), with the root's ``_resolve`` inlined (the same step, test and walk)."""
+        self._where = where
+        self._steps += 1
+        if self._steps > self._max_steps:
+            raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+        if _CONTAINERS.isdisjoint(map(type, value.values())):
+            return value  # JSON values only: nothing below to resolve
+        return self._resolve_tree(value, 0)
+
     def check(self, value: Any, where: str = "") -> None:
         """Raise what ``resolve(value, where)`` would raise, building nothing, and count the steps and
         characters it would count: plain containers and the simple references (``_simple_reference``)
@@ -554,7 +565,7 @@ class StackResolver:
         ``ResourceRef`` per (resource, attribute); None for anything else (the general path)."""
         ((key, arg),) = value.items()
         if key == "Ref":
-            if arg.__class__ is not str:
+            if type(arg) is not str:
                 return None
             ref = self._ref_of.get(arg)
             if ref is None:
@@ -562,11 +573,15 @@ class StackResolver:
                     return None
                 ref = self._ref_of[arg] = ResourceRef(self.stack, arg, None)
             return ref
-        if not _simple_getatt(key, arg, self.resources):
+        if key != "Fn::GetAtt" or type(arg) is not list or len(arg) != 2:
             return None
         logical_id, attribute = arg
-        ref = self._references.get((logical_id, attribute))
+        if type(logical_id) is not str or type(attribute) is not str:
+            return None
+        ref = self._references.get((logical_id, attribute))  # made before: _simple_getatt passed then
         if ref is None:
+            if not _simple_getatt(key, arg, self.resources):
+                return None
             ref = self._references[(logical_id, attribute)] = ResourceRef(self.stack, logical_id, attribute)
         return ref
 
@@ -583,7 +598,7 @@ class StackResolver:
         changed: list[tuple[Any, Any]] | None = None  # (key or index, resolved) of the children that changed
         simple, limit = self._simple_reference, self._max_steps
         for key, item in pairs:
-            cls = item.__class__
+            cls = type(item)  # (not item.__class__: a call of type is the cheaper look-up in 3.11)
             if cls is not dict and cls is not list:
                 continue
             self._steps += 1

@@ -687,8 +687,22 @@ class _Deferred:
         self.checked = True
 
     def __call__(self) -> tuple[dict[str, Any], Unresolved | None]:
-        resolver = self.resolver
+        resolver, raw = self.resolver, self.raw
         saved = resolver._where  # a read in the middle of another resolution leaves its name as it was
+        if not self.checked and resolver.tree and type(raw) is dict and len(raw) != 1:
+            # the common read (a view's): a plain mapping of a parsed JSON tree, resolved without the
+            # general path's calls (_in_template, resolve, _resolve); errors worded as _in_template words them
+            try:
+                return resolver.resolve_mapping(raw, self.logical_id), None  # a mapping resolves to a mapping
+            except ModelError as exc:
+                if exc.template is None:
+                    exc.template = resolver.template
+                raise
+            except RecursionError:
+                raise ModelError(f"{resolver.template}: intrinsic functions nested too deeply",
+                                 template=resolver.template) from None
+            finally:
+                resolver._where = saved
         try:
             resolve = resolver.resolve_checked if self.checked else resolver.resolve
             props = _in_template(resolver.template, resolve, self.raw, self.logical_id)
