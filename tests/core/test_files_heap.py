@@ -1,6 +1,6 @@
 """core.files.keep_freed_memory: the ``edge-origin`` program's read-and-print commands keep freed memory once a
-large file is read (the next file's parse reuses the pages instead of faulting them in again); a library
-caller's process keeps its allocator as it was."""
+second large file is read (the next file's parse reuses the pages instead of faulting them in again; a check of
+one file imports no ctypes); a library caller's process keeps its allocator as it was."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Each time malloc would be told (``_mallopt``), recorded instead, in a fresh process state."""
     calls: list[str] = []
     monkeypatch.setattr(files, "_kept", [])
+    monkeypatch.setattr(files, "_large_read", 0)
     monkeypatch.setattr(files, "_mallopt", lambda: calls.append("told") or True)
     monkeypatch.setattr(files, "_trim", lambda: calls.append("trimmed"))
     return calls
@@ -38,7 +39,7 @@ def test_a_library_process_keeps_its_allocator(tmp_path: Path, told: list[str]) 
     assert told == []
 
 
-def test_the_program_keeps_freed_memory_once_a_large_file_is_read(tmp_path: Path, told: list[str],
+def test_the_program_keeps_freed_memory_once_a_second_large_file_is_read(tmp_path: Path, told: list[str],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(files, "SHORT_LIVED_PROCESS", True)
     small, big = tmp_path / "small.json", tmp_path / "big.json"
@@ -46,6 +47,8 @@ def test_the_program_keeps_freed_memory_once_a_large_file_is_read(tmp_path: Path
     big.write_bytes(b" " * files.LARGE_FILE_BYTES + b"{}")
     files.read_bytes_file(small, 4 * files.LARGE_FILE_BYTES)
     assert told == []  # under the bound: nothing to reuse worth a ctypes import
+    files.read_bytes_file(big, 4 * files.LARGE_FILE_BYTES)
+    assert told == []  # one large file: its buffers are never reused (a check of one file imports no ctypes)
     files.read_bytes_file(big, 4 * files.LARGE_FILE_BYTES)
     files.read_bytes_file(big, 4 * files.LARGE_FILE_BYTES)
     assert told == ["told"]  # once a process

@@ -266,10 +266,11 @@ def entry() -> None:
         sys.exit(main())
     gc.disable()
     from edge_origin.cli import common
-    from edge_origin.core import files
+    from edge_origin.core import fast_json, files
 
     common.HELD_UNTIL_EXIT = []  # what the command keeps is freed by the exit, not object by object
     files.SHORT_LIVED_PROCESS = True  # freed memory may stay with the process (large inputs: fewer page faults)
+    fast_json.LIGHT_IMPORT = True  # nothing here hands orjson a UUID or a dataclass
     try:
         code = main()
     except SystemExit as exc:  # argparse's exit 2 (a bad flag), ``check --help``

@@ -64,10 +64,65 @@ def _loaded(size: int) -> Any:
         if _seen < _IMPORT_AT:
             return None
         try:  # a dependency (pyproject.toml); without its wheel every text takes the strict parse
-            import orjson as _orjson
+            _orjson = _import_lightly() if LIGHT_IMPORT else _import()
         except ImportError:  # pragma: no cover (installed with edge-origin)
             _orjson = None
     return _orjson
+
+
+#: Set by the ``edge-origin`` program for its read-and-print commands (``cli.entry``), which never hand orjson a
+#: UUID or a dataclass: orjson is then imported without the modules it reads only to write those (below).
+LIGHT_IMPORT = False
+#: What orjson's import reads only to serialize a UUID or a dataclass's fields (its typeref.rs: ``uuid.UUID``,
+#: ``dataclasses._FIELD``): ~9 ms of a process's start (dataclasses imports inspect, ast, dis, tokenize; uuid
+#: imports platform), a tenth of a 10k-resource check's own work beside the parse.
+_WRITE_ONLY = ("uuid", "dataclasses")
+
+
+def _import() -> Any:
+    import orjson
+
+    return orjson
+
+
+class _AnyName(dict):  # type: ignore[type-arg]
+    """A stand-in's namespace: every name orjson looks up is a new class no real value is an instance of."""
+
+    def __missing__(self, name: str) -> type:
+        return type(f"_not_{name}", (), {})
+
+
+class _StandIn:
+    """Stands in ``sys.modules`` for a module orjson reads only to serialize its types, while orjson is imported;
+    answers any name, as an item of its namespace (what orjson reads) or as an attribute."""
+
+    def __init__(self, name: str) -> None:
+        self.__dict__ = _AnyName(__name__=name)
+
+    def __getattr__(self, name: str) -> Any:
+        return self.__dict__[name]
+
+
+def _import_lightly() -> Any:
+    """orjson imported with stand-ins for ``_WRITE_ONLY`` not yet imported, removed again at once (a later
+    ``import uuid`` gets the real module). In this process orjson then writes no UUID or dataclass (it refuses
+    them with TypeError, as it refuses any type it does not know); it reads and writes JSON values as ever.
+    Should orjson's import fail with them, it is imported again without."""
+    import sys
+
+    placed = [name for name in _WRITE_ONLY if name not in sys.modules]
+    for name in placed:
+        sys.modules[name] = _StandIn(name)  # type: ignore[assignment]
+    try:
+        return _import()
+    except Exception:  # noqa: BLE001 (an orjson that reads more of them: the plain import below)
+        sys.modules.pop("orjson.orjson", None)
+        sys.modules.pop("orjson", None)
+    finally:
+        for name in placed:
+            if sys.modules.get(name).__class__ is _StandIn:
+                del sys.modules[name]
+    return _import()
 
 
 #: The whitespace JSON allows between tokens (RFC 8259): deleted from the text before the comparison.

@@ -50,8 +50,10 @@ def _flag(limit: int) -> str:
 #: Set by the ``edge-origin`` program (``cli.entry``) for a read-and-print command, whose process ends by
 #: ``os._exit`` once it has printed: memory it frees may then stay with it (:func:`keep_freed_memory`).
 SHORT_LIVED_PROCESS = False
-#: A file at least this large is "large": once one is read, freed memory is kept for the next allocation.
+#: A file at least this large is "large": once a second one is read, freed memory is kept for the next
+#: allocation (a check of one file, the common case, imports no ctypes: ~3 ms of its start).
 LARGE_FILE_BYTES = 1 << 20
+_large_read = 0  # large files read so far by this process
 #: glibc's ``mallopt`` parameters (malloc.h) and what they are set to: blocks under 256 MiB come from the
 #: heap (orjson's reader takes ~12x a file's size at once, 100 MiB for an 8.5 MB template), and the heap's
 #: free top goes back to the kernel only past 512 MiB.
@@ -146,7 +148,10 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
     if len(data) > limit:
         raise InputFileError(f"{where}: file is larger than the {_mib(limit)} limit{_flag(limit)}")
     if len(data) >= LARGE_FILE_BYTES and SHORT_LIVED_PROCESS and not _kept:  # its parse's buffers, reused by the next
-        keep_freed_memory()
+        global _large_read
+        _large_read += 1
+        if _large_read > 1:
+            keep_freed_memory()
     return data
 
 
