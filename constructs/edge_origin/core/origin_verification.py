@@ -224,7 +224,8 @@ class VerificationStatus:
 
     @property
     def verified(self) -> bool:
-        return self.state in ("secret", "deploy-time")
+        """A secret header, known from the templates; a value set at deploy time is not judged, never verified."""
+        return self.state == "secret"
 
     def describe(self) -> str:
         if self.state == "secret":
@@ -234,7 +235,7 @@ class VerificationStatus:
         if self.state == "parameter":
             return f"header `{self.header}` from a plain SSM parameter (PLAINTEXT, not a secret)"
         if self.state == "deploy-time":
-            return f"header `{self.header}` (value set at deploy time)"
+            return f"header `{self.header}` (value set at deploy time: not judged, a secret or plaintext)"
         return "no origin verification header"
 
 

@@ -128,6 +128,8 @@ def _verification_label(status: VerificationStatus) -> str:
         return "origin NOT verified"
     if status.state in ("plaintext", "parameter"):
         return f"{status.header} PLAINTEXT"
+    if status.state == "deploy-time":
+        return f"{status.header} set at deploy time: not judged"
     return f"verified: {status.header}"
 
 
