@@ -80,11 +80,31 @@ ROUTE53_RECORD_TYPES = (
 )
 
 
+#: What ``Props.str`` returns as it is (a string, a deploy-time value, None).
+_AS_IS = frozenset({str, ResourceRef, Unresolved, type(None)})
+#: What ``Props.literal_str`` returns as it is (a string, None); ``Props.int``: an int, None.
+_STR_OR_NONE = frozenset({str, type(None)})
+_INT_OR_NONE = frozenset({int, type(None)})
+#: The items ``Props.strs`` returns as they are, without a look at each (strings, deploy-time values).
+_STR_OR_DEPLOY_TIME = frozenset({str, ResourceRef, Unresolved})
+
+
 def health_check_views(model: TemplateModel) -> list[HealthCheckView]:
     views = []
+    append = views.append
     for res in model.of_type(HEALTH_CHECK):
-        cfg = props_of(res).mapping("HealthCheckConfig")
-        views.append(
+        p = props_of(res)
+        cfg = p.data.get("HealthCheckConfig")
+        if type(cfg) is dict:  # the common shape, each value as its accessor below returns it: read in place
+            get = cfg.get
+            kind, address, fqdn, path = get("Type"), get("IPAddress"), get("FullyQualifiedDomainName"), get("ResourcePath")
+            port, interval, threshold = get("Port"), get("RequestInterval"), get("FailureThreshold")
+            if (type(kind) in _STR_OR_NONE and type(address) in _AS_IS and type(fqdn) in _AS_IS and type(path) in _AS_IS
+                    and type(port) in _INT_OR_NONE and type(interval) in _INT_OR_NONE and type(threshold) in _INT_OR_NONE):
+                append(HealthCheckView(res, kind, address, fqdn, port, path, interval, threshold))
+                continue
+        cfg = p.mapping("HealthCheckConfig")
+        append(
             HealthCheckView(
                 resource=res,
                 type=cfg.literal_str("Type"),
@@ -139,9 +159,12 @@ def _hosted_zone_name(model: TemplateModel, zone_id: Any, zone_name: Any) -> str
 def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | None, group: Props | None,
                  names: dict[str, Any] | None = None) -> RecordSetView:
     """One record set's view; ``names`` keeps ``_name_key`` of each literal name read (one reading:
-    a name is spelled alike by many record sets)."""
+    a name is spelled alike by many record sets). A value its accessor returns as it is (a string,
+    a deploy-time value, an int, None) is read in place; any other through the accessor."""
+    data = p.data
+    get = data.get
     alias_view = None
-    if p.has("AliasTarget"):
+    if get("AliasTarget") is not None:
         alias = p.mapping("AliasTarget")
         dns = model.record_name_of(alias.str("DNSName"))
         alias_view = AliasTargetView(
@@ -149,19 +172,32 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
             hosted_zone_id=alias.str("HostedZoneId"),
             evaluate_target_health=alias.bool("EvaluateTargetHealth"),
         )
-    values = p.strs("ResourceRecords")
-    if p.literal_str("Type") == "CNAME":
+    records = values = get("ResourceRecords")
+    if type(values) is not list or not _STR_OR_DEPLOY_TIME.issuperset(map(type, values)):
+        values = p.strs("ResourceRecords")  # else a list of strings and deploy-time values: as strs returns it
+    rtype = get("Type")
+    if type(rtype) not in _STR_OR_NONE:
+        rtype = p.literal_str("Type")
+    if rtype == "CNAME":
         values = [model.record_name_of(v) for v in values]
-    zone_id = p.str("HostedZoneId")
-    zone_name = p.str("HostedZoneName")
+    zone_id = get("HostedZoneId")
+    if type(zone_id) not in _AS_IS:
+        zone_id = p.str("HostedZoneId")
+    zone_name = get("HostedZoneName")
+    if type(zone_name) not in _AS_IS:
+        zone_name = p.str("HostedZoneName")
     if group is not None:
         zone_id = zone_id if zone_id is not None else group.str("HostedZoneId")
         zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
-    marker = as_bool(res.metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
-    hc_id = p.str("HealthCheckId")
-    name = p.str("Name")
-    rtype = p.literal_str("Type")
-    routing = _routing(p, sdk_reads_az_affinity=res.metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
+    metadata = res.metadata
+    marker = as_bool(metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
+    hc_id = get("HealthCheckId")
+    if type(hc_id) not in _AS_IS:
+        hc_id = p.str("HealthCheckId")
+    name = get("Name")
+    if type(name) not in _AS_IS:
+        name = p.str("Name")
+    routing = _routing(p, sdk_reads_az_affinity=metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
     if rtype is not None and rtype not in ROUTE53_RECORD_TYPES:
         # Route 53 refuses it at deploy; read as another type, a weighted gRPC record would pass unseen
         raise p._error(p._at("Type"), rtype, f"a Route 53 record type, upper case ({', '.join(ROUTE53_RECORD_TYPES)})")
@@ -173,14 +209,20 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         key = names.get(name)
         if key is None:
             key = names[name] = _name_key(name)
+    set_id = get("SetIdentifier")
+    if type(set_id) not in _AS_IS:
+        set_id = p.str("SetIdentifier")
+    weight = get("Weight")
+    if type(weight) not in _INT_OR_NONE:
+        weight = p.int("Weight")
     return RecordSetView(  # by position (RECORD_SET_VIEW_FIELDS: a test holds the order to the class's)
         res,  # resource
         index,  # member_index
         key,  # name
         rtype,  # type
-        p.str("SetIdentifier"),  # set_identifier
+        set_id,  # set_identifier
         routing.policy,  # routing_policy
-        p.int("Weight"),  # weight
+        weight,  # weight
         p.int("TTL"),  # ttl
         values,  # values
         alias_view,  # alias_target
@@ -189,8 +231,8 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         zone_id if zone_id is not None else zone_name,  # hosted_zone
         _hosted_zone_name(model, zone_id, zone_name),  # hosted_zone_name
         marker,  # grpc_marker
-        p.data,  # properties
-        p.unknown or p.list_unknown_itself("ResourceRecords"),  # unknown
+        data,  # properties
+        p.unknown or isinstance(records, (ResourceRef, Unresolved)),  # unknown (p.list_unknown_itself("ResourceRecords"))
         zone_id,  # hosted_zone_id
         routing,  # routing
     )

@@ -151,7 +151,7 @@ class Props:
         """``path``: the property path, or ``(parent, key, index)`` spelled only when an error names it."""
         self.resource = resource
         self._path = path
-        if data.__class__ is dict:  # the common case, as below: neither deploy-time nor refused
+        if type(data) is dict:  # the common case, as below: neither deploy-time nor refused
             self.unknown = path == "Properties" and resource.unknown_properties is not None
             self._data: dict[str, Any] = data
             return
@@ -307,7 +307,9 @@ class Props:
 
 def props_of(resource: Resource) -> Props:
     """Typed access to a resource's Properties."""
-    return Props(resource.properties, resource)
+    if resource._settle is not None:
+        resource._settled()
+    return Props(resource._properties, resource)
 
 
 def as_int(value: Any) -> int | None:
