@@ -83,6 +83,11 @@ class ZoneSet:
         """The record sets of one name and type in one zone."""
         return list(self._sets(zone_id, normalize(name), rtype))
 
+    def holds(self, zone_id: str, name: str, types: tuple[str, ...]) -> bool:
+        """Whether the zone has a record set of ``name`` of one of ``types`` (``record_sets``, without the copies)."""
+        name, by_name = normalize(name), self._by_name
+        return any(by_name.get((zone_id, name, rtype)) for rtype in types)
+
     def _sets(self, zone_id: str, name: str, rtype: str) -> list[Record]:
         """``record_sets`` for a normalized name, not copied (internal)."""
         return self._by_name.get((zone_id, name, rtype), _NONE)

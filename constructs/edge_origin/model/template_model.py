@@ -644,8 +644,9 @@ class TemplateModel(AssemblyLinks):
         out: list[LoadBalancerView] = []
         for item in zones.name_resolutions(name, cloudfront=False):
             out.extend(zones.resolution_load_balancers(self, item.resolution))
-        for record in self.record_sets(name):
-            if zones.record(record) is None:  # a record the answer model cannot read (decided at deploy)
+        by_view = zones.by_view  # zones.record(record), inlined
+        for record in self._records_by_name.get(normalize_name(name), ()):  # record_sets(name), not copied
+            if by_view.get(id(record)) is None:  # a record the answer model cannot read (decided at deploy)
                 out.extend(self.record_load_balancers(record))
         return _unique(out)
 

@@ -106,6 +106,8 @@ class TemplateZones:
     _marked_names: set[tuple[str, str]] | None = field(default=None, repr=False)
     #: ``rules.base.answer_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, views)}``.
     answer_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
+    #: ``key_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, triples)}``.
+    key_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
 
     def resolve(self, name: str, rtype: str = "A", vantage: Vantage = PUBLIC, zone_id: str | None = None) -> Resolution:
         return self.zone_set.resolve(name, rtype, vantage, zone_id=zone_id)
@@ -131,14 +133,15 @@ class TemplateZones:
     def resolution_load_balancers(self, model: Any, resolution: Resolution) -> list[LoadBalancerView]:
         """``answer_load_balancers`` of every answer, each load balancer once, in the order met (one pass)."""
         out: dict[int, LoadBalancerView] = {}
+        memo = self._eips
         for answer in resolution.answers:
             for lb in answer.load_balancers:
                 if isinstance(lb.source, LoadBalancerView):
                     out.setdefault(id(lb.source), lb.source)
             for address in answer.addresses:
-                eip = self.eip_of(model, address)
+                eip = memo[address] if address in memo else self.eip_of(model, address)  # eip_of, its memo read here
                 if eip is not None:
-                    for view in eip.load_balancers:
+                    for view, _mapping in eip.attachments:  # eip.load_balancers, without the list
                         out.setdefault(id(view), view)
         return list(out.values())
 
@@ -176,8 +179,7 @@ class TemplateZones:
                 vantage = PUBLIC
             asked = types if types is not None and not zone.private else None
             for rtype in asked or ("A", "AAAA"):
-                if asked is None and rtype == "AAAA" and not (self.zone_set.record_sets(zone.id, name, "AAAA")
-                                                              or self.zone_set.record_sets(zone.id, name, "CNAME")):
+                if asked is None and rtype == "AAAA" and not self.zone_set.holds(zone.id, name, ("AAAA", "CNAME")):
                     continue  # no AAAA or CNAME set of the name in the zone: no answers (and AAAA's problems are not judged)
                 resolution = self.zone_set.resolve(name, rtype, vantage, zone_id=zone.id, scenarios=True)
                 judged = rtype == "A" if asked is None else True
@@ -190,6 +192,23 @@ class TemplateZones:
         if self._marked_names is None:
             self._marked_names = {(key.zone, key.name) for key, views in self.views.items() if any(v.grpc_marker for v in views)}
         return self._marked_names
+
+    def key_views(self, keys: tuple[RecordKey, ...]) -> list[tuple[RecordKey, RecordSetView, Record | None]]:
+        """``(key, view_of(key), record_by_key(key))`` for each key with a view, in order; worked out once per
+        tuple (a resolution's ``record_keys``: EO-DNS1, EO-DNS2 and ``rules.base.answer_views`` each walk it).
+        The list is shared: read it, do not change it."""
+        kept = self.key_views_memo.get(id(keys))
+        if kept is not None and kept[0] is keys:
+            return kept[1]
+        out = []
+        views, by_view = self.views, self.by_view
+        for key in keys:
+            found = views.get(key)
+            if found:
+                view = found[0]
+                out.append((key, view, by_view.get(id(view))))
+        self.key_views_memo[id(keys)] = (keys, out)  # keeps the tuple: its id names it while the memo lives
+        return out
 
     def view_of(self, key: RecordKey) -> RecordSetView | None:
         found = self.views.get(key)
@@ -214,9 +233,11 @@ class TemplateZones:
         return found
 
     def _judge_undecided(self, model: Any, name: str, zone: HostedZone) -> bool:
-        if any(self.record(v) is None and zone_id_of(v) == zone.id for v in model.record_sets(name)):
+        views = model.record_sets(name)
+        by_view = self.by_view  # self.record(v), inlined
+        if any(by_view.get(id(v)) is None and zone_id_of(v) == zone.id for v in views):
             return True
-        if zone_apart(model.record_sets(name)):
+        if zone_apart(views):
             return True  # a record of the name whose zone is decided at deploy may be in this zone (or this one in its)
         if self._unnamed_stacks is None:  # stacks with a record whose name is decided at deploy
             self._unnamed_stacks = {v.stack for v in model.all_record_sets if not isinstance(v.name, str)}
@@ -266,19 +287,21 @@ def zone_undecided(view: RecordSetView) -> bool:
 def zone_apart(views: list[RecordSetView]) -> bool:
     """Record sets of one name in more than one zone, one of them decided at deploy time: that one may be in the
     others' zone (one expression in every set is one zone: the sets share a key and are not apart)."""
-    first = None
-    apart = undecided = False
+    if len(views) < 2:
+        return False
+    # the zone key is made of HostedZoneId and HostedZoneName: sets that write the same ones share it (nearly always)
+    zone_id, zone_name = views[0].hosted_zone_id, views[0].hosted_zone_name
     for view in views:
-        key = view.zone_key
-        if first is None:
-            first = key
-        elif key != first:
-            apart = True
-        if not undecided and zone_undecided(view):
-            undecided = True
-        if apart and undecided:
-            return True
-    return False
+        if view.hosted_zone_id != zone_id or view.hosted_zone_name != zone_name:
+            break
+    else:
+        return False
+    # each view's zone key once; whether one is decided at deploy is asked only of sets that are apart (rarely)
+    keys = [view.zone_key for view in views]
+    first = keys[0]
+    if all(key == first for key in keys):
+        return False
+    return any(zone_undecided(view) for view in views)
 
 
 def zone_id_of(view: RecordSetView) -> str:

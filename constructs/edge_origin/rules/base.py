@@ -148,11 +148,15 @@ def answer_views(model: TemplateModel, keys: Iterable[RecordKey]) -> list[Record
     if kept is not None and kept[0] is keys:  # the same tuple (a resolution's record_keys: four rules ask)
         return list(kept[1])
     out: dict[int, RecordSetView] = {}
-    views = zones.views  # zones.view_of(key), inlined
-    for key in keys:
-        found = views.get(key)
-        if found:
-            out.setdefault(id(found[0]), found[0])
+    if isinstance(keys, tuple):  # a resolution's record_keys: its views are worked out once (zones.key_views)
+        for _key, view, _record in zones.key_views(keys):
+            out.setdefault(id(view), view)
+    else:
+        views = zones.views  # zones.view_of(key), inlined
+        for key in keys:
+            found = views.get(key)
+            if found:
+                out.setdefault(id(found[0]), found[0])
     if isinstance(keys, tuple):
         memo[id(keys)] = (keys, list(out.values()))  # keeps the tuple: its id names it while the memo lives
     return list(out.values())

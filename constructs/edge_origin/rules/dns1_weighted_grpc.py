@@ -203,12 +203,8 @@ def _unchecked_simple(model: TemplateModel, name: str, kind: str, item: OriginRe
 
 
 def _several_values_per_set(model: TemplateModel, name: str, kind: str, item: OriginResolution) -> Iterator[Finding]:
-    views_of, by_view = model.zones.views, model.zones.by_view
-    for key in item.resolution.record_keys:
-        found = views_of.get(key)  # zones.view_of(key); zones.record_by_key(key) is that view's record
-        view = found[0] if found else None
-        record = by_view.get(id(view)) if view is not None else None
-        if record is None or view is None or record.policy != "weighted" or len(record.values) < 2:
+    for _key, view, record in model.zones.key_views(item.resolution.record_keys):  # zones.view_of, record_by_key
+        if record is None or record.policy != "weighted" or len(record.values) < 2:
             continue
         yield finding(
             RULE.id, Severity.WARNING, view.resource,

@@ -71,15 +71,11 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     # per zone + name + type: how many of its record sets hold each value (built once per group,
     # so "another record's address" is a lookup: linear in records per name)
     holders: dict[tuple[str, str, str], Any] = {}
-    views_of, by_view = zones.views, zones.by_view
     for name, kind, item in origin_resolutions(model):
         of_item = f" record in {item.zone.label} for {origin_label(name, kind)}"  # each record's ``where``, after its policy
-        for key in item.resolution.record_keys:
-            # zones.view_of(key) and zones.record_by_key(key) (the record of that first view): one look-up each
-            found = views_of.get(key)
-            view = found[0] if found else None
-            record = by_view.get(id(view)) if view is not None else None
-            if record is None or view is None or id(view) in seen or record.policy not in HEALTH_DECIDES:
+        # zones.view_of(key) and zones.record_by_key(key) (the record of that first view), once per resolution
+        for key, view, record in zones.key_views(item.resolution.record_keys):
+            if record is None or id(view) in seen or record.policy not in HEALTH_DECIDES:
                 continue
             if record.policy == "failover" and (record.failover or "").upper() != "PRIMARY":
                 continue  # the secondary answers only while the primary is unhealthy
