@@ -8,7 +8,6 @@ from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import LoadBalancerView, ResourceRef, TemplateModel, Unresolved, display_value
 from edge_origin.rules.base import (
     Rule,
-    answer_views,
     finding,
     origin_label,
     origin_resolutions,
@@ -47,9 +46,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     private = _private_addresses(model)
     held: dict[int, tuple[LoadBalancerView, list[str]]] = {}  # Type decided at deploy time: the records it leaves open
     seen: set[int] = set()
+    key_views = model.zones.key_views
     for name, kind, item in origin_resolutions(model):  # the records a resolver reaches, chains followed
-        for record in answer_views(model, item.resolution.record_keys):
-            if id(record) in seen or model.zones.policy(record) != "multivalue" or record.type not in (None, "A"):
+        # answer_views(model, keys) with each view's answer-model record (zones.policy(view): its policy, or unknown)
+        for _key, record, answer_record in key_views(item.resolution.record_keys):
+            if id(record) in seen or answer_record is None or answer_record.policy != "multivalue" \
+                    or record.type not in (None, "A"):
                 continue
             seen.add(id(record))
             for value in record.values:

@@ -87,7 +87,7 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     profiles = _listener_profiles(model)
     plans: dict[tuple[int, int], RolloutPlan] = {}  # rollout_plan by (id of the profile, delay): a fleet's are alike
     for tg in model.target_groups:
-        if deploy_time(props_of(tg.resource).raw("TargetType")):  # judged as ip (the only type _rollout judges)
+        if deploy_time(tg.resource.properties.get("TargetType")):  # judged as ip (the only type _rollout judges)
             as_ip = replace(tg, target_type="ip")
             if next(iter(_rollout(as_ip, profiles.get(id(tg)), terminates[id(tg)], plans)), None) is not None:
                 yield _undecided(tg.resource, "TargetType", "as an ip target group: whether a pod rollout is hitless",
@@ -119,7 +119,8 @@ def _protocol_findings(tg: TargetGroupView) -> Iterator[Finding]:
                 f"{key}: long-lived connections outlive deregistered pods",
                 FIX_TG,
             )
-    elif (tg.protocol or "").upper() in NLB_PROTOCOLS and (said := _may_override(
+    # (_may_override is None without an undecided entry, nearly always: asked, and its subject made, only with one)
+    elif (tg.protocol or "").upper() in NLB_PROTOCOLS and UNKNOWN_ATTRIBUTES in tg.attributes and (said := _may_override(
             tg.resource, "TargetGroupAttributes", tg.attributes, f"target group {tg.resource.logical_id} "
             f"({tg.protocol}) {key}", key, "true", "long-lived connections outlive deregistered pods", _true)):
         yield said
@@ -135,11 +136,13 @@ def _cross_zone(lb: LoadBalancerView) -> Iterator[Finding]:
             reason="decided at deploy time: off (the NLB default), a zone's EIP only reaches that zone's pods",
             needs=f"a literal LoadBalancerAttributes entry {key}: true", at=lb.resource,
         )
-    elif lb.cross_zone and (said := _may_override(
+        return
+    on = lb.cross_zone  # read once (an as_bool of the attribute)
+    if on and UNKNOWN_ATTRIBUTES in lb.attributes and (said := _may_override(
             lb.resource, "LoadBalancerAttributes", lb.attributes, f"NLB {lb.resource.logical_id} {key}", key, "true",
             "off, a zone's EIP only reaches that zone's pods", _true)) is not None:
         yield said
-    elif not lb.cross_zone:
+    elif not on:
         yield finding(
             RULE.id, Severity.WARNING, lb.resource,
             f"NLB {lb.resource.logical_id} has cross-zone load balancing off: a zone's EIP only reaches that zone's pods",
@@ -223,23 +226,27 @@ def _rollout(tg: TargetGroupView, declared: tuple[str, ConnectionProfile] | None
             resource=res.logical_id, path=res.path,
         )
         return
+    plan = None
     if declared is not None:
         plan = plans.get((id(declared[1]), delay))  # the profile lives on its listener's resource meanwhile
         if plan is None:
             plan = plans[(id(declared[1]), delay)] = rollout_plan(declared[1], delay)
         needed = plan.deregistration_delay_s  # the same whatever the delay
-        whose = (f"listener {declared[0]}'s connection profile: preStop {plan.pre_stop_s} s + the server's grace "
-                 f"{plan.grace_s} s + {MARGIN_S} s")
     else:
-        needed, whose = DRAINING_WINDOW_S + MARGIN_S, "the draining window alone, before any grace for in-flight RPCs"
+        needed = DRAINING_WINDOW_S + MARGIN_S
     if delay >= needed:  # fine, unless an entry whose Key is decided at deploy time may set a shorter one
-        said = _may_override(tg.resource, "TargetGroupAttributes", tg.attributes,
+        said = None if UNKNOWN_ATTRIBUTES not in tg.attributes else _may_override(tg.resource, "TargetGroupAttributes", tg.attributes,
                              f"target group {tg.resource.logical_id} {key} (whether a pod rollout is hitless)", key,
                              f"{delay} s", f"below {needed} s a pod rollout cannot be hitless",
                              lambda v: as_int(v) is not None and needed <= as_int(v) <= hi)
         if said is not None:
             yield said
         return
+    if declared is not None and plan is not None:  # plan: the declared profile's
+        whose = (f"listener {declared[0]}'s connection profile: preStop {plan.pre_stop_s} s + the server's grace "
+                 f"{plan.grace_s} s + {MARGIN_S} s")
+    else:
+        whose = "the draining window alone, before any grace for in-flight RPCs"
     yield finding(
         RULE.id, Severity.WARNING, tg.resource,
         f"target group {tg.resource.logical_id} (ip targets) resets every connection at the end of its "
@@ -287,7 +294,7 @@ def _unhealthy_termination(tg: TargetGroupView) -> Iterator[Finding]:
         raw = tg.attributes[UNHEALTHY]
         state = as_bool(raw)
         if state is False:
-            said = _may_override(res, "TargetGroupAttributes", tg.attributes, f"{where} {UNHEALTHY}", UNHEALTHY,
+            said = None if UNKNOWN_ATTRIBUTES not in tg.attributes else _may_override(res, "TargetGroupAttributes", tg.attributes, f"{where} {UNHEALTHY}", UNHEALTHY,
                                  "false", "the NLB resets every connection to a target that turns unhealthy", _false)
             if said is not None:
                 yield said

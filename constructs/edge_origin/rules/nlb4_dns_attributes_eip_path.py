@@ -186,7 +186,7 @@ def _records_publishing(model: TemplateModel) -> dict[int, tuple[LoadBalancerVie
         for record in answer_views(model, item.resolution.record_keys):
             for value in record.values:
                 eip = model.eip(value)
-                for lb in eip.load_balancers if eip is not None else ():
+                for lb, _mapping in eip.attachments if eip is not None else ():  # eip.load_balancers, without the list
                     if not lb.may_be_network:
                         continue
                     entry = out.get(id(lb))  # get, then set: no (lb, {}) made for every value only to be dropped
@@ -195,7 +195,7 @@ def _records_publishing(model: TemplateModel) -> dict[int, tuple[LoadBalancerVie
                     held = entry[1].get(name)
                     if held is None:
                         held = entry[1][name] = (kind, [])
-                    if all(r is not record for r in held[1]):
+                    if record not in held[1]:  # by identity (views compare so): each record once
                         held[1].append(record)
     return out
 
@@ -237,8 +237,10 @@ def _zonal_shift_prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
     (the ELB guide's prerequisite; the API default is on) and its own cross-zone not off."""
     attrs = lb.attributes
     shift = as_bool(attrs.get(ZONAL_SHIFT)) is True if attribute_known(attrs, ZONAL_SHIFT) else None
+    if shift is False:
+        return  # (nearly always: zonal shift off; cross-zone not read)
     cross = lb.cross_zone if attribute_known(attrs, TG_CROSS_ZONE) else None
-    if shift is False or cross is False:
+    if cross is False:
         return
     if shift and cross:
         yield from _prerequisite(lb)
@@ -315,10 +317,16 @@ def _prerequisite(lb: LoadBalancerView) -> Iterator[Finding]:
             )
 
 
+#: What ``_unhealthy_state_routing`` reads of a target group's attributes: without any, it says nothing.
+_HEALTH_READS = frozenset((MIN_COUNT, MIN_PERCENT, USR_COUNT, USR_PERCENT, UNKNOWN_ATTRIBUTES))
+
+
 def _unhealthy_state_routing(lb: LoadBalancerView, published: bool) -> Iterator[Finding]:
     """``unhealthy_state_routing`` above its defaults (count 1, percentage off): unlike the DNS attributes it acts on
     every path, the EIPs included: below the threshold the NLB sends new connections to unhealthy targets too."""
     for tg in _target_groups(lb):
+        if tg.attributes.keys().isdisjoint(_HEALTH_READS):
+            continue  # none of the keys read below, no list decided at deploy time (nearly every target group)
         # a value decided at deploy time; a key a list decided at deploy time may hold (on an EIP-published path the
         # list's own not-judged finding names these keys: _settings)
         undecided = [key for key in (USR_COUNT, USR_PERCENT) if (_unknown(tg.attributes[key]) if key in tg.attributes
