@@ -371,9 +371,10 @@ class StackResolver:
         self._steps += 1
         if self._steps > self._max_steps:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
-        if _CONTAINERS.isdisjoint(map(type, value.values())):
-            return value  # JSON values only: nothing below to resolve
-        return self._resolve_tree(value, 0)
+        for child in value.values():
+            if type(child) in _CONTAINERS:
+                return self._resolve_tree(value, 0)
+        return value  # JSON values only: nothing below to resolve
 
     def check(self, value: Any, where: str = "") -> None:
         """Raise what ``resolve(value, where)`` would raise, building nothing, and count the steps and
@@ -608,9 +609,12 @@ class StackResolver:
                 resolved = simple(item)
                 if resolved is None:
                     resolved = self._resolve_memo(item, below)
-            elif _CONTAINERS.isdisjoint(map(type, item.values() if cls is dict else item)):
-                continue  # a leaf: JSON values only, returned as it is
             else:
+                for child in item.values() if cls is dict else item:  # (cheaper than isdisjoint(map(type, ...)))
+                    if type(child) in _CONTAINERS:
+                        break
+                else:
+                    continue  # a leaf: JSON values only, returned as it is
                 resolved = self._resolve_tree(item, below)
             if resolved is not item:
                 if changed is None:

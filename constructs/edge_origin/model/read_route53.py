@@ -91,20 +91,18 @@ _STR_OR_DEPLOY_TIME = frozenset({str, ResourceRef, Unresolved})
 
 def health_check_views(model: TemplateModel) -> list[HealthCheckView]:
     views = []
-    append = views.append
     for res in model.of_type(HEALTH_CHECK):
         p = props_of(res)
         cfg = p.data.get("HealthCheckConfig")
         if type(cfg) is dict:  # the common shape, each value as its accessor below returns it: read in place
-            get = cfg.get
-            kind, address, fqdn, path = get("Type"), get("IPAddress"), get("FullyQualifiedDomainName"), get("ResourcePath")
-            port, interval, threshold = get("Port"), get("RequestInterval"), get("FailureThreshold")
+            kind, address, fqdn, path = cfg.get("Type"), cfg.get("IPAddress"), cfg.get("FullyQualifiedDomainName"), cfg.get("ResourcePath")
+            port, interval, threshold = cfg.get("Port"), cfg.get("RequestInterval"), cfg.get("FailureThreshold")
             if (type(kind) in _STR_OR_NONE and type(address) in _AS_IS and type(fqdn) in _AS_IS and type(path) in _AS_IS
                     and type(port) in _INT_OR_NONE and type(interval) in _INT_OR_NONE and type(threshold) in _INT_OR_NONE):
-                append(HealthCheckView(res, kind, address, fqdn, port, path, interval, threshold))
+                views.append(HealthCheckView(res, kind, address, fqdn, port, path, interval, threshold))
                 continue
         cfg = p.mapping("HealthCheckConfig")
-        append(
+        views.append(
             HealthCheckView(
                 resource=res,
                 type=cfg.literal_str("Type"),
@@ -162,9 +160,8 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
     a name is spelled alike by many record sets). A value its accessor returns as it is (a string,
     a deploy-time value, an int, None) is read in place; any other through the accessor."""
     data = p.data
-    get = data.get
     alias_view = None
-    if get("AliasTarget") is not None:
+    if data.get("AliasTarget") is not None:
         alias = p.mapping("AliasTarget")
         dns = model.record_name_of(alias.str("DNSName"))
         alias_view = AliasTargetView(
@@ -172,18 +169,18 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
             hosted_zone_id=alias.str("HostedZoneId"),
             evaluate_target_health=alias.bool("EvaluateTargetHealth"),
         )
-    records = values = get("ResourceRecords")
+    records = values = data.get("ResourceRecords")
     if type(values) is not list or not _STR_OR_DEPLOY_TIME.issuperset(map(type, values)):
         values = p.strs("ResourceRecords")  # else a list of strings and deploy-time values: as strs returns it
-    rtype = get("Type")
+    rtype = data.get("Type")
     if type(rtype) not in _STR_OR_NONE:
         rtype = p.literal_str("Type")
     if rtype == "CNAME":
         values = [model.record_name_of(v) for v in values]
-    zone_id = get("HostedZoneId")
+    zone_id = data.get("HostedZoneId")
     if type(zone_id) not in _AS_IS:
         zone_id = p.str("HostedZoneId")
-    zone_name = get("HostedZoneName")
+    zone_name = data.get("HostedZoneName")
     if type(zone_name) not in _AS_IS:
         zone_name = p.str("HostedZoneName")
     if group is not None:
@@ -191,10 +188,10 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
     metadata = res.metadata
     marker = as_bool(metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
-    hc_id = get("HealthCheckId")
+    hc_id = data.get("HealthCheckId")
     if type(hc_id) not in _AS_IS:
         hc_id = p.str("HealthCheckId")
-    name = get("Name")
+    name = data.get("Name")
     if type(name) not in _AS_IS:
         name = p.str("Name")
     routing = _routing(p, sdk_reads_az_affinity=metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
@@ -209,10 +206,10 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         key = names.get(name)
         if key is None:
             key = names[name] = _name_key(name)
-    set_id = get("SetIdentifier")
+    set_id = data.get("SetIdentifier")
     if type(set_id) not in _AS_IS:
         set_id = p.str("SetIdentifier")
-    weight = get("Weight")
+    weight = data.get("Weight")
     if type(weight) not in _INT_OR_NONE:
         weight = p.int("Weight")
     return RecordSetView(  # by position (RECORD_SET_VIEW_FIELDS: a test holds the order to the class's)
