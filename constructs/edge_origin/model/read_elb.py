@@ -40,12 +40,14 @@ TARGET_GROUP = "AWS::ElasticLoadBalancingV2::TargetGroup"
 def _zone_of_subnet(model: TemplateModel, subnet: Any, zones: dict[tuple[str, str], str | None]) -> str | None:
     """The subnet's zone (None: not a subnet of the templates, or its zone not stated); ``zones`` keeps
     each subnet's (several load balancers map one subnet)."""
+    if not isinstance(subnet, ResourceRef):
+        return None  # (model.target of it is None)
+    key = (subnet.stack, subnet.logical_id)  # the subnet resource's key
+    if key in zones:
+        return zones[key]
     res = model.target(subnet)
     if res is None or res.type != SUBNET:
         return None
-    key = res.key
-    if key in zones:
-        return zones[key]
     zone = zones[key] = _read_zone(res)
     return zone
 
@@ -73,6 +75,14 @@ def elb_views(model: TemplateModel) -> tuple[list[LoadBalancerView], list[Listen
 
 def _target_group(res: Resource) -> TargetGroupView:
     p = props_of(res)
+    data = p.data
+    protocol, port, target_type = data.get("Protocol"), data.get("Port"), data.get("TargetType")
+    check_port, check_protocol = data.get("HealthCheckPort"), data.get("HealthCheckProtocol")
+    if (type(protocol) is str and type(port) in _INT_OR_NONE and type(target_type) in _STR_OR_NONE
+            and type(check_port) in _AS_IS and type(check_protocol) in _STR_OR_NONE):
+        # the common shape: each value as its accessor below returns it, read in place (same order of reads)
+        return TargetGroupView(res, protocol, port, target_type, p.key_values("TargetGroupAttributes"), check_port,
+                               check_protocol, False)  # a literal Protocol is decided
     return TargetGroupView(
         resource=res,
         protocol=p.literal_str("Protocol"),
@@ -91,20 +101,22 @@ def _undecided(p: Props, key: str) -> bool:
     return deploy_time(value) or (value is None and p.unknown)
 
 
-#: What ``Props.str`` returns as it is (a string, a deploy-time value, None).
-_AS_IS = (str, ResourceRef, Unresolved, type(None))
+#: What ``Props.str`` returns as it is (a string, a deploy-time value, None); ``literal_str``; ``int``.
+_AS_IS = frozenset({str, ResourceRef, Unresolved, type(None)})
+_STR_OR_NONE = frozenset({str, type(None)})
+_INT_OR_NONE = frozenset({int, type(None)})
 
 
 def _subnet_mappings(p: Props) -> list[tuple[Any, Any]]:
     """``(AllocationId, SubnetId)`` of each of ``p.mappings("SubnetMappings")``, each as ``str`` reads it:
     a value ``str`` returns as it is read in place, without a Props for the mapping."""
     items = p.data.get("SubnetMappings")
-    if items.__class__ is not list or not all(item.__class__ is dict for item in items):
+    if type(items) is not list or not _ONLY_DICT.issuperset(map(type, items)):
         return [(m.str("AllocationId"), m.str("SubnetId")) for m in p.mappings("SubnetMappings")]
     out = []
     for i, data in enumerate(items):
         alloc, subnet = data.get("AllocationId"), data.get("SubnetId")
-        if alloc.__class__ not in _AS_IS or subnet.__class__ not in _AS_IS:
+        if type(alloc) not in _AS_IS or type(subnet) not in _AS_IS:
             m = Props(data, p.resource, (p, "SubnetMappings", i))
             alloc, subnet = m.str("AllocationId"), m.str("SubnetId")
         out.append((alloc, subnet))
@@ -119,18 +131,25 @@ def _load_balancer(model: TemplateModel, res: Resource, eips: dict[tuple[str, st
     for alloc, subnet in _subnet_mappings(p):
         eip = eips.get((alloc.stack, alloc.logical_id)) if isinstance(alloc, ResourceRef) else None
         mappings.append(SubnetMappingView(subnet, alloc, eip, _zone_of_subnet(model, subnet, zones)))
-    lb_type = p.str("Type")
-    scheme = p.str("Scheme")
-    view = LoadBalancerView(
-        resource=res,
-        type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
-        scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
-        attributes=p.key_values("LoadBalancerAttributes"),
-        security_groups=p.items("SecurityGroups"),
-        subnet_mappings=mappings,
-        subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn, zones)) for sn in p.items("Subnets")],
-        type_undecided=_undecided(p, "Type"),
-    )
+    data = p.data
+    lb_type, scheme = data.get("Type"), data.get("Scheme")
+    if type(lb_type) is str and type(scheme) is str:  # the common shape: as below, read in place
+        view = LoadBalancerView(res, lb_type.lower(), scheme.lower(), p.key_values("LoadBalancerAttributes"),
+                                p.items("SecurityGroups"), mappings, [],
+                                [SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn, zones)) for sn in p.items("Subnets")])
+    else:
+        lb_type = p.str("Type")
+        scheme = p.str("Scheme")
+        view = LoadBalancerView(
+            resource=res,
+            type=lb_type.lower() if isinstance(lb_type, str) else "application" if lb_type is None else display_value(lb_type),
+            scheme=scheme.lower() if isinstance(scheme, str) else "internet-facing" if scheme is None else display_value(scheme),
+            attributes=p.key_values("LoadBalancerAttributes"),
+            security_groups=p.items("SecurityGroups"),
+            subnet_mappings=mappings,
+            subnets=[SubnetMappingView(sn, None, None, _zone_of_subnet(model, sn, zones)) for sn in p.items("Subnets")],
+            type_undecided=_undecided(p, "Type"),
+        )
     if p.data.get("MinimumLoadBalancerCapacity") is not None:  # absent: no units, nothing unknown (the defaults)
         capacity = p.mapping("MinimumLoadBalancerCapacity")
         view.capacity_units = capacity.int("CapacityUnits")
@@ -148,14 +167,23 @@ def _listener(res: Resource, lbs: dict[tuple[str, str], LoadBalancerView],
     lb_ref = p.str("LoadBalancerArn")
     lb = lbs.get((lb_ref.stack, lb_ref.logical_id)) if isinstance(lb_ref, ResourceRef) else None
     refs: list[Any] = []
-    for action in p.mappings("DefaultActions"):
-        if action.has("TargetGroupArn"):
-            refs.append(action.str("TargetGroupArn"))
-        if action.data.get("ForwardConfig") is None:
-            continue  # absent: no target groups there (mapping() reads it as empty)
-        for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
-            if tg.has("TargetGroupArn"):
-                refs.append(tg.str("TargetGroupArn"))
+    actions = p.data.get("DefaultActions")
+    if type(actions) is list and _ONLY_DICT.issuperset(map(type, actions)) and all(
+            type(action.get("TargetGroupArn")) in _AS_IS and action.get("ForwardConfig") is None for action in actions):
+        # the common shape, mappings naming a target group without a ForwardConfig: as below, read in place
+        for action in actions:
+            arn = action.get("TargetGroupArn")
+            if arn is not None:
+                refs.append(arn)
+    else:
+        for action in p.mappings("DefaultActions"):
+            if action.has("TargetGroupArn"):
+                refs.append(action.str("TargetGroupArn"))
+            if action.data.get("ForwardConfig") is None:
+                continue  # absent: no target groups there (mapping() reads it as empty)
+            for tg in action.mapping("ForwardConfig").mappings("TargetGroups"):
+                if tg.has("TargetGroupArn"):
+                    refs.append(tg.str("TargetGroupArn"))
     attrs = p.key_values("ListenerAttributes")
     protocol = p.str("Protocol")
     idle_raw = attrs.get("tcp.idle_timeout.seconds")
@@ -199,6 +227,7 @@ def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
     return list(groups.values())
 
 
+_ONLY_DICT = frozenset({dict})
 #: Keys of an ingress permission that name its source (each read by ``ingress_rule``).
 _SOURCES = ("CidrIpv6", "SourcePrefixListId", "SourceSecurityGroupId")
 

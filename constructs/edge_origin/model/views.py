@@ -287,10 +287,17 @@ class Props:
         list, an entry or an entry's ``Key`` is decided at deploy time (or the properties holding the
         list are), the key ``UNKNOWN_ATTRIBUTES`` is set: any attribute may be in it."""
         items = self._data.get(key)
-        if not self.unknown and items.__class__ is list and all(
-                item.__class__ is dict and item.get("Key").__class__ is str and item.get("Value").__class__ is str
-                for item in items):
-            return {item["Key"]: item["Value"] for item in items}  # literal keys and values: read as below
+        if not self.unknown and type(items) is list:
+            out = {}
+            for item in items:  # literal keys and values: read as below, in one pass
+                if type(item) is not dict:
+                    break
+                name, value = item.get("Key"), item.get("Value")
+                if type(name) is not str or type(value) is not str:
+                    break
+                out[name] = value
+            else:
+                return out
         return self.read_key_values(key)
 
     def read_key_values(self, key: str) -> dict[str, Any]:
