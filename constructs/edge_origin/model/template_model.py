@@ -499,9 +499,9 @@ class TemplateModel(AssemblyLinks):
 
     @cached_property
     def _eips_by_key(self) -> dict[tuple[str, str], EipView]:
-        """The EIP views of ``_views_by_key`` (a resource has one type: one view): ``eip`` in one look-up, rules
-        ask it for every record value and health check address."""
-        return {key: view for key, view in self._views_by_key.items() if isinstance(view, EipView)}
+        """The EIP views by resource key (``_views_by_key``'s EIPs: a resource has one type, one view): ``eip`` in one
+        look-up, rules ask it for every record value and health check address."""
+        return {(view.resource.stack, view.resource.logical_id): view for view in self.eips}
 
     def view(self, ref: Any) -> Any:
         """The typed view (LoadBalancerView, EipView, ...) of the resource ``ref`` points at."""

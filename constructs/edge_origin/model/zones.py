@@ -280,8 +280,12 @@ def value_key(value: Any) -> str:
 def zone_undecided(view: RecordSetView) -> bool:
     """The record's hosted zone is decided at deploy time (a HostedZoneId or HostedZoneName that is a parameter
     without Default, an import no given template declares, an undecidable Fn::If)."""
-    kind, *rest = view.zone_key
-    return kind == "unknown" or (kind == "name" and rest[0] is None and isinstance(view.hosted_zone, (ResourceRef, Unresolved)))
+    # view.zone_key's kind, without the key: "unknown" for a HostedZoneId neither a reference nor a text; "name"
+    # (no HostedZoneId) with no literal HostedZoneName
+    zone_id = view.hosted_zone_id
+    if zone_id is not None:
+        return not isinstance(zone_id, (ResourceRef, str))
+    return view.hosted_zone_name is None and isinstance(view.hosted_zone, (ResourceRef, Unresolved))
 
 
 def zone_apart(views: list[RecordSetView]) -> bool:

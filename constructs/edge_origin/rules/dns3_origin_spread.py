@@ -104,13 +104,12 @@ def _leaves_the_model(item: OriginResolution) -> bool:
 
 
 def _multivalue_sets(model: TemplateModel, item: OriginResolution) -> int:
-    # each zone + name + type once (not once per record key): linear in records per name
+    # each zone + name + type once (not once per record key): linear in records per name. The sets of one group share
+    # its zone, name and type, and the groups are apart: the distinct record keys are each group's distinct set ids
     groups = dict.fromkeys((key.zone, key.name, key.type) for key in item.resolution.record_keys)
-    keys = {  # a RecordKey's fields as a tuple: the same count, hashed in C
-        (r.key.zone, r.key.name, r.key.type, r.key.set_id)
-        for zone, name, rtype in groups for r in model.zones.zone_set.record_sets(zone, name, rtype) if r.policy == "multivalue"
-    }
-    return len(keys)
+    sets_of = model.zones.zone_set.record_sets
+    return sum(len({r.key.set_id for r in sets_of(zone, name, rtype) if r.policy == "multivalue"})
+               for zone, name, rtype in groups)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:

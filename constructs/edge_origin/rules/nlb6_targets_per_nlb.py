@@ -90,8 +90,8 @@ def _target_type_findings(lb: LoadBalancerView) -> Iterator[Finding]:
     """``_lb_findings``; a target group with literal Targets whose TargetType is decided at deploy time is counted as
     written and as ``alb`` (each target 50 or 100): over the quota only as ``alb`` is not judged, once a group."""
     found = list(_lb_findings(lb))
-    undecided = [tg for tg in _target_groups(lb)
-                 if deploy_time(props_of(tg.resource).raw("TargetType")) and _targets(tg)[0] is not None]
+    undecided = [tg for tg in _target_groups(lb)  # (Props.raw of a settled resource: its properties' entry)
+                 if deploy_time(tg.resource.properties.get("TargetType")) and _targets(tg)[0] is not None]
     if not undecided or any(not f.message.startswith("not judged") for f in found):
         yield from found
         return
