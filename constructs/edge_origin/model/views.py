@@ -314,9 +314,19 @@ class Props:
 
 def props_of(resource: Resource) -> Props:
     """Typed access to a resource's Properties."""
-    if resource._settle is not None:
-        resource._settled()
-    return Props(resource._properties, resource)
+    settle = resource._settle
+    if settle is not None:  # Resource._settled, inlined
+        resource._properties, resource._unknown = settle()  # an error leaves it unsettled: raised again
+        resource._settle = None
+    data = resource._properties
+    if type(data) is not dict:
+        return Props(data, resource)
+    p = _new_props(Props)  # Props.__init__'s common case: a settled resource's mapping
+    p.resource, p._path, p._data, p.unknown = resource, "Properties", data, resource._unknown is not None
+    return p
+
+
+_new_props = object.__new__
 
 
 def as_int(value: Any) -> int | None:
