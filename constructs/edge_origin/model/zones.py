@@ -481,7 +481,7 @@ def _health_check(res: Any) -> HealthCheck:
         None if ip is None else f"{ip.stack}/{ip.logical_id}" if ip.__class__ is ResourceRef and ip.attribute != "DNSName"
         else value_key(ip),
         value_key(fqdn) if fqdn is not None else None,  # fqdn
-        None if port is None else as_int(port),  # port
+        port if port.__class__ is int else None if port is None else as_int(port),  # port (as_int: an int as it is)
         _text(alarm.get("Name")) if isinstance(alarm, dict) else None,  # alarm
         insufficient if isinstance(insufficient, str) else None,  # insufficient_data
         res.logical_id,  # label

@@ -221,13 +221,16 @@ def _types_cloudfront_never_gets(model: TemplateModel) -> Iterator[Finding]:
     edge resolves the origin to nothing."""
     cloudfront = model.cloudfront_origin_names()
     zone_of = model.zones.zone_of  # model.zones.zone(v), inlined
+    zone_set = model.zones.zone_set
     for name, kind in model.origin_names().items():
         if name not in cloudfront:
             continue
         asked = model.cloudfront_origin_types(name)
-        for zone in model.zones.zone_set.zones_holding(name):
+        for zone in zone_set.zones_holding(name):
             if zone.private:
                 continue
+            if zone_set.holds(zone.id, name, (*asked, "CNAME")):
+                continue  # the zone answers a type CloudFront asks (nearly always): every such set is one of the views below
             held = [v for v in model.record_sets(name) if zone_of.get(id(v)) is zone]
             present = sorted({v.type for v in held if v.type})
             if not held or any(t in present for t in (*asked, "CNAME")) or model.zones.undecided(model, name, zone):

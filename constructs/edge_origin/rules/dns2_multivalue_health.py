@@ -95,7 +95,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     needs=NEEDS_CHECK, at=res,
                 )
                 continue
-            hidden = undefined_children(record.health_check_id, checks) if view.health_check is not None else ()
+            hc = checks.get(record.health_check_id or "")
+            # (undefined_children is () below any check but an enabled CALCULATED one: asked only of those)
+            hidden = undefined_children(record.health_check_id, checks) if view.health_check is not None and \
+                hc is not None and hc.type == "CALCULATED" else ()
             if hidden:  # a CALCULATED check over children defined elsewhere: judged below only where they cannot matter
                 res = view.resource
                 yield not_judged(
@@ -130,7 +133,6 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     f"{view.label}: {where}: {reason}: Route 53 keeps answering with a dead NLB's IP",
                     FIX,
                 )
-            hc = checks.get(record.health_check_id or "")
             grpc_port, undecided_port = _https_check_of_the_grpc_port(model, view) if reason is None else (None, None)
             if kind != "grpc" and (grpc_port is not None or undecided_port is not None):
                 # the warning is a gRPC origin's: said only where a behavior's GrpcConfig is decided at deploy
@@ -153,7 +155,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                     + (_HTTPS_WHY if view.health_check.type.upper().startswith("HTTPS") else _HTTP_WHY),
                     HTTPS_FIX,
                 )
-            if hc is not None and reason is None and public_check_of_private_address(hc):
+            # (an address key with a "/", an EIP's Stack/Eip, is never a private address: asked of a literal only)
+            if hc is not None and reason is None and hc.ip_address is not None and "/" not in hc.ip_address \
+                    and public_check_of_private_address(hc):
                 yield finding(
                     RULE.id, origin_severity(Severity.ERROR, kind), view.resource,
                     f"{view.label}: {where}: health check {hc.label or hc.id} is a public endpoint check of the private "
