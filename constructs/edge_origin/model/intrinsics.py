@@ -597,7 +597,7 @@ class StackResolver:
         if below > MAX_RESOLVE_DEPTH:
             raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
         changed: list[tuple[Any, Any]] | None = None  # (key or index, resolved) of the children that changed
-        simple, limit = self._simple_reference, self._max_steps
+        limit = self._max_steps  # (self._simple_reference called as a method: no bound method made per call)
         for key, item in pairs:
             cls = type(item)  # (not item.__class__: a call of type is the cheaper look-up in 3.11)
             if cls is not dict and cls is not list:
@@ -606,7 +606,7 @@ class StackResolver:
             if self._steps > limit:
                 raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
             if cls is dict and len(item) == 1:
-                resolved = simple(item)
+                resolved = self._simple_reference(item)
                 if resolved is None:
                     resolved = self._resolve_memo(item, below)
             else:

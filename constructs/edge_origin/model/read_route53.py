@@ -187,7 +187,8 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         zone_id = zone_id if zone_id is not None else group.str("HostedZoneId")
         zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
     metadata = res.metadata
-    marker = as_bool(metadata.get(GRPC_ORIGIN_METADATA_KEY)) is True
+    marker = metadata.get(GRPC_ORIGIN_METADATA_KEY)
+    marker = marker is True or (marker is not None and as_bool(marker) is True)
     hc_id = data.get("HealthCheckId")
     if type(hc_id) not in _AS_IS:
         hc_id = p.str("HealthCheckId")
@@ -220,7 +221,7 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         set_id,  # set_identifier
         routing.policy,  # routing_policy
         weight,  # weight
-        p.int("TTL"),  # ttl
+        _ttl(p),  # ttl
         values,  # values
         alias_view,  # alias_target
         hc_id,  # health_check_id
@@ -233,6 +234,25 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         zone_id,  # hosted_zone_id
         routing,  # routing
     )
+
+
+#: ``{TTL text: its int}``, each text read once (CDK writes TTLs as strings, alike in many records); bounded.
+_TTL_TEXTS: dict[str, int] = {}
+
+
+def _ttl(p: Props) -> int | None:
+    """``p.int("TTL")``, a text read once (``_TTL_TEXTS``)."""
+    value = p.data.get("TTL")
+    if type(value) is str:
+        number = _TTL_TEXTS.get(value)
+        if number is None:
+            number = p.int("TTL")  # None (never for a text) or raised: not kept
+            if number is not None and len(_TTL_TEXTS) < 4096:
+                _TTL_TEXTS[value] = number
+        return number
+    if type(value) is int or value is None:
+        return value
+    return p.int("TTL")
 
 
 #: RecordSetView's fields in the order ``_record_view`` passes them.
