@@ -65,10 +65,10 @@ def _read_zone(res: Resource) -> str | None:
 def elb_views(model: TemplateModel) -> tuple[list[LoadBalancerView], list[ListenerView], list[TargetGroupView], list[EipView]]:
     """(load balancers, listeners, target groups, EIPs), joined: an EIP knows its attachments, a load
     balancer its listeners, a listener its target groups. Read in that order, one type at a time."""
-    eips = {res.key: EipView(res) for res in model.of_type(EIP)}
-    tgs = {res.key: _target_group(res) for res in model.of_type(TARGET_GROUP)}
+    eips = {(res.stack, res.logical_id): EipView(res) for res in model.of_type(EIP)}  # res.key, without its call
+    tgs = {(res.stack, res.logical_id): _target_group(res) for res in model.of_type(TARGET_GROUP)}
     zones: dict[tuple[str, str], str | None] = {}
-    lbs = {res.key: _load_balancer(model, res, eips, zones) for res in model.of_type(LOAD_BALANCER)}
+    lbs = {(res.stack, res.logical_id): _load_balancer(model, res, eips, zones) for res in model.of_type(LOAD_BALANCER)}
     listeners = [_listener(res, lbs, tgs) for res in model.of_type(LISTENER)]
     return list(lbs.values()), listeners, list(tgs.values()), list(eips.values())
 
@@ -217,7 +217,7 @@ def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
             view = SecurityGroupView(res, ingress_unknown=p.list_unknown("SecurityGroupIngress"))
             for rule in p.mappings("SecurityGroupIngress"):
                 view.ingress.append(ingress_rule(res, rule))
-        groups[res.key] = view
+        groups[(res.stack, res.logical_id)] = view
     for res in model.of_type(SECURITY_GROUP_INGRESS):
         p = props_of(res)
         group_ref = p.str("GroupId")

@@ -53,15 +53,20 @@ SDK_DROPS_AZ_AFFINITY_KEY = "edge-origin:sdk-drops-azaffinity"
 def _routing(p: Props, sdk_reads_az_affinity: bool = True) -> Routing:
     """The record set's routing, read by the answer model's one table (``answers.routing``)."""
 
+    data = p.data
+
     def truth(value: Any) -> bool | None:
+        if (value is True or value is False) and data.get("MultiValueAnswer") is value:
+            return value  # what p.bool("MultiValueAnswer") returns for it, without the accessor
         if isinstance(value, (ResourceRef, Unresolved)):
             return None  # multivalue or simple: decided at deploy time
         return p.bool("MultiValueAnswer")
 
-    def literal(value: Any) -> str | None:
-        return value if isinstance(value, str) else None
+    return read_routing(data, truth=truth, literal=_literal, sdk_reads_az_affinity=sdk_reads_az_affinity)
 
-    return read_routing(p.data, truth=truth, literal=literal, sdk_reads_az_affinity=sdk_reads_az_affinity)
+
+def _literal(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _name_key(value: Any) -> Any:
