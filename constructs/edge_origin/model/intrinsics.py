@@ -605,16 +605,23 @@ class StackResolver:
             self._steps += 1
             if self._steps > limit:
                 raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
-            if cls is dict and len(item) == 1:
-                resolved = self._simple_reference(item)
-                if resolved is None:
-                    resolved = self._resolve_memo(item, below)
-            else:
-                for child in item.values() if cls is dict else item:  # (cheaper than isdisjoint(map(type, ...)))
+            if cls is list:
+                for child in item:  # (cheaper than isdisjoint(map(type, ...)))
                     if type(child) in _CONTAINERS:
                         break
                 else:
                     continue  # a leaf: JSON values only, returned as it is
+                resolved = self._resolve_tree(item, below)
+            elif len(item) == 1:
+                resolved = self._simple_reference(item)
+                if resolved is None:
+                    resolved = self._resolve_memo(item, below)
+            else:
+                for child in item.values():
+                    if type(child) in _CONTAINERS:
+                        break
+                else:
+                    continue
                 resolved = self._resolve_tree(item, below)
             if resolved is not item:
                 if changed is None:
