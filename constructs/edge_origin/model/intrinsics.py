@@ -371,10 +371,7 @@ class StackResolver:
         self._steps += 1
         if self._steps > self._max_steps:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
-        for child in value.values():
-            if type(child) in _CONTAINERS:
-                return self._resolve_tree(value, 0)
-        return value  # JSON values only: nothing below to resolve
+        return self._resolve_tree(value, 0)  # (a leaf comes back as it is: a resource's Properties seldom is one)
 
     def check(self, value: Any, where: str = "") -> None:
         """Raise what ``resolve(value, where)`` would raise, building nothing, and count the steps and
@@ -590,7 +587,8 @@ class StackResolver:
         """``_resolve_node`` of a plain container of a tree (counted and depth checked by the caller),
         with ``_resolve`` of each child container inlined: the hot loop of resolving a parsed JSON
         template (same steps, same errors, same order, same copy on change). The caller found a container
-        among its children (a leaf is returned as it is before this is called)."""
+        among its children (a leaf is returned as it is before this is called), or it is a resource's Properties
+        (``resolve_mapping``: a leaf comes back as it is, nothing changed)."""
         is_dict = value.__class__ is dict  # never a mapping of one key: _resolve memoises those
         pairs = value.items() if is_dict else enumerate(value)  # type: ignore[union-attr]
         below = depth + 1
