@@ -433,37 +433,63 @@ class StackResolver:
         self._steps += 1
         if self._steps > self._max_steps:
             raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
-        if not _CONTAINERS.isdisjoint(map(type, value.values())):
-            self._check_tree(value, 0, set())
+        for child in value.values():
+            if type(child) in _CONTAINERS:
+                self._check_tree(value, 0, set())
+                return
 
     def _check_tree(self, node: dict[str, Any] | list[Any], depth: int, seen: set[int]) -> None:
         """``check`` of the children of a plain container of a tree (counted and depth checked by the
         caller, which found a container among them), in document order: the same steps, errors and order as the walk below (each child
         container is depth checked, then a simple reference counts one step and is not walked, another
-        intrinsic is checked by ``_check_intrinsic``, a plain container counts one step and is walked)."""
-        values = node.values() if node.__class__ is dict else node  # type: ignore[union-attr]
+        intrinsic is checked by ``_check_intrinsic``, a plain container counts one step and is walked).
+        The steps are counted in a local and written back before anything else reads them (a call out, an error)."""
+        values = node.values() if type(node) is dict else node  # type: ignore[union-attr]
         below, limit, resources = depth + 1, self._max_steps, self.resources
+        steps = self._steps
         for item in values:
-            cls = item.__class__
+            cls = type(item)  # (a call of type is the cheaper look-up in 3.11)
             if cls is not dict and cls is not list:
                 continue
             if below > MAX_RESOLVE_DEPTH:
+                self._steps = steps
                 raise self._error(f"nested deeper than {MAX_RESOLVE_DEPTH} levels")
-            if cls is dict and len(item) == 1:
+            if cls is list:
+                steps += 1
+                if steps > limit:
+                    self._steps = steps
+                    raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
+                for child in item:  # a leaf (JSON values only) is done
+                    if type(child) in _CONTAINERS:
+                        self._steps = steps
+                        self._check_tree(item, below, seen)
+                        steps = self._steps
+                        break
+                continue
+            if len(item) == 1:
                 ((key, arg),) = item.items()
-                if key == "Ref" or key.startswith("Fn::") or (key == "Condition" and arg.__class__ is str):
-                    if not (arg.__class__ is str and arg in resources if key == "Ref" else _simple_getatt(key, arg, resources)):
+                if key == "Ref" or key.startswith("Fn::") or (key == "Condition" and type(arg) is str):
+                    if not (type(arg) is str and arg in resources if key == "Ref" else _simple_getatt(key, arg, resources)):
+                        self._steps = steps
                         self._check_intrinsic(item, key, arg, below, seen)  # not a simple reference
+                        steps = self._steps
                         continue
-                    self._steps += 1  # a simple reference: one step, nothing below it is walked
-                    if self._steps > limit:
+                    steps += 1  # a simple reference: one step, nothing below it is walked
+                    if steps > limit:
+                        self._steps = steps
                         raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
                     continue
-            self._steps += 1
-            if self._steps > limit:
+            steps += 1
+            if steps > limit:
+                self._steps = steps
                 raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
-            if not _CONTAINERS.isdisjoint(map(type, item.values() if cls is dict else item)):
-                self._check_tree(item, below, seen)  # a container with containers inside (a leaf is done)
+            for child in item.values():  # a leaf (JSON values only) is done
+                if type(child) in _CONTAINERS:
+                    self._steps = steps
+                    self._check_tree(item, below, seen)
+                    steps = self._steps
+                    break
+        self._steps = steps
 
     def _check_intrinsic(self, node: dict[str, Any], key: str, arg: Any, depth: int, seen: set[int]) -> None:
         """``check`` of an intrinsic other than a simple reference: a Join is sized, any other resolved."""
@@ -885,25 +911,35 @@ class StackResolver:
         # counted as _sized_one_by_one counts, in the resolving pass (a second pass over the parts costs as much as
         # this path saves: +22M instructions at 10k resources)
         text = numbers = others = refs = 0
+        steps = self._steps  # counted in a local, written back before anything else reads it (a call out, an error)
         for item in items:
-            cls = item.__class__
+            cls = type(item)
+            if cls is str:  # the common part: a literal text
+                parts.append(item)
+                text += len(item)
+                continue
             if cls is dict or cls is list:
-                self._steps += 1
-                if self._steps > limit:
+                steps += 1
+                if steps > limit:
+                    self._steps = steps
                     raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
                 if cls is dict and len(item) == 1:
                     ((key, value),) = item.items()
-                    if value in resources if key == "Ref" and value.__class__ is str else _simple_getatt(key, value, resources):
+                    if value in resources if key == "Ref" and type(value) is str else _simple_getatt(key, value, resources):
                         parts.append(item)
                         others += 1
                         refs += 1
                         continue
+                    self._steps = steps
                     item = self._resolve_memo(item, below)
+                    steps = self._steps
                 elif not _CONTAINERS.isdisjoint(map(type, item.values() if cls is dict else item)):
+                    self._steps = steps
                     item = self._resolve_tree(item, below)
+                    steps = self._steps
                 if item is _NOVALUE:
                     continue  # Ref AWS::NoValue: not in the list
-                cls = item.__class__
+                cls = type(item)
             parts.append(item)
             if cls is str or isinstance(item, str):
                 text += len(item)
@@ -912,6 +948,7 @@ class StackResolver:
             else:
                 others += 1
                 refs += isinstance(item, (ResourceRef, Unresolved))
+        self._steps = steps
         if delimiter and len(parts) > 1:
             text += len(delimiter) * (len(parts) - 1)
         if not others:
