@@ -57,6 +57,35 @@ def test_the_program_keeps_freed_memory_once_a_second_large_file_is_read(tmp_pat
     assert told == ["told", "trimmed"]
 
 
+def test_a_run_of_several_files_keeps_freed_memory_from_the_first_large_one(tmp_path: Path, told: list[str],
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several paths (or a folder): the first large file's parse buffers already serve the next file's."""
+    from edge_origin.model import loader
+
+    monkeypatch.setattr(files, "SHORT_LIVED_PROCESS", True)
+    first, second = _template(tmp_path / "a.template.json"), _template(tmp_path / "b.template.json")
+    reads: list[str] = []
+    real = files.read_bytes_file
+
+    def reading(path: object, limit: int) -> bytes:
+        data = real(path, limit)
+        reads.append(f"{Path(str(path)).name}: {told.count('told')}")
+        return data
+
+    monkeypatch.setattr(loader, "read_bytes_file", reading)
+    loader.read_paths_result([first, second])
+    assert reads == ["a.template.json: 1", "b.template.json: 1"]  # told at the first large file, once
+
+
+def test_one_file_alone_is_read_with_the_allocator_as_it_was(tmp_path: Path, told: list[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from edge_origin.model import loader
+
+    monkeypatch.setattr(files, "SHORT_LIVED_PROCESS", True)
+    loader.read_paths_result([_template(tmp_path / "a.template.json")])
+    assert told == []  # never told (nor trimmed): a single file's buffers are never reused
+
+
 def _template(path: Path) -> Path:
     """A template over LARGE_FILE_BYTES (one resource, a long Metadata string): cheap to check."""
     body = {"Resources": {"B": {"Type": "AWS::S3::Bucket", "Metadata": {"pad": "x" * files.LARGE_FILE_BYTES}}}}

@@ -45,6 +45,7 @@ from edge_origin.core.files import (
     InputFileError,
     decode_text,
     describe_mode,
+    expect_several_files,
     give_back_kept_memory,
     read_bytes_file,
     read_text_file,
@@ -956,6 +957,8 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
     collected: list[tuple[LoadedTemplate, bool]] = []
     seen: set[Path] = set()
     indexes: dict[Path, Any] = {}  # a folder's cloud assembly index, read once for all its files
+    if len(paths) > 1 or any(Path(raw).is_dir() for raw in paths):
+        expect_several_files()
     for raw in paths:
         path = Path(raw)
         try:
