@@ -56,9 +56,9 @@ def _target_groups(lb: LoadBalancerView) -> list[TargetGroupView]:
 
 def _targets(tg: TargetGroupView) -> tuple[list[Any] | None, Any]:
     """(the literal target list, or None when absent or decided at deploy time; the raw value when deploy-time)."""
-    p = props_of(tg.resource)
-    if not p.has("Targets"):
+    if tg.resource.properties.get("Targets") is None:  # p.has("Targets"), without the Props (nearly every group)
         return None, None
+    p = props_of(tg.resource)
     raw = p.raw("Targets")
     if p.list_unknown("Targets") or not isinstance(raw, list):
         return None, raw
@@ -124,7 +124,6 @@ def _lb_findings(lb: LoadBalancerView, alb: frozenset[int] = frozenset()) -> Ite
         elif raw is not None:
             unknown.append((tg, raw))
     count = len(listed)
-    groups = f"target group{'s' if len(counted) != 1 else ''} {', '.join(counted)}"
     if not counted and not unknown:
         stated = _stated(lb)
         if stated is None:
@@ -132,6 +131,8 @@ def _lb_findings(lb: LoadBalancerView, alb: frozenset[int] = frozenset()) -> Ite
         listed, (count, groups) = [None] * stated[0], stated
     elif not counted:
         groups = "no literal target list"
+    else:
+        groups = f"target group{'s' if len(counted) != 1 else ''} {', '.join(counted)}"
     cross_known = attribute_known(lb.attributes, CROSS_ZONE)
     zones = lb.zone_count or 1
     off_cap = min(per_zone * zones, per_lb)  # cross-zone off: some zone holds more than 500 above this
