@@ -104,8 +104,6 @@ class TemplateZones:
     _undecided: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _zone_unnamed: dict[str, bool] = field(default_factory=dict, repr=False)
     _marked_names: set[tuple[str, str]] | None = field(default=None, repr=False)
-    #: ``rules.base.answer_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, views)}``.
-    answer_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
     #: ``key_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, triples)}``.
     key_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
 

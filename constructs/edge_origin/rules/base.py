@@ -143,12 +143,8 @@ def _origin_resolutions(model: TemplateModel) -> list[tuple[str, str, OriginReso
 def answer_views(model: TemplateModel, keys: Iterable[RecordKey]) -> list[RecordSetView]:
     """The record set views behind answer-model record keys (first of each, in order)."""
     zones = model.zones
-    memo = zones.answer_views_memo
-    kept = memo.get(id(keys))
-    if kept is not None and kept[0] is keys:  # the same tuple (a resolution's record_keys: four rules ask)
-        return list(kept[1])
     out: dict[int, RecordSetView] = {}
-    if isinstance(keys, tuple):  # a resolution's record_keys: its views are worked out once (zones.key_views)
+    if isinstance(keys, tuple):  # a resolution's record_keys (four rules ask): its views are worked out once
         for _key, view, _record in zones.key_views(keys):
             out.setdefault(id(view), view)
     else:
@@ -157,8 +153,6 @@ def answer_views(model: TemplateModel, keys: Iterable[RecordKey]) -> list[Record
             found = views.get(key)
             if found:
                 out.setdefault(id(found[0]), found[0])
-    if isinstance(keys, tuple):
-        memo[id(keys)] = (keys, list(out.values()))  # keeps the tuple: its id names it while the memo lives
     return list(out.values())
 
 
