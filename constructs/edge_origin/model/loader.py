@@ -949,6 +949,15 @@ def _unique_names(items: list[tuple[LoadedTemplate, bool]]) -> list[LoadedTempla
     ]
 
 
+def _a_folder(raw: str | Path) -> bool:
+    """Whether ``raw`` names a folder (a name the system refuses, too long or a loop of links, is not one here:
+    the read below words it)."""
+    try:
+        return Path(raw).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
     """Read every given file, folder or cloud assembly; bad ones go to ``unreadable``."""
     result = ReadResult()
@@ -957,7 +966,7 @@ def read_paths_result(paths: Sequence[str | Path]) -> ReadResult:
     collected: list[tuple[LoadedTemplate, bool]] = []
     seen: set[Path] = set()
     indexes: dict[Path, Any] = {}  # a folder's cloud assembly index, read once for all its files
-    if len(paths) > 1 or any(Path(raw).is_dir() for raw in paths):
+    if len(paths) > 1 or _a_folder(paths[0]):
         expect_several_files()
     for raw in paths:
         path = Path(raw)
