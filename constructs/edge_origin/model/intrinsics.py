@@ -604,7 +604,8 @@ class StackResolver:
             return None
         ref = self._references.get((logical_id, attribute))  # made before: _simple_getatt passed then
         if ref is None:
-            if not _simple_getatt(key, arg, self.resources):
+            body = self.resources.get(logical_id)  # _simple_getatt's test, the types known already
+            if not attribute or type(body) is not dict or body.get("Type") in _LINKED_TYPES:
                 return None
             ref = self._references[(logical_id, attribute)] = ResourceRef(self.stack, logical_id, attribute)
         return ref

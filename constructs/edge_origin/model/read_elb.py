@@ -209,7 +209,7 @@ def security_group_views(model: TemplateModel) -> list[SecurityGroupView]:
     for res in model.of_type(SECURITY_GROUP):
         p = props_of(res)
         items = p.data.get("SecurityGroupIngress")
-        if items.__class__ is list and all(item.__class__ is dict for item in items):
+        if type(items) is list and all(type(item) is dict for item in items):
             # the common shape, a list of mappings: nothing in it is deploy-time, and each reads as
             # ingress_rule reads p.mappings(...)'s items, without a Props for a literal permission
             view = SecurityGroupView(res, _inline_rules(res, p, items))
@@ -238,7 +238,7 @@ def _inline_rules(res: Resource, p: Props, items: list[dict[str, Any]]) -> list[
     out = []
     for i, data in enumerate(items):
         protocol, low, high, cidr = data.get("IpProtocol"), data.get("FromPort"), data.get("ToPort"), data.get("CidrIp")
-        if (protocol.__class__ is str and low.__class__ is int and high.__class__ is int and cidr.__class__ is str
+        if (type(protocol) is str and type(low) is int and type(high) is int and type(cidr) is str
                 and "CidrIpv6" not in data and "SourcePrefixListId" not in data and "SourceSecurityGroupId" not in data):
             out.append(IngressRule(res, protocol.lower(), low, high, cidr))  # as ingress_rule's literal permission
         else:
