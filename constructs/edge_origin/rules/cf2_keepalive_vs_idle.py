@@ -13,11 +13,17 @@ from collections.abc import Iterator
 
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import DistributionView, ListenerView, TemplateModel
+from edge_origin.model.views import UNKNOWN_ATTRIBUTES
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.cf_undecided import timeout_undecided, undecided
-from edge_origin.rules.ka_profile import HopRule, listener_idle, origin_path_load_balancers
+from edge_origin.rules.ka_profile import (
+    HopRule,
+    listener_idle,
+    origin_path_load_balancers,
+    over_idle_overrides,
+)
 from edge_origin.rules.not_judged import not_judged
 
 DEFAULT_KEEPALIVE = hops.CF_DEFAULT_KEEPALIVE_S
@@ -49,23 +55,36 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 continue
             for lb in origin_path_load_balancers(model, origin):
                 for listener in lb.listeners:
-                    idle = listener_idle(listener).seconds
-                    if idle is None:
-                        if listener.protocol != "UDP" and hops.idle_severity(keepalive, hops.NLB_IDLE_RANGE[0]) is not None:
-                            yield _not_judged(dist, origin.id, keepalive, listener)
-                        continue  # UDP only, or decided at deploy time and fine against every idle timeout AWS allows
-                    severity = hops.idle_severity(keepalive, idle)
-                    if severity is not None:
-                        yield finding(
-                            RULE.id, severity, dist.resource,
-                            PathHop.CLOUDFRONT_TO_NLB.says(
-                                f"{dist.resource.logical_id} origin {origin.id}: keepalive {keepalive} s is not well "
-                                f"below the idle timeout {idle} s of {listener.resource.stack}/{listener.resource.logical_id} "
-                                f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; "
-                                f"{hops.NLB_EXPIRY}"
-                            ),
-                            FIX,
-                        )
+                    if UNKNOWN_ATTRIBUTES not in listener.attributes:  # the common listener: no entry may override
+                        yield from _against_listener(dist, origin.id, keepalive, listener)
+                        continue
+                    res = listener.resource
+                    yield from over_idle_overrides(
+                        listener, lambda li, d=dist, o=origin.id, k=keepalive: _against_listener(d, o, k, li), rule_id=RULE.id,
+                        subject=f"{dist.resource.logical_id} origin {origin.id} -> {res.stack}/{res.logical_id}",
+                        at=dist.resource)
+
+
+def _against_listener(dist: DistributionView, origin_id: str, keepalive: float, listener: ListenerView) -> list[Finding]:
+    """The origin's keepalive against one listener's idle timeout on its path."""
+    idle = listener_idle(listener).seconds
+    if idle is None:
+        if listener.protocol != "UDP" and hops.idle_severity(keepalive, hops.NLB_IDLE_RANGE[0]) is not None:
+            return [_not_judged(dist, origin_id, keepalive, listener)]
+        return []  # UDP only, or decided at deploy time and fine against every idle timeout AWS allows
+    severity = hops.idle_severity(keepalive, idle)
+    if severity is None:
+        return []
+    return [finding(
+        RULE.id, severity, dist.resource,
+        PathHop.CLOUDFRONT_TO_NLB.says(
+            f"{dist.resource.logical_id} origin {origin_id}: keepalive {keepalive} s is not well "
+            f"below the idle timeout {idle} s of {listener.resource.stack}/{listener.resource.logical_id} "
+            f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; "
+            f"{hops.NLB_EXPIRY}"
+        ),
+        FIX,
+    )]
 
 
 def _keepalive_not_judged(dist: DistributionView, origin_id: str, value: object, listener: ListenerView) -> Finding | None:

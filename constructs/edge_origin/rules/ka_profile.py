@@ -14,6 +14,7 @@ from edge_origin.model.views import (
     ListenerView,
     LoadBalancerView,
     TargetGroupView,
+    as_int,
     attribute_known,
 )
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
@@ -191,8 +192,9 @@ def over_protocols(listener: ListenerView, judge: Callable[[ListenerView], list[
     not-judged finding of ``rule_id`` on ``at`` that names the Protocol as written and the verdict of each."""
     raw = listener.protocol_undecided
     if raw is None:
-        return judge(listener)
-    verdicts = {p: judge(replace(listener, protocol=p)) for p in protocol_choices(listener)}
+        return over_idle_overrides(listener, judge, rule_id=rule_id, subject=subject, at=at)
+    verdicts = {p: over_idle_overrides(replace(listener, protocol=p), judge, rule_id=rule_id, subject=subject, at=at)
+                for p in protocol_choices(listener)}
     first = next(iter(verdicts.values()))
     if all(found == first for found in verdicts.values()):
         return first  # whatever the protocol, the same verdict: decided
@@ -202,6 +204,50 @@ def over_protocols(listener: ListenerView, judge: Callable[[ListenerView], list[
         reason=f"{undecided_reason(raw)}; the verdict depends on it ({each})",
         needs=undecided_needs(raw), at=at,
     )]
+
+
+def over_idle_overrides(listener: ListenerView, judge: Callable[[ListenerView], list[Finding]], *, rule_id: str,
+                        subject: str, at: Resource) -> list[Finding]:
+    """``judge(listener)``; beside a literal ``tcp.idle_timeout.seconds`` entry, an entry whose Key (or the whole
+    entry) is decided at deploy time may be that Key again, and which of two entries of one Key ELB keeps, the
+    templates do not say (EO-NLB3 reads target group and load balancer attributes so too): the listener is judged
+    with that entry's Value as well, and when the verdicts differ, one not-judged finding of ``rule_id`` on ``at``
+    names the entry (else the verdict as written stands)."""
+    found = judge(listener)
+    for index, entry, value in idle_overrides(listener):
+        attributes = {**listener.attributes, hops.IDLE_ATTRIBUTE: value}
+        other = judge(replace(listener, attributes=attributes, idle_timeout=None if deploy_time(value) else as_int(value)))
+        if verdict(other) != verdict(found):
+            where = f"ListenerAttributes[{index}]"
+            return [not_judged(
+                rule_id, Severity.WARNING, subject=f"{subject}: {where}", element=entry,
+                reason=(f"{undecided_reason(entry)}; {where} may be {hops.IDLE_ATTRIBUTE} again (which of two entries "
+                        f"of one Key ELB keeps, the templates do not say), and the verdict depends on it (as written: "
+                        f"{verdict(found)}; with {display_value(value)}: {verdict(other)})"),
+                needs=f"a literal Key in {where}: {undecided_needs(entry)}", at=at,
+            )]
+    return found
+
+
+def idle_overrides(listener: ListenerView) -> list[tuple[int, object, object]]:
+    """``(index, entry, Value)`` of each ListenerAttributes entry whose Key (or the whole entry: its Value is then
+    the entry) is decided at deploy time, beside a literal ``tcp.idle_timeout.seconds`` entry, and whose Value is
+    not that entry's; [] without a literal entry or an undecided one (the view's ``UNKNOWN_ATTRIBUTES`` mark: no
+    walk for the others)."""
+    attributes = listener.attributes
+    if UNKNOWN_ATTRIBUTES not in attributes or hops.IDLE_ATTRIBUTE not in attributes:
+        return []
+    literal = attributes[hops.IDLE_ATTRIBUTE]
+    raw = listener.resource.properties.get("ListenerAttributes")
+    out: list[tuple[int, object, object]] = []
+    for index, entry in enumerate(raw if isinstance(raw, list) else ()):
+        if deploy_time(entry):
+            out.append((index, entry, entry))
+        elif isinstance(entry, dict) and deploy_time(entry.get("Key")):
+            value = entry.get("Value")
+            if deploy_time(value) or str(value) != str(literal):
+                out.append((index, entry, value))
+    return out
 
 
 def verdict(found: list[Finding]) -> str:
