@@ -90,6 +90,7 @@ def test_a_target_group_two_listeners_share_is_not_judged_once() -> None:
         '[{"Key": "deregistration_delay.connection_termination.enabled", "Value": "true"}, {"Key": "<Ref FailoverKey>", '
         '"Value": "1"}, {"Key": "target_group_health.dns_… (decided at deploy time: it may set '
         "target_group_health.dns_failover.minimum_healthy_targets.count or "
+        "target_group_health.dns_failover.minimum_healthy_targets.percentage or "  # "off" as written, "1" may be it again
         "target_group_health.unhealthy_state_routing.minimum_healthy_targets.count or "
         "target_group_health.unhealthy_state_routing.minimum_healthy_targets.percentage)",
         LIST_FIX.format("TargetGroupAttributes"),

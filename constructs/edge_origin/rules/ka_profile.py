@@ -19,6 +19,7 @@ from edge_origin.model.views import (
 )
 from edge_origin.profile import PROFILE_METADATA_KEY, ConnectionProfile, ProfileError, hops
 from edge_origin.rules.base import Rule
+from edge_origin.rules.lb_type import attribute_overrides
 from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
@@ -230,24 +231,8 @@ def over_idle_overrides(listener: ListenerView, judge: Callable[[ListenerView], 
 
 
 def idle_overrides(listener: ListenerView) -> list[tuple[int, object, object]]:
-    """``(index, entry, Value)`` of each ListenerAttributes entry whose Key (or the whole entry: its Value is then
-    the entry) is decided at deploy time, beside a literal ``tcp.idle_timeout.seconds`` entry, and whose Value is
-    not that entry's; [] without a literal entry or an undecided one (the view's ``UNKNOWN_ATTRIBUTES`` mark: no
-    walk for the others)."""
-    attributes = listener.attributes
-    if UNKNOWN_ATTRIBUTES not in attributes or hops.IDLE_ATTRIBUTE not in attributes:
-        return []
-    literal = attributes[hops.IDLE_ATTRIBUTE]
-    raw = listener.resource.properties.get("ListenerAttributes")
-    out: list[tuple[int, object, object]] = []
-    for index, entry in enumerate(raw if isinstance(raw, list) else ()):
-        if deploy_time(entry):
-            out.append((index, entry, entry))
-        elif isinstance(entry, dict) and deploy_time(entry.get("Key")):
-            value = entry.get("Value")
-            if deploy_time(value) or str(value) != str(literal):
-                out.append((index, entry, value))
-    return out
+    """``attribute_overrides`` of the listener's literal ``tcp.idle_timeout.seconds`` entry."""
+    return attribute_overrides(listener.resource, "ListenerAttributes", listener.attributes, hops.IDLE_ATTRIBUTE)
 
 
 def verdict(found: list[Finding]) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model.views import LoadBalancerView, Resource, props_of
+from edge_origin.model.values import deploy_time
+from edge_origin.model.views import UNKNOWN_ATTRIBUTES, LoadBalancerView, Resource, props_of
 from edge_origin.rules.not_judged import not_judged
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
@@ -64,3 +65,23 @@ def attribute_element(resource: Resource, prop: str, attributes: dict[str, Any],
     if resource.unknown_properties is not None:
         return resource.unknown_properties
     return resource.properties.get(prop, prop)
+
+
+def attribute_overrides(res: Resource, prop: str, attributes: dict[str, Any], key: str) -> list[tuple[int, object, object]]:
+    """``(index, entry, Value)`` of each entry of the attribute list ``prop`` whose Key (or the whole entry: its Value
+    is then the entry) is decided at deploy time, beside a literal ``key`` entry, and whose Value is not that entry's:
+    it may be ``key`` again. [] without a literal ``key`` entry or an undecided one (the view's ``UNKNOWN_ATTRIBUTES``
+    mark: no walk for the others)."""
+    if UNKNOWN_ATTRIBUTES not in attributes or key not in attributes:
+        return []
+    literal = attributes[key]
+    raw = res.properties.get(prop)
+    out: list[tuple[int, object, object]] = []
+    for index, entry in enumerate(raw if isinstance(raw, list) else ()):
+        if deploy_time(entry):
+            out.append((index, entry, entry))
+        elif isinstance(entry, dict) and deploy_time(entry.get("Key")):
+            value = entry.get("Value")
+            if deploy_time(value) or str(value) != str(literal):
+                out.append((index, entry, value))
+    return out

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from edge_origin.core.fast_dataclass import dataclass
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import RecordSetView, Resource, TemplateModel, Unresolved, display_value
+from edge_origin.model.values import deploy_time
 from edge_origin.model.views import (
     UNKNOWN_ATTRIBUTES,
     LoadBalancerView,
@@ -41,7 +42,7 @@ from edge_origin.model.views import (
     props_of,
 )
 from edge_origin.rules.base import Rule, answer_views, finding, origin_label, origin_resolutions, with_cdk
-from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element
+from edge_origin.rules.lb_type import NEEDS_DEFAULT, as_if_network, attribute_element, attribute_overrides
 from edge_origin.rules.not_judged import not_judged
 from edge_origin.rules.vpc3_dns_vantage import PUBLIC_RESOLVER_NO_ZONE, affinity_policy
 
@@ -108,10 +109,27 @@ def _unresolved_list(attrs: dict[str, object], keys: tuple[str, ...], resource: 
     does not state each of ``keys`` literally: any of them may be set in it."""
     if UNKNOWN_ATTRIBUTES not in attrs:
         return None
-    open_keys = tuple(k for k in keys if k not in attrs)
+    # a literal key is open too beside an entry whose Key is decided at deploy time and whose Value differs: that entry
+    # may be the key again (which of two entries of one Key ELB keeps, the templates do not say)
+    open_keys = tuple(k for k in keys if k not in attrs or _may_be_set(resource, prop, attrs, k))
     if not open_keys:
         return None
     return Setting(prop, resource.properties.get(prop) if isinstance(resource.properties, dict) else resource.properties, resource, open_keys)
+
+
+def _may_be_set(resource: Resource, prop: str, attrs: dict[str, object], key: str) -> bool:
+    """Whether an entry whose Key is decided at deploy time, beside the literal ``key`` entry, may set ``key`` to a
+    Value this rule judges (zonal shift on, a zonal affinity; any Value of the other keys, or one decided at deploy
+    time): ``attribute_overrides``, the Values the API would refuse or the rule leaves quiet left out."""
+    for _index, _entry, value in attribute_overrides(resource, prop, attrs, key):
+        text = "" if deploy_time(value) else str(value).strip().lower()
+        if (not text or (key == ZONAL_SHIFT and text == "true") or (key == ROUTING and text in _AFFINITIES)
+                or key not in (ZONAL_SHIFT, ROUTING)):
+            return True
+    return False
+
+
+_AFFINITIES = frozenset({"availability_zone_affinity", "partial_availability_zone_affinity"})
 
 
 def _target_groups(lb: LoadBalancerView) -> Iterator[TargetGroupView]:
@@ -434,7 +452,8 @@ def _published(lb: LoadBalancerView, setting: Setting, names: dict[str, tuple[st
 
 def _by_name(lb: LoadBalancerView, label: str) -> Iterator[Finding]:
     """A zonal-affinity ``client_routing_policy`` on an NLB an origin path reaches through its DNS name."""
-    if not attribute_known(lb.attributes, ROUTING):
+    if not attribute_known(lb.attributes, ROUTING) or _may_be_set(lb.resource, "LoadBalancerAttributes", lb.attributes,
+                                                                  ROUTING):
         yield not_judged(
             RULE.id, Severity.WARNING,
             subject=f"{label}: reaches NLB {lb.resource.logical_id} through its DNS name: {ROUTING}",

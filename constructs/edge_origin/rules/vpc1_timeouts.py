@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import ListenerView, TemplateModel
 from edge_origin.model.values import Unresolved, deploy_time
+from edge_origin.model.views import UNKNOWN_ATTRIBUTES
 from edge_origin.profile import hops
 from edge_origin.profile.hops import PathHop
 from edge_origin.rules.base import finding, with_cdk
 from edge_origin.rules.cf_undecided import timeout_undecided, undecided
-from edge_origin.rules.ka_profile import HopRule, idle_attribute_written, listener_idle
+from edge_origin.rules.ka_profile import HopRule, idle_attribute_written, listener_idle, over_idle_overrides
 from edge_origin.rules.not_judged import undecided as undecided_value
 from edge_origin.rules.vpc_paths import VpcOriginPath, vpc_origin_paths
 
@@ -55,33 +56,48 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 yield found
             continue
         for listener in path.load_balancer.listeners:
-            idle = listener_idle(listener).seconds
-            if idle is None:
-                if listener.protocol != "UDP":  # UDP: no TCP idle timeout to judge
-                    yield from _idle_undecided(
-                        path, listener, keepalive if undecided_["OriginKeepaliveTimeout"] is None else None,
-                        read if undecided_["OriginReadTimeout"] is None else None)
+            if UNKNOWN_ATTRIBUTES not in listener.attributes:  # the common listener: no entry may override
+                yield from _against_listener(path, listener, keepalive, read, undecided_)
                 continue
-            where = f"{listener.resource.stack}/{listener.resource.logical_id}"
-            severity = hops.idle_severity(keepalive, idle) if undecided_["OriginKeepaliveTimeout"] is None else None
-            if severity is not None:
-                yield finding(
-                    RULE.id, Severity.WARNING, res,
-                    PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
-                        f"{path.label}: keepalive {keepalive} s is not well below the idle timeout {idle} s of {where} "
-                        f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; {hops.NLB_EXPIRY}"
-                    ),
-                    FIX,
-                )
-            if read >= idle and undecided_["OriginReadTimeout"] is None:
-                yield finding(
-                    RULE.id, Severity.WARNING, res,
-                    PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
-                        f"{path.label}: read timeout {read} s is not below the idle timeout {idle} s of {where}: a response "
-                        "silent that long loses its flow at the NLB before CloudFront's own timeout answers the viewer"
-                    ),
-                    FIX,
-                )
+            yield from over_idle_overrides(
+                listener, lambda li, p=path, k=keepalive, r=read, u=undecided_: _against_listener(p, li, k, r, u),
+                rule_id=RULE.id, subject=f"{path.label} -> {listener.resource.stack}/{listener.resource.logical_id}",
+                at=res)
+
+
+def _against_listener(path: VpcOriginPath, listener: ListenerView, keepalive: float, read: float,
+                      undecided_: dict[str, object]) -> list[Finding]:
+    """The origin's keepalive and read timeouts against one listener's idle timeout."""
+    res = path.distribution.resource
+    idle = listener_idle(listener).seconds
+    if idle is None:
+        if listener.protocol == "UDP":  # UDP: no TCP idle timeout to judge
+            return []
+        return list(_idle_undecided(
+            path, listener, keepalive if undecided_["OriginKeepaliveTimeout"] is None else None,
+            read if undecided_["OriginReadTimeout"] is None else None))
+    out: list[Finding] = []
+    where = f"{listener.resource.stack}/{listener.resource.logical_id}"
+    severity = hops.idle_severity(keepalive, idle) if undecided_["OriginKeepaliveTimeout"] is None else None
+    if severity is not None:
+        out.append(finding(
+            RULE.id, Severity.WARNING, res,
+            PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                f"{path.label}: keepalive {keepalive} s is not well below the idle timeout {idle} s of {where} "
+                f"{hops.margin_words(idle)}: CloudFront may reuse a pooled connection whose flow is gone; {hops.NLB_EXPIRY}"
+            ),
+            FIX,
+        ))
+    if read >= idle and undecided_["OriginReadTimeout"] is None:
+        out.append(finding(
+            RULE.id, Severity.WARNING, res,
+            PathHop.CLOUDFRONT_VPC_ORIGIN_TO_NLB.says(
+                f"{path.label}: read timeout {read} s is not below the idle timeout {idle} s of {where}: a response "
+                "silent that long loses its flow at the NLB before CloudFront's own timeout answers the viewer"
+            ),
+            FIX,
+        ))
+    return out
 
 
 def _idle_undecided(path: VpcOriginPath, listener: ListenerView, keepalive: float | None,
