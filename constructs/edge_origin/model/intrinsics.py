@@ -631,11 +631,13 @@ class StackResolver:
             if self._steps > limit:
                 raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
             if cls is list:
-                for child in item:  # (cheaper than isdisjoint(map(type, ...)))
-                    if type(child) in _CONTAINERS:
-                        break
-                else:
-                    continue  # a leaf: JSON values only, returned as it is
+                if below >= MAX_RESOLVE_DEPTH:  # its items are as deep as may be: walked only when one is a container
+                    for child in item:
+                        if type(child) in _CONTAINERS:
+                            break
+                    else:
+                        continue  # a leaf: JSON values only, returned as it is
+                # else walked without a leaf test (a list of a template seldom is a leaf: one comes back as it is)
                 resolved = self._resolve_tree(item, below)
             elif len(item) == 1:
                 resolved = self._simple_reference(item)
