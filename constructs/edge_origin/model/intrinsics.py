@@ -459,12 +459,10 @@ class StackResolver:
                 if steps > limit:
                     self._steps = steps
                     raise self._error(f"intrinsic evaluation takes too many steps {raise_hint('eval_steps')}")
-                for child in item:  # a leaf (JSON values only) is done
-                    if type(child) in _CONTAINERS:
-                        self._steps = steps
-                        self._check_tree(item, below, seen)
-                        steps = self._steps
-                        break
+                if item:  # walked without a leaf test (a leaf's walk finds no container: the same steps)
+                    self._steps = steps
+                    self._check_tree(item, below, seen)
+                    steps = self._steps
                 continue
             if len(item) == 1:
                 ((key, arg),) = item.items()
