@@ -396,7 +396,8 @@ class _Origins:
             loaded = np.clip(now + self.dt - self.loaded_since, 0.0, None)
             # an unlimited address (no --origin-capacity) has nothing to ramp: it stays unlimited
             # (inf x 0 would be NaN before it is first loaded)
-            ramp = np.minimum(1.0, loaded / self.scale_seconds)
+            with np.errstate(over="ignore"):  # a scale_seconds near 0 (subnormal): the ramp is full at once
+                ramp = np.minimum(1.0, loaded / self.scale_seconds)
             unlimited = np.isinf(self.conc)
             cap = np.where(unlimited, np.inf, np.where(unlimited, 0.0, self.conc) * ramp)
         else:
