@@ -138,7 +138,9 @@ RULE = HopRule(
         "parameter, a mapping by an unknown Region) is judged both ways: quiet when the keepalive is fine against "
         "every idle timeout AWS allows (60..6000 s), else not judged (warning). A keepalive decided at deploy time is "
         "judged the same way: quiet when every keepalive up to the default quota (120 s) is well below the idle "
-        "timeout, else not judged (warning)."
+        "timeout, else not judged (warning). An entry of ListenerAttributes whose Key is decided at deploy time beside a "
+        "literal tcp.idle_timeout.seconds is judged with either Value: not judged (warning) when the verdicts differ (it "
+        "may be that Key again: which of two entries of one Key ELB keeps, the templates do not say)."
     ),
     incident="Idle connections reused by CloudFront after the NLB had dropped them: resets and 502s (keepalive-vs-nlb-idle-timeout).",
     fix=FIX,

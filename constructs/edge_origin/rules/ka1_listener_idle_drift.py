@@ -161,7 +161,7 @@ RULE = HopRule(
         "a profile of its own and another idle timeout. Not judged (a warning naming the value): the listener's "
         "tcp.idle_timeout.seconds decided at deploy time, or its Protocol when the protocols it may have give "
         "different verdicts; a listener whose LoadBalancerArn is decided at deploy time, judged against a "
-        "distribution's profile as one it reaches, when that finds anything."
+        "distribution's profile as one it reaches, when that finds anything; and an entry of ListenerAttributes whose Key is decided at deploy time beside a literal tcp.idle_timeout.seconds, when its Value gives another verdict (it may be that Key again: which of two entries of one Key ELB keeps, the templates do not say)."
     ),
     incident=(
         "Client keepalive, server ping enforcement and the NLB idle timeout were each set alone and never agreed; "

@@ -210,7 +210,7 @@ RULE = HopRule(
         "deploy time on a TCP listener, or a Protocol decided at deploy time when the protocols the listener may have "
         "give different verdicts; a listener whose LoadBalancerArn is decided at deploy time, judged as one on an "
         "origin's path, when that finds anything; above 350 s, a target group (TargetGroupArn) or TargetType "
-        "decided at deploy time."
+        "decided at deploy time; and an entry of ListenerAttributes whose Key is decided at deploy time beside a literal tcp.idle_timeout.seconds, when its Value gives another verdict (it may be that Key again: which of two entries of one Key ELB keeps, the templates do not say)."
     ),
     incident=(
         "Idle gRPC flows left the NLB's flow table after 350 s with no FIN or RST to either side (AWS: the next packet "

@@ -178,7 +178,8 @@ RULE = HopRule(
         "is a VpcOriginId or endpoint Arn decided at deploy time when the timeouts are not well below every idle "
         "timeout an NLB may have (from 60 s), and so is a listener's tcp.idle_timeout.seconds decided at deploy time "
         "(or outside 60..6000) when they are not well below 60 s (fine at 60 s: quiet; the same warnings at 6000 s: "
-        "they fire)."
+        "they fire), and an entry of ListenerAttributes whose Key is decided at deploy time beside a literal "
+        "tcp.idle_timeout.seconds whose Value gives another verdict (it may be that Key again)."
     ),
     incident=(
         "Idle connections reused by CloudFront after the NLB dropped them: resets and 502s "
