@@ -108,8 +108,9 @@ def check(model: TemplateModel) -> Iterator[Finding]:
         element = undecided_element(view)
         if element is not None:  # the one finding for this set and element: EO-DNS2/3/5, EO-NLB2 read the set too
             member, raw = element
+            # left out of every verdict on the name, as the two above: the same status (above error: never clean)
             yield not_judged(
-                RULE.id, Severity.WARNING, subject=f"{_subject(view)} {member}", element=display_value(raw),
+                RULE.id, Severity.NOT_CHECKED, subject=f"{_subject(view)} {member}", element=display_value(raw),
                 reason=(f"{undecided_reason(raw)}; multivalue or simple is not known; "
                         f"its answers are left out of every verdict on {view.name}"),
                 needs=undecided_needs(raw), at=view.resource,
