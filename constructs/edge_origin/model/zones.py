@@ -467,11 +467,13 @@ def _health_check(res: Any) -> HealthCheck:
     endpoint = get("EndpointType")  # the API's (a live read); CloudFormation has no such property yet
     threshold = get("HealthThreshold")
     port = get("Port")
+    # _flag(value), without the call for a JSON boolean or an absent value (nearly every check's)
+    disabled, inverted = get("Disabled"), get("Inverted")
     return HealthCheck(  # every field in order, by position (a call of 14 keywords costs twice as much)
         f"{res.stack}/{res.logical_id}",  # id: value_key(res.ref)
         kind.upper() if isinstance(kind, str) else "TCP",  # type
-        _flag(get("Disabled")),  # disabled
-        _flag(get("Inverted")),  # inverted
+        disabled if disabled is True or disabled is False else disabled is not None and _flag(disabled),  # disabled
+        inverted if inverted is True or inverted is False else inverted is not None and _flag(inverted),  # inverted
         tuple(value_key(c) for c in children) if isinstance(children, list) else (),  # children
         None if threshold is None else as_int(threshold),  # health_threshold
         tuple(_text(r) or "?" for r in regions) if isinstance(regions, list) else (),  # regions
