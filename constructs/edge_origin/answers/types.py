@@ -482,13 +482,16 @@ class Resolution:
         several rules ask each resolution)."""
         found = self.__dict__.get("_record_keys")
         if found is None:
-            out: dict[RecordKey, None] = {}
+            # each key once, the first of equal keys kept: keyed by its fields' tuple (what RecordKey's eq and hash
+            # compare), hashed in C where the key's own __hash__ is a Python call
+            out: dict[tuple[str, str, str, str | None], RecordKey] = {}
             for ans in self.answers:
                 for hop in ans.chain:
-                    out[hop.key] = None
+                    key = hop.key
+                    out.setdefault((key.zone, key.name, key.type, key.set_id), key)
                 for key in ans.records:
-                    out[key] = None
-            found = self.__dict__["_record_keys"] = tuple(out)
+                    out.setdefault((key.zone, key.name, key.type, key.set_id), key)
+            found = self.__dict__["_record_keys"] = tuple(out.values())
         return found
 
     @property

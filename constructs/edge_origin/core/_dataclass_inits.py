@@ -153,7 +153,7 @@ def _12(self, a0, a1, a2):
     self.__f2__ = a2
 
 
-def _13(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
+def _13(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12):
     self.__f0__ = a0
     self.__f1__ = __d1__() if a1 is __HAS_DEFAULT_FACTORY__ else a1
     self.__f2__ = __d2__() if a2 is __HAS_DEFAULT_FACTORY__ else a2
@@ -166,6 +166,7 @@ def _13(self, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11):
     self.__f9__ = __d9__() if a9 is __HAS_DEFAULT_FACTORY__ else a9
     self.__f10__ = a10
     self.__f11__ = __d11__() if a11 is __HAS_DEFAULT_FACTORY__ else a11
+    self.__f12__ = __d12__() if a12 is __HAS_DEFAULT_FACTORY__ else a12
 
 
 def _14(self, a0, a1, a2):
@@ -440,7 +441,7 @@ INITS = {
     (False, False, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False), (True, True, False), (True, False, False), (True, False, False), (True, False, False))): _10,
     (False, False, ((True, False, False), (True, True, False))): _11,
     (False, False, ((True, False, False), (True, True, False), (True, False, False))): _12,
-    (False, False, ((True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False))): _13,
+    (False, False, ((True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False), (True, True, False), (True, True, False), (True, True, False), (True, False, False), (True, True, False), (True, True, False))): _13,
     (False, False, ((True, True, False), (True, True, False), (True, True, False))): _14,
     (False, True, ((True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, False, False), (True, True, False))): _15,
     (True, False, ((True, False, False), (True, False, False))): _16,

@@ -104,6 +104,9 @@ class TemplateZones:
     _undecided: dict[tuple[str, str], bool] = field(default_factory=dict, repr=False)
     _zone_unnamed: dict[str, bool] = field(default_factory=dict, repr=False)
     _marked_names: set[tuple[str, str]] | None = field(default=None, repr=False)
+    #: ``views`` by the identity of each record's own key (``{id(record.key): views[record.key]}``): a resolution's
+    #: keys are those objects, found without RecordKey's Python-level hash (the records hold them: ids stay theirs).
+    views_by_key_id: dict[int, list[RecordSetView]] = field(default_factory=dict, repr=False)
     #: ``key_views`` by the record-key tuple it was asked for: ``{id(keys): (keys, triples)}``.
     key_views_memo: dict[int, tuple[Any, list[Any]]] = field(default_factory=dict, repr=False)
 
@@ -199,9 +202,11 @@ class TemplateZones:
         if kept is not None and kept[0] is keys:
             return kept[1]
         out = []
-        views, by_view = self.views, self.by_view
+        views, by_id, by_view = self.views, self.views_by_key_id, self.by_view
         for key in keys:
-            found = views.get(key)
+            found = by_id.get(id(key))
+            if found is None:
+                found = views.get(key)  # a key made elsewhere (equal to a record's, or to none)
             if found:
                 view = found[0]
                 out.append((key, view, by_view.get(id(view))))
@@ -385,13 +390,15 @@ def template_zones(model: Any) -> TemplateZones:
         lbs.append(LoadBalancer(key, "cloudfront", label=f"{dist.stack}/{dist.logical_id}"))
     checks = [_health_check(hc.resource) for hc in model.health_checks]
     records = []
-    views_by_key, zone_of, by_view, values = out.views, out.zone_of, out.by_view, out.values
+    views_by_key, by_key_id, zone_of, by_view, values = out.views, out.views_by_key_id, out.zone_of, out.by_view, out.values
     for zone_id, views in by_zone.items():
         zone = zones[zone_id]
         for view in views:
             record = _record(zone_id, view, values)
             records.append(record)
-            views_by_key.setdefault(record.key, []).append(view)  # in record order: the first view is the first record's
+            key = record.key
+            found = by_key_id[id(key)] = views_by_key.setdefault(key, [])
+            found.append(view)  # in record order: the first view is the first record's
             zone_of[id(view)] = zone
             by_view[id(view)] = record
     out.zone_set = ZoneSet(zones.values(), records, checks, lbs)
