@@ -204,3 +204,16 @@ def test_a_reservation_decided_at_deploy_time_is_not_read(tmp_path) -> None:  # 
     code, _, _ = _run("model", "predict", "--devices", "5", "--ramp-seconds", "1", "--template", str(path),
                       "--capacity-units", "8250")
     assert code == cli.EXIT_OK
+
+
+def test_a_balancer_whose_type_is_decided_at_deploy_time_is_not_read(tmp_path) -> None:  # noqa: ANN001
+    """A Type decided at deploy time may be network: never left out of the capacity (one line, exit 2, the way out)."""
+    template = json.loads(RESERVED.read_text(encoding="utf-8"))
+    template["Parameters"] = {"LbType": {"Type": "String"}}
+    template["Resources"]["Nlb1"]["Properties"]["Type"] = {"Ref": "LbType"}
+    path = tmp_path / "Typed.template.json"
+    path.write_text(json.dumps(template), encoding="utf-8")
+    code, out, err = _run("model", "predict", "--devices", "5", "--ramp-seconds", "1", "--template", str(path))
+    assert code == 2 and out == "", (code, out, err)
+    assert "Nlb1's Type is decided at deploy time (network or not: not read); pass --nlbs and --zones" in err
+    assert len(err.strip().splitlines()) == 1, err

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import botocore.session
+import pytest
 from botocore.stub import Stubber
 from helpers import Clients
 
-from edge_origin.live.preflight import EXCEEDED, NOT_CHECKED, OK, preflight
+from edge_origin.live.preflight import EXCEEDED, NLB_QUOTA, NOT_CHECKED, OK, preflight
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "tests" / "snapshots" / "TelemetryIngest.template.json"
@@ -120,3 +121,16 @@ def test_service_quotas_and_route53_limits_when_the_account_answers(moto_session
     assert (checks["L-0263D0A3"].status, checks["L-0263D0A3"].limit, checks["L-0263D0A3"].source) == (OK, 10, "Service Quotas ec2 L-0263D0A3")
     hc = checks["MAX_HEALTH_CHECKS_BY_OWNER"]
     assert (hc.status, hc.limit, hc.in_use, hc.needed) == (EXCEEDED, 200, 198, 3)
+
+
+@pytest.mark.parametrize(("nlb_type", "counted"), [("network", 1), ({"Ref": "LbType"}, 1), ("application", 0)])
+def test_a_balancer_whose_type_is_decided_at_deploy_time_counts_as_an_nlb(moto_session: Any, tmp_path: Path,
+                                                                         nlb_type: Any, counted: int) -> None:
+    """The NLB quota is checked against every balancer that may be network: a Type decided at deploy time is never
+    left out (never "fine" by not counting it)."""
+    resources = fleet(eips=0, nlbs=1)
+    resources["Nlb0"]["Properties"]["Type"] = nlb_type
+    path = tmp_path / "Lb.template.json"
+    path.write_text(json.dumps({"Parameters": {"LbType": {"Type": "String"}}, "Resources": resources}))
+    nlb = [c for c in preflight(moto_session, [path]).checks if c.code == NLB_QUOTA[1]]
+    assert [c.needed for c in nlb] == ([counted] if counted else []), [c.line() for c in nlb]

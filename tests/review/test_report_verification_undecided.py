@@ -56,3 +56,16 @@ def test_an_unresolved_header_value_is_deploy_time() -> None:
     from edge_origin.model.values import Unresolved
 
     assert verification_status({"x-origin-verify": Unresolved("parameter", "Verify")}).state == "deploy-time"
+
+
+def test_a_balancer_whose_type_is_set_at_deploy_time_is_never_drawn_as_an_alb() -> None:
+    from edge_origin.model import LoadBalancerView
+    from edge_origin.review.report_parts import _lb_kind
+
+    def kind(**fields: object) -> str:
+        lb = LoadBalancerView.__new__(LoadBalancerView)
+        lb.__dict__.update({"type": None, "type_undecided": False, **fields})
+        return _lb_kind(lb)
+
+    assert (kind(type="network"), kind(type="application"), kind(type_undecided=True)) == (
+        "NLB", "ALB", "LB (Type set at deploy time)")

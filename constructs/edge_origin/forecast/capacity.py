@@ -262,9 +262,12 @@ def nlbs_from_template(paths: list[str]) -> tuple[Nlb, ...]:
         raise ModelInputError(f"--template: {str(exc)[:200]}") from None
     out = []
     for lb in model.load_balancers:
+        name = lb.resource.logical_id
+        if lb.type_undecided:
+            raise ModelInputError(f"--template: {name}'s Type is decided at deploy time (network or not: not read); "
+                                  "pass --nlbs and --zones")
         if not lb.is_network:
             continue
-        name = lb.resource.logical_id
         if lb.capacity_unknown:
             raise ModelInputError(f"--template: {name}'s MinimumLoadBalancerCapacity is decided at deploy time (not read); "
                              "pass --capacity-units")

@@ -245,7 +245,7 @@ def preflight(source: ClientSource, paths: Sequence[str | Path]) -> PreflightRes
     result = PreflightResult(region)
     eips = len(model.eips)
     health_checks = len(model.health_checks)
-    nlbs = sum(lb.is_network for lb in model.load_balancers)
+    nlbs = sum(lb.may_be_network for lb in model.load_balancers)  # a Type decided at deploy time may be network
     if eips:
         result.checks.append(_eips(quotas, eips, region))
     if health_checks:

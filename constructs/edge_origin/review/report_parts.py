@@ -77,4 +77,7 @@ class _Graph:
 
 
 def _lb_kind(lb: LoadBalancerView) -> str:
+    """NLB or ALB; a load balancer whose Type is decided at deploy time is neither yet (never drawn as an ALB)."""
+    if lb.type_undecided:
+        return "LB (Type set at deploy time)"
     return "NLB" if lb.is_network else "ALB"
