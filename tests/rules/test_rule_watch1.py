@@ -156,3 +156,17 @@ def test_the_finding_whole(reference: dict[str, Any]) -> None:
     assert found.message.endswith(
         f"no CloudWatch alarm compares the active flows of {', '.join(_nlbs(body))} with the others (max over mean): "
         "a pile-up on one NLB shows only when clients fail")
+
+
+def test_an_nlb_whose_type_is_decided_at_deploy_time_is_not_judged(reference: dict[str, Any]) -> None:
+    """Without the alarm, a balancer whose Type is a parameter without Default may be an NLB: named as not judged,
+    never left out; the other NLB keeps its advice."""
+    body = copy.deepcopy(reference)
+    del body["Resources"][_imbalance_id(body)]
+    first, second = _nlbs(body)
+    body.setdefault("Parameters", {})["LbType"] = {"Type": "String"}
+    body["Resources"][first]["Properties"]["Type"] = {"Ref": "LbType"}
+    found = sorted(_run(body), key=lambda f: f.severity.rank)
+    assert [(f.severity, f.resource) for f in found] == [(Severity.INFO, second), (Severity.WARNING, first)], found
+    assert found[1].message.startswith(f"not judged: load balancer {first} Type (as a network load balancer: no alarm")
+    assert first not in found[0].message

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import TemplateModel
 from edge_origin.rules.base import Rule, finding, origin_label, with_cdk
+from edge_origin.rules.lb_type import undecided_type
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -23,14 +24,15 @@ FIX = with_cdk(
 
 def origin_load_balancers(model: TemplateModel, name: str) -> list[Any]:
     """The NLBs behind an origin name: through EIPs or aliases (the model's view), else internal NLBs
-    whose subnet mappings fix the private addresses the records hold (``InternalGrpcOrigin``)."""
-    found = [lb for lb in model.load_balancers_for_name(name) if lb.is_network]
+    whose subnet mappings fix the private addresses the records hold (``InternalGrpcOrigin``). A balancer whose
+    Type is decided at deploy time may be one: it is among them (``check`` says it is not judged)."""
+    found = [lb for lb in model.load_balancers_for_name(name) if lb.may_be_network]
     if found:
         return found
     values = {v for r in model.record_sets(name) for v in r.values if isinstance(v, str)}
     return [
         lb for lb in model.load_balancers
-        if lb.is_network and any(
+        if lb.may_be_network and any(
             isinstance(m, dict) and m.get("PrivateIPv4Address") in values for m in lb.resource.properties.get("SubnetMappings") or []
         )
     ]
@@ -72,6 +74,12 @@ def check(model: TemplateModel) -> Iterator[Finding]:
     for name, kind in model.origin_names().items():
         nlbs = origin_load_balancers(model, name)
         bare = [lb for lb in nlbs if lb.resource.key not in covered]
+        if not bare:
+            continue
+        for lb in bare:
+            if lb.type_undecided:  # no alarm over it, and whether it is an NLB (with ActiveFlowCount) is not known
+                yield undecided_type(RULE.id, lb, "no alarm compares its active flows with the others'")
+        bare = [lb for lb in bare if not lb.type_undecided]
         if not bare:
             continue
         ids = ", ".join(lb.resource.logical_id for lb in bare)
