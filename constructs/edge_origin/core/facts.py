@@ -183,6 +183,16 @@ _TABLE: tuple[Fact, ...] = (
     Fact("elbv2.nlb.idle_udp", 120, "UDP flows' idle timeout: fixed", AWS, ELB_IDLE, D0),
     Fact("elbv2.nlb.idle_range", (60, 6000), "tcp.idle_timeout.seconds: 60..6000, TCP listeners only", AWS,
          ELB_IDLE, D0),
+    Fact("elbv2.listener.protocols",
+         (("application", ("HTTP", "HTTPS")), ("network", ("TCP", "TLS", "UDP", "TCP_UDP", "QUIC", "TCP_QUIC")),
+          ("gateway", ("GENEVE",))),
+         "the protocols a listener may have, by its load balancer's type (a listener whose Protocol is decided at "
+         "deploy time is judged over these)", AWS, "elbv2 CreateListenerInput.Protocol, ProtocolEnum", D0,
+         (ModelRef("elbv2", "CreateListenerInput", "Protocol", quote=(
+             "For Application Load Balancers, the supported protocols are HTTP and HTTPS. For Network Load Balancers, "
+             "the supported protocols are TCP, TLS, UDP, TCP_UDP, QUIC, and TCP_QUIC.")),
+          ModelRef("elbv2", "ProtocolEnum", enum=("HTTP", "HTTPS", "TCP", "TLS", "UDP", "TCP_UDP", "GENEVE", "QUIC",
+                                                 "TCP_QUIC")))),
     Fact("elbv2.tg.unhealthy_connection_termination", True,
          "by default (the attribute unset) an NLB terminates every connection to a target that turns unhealthy "
          "(TCP and TLS target groups; it cannot be enabled on UDP and TCP_UDP ones)", AWS,

@@ -169,7 +169,7 @@ RULE = HopRule(
     ),
     fix=FIX,
     check=check,
-    facts=("elbv2.nlb.idle_default", "elbv2.nlb.idle_range"),
+    facts=("elbv2.nlb.idle_default", "elbv2.nlb.idle_range", "elbv2.listener.protocols"),
     why=(
         "Hop: NLB listener (its declared profile) and CloudFront -> NLB (a distribution's profile against the listeners "
         "its origins reach through records or an NLB DNS name). Margin: none, the numbers must be equal. Source: the "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from edge_origin.core.facts import value as fact_value
 from edge_origin.core.fast_dataclass import dataclass, replace
 from edge_origin.core.findings import Finding, Severity
 from edge_origin.model import OriginView, Resource, TemplateModel
@@ -141,16 +142,11 @@ def origin_path_load_balancers(model: TemplateModel, origin: OriginView) -> list
     return model.load_balancers_for_origin(origin)
 
 
-#: The protocols a listener can have, by its load balancer's type (botocore elbv2 ``CreateListener`` ``Protocol``:
-#: "For Application Load Balancers, the supported protocols are HTTP and HTTPS. For Network Load Balancers, the
-#: supported protocols are TCP, TLS, UDP, TCP_UDP, QUIC, and TCP_QUIC. [...] You can't specify a protocol for a
-#: Gateway Load Balancer."); a load balancer not in the templates, or of a type not decided: every ``ProtocolEnum``.
-LISTENER_PROTOCOLS = {
-    "application": ("HTTP", "HTTPS"),
-    "network": ("TCP", "TLS", "UDP", "TCP_UDP", "QUIC", "TCP_QUIC"),
-    "gateway": ("GENEVE",),
-}
-ANY_PROTOCOL = ("HTTP", "HTTPS", "TCP", "TLS", "UDP", "TCP_UDP", "GENEVE", "QUIC", "TCP_QUIC")
+#: The protocols a listener can have, by its load balancer's type (the facts table's ``elbv2.listener.protocols``,
+#: held to botocore's elbv2 ``CreateListenerInput.Protocol`` and ``ProtocolEnum``); a load balancer not in the
+#: templates, or of a type not decided: every one of them.
+LISTENER_PROTOCOLS: dict[str, tuple[str, ...]] = dict(fact_value("elbv2.listener.protocols"))
+ANY_PROTOCOL = tuple(dict.fromkeys(p for protocols in LISTENER_PROTOCOLS.values() for p in protocols))
 
 
 def protocol_text(listener: ListenerView) -> str:

@@ -226,6 +226,6 @@ RULE = HopRule(
     ),
     facts=(
         "elbv2.nlb.idle_default", "elbv2.nlb.idle_tls", "elbv2.nlb.idle_range", "ec2.conntrack.tcp_established.nitro_v6",
-        "ec2.conntrack.tcp_established.other",
+        "ec2.conntrack.tcp_established.other", "elbv2.listener.protocols",
     ),
 )
