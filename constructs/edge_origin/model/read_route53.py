@@ -161,6 +161,12 @@ def _hosted_zone_name(model: TemplateModel, zone_id: Any, zone_name: Any) -> str
     return None
 
 
+def _str_of(data: dict[str, Any], p: Props, key: str) -> Any:
+    """``p.str(key)``: the value read in place when it is one the accessor returns as it is (``_AS_IS``)."""
+    value = data.get(key)
+    return value if type(value) in _AS_IS else p.str(key)
+
+
 def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | None, group: Props | None,
                  names: dict[str, Any] | None = None) -> RecordSetView:
     """One record set's view; ``names`` keeps ``_name_key`` of each literal name read (one reading:
@@ -184,24 +190,16 @@ def _record_view(model: TemplateModel, res: Resource, p: Props, index: int | Non
         rtype = p.literal_str("Type")
     if rtype == "CNAME":
         values = [model.record_name_of(v) for v in values]
-    zone_id = data.get("HostedZoneId")
-    if type(zone_id) not in _AS_IS:
-        zone_id = p.str("HostedZoneId")
-    zone_name = data.get("HostedZoneName")
-    if type(zone_name) not in _AS_IS:
-        zone_name = p.str("HostedZoneName")
+    zone_id = _str_of(data, p, "HostedZoneId")
+    zone_name = _str_of(data, p, "HostedZoneName")
     if group is not None:
         zone_id = zone_id if zone_id is not None else group.str("HostedZoneId")
         zone_name = zone_name if zone_name is not None else group.str("HostedZoneName")
     metadata = res.metadata
     marker = metadata.get(GRPC_ORIGIN_METADATA_KEY)
     marker = marker is True or (marker is not None and as_bool(marker) is True)
-    hc_id = data.get("HealthCheckId")
-    if type(hc_id) not in _AS_IS:
-        hc_id = p.str("HealthCheckId")
-    name = data.get("Name")
-    if type(name) not in _AS_IS:
-        name = p.str("Name")
+    hc_id = _str_of(data, p, "HealthCheckId")
+    name = _str_of(data, p, "Name")
     routing = _routing(p, sdk_reads_az_affinity=metadata.get(SDK_DROPS_AZ_AFFINITY_KEY) is not True)
     if rtype is not None and rtype not in ROUTE53_RECORD_TYPES:
         # Route 53 refuses it at deploy; read as another type, a weighted gRPC record would pass unseen
