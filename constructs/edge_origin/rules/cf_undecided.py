@@ -9,10 +9,10 @@ are ``rules/not_judged.py``'s shared wording by the kind of value).
 
 from __future__ import annotations
 
-from edge_origin.core.findings import Finding, Severity
+from edge_origin.core.findings import Finding
 from edge_origin.model import DistributionView, OriginView, display_value
 from edge_origin.model.values import deploy_time
-from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+from edge_origin.rules.not_judged import not_judged_value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -28,14 +28,7 @@ def undecided(rule_id: str, dist: DistributionView, subject: str, value: Any, co
     wording by the kind of value) what would let edge-origin judge it; ``why`` (default: that wording) why it is not
     known, for a value that is not decided at deploy time but lives outside the templates."""
     res = dist.resource
-    return not_judged(
-        rule_id, Severity.WARNING,
-        subject=f"{res.logical_id} {subject}",
-        element=display_value(value),
-        reason=f"{why or undecided_reason(value)}; {consequence}" if consequence else why or undecided_reason(value),
-        needs=needs or undecided_needs(value),
-        at=res,
-    )
+    return not_judged_value(rule_id, f"{res.logical_id} {subject}", value, consequence, res, needs=needs, why=why)
 
 
 def timeout_undecided(origin: OriginView, field: str) -> Any:

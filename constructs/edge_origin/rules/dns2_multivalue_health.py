@@ -25,7 +25,7 @@ from edge_origin.model.read_route53 import HEALTH_CHECK
 from edge_origin.model.values import Unresolved, deploy_time
 from edge_origin.model.zones import value_key
 from edge_origin.rules.base import Rule, finding, origin_label, origin_resolutions, origin_severity, with_cdk
-from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+from edge_origin.rules.not_judged import not_judged, not_judged_value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -112,13 +112,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
             undecided = _undecided_config(model, record.health_check_id, checks, record.values)
             if undecided is not None:  # the verdicts below would read it as absent (TCP, enabled, not inverted...)
                 label, member, raw = undecided
-                yield not_judged(
-                    RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: health check {label} {member}",
-                    element=display_value(raw),
-                    reason=f"{undecided_reason(raw)}; whether Route 53 can take the record out of its answers, and which "
-                           "address it probes, is not judged",
-                    needs=undecided_needs(raw), at=view.resource,
-                )
+                yield not_judged_value(
+                    RULE.id, f"{view.label}: {where}: health check {label} {member}", raw,
+                    "whether Route 53 can take the record out of its answers, and which address it probes, is not judged",
+                    view.resource)
                 continue
             reason = why_never_fails(record.health_check_id, checks)
             if reason == "no health check":
@@ -140,13 +137,10 @@ def check(model: TemplateModel) -> Iterator[Finding]:
                 grpc_port, undecided_port = None, (None if behavior is None else behavior)
             if undecided_port is not None:
                 what, raw = undecided_port
-                yield not_judged(
-                    RULE.id, Severity.WARNING, subject=f"{view.label}: {where}: health check "
-                    f"{view.health_check.resource.logical_id} ({view.health_check.type}) against {what}",
-                    element=display_value(raw),
-                    reason=f"{undecided_reason(raw)}; whether the check probes a gRPC listener's port is not judged",
-                    needs=undecided_needs(raw), at=view.resource,
-                )
+                yield not_judged_value(
+                    RULE.id, f"{view.label}: {where}: health check {view.health_check.resource.logical_id} "
+                    f"({view.health_check.type}) against {what}", raw,
+                    "whether the check probes a gRPC listener's port is not judged", view.resource)
             if grpc_port is not None:
                 yield finding(
                     RULE.id, Severity.WARNING, view.resource,

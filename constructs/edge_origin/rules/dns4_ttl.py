@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 from edge_origin.core.facts import value
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model import TemplateModel, display_value
+from edge_origin.model import TemplateModel
 from edge_origin.model.values import deploy_time
 from edge_origin.rules.base import Rule, finding, origin_label, with_cdk
-from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+from edge_origin.rules.not_judged import not_judged_value
 
 CHECKED_MAX_TTL = value("route53.ttl.health_checked")
 """Route 53 API (ResourceRecordSet.TTL): with a health check "we recommend that you specify a TTL of 60 seconds or less"."""
@@ -39,11 +39,8 @@ def _undecided(record, label: str) -> Finding | None:  # noqa: ANN001
     raw = record.properties.get("TTL") if isinstance(record.properties, dict) else None
     if not deploy_time(raw):
         return None
-    return not_judged(
-        RULE.id, Severity.WARNING, subject=f"{record.label}: TTL of {label}", element=display_value(raw),
-        reason=f"{undecided_reason(raw)}; whether it is above {_limit(record)[0]} s is not judged",
-        needs=undecided_needs(raw), at=record.resource,
-    )
+    return not_judged_value(RULE.id, f"{record.label}: TTL of {label}", raw,
+                            f"whether it is above {_limit(record)[0]} s is not judged", record.resource)
 
 
 def check(model: TemplateModel) -> Iterator[Finding]:

@@ -18,7 +18,7 @@ from edge_origin.model.zones import zone_undecided
 from edge_origin.rules.base import Rule, finding, with_cdk
 from edge_origin.rules.nj1_unread_names import grpc_path_names, names_undecided
 from edge_origin.rules.nj2_unknown_routing import origin_path_names, undecided_element
-from edge_origin.rules.not_judged import not_judged, undecided_needs, undecided_reason
+from edge_origin.rules.not_judged import not_judged_value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -86,13 +86,10 @@ def _policies(record: RecordSetView) -> frozenset[str]:
 
 
 def _undecided(record: RecordSetView, member: str, raw: Any, other: str) -> Finding:
-    return not_judged(
-        RULE.id, Severity.WARNING, subject=f"{record.label}: {member} of a {' or '.join(sorted(_policies(record))) or '?'} record set",
-        element=display_value(raw),
-        reason=f"{undecided_reason(raw)}; the set may share its name and type with {other}: whether Route 53 "
-               "rejects the change is not judged",
-        needs=undecided_needs(raw), at=record.resource,
-    )
+    return not_judged_value(
+        RULE.id, f"{record.label}: {member} of a {' or '.join(sorted(_policies(record))) or '?'} record set", raw,
+        f"the set may share its name and type with {other}: whether Route 53 rejects the change is not judged",
+        record.resource)
 
 
 

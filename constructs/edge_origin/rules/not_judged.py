@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 from edge_origin.core.findings import Finding, Severity
-from edge_origin.model.values import ResourceRef, Unresolved
+from edge_origin.model.values import ResourceRef, Unresolved, display_value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (issue 53)
 if TYPE_CHECKING:
@@ -130,3 +130,14 @@ def undecided_reason(value: Any) -> str:
 def undecided_needs(value: Any) -> str:
     """What would let edge-origin judge ``value``."""
     return UNDECIDED_NEEDS[_undecided_kind(value)]
+
+
+def not_judged_value(rule_id: str, subject: str, value: Any, consequence: str, at: Any, *, needs: str = "",
+                     why: str = "") -> Finding:
+    """The one not-judged warning of ``rule_id`` on ``at`` for a ``value`` decided at deploy time: ``subject`` is
+    ``value`` (shown as written), ``undecided_reason(value)`` (or ``why``) then ``consequence`` (what some of its values
+    would make of it) is why, ``undecided_needs(value)`` (or ``needs``) what would let edge-origin judge it."""
+    reason = why or undecided_reason(value)
+    return not_judged(rule_id, Severity.WARNING, subject=subject, element=display_value(value),
+                      reason=f"{reason}; {consequence}" if consequence else reason,
+                      needs=needs or undecided_needs(value), at=at)
