@@ -56,13 +56,6 @@ SHORT_LIVED_PROCESS = False
 #: the second.
 LARGE_FILE_BYTES = 1 << 20
 _large_read = 0  # large files read so far by this process (1 up front when several files are to be read)
-
-
-def expect_several_files() -> None:
-    """The run reads more than one file (several paths, a folder, a cloud assembly): keep freed memory from the first
-    large one on, so its parse's buffers serve the next file's."""
-    global _large_read
-    _large_read = max(_large_read, 1)
 #: glibc's ``mallopt`` parameters (malloc.h) and what they are set to: blocks under 256 MiB come from the
 #: heap (orjson's reader takes ~12x a file's size at once, 100 MiB for an 8.5 MB template), and the heap's
 #: free top goes back to the kernel only past 512 MiB.
@@ -85,6 +78,21 @@ def keep_freed_memory() -> bool:
     if not _kept:
         _kept.append(_mallopt())
     return _kept[0]
+
+
+def expect_several_files() -> None:
+    """The run reads more than one file (several paths, a folder, a cloud assembly): keep freed memory from the first
+    large one on, so its parse's buffers serve the next file's."""
+    global _large_read
+    _large_read = max(_large_read, 1)
+
+
+def _large_file_read() -> None:
+    """One more large file read: from the second on (the first, after ``expect_several_files``), keep freed memory."""
+    global _large_read
+    _large_read += 1
+    if _large_read > 1:
+        keep_freed_memory()
 
 
 def give_back_kept_memory() -> None:
@@ -157,10 +165,7 @@ def read_bytes_file(path: str | Path, limit: int) -> bytes:
     if len(data) > limit:
         raise InputFileError(f"{where}: file is larger than the {_mib(limit)} limit{_flag(limit)}")
     if len(data) >= LARGE_FILE_BYTES and SHORT_LIVED_PROCESS and not _kept:  # its parse's buffers, reused by the next
-        global _large_read
-        _large_read += 1
-        if _large_read > 1:
-            keep_freed_memory()
+        _large_file_read()
     return data
 
 
