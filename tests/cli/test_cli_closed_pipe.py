@@ -44,8 +44,9 @@ def test_closed_stdout_exits_quietly(name: str, tmp_path: Path) -> None:
     copy.write_bytes(SNAPSHOT.read_bytes())
     proc = _closed_pipe_run([a.replace("{copy}", str(copy)) for a in COMMANDS[name]])
     assert proc.stderr.decode() == "", proc.stderr.decode()[-2000:]
-    # argparse's --help swallows the failed write itself and exits 0; every command exits 141
-    assert proc.returncode == (0 if name.endswith("help") else 141)
+    # every command exits 141; --help too where argparse lets the failed write through (Python 3.11.2, Debian's),
+    # 0 where it swallows it itself (3.11.7): quiet either way
+    assert proc.returncode in ((0, 141) if name.endswith("help") else (141,)), proc.returncode
 
 
 def test_open_stdout_is_unchanged() -> None:

@@ -144,7 +144,8 @@ def test_plan_show_speaks_of_both_types(r53, zone_id):
 def test_an_ipv4_only_name_shows_as_before(r53, zone_id):
     r53.change_resource_record_sets(HostedZoneId=zone_id, ChangeBatch={"Changes": [change("CREATE", _alias("nlb-1", "A"))]})
     text = show_text(read_name(r53, zone_id, NAME))
-    assert "routing policy: weighted\n" in text and "AAAA" not in text
+    # (the zone id moto makes up may hold "AAAA" itself)
+    assert "routing policy: weighted\n" in text and "AAAA" not in text.replace(zone_id.split("/")[-1], "")
 
 
 # --- plan rules -------------------------------------------------------------------------------------
